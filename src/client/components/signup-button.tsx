@@ -1,0 +1,18 @@
+// A button that opens the sign-up dialog, and loads the dialog's code as soon as a visitor shows intent.
+import { preloadSignupDialog, useSignupDialog, type SignupSource } from './signup-dialog-host';
+
+export function SignupButton({ source, children }: { source: SignupSource; children: string }) {
+  const { openSignup } = useSignupDialog();
+  return (
+    <button
+      type="button"
+      className="button button--primary button--large"
+      onPointerEnter={preloadSignupDialog}
+      onFocus={preloadSignupDialog}
+      onTouchStart={preloadSignupDialog}
+      onClick={() => openSignup(source)}
+    >
+      {children}
+    </button>
+  );
+}

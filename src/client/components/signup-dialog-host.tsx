@@ -1,0 +1,63 @@
+// Holds whether the sign-up dialog is open; its code loads on intent or when the browser is idle.
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+
+/** Which button opened the dialog (spec section 2: the click's section). */
+export type SignupSource = 'hero_section' | 'cta_section';
+
+let dialogCode: Promise<typeof import('./signup-dialog')> | undefined;
+
+export function preloadSignupDialog(): Promise<typeof import('./signup-dialog')> {
+  dialogCode ??= import('./signup-dialog').catch((error: unknown) => {
+    dialogCode = undefined; // a failed load (offline for a moment) may be tried again
+    throw error;
+  });
+  return dialogCode;
+}
+
+const SignupDialog = lazy(async () => ({ default: (await preloadSignupDialog()).SignupDialog }));
+
+interface SignupDialogContextValue {
+  openSignup: (source: SignupSource) => void;
+}
+
+const SignupDialogContext = createContext<SignupDialogContextValue | null>(null);
+
+export function useSignupDialog(): SignupDialogContextValue {
+  const value = useContext(SignupDialogContext);
+  if (!value) throw new Error('useSignupDialog must be used inside <SignupDialogProvider>.');
+  return value;
+}
+
+const IDLE_PRELOAD_TIMEOUT_MS = 4000;
+
+export function SignupDialogProvider({ children }: { children: ReactNode }) {
+  const [source, setSource] = useState<SignupSource | null>(null);
+  const [requested, setRequested] = useState(false);
+
+  const openSignup = useCallback((from: SignupSource) => {
+    setRequested(true);
+    setSource(from);
+  }, []);
+  const value = useMemo(() => ({ openSignup }), [openSignup]);
+
+  useEffect(() => {
+    const preload = () => void preloadSignupDialog().catch(() => undefined);
+    if ('requestIdleCallback' in window) {
+      const handle = window.requestIdleCallback(preload, { timeout: IDLE_PRELOAD_TIMEOUT_MS });
+      return () => window.cancelIdleCallback(handle);
+    }
+    const handle = setTimeout(preload, IDLE_PRELOAD_TIMEOUT_MS);
+    return () => clearTimeout(handle);
+  }, []);
+
+  return (
+    <SignupDialogContext value={value}>
+      {children}
+      {requested && (
+        <Suspense fallback={null}>
+          <SignupDialog open={source !== null} onClose={() => setSource(null)} />
+        </Suspense>
+      )}
+    </SignupDialogContext>
+  );
+}

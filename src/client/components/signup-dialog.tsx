@@ -1,0 +1,51 @@
+// The sign-up dialog (spec sections 2 and 4): the form, then the success view.
+import * as Dialog from '@radix-ui/react-dialog';
+import { useState } from 'react';
+import { signupDialog } from '../content';
+import { SignupForm } from './signup-form';
+import { SignupSuccess } from './signup-success';
+
+export interface SignupDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+export function SignupDialog({ open, onClose }: SignupDialogProps) {
+  const [succeeded, setSucceeded] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+
+  function close() {
+    if (submitting) return; // spec section 4: attempts to close are ignored while submitting
+    setSucceeded(false); // closing at any time resets the success flag; the form unmounts and resets
+    onClose();
+  }
+
+  function ignoreWhileSubmitting(event: Event) {
+    if (submitting) event.preventDefault();
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => (next ? undefined : close())}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content
+          className="dialog"
+          onEscapeKeyDown={ignoreWhileSubmitting}
+          onPointerDownOutside={ignoreWhileSubmitting}
+          onInteractOutside={ignoreWhileSubmitting}
+        >
+          <Dialog.Close className="dialog__close" aria-label={signupDialog.close} disabled={submitting}>
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="28" height="28">
+              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
+            </svg>
+          </Dialog.Close>
+          {succeeded ? (
+            <SignupSuccess />
+          ) : (
+            <SignupForm onSubmittingChange={setSubmitting} onSuccess={() => setSucceeded(true)} />
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

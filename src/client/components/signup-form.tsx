@@ -1,0 +1,145 @@
+// The sign-up form: validated by the shared schema on submit, then again as the visitor corrects.
+import { zodResolver } from '@hookform/resolvers/zod';
+import * as Dialog from '@radix-ui/react-dialog';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import {
+  signupInputSchema,
+  type SignupField,
+  type SignupFormValues,
+  type SignupInput,
+} from '../../shared/signup-schema.js';
+import { signupDialog } from '../content';
+import { submitSignup } from '../signup-api';
+import { ErrorSummary, type ErrorSummaryItem } from './error-summary';
+import { TextField } from './text-field';
+
+const fieldIds: Record<SignupField, string> = {
+  name: 'signup-name',
+  phone: 'signup-phone',
+  email: 'signup-email',
+  betaTesting: 'signup-beta-testing',
+};
+
+const emptyForm: SignupFormValues = { name: '', phone: '', email: '', betaTesting: false };
+
+export interface SignupFormProps {
+  onSubmittingChange: (submitting: boolean) => void;
+  onSuccess: () => void;
+}
+
+export function SignupForm({ onSubmittingChange, onSuccess }: SignupFormProps) {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<SignupFormValues, unknown, SignupInput>({
+    resolver: zodResolver(signupInputSchema),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    defaultValues: emptyForm,
+    shouldFocusError: false, // the error summary takes focus instead
+  });
+  const [failedSubmits, setFailedSubmits] = useState(0);
+  const [saveFailed, setSaveFailed] = useState(false);
+  const saveFailedMessage = useRef<HTMLParagraphElement>(null);
+
+  useEffect(() => onSubmittingChange(isSubmitting), [isSubmitting, onSubmittingChange]);
+  useEffect(() => {
+    if (saveFailed) saveFailedMessage.current?.focus();
+  }, [saveFailed]);
+
+  async function save(values: SignupInput) {
+    setSaveFailed(false);
+    try {
+      await submitSignup(values);
+      onSuccess();
+    } catch (error) {
+      console.error('Error submitting signup', error);
+      setSaveFailed(true);
+    }
+  }
+
+  const summary: ErrorSummaryItem[] = (['name', 'phone', 'email', 'betaTesting'] as const).flatMap((field) => {
+    const message = errors[field]?.message;
+    return message ? [{ fieldId: fieldIds[field], message }] : [];
+  });
+
+  return (
+    <form
+      className="signup-form"
+      noValidate
+      aria-busy={isSubmitting}
+      onSubmit={handleSubmit(save, () => setFailedSubmits((count) => count + 1))}
+    >
+      <Dialog.Title className="dialog__title">{signupDialog.title}</Dialog.Title>
+      <Dialog.Description className="dialog__subtitle">{signupDialog.subtitle}</Dialog.Description>
+
+      <ErrorSummary items={summary} focusKey={failedSubmits} />
+      {saveFailed && (
+        <p className="save-failed" role="alert" tabIndex={-1} ref={saveFailedMessage}>
+          {signupDialog.saveFailed}
+        </p>
+      )}
+
+      <fieldset className="signup-form__fields" disabled={isSubmitting}>
+        <TextField
+          id={fieldIds.name}
+          label={signupDialog.fields.name.label}
+          error={errors.name?.message}
+          registration={register('name')}
+          type="text"
+          autoComplete="name"
+          autoCapitalize="words"
+          spellCheck={false}
+        />
+        <TextField
+          id={fieldIds.phone}
+          label={signupDialog.fields.phone.label}
+          hint={signupDialog.fields.phone.hint}
+          error={errors.phone?.message}
+          registration={register('phone')}
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+        />
+        <TextField
+          id={fieldIds.email}
+          label={signupDialog.fields.email.label}
+          error={errors.email?.message}
+          registration={register('email')}
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+        />
+
+        <div className="checkbox">
+          <input
+            className="checkbox__input"
+            type="checkbox"
+            id={fieldIds.betaTesting}
+            aria-describedby={`${fieldIds.betaTesting}-help`}
+            {...register('betaTesting')}
+          />
+          <label className="checkbox__label" htmlFor={fieldIds.betaTesting}>
+            {signupDialog.betaTesting.label}
+          </label>
+          <p className="checkbox__help" id={`${fieldIds.betaTesting}-help`}>
+            {signupDialog.betaTesting.help}
+          </p>
+        </div>
+
+        <p className="signup-form__consent">{signupDialog.consent}</p>
+
+        <div className="signup-form__actions">
+          <button type="submit" className="button button--primary button--block">
+            {isSubmitting ? signupDialog.submitting : signupDialog.submit}
+          </button>
+          <Dialog.Close className="button button--secondary button--block">{signupDialog.maybeLater}</Dialog.Close>
+        </div>
+      </fieldset>
+    </form>
+  );
+}

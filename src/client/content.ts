@@ -1,0 +1,259 @@
+// Every word the page shows and every switch the owner may flip, in one place.
+import emailPreview from './assets/previews/01-suspicious-email.svg';
+import callPreview from './assets/previews/02-scam-phone-call.svg';
+import textPreview from './assets/previews/03-scam-text.svg';
+import feedbackPreview from './assets/previews/04-instant-feedback.svg';
+import progressPreview from './assets/previews/05-progress.svg';
+import familyPreview from './assets/previews/06-family-update.svg';
+import supportPreview from './assets/previews/07-live-support.svg';
+
+export const productName = 'ScamSavvy';
+
+/**
+ * Sections the spec keeps in the page but does not display. Each stays in the HTML (hidden from
+ * sight and from screen readers) until its switch is turned on here.
+ */
+export const showSections = {
+  founderStory: false,
+  howItProtects: false,
+  realProtection: false,
+  builtForFamilies: false,
+  closingCallToAction: false,
+} as const;
+
+export const site = {
+  title: `${productName}: practice spotting scams safely, coming soon`,
+  description:
+    'ScamSavvy helps older adults spot scam emails, calls and texts through safe practice, with live support and updates for family. Sign up to hear when it launches.',
+  skipLink: 'Skip to main content',
+};
+
+export const hero = {
+  comingSoon: 'Coming soon...',
+  description: [
+    `${productName} is a phone app that helps older adults spot scams before they cause harm.`,
+    'Practice with safe, pretend scam emails, calls and texts. Get friendly feedback right away, and talk to a real person whenever you are unsure. Your family gets simple updates, so everyone can worry a little less.',
+  ],
+  signupButton: 'Protect My Family — Notify Me On App Release!',
+  reassurance: 'Free to join the list. We only ask for your name, phone and email.',
+};
+
+export interface CarouselItem {
+  src: string;
+  alt: string;
+  /** Short name for the picker button ("Show preview 3: Scam text"). */
+  title: string;
+}
+
+export const carousel = {
+  label: 'App previews',
+  intervalMs: 3000,
+  // Each button shows its first word; screen readers hear the whole name.
+  previous: { visible: 'Previous', hidden: ' preview' },
+  next: { visible: 'Next', hidden: ' preview' },
+  pause: { visible: 'Pause', hidden: ' slideshow' },
+  play: { visible: 'Play', hidden: ' slideshow' },
+  slideLabel: (position: number, total: number) => `${position} of ${total}`,
+  pickerLabel: (position: number, item: CarouselItem) => `Show preview ${position}: ${item.title}`,
+  items: [
+    {
+      src: emailPreview,
+      title: 'Suspicious email',
+      alt: 'A practice email pretending to be from a bank, with three red flags circled: an odd sender, a rushed tone and a strange link.',
+    },
+    {
+      src: callPreview,
+      title: 'Scam phone call',
+      alt: "A practice call from 'Medicare Benefits' asking for your Medicare number, with a hint that real agencies don't call asking for it.",
+    },
+    {
+      src: textPreview,
+      title: 'Scam text',
+      alt: "A practice text about a held package with an odd payment link, asking whether you would tap it or delete and report it.",
+    },
+    {
+      src: feedbackPreview,
+      title: 'Instant feedback',
+      alt: "A big green check saying 'Well spotted!' with the three clues caught in the fake text and a button for the next practice.",
+    },
+    {
+      src: progressPreview,
+      title: 'Your progress',
+      alt: "A progress screen showing 72% of scams spotted, a 5-day streak, and counts of practice emails, calls and texts.",
+    },
+    {
+      src: familyPreview,
+      title: 'Family update',
+      alt: "A family update for an adult child: Mom spotted 4 of 5 practice scams this week, with a practice chart and one live support call.",
+    },
+    {
+      src: supportPreview,
+      title: 'Live support',
+      alt: "A live support chat where a real person advises hanging up and calling the grandson on his own number about a jail call.",
+    },
+  ] satisfies CarouselItem[],
+};
+
+export interface Statistic {
+  figure: string;
+  caption: string;
+  /** Where the figure comes from, shown in the small print. */
+  source: string;
+  sourceUrl?: string;
+  /**
+   * False where the figure came with the product brief and its original study is still to be
+   * confirmed: the small print says so rather than invent a citation. See docs/content.md.
+   */
+  sourceConfirmed: boolean;
+}
+
+export const scamStatistics = {
+  heading: '$16.6 Billion Lost to Scams',
+  headline: {
+    source: 'FBI Internet Crime Complaint Center (IC3), 2024 Internet Crime Report: $16.6 billion in reported losses',
+    sourceUrl: 'https://www.ic3.gov/AnnualReport/Reports/2024_IC3Report.pdf',
+  },
+  intro: 'Scammers are skilled, and they often aim at older adults. These numbers show why practice matters.',
+  figures: [
+    {
+      figure: '1 in 5',
+      caption: 'seniors targeted yearly',
+      source: 'Investor Protection Trust, Elder Investment Fraud and Financial Exploitation survey',
+      sourceConfirmed: false,
+    },
+    {
+      figure: '$33,915',
+      caption: 'average loss per victim',
+      source: 'FBI IC3, 2023 Elder Fraud Report: average loss per victim over 60',
+      sourceUrl: 'https://www.ic3.gov/AnnualReport/Reports/2023_IC3ElderFraudReport.pdf',
+      sourceConfirmed: true,
+    },
+    {
+      figure: '1 in 2',
+      caption: 'successful scams go unreported',
+      source: 'figure from our product brief; we are confirming the original study',
+      sourceConfirmed: false,
+    },
+  ] satisfies Statistic[],
+  sourcesLabel: 'Sources',
+};
+
+export const simpleSafeLearning = {
+  heading: 'Simple, Safe Learning',
+  intro: 'Three easy steps, at your own pace. Nothing in the practice is real, so there is nothing to lose.',
+  steps: [
+    {
+      title: 'Practice Scenarios',
+      text: 'Try safe, pretend scam emails, phone calls and texts that look just like the real thing.',
+    },
+    {
+      title: 'Get Feedback',
+      text: 'See right away what you spotted and what you missed, explained in plain words.',
+    },
+    {
+      title: 'Family Updates',
+      text: 'Your family gets short progress updates, so they know you are getting safer.',
+    },
+  ],
+};
+
+/** Hidden by default. The owner should replace this with their own story before switching it on. */
+export const founderStory = {
+  heading: 'Why We Are Building ScamSavvy',
+  paragraphs: [
+    'Scammers are getting better at sounding real. A call can sound like a grandchild in trouble. An email can look just like your bank. Anyone can be fooled, and it is never a matter of being smart or not.',
+    'We are building ScamSavvy so that the people we love can practice saying "no" somewhere safe, with someone to ask when they are unsure, and with family close by.',
+  ],
+};
+
+export const howItProtects = {
+  heading: 'How ScamSavvy Protects Your Family',
+  cards: [
+    {
+      icon: 'practice',
+      title: 'Interactive Learning',
+      text: 'Short, friendly practice sessions with pretend scams. You learn by doing, not by reading long lessons.',
+    },
+    {
+      icon: 'shield',
+      title: 'Scam Protection',
+      text: 'Learn the warning signs scammers use most: rushing you, asking for secrecy, and asking for money or passwords.',
+    },
+    {
+      icon: 'family',
+      title: 'Family Connection',
+      text: 'Invite a son, daughter or carer. They see your progress and can cheer you on, without reading your messages.',
+    },
+  ],
+} as const;
+
+export const realProtection = {
+  heading: 'Real Protection, Gentle Learning',
+  items: [
+    'Practice scams that are always safe: no real money, no real links.',
+    'Large text, clear buttons and plain words.',
+    'Learn at your own pace, a few minutes at a time.',
+    'A real person to ask when something does not feel right.',
+    'Never a trick question and never any blame.',
+  ],
+};
+
+export const builtForFamilies = {
+  heading: 'Built for Families Who Care',
+  cards: [
+    {
+      title: 'For Adult Children',
+      text: 'Know that your parent is practicing, see how they are doing, and get a note when they ask for help.',
+    },
+    {
+      title: 'For Seniors',
+      text: 'Build confidence on your own terms. You choose what to share, and help is always one tap away.',
+    },
+  ],
+};
+
+export const closingCallToAction = {
+  heading: 'Be First to Know When ScamSavvy Is Ready',
+  text: 'Join the list and we will tell you the moment the app is ready to download.',
+  signupButton: 'Protect My Family — Notify Me When Ready!',
+};
+
+export const signupDialog = {
+  title: `Get Notified When ${productName} Launches`,
+  subtitle: 'Sign up to get early access for your family.',
+  close: 'Close',
+  fields: {
+    name: { label: 'Your Name', hint: '' },
+    phone: { label: 'Phone Number', hint: 'For example, 555 123 4567. Include + and your country code if outside the US.' },
+    email: { label: 'Email Address', hint: '' },
+  },
+  betaTesting: {
+    label: 'Check if you would like to participate in beta testing',
+    help: 'Get early access to new features and help us improve the app.',
+  },
+  consent:
+    'By signing up, you agree to receive SMS and email updates about our release and beta announcements only. No spam. Unsubscribe anytime.',
+  submit: 'Protect My Family - Notify Me!',
+  submitting: 'Adding to Protection List...',
+  maybeLater: 'Maybe Later',
+  errorSummaryTitle: 'There is a problem',
+  errorPrefix: 'Error:',
+  /** Not in the spec, which shows no message: see docs/decisions/005-tell-visitors-a-save-failed.md. */
+  saveFailed: "Sorry, we could not add you just now. Nothing you typed was lost. Please try again in a moment.",
+  success: {
+    title: "You're On the Protection List!",
+    text: `Thank you. We will let you know the moment ${productName} launches.`,
+    button: 'Got it - Keep my family safe!',
+  },
+};
+
+export const notFound = {
+  heading: '404',
+  text: 'Oops! Page not found',
+  homeLink: 'Return to Home',
+};
+
+export const footer = {
+  copyright: (year: number) => `© ${year} ${productName}. All rights reserved.`,
+  trust: `${productName} will never call you to ask for money, passwords or bank details.`,
+};

@@ -1,0 +1,23 @@
+// Browser entry: hydrates the prerendered page.
+import { StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { resolveRoute } from '../shared/routes.js';
+import { App } from './app';
+import './styles/global.css';
+
+// '/index.html' replaces itself with '/' before React starts, so the first render is the page's.
+const route = resolveRoute(window.location.pathname);
+if (route.kind === 'redirect') {
+  window.history.replaceState(null, '', `${route.to}${window.location.search}${window.location.hash}`);
+}
+
+const root = document.getElementById('root');
+if (!root) throw new Error('The page has no #root element to hydrate.');
+const app = (
+  <StrictMode>
+    <App />
+  </StrictMode>
+);
+// Built pages arrive prerendered; the dev server's page is empty and is rendered from scratch.
+if (root.firstElementChild) hydrateRoot(root, app);
+else createRoot(root).render(app);

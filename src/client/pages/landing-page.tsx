@@ -1,0 +1,35 @@
+// The landing page: the spec's visible sections, then the ones kept in the page but hidden.
+import { site } from '../content';
+import { SignupDialogProvider } from '../components/signup-dialog-host';
+import { BuiltForFamilies } from '../sections/built-for-families';
+import { ClosingCallToAction } from '../sections/closing-call-to-action';
+import { FounderStory } from '../sections/founder-story';
+import { Hero } from '../sections/hero';
+import { HowItProtects } from '../sections/how-it-protects';
+import { RealProtection } from '../sections/real-protection';
+import { ScamStatistics } from '../sections/scam-statistics';
+import { SimpleSafeLearning } from '../sections/simple-safe-learning';
+import { SiteFooter } from '../sections/site-footer';
+import { SiteHeader } from '../sections/site-header';
+
+export function LandingPage() {
+  return (
+    <SignupDialogProvider>
+      <a className="skip-link" href="#main">
+        {site.skipLink}
+      </a>
+      <SiteHeader />
+      <main id="main" tabIndex={-1}>
+        <Hero />
+        <ScamStatistics />
+        <SimpleSafeLearning />
+        <FounderStory />
+        <HowItProtects />
+        <RealProtection />
+        <BuiltForFamilies />
+        <ClosingCallToAction />
+      </main>
+      <SiteFooter />
+    </SignupDialogProvider>
+  );
+}

@@ -1,0 +1,15 @@
+// Sends a sign-up to our server; any answer but 2xx counts as a failed save.
+import type { SignupInput } from '../shared/signup-schema.js';
+
+/** Long enough for a slow phone connection, short enough that nobody waits forever. */
+const SAVE_TIMEOUT_MS = 20_000;
+
+export async function submitSignup(input: SignupInput): Promise<void> {
+  const response = await fetch('/api/signups', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+    signal: AbortSignal.timeout(SAVE_TIMEOUT_MS),
+  });
+  if (!response.ok) throw new Error(`The sign-up was not saved: HTTP ${response.status}`);
+}

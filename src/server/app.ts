@@ -1,0 +1,63 @@
+// Builds the HTTP app (no listening): the sign-up API, the site, and one error handler.
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { AppError } from './errors.js';
+import { signupRoutes } from './routes/signups.js';
+import { sitePaths, siteRoutes } from './routes/site.js';
+import type { SignupStore } from './storage/signup-store.js';
+
+export interface CreateAppOptions {
+  config: Pick<Config, 'distDir' | 'logLevel'>;
+  store: SignupStore;
+  /** Off for API tests that run without a build. */
+  serveSite?: boolean;
+  logger?: FastifyBaseLogger | boolean;
+}
+
+/** Fastify's own client errors, in words a caller can act on. */
+const clientErrors: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'body_too_large', message: 'The request is too large.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'Send the sign-up as JSON (content-type: application/json).',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'bad_request', message: 'The request is malformed.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json', message: 'The request body is empty.' },
+};
+
+export async function createApp({ config, store, serveSite = true, logger }: CreateAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    // One line per request is noise at launch-day volume; it is there at debug level.
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
+  }) as unknown as FastifyInstance;
+
+  // Only JSON bodies: a form post or plain text gets 415 instead of being half-understood.
+  app.removeContentTypeParser('text/plain');
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return reply.code(error.status).send(error.toJSON());
+    const known = error.code ? clientErrors[error.code] : undefined;
+    if (known) return reply.code(known.status).send(new AppError(known.status, known.code, known.message).toJSON());
+    if (error instanceof SyntaxError || (error.statusCode === 400 && error.code?.startsWith('FST_ERR_CTP'))) {
+      return reply.code(400).send(new AppError(400, 'invalid_json', 'The request body is not valid JSON.').toJSON());
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.code(error.statusCode).send(new AppError(error.statusCode, 'bad_request', 'The request was refused.').toJSON());
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .code(500)
+      .send(new AppError(500, 'internal_error', 'Something went wrong on our side. Please try again.').toJSON());
+  });
+
+  await app.register(signupRoutes, { store });
+  if (serveSite) await app.register(siteRoutes, sitePaths(config.distDir));
+  else app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: { code: 'not_found', message: 'There is nothing here.' } }));
+
+  app.addHook('onClose', async () => store.close());
+  return app;
+}

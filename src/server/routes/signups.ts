@@ -1,0 +1,22 @@
+// POST /api/signups: validates with the shared schema, stores, answers 201 once the write is durable.
+import type { FastifyPluginAsync } from 'fastify';
+import { describeSignupIssues, signupInputSchema } from '../../shared/signup-schema.js';
+import { AppError } from '../errors.js';
+import type { SignupStore } from '../storage/signup-store.js';
+
+/** A sign-up is a few hundred bytes; anything much larger is not one. */
+export const SIGNUP_BODY_LIMIT_BYTES = 10 * 1024;
+
+export const signupRoutes: FastifyPluginAsync<{ store: SignupStore }> = async (app, { store }) => {
+  app.post('/api/signups', { bodyLimit: SIGNUP_BODY_LIMIT_BYTES }, async (request, reply) => {
+    const parsed = signupInputSchema.safeParse(request.body);
+    if (!parsed.success) {
+      throw new AppError(400, 'validation_failed', 'Some details need attention.', {
+        ...describeSignupIssues(parsed.error),
+      });
+    }
+    await store.add(parsed.data);
+    // The answer says nothing about the record: the spec reads it only as success or failure.
+    return reply.code(201).send({ status: 'ok' });
+  });
+};

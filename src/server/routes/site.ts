@@ -1,0 +1,58 @@
+// Serves the built site: hashed assets, and the prerendered pages with the status the router implies.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync } from 'fastify';
+import { resolveRoute } from '../../shared/routes.js';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+export interface SitePaths {
+  /** dist/client: what Vite built, minus the HTML. */
+  assetsDir: string;
+  /** dist/pages: the prerendered home.html and not-found.html. */
+  pagesDir: string;
+}
+
+export function sitePaths(distDir: string): SitePaths {
+  return { assetsDir: path.join(distDir, 'client'), pagesDir: path.join(distDir, 'pages') };
+}
+
+function readPage(pagesDir: string, name: string): string {
+  const file = path.join(pagesDir, name);
+  if (!existsSync(file)) {
+    throw new Error(`The built site is missing ${file}: run "npm run build" (npm start does it for you).`);
+  }
+  return readFileSync(file, 'utf8');
+}
+
+export const siteRoutes: FastifyPluginAsync<SitePaths> = async (app, { assetsDir, pagesDir }) => {
+  const pages = { home: readPage(pagesDir, 'home.html'), notFound: readPage(pagesDir, 'not-found.html') };
+
+  await app.register(fastifyStatic, {
+    root: assetsDir,
+    prefix: '/',
+    index: false,
+    wildcard: false, // one route per built file, found at start; everything else falls to the pages below
+    cacheControl: false,
+    setHeaders(reply, filePath) {
+      const hashed = filePath.startsWith(path.join(assetsDir, 'assets') + path.sep);
+      reply.header('cache-control', hashed ? IMMUTABLE : 'public, max-age=3600');
+    },
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    if (pathname.startsWith('/api/') || pathname === '/api' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return reply.code(404).send({ error: { code: 'not_found', message: 'There is nothing here.' } });
+    }
+    const route = resolveRoute(pathname);
+    const found = route.kind !== 'not-found';
+    return reply
+      .code(found ? 200 : 404)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', REVALIDATE)
+      .send(found ? pages.home : pages.notFound);
+  });
+};

@@ -1,0 +1,116 @@
+// The one sign-up schema: the form validates with it, the server parses every body with it.
+import { z } from 'zod';
+
+/** The messages of spec section 5, plus the limits we added to keep the store sane. */
+export const signupMessages = {
+  nameRequired: 'Name is required',
+  nameTooShort: 'Name must be at least 2 characters',
+  nameTooLong: 'Name must be 100 characters or fewer',
+  phoneRequired: 'Phone number is required',
+  phoneInvalid: 'Please enter a valid phone number',
+  emailRequired: 'Email is required',
+  emailInvalid: 'Please enter a valid email address',
+  betaTestingInvalid: 'Beta testing must be yes or no',
+  controlCharacters: 'Please remove hidden control characters',
+  notText: 'Please enter text',
+} as const;
+
+export const NAME_MIN_LENGTH = 2;
+export const NAME_MAX_LENGTH = 100;
+export const EMAIL_MAX_LENGTH = 254;
+/** Spec section 9: optional plus, a first digit 1-9, at most 15 further digits. */
+export const PHONE_PATTERN = /^\+?[1-9]\d{0,15}$/;
+/**
+ * A practical email check that accepts addresses in any script (José@correo.es, 用户@例子.广告):
+ * a local part without spaces or quotes that neither starts nor ends with a dot and has no "..",
+ * then a domain of letter-or-digit labels ending in a top-level name of two or more letters.
+ */
+export const EMAIL_PATTERN =
+  /^(?!\.)(?!.*\.\.)[^\s@"(),:;<>[\]\\]+(?<!\.)@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,}$/u;
+/** What a visitor may type between digits; removed before the rule is checked. */
+const PHONE_SEPARATORS = /[\s\-.()]/g;
+// C0 and C1 control characters (tab, newline, NUL…): never part of a name, phone or email.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Counts characters as people see them (an emoji or accented letter is one), not UTF-16 units. */
+function characterCount(value: string): number {
+  return Array.from(value).length;
+}
+
+/** "+1 (555) 123-4567" becomes "+15551234567". */
+export function normalisePhone(value: string): string {
+  return value.replace(PHONE_SEPARATORS, '');
+}
+
+function requiredText(requiredMessage: string) {
+  return z
+    .string({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null ? requiredMessage : signupMessages.notText,
+    })
+    .trim()
+    .min(1, { error: requiredMessage, abort: true })
+    .refine((value) => !CONTROL_CHARACTERS.test(value), {
+      error: signupMessages.controlCharacters,
+      abort: true,
+    });
+}
+
+const name = requiredText(signupMessages.nameRequired)
+  .refine((value) => characterCount(value) >= NAME_MIN_LENGTH, {
+    error: signupMessages.nameTooShort,
+    abort: true,
+  })
+  .refine((value) => characterCount(value) <= NAME_MAX_LENGTH, { error: signupMessages.nameTooLong });
+
+const phone = requiredText(signupMessages.phoneRequired)
+  .transform(normalisePhone)
+  .refine((value) => PHONE_PATTERN.test(value), { error: signupMessages.phoneInvalid });
+
+const email = requiredText(signupMessages.emailRequired)
+  .max(EMAIL_MAX_LENGTH, { error: signupMessages.emailInvalid, abort: true })
+  .regex(EMAIL_PATTERN, { error: signupMessages.emailInvalid });
+
+const betaTesting = z.boolean({ error: signupMessages.betaTestingInvalid }).default(false);
+
+/** A sign-up as a visitor sends it. Unknown keys are refused, so nothing extra can be smuggled in. */
+export const signupInputSchema = z.strictObject({ name, phone, email, betaTesting });
+
+/** What the form holds while the visitor types. */
+export type SignupFormValues = z.input<typeof signupInputSchema>;
+/** A valid sign-up after normalisation: trimmed text, phone digits with an optional plus. */
+export type SignupInput = z.output<typeof signupInputSchema>;
+export type SignupField = keyof SignupInput;
+
+/** A stored sign-up (spec section 3): the input plus the store's id and the server's time. */
+export interface SignupRecord extends SignupInput {
+  id: string;
+  /** ISO 8601, UTC, set by the server when the record is created. */
+  timestamp: string;
+}
+
+/** Field messages, one per field (the first problem), as the API and the form both show them. */
+export type SignupFieldErrors = Partial<Record<SignupField, string>>;
+
+export interface SignupValidationFailure {
+  fields: SignupFieldErrors;
+  /** Keys that are not part of a sign-up, or a body that is not an object at all. */
+  other: string[];
+}
+
+export function describeSignupIssues(error: z.ZodError): SignupValidationFailure {
+  const fields: SignupFieldErrors = {};
+  const other: string[] = [];
+  for (const issue of error.issues) {
+    const key = issue.path[0];
+    if (issue.code === 'unrecognized_keys') {
+      other.push(`Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`);
+    } else if (typeof key === 'string' && key in signupInputSchema.shape) {
+      fields[key as SignupField] ??= issue.message;
+    } else {
+      other.push(issue.path.length === 0 ? 'The sign-up must be a JSON object' : issue.message);
+    }
+  }
+  return { fields, other };
+}

@@ -1,0 +1,27 @@
+// Every unit and component test: an unexpected console.error fails it.
+import '@testing-library/jest-dom/vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
+
+let allowed: RegExp[] = [];
+let unexpected: string[] = [];
+
+/** Declares a console.error the test expects (and so must not fail on). */
+export function allowConsoleError(pattern: RegExp): void {
+  allowed.push(pattern);
+}
+
+beforeEach(() => {
+  allowed = [];
+  unexpected = [];
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    const text = args.map((arg) => (arg instanceof Error ? arg.message : String(arg))).join(' ');
+    if (!allowed.some((pattern) => pattern.test(text))) unexpected.push(text);
+  });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  if (unexpected.length > 0) {
+    throw new Error(`Unexpected console.error:\n${unexpected.join('\n')}`);
+  }
+});

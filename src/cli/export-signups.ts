@@ -1,17 +1,9 @@
 // `npm run signups:export -- --format csv|json [--out FILE]`: every sign-up, for the owner.
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { Writable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
-import type { SignupRecord } from '../shared/signup-schema.js';
 import { loadConfig } from '../server/config.js';
 import { createSignupStore } from '../server/storage/create-signup-store.js';
-import type { SignupStore } from '../server/storage/signup-store.js';
-
-export const exportFormats = ['csv', 'json'] as const;
-export type ExportFormat = (typeof exportFormats)[number];
-
-const columns = ['id', 'name', 'phone', 'email', 'betaTesting', 'timestamp'] as const satisfies readonly (keyof SignupRecord)[];
+import { exportFormats, exportSignups, type ExportFormat } from '../server/storage/signup-export.js';
 
 const usage = `Usage: npm run --silent signups:export -- --format csv|json [--out FILE]
 
@@ -19,35 +11,6 @@ Prints every sign-up (id, name, phone, email, betaTesting, timestamp) as CSV (RF
 header row) or as a JSON array, reading the database that DATABASE_URL names.
   --format csv|json   the output format (required)
   --out FILE          write to FILE instead of standard output`;
-
-function write(out: Writable, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (out.write(text)) resolve();
-    else out.once('drain', resolve).once('error', reject);
-  });
-}
-
-/** Streams the store to `out` in the chosen format; returns how many sign-ups it wrote. */
-export async function exportSignups(store: SignupStore, format: ExportFormat, out: Writable): Promise<number> {
-  let count = 0;
-  if (format === 'json') {
-    await write(out, '[');
-    for await (const record of store.list()) {
-      const row = Object.fromEntries(columns.map((column) => [column, record[column]]));
-      await write(out, `${count === 0 ? '\n' : ',\n'}  ${JSON.stringify(row)}`);
-      count += 1;
-    }
-    await write(out, count === 0 ? ']\n' : '\n]\n');
-    return count;
-  }
-  await write(out, stringify([columns], { eof: false, record_delimiter: 'windows' }) + '\r\n');
-  for await (const record of store.list()) {
-    const row = columns.map((column) => (column === 'betaTesting' ? String(record[column]) : record[column]));
-    await write(out, stringify([row], { record_delimiter: 'windows' }));
-    count += 1;
-  }
-  return count;
-}
 
 async function main(argv: string[]): Promise<number> {
   let values;

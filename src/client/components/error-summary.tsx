@@ -7,12 +7,23 @@ export interface ErrorSummaryItem {
   message: string;
 }
 
-/** `focusKey` changes on every failed submit, so the summary takes focus each time. */
+/**
+ * `focusKey` changes on every failed submit, so the summary takes focus each time; errors may
+ * arrive a render later than the key, so the request waits until the summary is on screen. A
+ * summary that appears while the visitor is typing does not steal focus.
+ */
 export function ErrorSummary({ items, focusKey }: { items: ErrorSummaryItem[]; focusKey: number }) {
   const box = useRef<HTMLDivElement>(null);
+  const focusRequested = useRef(false);
   useEffect(() => {
-    if (focusKey > 0) box.current?.focus();
+    if (focusKey > 0) focusRequested.current = true;
   }, [focusKey]);
+  useEffect(() => {
+    if (focusRequested.current && box.current) {
+      box.current.focus();
+      focusRequested.current = false;
+    }
+  });
 
   if (items.length === 0) return null;
 

@@ -10,7 +10,7 @@ export function SignupButton({ source, children }: { source: SignupSource; child
       onPointerEnter={preloadSignupDialog}
       onFocus={preloadSignupDialog}
       onTouchStart={preloadSignupDialog}
-      onClick={() => openSignup(source)}
+      onClick={(event) => openSignup(source, event.currentTarget)}
     >
       {children}
     </button>

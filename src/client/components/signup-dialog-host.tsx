@@ -1,5 +1,16 @@
 // Holds whether the sign-up dialog is open; its code loads on intent or when the browser is idle.
-import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  Component,
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 
 /** Which button opened the dialog (spec section 2: the click's section). */
 export type SignupSource = 'hero_section' | 'cta_section';
@@ -17,7 +28,7 @@ export function preloadSignupDialog(): Promise<typeof import('./signup-dialog')>
 const SignupDialog = lazy(async () => ({ default: (await preloadSignupDialog()).SignupDialog }));
 
 interface SignupDialogContextValue {
-  openSignup: (source: SignupSource) => void;
+  openSignup: (source: SignupSource, opener: HTMLElement) => void;
 }
 
 const SignupDialogContext = createContext<SignupDialogContextValue | null>(null);
@@ -32,10 +43,12 @@ const IDLE_PRELOAD_TIMEOUT_MS = 4000;
 
 export function SignupDialogProvider({ children }: { children: ReactNode }) {
   const [source, setSource] = useState<SignupSource | null>(null);
+  const [opener, setOpener] = useState<HTMLElement | null>(null);
   const [requested, setRequested] = useState(false);
 
-  const openSignup = useCallback((from: SignupSource) => {
+  const openSignup = useCallback((from: SignupSource, button: HTMLElement) => {
     setRequested(true);
+    setOpener(button);
     setSource(from);
   }, []);
   const value = useMemo(() => ({ openSignup }), [openSignup]);
@@ -54,10 +67,35 @@ export function SignupDialogProvider({ children }: { children: ReactNode }) {
     <SignupDialogContext value={value}>
       {children}
       {requested && (
-        <Suspense fallback={null}>
-          <SignupDialog open={source !== null} onClose={() => setSource(null)} />
-        </Suspense>
+        <DialogLoadBoundary
+          onFailed={() => {
+            setRequested(false); // the next click tries to load it again
+            setSource(null);
+          }}
+        >
+          <Suspense fallback={null}>
+            <SignupDialog open={source !== null} onClose={() => setSource(null)} opener={opener} />
+          </Suspense>
+        </DialogLoadBoundary>
       )}
     </SignupDialogContext>
   );
+}
+
+/** If the dialog's code cannot load (a dropped connection), the page carries on and the button works again. */
+class DialogLoadBoundary extends Component<{ children: ReactNode; onFailed: () => void }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown) {
+    console.error('Could not load the sign-up form', error);
+    this.props.onFailed();
+  }
+
+  override render() {
+    return this.state.failed ? null : this.props.children;
+  }
 }

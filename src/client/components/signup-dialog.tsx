@@ -8,9 +8,11 @@ import { SignupSuccess } from './signup-success';
 export interface SignupDialogProps {
   open: boolean;
   onClose: () => void;
+  /** The button that opened the dialog: focus goes back to it on close. */
+  opener: HTMLElement | null;
 }
 
-export function SignupDialog({ open, onClose }: SignupDialogProps) {
+export function SignupDialog({ open, onClose, opener }: SignupDialogProps) {
   const [succeeded, setSucceeded] = useState(false);
   const [submitting, setSubmitting] = useState(false);
 
@@ -33,6 +35,11 @@ export function SignupDialog({ open, onClose }: SignupDialogProps) {
           onEscapeKeyDown={ignoreWhileSubmitting}
           onPointerDownOutside={ignoreWhileSubmitting}
           onInteractOutside={ignoreWhileSubmitting}
+          onCloseAutoFocus={(event) => {
+            // Radix returns focus only to its own trigger; ours are the page's sign-up buttons.
+            event.preventDefault();
+            opener?.focus();
+          }}
         >
           <Dialog.Close className="dialog__close" aria-label={signupDialog.close} disabled={submitting}>
             <svg aria-hidden="true" viewBox="0 0 24 24" width="28" height="28">
@@ -42,7 +49,13 @@ export function SignupDialog({ open, onClose }: SignupDialogProps) {
           {succeeded ? (
             <SignupSuccess />
           ) : (
-            <SignupForm onSubmittingChange={setSubmitting} onSuccess={() => setSucceeded(true)} />
+            <SignupForm
+              onSubmittingChange={setSubmitting}
+              onSuccess={() => {
+                setSubmitting(false); // the form unmounts before it could report that itself
+                setSucceeded(true);
+              }}
+            />
           )}
         </Dialog.Content>
       </Dialog.Portal>

@@ -32,7 +32,7 @@ export function SignupForm({ onSubmittingChange, onSuccess }: SignupFormProps) {
   const {
     register,
     handleSubmit,
-    formState: { errors, isSubmitting },
+    formState: { errors },
   } = useForm<SignupFormValues, unknown, SignupInput>({
     resolver: zodResolver(signupInputSchema),
     mode: 'onSubmit',
@@ -41,21 +41,26 @@ export function SignupForm({ onSubmittingChange, onSuccess }: SignupFormProps) {
     shouldFocusError: false, // the error summary takes focus instead
   });
   const [failedSubmits, setFailedSubmits] = useState(0);
+  // Our own flag, not react-hook-form's isSubmitting, which is also true while validating:
+  // the spec enters "submitting" only on a valid submit.
+  const [submitting, setSubmitting] = useState(false);
   const [saveFailed, setSaveFailed] = useState(false);
   const saveFailedMessage = useRef<HTMLParagraphElement>(null);
 
-  useEffect(() => onSubmittingChange(isSubmitting), [isSubmitting, onSubmittingChange]);
+  useEffect(() => onSubmittingChange(submitting), [submitting, onSubmittingChange]);
   useEffect(() => {
     if (saveFailed) saveFailedMessage.current?.focus();
   }, [saveFailed]);
 
   async function save(values: SignupInput) {
     setSaveFailed(false);
+    setSubmitting(true);
     try {
       await submitSignup(values);
       onSuccess();
     } catch (error) {
       console.error('Error submitting signup', error);
+      setSubmitting(false);
       setSaveFailed(true);
     }
   }
@@ -69,7 +74,7 @@ export function SignupForm({ onSubmittingChange, onSuccess }: SignupFormProps) {
     <form
       className="signup-form"
       noValidate
-      aria-busy={isSubmitting}
+      aria-busy={submitting}
       onSubmit={handleSubmit(save, () => setFailedSubmits((count) => count + 1))}
     >
       <Dialog.Title className="dialog__title">{signupDialog.title}</Dialog.Title>
@@ -82,7 +87,7 @@ export function SignupForm({ onSubmittingChange, onSuccess }: SignupFormProps) {
         </p>
       )}
 
-      <fieldset className="signup-form__fields" disabled={isSubmitting}>
+      <fieldset className="signup-form__fields" disabled={submitting}>
         <TextField
           id={fieldIds.name}
           label={signupDialog.fields.name.label}
@@ -135,7 +140,7 @@ export function SignupForm({ onSubmittingChange, onSuccess }: SignupFormProps) {
 
         <div className="signup-form__actions">
           <button type="submit" className="button button--primary button--block">
-            {isSubmitting ? signupDialog.submitting : signupDialog.submit}
+            {submitting ? signupDialog.submitting : signupDialog.submit}
           </button>
           <Dialog.Close className="button button--secondary button--block">{signupDialog.maybeLater}</Dialog.Close>
         </div>

@@ -36,8 +36,7 @@ export function TextField({ id, label, hint, error, registration, ...inputProps 
       />
       {error && (
         <p className="field__error" id={errorId}>
-          <span className="visually-hidden">{signupDialog.errorPrefix} </span>
-          {error}
+          <span className="visually-hidden">{signupDialog.errorPrefix}</span> {error}
         </p>
       )}
     </div>

@@ -70,6 +70,8 @@ export function migrateSqlite(db: Database.Database, migrations: Migration[] = s
 export interface SqliteSignupStoreOptions {
   /** Apply pending migrations on open (the server does; the owner's commands only check). */
   migrate?: boolean;
+  /** Makes record ids; random UUIDs unless a test needs to force a clash. */
+  newId?: () => string;
 }
 
 export class SqliteSignupStore implements SignupStore {
@@ -79,8 +81,10 @@ export class SqliteSignupStore implements SignupStore {
   private pending: PendingAdd[] = [];
   private flushScheduled = false;
   private closed = false;
+  private readonly newId: () => string;
 
-  constructor(file: string, { migrate = true }: SqliteSignupStoreOptions = {}) {
+  constructor(file: string, { migrate = true, newId = randomUUID }: SqliteSignupStoreOptions = {}) {
+    this.newId = newId;
     mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -109,16 +113,17 @@ export class SqliteSignupStore implements SignupStore {
   }
 
   async *list(): AsyncIterable<SignupRecord> {
+    // rowid order is insertion order, so sign-ups within the same millisecond keep theirs too.
     const page = this.db.prepare(
-      `SELECT * FROM signups WHERE (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ${LIST_BATCH_SIZE}`,
+      `SELECT rowid, * FROM signups WHERE rowid > ? ORDER BY rowid LIMIT ${LIST_BATCH_SIZE}`,
     );
-    let after: [string, string] = ['', ''];
+    let after = 0;
     for (;;) {
-      const rows = page.all(...after) as SignupRow[];
+      const rows = page.all(after) as (SignupRow & { rowid: number })[];
       for (const row of rows) yield toRecord(row);
       const last = rows.at(-1);
       if (!last || rows.length < LIST_BATCH_SIZE) return;
-      after = [last.created_at, last.id];
+      after = last.rowid;
     }
   }
 
@@ -134,7 +139,7 @@ export class SqliteSignupStore implements SignupStore {
   }
 
   private insertOne(input: SignupInput): SignupRecord {
-    const record: SignupRecord = { id: randomUUID(), ...input, timestamp: new Date().toISOString() };
+    const record: SignupRecord = { id: this.newId(), ...input, timestamp: new Date().toISOString() };
     this.insert.run(record.id, record.name, record.phone, record.email, record.betaTesting ? 1 : 0, record.timestamp);
     return record;
   }

@@ -1,0 +1,200 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { allowConsoleError } from '../../../vitest.setup';
+import { signupMessages } from '../../shared/signup-schema.js';
+import { signupDialog } from '../content';
+import { SignupDialog } from './signup-dialog';
+
+/** The dialog as the page uses it: a button opens it, closing hands control back. */
+function Harness() {
+  const [open, setOpen] = useState(false);
+  const [opener, setOpener] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      <button
+        type="button"
+        onClick={(event) => {
+          setOpener(event.currentTarget);
+          setOpen(true);
+        }}
+      >
+        Open sign-up
+      </button>
+      <SignupDialog open={open} onClose={() => setOpen(false)} opener={opener} />
+    </>
+  );
+}
+
+interface PendingSave {
+  resolve: (response: Response) => void;
+  reject: (error: Error) => void;
+  body: unknown;
+}
+
+let saves: PendingSave[];
+
+beforeEach(() => {
+  saves = [];
+  Element.prototype.scrollIntoView = vi.fn(); // jsdom has no layout
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(
+      (_url: string, init: RequestInit) =>
+        new Promise<Response>((resolve, reject) => saves.push({ resolve, reject, body: JSON.parse(String(init.body)) })),
+    ),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+async function openDialog() {
+  const user = userEvent.setup();
+  render(<Harness />);
+  await user.click(screen.getByRole('button', { name: 'Open sign-up' }));
+  return { user, dialog: await screen.findByRole('dialog') };
+}
+
+async function fillValid(user: ReturnType<typeof userEvent.setup>) {
+  await user.type(screen.getByLabelText(signupDialog.fields.name.label), 'Rosa Díaz');
+  await user.type(screen.getByLabelText(signupDialog.fields.phone.label), '+1 (555) 123-4567');
+  await user.type(screen.getByLabelText(signupDialog.fields.email.label), 'rosa@example.com');
+}
+
+const submitButton = () => screen.getByRole('button', { name: signupDialog.submit });
+
+describe('sign-up dialog', () => {
+  it('opens on the form, named by its title and described by its subtitle', async () => {
+    const { dialog } = await openDialog();
+    expect(dialog).toHaveAccessibleName(signupDialog.title);
+    expect(dialog).toHaveAccessibleDescription(signupDialog.subtitle);
+    expect(screen.getByLabelText(signupDialog.fields.name.label)).toHaveAttribute('autocomplete', 'name');
+    expect(screen.getByLabelText(signupDialog.fields.phone.label)).toHaveAttribute('type', 'tel');
+    expect(screen.getByLabelText(signupDialog.fields.email.label)).toHaveAttribute('type', 'email');
+    expect(screen.getByRole('checkbox', { name: signupDialog.betaTesting.label })).not.toBeChecked();
+    expect(screen.getByText(signupDialog.consent)).toBeInTheDocument();
+  });
+
+  it('shows every error under its field on submit, focuses the summary, and sends nothing', async () => {
+    const { user } = await openDialog();
+    await user.click(submitButton());
+    const name = screen.getByLabelText(signupDialog.fields.name.label);
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveAccessibleDescription(`Error: ${signupMessages.nameRequired}`);
+    expect(screen.getByLabelText(signupDialog.fields.phone.label)).toHaveAccessibleDescription(
+      `${signupDialog.fields.phone.hint} Error: ${signupMessages.phoneRequired}`,
+    );
+    const summary = screen.getByRole('alert');
+    await waitFor(() => expect(summary).toHaveFocus());
+    expect(summary).toHaveTextContent(signupMessages.emailRequired);
+    expect(saves).toHaveLength(0);
+  });
+
+  it('re-checks a field as the visitor corrects it, keeping what was typed', async () => {
+    const { user } = await openDialog();
+    const phone = screen.getByLabelText(signupDialog.fields.phone.label);
+    await user.type(phone, '0123');
+    await user.click(submitButton());
+    expect(screen.getAllByText(signupMessages.phoneInvalid)).not.toHaveLength(0);
+    await user.clear(phone);
+    await user.type(phone, '555 123 4567');
+    expect(screen.queryByText(signupMessages.phoneInvalid)).not.toBeInTheDocument();
+    expect(phone).toHaveValue('555 123 4567');
+  });
+
+  it('the summary links move focus to their field', async () => {
+    const { user } = await openDialog();
+    await user.click(submitButton());
+    await user.click(screen.getByRole('link', { name: signupMessages.emailRequired }));
+    expect(screen.getByLabelText(signupDialog.fields.email.label)).toHaveFocus();
+  });
+
+  it('while submitting: everything is disabled, the label changes, and closing is ignored', async () => {
+    const { user } = await openDialog();
+    await fillValid(user);
+    await user.click(screen.getByRole('checkbox', { name: signupDialog.betaTesting.label }));
+    await user.click(submitButton());
+    await waitFor(() => expect(saves).toHaveLength(1));
+    expect(saves[0]?.body).toEqual({ name: 'Rosa Díaz', phone: '+15551234567', email: 'rosa@example.com', betaTesting: true });
+
+    expect(screen.getByRole('button', { name: signupDialog.submitting })).toBeDisabled();
+    expect(screen.getByRole('button', { name: signupDialog.maybeLater })).toBeDisabled();
+    expect(screen.getByRole('button', { name: signupDialog.close })).toBeDisabled();
+    expect(screen.getByLabelText(signupDialog.fields.name.label)).toBeDisabled();
+    expect(screen.getByRole('checkbox')).toBeDisabled();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+
+    await act(async () => saves[0]?.resolve(new Response('{"status":"ok"}', { status: 201 })));
+    expect(await screen.findByRole('heading', { name: signupDialog.success.title })).toHaveFocus();
+  });
+
+  it('on success shows the success view; its button closes the dialog', async () => {
+    const { user } = await openDialog();
+    await fillValid(user);
+    await user.click(submitButton());
+    await waitFor(() => expect(saves).toHaveLength(1));
+    await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
+    expect(screen.getByRole('dialog')).toHaveAccessibleName(signupDialog.success.title);
+    expect(screen.getByText(signupDialog.success.text)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: signupDialog.success.button }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Open sign-up' })).toHaveFocus();
+  });
+
+  it('after a failed save: logs the spec error, stays on the filled form, and says kindly it did not go through', async () => {
+    allowConsoleError(/^Error submitting signup/);
+    const errors = vi.mocked(console.error);
+    const { user } = await openDialog();
+    await fillValid(user);
+    await user.click(submitButton());
+    await waitFor(() => expect(saves).toHaveLength(1));
+    await act(async () => saves[0]?.resolve(new Response('{}', { status: 503 })));
+
+    expect(errors).toHaveBeenCalledWith('Error submitting signup', expect.any(Error));
+    const message = await screen.findByText(signupDialog.saveFailed);
+    expect(message).toHaveFocus();
+    expect(screen.getByLabelText(signupDialog.fields.name.label)).toHaveValue('Rosa Díaz');
+    expect(submitButton()).toBeEnabled();
+
+    await user.click(submitButton()); // trying again works
+    await waitFor(() => expect(saves).toHaveLength(2));
+    await act(async () => saves[1]?.resolve(new Response('{}', { status: 201 })));
+    expect(await screen.findByRole('heading', { name: signupDialog.success.title })).toBeInTheDocument();
+  });
+
+  it('a network failure counts as a failed save too', async () => {
+    allowConsoleError(/^Error submitting signup/);
+    const { user } = await openDialog();
+    await fillValid(user);
+    await user.click(submitButton());
+    await waitFor(() => expect(saves).toHaveLength(1));
+    await act(async () => saves[0]?.reject(new TypeError('Failed to fetch')));
+    expect(await screen.findByText(signupDialog.saveFailed)).toBeInTheDocument();
+    expect(screen.getByRole('dialog')).toHaveAccessibleName(signupDialog.title);
+  });
+
+  it('closing resets the form and the success flag: reopening gives an empty form', async () => {
+    const { user } = await openDialog();
+    await fillValid(user);
+    await user.click(submitButton());
+    await waitFor(() => expect(saves).toHaveLength(1));
+    await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Open sign-up' }));
+    expect(await screen.findByRole('dialog')).toHaveAccessibleName(signupDialog.title);
+    expect(screen.getByLabelText(signupDialog.fields.name.label)).toHaveValue('');
+
+    await user.type(screen.getByLabelText(signupDialog.fields.name.label), 'Half typed');
+    await user.click(screen.getByRole('button', { name: signupDialog.maybeLater }));
+    await user.click(screen.getByRole('button', { name: 'Open sign-up' }));
+    expect(await screen.findByLabelText(signupDialog.fields.name.label)).toHaveValue('');
+  });
+});

@@ -20,7 +20,7 @@ function page(urlPath, title) {
 
 mkdirSync(path.join(dist, 'pages'), { recursive: true });
 writeFileSync(path.join(dist, 'pages', 'home.html'), page('/', site.title));
-writeFileSync(path.join(dist, 'pages', 'not-found.html'), page('/__not-found__/', `Page not found: ${site.title}`));
+writeFileSync(path.join(dist, 'pages', 'not-found.html'), page('/404.html', `Page not found: ${site.title}`));
 // The pages are served by the server's router, never as files, so /index.html cannot bypass it.
 rmSync(path.join(dist, 'client', 'index.html'));
 rmSync(path.join(dist, 'ssr'), { recursive: true, force: true });

@@ -1,11 +1,6 @@
 // Every word the page shows and every switch the owner may flip, in one place.
-import emailPreview from './assets/previews/01-suspicious-email.svg';
-import callPreview from './assets/previews/02-scam-phone-call.svg';
-import textPreview from './assets/previews/03-scam-text.svg';
-import feedbackPreview from './assets/previews/04-instant-feedback.svg';
-import progressPreview from './assets/previews/05-progress.svg';
-import familyPreview from './assets/previews/06-family-update.svg';
-import supportPreview from './assets/previews/07-live-support.svg';
+// (Pictures live in components/preview-images.ts, so this file stays plain data that tests can import.)
+import type { PreviewImage } from './components/preview-images';
 
 export const productName = 'ScamSavvy';
 
@@ -39,7 +34,7 @@ export const hero = {
 };
 
 export interface CarouselItem {
-  src: string;
+  image: PreviewImage;
   alt: string;
   /** Short name for the picker button ("Show preview 3: Scam text"). */
   title: string;
@@ -57,37 +52,37 @@ export const carousel = {
   pickerLabel: (position: number, item: CarouselItem) => `Show preview ${position}: ${item.title}`,
   items: [
     {
-      src: emailPreview,
+      image: 'suspicious-email',
       title: 'Suspicious email',
       alt: 'A practice email pretending to be from a bank, with three red flags circled: an odd sender, a rushed tone and a strange link.',
     },
     {
-      src: callPreview,
+      image: 'scam-phone-call',
       title: 'Scam phone call',
       alt: "A practice call from 'Medicare Benefits' asking for your Medicare number, with a hint that real agencies don't call asking for it.",
     },
     {
-      src: textPreview,
+      image: 'scam-text',
       title: 'Scam text',
       alt: "A practice text about a held package with an odd payment link, asking whether you would tap it or delete and report it.",
     },
     {
-      src: feedbackPreview,
+      image: 'instant-feedback',
       title: 'Instant feedback',
       alt: "A big green check saying 'Well spotted!' with the three clues caught in the fake text and a button for the next practice.",
     },
     {
-      src: progressPreview,
+      image: 'progress',
       title: 'Your progress',
       alt: "A progress screen showing 72% of scams spotted, a 5-day streak, and counts of practice emails, calls and texts.",
     },
     {
-      src: familyPreview,
+      image: 'family-update',
       title: 'Family update',
       alt: "A family update for an adult child: Mom spotted 4 of 5 practice scams this week, with a practice chart and one live support call.",
     },
     {
-      src: supportPreview,
+      image: 'live-support',
       title: 'Live support',
       alt: "A live support chat where a real person advises hanging up and calling the grandson on his own number about a jail call.",
     },

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { carousel } from '../content';
 import { usePrefersReducedMotion } from '../hooks/use-prefers-reduced-motion';
+import { previewImages } from './preview-images';
 
 export function AppPreviewCarousel() {
   const { items } = carousel;
@@ -41,7 +42,7 @@ export function AppPreviewCarousel() {
       <div className="carousel__slides" aria-live={rotating ? 'off' : 'polite'}>
         {items.map((item, index) => (
           <div
-            key={item.src}
+            key={item.image}
             className={index === current ? 'carousel__slide carousel__slide--current' : 'carousel__slide'}
             role="group"
             aria-roledescription="slide"
@@ -49,7 +50,7 @@ export function AppPreviewCarousel() {
             aria-hidden={index === current ? undefined : true}
           >
             <img
-              src={item.src}
+              src={previewImages[item.image]}
               alt={item.alt}
               width={320}
               height={640}
@@ -64,7 +65,7 @@ export function AppPreviewCarousel() {
       <div className="carousel__pickers">
         {items.map((item, index) => (
           <button
-            key={item.src}
+            key={item.image}
             type="button"
             className="carousel__picker"
             aria-label={carousel.pickerLabel(index + 1, item)}

@@ -1,0 +1,128 @@
+import type { Page } from '@playwright/test';
+import { carousel } from '../src/client/content';
+import { expect, test } from './fixtures';
+
+const INTERVAL = carousel.intervalMs;
+
+function picker(page: Page, position: number) {
+  return page.getByRole('button', { name: new RegExp(`^Show preview ${position}:`) });
+}
+
+async function expectCurrent(page: Page, position: number) {
+  await expect(picker(page, position)).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByRole('group', { name: `${position} of 7` })).toBeVisible();
+  await expect(page.locator('button[aria-current="true"]')).toHaveCount(1);
+}
+
+/** Moves the pointer off the carousel and focus out of it, so rotation may run. */
+async function leaveCarousel(page: Page) {
+  await page.mouse.move(1, 1);
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.clock.install();
+  await page.goto('/');
+  // Stop the clock, then restart the slideshow's timer from zero by showing image 1 and leaving.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+  await picker(page, 1).click();
+  await leaveCarousel(page);
+});
+
+test('has 7 images, each with alt text, and one picker button each', async ({ page }) => {
+  const region = page.getByRole('region', { name: carousel.label });
+  await expect(region).toHaveAttribute('aria-roledescription', 'carousel');
+  const images = region.locator('img');
+  await expect(images).toHaveCount(7);
+  for (const [index, item] of carousel.items.entries()) {
+    await expect(images.nth(index)).toHaveAttribute('alt', item.alt);
+    await expect(picker(page, index + 1)).toBeVisible();
+  }
+  await expect(images.first()).toHaveAttribute('fetchpriority', 'high');
+  await expect(images.nth(1)).toHaveAttribute('loading', 'lazy');
+  // Every image actually loads.
+  for (const [index] of carousel.items.entries()) {
+    expect(await images.nth(index).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  }
+});
+
+test('advances every 3000 ms and wraps from the last image to the first', async ({ page }) => {
+  await expectCurrent(page, 1);
+  await page.clock.runFor(INTERVAL - 100);
+  await expectCurrent(page, 1);
+  await page.clock.runFor(100);
+  await expectCurrent(page, 2);
+  await page.clock.runFor(INTERVAL * 5);
+  await expectCurrent(page, 7);
+  await page.clock.runFor(INTERVAL);
+  await expectCurrent(page, 1);
+});
+
+test('a picker jumps to its image; previous and next step and wrap', async ({ page }) => {
+  await picker(page, 5).click();
+  await expectCurrent(page, 5);
+  await page.getByRole('button', { name: 'Next preview' }).click();
+  await expectCurrent(page, 6);
+  await page.getByRole('button', { name: 'Next preview' }).click();
+  await page.getByRole('button', { name: 'Next preview' }).click();
+  await expectCurrent(page, 1);
+  await page.getByRole('button', { name: 'Previous preview' }).click();
+  await expectCurrent(page, 7);
+});
+
+test('the pause button stops rotation and play starts it again', async ({ page }) => {
+  await page.getByRole('button', { name: 'Pause slideshow' }).click();
+  await leaveCarousel(page);
+  await page.clock.runFor(INTERVAL * 3);
+  await expectCurrent(page, 1);
+  await expect(page.locator('.carousel__slides')).toHaveAttribute('aria-live', 'polite');
+
+  await page.getByRole('button', { name: 'Play slideshow' }).click();
+  await leaveCarousel(page);
+  await expect(page.locator('.carousel__slides')).toHaveAttribute('aria-live', 'off');
+  await page.clock.runFor(INTERVAL);
+  await expectCurrent(page, 2);
+});
+
+test('rotation stops while the pointer is over the carousel', async ({ page }) => {
+  await page.getByRole('group', { name: '1 of 7' }).hover();
+  await page.clock.runFor(INTERVAL * 2);
+  await expectCurrent(page, 1);
+  await leaveCarousel(page);
+  await page.clock.runFor(INTERVAL);
+  await expectCurrent(page, 2);
+});
+
+test('rotation stops while focus is inside the carousel', async ({ page }) => {
+  await picker(page, 3).focus();
+  await page.clock.runFor(INTERVAL * 2);
+  await expectCurrent(page, 1);
+  await leaveCarousel(page);
+  await page.clock.runFor(INTERVAL);
+  await expectCurrent(page, 2);
+});
+
+test('its controls are at least 44 by 44 pixels', async ({ page }) => {
+  const controls = page.getByRole('region', { name: carousel.label }).getByRole('button');
+  await expect(controls).toHaveCount(10);
+  for (const control of await controls.all()) {
+    const box = await control.boundingBox();
+    expect(box?.width).toBeGreaterThanOrEqual(44);
+    expect(box?.height).toBeGreaterThanOrEqual(44);
+  }
+});
+
+test.describe('with reduced motion', () => {
+  test.use({ reducedMotion: 'reduce' });
+  test('starts paused, and the visitor may still play it', async ({ page }) => {
+    await page.reload();
+    await leaveCarousel(page);
+    await expect(page.getByRole('button', { name: 'Play slideshow' })).toBeVisible();
+    await page.clock.runFor(INTERVAL * 3);
+    await expectCurrent(page, 1);
+    await page.getByRole('button', { name: 'Play slideshow' }).click();
+    await leaveCarousel(page);
+    await page.clock.runFor(INTERVAL);
+    await expectCurrent(page, 2);
+  });
+});

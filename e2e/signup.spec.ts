@@ -1,0 +1,165 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Page } from '@playwright/test';
+import { signupDialog } from '../src/client/content';
+import { signupMessages, type SignupRecord } from '../src/shared/signup-schema';
+import { expect, test } from './fixtures';
+
+const run = promisify(execFile);
+
+/** The owner's documented command, against the database the test server writes to. */
+async function exportedSignups(): Promise<SignupRecord[]> {
+  const { stdout } = await run('npm', ['run', '--silent', 'signups:export', '--', '--format', 'json'], {
+    env: { ...process.env, DATABASE_URL: `sqlite:${process.env.E2E_DATABASE_FILE}` },
+  });
+  return JSON.parse(stdout) as SignupRecord[];
+}
+
+/** An address no other test uses, so parallel tests can find their own sign-up. */
+function uniqueEmail(label: string): string {
+  return `${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+async function openFromHero(page: Page) {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Protect My Family — Notify Me On App Release!' }).click();
+  await expect(page.getByRole('dialog', { name: 'Get Notified When ScamSavvy Launches' })).toBeVisible();
+  return page.getByRole('dialog'); // its name changes to the success title later
+}
+
+async function fill(page: Page, email: string) {
+  await page.getByLabel('Your Name').fill('Rosa Díaz');
+  await page.getByLabel('Phone Number').fill('+1 (555) 123-4567');
+  await page.getByLabel('Email Address').fill(email);
+}
+
+test('a visitor signs up and the owner finds the sign-up in the export', async ({ page }) => {
+  const email = uniqueEmail('rosa');
+  const dialog = await openFromHero(page);
+  await expect(dialog).toContainText('Sign up to get early access for your family.');
+  await expect(dialog).toContainText(signupDialog.consent);
+  await fill(page, email);
+  await page.getByRole('checkbox', { name: 'Check if you would like to participate in beta testing' }).check();
+  await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
+
+  await expect(page.getByRole('heading', { name: "You're On the Protection List!" })).toBeVisible();
+  await expect(dialog).toContainText('the moment ScamSavvy launches');
+  await page.getByRole('button', { name: 'Got it - Keep my family safe!' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Protect My Family — Notify Me On App Release!' })).toBeFocused();
+
+  const mine = (await exportedSignups()).filter((record) => record.email === email);
+  expect(mine).toHaveLength(1);
+  expect(mine[0]).toMatchObject({ name: 'Rosa Díaz', phone: '+15551234567', email, betaTesting: true });
+  expect(mine[0]?.id).toBeTruthy();
+  expect(Math.abs(Date.parse(mine[0]?.timestamp ?? '') - Date.now())).toBeLessThan(60_000);
+});
+
+test('errors show under each field, and the summary takes focus', async ({ page }) => {
+  await openFromHero(page);
+  await page.getByLabel('Phone Number').fill('0123');
+  await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
+  const summary = page.getByRole('alert').filter({ hasText: 'There is a problem' });
+  await expect(summary).toBeFocused();
+  await expect(summary.getByRole('link')).toHaveText([
+    signupMessages.nameRequired,
+    signupMessages.phoneInvalid,
+    signupMessages.emailRequired,
+  ]);
+  // Each message sits under its own field.
+  const phone = page.getByLabel('Phone Number');
+  const phoneError = page.locator('#signup-phone-error');
+  const [inputBox, errorBox] = [await phone.boundingBox(), await phoneError.boundingBox()];
+  expect(errorBox!.y).toBeGreaterThan(inputBox!.y + inputBox!.height - 1);
+  await expect(phone).toHaveAttribute('aria-invalid', 'true');
+  await expect(phone).toHaveValue('0123');
+});
+
+test('while the save is on its way the form is disabled, relabelled, and cannot be closed', async ({ page }) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  // Hold the real request back (not answer it for the server), then let it through.
+  await page.route('**/api/signups', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const email = uniqueEmail('held');
+  const dialog = await openFromHero(page);
+  await fill(page, email);
+  await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
+
+  await expect(page.getByRole('button', { name: 'Adding to Protection List...' })).toBeDisabled();
+  await expect(page.getByLabel('Your Name')).toBeDisabled();
+  await expect(page.getByLabel('Phone Number')).toBeDisabled();
+  await expect(page.getByLabel('Email Address')).toBeDisabled();
+  await expect(page.getByRole('checkbox')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Maybe Later' })).toBeDisabled();
+  await page.keyboard.press('Escape');
+  await page.mouse.click(5, 5); // the overlay
+  await expect(dialog).toBeVisible();
+
+  release();
+  await expect(page.getByRole('heading', { name: "You're On the Protection List!" })).toBeVisible();
+  expect((await exportedSignups()).filter((record) => record.email === email)).toHaveLength(1);
+});
+
+test('a failed save logs the error, keeps the form filled, and says it can be tried again', async ({ page, console }) => {
+  const errors = console.expectError(/^Error submitting signup/);
+  console.expectError(/net::ERR_INTERNET_DISCONNECTED/); // Chromium's own line for the dropped request
+  let failNext = true;
+  await page.route('**/api/signups', (route) => {
+    if (failNext) {
+      failNext = false;
+      return route.abort('internetdisconnected'); // the connection drops on the way
+    }
+    return route.continue();
+  });
+  const email = uniqueEmail('retry');
+  const dialog = await openFromHero(page);
+  await fill(page, email);
+  await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
+
+  await expect(page.getByText(signupDialog.saveFailed)).toBeVisible();
+  await expect.poll(errors).toHaveLength(1);
+  await expect(dialog).toHaveAccessibleName('Get Notified When ScamSavvy Launches');
+  await expect(page.getByLabel('Email Address')).toHaveValue(email);
+  await expect(page.getByRole('button', { name: 'Protect My Family - Notify Me!' })).toBeEnabled();
+
+  await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
+  await expect(page.getByRole('heading', { name: "You're On the Protection List!" })).toBeVisible();
+});
+
+test('"Maybe Later" closes the dialog, and reopening gives an empty form', async ({ page }) => {
+  const dialog = await openFromHero(page);
+  await page.getByLabel('Your Name').fill('Half typed');
+  await page.getByRole('button', { name: 'Maybe Later' }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Protect My Family — Notify Me On App Release!' }).click();
+  await expect(page.getByLabel('Your Name')).toHaveValue('');
+});
+
+test('after a sign-up, reopening shows the form again, empty', async ({ page }) => {
+  const dialog = await openFromHero(page);
+  await fill(page, uniqueEmail('again'));
+  await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
+  await expect(page.getByRole('heading', { name: "You're On the Protection List!" })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Protect My Family — Notify Me On App Release!' }).click();
+  await expect(page.getByRole('dialog', { name: 'Get Notified When ScamSavvy Launches' })).toBeVisible();
+  await expect(page.getByLabel('Email Address')).toHaveValue('');
+});
+
+test('the dialog is at most 90% of the viewport tall, and scrolls inside on a short screen', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 600 });
+  const dialog = await openFromHero(page);
+  const { maxHeight, innerHeight } = await dialog.evaluate((element) => ({
+    maxHeight: getComputedStyle(element).maxHeight,
+    innerHeight: window.innerHeight,
+  }));
+  expect(parseFloat(maxHeight)).toBeCloseTo(innerHeight * 0.9, 0);
+  const box = await dialog.boundingBox();
+  expect(box!.height).toBeLessThanOrEqual(innerHeight * 0.9 + 1);
+  await page.getByRole('button', { name: 'Maybe Later' }).scrollIntoViewIfNeeded();
+  await expect(page.getByRole('button', { name: 'Maybe Later' })).toBeInViewport();
+});

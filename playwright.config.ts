@@ -20,7 +20,9 @@ export default defineConfig({
   forbidOnly: true,
   retries: 0,
   workers: process.env.CI ? 2 : undefined,
-  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }]] : 'list',
+  // npm test also asks for a JSON report (PLAYWRIGHT_JSON_OUTPUT_NAME) to print one summary line.
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : 'list',
+  outputDir: 'test-results/e2e',
   globalTeardown: './e2e/global-teardown.ts',
   use: {
     baseURL: `http://127.0.0.1:${port}`,

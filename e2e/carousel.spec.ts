@@ -42,7 +42,9 @@ test('has 7 images, each with alt text, and one picker button each', async ({ pa
   await expect(images.nth(1)).toHaveAttribute('loading', 'lazy');
   // Every image actually loads.
   for (const [index] of carousel.items.entries()) {
-    expect(await images.nth(index).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(await images.nth(index).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(
+      true,
+    );
   }
 });
 

@@ -1,11 +1,25 @@
-import { carousel, closingCallToAction, hero, scamStatistics, showSections, simpleSafeLearning } from '../src/client/content';
+import {
+  carousel,
+  closingCallToAction,
+  hero,
+  scamStatistics,
+  showSections,
+  simpleSafeLearning,
+} from '../src/client/content';
 import { expect, test } from './fixtures';
 
 test('the server sends the hero, statistics and steps in its HTML, before any script runs', async ({ request }) => {
   const response = await request.get('/');
   expect(response.status()).toBe(200);
   const html = await response.text();
-  for (const text of ['Coming soon...', 'Protect My Family — Notify Me On App Release!', '$16.6 Billion Lost to Scams', '$33,915', 'Simple, Safe Learning', 'Family Updates']) {
+  for (const text of [
+    'Coming soon...',
+    'Protect My Family — Notify Me On App Release!',
+    '$16.6 Billion Lost to Scams',
+    '$33,915',
+    'Simple, Safe Learning',
+    'Family Updates',
+  ]) {
     expect(html).toContain(text);
   }
 });
@@ -55,15 +69,32 @@ test('shows every visible section of the spec with its texts', async ({ page }) 
 
 const hiddenSections = [
   { id: 'founder-story', flag: 'founderStory', heading: 'Why We Are Building ScamSavvy' },
-  { id: 'how-it-protects', flag: 'howItProtects', heading: 'How ScamSavvy Protects Your Family', texts: ['Interactive Learning', 'Scam Protection', 'Family Connection'] },
+  {
+    id: 'how-it-protects',
+    flag: 'howItProtects',
+    heading: 'How ScamSavvy Protects Your Family',
+    texts: ['Interactive Learning', 'Scam Protection', 'Family Connection'],
+  },
   { id: 'real-protection', flag: 'realProtection', heading: 'Real Protection, Gentle Learning' },
-  { id: 'built-for-families', flag: 'builtForFamilies', heading: 'Built for Families Who Care', texts: ['For Adult Children', 'For Seniors'] },
-  { id: 'closing-call-to-action', flag: 'closingCallToAction', heading: closingCallToAction.heading, texts: [closingCallToAction.signupButton] },
+  {
+    id: 'built-for-families',
+    flag: 'builtForFamilies',
+    heading: 'Built for Families Who Care',
+    texts: ['For Adult Children', 'For Seniors'],
+  },
+  {
+    id: 'closing-call-to-action',
+    flag: 'closingCallToAction',
+    heading: closingCallToAction.heading,
+    texts: [closingCallToAction.signupButton],
+  },
 ] as const;
 
 // A section the owner has switched on in content.ts is no longer expected to be hidden.
 for (const section of hiddenSections.filter(({ flag }) => !showSections[flag])) {
-  test(`keeps the "${section.heading}" section in the page but hidden from sight and from screen readers`, async ({ page }) => {
+  test(`keeps the "${section.heading}" section in the page but hidden from sight and from screen readers`, async ({
+    page,
+  }) => {
     await page.goto('/');
     const element = page.locator(`#${section.id}`);
     await expect(element).toHaveCount(1);

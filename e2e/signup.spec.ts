@@ -103,7 +103,10 @@ test('while the save is on its way the form is disabled, relabelled, and cannot 
   expect((await exportedSignups()).filter((record) => record.email === email)).toHaveLength(1);
 });
 
-test('a failed save logs the error, keeps the form filled, and says it can be tried again', async ({ page, console }) => {
+test('a failed save logs the error, keeps the form filled, and says it can be tried again', async ({
+  page,
+  console,
+}) => {
   const errors = console.expectError(/^Error submitting signup/);
   console.expectError(/net::ERR_INTERNET_DISCONNECTED/); // Chromium's own line for the dropped request
   let failNext = true;

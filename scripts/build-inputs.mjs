@@ -3,7 +3,17 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const INPUTS = ['src', 'public', 'index.html', 'vite.config.ts', 'tsconfig.base.json', 'tsconfig.server.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/prerender.mjs'];
+const INPUTS = [
+  'src',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'tsconfig.base.json',
+  'tsconfig.server.json',
+  'package-lock.json',
+  'scripts/build.mjs',
+  'scripts/prerender.mjs',
+];
 
 function* files(entry) {
   let stat;

@@ -8,10 +8,22 @@ const run = (command, args) => execFileSync(command, args, { stdio: 'inherit' })
 const bin = (name) => `node_modules/.bin/${name}`;
 
 run(bin('vite'), ['build', '--logLevel', 'warn']);
-run(bin('vite'), ['build', '--ssr', 'src/client/entry-server.tsx', '--outDir', 'dist/ssr', '--emptyOutDir', '--logLevel', 'warn']);
+run(bin('vite'), [
+  'build',
+  '--ssr',
+  'src/client/entry-server.tsx',
+  '--outDir',
+  'dist/ssr',
+  '--emptyOutDir',
+  '--logLevel',
+  'warn',
+]);
 run(process.execPath, ['scripts/prerender.mjs']);
 run(bin('tsc'), ['-p', 'tsconfig.server.json']);
 
 mkdirSync('dist', { recursive: true });
-writeFileSync('dist/build-info.json', `${JSON.stringify({ fingerprint, builtAt: new Date().toISOString() }, null, 2)}\n`);
+writeFileSync(
+  'dist/build-info.json',
+  `${JSON.stringify({ fingerprint, builtAt: new Date().toISOString() }, null, 2)}\n`,
+);
 console.log('build complete: dist/');

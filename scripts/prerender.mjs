@@ -12,9 +12,13 @@ const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&qu
 function page(urlPath, title) {
   const html = template
     .replace(/<title>.*?<\/title>/, `<title>${escapeAttribute(title)}</title>`)
-    .replace(/<meta name="description" content="[^"]*" \/>/, `<meta name="description" content="${escapeAttribute(site.description)}" />`)
+    .replace(
+      /<meta name="description" content="[^"]*" \/>/,
+      `<meta name="description" content="${escapeAttribute(site.description)}" />`,
+    )
     .replace('<!--app-html-->', renderPage(urlPath));
-  if (html.includes('<!--app-html-->') || !html.includes('<div id="root"><')) throw new Error(`Prerendering ${urlPath} produced no markup.`);
+  if (html.includes('<!--app-html-->') || !html.includes('<div id="root"><'))
+    throw new Error(`Prerendering ${urlPath} produced no markup.`);
   return html;
 }
 

@@ -40,9 +40,13 @@ async function main(argv: string[]): Promise<number> {
   try {
     const count = await exportSignups(store, format, out);
     if (values.out) {
-      await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+      );
     }
-    process.stderr.write(`Exported ${count} sign-up${count === 1 ? '' : 's'}${values.out ? ` to ${values.out}` : ''}.\n`);
+    process.stderr.write(
+      `Exported ${count} sign-up${count === 1 ? '' : 's'}${values.out ? ` to ${values.out}` : ''}.\n`,
+    );
     return 0;
   } finally {
     await store.close();

@@ -64,7 +64,7 @@ export const carousel = {
     {
       image: 'scam-text',
       title: 'Scam text',
-      alt: "A practice text about a held package with an odd payment link, asking whether you would tap it or delete and report it.",
+      alt: 'A practice text about a held package with an odd payment link, asking whether you would tap it or delete and report it.',
     },
     {
       image: 'instant-feedback',
@@ -74,17 +74,17 @@ export const carousel = {
     {
       image: 'progress',
       title: 'Your progress',
-      alt: "A progress screen showing 72% of scams spotted, a 5-day streak, and counts of practice emails, calls and texts.",
+      alt: 'A progress screen showing 72% of scams spotted, a 5-day streak, and counts of practice emails, calls and texts.',
     },
     {
       image: 'family-update',
       title: 'Family update',
-      alt: "A family update for an adult child: Mom spotted 4 of 5 practice scams this week, with a practice chart and one live support call.",
+      alt: 'A family update for an adult child: Mom spotted 4 of 5 practice scams this week, with a practice chart and one live support call.',
     },
     {
       image: 'live-support',
       title: 'Live support',
-      alt: "A live support chat where a real person advises hanging up and calling the grandson on his own number about a jail call.",
+      alt: 'A live support chat where a real person advises hanging up and calling the grandson on his own number about a jail call.',
     },
   ] satisfies CarouselItem[],
 };
@@ -219,7 +219,10 @@ export const signupDialog = {
   close: 'Close',
   fields: {
     name: { label: 'Your Name', hint: '' },
-    phone: { label: 'Phone Number', hint: 'For example, 555 123 4567. Include + and your country code if outside the US.' },
+    phone: {
+      label: 'Phone Number',
+      hint: 'For example, 555 123 4567. Include + and your country code if outside the US.',
+    },
     email: { label: 'Email Address', hint: '' },
   },
   betaTesting: {
@@ -234,7 +237,7 @@ export const signupDialog = {
   errorSummaryTitle: 'There is a problem',
   errorPrefix: 'Error:',
   /** Not in the spec, which shows no message: see docs/decisions/005-tell-visitors-a-save-failed.md. */
-  saveFailed: "Sorry, we could not add you just now. Nothing you typed was lost. Please try again in a moment.",
+  saveFailed: 'Sorry, we could not add you just now. Nothing you typed was lost. Please try again in a moment.',
   success: {
     title: "You're On the Protection List!",
     text: `Thank you. We will let you know the moment ${productName} launches.`,

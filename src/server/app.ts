@@ -26,7 +26,12 @@ const clientErrors: Record<string, { status: number; code: string; message: stri
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json', message: 'The request body is empty.' },
 };
 
-export async function createApp({ config, store, serveSite = true, logger }: CreateAppOptions): Promise<FastifyInstance> {
+export async function createApp({
+  config,
+  store,
+  serveSite = true,
+  logger,
+}: CreateAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     // One line per request is noise at launch-day volume; it is there at debug level.
@@ -46,7 +51,9 @@ export async function createApp({ config, store, serveSite = true, logger }: Cre
       return reply.code(400).send(new AppError(400, 'invalid_json', 'The request body is not valid JSON.').toJSON());
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.code(error.statusCode).send(new AppError(error.statusCode, 'bad_request', 'The request was refused.').toJSON());
+      return reply
+        .code(error.statusCode)
+        .send(new AppError(error.statusCode, 'bad_request', 'The request was refused.').toJSON());
     }
     request.log.error({ err: error }, 'request failed');
     return reply
@@ -56,7 +63,10 @@ export async function createApp({ config, store, serveSite = true, logger }: Cre
 
   await app.register(signupRoutes, { store });
   if (serveSite) await app.register(siteRoutes, sitePaths(config.distDir));
-  else app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: { code: 'not_found', message: 'There is nothing here.' } }));
+  else
+    app.setNotFoundHandler((_request, reply) =>
+      reply.code(404).send({ error: { code: 'not_found', message: 'There is nothing here.' } }),
+    );
 
   app.addHook('onClose', async () => store.close());
   return app;

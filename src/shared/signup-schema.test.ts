@@ -74,7 +74,16 @@ describe('signup schema: email', () => {
     expect(errorsFor({ ...valid, email: ' ' }).fields.email).toBe(signupMessages.emailRequired);
   });
   it('rejects addresses that are not email addresses', () => {
-    for (const email of ['rosa', 'rosa@', '@example.com', 'rosa@example', 'ro sa@example.com', 'rosa@@example.com', 'rosa..d@example.com', '.rosa@example.com']) {
+    for (const email of [
+      'rosa',
+      'rosa@',
+      '@example.com',
+      'rosa@example',
+      'ro sa@example.com',
+      'rosa@@example.com',
+      'rosa..d@example.com',
+      '.rosa@example.com',
+    ]) {
       expect(errorsFor({ ...valid, email }).fields.email, email).toBe(signupMessages.emailInvalid);
     }
   });

@@ -46,8 +46,7 @@ export function normalisePhone(value: string): string {
 function requiredText(requiredMessage: string) {
   return z
     .string({
-      error: (issue) =>
-        issue.input === undefined || issue.input === null ? requiredMessage : signupMessages.notText,
+      error: (issue) => (issue.input === undefined || issue.input === null ? requiredMessage : signupMessages.notText),
     })
     .trim()
     .min(1, { error: requiredMessage, abort: true })

@@ -8,16 +8,13 @@ export function AppPreviewCarousel() {
   const { items } = carousel;
   const total = items.length;
   const [current, setCurrent] = useState(0);
-  const [paused, setPaused] = useState(false); // the visitor's choice, via the pause/play button
+  // The visitor's choice via the pause/play button; until they choose, reduced motion means paused.
+  const [pauseChoice, setPauseChoice] = useState<boolean | null>(null);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const reducedMotion = usePrefersReducedMotion();
+  const paused = pauseChoice ?? reducedMotion;
   const rotating = !paused && !hovered && !focused;
-
-  // Under reduced motion the slideshow starts paused; the visitor may still press play.
-  useEffect(() => {
-    if (reducedMotion) setPaused(true);
-  }, [reducedMotion]);
 
   useEffect(() => {
     if (!rotating) return;
@@ -82,7 +79,7 @@ export function AppPreviewCarousel() {
           <ControlIcon shape="previous" />
           <ButtonText text={carousel.previous} />
         </button>
-        <button type="button" className="button button--quiet" onClick={() => setPaused(!paused)}>
+        <button type="button" className="button button--quiet" onClick={() => setPauseChoice(!paused)}>
           <ControlIcon shape={paused ? 'play' : 'pause'} />
           <ButtonText text={paused ? carousel.play : carousel.pause} />
         </button>

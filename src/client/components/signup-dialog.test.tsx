@@ -43,7 +43,9 @@ beforeEach(() => {
     'fetch',
     vi.fn(
       (_url: string, init: RequestInit) =>
-        new Promise<Response>((resolve, reject) => saves.push({ resolve, reject, body: JSON.parse(String(init.body)) })),
+        new Promise<Response>((resolve, reject) =>
+          saves.push({ resolve, reject, body: JSON.parse(String(init.body)) }),
+        ),
     ),
   );
 });
@@ -120,7 +122,12 @@ describe('sign-up dialog', () => {
     await user.click(screen.getByRole('checkbox', { name: signupDialog.betaTesting.label }));
     await user.click(submitButton());
     await waitFor(() => expect(saves).toHaveLength(1));
-    expect(saves[0]?.body).toEqual({ name: 'Rosa Díaz', phone: '+15551234567', email: 'rosa@example.com', betaTesting: true });
+    expect(saves[0]?.body).toEqual({
+      name: 'Rosa Díaz',
+      phone: '+15551234567',
+      email: 'rosa@example.com',
+      betaTesting: true,
+    });
 
     expect(screen.getByRole('button', { name: signupDialog.submitting })).toBeDisabled();
     expect(screen.getByRole('button', { name: signupDialog.maybeLater })).toBeDisabled();

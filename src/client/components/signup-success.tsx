@@ -11,7 +11,14 @@ export function SignupSuccess() {
     <div className="signup-success" role="status">
       <svg className="signup-success__icon" aria-hidden="true" viewBox="0 0 48 48" width="64" height="64">
         <circle cx="24" cy="24" r="22" fill="currentColor" />
-        <path d="M14 25l7 7 13-15" fill="none" stroke="#fff" strokeWidth="4" strokeLinecap="round" strokeLinejoin="round" />
+        <path
+          d="M14 25l7 7 13-15"
+          fill="none"
+          stroke="#fff"
+          strokeWidth="4"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
       </svg>
       <Dialog.Title className="dialog__title" ref={heading} tabIndex={-1}>
         {signupDialog.success.title}

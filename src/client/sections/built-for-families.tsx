@@ -4,7 +4,12 @@ import { builtForFamilies, showSections } from '../content';
 
 export function BuiltForFamilies() {
   return (
-    <OptionalSection shown={showSections.builtForFamilies} id="built-for-families" className="families" heading={builtForFamilies.heading}>
+    <OptionalSection
+      shown={showSections.builtForFamilies}
+      id="built-for-families"
+      className="families"
+      heading={builtForFamilies.heading}
+    >
       <ul className="card-grid card-grid--two">
         {builtForFamilies.cards.map((card) => (
           <li className="card" key={card.title}>

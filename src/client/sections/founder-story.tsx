@@ -4,7 +4,12 @@ import { founderStory, showSections } from '../content';
 
 export function FounderStory() {
   return (
-    <OptionalSection shown={showSections.founderStory} id="founder-story" className="founder" heading={founderStory.heading}>
+    <OptionalSection
+      shown={showSections.founderStory}
+      id="founder-story"
+      className="founder"
+      heading={founderStory.heading}
+    >
       {founderStory.paragraphs.map((paragraph) => (
         <p className="founder__text" key={paragraph}>
           {paragraph}

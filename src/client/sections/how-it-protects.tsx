@@ -9,7 +9,12 @@ const STAGGER_MS = 150;
 
 export function HowItProtects() {
   return (
-    <OptionalSection shown={showSections.howItProtects} id="how-it-protects" className="features" heading={howItProtects.heading}>
+    <OptionalSection
+      shown={showSections.howItProtects}
+      id="how-it-protects"
+      className="features"
+      heading={howItProtects.heading}
+    >
       <ul className="card-grid card-grid--three">
         {howItProtects.cards.map((card, index) => (
           <li key={card.title}>

@@ -4,7 +4,12 @@ import { realProtection, showSections } from '../content';
 
 export function RealProtection() {
   return (
-    <OptionalSection shown={showSections.realProtection} id="real-protection" className="real-protection" heading={realProtection.heading}>
+    <OptionalSection
+      shown={showSections.realProtection}
+      id="real-protection"
+      className="real-protection"
+      heading={realProtection.heading}
+    >
       <ul className="check-list">
         {realProtection.items.map((item) => (
           <li className="check-list__item" key={item}>

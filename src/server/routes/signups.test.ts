@@ -15,7 +15,12 @@ afterEach(async () => {
 
 async function setup() {
   const store = new SqliteSignupStore(tempDatabaseFile());
-  app = await createApp({ config: { distDir: '/nonexistent', logLevel: 'silent' }, store, serveSite: false, logger: false });
+  app = await createApp({
+    config: { distDir: '/nonexistent', logLevel: 'silent' },
+    store,
+    serveSite: false,
+    logger: false,
+  });
   return { app, store };
 }
 
@@ -33,7 +38,12 @@ describe('POST /api/signups', () => {
     expect(response.json()).toEqual({ status: 'ok' });
     const records = await stored(store);
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ name: 'Rosa Díaz', phone: '+15551234567', email: 'rosa@example.com', betaTesting: true });
+    expect(records[0]).toMatchObject({
+      name: 'Rosa Díaz',
+      phone: '+15551234567',
+      email: 'rosa@example.com',
+      betaTesting: true,
+    });
     expect(records[0]?.id).toBeTruthy();
     expect(Math.abs(Date.parse(records[0]?.timestamp ?? '') - Date.now())).toBeLessThan(5000);
   });

@@ -44,7 +44,11 @@ export const siteRoutes: FastifyPluginAsync<SitePaths> = async (app, { assetsDir
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    if (pathname.startsWith('/api/') || pathname === '/api' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    if (
+      pathname.startsWith('/api/') ||
+      pathname === '/api' ||
+      (request.method !== 'GET' && request.method !== 'HEAD')
+    ) {
       return reply.code(404).send({ error: { code: 'not_found', message: 'There is nothing here.' } });
     }
     const route = resolveRoute(pathname);

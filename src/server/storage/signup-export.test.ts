@@ -18,7 +18,14 @@ async function storeWith(...names: string[]): Promise<{ store: SqliteSignupStore
   const store = new SqliteSignupStore(tempDatabaseFile());
   const records = [];
   for (const [index, name] of names.entries()) {
-    records.push(await store.add({ name, phone: `+1555000000${index}`, email: `p${index}@example.com`, betaTesting: index % 2 === 0 }));
+    records.push(
+      await store.add({
+        name,
+        phone: `+1555000000${index}`,
+        email: `p${index}@example.com`,
+        betaTesting: index % 2 === 0,
+      }),
+    );
   }
   return { store, records };
 }

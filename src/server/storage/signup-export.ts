@@ -7,7 +7,14 @@ import type { SignupStore } from './signup-store.js';
 export const exportFormats = ['csv', 'json'] as const;
 export type ExportFormat = (typeof exportFormats)[number];
 
-const columns = ['id', 'name', 'phone', 'email', 'betaTesting', 'timestamp'] as const satisfies readonly (keyof SignupRecord)[];
+const columns = [
+  'id',
+  'name',
+  'phone',
+  'email',
+  'betaTesting',
+  'timestamp',
+] as const satisfies readonly (keyof SignupRecord)[];
 
 function write(out: Writable, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -37,4 +44,3 @@ export async function exportSignups(store: SignupStore, format: ExportFormat, ou
   }
   return count;
 }
-

@@ -179,9 +179,8 @@ export class SqliteSignupStore implements SignupStore {
   }
 
   private assertMigrated(): void {
-    const table = this.db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'signups'")
-      .get() as { name: string } | undefined;
+    const table = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'signups'").get() as
+      { name: string } | undefined;
     if (!table) {
       throw new Error('The database has no signups table yet: start the server once (npm start) to create it.');
     }

@@ -1,0 +1,55 @@
+// `npm test`: every check and every test (types, lint, unit and component, browser), then one summary line.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const REPORTS = 'test-results';
+const unitReport = `${REPORTS}/unit-report.json`;
+const e2eReport = `${REPORTS}/e2e-report.json`;
+rmSync(REPORTS, { recursive: true, force: true });
+mkdirSync(REPORTS, { recursive: true });
+
+const failedSteps = [];
+function step(name, command, args, env = {}) {
+  process.stdout.write(`\n━━ ${name}: ${[command, ...args].join(' ')}\n`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) failedSteps.push(name);
+  return result.status === 0;
+}
+
+const bin = (name) => `node_modules/.bin/${name}`;
+step('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+step('typecheck (server)', bin('tsc'), ['-p', 'tsconfig.server.json', '--noEmit']);
+step('lint', bin('eslint'), ['.']);
+step('unit and component tests', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitReport}`]);
+const built = step('build', process.execPath, ['scripts/ensure-build.mjs']);
+if (built) step('browser tests', bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const unit = readJson(unitReport);
+if (unit) {
+  totals.passed += unit.numPassedTests;
+  totals.failed += unit.numFailedTests;
+  totals.skipped += unit.numPendingTests + unit.numTodoTests;
+  console.log(`\nunit and component: ${unit.numPassedTests} passed, ${unit.numFailedTests} failed, ${unit.numPendingTests} skipped`);
+}
+const e2e = readJson(e2eReport);
+if (e2e) {
+  const { expected, unexpected, flaky, skipped } = e2e.stats;
+  totals.passed += expected;
+  totals.failed += unexpected + flaky;
+  totals.skipped += skipped;
+  console.log(`browser: ${expected} passed, ${unexpected + flaky} failed, ${skipped} skipped`);
+}
+if (failedSteps.length > 0) console.log(`failed steps: ${failedSteps.join(', ')}`);
+// A step that failed without a test failing (types, lint, build) still fails the run.
+if (failedSteps.length > 0 && totals.failed === 0) totals.failed = failedSteps.length;
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedSteps.length > 0 ? 1 : 0);

@@ -126,11 +126,13 @@ export const scamStatistics = {
     {
       figure: '1 in 2',
       caption: 'successful scams go unreported',
-      source: 'figure from our product brief; we are confirming the original study',
+      source: 'figure from our product brief',
       sourceConfirmed: false,
     },
   ] satisfies Statistic[],
   sourcesLabel: 'Sources',
+  /** Added after a source whose `sourceConfirmed` is false. */
+  unconfirmedNote: 'we are still confirming the original study',
 };
 
 export const simpleSafeLearning = {

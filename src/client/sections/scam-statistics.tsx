@@ -2,7 +2,7 @@
 import { scamStatistics } from '../content';
 
 export function ScamStatistics() {
-  const { heading, headline, intro, figures, sourcesLabel } = scamStatistics;
+  const { heading, headline, intro, figures, sourcesLabel, unconfirmedNote } = scamStatistics;
   return (
     <section className="section statistics" aria-labelledby="statistics-heading">
       <div className="container">
@@ -28,7 +28,8 @@ export function ScamStatistics() {
           <ol>
             {figures.map((item) => (
               <li key={item.figure}>
-                {item.figure}: <Citation source={item.source} url={item.sourceUrl} />.
+                {item.figure}: <Citation source={item.source} url={item.sourceUrl} />
+                {item.sourceConfirmed ? '' : ` (${unconfirmedNote})`}.
               </li>
             ))}
           </ol>

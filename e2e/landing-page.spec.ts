@@ -109,3 +109,27 @@ test('the hidden "Real Protection" list has five items', async ({ page }) => {
   await page.goto('/');
   await expect(page.locator('#real-protection li')).toHaveCount(5);
 });
+
+for (const width of [320, 390, 1440]) {
+  test(`fits a ${width} px wide screen without sideways scrolling`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/');
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+}
+
+test('body text is at least 18 px with a line height of at least 1.5', async ({ page }) => {
+  await page.goto('/');
+  const { fontSize, lineHeight } = await page
+    .locator('.steps__text')
+    .first()
+    .evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { fontSize: parseFloat(style.fontSize), lineHeight: parseFloat(style.lineHeight) };
+    });
+  expect(fontSize).toBeGreaterThanOrEqual(18);
+  expect(lineHeight / fontSize).toBeGreaterThanOrEqual(1.5);
+});

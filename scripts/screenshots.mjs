@@ -8,7 +8,13 @@ import { chromium } from '@playwright/test';
 const port = 4390;
 const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-shots-'));
 const server = spawn(process.execPath, ['dist/node/server/index.js'], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dir}/signups.db`, LOG_LEVEL: 'warn' },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${dir}/signups.db`,
+    LOG_LEVEL: 'warn',
+  },
   stdio: 'inherit',
 });
 
@@ -25,7 +31,17 @@ for (let tries = 0; ; tries += 1) {
 const systemChromium = '/usr/bin/chromium';
 const browser = await chromium.launch(
   existsSync(systemChromium)
-    ? { executablePath: systemChromium, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] }
+    ? {
+        executablePath: systemChromium,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      }
     : {},
 );
 try {

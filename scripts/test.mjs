@@ -20,7 +20,12 @@ const bin = (name) => `node_modules/.bin/${name}`;
 step('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
 step('typecheck (server)', bin('tsc'), ['-p', 'tsconfig.server.json', '--noEmit']);
 step('lint', bin('eslint'), ['.']);
-step('unit and component tests', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitReport}`]);
+step('unit and component tests', bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${unitReport}`,
+]);
 const built = step('build', process.execPath, ['scripts/ensure-build.mjs']);
 if (built) step('browser tests', bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
 
@@ -38,7 +43,9 @@ if (unit) {
   totals.passed += unit.numPassedTests;
   totals.failed += unit.numFailedTests;
   totals.skipped += unit.numPendingTests + unit.numTodoTests;
-  console.log(`\nunit and component: ${unit.numPassedTests} passed, ${unit.numFailedTests} failed, ${unit.numPendingTests} skipped`);
+  console.log(
+    `\nunit and component: ${unit.numPassedTests} passed, ${unit.numFailedTests} failed, ${unit.numPendingTests} skipped`,
+  );
 }
 const e2e = readJson(e2eReport);
 if (e2e) {

@@ -32,6 +32,10 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
+  } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    process.stderr.write(
+      `Could not start: the port is already in use. Stop the other server, or set PORT to another port.\n`,
+    );
   } else {
     process.stderr.write(`Could not start the server: ${(error as Error).stack ?? String(error)}\n`);
   }

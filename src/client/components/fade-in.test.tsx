@@ -41,7 +41,9 @@ function card() {
 }
 
 function intersect() {
-  act(() => observers[0]?.callback([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver));
+  act(() =>
+    observers[0]?.callback([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver),
+  );
 }
 
 describe('FadeIn (spec section 9)', () => {

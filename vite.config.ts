@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [react()],
   build: {
+    // Older phones too: iPhones that stop at iOS 14-15 and Android's Chrome from 2020 (docs/decisions/008).
+    target: ['es2020', 'chrome87', 'edge88', 'firefox78', 'safari14'],
     outDir: 'dist/client',
     emptyOutDir: true,
     assetsInlineLimit: 0,

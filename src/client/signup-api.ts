@@ -9,7 +9,8 @@ export async function submitSignup(input: SignupInput): Promise<void> {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(input),
-    signal: AbortSignal.timeout(SAVE_TIMEOUT_MS),
+    // AbortSignal.timeout is missing on older phones (Safari before 16): there, no time limit.
+    signal: typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(SAVE_TIMEOUT_MS) : undefined,
   });
   if (!response.ok) throw new Error(`The sign-up was not saved: HTTP ${response.status}`);
 }

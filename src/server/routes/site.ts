@@ -36,9 +36,9 @@ export const siteRoutes: FastifyPluginAsync<SitePaths> = async (app, { assetsDir
     index: false,
     wildcard: false, // one route per built file, found at start; everything else falls to the pages below
     cacheControl: false,
-    setHeaders(reply, filePath) {
+    setHeaders(res, filePath) {
       const hashed = filePath.startsWith(path.join(assetsDir, 'assets') + path.sep);
-      reply.header('cache-control', hashed ? IMMUTABLE : 'public, max-age=3600');
+      res.setHeader('cache-control', hashed ? IMMUTABLE : 'public, max-age=3600');
     },
   });
 

@@ -47,20 +47,26 @@ export function SignupForm({ onSubmittingChange, onSuccess }: SignupFormProps) {
   const [saveFailed, setSaveFailed] = useState(false);
   const saveFailedMessage = useRef<HTMLParagraphElement>(null);
 
-  useEffect(() => onSubmittingChange(submitting), [submitting, onSubmittingChange]);
   useEffect(() => {
     if (saveFailed) saveFailedMessage.current?.focus();
   }, [saveFailed]);
 
+  // The dialog hears about submitting in the same render as the form, so its close button and
+  // Escape are blocked from the first moment.
+  function setSubmittingEverywhere(value: boolean) {
+    setSubmitting(value);
+    onSubmittingChange(value);
+  }
+
   async function save(values: SignupInput) {
     setSaveFailed(false);
-    setSubmitting(true);
+    setSubmittingEverywhere(true);
     try {
       await submitSignup(values);
       onSuccess();
     } catch (error) {
       console.error('Error submitting signup', error);
-      setSubmitting(false);
+      setSubmittingEverywhere(false);
       setSaveFailed(true);
     }
   }

@@ -1,18 +1,12 @@
 // End-to-end tests: real Chromium against the real built server, on a temporary SQLite file.
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-
-/** Debian's Chromium where it is installed (CI, this machine); Playwright's own browser elsewhere. */
-const SYSTEM_CHROMIUM = '/usr/bin/chromium';
-const useSystemChromium = existsSync(SYSTEM_CHROMIUM) && !process.env.PLAYWRIGHT_BUNDLED_BROWSER;
+import { chromiumLaunchOptions } from './scripts/chromium.mjs';
 
 const port = Number(process.env.E2E_PORT ?? 4310);
 // Set once in the runner; the workers inherit it, so every test and the server share one file.
 process.env.E2E_DATABASE_FILE ??= path.join(tmpdir(), `scamsavvy-e2e-${process.pid}-${Date.now()}.db`);
-
-export const e2eDatabaseUrl = `sqlite:${process.env.E2E_DATABASE_FILE}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -28,19 +22,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
     ...devices['Desktop Chrome'],
-    launchOptions: useSystemChromium
-      ? {
-          executablePath: SYSTEM_CHROMIUM,
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-          ],
-        }
-      : {},
+    launchOptions: chromiumLaunchOptions(),
   },
   webServer: {
     command: 'node dist/node/server/index.js',
@@ -50,7 +32,7 @@ export default defineConfig({
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATABASE_URL: e2eDatabaseUrl,
+      DATABASE_URL: `sqlite:${process.env.E2E_DATABASE_FILE}`,
       LOG_LEVEL: 'warn',
     },
   },

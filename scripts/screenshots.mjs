@@ -1,9 +1,10 @@
 // `npm run screenshots`: pictures of the built page at phone and desktop widths, for docs/.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
+import { chromiumLaunchOptions } from './chromium.mjs';
 
 const port = 4390;
 const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-shots-'));
@@ -28,22 +29,7 @@ for (let tries = 0; ; tries += 1) {
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
 
-const systemChromium = '/usr/bin/chromium';
-const browser = await chromium.launch(
-  existsSync(systemChromium)
-    ? {
-        executablePath: systemChromium,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      }
-    : {},
-);
+const browser = await chromium.launch(chromiumLaunchOptions());
 try {
   for (const [name, width, height] of [
     ['phone-390', 390, 844],

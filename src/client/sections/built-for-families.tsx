@@ -10,7 +10,7 @@ export function BuiltForFamilies() {
       className="families"
       heading={builtForFamilies.heading}
     >
-      <ul className="card-grid card-grid--two">
+      <ul className="grid-list grid-list--two">
         {builtForFamilies.cards.map((card) => (
           <li className="card" key={card.title}>
             <h3 className="card__title">{card.title}</h3>

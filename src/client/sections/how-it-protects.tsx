@@ -15,7 +15,7 @@ export function HowItProtects() {
       className="features"
       heading={howItProtects.heading}
     >
-      <ul className="card-grid card-grid--three">
+      <ul className="grid-list grid-list--three">
         {howItProtects.cards.map((card, index) => (
           <li key={card.title}>
             <FadeIn delayMs={index * STAGGER_MS} className="card">

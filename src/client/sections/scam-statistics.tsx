@@ -10,7 +10,7 @@ export function ScamStatistics() {
           {heading}
         </h2>
         <p className="section__intro">{intro}</p>
-        <ul className="statistics__figures">
+        <ul className="grid-list grid-list--three statistics__figures">
           {figures.map((item, index) => (
             <li className="statistics__figure" key={item.figure}>
               <span className="statistics__number">

@@ -10,7 +10,7 @@ export function SimpleSafeLearning() {
           {heading}
         </h2>
         <p className="section__intro">{intro}</p>
-        <ol className="steps">
+        <ol className="grid-list grid-list--three steps">
           {steps.map((step, index) => (
             <li className="steps__item" key={step.title}>
               <span className="steps__number" aria-hidden="true">

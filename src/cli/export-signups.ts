@@ -1,15 +1,17 @@
-// `npm run signups:export -- --format csv|json [--out FILE]`: every sign-up, for the owner.
+// `npm run signups:export -- --format csv|json [--since DATE] [--beta-only] [--out FILE]`: sign-ups, for the owner.
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../server/config.js';
-import { createSignupStore } from '../server/storage/create-signup-store.js';
 import { exportFormats, exportSignups, type ExportFormat } from '../server/storage/signup-export.js';
+import { openStoreForCli, parseSince, runCli } from './cli-support.js';
 
-const usage = `Usage: npm run --silent signups:export -- --format csv|json [--out FILE]
+const usage = `Usage: npm run --silent signups:export -- --format csv|json [--since DATE] [--beta-only] [--out FILE]
 
-Prints every sign-up (id, name, phone, email, betaTesting, timestamp) as CSV (RFC 4180, with a
-header row) or as a JSON array, reading the database that DATABASE_URL names.
-  --format csv|json   the output format (required)
+Writes sign-ups, one record per person, with where they came from: id, name, phone, email,
+betaTesting, timestamp, lastSeenAt, signupCount, utmSource, utmMedium, utmCampaign, utmTerm,
+utmContent, referrer, landingPath, button, consentVersion. Reads the database DATABASE_URL names.
+  --format csv|json   CSV (RFC 4180, header row, safe to open in a spreadsheet) or a JSON array
+  --since DATE        only sign-ups first made on or after DATE (2026-11-01, or a full ISO time)
+  --beta-only         only people who asked to beta test
   --out FILE          write to FILE instead of standard output`;
 
 async function main(argv: string[]): Promise<number> {
@@ -17,7 +19,13 @@ async function main(argv: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { format: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        format: { type: 'string' },
+        since: { type: 'string' },
+        'beta-only': { type: 'boolean' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }));
   } catch (error) {
@@ -33,12 +41,15 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--format must be csv or json.\n\n${usage}\n`);
     return 2;
   }
+  const filter = {
+    ...(values.since ? { since: parseSince(values.since) } : {}),
+    betaOnly: values['beta-only'] === true,
+  };
 
-  const config = loadConfig();
-  const store = createSignupStore(config.database, { migrate: false });
-  const out = values.out ? createWriteStream(values.out) : process.stdout;
+  const { store } = await openStoreForCli();
   try {
-    const count = await exportSignups(store, format, out);
+    const out = values.out ? createWriteStream(values.out) : process.stdout;
+    const count = await exportSignups(store, format, out, filter);
     if (values.out) {
       await new Promise<void>((resolve, reject) =>
         out.end((error?: Error | null) => (error ? reject(error) : resolve())),
@@ -53,12 +64,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`Export failed: ${(error as Error).message}\n`);
-    process.exitCode = 1;
-  },
-);
+runCli(main);

@@ -231,6 +231,8 @@ export const signupDialog = {
     label: 'Check if you would like to participate in beta testing',
     help: 'Get early access to new features and help us improve the app.',
   },
+  /** Change this whenever the consent text below changes: each sign-up stores the version it agreed to. */
+  consentVersion: '2026-11-22',
   consent:
     'By signing up, you agree to receive SMS and email updates about our release and beta announcements only. No spam. Unsubscribe anytime.',
   submit: 'Protect My Family - Notify Me!',

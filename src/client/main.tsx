@@ -3,7 +3,11 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { resolveRoute } from '../shared/routes.js';
 import { App } from './app';
+import { captureAttribution } from './attribution';
 import './styles/global.css';
+
+// Before the address can change (the /index.html redirect below), note where the visit came from.
+captureAttribution();
 
 // '/index.html' replaces itself with '/' before React starts, so the first render is the page's.
 const route = resolveRoute(window.location.pathname);

@@ -1,8 +1,20 @@
 // Sends a sign-up to our server; any answer but 2xx counts as a failed save.
-import type { SignupInput } from '../shared/signup-schema.js';
+import type { SignupFields, SignupInput } from '../shared/signup-schema.js';
+import { readAttribution } from './attribution';
+import type { SignupSource } from './components/signup-dialog-host';
+import { signupDialog } from './content';
 
 /** Long enough for a slow phone connection, short enough that nobody waits forever. */
 const SAVE_TIMEOUT_MS = 20_000;
+
+/** The visitor's fields, plus where the visit came from, which button opened the form, and the consent text's version. */
+export function signupBody(fields: SignupFields, button: SignupSource): SignupInput {
+  return {
+    ...fields,
+    attribution: { ...readAttribution(), button },
+    consentVersion: signupDialog.consentVersion,
+  };
+}
 
 export async function submitSignup(input: SignupInput): Promise<void> {
   const response = await fetch('/api/signups', {

@@ -1,14 +1,18 @@
 // Builds the HTTP app (no listening): the sign-up API, the site, and one error handler.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import { signupRateLimits } from './rate-limit.js';
 import { AppError } from './errors.js';
 import { signupRoutes } from './routes/signups.js';
 import { sitePaths, siteRoutes } from './routes/site.js';
 import type { SignupStore } from './storage/signup-store.js';
 
 export interface CreateAppOptions {
-  config: Pick<Config, 'distDir' | 'logLevel'>;
+  config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy'>;
   store: SignupStore;
+  /** Shared rate-limit counters (REDIS_URL); closed with the app. */
+  redis?: Redis;
   /** Off for API tests that run without a build. */
   serveSite?: boolean;
   logger?: FastifyBaseLogger | boolean;
@@ -29,10 +33,13 @@ const clientErrors: Record<string, { status: number; code: string; message: stri
 export async function createApp({
   config,
   store,
+  redis,
   serveSite = true,
   logger,
 }: CreateAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    // The client's address for rate limits: the socket's, unless TRUST_PROXY names the proxies in front.
+    trustProxy: config.trustProxy as boolean | string | string[], // a number (hops) is accepted too
     logger: logger ?? { level: config.logLevel },
     // One line per request is noise at launch-day volume; it is there at debug level.
     logController: new LogController({
@@ -61,13 +68,17 @@ export async function createApp({
       .send(new AppError(500, 'internal_error', 'Something went wrong on our side. Please try again.').toJSON());
   });
 
-  await app.register(signupRoutes, { store });
+  const limits = await signupRateLimits(app, config.rateLimit, redis);
+  await app.register(signupRoutes, { store, limits });
   if (serveSite) await app.register(siteRoutes, sitePaths(config.distDir));
   else
     app.setNotFoundHandler((_request, reply) =>
       reply.code(404).send({ error: { code: 'not_found', message: 'There is nothing here.' } }),
     );
 
-  app.addHook('onClose', async () => store.close());
+  app.addHook('onClose', async () => {
+    await store.close();
+    await redis?.quit().catch(() => undefined);
+  });
   return app;
 }

@@ -1,21 +1,34 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDatabaseUrl } from './config.js';
+import { ConfigError, loadConfig, parseDatabaseUrl, parseTrustProxy } from './config.js';
 
 describe('DATABASE_URL', () => {
   it('defaults to data/signups.db', () => {
     expect(parseDatabaseUrl(undefined, '/srv/app')).toEqual({ kind: 'sqlite', file: '/srv/app/data/signups.db' });
-    expect(parseDatabaseUrl('', '/srv/app').file).toBe('/srv/app/data/signups.db');
+    expect(parseDatabaseUrl('', '/srv/app')).toMatchObject({ file: '/srv/app/data/signups.db' });
   });
   it('takes sqlite:<path>, relative to the working folder or absolute', () => {
-    expect(parseDatabaseUrl('sqlite:other.db', '/srv/app').file).toBe('/srv/app/other.db');
-    expect(parseDatabaseUrl('sqlite:/var/lib/scamsavvy/signups.db', '/srv/app').file).toBe(
-      '/var/lib/scamsavvy/signups.db',
-    );
-    expect(parseDatabaseUrl('sqlite:///var/lib/s.db', '/srv/app').file).toBe(path.resolve('/var/lib/s.db'));
+    expect(parseDatabaseUrl('sqlite:other.db', '/srv/app')).toMatchObject({ file: '/srv/app/other.db' });
+    expect(parseDatabaseUrl('sqlite:/var/lib/scamsavvy/signups.db', '/srv/app')).toMatchObject({
+      file: '/var/lib/scamsavvy/signups.db',
+    });
+    expect(parseDatabaseUrl('sqlite:///var/lib/s.db', '/srv/app')).toMatchObject({
+      file: path.resolve('/var/lib/s.db'),
+    });
+  });
+  it('takes postgres:// and postgresql:// URLs as they are', () => {
+    expect(parseDatabaseUrl('postgres://u:p@db:5432/app', '/', 7)).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u:p@db:5432/app',
+      poolSize: 7,
+    });
+    expect(parseDatabaseUrl('postgresql://db/app', '/')).toMatchObject({
+      kind: 'postgres',
+      url: 'postgresql://db/app',
+    });
   });
   it('explains what it cannot use', () => {
-    expect(() => parseDatabaseUrl('mysql://x', '/')).toThrow(/must be unset or start with sqlite:/);
+    expect(() => parseDatabaseUrl('mysql://x', '/')).toThrow(/must be unset, sqlite:<path>/);
     expect(() => parseDatabaseUrl('sqlite:', '/')).toThrow(/needs a file path/);
   });
 });
@@ -23,7 +36,14 @@ describe('DATABASE_URL', () => {
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({}, '/srv/app');
-    expect(config).toMatchObject({ port: 3000, host: 'localhost', logLevel: 'info', distDir: '/srv/app/dist' });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: 'localhost',
+      logLevel: 'info',
+      distDir: '/srv/app/dist',
+      rateLimit: { perMinute: 5, perHour: 20, redisUrl: undefined },
+      trustProxy: false,
+    });
   });
   it('lists every bad variable at once', () => {
     try {
@@ -36,5 +56,18 @@ describe('loadConfig', () => {
       expect(problems).toMatch(/LOG_LEVEL/);
       expect(problems).toMatch(/DATABASE_URL/);
     }
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('trusts no proxy unless told', () => {
+    expect(parseTrustProxy(undefined)).toBe(false);
+    expect(parseTrustProxy('false')).toBe(false);
+    expect(parseTrustProxy('true')).toBe(true);
+    expect(parseTrustProxy('2')).toBe(2);
+    expect(parseTrustProxy('127.0.0.1, 10.0.0.0/8')).toEqual(['127.0.0.1', '10.0.0.0/8']);
+  });
+  it('rejects a REDIS_URL that is not redis://', () => {
+    expect(() => loadConfig({ REDIS_URL: 'http://cache' }, '/')).toThrow(/REDIS_URL/);
   });
 });

@@ -2,12 +2,22 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-export type DatabaseConfig = { kind: 'sqlite'; file: string };
+export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number };
 
 const DEFAULT_SQLITE_FILE = 'data/signups.db';
 
-/** `DATABASE_URL`: unset is `data/signups.db`; `sqlite:<path>` is that file. */
-export function parseDatabaseUrl(value: string | undefined, cwd = process.cwd()): DatabaseConfig {
+/** Connections per instance: a few per core covers batched writes and the odd read. */
+export const DEFAULT_PG_POOL_SIZE = 10;
+
+/**
+ * `DATABASE_URL`: unset is `data/signups.db`; `sqlite:<path>` is that file; `postgres://` or
+ * `postgresql://` is that PostgreSQL database.
+ */
+export function parseDatabaseUrl(
+  value: string | undefined,
+  cwd = process.cwd(),
+  poolSize = DEFAULT_PG_POOL_SIZE,
+): DatabaseConfig {
   if (value === undefined || value.trim() === '') {
     return { kind: 'sqlite', file: path.resolve(cwd, DEFAULT_SQLITE_FILE) };
   }
@@ -17,10 +27,10 @@ export function parseDatabaseUrl(value: string | undefined, cwd = process.cwd())
     if (file === '') throw new Error('DATABASE_URL "sqlite:" needs a file path, e.g. sqlite:data/signups.db');
     return { kind: 'sqlite', file: path.resolve(cwd, file) };
   }
-  if (/^postgres(ql)?:\/\//.test(url)) {
-    throw new Error('DATABASE_URL: PostgreSQL is not supported yet; use sqlite:<path> or leave it unset.');
-  }
-  throw new Error('DATABASE_URL must be unset or start with sqlite: (for example sqlite:data/signups.db).');
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url, poolSize };
+  throw new Error(
+    'DATABASE_URL must be unset, sqlite:<path> (for example sqlite:data/signups.db), or postgres://user@host:5432/database.',
+  );
 }
 
 const environmentSchema = z.object({
@@ -28,13 +38,49 @@ const environmentSchema = z.object({
   HOST: z.string().trim().min(1).default('localhost'),
   DATABASE_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PG_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(DEFAULT_PG_POOL_SIZE),
+  SIGNUP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(5),
+  SIGNUP_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(0).default(20),
+  REDIS_URL: z
+    .string()
+    .trim()
+    .regex(/^rediss?:\/\//, { error: 'must start with redis:// or rediss://' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  TRUST_PROXY: z.string().trim().optional(),
 });
+
+/**
+ * `TRUST_PROXY`: unset or "false" trusts no proxy (the client is the socket's address); "true"
+ * trusts every hop; a number trusts that many hops; otherwise a comma-separated list of proxy
+ * addresses or CIDR ranges ("127.0.0.1,10.0.0.0/8").
+ */
+export function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+export interface RateLimitConfig {
+  /** Sign-ups allowed per client address per minute; 0 turns this limit off. */
+  perMinute: number;
+  /** Sign-ups allowed per client address per hour; 0 turns this limit off. */
+  perHour: number;
+  /** Shared counters for several instances; unset counts in this process's memory. */
+  redisUrl: string | undefined;
+}
 
 export interface Config {
   port: number;
   host: string;
   database: DatabaseConfig;
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
+  rateLimit: RateLimitConfig;
+  trustProxy: boolean | number | string[];
   /** Where the built site is: dist/client (assets) and dist/pages (prerendered HTML). */
   distDir: string;
 }
@@ -54,7 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   let database: DatabaseConfig | undefined;
   try {
-    database = parseDatabaseUrl(env.DATABASE_URL, cwd);
+    database = parseDatabaseUrl(env.DATABASE_URL, cwd, parsed.success ? parsed.data.PG_POOL_SIZE : undefined);
   } catch (error) {
     problems.push((error as Error).message);
   }
@@ -64,6 +110,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     host: parsed.data.HOST,
     database,
     logLevel: parsed.data.LOG_LEVEL,
+    rateLimit: {
+      perMinute: parsed.data.SIGNUP_RATE_LIMIT_PER_MINUTE,
+      perHour: parsed.data.SIGNUP_RATE_LIMIT_PER_HOUR,
+      redisUrl: parsed.data.REDIS_URL,
+    },
+    trustProxy: parseTrustProxy(parsed.data.TRUST_PROXY),
     distDir: path.resolve(cwd, 'dist'),
   };
 }

@@ -1,12 +1,17 @@
 // Starts the server: reads the environment, opens the store, listens, and shuts down cleanly on a signal.
+import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { createSignupStore } from './storage/create-signup-store.js';
+import { openSignupStore } from './storage/open-signup-store.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const store = createSignupStore(config.database);
-  const app = await createApp({ config, store });
+  const store = await openSignupStore(config.database);
+  const redis = config.rateLimit.redisUrl ? connectRedis(config.rateLimit.redisUrl) : undefined;
+  const app = await createApp({ config, store, redis });
+  redis?.on('error', (error: Error) =>
+    app.log.warn({ err: error.message }, 'Redis unreachable: rate limits are not shared'),
+  );
 
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -26,7 +31,13 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  app.log.info(`ScamSavvy is running at http://${shownHost}:${config.port} (sign-ups in ${config.database.file})`);
+  const where = config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL';
+  app.log.info(`ScamSavvy is running at http://${shownHost}:${config.port} (sign-ups in ${where})`);
+}
+
+/** Fails fast while Redis is away (limits are then skipped), and reconnects by itself. */
+function connectRedis(url: string): Redis {
+  return new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
 }
 
 main().catch((error: unknown) => {

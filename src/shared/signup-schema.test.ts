@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSignupIssues, signupInputSchema, signupMessages } from './signup-schema.js';
+import { describeSignupIssues, emailKey, signupInputSchema, signupMessages } from './signup-schema.js';
 
 const valid = { name: 'Rosa Díaz', phone: '+15551234567', email: 'rosa@example.com', betaTesting: true };
 
@@ -124,5 +124,52 @@ describe('signup schema: betaTesting and the object', () => {
       phone: signupMessages.phoneRequired,
       email: signupMessages.emailRequired,
     });
+  });
+});
+
+describe('signup schema: where the sign-up came from', () => {
+  it('accepts attribution and a consent version, and keeps them', () => {
+    const parsed = signupInputSchema.parse({
+      ...valid,
+      attribution: {
+        utmSource: 'newsletter',
+        utmCampaign: 'launch',
+        referrer: 'https://news.example/',
+        landingPath: '/',
+        button: 'cta_section',
+      },
+      consentVersion: '2026-11-22',
+    });
+    expect(parsed.attribution).toEqual({
+      utmSource: 'newsletter',
+      utmCampaign: 'launch',
+      referrer: 'https://news.example/',
+      landingPath: '/',
+      button: 'cta_section',
+    });
+    expect(parsed.consentVersion).toBe('2026-11-22');
+  });
+  it('tidies long or odd attribution instead of failing the sign-up', () => {
+    const parsed = signupInputSchema.parse({
+      ...valid,
+      attribution: { utmSource: `  news\u0000letter${'x'.repeat(500)}`, referrer: 'r'.repeat(2000) },
+    });
+    expect(parsed.attribution?.utmSource).toBe(`newsletter${'x'.repeat(90)}`);
+    expect(parsed.attribution?.referrer).toHaveLength(500);
+  });
+  it('refuses unknown attribution keys and buttons, and odd consent versions', () => {
+    expect(errorsFor({ ...valid, attribution: { gclid: 'x' } }).other).toEqual(['Unknown field: attribution.gclid']);
+    expect(errorsFor({ ...valid, attribution: { button: 'footer' } }).other[0]).toMatch(/^attribution.button/);
+    expect(errorsFor({ ...valid, consentVersion: '<script>' }).other).toEqual([
+      'consentVersion: Unknown consent version',
+    ]);
+  });
+});
+
+describe('emailKey', () => {
+  it('compares emails case-insensitively after trimming, in any script', () => {
+    expect(emailKey(' Rosa@Example.COM ')).toBe('rosa@example.com');
+    expect(emailKey('JOSÉ@correo.es')).toBe(emailKey('josé@correo.es'));
+    expect(emailKey('jose\u0301@correo.es')).toBe(emailKey('jos\u00e9@correo.es'));
   });
 });

@@ -32,6 +32,8 @@ const PHONE_SEPARATORS = /[\s\-.()]/g;
 // C0 and C1 control characters (tab, newline, NUL…): never part of a name, phone or email.
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS_GLOBAL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** Counts characters as people see them (an emoji or accented letter is one), not UTF-16 units. */
 function characterCount(value: string): number {
@@ -73,20 +75,95 @@ const email = requiredText(signupMessages.emailRequired)
 
 const betaTesting = z.boolean({ error: signupMessages.betaTestingInvalid }).default(false);
 
-/** A sign-up as a visitor sends it. Unknown keys are refused, so nothing extra can be smuggled in. */
-export const signupInputSchema = z.strictObject({ name, phone, email, betaTesting });
+/** The fields the visitor fills in: what the form validates. */
+export const signupFieldsSchema = z.strictObject({ name, phone, email, betaTesting });
+
+/** Which button opened the dialog (spec section 2: the click's section). */
+export const signupButtons = ['hero_section', 'cta_section'] as const;
+export type SignupButton = (typeof signupButtons)[number];
+
+/** How long each piece of "where they came from" may be; longer values are cut, not refused. */
+export const attributionLimits = {
+  utmSource: 100,
+  utmMedium: 100,
+  utmCampaign: 150,
+  utmTerm: 150,
+  utmContent: 150,
+  referrer: 500,
+  landingPath: 300,
+} as const;
+
+/**
+ * Where a sign-up came from is the browser's account of it, not something the visitor typed, so a
+ * long or odd value is tidied (control characters removed, cut to length) and never fails a sign-up.
+ */
+function attributionText(maxLength: number) {
+  return z
+    .string()
+    .transform((value) => Array.from(value.replace(CONTROL_CHARACTERS_GLOBAL, '').trim()).slice(0, maxLength).join(''))
+    .optional();
+}
+
+export const attributionSchema = z.strictObject({
+  utmSource: attributionText(attributionLimits.utmSource),
+  utmMedium: attributionText(attributionLimits.utmMedium),
+  utmCampaign: attributionText(attributionLimits.utmCampaign),
+  utmTerm: attributionText(attributionLimits.utmTerm),
+  utmContent: attributionText(attributionLimits.utmContent),
+  referrer: attributionText(attributionLimits.referrer),
+  landingPath: attributionText(attributionLimits.landingPath),
+  button: z.enum(signupButtons).optional(),
+});
+export type Attribution = z.output<typeof attributionSchema>;
+
+/** A version label of the consent text, such as "2026-11-22". */
+export const CONSENT_VERSION_PATTERN = /^[\w.-]{1,40}$/;
+
+/**
+ * A sign-up as the browser sends it: the visitor's fields, where they came from, and which
+ * version of the consent text they agreed to. Unknown keys are refused, so nothing extra (an id,
+ * a timestamp) can be smuggled in.
+ */
+export const signupInputSchema = z.strictObject({
+  ...signupFieldsSchema.shape,
+  attribution: attributionSchema.optional(),
+  consentVersion: z.string().regex(CONSENT_VERSION_PATTERN, { error: 'Unknown consent version' }).optional(),
+});
 
 /** What the form holds while the visitor types. */
-export type SignupFormValues = z.input<typeof signupInputSchema>;
-/** A valid sign-up after normalisation: trimmed text, phone digits with an optional plus. */
+export type SignupFormValues = z.input<typeof signupFieldsSchema>;
+/** The visitor's fields after normalisation: trimmed text, phone digits with an optional plus. */
+export type SignupFields = z.output<typeof signupFieldsSchema>;
+/** A valid sign-up body after normalisation. */
 export type SignupInput = z.output<typeof signupInputSchema>;
-export type SignupField = keyof SignupInput;
+export type SignupField = keyof SignupFields;
 
-/** A stored sign-up (spec section 3): the input plus the store's id and the server's time. */
-export interface SignupRecord extends SignupInput {
+/**
+ * The key two sign-ups are compared by: the email, trimmed, in one Unicode form, lowercased.
+ * "Rosa@Example.com " and "rosa@example.com" are the same person.
+ */
+export function emailKey(email: string): string {
+  return email.trim().normalize('NFC').toLowerCase();
+}
+
+/** A stored sign-up (spec section 3) as the owner's export shows it. */
+export interface SignupRecord extends SignupFields {
   id: string;
-  /** ISO 8601, UTC, set by the server when the record is created. */
+  /** ISO 8601, UTC: when the first sign-up with this email was stored. */
   timestamp: string;
+  /** ISO 8601, UTC: when this email last signed up (equal to timestamp if only once). */
+  lastSeenAt: string;
+  /** How many times this email has signed up. */
+  signupCount: number;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  utmTerm: string | null;
+  utmContent: string | null;
+  referrer: string | null;
+  landingPath: string | null;
+  button: SignupButton | null;
+  consentVersion: string | null;
 }
 
 /** Field messages, one per field (the first problem), as the API and the form both show them. */
@@ -104,11 +181,15 @@ export function describeSignupIssues(error: z.ZodError): SignupValidationFailure
   for (const issue of error.issues) {
     const key = issue.path[0];
     if (issue.code === 'unrecognized_keys') {
-      other.push(`Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`);
-    } else if (typeof key === 'string' && key in signupInputSchema.shape) {
+      const prefix = issue.path.length > 0 ? `${issue.path.join('.')}.` : '';
+      const keys = issue.keys.map((unknown) => `${prefix}${unknown}`);
+      other.push(`Unknown field${keys.length > 1 ? 's' : ''}: ${keys.join(', ')}`);
+    } else if (typeof key === 'string' && key in signupFieldsSchema.shape) {
       fields[key as SignupField] ??= issue.message;
     } else {
-      other.push(issue.path.length === 0 ? 'The sign-up must be a JSON object' : issue.message);
+      other.push(
+        issue.path.length === 0 ? 'The sign-up must be a JSON object' : `${issue.path.join('.')}: ${issue.message}`,
+      );
     }
   }
   return { fields, other };

@@ -11,9 +11,10 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import type { SignupButton } from '../../shared/signup-schema.js';
 
 /** Which button opened the dialog (spec section 2: the click's section). */
-export type SignupSource = 'hero_section' | 'cta_section';
+export type SignupSource = SignupButton;
 
 let dialogCode: Promise<typeof import('./signup-dialog')> | undefined;
 
@@ -74,7 +75,7 @@ export function SignupDialogProvider({ children }: { children: ReactNode }) {
           }}
         >
           <Suspense fallback={null}>
-            <SignupDialog open={source !== null} onClose={() => setSource(null)} opener={opener} />
+            <SignupDialog open={source !== null} source={source} onClose={() => setSource(null)} opener={opener} />
           </Suspense>
         </DialogLoadBoundary>
       )}

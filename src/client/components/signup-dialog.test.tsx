@@ -23,7 +23,7 @@ function Harness() {
       >
         Open sign-up
       </button>
-      <SignupDialog open={open} onClose={() => setOpen(false)} opener={opener} />
+      <SignupDialog open={open} source="hero_section" onClose={() => setOpen(false)} opener={opener} />
     </>
   );
 }
@@ -127,6 +127,8 @@ describe('sign-up dialog', () => {
       phone: '+15551234567',
       email: 'rosa@example.com',
       betaTesting: true,
+      attribution: { button: 'hero_section' },
+      consentVersion: signupDialog.consentVersion,
     });
 
     expect(screen.getByRole('button', { name: signupDialog.submitting })).toBeDisabled();

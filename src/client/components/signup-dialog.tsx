@@ -2,17 +2,20 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
 import { signupDialog } from '../content';
+import type { SignupSource } from './signup-dialog-host';
 import { SignupForm } from './signup-form';
 import { SignupSuccess } from './signup-success';
 
 export interface SignupDialogProps {
   open: boolean;
+  /** Which button opened it (null while closed). */
+  source: SignupSource | null;
   onClose: () => void;
   /** The button that opened the dialog: focus goes back to it on close. */
   opener: HTMLElement | null;
 }
 
-export function SignupDialog({ open, onClose, opener }: SignupDialogProps) {
+export function SignupDialog({ open, source, onClose, opener }: SignupDialogProps) {
   const [succeeded, setSucceeded] = useState(false);
   const [submitting, setSubmitting] = useState(false);
 
@@ -50,6 +53,7 @@ export function SignupDialog({ open, onClose, opener }: SignupDialogProps) {
             <SignupSuccess />
           ) : (
             <SignupForm
+              source={source ?? 'hero_section'}
               onSubmittingChange={setSubmitting}
               onSuccess={() => {
                 setSubmitting(false); // the form unmounts before it could report that itself

@@ -4,13 +4,14 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
-  signupInputSchema,
+  signupFieldsSchema,
   type SignupField,
+  type SignupFields,
   type SignupFormValues,
-  type SignupInput,
 } from '../../shared/signup-schema.js';
 import { signupDialog } from '../content';
-import { submitSignup } from '../signup-api';
+import { signupBody, submitSignup } from '../signup-api';
+import type { SignupSource } from './signup-dialog-host';
 import { ErrorSummary, type ErrorSummaryItem } from './error-summary';
 import { TextField } from './text-field';
 
@@ -24,17 +25,19 @@ const fieldIds: Record<SignupField, string> = {
 const emptyForm: SignupFormValues = { name: '', phone: '', email: '', betaTesting: false };
 
 export interface SignupFormProps {
+  /** Which button opened the dialog, stored with the sign-up. */
+  source: SignupSource;
   onSubmittingChange: (submitting: boolean) => void;
   onSuccess: () => void;
 }
 
-export function SignupForm({ onSubmittingChange, onSuccess }: SignupFormProps) {
+export function SignupForm({ source, onSubmittingChange, onSuccess }: SignupFormProps) {
   const {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<SignupFormValues, unknown, SignupInput>({
-    resolver: zodResolver(signupInputSchema),
+  } = useForm<SignupFormValues, unknown, SignupFields>({
+    resolver: zodResolver(signupFieldsSchema),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
     defaultValues: emptyForm,
@@ -58,11 +61,11 @@ export function SignupForm({ onSubmittingChange, onSuccess }: SignupFormProps) {
     onSubmittingChange(value);
   }
 
-  async function save(values: SignupInput) {
+  async function save(values: SignupFields) {
     setSaveFailed(false);
     setSubmittingEverywhere(true);
     try {
-      await submitSignup(values);
+      await submitSignup(signupBody(values, source));
       onSuccess();
     } catch (error) {
       console.error('Error submitting signup', error);

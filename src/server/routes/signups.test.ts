@@ -4,6 +4,7 @@ import { signupMessages } from '../../shared/signup-schema.js';
 import { createApp } from '../app.js';
 import { SqliteSignupStore } from '../storage/sqlite-signup-store.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
+import { testConfig } from '../test/test-config.js';
 
 const valid = { name: 'Rosa Díaz', phone: '+1 (555) 123-4567', email: ' rosa@example.com ', betaTesting: true };
 
@@ -16,7 +17,7 @@ afterEach(async () => {
 async function setup() {
   const store = new SqliteSignupStore(tempDatabaseFile());
   app = await createApp({
-    config: { distDir: '/nonexistent', logLevel: 'silent' },
+    config: testConfig(),
     store,
     serveSite: false,
     logger: false,
@@ -46,6 +47,44 @@ describe('POST /api/signups', () => {
     });
     expect(records[0]?.id).toBeTruthy();
     expect(Math.abs(Date.parse(records[0]?.timestamp ?? '') - Date.now())).toBeLessThan(5000);
+  });
+
+  it('stores where the sign-up came from and the consent version', async () => {
+    const { app, store } = await setup();
+    const payload = {
+      ...valid,
+      attribution: { utmSource: 'newsletter', utmMedium: 'email', landingPath: '/spring', button: 'cta_section' },
+      consentVersion: '2026-11-22',
+    };
+    expect((await app.inject({ method: 'POST', url: '/api/signups', payload })).statusCode).toBe(201);
+    expect((await stored(store))[0]).toMatchObject({
+      utmSource: 'newsletter',
+      utmMedium: 'email',
+      landingPath: '/spring',
+      button: 'cta_section',
+      consentVersion: '2026-11-22',
+    });
+  });
+
+  it('answers a repeated email exactly as a new one, and keeps one record', async () => {
+    const { app, store } = await setup();
+    const first = await app.inject({ method: 'POST', url: '/api/signups', payload: valid });
+    const again = await app.inject({
+      method: 'POST',
+      url: '/api/signups',
+      payload: { ...valid, email: 'ROSA@example.com', betaTesting: false },
+    });
+    expect(again.statusCode).toBe(first.statusCode);
+    expect(again.body).toBe(first.body);
+    const headerNames = (response: typeof first) =>
+      Object.keys(response.headers)
+        .filter((name) => name !== 'date')
+        .sort();
+    expect(headerNames(again)).toEqual(headerNames(first));
+    expect(again.headers['content-length']).toBe(first.headers['content-length']);
+    const records = await stored(store);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ betaTesting: true, signupCount: 2 });
   });
 
   it('defaults beta testing to false when it is left out', async () => {

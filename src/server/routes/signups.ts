@@ -1,5 +1,5 @@
 // POST /api/signups: validates with the shared schema, stores, answers 201 once the write is durable.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import { describeSignupIssues, signupInputSchema } from '../../shared/signup-schema.js';
 import { AppError } from '../errors.js';
 import type { SignupStore } from '../storage/signup-store.js';
@@ -7,8 +7,14 @@ import type { SignupStore } from '../storage/signup-store.js';
 /** A sign-up is a few hundred bytes; anything much larger is not one. */
 export const SIGNUP_BODY_LIMIT_BYTES = 10 * 1024;
 
-export const signupRoutes: FastifyPluginAsync<{ store: SignupStore }> = async (app, { store }) => {
-  app.post('/api/signups', { bodyLimit: SIGNUP_BODY_LIMIT_BYTES }, async (request, reply) => {
+export interface SignupRoutesOptions {
+  store: SignupStore;
+  /** Rate limits, run before the body is looked at. */
+  limits: preHandlerAsyncHookHandler[];
+}
+
+export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app, { store, limits }) => {
+  app.post('/api/signups', { bodyLimit: SIGNUP_BODY_LIMIT_BYTES, preHandler: limits }, async (request, reply) => {
     const parsed = signupInputSchema.safeParse(request.body);
     if (!parsed.success) {
       throw new AppError(400, 'validation_failed', 'Some details need attention.', {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import { SqliteSignupStore } from '../storage/sqlite-signup-store.js';
+import { testConfig } from '../test/test-config.js';
 
 // A stand-in for dist/ with the same layout the build makes, so routing is tested without building.
 let dist: string;
@@ -19,7 +20,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'client', 'assets', 'index-abc123.js'), 'console.info(1)');
   writeFileSync(path.join(dist, 'client', 'favicon.svg'), '<svg/>');
   const store = new SqliteSignupStore(path.join(dist, 'signups.db'));
-  app = await createApp({ config: { distDir: dist, logLevel: 'silent' }, store, logger: false });
+  app = await createApp({ config: testConfig({ distDir: dist }), store, logger: false });
 });
 
 afterAll(async () => {

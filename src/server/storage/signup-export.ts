@@ -1,20 +1,50 @@
-// Writes every sign-up as CSV (RFC 4180) or JSON, streaming from the store.
+// Writes sign-ups as CSV (RFC 4180, safe to open in a spreadsheet) or JSON, streaming from the store.
 import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { SignupRecord } from '../../shared/signup-schema.js';
-import type { SignupStore } from './signup-store.js';
+import type { SignupFilter, SignupStore } from './signup-store.js';
 
 export const exportFormats = ['csv', 'json'] as const;
 export type ExportFormat = (typeof exportFormats)[number];
 
-const columns = [
+export const exportColumns = [
   'id',
   'name',
   'phone',
   'email',
   'betaTesting',
   'timestamp',
+  'lastSeenAt',
+  'signupCount',
+  'utmSource',
+  'utmMedium',
+  'utmCampaign',
+  'utmTerm',
+  'utmContent',
+  'referrer',
+  'landingPath',
+  'button',
+  'consentVersion',
 ] as const satisfies readonly (keyof SignupRecord)[];
+
+/** Characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection list). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A cell a spreadsheet will show as text, never run. Cells that could start a formula get a
+ * leading apostrophe. Phone numbers always do: they are only digits and a "+" (the schema sees
+ * to that), and the apostrophe makes a spreadsheet keep them as text ("+15551234567" rather than
+ * the number 15551234567).
+ */
+export function spreadsheetCell(
+  column: (typeof exportColumns)[number],
+  value: SignupRecord[keyof SignupRecord],
+): string {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  if (column === 'phone' || FORMULA_START.test(text)) return `'${text}`;
+  return text;
+}
 
 function write(out: Writable, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -24,21 +54,26 @@ function write(out: Writable, text: string): Promise<void> {
 }
 
 /** Streams the store to `out` in the chosen format; returns how many sign-ups it wrote. */
-export async function exportSignups(store: SignupStore, format: ExportFormat, out: Writable): Promise<number> {
+export async function exportSignups(
+  store: SignupStore,
+  format: ExportFormat,
+  out: Writable,
+  filter: SignupFilter = {},
+): Promise<number> {
   let count = 0;
   if (format === 'json') {
     await write(out, '[');
-    for await (const record of store.list()) {
-      const row = Object.fromEntries(columns.map((column) => [column, record[column]]));
+    for await (const record of store.list(filter)) {
+      const row = Object.fromEntries(exportColumns.map((column) => [column, record[column]]));
       await write(out, `${count === 0 ? '\n' : ',\n'}  ${JSON.stringify(row)}`);
       count += 1;
     }
     await write(out, count === 0 ? ']\n' : '\n]\n');
     return count;
   }
-  await write(out, stringify([columns], { record_delimiter: 'windows' }));
-  for await (const record of store.list()) {
-    const row = columns.map((column) => (column === 'betaTesting' ? String(record[column]) : record[column]));
+  await write(out, stringify([exportColumns], { record_delimiter: 'windows' }));
+  for await (const record of store.list(filter)) {
+    const row = exportColumns.map((column) => spreadsheetCell(column, record[column]));
     await write(out, stringify([row], { record_delimiter: 'windows' }));
     count += 1;
   }

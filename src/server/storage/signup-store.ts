@@ -1,11 +1,121 @@
 // The port every sign-up store implements; the server and the owner's commands use only this.
-import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
+import { emailKey, type SignupInput, type SignupRecord } from '../../shared/signup-schema.js';
+
+export interface SignupFilter {
+  /** Only sign-ups first stored at or after this moment. */
+  since?: Date;
+  /** Only sign-ups that asked to beta test. */
+  betaOnly?: boolean;
+}
+
+export interface CountedLabel {
+  label: string;
+  count: number;
+}
+
+export interface SignupStats {
+  /** People on the list (one record per email). */
+  total: number;
+  /** Sign-up submissions, repeats included. */
+  submissions: number;
+  /** People who asked to beta test. */
+  betaTesting: number;
+  /** New people per UTC day, oldest first, for the days asked (days without any are left out). */
+  byDay: CountedLabel[];
+  /** utm_source, else the referring site, else "(direct)". */
+  topSources: CountedLabel[];
+  /** utm_campaign, else "(none)". */
+  topCampaigns: CountedLabel[];
+}
+
+export interface StatsOptions {
+  /** How many UTC days back, counting today, `byDay` covers. */
+  days: number;
+  /** How many entries the top lists keep. */
+  top: number;
+  now?: Date;
+}
 
 export interface SignupStore {
-  /** Creates a record with a new random id and the server's time; resolves once it is durable. */
+  /**
+   * Stores a sign-up and resolves once it is durable. A second sign-up with the same email
+   * (compared by `emailKey`) keeps the first record: beta interest is turned on if either asked,
+   * and `lastSeenAt` and `signupCount` are updated. Resolves to the stored record either way.
+   */
   add(input: SignupInput): Promise<SignupRecord>;
-  /** Every record, oldest first, read in batches so a large list never sits in memory at once. */
-  list(): AsyncIterable<SignupRecord>;
+  /** Records in the order they were first stored, read in batches so a large list never sits in memory. */
+  list(filter?: SignupFilter): AsyncIterable<SignupRecord>;
   count(): Promise<number>;
+  stats(options: StatsOptions): Promise<SignupStats>;
   close(): Promise<void>;
+}
+
+/** What the server derives from a sign-up before storing it, the same for every engine. */
+export interface SignupRow {
+  name: string;
+  phone: string;
+  email: string;
+  emailKey: string;
+  betaTesting: boolean;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  utmTerm: string | null;
+  utmContent: string | null;
+  referrer: string | null;
+  landingPath: string | null;
+  button: string | null;
+  /** The label stats group by: utm_source, else the referring site's host, else "(direct)". */
+  source: string;
+  consentVersion: string | null;
+}
+
+export const DIRECT_SOURCE = '(direct)';
+export const NO_CAMPAIGN = '(none)';
+
+function referrerHost(referrer: string | undefined): string | null {
+  if (!referrer) return null;
+  try {
+    return new URL(referrer).hostname.replace(/^www\./, '') || null;
+  } catch {
+    return null;
+  }
+}
+
+const orNull = (value: string | undefined) => (value === undefined || value === '' ? null : value);
+
+export function toSignupRow(input: SignupInput): SignupRow {
+  const attribution = input.attribution ?? {};
+  const utmSource = orNull(attribution.utmSource);
+  return {
+    name: input.name,
+    phone: input.phone,
+    email: input.email,
+    emailKey: emailKey(input.email),
+    betaTesting: input.betaTesting,
+    utmSource,
+    utmMedium: orNull(attribution.utmMedium),
+    utmCampaign: orNull(attribution.utmCampaign),
+    utmTerm: orNull(attribution.utmTerm),
+    utmContent: orNull(attribution.utmContent),
+    referrer: orNull(attribution.referrer),
+    landingPath: orNull(attribution.landingPath),
+    button: attribution.button ?? null,
+    source: utmSource ?? referrerHost(attribution.referrer) ?? DIRECT_SOURCE,
+    consentVersion: input.consentVersion ?? null,
+  };
+}
+
+/** The first UTC day (YYYY-MM-DD) that `days` days back from `now` covers. */
+export function firstDay(now: Date, days: number): string {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+  return start.toISOString().slice(0, 10);
+}
+
+/** Thrown when the database has no sign-ups table yet (the owner's commands never create one). */
+export class NotMigratedError extends Error {
+  constructor() {
+    super('The database has no sign-ups yet: start the server once (npm start) or run npm run db:migrate.');
+    this.name = 'NotMigratedError';
+  }
 }

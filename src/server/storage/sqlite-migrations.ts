@@ -1,25 +1,79 @@
 // Numbered schema changes for SQLite, applied in order on start; never edit one that has shipped.
+import type Database from 'better-sqlite3';
+import { emailKey } from '../../shared/signup-schema.js';
 
-export interface Migration {
+export interface SqliteMigration {
   version: number;
   name: string;
-  sql: string;
+  up: (db: Database.Database) => void;
 }
 
-export const sqliteMigrations: Migration[] = [
+export const sqliteMigrations: SqliteMigration[] = [
   {
     version: 1,
     name: 'create-signups',
-    sql: `
-      CREATE TABLE signups (
-        id TEXT PRIMARY KEY NOT NULL,
-        name TEXT NOT NULL,
-        phone TEXT NOT NULL,
-        email TEXT NOT NULL,
-        beta_testing INTEGER NOT NULL DEFAULT 0 CHECK (beta_testing IN (0, 1)),
-        created_at TEXT NOT NULL
-      ) STRICT;
-      CREATE INDEX signups_created_at ON signups (created_at);
-    `,
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE signups (
+          id TEXT PRIMARY KEY NOT NULL,
+          name TEXT NOT NULL,
+          phone TEXT NOT NULL,
+          email TEXT NOT NULL,
+          beta_testing INTEGER NOT NULL DEFAULT 0 CHECK (beta_testing IN (0, 1)),
+          created_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX signups_created_at ON signups (created_at);
+      `),
+  },
+  {
+    version: 2,
+    name: 'one-record-per-email-and-attribution',
+    up: (db) => {
+      db.exec(`
+        ALTER TABLE signups ADD COLUMN email_key TEXT;
+        ALTER TABLE signups ADD COLUMN last_seen_at TEXT;
+        ALTER TABLE signups ADD COLUMN signup_count INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE signups ADD COLUMN utm_source TEXT;
+        ALTER TABLE signups ADD COLUMN utm_medium TEXT;
+        ALTER TABLE signups ADD COLUMN utm_campaign TEXT;
+        ALTER TABLE signups ADD COLUMN utm_term TEXT;
+        ALTER TABLE signups ADD COLUMN utm_content TEXT;
+        ALTER TABLE signups ADD COLUMN referrer TEXT;
+        ALTER TABLE signups ADD COLUMN landing_path TEXT;
+        ALTER TABLE signups ADD COLUMN button TEXT;
+        ALTER TABLE signups ADD COLUMN source TEXT NOT NULL DEFAULT '(direct)';
+        ALTER TABLE signups ADD COLUMN consent_version TEXT;
+      `);
+      // Earlier rows: compute the key in JavaScript (SQLite's lower() knows only ASCII), then fold
+      // any repeated email into its first record by the same rule new sign-ups follow.
+      const rows = db.prepare('SELECT rowid, email, beta_testing, created_at FROM signups ORDER BY rowid').all() as {
+        rowid: number;
+        email: string;
+        beta_testing: number;
+        created_at: string;
+      }[];
+      const first = new Map<string, { rowid: number; beta: number; lastSeen: string; count: number }>();
+      const remove = db.prepare('DELETE FROM signups WHERE rowid = ?');
+      for (const row of rows) {
+        const key = emailKey(row.email);
+        const kept = first.get(key);
+        if (!kept) {
+          first.set(key, { rowid: row.rowid, beta: row.beta_testing, lastSeen: row.created_at, count: 1 });
+          continue;
+        }
+        kept.beta = Math.max(kept.beta, row.beta_testing);
+        kept.lastSeen = row.created_at > kept.lastSeen ? row.created_at : kept.lastSeen;
+        kept.count += 1;
+        remove.run(row.rowid);
+      }
+      const update = db.prepare(
+        'UPDATE signups SET email_key = ?, beta_testing = ?, last_seen_at = ?, signup_count = ? WHERE rowid = ?',
+      );
+      for (const [key, kept] of first) update.run(key, kept.beta, kept.lastSeen, kept.count, kept.rowid);
+      db.exec(`
+        CREATE UNIQUE INDEX signups_email_key ON signups (email_key);
+        CREATE INDEX signups_source ON signups (source);
+      `);
+    },
   },
 ];

@@ -1,0 +1,59 @@
+// What the owner's commands share: opening the database with errors a person can act on.
+import { loadConfig, type DatabaseConfig } from '../server/config.js';
+import { openSignupStore } from '../server/storage/open-signup-store.js';
+import { NotMigratedError, type SignupStore } from '../server/storage/signup-store.js';
+
+export class CliError extends Error {}
+
+function describe(database: DatabaseConfig): string {
+  if (database.kind === 'sqlite') return `the SQLite file ${database.file}`;
+  const url = new URL(database.url);
+  return `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`;
+}
+
+/** Opens the store DATABASE_URL names, turning the usual failures into one clear sentence. */
+export async function openStoreForCli({ migrate = false } = {}): Promise<{ store: SignupStore; where: string }> {
+  const { database } = loadConfig();
+  const where = describe(database);
+  try {
+    return { store: await openSignupStore(database, { migrate }), where };
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    if (error instanceof NotMigratedError) throw new CliError(`${where} is not set up yet. ${error.message}`);
+    if (code === 'SQLITE_CANTOPEN')
+      throw new CliError(
+        `There is no database at ${where}. Check DATABASE_URL, or start the server once to create it.`,
+      );
+    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || /timeout/i.test(message)) {
+      throw new CliError(
+        `Could not reach ${where} (${code ?? message}). Is the database running, and is DATABASE_URL right?`,
+      );
+    }
+    if (code === '3D000') throw new CliError(`${where} does not exist. Create the database, or check DATABASE_URL.`);
+    if (code === '28P01' || code === '28000')
+      throw new CliError(`${where} refused the login. Check the user and password in DATABASE_URL.`);
+    throw error;
+  }
+}
+
+/** Runs a command's main function with the exit codes and messages the owner sees. */
+export function runCli(main: (argv: string[]) => Promise<number>): void {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        error instanceof CliError || error instanceof Error ? `${error.message}\n` : `${String(error)}\n`,
+      );
+      process.exitCode = 1;
+    },
+  );
+}
+
+/** `--since`: a day (2026-11-01, midnight UTC) or a full ISO 8601 time. */
+export function parseSince(value: string): Date {
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(date.getTime())) throw new CliError(`--since must be a date such as 2026-11-01, not "${value}".`);
+  return date;
+}

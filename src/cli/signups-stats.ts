@@ -1,0 +1,48 @@
+// `npm run signups:stats -- [--days N] [--top N]`: how the sign-ups are going, as text.
+import { parseArgs } from 'node:util';
+import { formatStatsReport } from '../server/storage/stats-report.js';
+import { CliError, openStoreForCli, runCli } from './cli-support.js';
+
+const usage = `Usage: npm run --silent signups:stats -- [--days N] [--top N]
+
+Prints the total number of people on the list, repeats, the share who want to beta test, new
+people per day as a small chart, and the top sources and campaigns. Reads DATABASE_URL.
+  --days N   how many days the chart covers (default 30)
+  --top N    how many sources and campaigns to list (default 10)`;
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 3660)
+    throw new CliError(`--${name} must be a whole number from 1 to 3660.`);
+  return parsed;
+}
+
+runCli(async (argv) => {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { days: { type: 'string' }, top: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${usage}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  const days = positive('days', values.days, 30);
+  const top = positive('top', values.top, 10);
+  const { store, where } = await openStoreForCli();
+  try {
+    const now = new Date();
+    const stats = await store.stats({ days, top, now });
+    process.stdout.write(formatStatsReport(stats, { where, now, days }));
+    return 0;
+  } finally {
+    await store.close();
+  }
+});

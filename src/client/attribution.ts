@@ -1,0 +1,56 @@
+// Where this visit came from (UTM tags, referrer, landing path), kept for the visit in sessionStorage.
+import { attributionLimits, type Attribution } from '../shared/signup-schema.js';
+
+const STORAGE_KEY = 'scamsavvy.attribution';
+const UTM_PARAMETERS = {
+  utmSource: 'utm_source',
+  utmMedium: 'utm_medium',
+  utmCampaign: 'utm_campaign',
+  utmTerm: 'utm_term',
+  utmContent: 'utm_content',
+} as const;
+
+type VisitAttribution = Omit<Attribution, 'button'>;
+
+/** Kept here too, for browsers where storage is blocked. */
+let inMemory: VisitAttribution | undefined;
+
+function clip(value: string | null | undefined, max: number): string | undefined {
+  if (!value) return undefined;
+  return Array.from(value).slice(0, max).join('');
+}
+
+export function attributionFromLocation(url: URL, referrer: string): VisitAttribution {
+  const found: VisitAttribution = {};
+  for (const [key, parameter] of Object.entries(UTM_PARAMETERS) as [keyof typeof UTM_PARAMETERS, string][]) {
+    const value = clip(url.searchParams.get(parameter), attributionLimits[key]);
+    if (value) found[key] = value;
+  }
+  // A referrer from our own site is a reload or in-page step, not where the visitor came from.
+  const external = referrer && new URL(referrer, url).origin !== url.origin ? referrer : undefined;
+  const cleanReferrer = clip(external, attributionLimits.referrer);
+  if (cleanReferrer) found.referrer = cleanReferrer;
+  found.landingPath = clip(url.pathname, attributionLimits.landingPath);
+  return found;
+}
+
+/** Records where the visit came from, once per visit: later page loads in the same tab keep the first. */
+export function captureAttribution(): void {
+  try {
+    if (window.sessionStorage.getItem(STORAGE_KEY)) return;
+    inMemory = attributionFromLocation(new URL(window.location.href), document.referrer);
+    window.sessionStorage.setItem(STORAGE_KEY, JSON.stringify(inMemory));
+  } catch {
+    inMemory ??= attributionFromLocation(new URL(window.location.href), document.referrer);
+  }
+}
+
+export function readAttribution(): VisitAttribution {
+  try {
+    const stored = window.sessionStorage.getItem(STORAGE_KEY);
+    if (stored) return JSON.parse(stored) as VisitAttribution;
+  } catch {
+    // storage blocked or the entry is damaged: fall back to what this page load saw
+  }
+  return inMemory ?? {};
+}

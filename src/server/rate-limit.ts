@@ -1,0 +1,67 @@
+// Per-client limits on sign-ups: in memory for one instance, in Redis when several share the work.
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { RateLimitConfig } from './config.js';
+import { AppError } from './errors.js';
+
+/**
+ * The address a limit counts against. IPv6 clients are counted per /64, since one home or phone
+ * is given a whole /64 and could otherwise step around the limit by changing address.
+ */
+export function clientKey(ip: string): string {
+  const address = ip.replace(/%.*$/, '');
+  if (!address.includes(':')) return address;
+  if (/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address)) return address.slice(7);
+  const [head = '', tail] = address.split('::');
+  const headParts = head ? head.split(':') : [];
+  const tailParts = tail ? tail.split(':') : [];
+  const parts =
+    tail === undefined
+      ? headParts
+      : [...headParts, ...Array<string>(8 - headParts.length - tailParts.length).fill('0'), ...tailParts];
+  return `${parts
+    .slice(0, 4)
+    .map((part) => parseInt(part || '0', 16).toString(16))
+    .join(':')}::/64`;
+}
+
+export const rateLimitedMessage = 'Too many sign-ups from this connection. Please wait a little and try again.';
+
+/**
+ * Registers the rate-limit plugin and returns the pre-handlers for POST /api/signups: one per
+ * window that is switched on. A limited request gets 429 with the same words and no headers,
+ * whichever limit it hit. If Redis is unreachable, sign-ups are let through (and logged) rather
+ * than refused: losing a real sign-up is worse than letting a burst in.
+ */
+export async function signupRateLimits(
+  app: FastifyInstance,
+  { perMinute, perHour }: RateLimitConfig,
+  redis: Redis | undefined,
+): Promise<preHandlerAsyncHookHandler[]> {
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'scamsavvy-signups:' } : {}),
+    skipOnError: true,
+    addHeaders: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+      'retry-after': false,
+    },
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+    errorResponseBuilder: () => new AppError(429, 'rate_limited', rateLimitedMessage),
+  });
+  const windows = [
+    { name: 'minute', max: perMinute, timeWindow: 60_000 },
+    { name: 'hour', max: perHour, timeWindow: 3_600_000 },
+  ].filter((window) => window.max > 0);
+  return windows.map(
+    ({ name, max, timeWindow }) =>
+      app.rateLimit({
+        max,
+        timeWindow,
+        keyGenerator: (request) => `${name}:${clientKey(request.ip)}`,
+      }) as preHandlerAsyncHookHandler,
+  );
+}

@@ -1,0 +1,331 @@
+// Sign-ups in PostgreSQL, for more than one server instance: batched upserts, answered after commit.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { SignupButton, SignupInput, SignupRecord } from '../../shared/signup-schema.js';
+import { postgresMigrations, type PostgresMigration } from './postgres-migrations.js';
+import {
+  firstDay,
+  NO_CAMPAIGN,
+  NotMigratedError,
+  toSignupRow,
+  type SignupFilter,
+  type SignupRow,
+  type SignupStats,
+  type SignupStore,
+  type StatsOptions,
+} from './signup-store.js';
+
+interface StoredRow {
+  seq: string;
+  id: string;
+  name: string;
+  phone: string;
+  email: string;
+  email_key: string;
+  beta_testing: boolean;
+  created_at: Date;
+  last_seen_at: Date;
+  signup_count: number;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_term: string | null;
+  utm_content: string | null;
+  referrer: string | null;
+  landing_path: string | null;
+  button: string | null;
+  consent_version: string | null;
+}
+
+interface PendingAdd {
+  row: SignupRow;
+  resolve: (record: SignupRecord) => void;
+  reject: (error: unknown) => void;
+}
+
+const LIST_BATCH_SIZE = 1000;
+/** One lock for everyone migrating this database, so two instances starting together take turns. */
+const MIGRATION_LOCK = 'scamsavvy.migrations';
+
+const columns = [
+  ['id', 'uuid'],
+  ['name', 'text'],
+  ['phone', 'text'],
+  ['email', 'text'],
+  ['email_key', 'text'],
+  ['beta_testing', 'boolean'],
+  ['utm_source', 'text'],
+  ['utm_medium', 'text'],
+  ['utm_campaign', 'text'],
+  ['utm_term', 'text'],
+  ['utm_content', 'text'],
+  ['referrer', 'text'],
+  ['landing_path', 'text'],
+  ['button', 'text'],
+  ['source', 'text'],
+  ['consent_version', 'text'],
+] as const;
+
+// One statement for new and repeated emails alike (the first record is kept), so both take the
+// same path and time. created_at and last_seen_at are the database server's clock (spec section 3).
+const UPSERT = `
+  INSERT INTO signups (${columns.map(([name]) => name).join(', ')})
+  SELECT * FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')})
+  ON CONFLICT (email_key) DO UPDATE SET
+    beta_testing = signups.beta_testing OR excluded.beta_testing,
+    last_seen_at = now(),
+    signup_count = signups.signup_count + 1
+  RETURNING *`;
+
+function toRecord(row: StoredRow): SignupRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    betaTesting: row.beta_testing,
+    timestamp: row.created_at.toISOString(),
+    lastSeenAt: row.last_seen_at.toISOString(),
+    signupCount: row.signup_count,
+    utmSource: row.utm_source,
+    utmMedium: row.utm_medium,
+    utmCampaign: row.utm_campaign,
+    utmTerm: row.utm_term,
+    utmContent: row.utm_content,
+    referrer: row.referrer,
+    landingPath: row.landing_path,
+    button: row.button as SignupButton | null,
+    consentVersion: row.consent_version,
+  };
+}
+
+function isPrimaryKeyClash(error: unknown): boolean {
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  return code === '23505' && constraint === 'signups_pkey';
+}
+
+export async function migratePostgres(
+  pool: pg.Pool,
+  migrations: PostgresMigration[] = postgresMigrations,
+): Promise<number[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK]);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const done = new Set(
+      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
+    );
+    const applied: number[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (done.has(migration.version)) continue;
+      await client.query(migration.sql);
+      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
+      applied.push(migration.version);
+    }
+    await client.query('COMMIT');
+    return applied;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export interface PostgresSignupStoreOptions {
+  migrate?: boolean;
+  /** Connections in the pool (PG_POOL_SIZE). */
+  poolSize?: number;
+  newId?: () => string;
+}
+
+export class PostgresSignupStore implements SignupStore {
+  private pending: PendingAdd[] = [];
+  private flushScheduled = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  private closed = false;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly newId: () => string,
+  ) {}
+
+  static async open(
+    connectionString: string,
+    { migrate = true, poolSize = 10, newId = randomUUID }: PostgresSignupStoreOptions = {},
+  ): Promise<PostgresSignupStore> {
+    const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: 5000 });
+    // Answer 201 only after the commit is on disk, whatever the server's default says.
+    pool.on('connect', (client) => void client.query('SET synchronous_commit TO on').catch(() => undefined));
+    // An idle connection that drops (a database restart) must not crash the process.
+    pool.on('error', () => undefined);
+    try {
+      if (migrate) await migratePostgres(pool);
+      else await PostgresSignupStore.assertMigrated(pool);
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return new PostgresSignupStore(pool, newId);
+  }
+
+  add(input: SignupInput): Promise<SignupRecord> {
+    if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
+    return new Promise((resolve, reject) => {
+      this.pending.push({ row: toSignupRow(input), resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.track(this.flush()));
+      }
+    });
+  }
+
+  async *list(filter: SignupFilter = {}): AsyncIterable<SignupRecord> {
+    const conditions = ['seq > $1'];
+    const values: unknown[] = [0];
+    if (filter.since) {
+      values.push(filter.since);
+      conditions.push(`created_at >= $${values.length}`);
+    }
+    if (filter.betaOnly) conditions.push('beta_testing');
+    const sql = `SELECT * FROM signups WHERE ${conditions.join(' AND ')} ORDER BY seq LIMIT ${LIST_BATCH_SIZE}`;
+    for (;;) {
+      const { rows } = await this.pool.query<StoredRow>(sql, values);
+      for (const row of rows) yield toRecord(row);
+      const last = rows.at(-1);
+      if (!last || rows.length < LIST_BATCH_SIZE) return;
+      values[0] = last.seq;
+    }
+  }
+
+  async count(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>('SELECT count(*) AS n FROM signups');
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async stats({ days, top, now = new Date() }: StatsOptions): Promise<SignupStats> {
+    const counted = (rows: { label: string; count: string }[]) =>
+      rows.map((row) => ({ label: row.label, count: Number(row.count) }));
+    const [totals, byDay, topSources, topCampaigns] = await Promise.all([
+      this.pool.query<{ total: string; submissions: string; beta: string }>(
+        `SELECT count(*) AS total, coalesce(sum(signup_count), 0) AS submissions,
+                count(*) FILTER (WHERE beta_testing) AS beta FROM signups`,
+      ),
+      this.pool.query<{ label: string; count: string }>(
+        `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS label, count(*) AS count FROM signups
+         WHERE created_at >= ($1::date)::timestamp AT TIME ZONE 'UTC' GROUP BY label ORDER BY label`,
+        [firstDay(now, days)],
+      ),
+      this.pool.query<{ label: string; count: string }>(
+        'SELECT source AS label, count(*) AS count FROM signups GROUP BY source ORDER BY count DESC, label LIMIT $1',
+        [top],
+      ),
+      this.pool.query<{ label: string; count: string }>(
+        `SELECT coalesce(utm_campaign, '${NO_CAMPAIGN}') AS label, count(*) AS count FROM signups
+         GROUP BY label ORDER BY count DESC, label LIMIT $1`,
+        [top],
+      ),
+    ]);
+    const total = totals.rows[0];
+    return {
+      total: Number(total?.total ?? 0),
+      submissions: Number(total?.submissions ?? 0),
+      betaTesting: Number(total?.beta ?? 0),
+      byDay: counted(byDay.rows),
+      topSources: counted(topSources.rows),
+      topCampaigns: counted(topCampaigns.rows),
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Everything already accepted is written before the pool closes.
+    this.track(this.flush());
+    await Promise.all(this.inFlight);
+    await this.pool.end();
+  }
+
+  private track(flush: Promise<void>): void {
+    this.inFlight.add(flush);
+    void flush.finally(() => this.inFlight.delete(flush));
+  }
+
+  /** Group commit, as in the SQLite store: one statement for every sign-up of this turn of the event loop. */
+  private async flush(): Promise<void> {
+    this.flushScheduled = false;
+    const adds = this.pending;
+    this.pending = [];
+    if (adds.length === 0) return;
+    try {
+      const stored = await this.upsert(adds.map((add) => add.row));
+      const byKey = new Map(stored.map((row) => [row.email_key, row]));
+      for (const add of adds) {
+        const row = byKey.get(add.row.emailKey);
+        if (row) add.resolve(toRecord(row));
+        else add.reject(new Error('The database did not return the stored sign-up.'));
+      }
+    } catch {
+      // The same email twice in one batch, an id clash, or a failure: each sign-up on its own.
+      await Promise.all(adds.map((add) => this.addAlone(add)));
+    }
+  }
+
+  private async addAlone(add: PendingAdd): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const [row] = await this.upsert([add.row]);
+        if (!row) throw new Error('The database did not return the stored sign-up.');
+        return add.resolve(toRecord(row));
+      } catch (error) {
+        // Concurrent first sign-ups of one email can race on the unique key: the retry updates instead.
+        const retryable = isPrimaryKeyClash(error) || (error as { code?: string }).code === '23505';
+        if (!retryable || attempt >= 2) return add.reject(error);
+      }
+    }
+  }
+
+  private async upsert(rows: SignupRow[]): Promise<StoredRow[]> {
+    const ids = rows.map(() => this.newId());
+    const values = [
+      ids,
+      rows.map((row) => row.name),
+      rows.map((row) => row.phone),
+      rows.map((row) => row.email),
+      rows.map((row) => row.emailKey),
+      rows.map((row) => row.betaTesting),
+      rows.map((row) => row.utmSource),
+      rows.map((row) => row.utmMedium),
+      rows.map((row) => row.utmCampaign),
+      rows.map((row) => row.utmTerm),
+      rows.map((row) => row.utmContent),
+      rows.map((row) => row.referrer),
+      rows.map((row) => row.landingPath),
+      rows.map((row) => row.button),
+      rows.map((row) => row.source),
+      rows.map((row) => row.consentVersion),
+    ];
+    return (await this.pool.query<StoredRow>(UPSERT, values)).rows;
+  }
+
+  private static async assertMigrated(pool: pg.Pool): Promise<void> {
+    const latest = Math.max(...postgresMigrations.map((migration) => migration.version));
+    try {
+      const { rows } = await pool.query<{ version: number | null }>(
+        'SELECT max(version) AS version FROM schema_migrations',
+      );
+      if ((rows[0]?.version ?? 0) < latest) throw new NotMigratedError();
+    } catch (error) {
+      if ((error as { code?: string }).code === '42P01') throw new NotMigratedError(); // no such table
+      throw error;
+    }
+  }
+}

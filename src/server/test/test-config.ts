@@ -1,0 +1,14 @@
+// Test helper: the configuration createApp needs, with rate limits off unless a test asks for them.
+import type { Config } from '../config.js';
+
+export function testConfig(
+  overrides: Partial<Config> = {},
+): Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy'> {
+  return {
+    distDir: '/nonexistent',
+    logLevel: 'silent',
+    rateLimit: { perMinute: 0, perHour: 0, redisUrl: undefined },
+    trustProxy: false,
+    ...overrides,
+  };
+}

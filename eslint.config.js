@@ -22,7 +22,7 @@ export default tseslint.config(
   restrictImports('src/server/**', ['client', 'cli'], 'The server never imports browser or CLI code.'),
   restrictImports('src/cli/**', ['client'], 'Owner commands use server/storage, not the browser app.'),
   {
-    files: ['scripts/**/*.mjs', '*.js'],
+    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', '*.js'],
     languageOptions: {
       globals: { process: 'readonly', console: 'readonly', fetch: 'readonly', setTimeout: 'readonly' },
     },

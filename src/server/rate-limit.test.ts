@@ -91,7 +91,12 @@ describe('sign-up rate limits', () => {
   });
 
   it('lets sign-ups through when Redis cannot be reached, rather than lose them', async () => {
-    const unreachable = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+    const unreachable = new Redis('redis://127.0.0.1:1', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
     unreachable.on('error', () => undefined);
     const { app, store } = await appWith({ perMinute: 1 }, {}, unreachable);
     const client = randomAddress();

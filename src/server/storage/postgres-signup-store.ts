@@ -39,7 +39,7 @@ interface StoredRow {
 
 interface PendingAdd {
   row: SignupRow;
-  resolve: (record: SignupRecord) => void;
+  resolve: () => void;
   reject: (error: unknown) => void;
 }
 
@@ -74,8 +74,7 @@ const UPSERT = `
   ON CONFLICT (email_key) DO UPDATE SET
     beta_testing = signups.beta_testing OR excluded.beta_testing,
     last_seen_at = now(),
-    signup_count = signups.signup_count + 1
-  RETURNING *`;
+    signup_count = signups.signup_count + 1`;
 
 function toRecord(row: StoredRow): SignupRecord {
   return {
@@ -102,6 +101,17 @@ function toRecord(row: StoredRow): SignupRecord {
 function isPrimaryKeyClash(error: unknown): boolean {
   const { code, constraint } = error as { code?: string; constraint?: string };
   return code === '23505' && constraint === 'signups_pkey';
+}
+
+/**
+ * Answer 201 only after the commit is on disk, whatever the server's default says: every
+ * connection starts with synchronous_commit on (added to any options the URL already has).
+ */
+export function withSynchronousCommit(connectionString: string): string {
+  const url = new URL(connectionString);
+  const options = url.searchParams.get('options');
+  url.searchParams.set('options', `${options ? `${options} ` : ''}-c synchronous_commit=on`);
+  return url.toString();
 }
 
 export async function migratePostgres(
@@ -162,9 +172,11 @@ export class PostgresSignupStore implements SignupStore {
     connectionString: string,
     { migrate = true, poolSize = 10, newId = randomUUID }: PostgresSignupStoreOptions = {},
   ): Promise<PostgresSignupStore> {
-    const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: 5000 });
-    // Answer 201 only after the commit is on disk, whatever the server's default says.
-    pool.on('connect', (client) => void client.query('SET synchronous_commit TO on').catch(() => undefined));
+    const pool = new pg.Pool({
+      connectionString: withSynchronousCommit(connectionString),
+      max: poolSize,
+      connectionTimeoutMillis: 5000,
+    });
     // An idle connection that drops (a database restart) must not crash the process.
     pool.on('error', () => undefined);
     try {
@@ -177,7 +189,7 @@ export class PostgresSignupStore implements SignupStore {
     return new PostgresSignupStore(pool, newId);
   }
 
-  add(input: SignupInput): Promise<SignupRecord> {
+  add(input: SignupInput): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
     return new Promise((resolve, reject) => {
       this.pending.push({ row: toSignupRow(input), resolve, reject });
@@ -266,13 +278,9 @@ export class PostgresSignupStore implements SignupStore {
     this.pending = [];
     if (adds.length === 0) return;
     try {
-      const stored = await this.upsert(adds.map((add) => add.row));
-      const byKey = new Map(stored.map((row) => [row.email_key, row]));
-      for (const add of adds) {
-        const row = byKey.get(add.row.emailKey);
-        if (row) add.resolve(toRecord(row));
-        else add.reject(new Error('The database did not return the stored sign-up.'));
-      }
+      // One statement is one transaction: when it returns, every row of the batch is committed.
+      await this.upsert(adds.map((add) => add.row));
+      for (const add of adds) add.resolve();
     } catch {
       // The same email twice in one batch, an id clash, or a failure: each sign-up on its own.
       await Promise.all(adds.map((add) => this.addAlone(add)));
@@ -282,9 +290,8 @@ export class PostgresSignupStore implements SignupStore {
   private async addAlone(add: PendingAdd): Promise<void> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const [row] = await this.upsert([add.row]);
-        if (!row) throw new Error('The database did not return the stored sign-up.');
-        return add.resolve(toRecord(row));
+        await this.upsert([add.row]);
+        return add.resolve();
       } catch (error) {
         // Concurrent first sign-ups of one email can race on the unique key: the retry updates instead.
         const retryable = isPrimaryKeyClash(error) || (error as { code?: string }).code === '23505';
@@ -293,7 +300,7 @@ export class PostgresSignupStore implements SignupStore {
     }
   }
 
-  private async upsert(rows: SignupRow[]): Promise<StoredRow[]> {
+  private async upsert(rows: SignupRow[]): Promise<void> {
     const ids = rows.map(() => this.newId());
     const values = [
       ids,
@@ -313,7 +320,7 @@ export class PostgresSignupStore implements SignupStore {
       rows.map((row) => row.source),
       rows.map((row) => row.consentVersion),
     ];
-    return (await this.pool.query<StoredRow>(UPSERT, values)).rows;
+    await this.pool.query(UPSERT, values);
   }
 
   private static async assertMigrated(pool: pg.Pool): Promise<void> {

@@ -19,18 +19,17 @@ async function storeWith(
   ...inputs: Partial<SignupInput>[]
 ): Promise<{ store: SqliteSignupStore; records: SignupRecord[] }> {
   const store = new SqliteSignupStore(tempDatabaseFile());
-  const records = [];
   for (const [index, input] of inputs.entries()) {
-    records.push(
-      await store.add({
-        name: 'Rosa Díaz',
-        phone: `+1555000000${index}`,
-        email: `p${index}@example.com`,
-        betaTesting: index % 2 === 0,
-        ...input,
-      }),
-    );
+    await store.add({
+      name: 'Rosa Díaz',
+      phone: `+1555000000${index}`,
+      email: `p${index}@example.com`,
+      betaTesting: index % 2 === 0,
+      ...input,
+    });
   }
+  const records: SignupRecord[] = [];
+  for await (const record of store.list()) records.push(record);
   return { store, records };
 }
 

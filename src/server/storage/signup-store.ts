@@ -40,9 +40,10 @@ export interface SignupStore {
   /**
    * Stores a sign-up and resolves once it is durable. A second sign-up with the same email
    * (compared by `emailKey`) keeps the first record: beta interest is turned on if either asked,
-   * and `lastSeenAt` and `signupCount` are updated. Resolves to the stored record either way.
+   * and `lastSeenAt` and `signupCount` are updated. Either way it only says "stored" (spec
+   * section 7 reads the answer only as success or failure), which keeps writes lean.
    */
-  add(input: SignupInput): Promise<SignupRecord>;
+  add(input: SignupInput): Promise<void>;
   /** Records in the order they were first stored, read in batches so a large list never sits in memory. */
   list(filter?: SignupFilter): AsyncIterable<SignupRecord>;
   count(): Promise<number>;

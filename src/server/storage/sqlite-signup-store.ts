@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
 import type { SignupButton, SignupInput, SignupRecord } from '../../shared/signup-schema.js';
 import {
   firstDay,
@@ -15,31 +16,21 @@ import {
   type StatsOptions,
 } from './signup-store.js';
 import { sqliteMigrations, type SqliteMigration } from './sqlite-migrations.js';
+import {
+  openSqlite,
+  type StoredSqliteRow,
+  type WriterRequest,
+  type WriterResult,
+  type WriterRow,
+} from './sqlite-shared.js';
 
-interface StoredRow {
-  rowid: number;
-  id: string;
-  name: string;
-  phone: string;
-  email: string;
-  beta_testing: number;
-  created_at: string;
-  last_seen_at: string;
-  signup_count: number;
-  utm_source: string | null;
-  utm_medium: string | null;
-  utm_campaign: string | null;
-  utm_term: string | null;
-  utm_content: string | null;
-  referrer: string | null;
-  landing_path: string | null;
-  button: string | null;
-  consent_version: string | null;
-}
+type StoredRow = StoredSqliteRow;
 
 interface PendingAdd {
-  input: SignupInput;
-  resolve: (record: SignupRecord) => void;
+  row: WriterRow;
+  /** Id clashes met so far: the row is retried with a fresh id, a couple of times at most. */
+  clashes: number;
+  resolve: () => void;
   reject: (error: unknown) => void;
 }
 
@@ -67,8 +58,13 @@ function toRecord(row: StoredRow): SignupRecord {
   };
 }
 
-function isPrimaryKeyClash(error: unknown): boolean {
-  return (error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+/** The writer thread: compiled JavaScript in production; in tests, run from the TypeScript source through tsx. */
+function startWriter(file: string): Worker {
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./sqlite-writer.js', import.meta.url), { workerData: { file } });
+  const source = JSON.stringify(new URL('./sqlite-writer.ts', import.meta.url).href);
+  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${source}); })`;
+  return new Worker(boot, { eval: true, workerData: { file } });
 }
 
 /** Applies the migrations this file does not have yet, in one write transaction; returns their versions. */
@@ -108,55 +104,64 @@ export interface SqliteSignupStoreOptions {
   now?: () => Date;
 }
 
+/**
+ * Reads happen on a connection in the main thread; writes go to a writer thread (started on the
+ * first sign-up), so the event loop keeps serving requests while a commit is synced to disk.
+ * Sign-ups that arrive while a batch is being written form the next batch: group commit.
+ */
 export class SqliteSignupStore implements SignupStore {
   private readonly db: Database.Database;
-  private readonly upsert: Database.Statement;
-  private readonly upsertBatch: (adds: PendingAdd[], records: SignupRecord[]) => void;
   private readonly newId: () => string;
   private readonly now: () => Date;
+  private writer: Worker | undefined;
   private pending: PendingAdd[] = [];
+  private readonly inFlight = new Map<number, PendingAdd[]>();
+  private nextBatch = 1;
   private flushScheduled = false;
   private closed = false;
+  private drained: (() => void) | undefined;
 
   constructor(
-    file: string,
+    private readonly file: string,
     { migrate = true, newId = randomUUID, now = () => new Date() }: SqliteSignupStoreOptions = {},
   ) {
     this.newId = newId;
     this.now = now;
     if (migrate) mkdirSync(path.dirname(file), { recursive: true });
     // The owner's commands must not create an empty database where they expected one.
-    this.db = new Database(file, { fileMustExist: !migrate });
-    this.db.pragma('journal_mode = WAL');
-    // FULL: every commit is synced to disk before we answer, so an acknowledged sign-up survives a power cut.
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openSqlite(file, { fileMustExist: !migrate });
     if (migrate) migrateSqlite(this.db);
     else if (!this.hasCurrentSchema()) throw new NotMigratedError();
-    // One statement for new and repeated emails alike, so both take the same path and time.
-    this.upsert = this.db.prepare(`
-      INSERT INTO signups (id, name, phone, email, email_key, beta_testing, created_at, last_seen_at, signup_count,
-        utm_source, utm_medium, utm_campaign, utm_term, utm_content, referrer, landing_path, button, source, consent_version)
-      VALUES (@id, @name, @phone, @email, @emailKey, @betaTesting, @now, @now, 1,
-        @utmSource, @utmMedium, @utmCampaign, @utmTerm, @utmContent, @referrer, @landingPath, @button, @source, @consentVersion)
-      ON CONFLICT (email_key) DO UPDATE SET
-        beta_testing = max(beta_testing, excluded.beta_testing),
-        last_seen_at = excluded.last_seen_at,
-        signup_count = signup_count + 1
-      RETURNING rowid, *`);
-    this.upsertBatch = this.db.transaction((adds: PendingAdd[], records: SignupRecord[]) => {
-      for (const add of adds) records.push(this.upsertOne(add.input));
-    });
   }
 
-  add(input: SignupInput): Promise<SignupRecord> {
+  add(input: SignupInput): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
+    const signup = toSignupRow(input);
+    const now = this.now().toISOString();
+    // In WRITER_COLUMNS order.
+    const row: WriterRow = [
+      this.newId(),
+      signup.name,
+      signup.phone,
+      signup.email,
+      signup.emailKey,
+      signup.betaTesting ? 1 : 0,
+      now,
+      now,
+      signup.utmSource,
+      signup.utmMedium,
+      signup.utmCampaign,
+      signup.utmTerm,
+      signup.utmContent,
+      signup.referrer,
+      signup.landingPath,
+      signup.button,
+      signup.source,
+      signup.consentVersion,
+    ];
     return new Promise((resolve, reject) => {
-      this.pending.push({ input, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.pending.push({ row, clashes: 0, resolve, reject });
+      this.scheduleFlush();
     });
   }
 
@@ -219,53 +224,72 @@ export class SqliteSignupStore implements SignupStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.flush();
+    // Everything already accepted is written before the store closes.
+    while (this.pending.length > 0 || this.inFlight.size > 0) {
+      await new Promise<void>((resolve) => {
+        this.drained = resolve;
+        this.flush();
+      });
+    }
+    if (this.writer) {
+      const exited = new Promise((resolve) => this.writer?.once('exit', resolve));
+      this.writer.postMessage({ close: true });
+      await exited;
+    }
     this.db.close();
   }
 
-  private upsertOne(input: SignupInput): SignupRecord {
-    const row = toSignupRow(input);
-    const stored = this.upsert.get({
-      ...row,
-      id: this.newId(),
-      betaTesting: row.betaTesting ? 1 : 0,
-      now: this.now().toISOString(),
-    }) as StoredRow;
-    return toRecord(stored);
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flush();
+    });
   }
 
-  /**
-   * Group commit: every sign-up that arrived in the same turn of the event loop is written in one
-   * transaction, so a burst costs one disk sync instead of one each. Each promise settles only
-   * after that commit. If the batch fails, each sign-up is retried on its own, so one bad row
-   * cannot fail its neighbours.
-   */
+  /** Sends what is waiting as one batch, unless a batch is still being written (it then goes next). */
   private flush(): void {
-    this.flushScheduled = false;
+    if (this.inFlight.size > 0 || this.pending.length === 0) {
+      if (this.inFlight.size === 0) this.drained?.();
+      return;
+    }
+    const batch = this.nextBatch++;
     const adds = this.pending;
     this.pending = [];
-    if (adds.length === 0) return;
-    const records: SignupRecord[] = [];
-    try {
-      this.upsertBatch(adds, records);
-      adds.forEach((add, index) => add.resolve(records[index] as SignupRecord));
-    } catch {
-      for (const add of adds) this.addAlone(add);
-    }
+    this.inFlight.set(batch, adds);
+    this.writer ??= this.startWriter();
+    this.writer.postMessage({ batch, rows: adds.map((add) => add.row) } satisfies WriterRequest);
   }
 
-  private addAlone(add: PendingAdd): void {
-    try {
-      add.resolve(this.upsertOne(add.input));
-    } catch (error) {
+  private startWriter(): Worker {
+    const writer = startWriter(this.file);
+    writer.on('message', (result: WriterResult) => this.settle(result));
+    writer.on('error', (error) => {
+      // The thread died: what it held fails (the callers get an error, not a false "saved"), and
+      // the next sign-up starts a new thread.
+      for (const adds of this.inFlight.values()) for (const add of adds) add.reject(error);
+      this.inFlight.clear();
+      this.writer = undefined;
+      this.flush();
+    });
+    return writer;
+  }
+
+  private settle({ batch, results }: WriterResult): void {
+    const adds = this.inFlight.get(batch) ?? [];
+    this.inFlight.delete(batch);
+    adds.forEach((add, index) => {
+      const result = results[index];
+      if (result?.ok) return add.resolve();
       // A random 122-bit id clashing is next to impossible, but an existing record is never overwritten.
-      if (!isPrimaryKeyClash(error)) return add.reject(error);
-      try {
-        add.resolve(this.upsertOne(add.input));
-      } catch (retryError) {
-        add.reject(retryError);
+      if (result && !result.ok && result.idClash && add.clashes < 2) {
+        this.pending.push({ ...add, row: [this.newId(), ...add.row.slice(1)], clashes: add.clashes + 1 });
+        return;
       }
-    }
+      add.reject(new Error(result && !result.ok ? result.message : 'The sign-up was not written.'));
+    });
+    this.flush();
   }
 
   private hasCurrentSchema(): boolean {

@@ -1,0 +1,243 @@
+// `npm run bench:api [-- --postgres URL] [--runs N] [--requests N] [--connections C]`: sign-ups per
+// second against the real production server on SQLite (and PostgreSQL when given), beside a bare
+// Node http server in the same run, with every acknowledged sign-up counted in the store after.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { openSignupStore } from '../src/server/storage/open-signup-store.js';
+import type { DatabaseConfig } from '../src/server/config.js';
+
+const { values } = parseArgs({
+  options: {
+    postgres: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    requests: { type: 'string', default: '40000' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const runs = Number(values.runs);
+const requests = Number(values.requests);
+const connections = Number(values.connections);
+const postgresUrl = values.postgres ?? process.env.BENCH_POSTGRES_URL;
+const PORT = 4350;
+
+interface RunResult {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  errors: number;
+  rows: number | null;
+}
+
+async function waitForServer(child: ChildProcess, url: string): Promise<void> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}.`);
+    try {
+      await fetch(url, { method: 'HEAD' });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error('The server did not start.');
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+let sequence = 0;
+async function drive(
+  url: string,
+): Promise<{ perSecond: number; p50: number; p99: number; ok: number; errors: number }> {
+  const runId = randomBytes(4).toString('hex');
+  const result = await autocannon({
+    url: `${url}/api/signups`,
+    method: 'POST',
+    connections,
+    // A fixed number of requests, not a duration, so none is cut off in flight and rows must equal 2xx exactly.
+    amount: requests,
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (request) => {
+          sequence += 1;
+          return {
+            ...request,
+            body: JSON.stringify({
+              name: 'Rosa Díaz',
+              phone: '+15551234567',
+              email: `bench-${runId}-${sequence}@example.com`,
+              betaTesting: sequence % 3 === 0,
+              attribution: { utmSource: 'bench', landingPath: '/', button: 'hero_section' },
+              consentVersion: '2026-11-22',
+            }),
+          };
+        },
+      },
+    ],
+  });
+  const ok = result['2xx'];
+  return {
+    perSecond: ok / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+async function benchServer(database: DatabaseConfig): Promise<RunResult> {
+  const url = `http://127.0.0.1:${PORT}`;
+  const databaseUrl = database.kind === 'sqlite' ? `sqlite:${database.file}` : database.url;
+  const child = spawn(process.execPath, ['dist/node/server/index.js'], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      SIGNUP_RATE_LIMIT_PER_MINUTE: '0', // lifted for the run: one client sends everything
+      SIGNUP_RATE_LIMIT_PER_HOUR: '0',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    await waitForServer(child, url);
+    const driven = await drive(url);
+    await stop(child);
+    const store = await openSignupStore(database, { migrate: false });
+    const rows = await store.count();
+    await store.close();
+    return { ...driven, rows };
+  } finally {
+    await stop(child);
+  }
+}
+
+async function benchBare(): Promise<RunResult> {
+  const child = spawn(process.execPath, ['bench/bare-server.mjs'], {
+    env: { ...process.env, PORT: String(PORT) },
+    stdio: 'ignore',
+  });
+  try {
+    await waitForServer(child, `http://127.0.0.1:${PORT}`);
+    return { ...(await drive(`http://127.0.0.1:${PORT}`)), rows: null };
+  } finally {
+    await stop(child);
+  }
+}
+
+async function freshSqlite(): Promise<{ database: DatabaseConfig; cleanup: () => void }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-bench-'));
+  return {
+    database: { kind: 'sqlite', file: path.join(dir, 'signups.db') },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+async function freshPostgres(base: string): Promise<{ database: DatabaseConfig; cleanup: () => Promise<void> }> {
+  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client(base);
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const database: DatabaseConfig = { kind: 'postgres', url: url.toString(), poolSize: 10 };
+  // The server migrates on start; the store opened for counting only reads.
+  return {
+    database,
+    cleanup: async () => {
+      const client = new pg.Client(base);
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+const median = (numbers: number[]) => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+async function repeat(name: string, once: () => Promise<RunResult>): Promise<{ name: string; runs: RunResult[] }> {
+  const results: RunResult[] = [];
+  for (let run = 1; run <= runs; run += 1) {
+    const result = await once();
+    results.push(result);
+    const lost = result.rows === null ? '' : `, rows ${result.rows}${result.rows === result.ok ? '' : ' (MISMATCH)'}`;
+    console.log(
+      `  ${name} run ${run}: ${result.perSecond.toFixed(0)}/s, p50 ${result.p50} ms, p99 ${result.p99} ms, 2xx ${result.ok}, errors ${result.errors}${lost}`,
+    );
+  }
+  return { name, runs: results };
+}
+
+console.log(
+  `bench:api: POST /api/signups, ${connections} connections, ${requests} requests a run, ${runs} runs each; ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
+);
+const targets: { name: string; once: () => Promise<RunResult> }[] = [
+  {
+    name: 'SQLite',
+    once: async () => {
+      const { database, cleanup } = await freshSqlite();
+      try {
+        return await benchServer(database);
+      } finally {
+        cleanup();
+      }
+    },
+  },
+];
+if (postgresUrl) {
+  targets.push({
+    name: 'PostgreSQL',
+    once: async () => {
+      const { database, cleanup } = await freshPostgres(postgresUrl);
+      try {
+        return await benchServer(database);
+      } finally {
+        await cleanup();
+      }
+    },
+  });
+} else {
+  console.log('  (PostgreSQL not measured: pass -- --postgres postgres://… or set BENCH_POSTGRES_URL)');
+}
+targets.push({ name: 'bare Node http', once: benchBare });
+
+const summaries = [];
+for (const target of targets) summaries.push(await repeat(target.name, target.once));
+
+const ceiling = median(summaries.at(-1)?.runs.map((run) => run.perSecond) ?? [1]);
+console.log('\nMedians:');
+console.log('  target           sign-ups/s   p50 ms   p99 ms   errors   rows = 2xx   of bare ceiling');
+let allGood = true;
+for (const { name, runs: results } of summaries) {
+  const perSecond = median(results.map((run) => run.perSecond));
+  const rowsMatch = results.every((run) => run.rows === null || run.rows === run.ok);
+  const errors = results.reduce((sum, run) => sum + run.errors, 0);
+  allGood &&= rowsMatch && errors === 0;
+  console.log(
+    `  ${name.padEnd(16)} ${perSecond.toFixed(0).padStart(10)}   ${String(median(results.map((run) => run.p50))).padStart(6)}   ${String(
+      median(results.map((run) => run.p99)),
+    ).padStart(
+      6,
+    )}   ${String(errors).padStart(6)}   ${results[0]?.rows === null ? '         -' : (rowsMatch ? 'yes' : 'NO').padStart(10)}   ${`${Math.round((perSecond / ceiling) * 100)}%`.padStart(15)}`,
+  );
+}
+process.exitCode = allGood ? 0 : 1;

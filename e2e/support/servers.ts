@@ -1,0 +1,40 @@
+// Starts extra copies of the built server for tests that need more than the one Playwright runs.
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface RunningServer {
+  url: string;
+  process: ChildProcess;
+  output: () => string;
+  stop: () => Promise<number | null>;
+}
+
+export async function startServer(port: number, env: Record<string, string>): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['dist/node/server/index.js'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  for (let tries = 0; ; tries += 1) {
+    if (child.exitCode !== null) throw new Error(`The server on port ${port} exited: ${output}`);
+    try {
+      if ((await fetch(`${url}/`)).ok) break;
+    } catch {
+      if (tries > 100) throw new Error(`The server on port ${port} did not start: ${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    process: child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}

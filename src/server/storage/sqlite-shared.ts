@@ -1,0 +1,80 @@
+// What the SQLite store's main thread and its writer thread share: settings, the upsert, messages.
+import Database from 'better-sqlite3';
+
+/** Opens a connection with the settings every connection to the file uses. */
+export function openSqlite(file: string, options: Database.Options = {}): Database.Database {
+  const db = new Database(file, options);
+  db.pragma('journal_mode = WAL');
+  // FULL: every commit is synced to disk before we answer, so an acknowledged sign-up survives a power cut.
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** The upsert's columns, in the order a writer row lists its values. */
+export const WRITER_COLUMNS = [
+  'id',
+  'name',
+  'phone',
+  'email',
+  'email_key',
+  'beta_testing',
+  'created_at',
+  'last_seen_at',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'referrer',
+  'landing_path',
+  'button',
+  'source',
+  'consent_version',
+] as const;
+
+/** One statement for new and repeated emails alike, so both take the same path and time. */
+export const SQLITE_UPSERT = `
+  INSERT INTO signups (${WRITER_COLUMNS.join(', ')})
+  VALUES (${WRITER_COLUMNS.map(() => '?').join(', ')})
+  ON CONFLICT (email_key) DO UPDATE SET
+    beta_testing = max(beta_testing, excluded.beta_testing),
+    last_seen_at = excluded.last_seen_at,
+    signup_count = signup_count + 1`;
+
+export interface StoredSqliteRow {
+  rowid: number;
+  id: string;
+  name: string;
+  phone: string;
+  email: string;
+  beta_testing: number;
+  created_at: string;
+  last_seen_at: string;
+  signup_count: number;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_term: string | null;
+  utm_content: string | null;
+  referrer: string | null;
+  landing_path: string | null;
+  button: string | null;
+  consent_version: string | null;
+}
+
+/**
+ * The upsert's values for one sign-up, in WRITER_COLUMNS order. A plain array, because it is
+ * copied to the writer thread and arrays copy faster than objects.
+ */
+export type WriterRow = (string | number | null)[];
+
+export interface WriterRequest {
+  batch: number;
+  rows: WriterRow[];
+}
+
+export interface WriterResult {
+  batch: number;
+  results: ({ ok: true } | { ok: false; idClash: boolean; message: string })[];
+}

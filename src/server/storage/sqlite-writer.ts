@@ -1,0 +1,40 @@
+// The SQLite store's writer thread: it owns the write connection, so the event loop never waits
+// on the disk. It takes batches of rows, writes each batch in one transaction (group commit), and
+// answers with the stored rows once the transaction is committed and synced.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { openSqlite, SQLITE_UPSERT, type WriterRequest, type WriterResult, type WriterRow } from './sqlite-shared.js';
+
+const { file } = workerData as { file: string };
+const db: Database.Database = openSqlite(file);
+const upsert = db.prepare(SQLITE_UPSERT);
+const writeAll = db.transaction((rows: WriterRow[]) => {
+  for (const row of rows) upsert.run(row);
+});
+
+function writeOne(row: WriterRow): WriterResult['results'][number] {
+  try {
+    upsert.run(row);
+    return { ok: true };
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    return { ok: false, idClash: code === 'SQLITE_CONSTRAINT_PRIMARYKEY', message };
+  }
+}
+
+parentPort?.on('message', (message: WriterRequest | { close: true }) => {
+  if ('close' in message) {
+    db.close();
+    parentPort?.close();
+    return;
+  }
+  let results: WriterResult['results'];
+  try {
+    writeAll(message.rows);
+    results = message.rows.map(() => ({ ok: true as const }));
+  } catch {
+    // One bad row (an id clash) must not fail its neighbours: write each on its own.
+    results = message.rows.map(writeOne);
+  }
+  parentPort?.postMessage({ batch: message.batch, results } satisfies WriterResult);
+});

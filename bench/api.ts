@@ -66,6 +66,8 @@ async function drive(
     connections,
     // A fixed number of requests, not a duration, so none is cut off in flight and rows must equal 2xx exactly.
     amount: requests,
+    // autocannon notices the end at its next sample; sample often so the timing is not rounded to whole seconds.
+    sampleInt: 50,
     headers: { 'content-type': 'application/json' },
     requests: [
       {
@@ -174,17 +176,11 @@ const median = (numbers: number[]) => {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
-async function repeat(name: string, once: () => Promise<RunResult>): Promise<{ name: string; runs: RunResult[] }> {
-  const results: RunResult[] = [];
-  for (let run = 1; run <= runs; run += 1) {
-    const result = await once();
-    results.push(result);
-    const lost = result.rows === null ? '' : `, rows ${result.rows}${result.rows === result.ok ? '' : ' (MISMATCH)'}`;
-    console.log(
-      `  ${name} run ${run}: ${result.perSecond.toFixed(0)}/s, p50 ${result.p50} ms, p99 ${result.p99} ms, 2xx ${result.ok}, errors ${result.errors}${lost}`,
-    );
-  }
-  return { name, runs: results };
+function report(name: string, run: number, result: RunResult): void {
+  const rows = result.rows === null ? '' : `, rows ${result.rows}${result.rows === result.ok ? '' : ' (MISMATCH)'}`;
+  console.log(
+    `  ${name} run ${run}: ${result.perSecond.toFixed(0)}/s, p50 ${result.p50} ms, p99 ${result.p99} ms, 2xx ${result.ok}, errors ${result.errors}${rows}`,
+  );
 }
 
 console.log(
@@ -220,8 +216,15 @@ if (postgresUrl) {
 }
 targets.push({ name: 'bare Node http', once: benchBare });
 
-const summaries = [];
-for (const target of targets) summaries.push(await repeat(target.name, target.once));
+// Runs take turns (SQLite, PostgreSQL, bare, then again), so a noisy minute on the machine falls on all alike.
+const summaries = targets.map((target) => ({ name: target.name, runs: [] as RunResult[] }));
+for (let run = 1; run <= runs; run += 1) {
+  for (const [index, target] of targets.entries()) {
+    const result = await target.once();
+    summaries[index]?.runs.push(result);
+    report(target.name, run, result);
+  }
+}
 
 const ceiling = median(summaries.at(-1)?.runs.map((run) => run.perSecond) ?? [1]);
 console.log('\nMedians:');

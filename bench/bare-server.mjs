@@ -1,4 +1,5 @@
 // The machine's ceiling for the API benchmark: a bare Node http server that reads the body and answers 201.
+import { Buffer } from 'node:buffer';
 import http from 'node:http';
 
 const body = '{"status":"ok"}';

@@ -34,7 +34,6 @@ export const postgresMigrations: PostgresMigration[] = [
         consent_version text
       );
       CREATE INDEX signups_created_at ON signups (created_at);
-      CREATE INDEX signups_source ON signups (source);
     `,
   },
 ];

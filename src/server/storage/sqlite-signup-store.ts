@@ -259,7 +259,7 @@ export class SqliteSignupStore implements SignupStore {
     this.pending = [];
     this.inFlight.set(batch, adds);
     this.writer ??= this.startWriter();
-    this.writer.postMessage({ batch, rows: adds.map((add) => add.row) } satisfies WriterRequest);
+    this.writer.postMessage({ batch, rows: JSON.stringify(adds.map((add) => add.row)) } satisfies WriterRequest);
   }
 
   private startWriter(): Worker {

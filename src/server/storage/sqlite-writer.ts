@@ -28,13 +28,14 @@ parentPort?.on('message', (message: WriterRequest | { close: true }) => {
     parentPort?.close();
     return;
   }
+  const rows = JSON.parse(message.rows) as WriterRow[];
   let results: WriterResult['results'];
   try {
-    writeAll(message.rows);
-    results = message.rows.map(() => ({ ok: true as const }));
+    writeAll(rows);
+    results = rows.map(() => ({ ok: true as const }));
   } catch {
     // One bad row (an id clash) must not fail its neighbours: write each on its own.
-    results = message.rows.map(writeOne);
+    results = rows.map(writeOne);
   }
   parentPort?.postMessage({ batch: message.batch, results } satisfies WriterResult);
 });

@@ -47,9 +47,17 @@ export function spreadsheetCell(
 }
 
 function write(out: Writable, text: string): Promise<void> {
+  if (out.write(text)) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    if (out.write(text)) resolve();
-    else out.once('drain', resolve).once('error', reject);
+    const onDrain = () => {
+      out.off('error', onError);
+      resolve();
+    };
+    const onError = (error: Error) => {
+      out.off('drain', onDrain);
+      reject(error);
+    };
+    out.once('drain', onDrain).once('error', onError);
   });
 }
 

@@ -166,3 +166,24 @@ test('the dialog is at most 90% of the viewport tall, and scrolls inside on a sh
   await page.getByRole('button', { name: 'Maybe Later' }).scrollIntoViewIfNeeded();
   await expect(page.getByRole('button', { name: 'Maybe Later' })).toBeInViewport();
 });
+
+test('stores where the visit came from, kept for the visit, and which button opened the form', async ({ page }) => {
+  const email = uniqueEmail('utm');
+  await page.goto('/?utm_source=e2e-newsletter&utm_medium=email&utm_campaign=spring-launch');
+  // A reload without the tags (the visitor moves around) keeps what the visit arrived with.
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Protect My Family — Notify Me On App Release!' }).click();
+  await fill(page, email);
+  await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
+  await expect(page.getByRole('heading', { name: "You're On the Protection List!" })).toBeVisible();
+
+  const [mine] = (await exportedSignups()).filter((record) => record.email === email);
+  expect(mine).toMatchObject({
+    utmSource: 'e2e-newsletter',
+    utmMedium: 'email',
+    utmCampaign: 'spring-launch',
+    landingPath: '/',
+    button: 'hero_section',
+    consentVersion: signupDialog.consentVersion,
+  });
+});

@@ -3,6 +3,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { signupRateLimits } from './rate-limit.js';
+import { healthRoutes } from './routes/health.js';
+import { securityHeaders } from './security-headers.js';
 import { AppError } from './errors.js';
 import { signupRoutes } from './routes/signups.js';
 import { sitePaths, siteRoutes } from './routes/site.js';
@@ -68,6 +70,8 @@ export async function createApp({
       .send(new AppError(500, 'internal_error', 'Something went wrong on our side. Please try again.').toJSON());
   });
 
+  await securityHeaders(app);
+  await app.register(healthRoutes, { store });
   const limits = await signupRateLimits(app, config.rateLimit, redis);
   await app.register(signupRoutes, { store, limits });
   if (serveSite) await app.register(siteRoutes, sitePaths(config.distDir));

@@ -218,6 +218,10 @@ export class PostgresSignupStore implements SignupStore {
     }
   }
 
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1 FROM signups LIMIT 1');
+  }
+
   async count(): Promise<number> {
     const { rows } = await this.pool.query<{ n: string }>('SELECT count(*) AS n FROM signups');
     return Number(rows[0]?.n ?? 0);

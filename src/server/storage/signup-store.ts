@@ -47,6 +47,8 @@ export interface SignupStore {
   /** Records in the order they were first stored, read in batches so a large list never sits in memory. */
   list(filter?: SignupFilter): AsyncIterable<SignupRecord>;
   count(): Promise<number>;
+  /** Resolves if the database answers a trivial query; rejects if it cannot be reached. */
+  ping(): Promise<void>;
   stats(options: StatsOptions): Promise<SignupStats>;
   close(): Promise<void>;
 }

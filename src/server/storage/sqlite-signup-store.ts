@@ -184,6 +184,10 @@ export class SqliteSignupStore implements SignupStore {
     }
   }
 
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1 FROM signups LIMIT 1').get();
+  }
+
   async count(): Promise<number> {
     return (this.db.prepare('SELECT count(*) AS n FROM signups').get() as { n: number }).n;
   }

@@ -34,6 +34,9 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATABASE_URL: `sqlite:${process.env.E2E_DATABASE_FILE}`,
       LOG_LEVEL: 'warn',
+      // Every test signs up from 127.0.0.1; the limits have tests of their own (src/server/rate-limit.test.ts).
+      SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
+      SIGNUP_RATE_LIMIT_PER_HOUR: '0',
     },
   },
 });

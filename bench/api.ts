@@ -82,6 +82,7 @@ async function drive(
               betaTesting: sequence % 3 === 0,
               attribution: { utmSource: 'bench', landingPath: '/', button: 'hero_section' },
               consentVersion: '2026-11-22',
+              openedForMs: 5000,
             }),
           };
         },

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { signupDialog } from '../src/client/content';
-import { signupMessages, type SignupRecord } from '../src/shared/signup-schema';
+import { MIN_FORM_TIME_MS, signupMessages, type SignupRecord } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
 
 const run = promisify(execFile);
@@ -31,6 +31,8 @@ async function fill(page: Page, email: string) {
   await page.getByLabel('Your Name').fill('Rosa Díaz');
   await page.getByLabel('Phone Number').fill('+1 (555) 123-4567');
   await page.getByLabel('Email Address').fill(email);
+  // A person takes a moment; a submit faster than MIN_FORM_TIME_MS is taken for a bot's.
+  await page.waitForTimeout(MIN_FORM_TIME_MS);
 }
 
 test('a visitor signs up and the owner finds the sign-up in the export', async ({ page }) => {
@@ -186,4 +188,30 @@ test('stores where the visit came from, kept for the visit, and which button ope
     button: 'hero_section',
     consentVersion: signupDialog.consentVersion,
   });
+});
+
+test('a bot that fills the hidden trap field sees the usual success, and nothing is stored', async ({ page }) => {
+  const email = uniqueEmail('bot');
+  await openFromHero(page);
+  const trap = page.locator('#signup-comments');
+  await expect(trap).toHaveAttribute('tabindex', '-1');
+  await expect(trap).toHaveAttribute('autocomplete', 'off');
+  await expect(page.locator('.signup-form__trap')).toHaveAttribute('aria-hidden', 'true');
+  expect((await trap.boundingBox())?.x ?? 0).toBeLessThan(-1000); // off-screen
+  await fill(page, email);
+  await trap.fill('http://cheap-watches.example'); // only a bot would
+  await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
+  await expect(page.getByRole('heading', { name: "You're On the Protection List!" })).toBeVisible();
+  expect((await exportedSignups()).filter((record) => record.email === email)).toHaveLength(0);
+});
+
+test('the trap field is not reached with the Tab key', async ({ page }) => {
+  await openFromHero(page);
+  const focused: string[] = [];
+  for (let step = 0; step < 12; step += 1) {
+    await page.keyboard.press('Tab');
+    focused.push(await page.evaluate(() => document.activeElement?.id ?? document.activeElement?.tagName ?? ''));
+  }
+  expect(focused).toContain('signup-email');
+  expect(focused).not.toContain('signup-comments');
 });

@@ -239,6 +239,8 @@ export const signupDialog = {
   submitting: 'Adding to Protection List...',
   maybeLater: 'Maybe Later',
   errorSummaryTitle: 'There is a problem',
+  /** Never seen by people (the bot trap); said plainly in case a tool shows it anyway. */
+  trapLabel: 'Leave this box empty',
   errorPrefix: 'Error:',
   /** Not in the spec, which shows no message: see docs/decisions/005-tell-visitors-a-save-failed.md. */
   saveFailed: 'Sorry, we could not add you just now. Nothing you typed was lost. Please try again in a moment.',

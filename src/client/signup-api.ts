@@ -7,12 +7,26 @@ import { signupDialog } from './content';
 /** Long enough for a slow phone connection, short enough that nobody waits forever. */
 const SAVE_TIMEOUT_MS = 20_000;
 
-/** The visitor's fields, plus where the visit came from, which button opened the form, and the consent text's version. */
-export function signupBody(fields: SignupFields, button: SignupSource): SignupInput {
+export interface SubmitContext {
+  /** Which button opened the dialog. */
+  button: SignupSource;
+  /** How long the dialog has been open. */
+  openedForMs: number;
+  /** What the hidden trap field holds (empty for every person). */
+  trap: string;
+}
+
+/**
+ * The visitor's fields, plus where the visit came from, which button opened the form, the consent
+ * text's version, and the two bot checks (the trap field and the time the form was open).
+ */
+export function signupBody(fields: SignupFields, { button, openedForMs, trap }: SubmitContext): SignupInput {
   return {
     ...fields,
     attribution: { ...readAttribution(), button },
     consentVersion: signupDialog.consentVersion,
+    openedForMs: Math.round(openedForMs),
+    ...(trap ? { comments: trap } : {}),
   };
 }
 

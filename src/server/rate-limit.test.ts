@@ -36,7 +36,7 @@ function signUp(app: FastifyInstance, remoteAddress: string, headers: Record<str
     url: '/api/signups',
     remoteAddress,
     headers,
-    payload: { name: 'Rosa Díaz', phone: '+15551234567', email: `rosa${emailCounter}@example.com` },
+    payload: { name: 'Rosa Díaz', phone: '+15551234567', email: `rosa${emailCounter}@example.com`, openedForMs: 5000 },
   });
 }
 

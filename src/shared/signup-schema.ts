@@ -116,6 +116,12 @@ export const attributionSchema = z.strictObject({
 });
 export type Attribution = z.output<typeof attributionSchema>;
 
+/**
+ * The least time a person takes between the dialog opening and pressing submit, even with
+ * autofill. A quicker submit is a bot's: it gets the ordinary success answer and nothing is stored.
+ */
+export const MIN_FORM_TIME_MS = 1500;
+
 /** A version label of the consent text, such as "2026-11-22". */
 export const CONSENT_VERSION_PATTERN = /^[\w.-]{1,40}$/;
 
@@ -128,7 +134,20 @@ export const signupInputSchema = z.strictObject({
   ...signupFieldsSchema.shape,
   attribution: attributionSchema.optional(),
   consentVersion: z.string().regex(CONSENT_VERSION_PATTERN, { error: 'Unknown consent version' }).optional(),
+  /** The hidden trap field: people never see it, so only a bot fills it in. */
+  comments: z.string().max(1000).optional(),
+  /** How long the dialog was open before this submit, measured by the page. */
+  openedForMs: z.number().int().min(0).max(2_147_483_647).optional(),
 });
+
+/**
+ * A sign-up that a bot, not a person, sent: the trap field is filled in, or the form was submitted
+ * faster than a person could (or by something that never opened it).
+ */
+export function looksAutomated(input: Pick<SignupInput, 'comments' | 'openedForMs'>): boolean {
+  if (input.comments !== undefined && input.comments.trim() !== '') return true;
+  return input.openedForMs === undefined || input.openedForMs < MIN_FORM_TIME_MS;
+}
 
 /** What the form holds while the visitor types. */
 export type SignupFormValues = z.input<typeof signupFieldsSchema>;

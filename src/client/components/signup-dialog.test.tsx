@@ -129,6 +129,7 @@ describe('sign-up dialog', () => {
       betaTesting: true,
       attribution: { button: 'hero_section' },
       consentVersion: signupDialog.consentVersion,
+      openedForMs: expect.any(Number),
     });
 
     expect(screen.getByRole('button', { name: signupDialog.submitting })).toBeDisabled();

@@ -49,6 +49,9 @@ export function SignupForm({ source, onSubmittingChange, onSuccess }: SignupForm
   const [submitting, setSubmitting] = useState(false);
   const [saveFailed, setSaveFailed] = useState(false);
   const saveFailedMessage = useRef<HTMLParagraphElement>(null);
+  const trap = useRef<HTMLInputElement>(null);
+  // When the form appeared, for the bot check (a person takes longer than MIN_FORM_TIME_MS).
+  const [openedAt] = useState(() => performance.now());
 
   useEffect(() => {
     if (saveFailed) saveFailedMessage.current?.focus();
@@ -65,7 +68,9 @@ export function SignupForm({ source, onSubmittingChange, onSuccess }: SignupForm
     setSaveFailed(false);
     setSubmittingEverywhere(true);
     try {
-      await submitSignup(signupBody(values, source));
+      await submitSignup(
+        signupBody(values, { button: source, openedForMs: performance.now() - openedAt, trap: trap.current?.value ?? '' }),
+      );
       onSuccess();
     } catch (error) {
       console.error('Error submitting signup', error);
@@ -143,6 +148,12 @@ export function SignupForm({ source, onSubmittingChange, onSuccess }: SignupForm
           <p className="checkbox__help" id={`${fieldIds.betaTesting}-help`}>
             {signupDialog.betaTesting.help}
           </p>
+        </div>
+
+        {/* A trap for bots: off-screen, hidden from screen readers, out of the tab order. */}
+        <div className="signup-form__trap" aria-hidden="true">
+          <label htmlFor="signup-comments">{signupDialog.trapLabel}</label>
+          <input id="signup-comments" name="comments" type="text" tabIndex={-1} autoComplete="off" ref={trap} />
         </div>
 
         <p className="signup-form__consent">{signupDialog.consent}</p>

@@ -1,12 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { signupMessages } from '../../shared/signup-schema.js';
+import { MIN_FORM_TIME_MS, signupMessages } from '../../shared/signup-schema.js';
 import { createApp } from '../app.js';
 import { SqliteSignupStore } from '../storage/sqlite-signup-store.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
 import { testConfig } from '../test/test-config.js';
 
-const valid = { name: 'Rosa Díaz', phone: '+1 (555) 123-4567', email: ' rosa@example.com ', betaTesting: true };
+const valid = {
+  name: 'Rosa Díaz',
+  phone: '+1 (555) 123-4567',
+  email: ' rosa@example.com ',
+  betaTesting: true,
+  openedForMs: 8000,
+};
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -85,6 +91,27 @@ describe('POST /api/signups', () => {
     const records = await stored(store);
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ betaTesting: true, signupCount: 2 });
+  });
+
+  for (const [what, payload] of [
+    ['the hidden trap field is filled in', { ...valid, comments: 'Buy cheap watches' }],
+    ['the form was submitted faster than a person could', { ...valid, openedForMs: MIN_FORM_TIME_MS - 1 }],
+    ['it says nothing of how long the form was open', { ...valid, openedForMs: undefined }],
+  ] as const) {
+    it(`answers a bot as it answers a person, and stores nothing, when ${what}`, async () => {
+      const { app, store } = await setup();
+      const person = await app.inject({ method: 'POST', url: '/api/signups', payload: { ...valid, email: 'person@example.com' } });
+      const bot = await app.inject({ method: 'POST', url: '/api/signups', payload });
+      expect(bot.statusCode).toBe(201);
+      expect(bot.body).toBe(person.body);
+      expect((await stored(store)).map((record) => record.email)).toEqual(['person@example.com']);
+    });
+  }
+
+  it('takes a sign-up submitted right at the minimum time, with the trap empty', async () => {
+    const { app, store } = await setup();
+    await app.inject({ method: 'POST', url: '/api/signups', payload: { ...valid, openedForMs: MIN_FORM_TIME_MS, comments: '' } });
+    expect(await store.count()).toBe(1);
   });
 
   it('defaults beta testing to false when it is left out', async () => {

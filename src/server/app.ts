@@ -2,6 +2,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import { loggerOptions } from './logger.js';
 import { signupRateLimits } from './rate-limit.js';
 import { healthRoutes } from './routes/health.js';
 import { securityHeaders } from './security-headers.js';
@@ -42,7 +43,7 @@ export async function createApp({
   const app = Fastify({
     // The client's address for rate limits: the socket's, unless TRUST_PROXY names the proxies in front.
     trustProxy: config.trustProxy as boolean | string | string[], // a number (hops) is accepted too
-    logger: logger ?? { level: config.logLevel },
+    logger: logger ?? loggerOptions(config.logLevel),
     // One line per request is noise at launch-day volume; it is there at debug level.
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',

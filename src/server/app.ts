@@ -18,7 +18,8 @@ export interface CreateAppOptions {
   redis?: Redis;
   /** Off for API tests that run without a build. */
   serveSite?: boolean;
-  logger?: FastifyBaseLogger | boolean;
+  /** A logger of the caller's (tests capture lines), or false for none; by default pino with loggerOptions. */
+  logger?: FastifyBaseLogger | false;
 }
 
 /** Fastify's own client errors, in words a caller can act on. */
@@ -43,7 +44,11 @@ export async function createApp({
   const app = Fastify({
     // The client's address for rate limits: the socket's, unless TRUST_PROXY names the proxies in front.
     trustProxy: config.trustProxy as boolean | string | string[], // a number (hops) is accepted too
-    logger: logger ?? loggerOptions(config.logLevel),
+    ...(logger === undefined
+      ? { logger: loggerOptions(config.logLevel) }
+      : logger === false
+        ? { logger: false }
+        : { loggerInstance: logger }),
     // One line per request is noise at launch-day volume; it is there at debug level.
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',

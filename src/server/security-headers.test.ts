@@ -13,7 +13,12 @@ afterEach(async () => {
 });
 
 async function setup(trustProxy: boolean = false) {
-  app = await createApp({ config: testConfig({ trustProxy }), store: new SqliteSignupStore(tempDatabaseFile()), serveSite: false, logger: false });
+  app = await createApp({
+    config: testConfig({ trustProxy }),
+    store: new SqliteSignupStore(tempDatabaseFile()),
+    serveSite: false,
+    logger: false,
+  });
   return app;
 }
 
@@ -63,7 +68,9 @@ describe('security headers', () => {
     expect(spoofed.headers['strict-transport-security']).toBeUndefined();
     await app!.close();
 
-    const behindProxy = await (await setup(true)).inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
+    const behindProxy = await (
+      await setup(true)
+    ).inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
     expect(behindProxy.headers['strict-transport-security']).toBe(HSTS);
   });
 });

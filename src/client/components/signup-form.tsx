@@ -69,7 +69,11 @@ export function SignupForm({ source, onSubmittingChange, onSuccess }: SignupForm
     setSubmittingEverywhere(true);
     try {
       await submitSignup(
-        signupBody(values, { button: source, openedForMs: performance.now() - openedAt, trap: trap.current?.value ?? '' }),
+        signupBody(values, {
+          button: source,
+          openedForMs: performance.now() - openedAt,
+          trap: trap.current?.value ?? '',
+        }),
       );
       onSuccess();
     } catch (error) {

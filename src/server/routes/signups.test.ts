@@ -100,7 +100,11 @@ describe('POST /api/signups', () => {
   ] as const) {
     it(`answers a bot as it answers a person, and stores nothing, when ${what}`, async () => {
       const { app, store } = await setup();
-      const person = await app.inject({ method: 'POST', url: '/api/signups', payload: { ...valid, email: 'person@example.com' } });
+      const person = await app.inject({
+        method: 'POST',
+        url: '/api/signups',
+        payload: { ...valid, email: 'person@example.com' },
+      });
       const bot = await app.inject({ method: 'POST', url: '/api/signups', payload });
       expect(bot.statusCode).toBe(201);
       expect(bot.body).toBe(person.body);
@@ -110,7 +114,11 @@ describe('POST /api/signups', () => {
 
   it('takes a sign-up submitted right at the minimum time, with the trap empty', async () => {
     const { app, store } = await setup();
-    await app.inject({ method: 'POST', url: '/api/signups', payload: { ...valid, openedForMs: MIN_FORM_TIME_MS, comments: '' } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/signups',
+      payload: { ...valid, openedForMs: MIN_FORM_TIME_MS, comments: '' },
+    });
     expect(await store.count()).toBe(1);
   });
 

@@ -7,6 +7,7 @@ import {
   firstDay,
   NO_CAMPAIGN,
   NotMigratedError,
+  StoreUnavailableError,
   toSignupRow,
   type SignupFilter,
   type SignupRow,
@@ -98,6 +99,17 @@ function toRecord(row: StoredRow): SignupRecord {
   };
 }
 
+/** Errors that mean "PostgreSQL cannot be reached or cannot take writes now", not "this sign-up is wrong". */
+export function isPostgresUnavailable(error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  if (code && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|EPIPE|EAI_AGAIN)$/.test(code)) return true;
+  // SQLSTATE 08: connection exceptions; 57P0x: the server is shutting down or starting; 53: out of resources.
+  if (code && /^(08|57P0|53)/.test(code)) return true;
+  return /timeout exceeded when trying to connect|Connection terminated|connection failure|Client has encountered a connection error/i.test(
+    message ?? '',
+  );
+}
+
 function isPrimaryKeyClash(error: unknown): boolean {
   const { code, constraint } = error as { code?: string; constraint?: string };
   return code === '23505' && constraint === 'signups_pkey';
@@ -175,7 +187,7 @@ export class PostgresSignupStore implements SignupStore {
     const pool = new pg.Pool({
       connectionString: withSynchronousCommit(connectionString),
       max: poolSize,
-      connectionTimeoutMillis: 5000,
+      connectionTimeoutMillis: 2000, // an unreachable database is answered with 503 quickly
     });
     // An idle connection that drops (a database restart) must not crash the process.
     pool.on('error', () => undefined);
@@ -298,6 +310,7 @@ export class PostgresSignupStore implements SignupStore {
         return add.resolve();
       } catch (error) {
         // Concurrent first sign-ups of one email can race on the unique key: the retry updates instead.
+        if (isPostgresUnavailable(error)) return add.reject(new StoreUnavailableError((error as Error).message));
         const retryable = isPrimaryKeyClash(error) || (error as { code?: string }).code === '23505';
         if (!retryable || attempt >= 2) return add.reject(error);
       }

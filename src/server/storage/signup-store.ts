@@ -122,3 +122,14 @@ export class NotMigratedError extends Error {
     this.name = 'NotMigratedError';
   }
 }
+
+/**
+ * The database cannot take writes just now (unreachable, locked, full). The API answers 503 with a
+ * retry hint; nothing was stored, and the visitor's form still holds what they typed.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(readonly reason: string) {
+    super(`The sign-up database is unavailable: ${reason}`);
+    this.name = 'StoreUnavailableError';
+  }
+}

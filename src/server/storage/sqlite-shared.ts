@@ -1,14 +1,22 @@
 // What the SQLite store's main thread and its writer thread share: settings, the upsert, messages.
 import Database from 'better-sqlite3';
 
+/** How long a write waits for a lock another process holds before the store reports itself unavailable. */
+export const WRITE_BUSY_TIMEOUT_MS = 2000;
+
 /** Opens a connection with the settings every connection to the file uses. */
-export function openSqlite(file: string, options: Database.Options = {}): Database.Database {
+export function openSqlite(file: string, options: Database.Options = {}, busyTimeoutMs = 5000): Database.Database {
   const db = new Database(file, options);
   db.pragma('journal_mode = WAL');
   // FULL: every commit is synced to disk before we answer, so an acknowledged sign-up survives a power cut.
   db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   return db;
+}
+
+/** SQLite errors that mean "the database cannot take writes now", not "this sign-up is wrong". */
+export function isSqliteUnavailable(code: string | undefined): boolean {
+  return /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY|PROTOCOL|NOTADB|CORRUPT)/.test(code ?? '');
 }
 
 /** The upsert's columns, in the order a writer row lists its values. */
@@ -77,5 +85,5 @@ export interface WriterRequest {
 
 export interface WriterResult {
   batch: number;
-  results: ({ ok: true } | { ok: false; idClash: boolean; message: string })[];
+  results: ({ ok: true } | { ok: false; idClash: boolean; code: string | undefined; message: string })[];
 }

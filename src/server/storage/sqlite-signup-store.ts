@@ -9,6 +9,7 @@ import {
   firstDay,
   NO_CAMPAIGN,
   NotMigratedError,
+  StoreUnavailableError,
   toSignupRow,
   type SignupFilter,
   type SignupStats,
@@ -17,6 +18,7 @@ import {
 } from './signup-store.js';
 import { sqliteMigrations, type SqliteMigration } from './sqlite-migrations.js';
 import {
+  isSqliteUnavailable,
   openSqlite,
   type StoredSqliteRow,
   type WriterRequest,
@@ -291,6 +293,8 @@ export class SqliteSignupStore implements SignupStore {
         this.pending.push({ ...add, row: [this.newId(), ...add.row.slice(1)], clashes: add.clashes + 1 });
         return;
       }
+      if (result && !result.ok && isSqliteUnavailable(result.code))
+        return add.reject(new StoreUnavailableError(result.message));
       add.reject(new Error(result && !result.ok ? result.message : 'The sign-up was not written.'));
     });
     this.flush();

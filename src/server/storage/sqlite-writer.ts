@@ -3,10 +3,18 @@
 // answers with the stored rows once the transaction is committed and synced.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { openSqlite, SQLITE_UPSERT, type WriterRequest, type WriterResult, type WriterRow } from './sqlite-shared.js';
+import {
+  isSqliteUnavailable,
+  openSqlite,
+  SQLITE_UPSERT,
+  WRITE_BUSY_TIMEOUT_MS,
+  type WriterRequest,
+  type WriterResult,
+  type WriterRow,
+} from './sqlite-shared.js';
 
 const { file } = workerData as { file: string };
-const db: Database.Database = openSqlite(file);
+const db: Database.Database = openSqlite(file, {}, WRITE_BUSY_TIMEOUT_MS);
 const upsert = db.prepare(SQLITE_UPSERT);
 const writeAll = db.transaction((rows: WriterRow[]) => {
   for (const row of rows) upsert.run(row);
@@ -18,7 +26,7 @@ function writeOne(row: WriterRow): WriterResult['results'][number] {
     return { ok: true };
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
-    return { ok: false, idClash: code === 'SQLITE_CONSTRAINT_PRIMARYKEY', message };
+    return { ok: false, idClash: code === 'SQLITE_CONSTRAINT_PRIMARYKEY', code, message };
   }
 }
 
@@ -33,9 +41,12 @@ parentPort?.on('message', (message: WriterRequest | { close: true }) => {
   try {
     writeAll(rows);
     results = rows.map(() => ({ ok: true as const }));
-  } catch {
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    // Locked, full or unreadable: every row would fail the same way, after the same wait.
+    if (isSqliteUnavailable(code)) results = rows.map(() => ({ ok: false as const, idClash: false, code, message }));
     // One bad row (an id clash) must not fail its neighbours: write each on its own.
-    results = rows.map(writeOne);
+    else results = rows.map(writeOne);
   }
   parentPort?.postMessage({ batch: message.batch, results } satisfies WriterResult);
 });

@@ -1,0 +1,125 @@
+// The database goes away and comes back: the API answers 503 quickly, logs it once, and recovers by itself.
+import net from 'node:net';
+import { Writable } from 'node:stream';
+import Database from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from './app.js';
+import { loggerOptions } from './logger.js';
+import { RETRY_AFTER_SECONDS } from './routes/signups.js';
+import { openSignupStore } from './storage/open-signup-store.js';
+import type { SignupStore } from './storage/signup-store.js';
+import { SqliteSignupStore } from './storage/sqlite-signup-store.js';
+import { tempPostgresUrl, testDatabaseUrl } from './test/store-engines.js';
+import { tempDatabaseFile } from './test/temp-database.js';
+import { testConfig } from './test/test-config.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function appWith(store: SignupStore) {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const app: FastifyInstance = await createApp({
+    config: testConfig(),
+    store,
+    serveSite: false,
+    logger: pino(loggerOptions('info'), stream),
+  });
+  cleanups.push(() => app.close());
+  let count = 0;
+  const signUp = () => {
+    count += 1;
+    return app.inject({
+      method: 'POST',
+      url: '/api/signups',
+      payload: { name: 'Rosa Díaz', phone: '+15551234567', email: `rosa${count}@example.com`, openedForMs: 5000 },
+    });
+  };
+  const logged = (text: string) => lines.filter((line) => line.includes(text)).length;
+  return { app, signUp, logged };
+}
+
+async function expectUnavailable(response: Awaited<ReturnType<Awaited<ReturnType<typeof appWith>>['signUp']>>) {
+  expect(response.statusCode).toBe(503);
+  expect(response.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS));
+  expect(response.json().error.code).toBe('unavailable');
+  expect(response.body).not.toMatch(/SQLITE|ECONN|database is locked|at /);
+}
+
+describe('when the database is unavailable', () => {
+  it('SQLite locked by another process: 503 within seconds, logged once, and back to 201 when released', async () => {
+    const file = tempDatabaseFile();
+    const store = new SqliteSignupStore(file);
+    const { signUp, logged } = await appWith(store);
+    expect((await signUp()).statusCode).toBe(201);
+
+    const other = new Database(file);
+    other.exec('BEGIN EXCLUSIVE');
+    const started = Date.now();
+    await expectUnavailable(await signUp());
+    expect(Date.now() - started).toBeLessThan(5000);
+    await expectUnavailable(await signUp());
+    expect(logged('the sign-up database is unavailable')).toBe(1);
+
+    other.exec('COMMIT');
+    other.close();
+    expect((await signUp()).statusCode).toBe(201);
+    expect(logged('the sign-up database is back')).toBe(1);
+    expect(await store.count()).toBe(2); // the two refused sign-ups were not stored, and said so
+  });
+
+  it.skipIf(!testDatabaseUrl)(
+    'PostgreSQL unreachable: 503 within seconds, logged once, and back to 201 when it returns',
+    async () => {
+      // A TCP proxy in front of PostgreSQL stands for the network between them: closing it cuts access.
+      const target = new URL(await tempPostgresUrl());
+      const sockets = new Set<net.Socket>();
+      const proxy = net.createServer((client) => {
+        const upstream = net.connect(Number(target.port || 5432), target.hostname);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+          socket.on('error', () => socket.destroy());
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      const listen = (port = 0) =>
+        new Promise<number>((resolve) =>
+          proxy.listen(port, '127.0.0.1', () => resolve((proxy.address() as net.AddressInfo).port)),
+        );
+      const cut = () =>
+        new Promise<void>((resolve) => {
+          proxy.close(() => resolve());
+          for (const socket of sockets) socket.destroy();
+        });
+      const port = await listen();
+      cleanups.push(() => (proxy.listening ? cut() : undefined));
+      const viaProxy = new URL(target);
+      viaProxy.host = `127.0.0.1:${port}`;
+      const store = await openSignupStore({ kind: 'postgres', url: viaProxy.toString(), poolSize: 2 });
+      const { signUp, logged } = await appWith(store);
+      expect((await signUp()).statusCode).toBe(201);
+
+      await cut();
+      const started = Date.now();
+      await expectUnavailable(await signUp());
+      expect(Date.now() - started).toBeLessThan(5000);
+      await expectUnavailable(await signUp());
+      expect(logged('the sign-up database is unavailable')).toBe(1);
+
+      await listen(port);
+      expect((await signUp()).statusCode).toBe(201);
+      expect(logged('the sign-up database is back')).toBe(1);
+      expect(await store.count()).toBe(2);
+    },
+  );
+});

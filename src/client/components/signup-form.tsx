@@ -51,7 +51,10 @@ export function SignupForm({ source, onSubmittingChange, onSuccess }: SignupForm
   const saveFailedMessage = useRef<HTMLParagraphElement>(null);
   const trap = useRef<HTMLInputElement>(null);
   // When the form appeared, for the bot check (a person takes longer than MIN_FORM_TIME_MS).
-  const [openedAt] = useState(() => performance.now());
+  const openedAt = useRef(0);
+  useEffect(() => {
+    openedAt.current = performance.now();
+  }, []);
 
   useEffect(() => {
     if (saveFailed) saveFailedMessage.current?.focus();
@@ -71,7 +74,7 @@ export function SignupForm({ source, onSubmittingChange, onSuccess }: SignupForm
       await submitSignup(
         signupBody(values, {
           button: source,
-          openedForMs: performance.now() - openedAt,
+          openedForMs: performance.now() - openedAt.current,
           trap: trap.current?.value ?? '',
         }),
       );

@@ -96,7 +96,7 @@ export function SignupForm({ source, onSubmittingChange, onSuccess }: SignupForm
       className="signup-form"
       noValidate
       aria-busy={submitting}
-      onSubmit={handleSubmit(save, () => setFailedSubmits((count) => count + 1))}
+      onSubmit={(event) => handleSubmit(save, () => setFailedSubmits((count) => count + 1))(event)}
     >
       <Dialog.Title className="dialog__title">{signupDialog.title}</Dialog.Title>
       <Dialog.Description className="dialog__subtitle">{signupDialog.subtitle}</Dialog.Description>

@@ -1,41 +1,26 @@
 // Sign-ups in PostgreSQL, for more than one server instance: batched upserts, answered after commit.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { SignupButton, SignupInput, SignupRecord } from '../../shared/signup-schema.js';
+import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
 import { postgresMigrations, type PostgresMigration } from './postgres-migrations.js';
 import {
   firstDay,
   NO_CAMPAIGN,
   NotMigratedError,
+  recordFromColumns,
   StoreUnavailableError,
   toSignupRow,
   type SignupFilter,
   type SignupRow,
+  type StoredSignupColumns,
   type SignupStats,
   type SignupStore,
   type StatsOptions,
 } from './signup-store.js';
 
-interface StoredRow {
+/** PostgreSQL's rows carry `seq`, the insertion order the export follows. */
+interface StoredRow extends StoredSignupColumns {
   seq: string;
-  id: string;
-  name: string;
-  phone: string;
-  email: string;
-  email_key: string;
-  beta_testing: boolean;
-  created_at: Date;
-  last_seen_at: Date;
-  signup_count: number;
-  utm_source: string | null;
-  utm_medium: string | null;
-  utm_campaign: string | null;
-  utm_term: string | null;
-  utm_content: string | null;
-  referrer: string | null;
-  landing_path: string | null;
-  button: string | null;
-  consent_version: string | null;
 }
 
 interface PendingAdd {
@@ -76,28 +61,6 @@ const UPSERT = `
     beta_testing = signups.beta_testing OR excluded.beta_testing,
     last_seen_at = now(),
     signup_count = signups.signup_count + 1`;
-
-function toRecord(row: StoredRow): SignupRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    phone: row.phone,
-    email: row.email,
-    betaTesting: row.beta_testing,
-    timestamp: row.created_at.toISOString(),
-    lastSeenAt: row.last_seen_at.toISOString(),
-    signupCount: row.signup_count,
-    utmSource: row.utm_source,
-    utmMedium: row.utm_medium,
-    utmCampaign: row.utm_campaign,
-    utmTerm: row.utm_term,
-    utmContent: row.utm_content,
-    referrer: row.referrer,
-    landingPath: row.landing_path,
-    button: row.button as SignupButton | null,
-    consentVersion: row.consent_version,
-  };
-}
 
 /** Errors that mean "PostgreSQL cannot be reached or cannot take writes now", not "this sign-up is wrong". */
 export function isPostgresUnavailable(error: unknown): boolean {
@@ -223,7 +186,7 @@ export class PostgresSignupStore implements SignupStore {
     const sql = `SELECT * FROM signups WHERE ${conditions.join(' AND ')} ORDER BY seq LIMIT ${LIST_BATCH_SIZE}`;
     for (;;) {
       const { rows } = await this.pool.query<StoredRow>(sql, values);
-      for (const row of rows) yield toRecord(row);
+      for (const row of rows) yield recordFromColumns(row);
       const last = rows.at(-1);
       if (!last || rows.length < LIST_BATCH_SIZE) return;
       values[0] = last.seq;

@@ -1,5 +1,5 @@
 // The port every sign-up store implements; the server and the owner's commands use only this.
-import { emailKey, type SignupInput, type SignupRecord } from '../../shared/signup-schema.js';
+import { emailKey, type SignupButton, type SignupInput, type SignupRecord } from '../../shared/signup-schema.js';
 
 export interface SignupFilter {
   /** Only sign-ups first stored at or after this moment. */
@@ -132,4 +132,49 @@ export class StoreUnavailableError extends Error {
     super(`The sign-up database is unavailable: ${reason}`);
     this.name = 'StoreUnavailableError';
   }
+}
+
+/** A stored row as either engine returns it (SQLite: 0/1 and ISO text; PostgreSQL: booleans and Dates). */
+export interface StoredSignupColumns {
+  id: string;
+  name: string;
+  phone: string;
+  email: string;
+  beta_testing: number | boolean;
+  created_at: string | Date;
+  last_seen_at: string | Date;
+  signup_count: number;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_term: string | null;
+  utm_content: string | null;
+  referrer: string | null;
+  landing_path: string | null;
+  button: string | null;
+  consent_version: string | null;
+}
+
+const isoTime = (value: string | Date) => (value instanceof Date ? value.toISOString() : value);
+
+export function recordFromColumns(row: StoredSignupColumns): SignupRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    betaTesting: row.beta_testing === true || row.beta_testing === 1,
+    timestamp: isoTime(row.created_at),
+    lastSeenAt: isoTime(row.last_seen_at),
+    signupCount: row.signup_count,
+    utmSource: row.utm_source,
+    utmMedium: row.utm_medium,
+    utmCampaign: row.utm_campaign,
+    utmTerm: row.utm_term,
+    utmContent: row.utm_content,
+    referrer: row.referrer,
+    landingPath: row.landing_path,
+    button: row.button as SignupButton | null,
+    consentVersion: row.consent_version,
+  };
 }

@@ -1,5 +1,6 @@
 // What the SQLite store's main thread and its writer thread share: settings, the upsert, messages.
 import Database from 'better-sqlite3';
+import type { StoredSignupColumns } from './signup-store.js';
 
 /** How long a write waits for a lock another process holds before the store reports itself unavailable. */
 export const WRITE_BUSY_TIMEOUT_MS = 2000;
@@ -50,25 +51,9 @@ export const SQLITE_UPSERT = `
     last_seen_at = excluded.last_seen_at,
     signup_count = signup_count + 1`;
 
-export interface StoredSqliteRow {
+/** SQLite's rows carry `rowid`, the insertion order the export follows. */
+export interface StoredSqliteRow extends StoredSignupColumns {
   rowid: number;
-  id: string;
-  name: string;
-  phone: string;
-  email: string;
-  beta_testing: number;
-  created_at: string;
-  last_seen_at: string;
-  signup_count: number;
-  utm_source: string | null;
-  utm_medium: string | null;
-  utm_campaign: string | null;
-  utm_term: string | null;
-  utm_content: string | null;
-  referrer: string | null;
-  landing_path: string | null;
-  button: string | null;
-  consent_version: string | null;
 }
 
 /**

@@ -4,11 +4,12 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import type { SignupButton, SignupInput, SignupRecord } from '../../shared/signup-schema.js';
+import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
 import {
   firstDay,
   NO_CAMPAIGN,
   NotMigratedError,
+  recordFromColumns,
   StoreUnavailableError,
   toSignupRow,
   type SignupFilter,
@@ -37,28 +38,6 @@ interface PendingAdd {
 }
 
 const LIST_BATCH_SIZE = 1000;
-
-function toRecord(row: StoredRow): SignupRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    phone: row.phone,
-    email: row.email,
-    betaTesting: row.beta_testing === 1,
-    timestamp: row.created_at,
-    lastSeenAt: row.last_seen_at,
-    signupCount: row.signup_count,
-    utmSource: row.utm_source,
-    utmMedium: row.utm_medium,
-    utmCampaign: row.utm_campaign,
-    utmTerm: row.utm_term,
-    utmContent: row.utm_content,
-    referrer: row.referrer,
-    landingPath: row.landing_path,
-    button: row.button as SignupButton | null,
-    consentVersion: row.consent_version,
-  };
-}
 
 /** The writer thread: compiled JavaScript in production; in tests, run from the TypeScript source through tsx. */
 function startWriter(file: string): Worker {
@@ -179,7 +158,7 @@ export class SqliteSignupStore implements SignupStore {
     let after = 0;
     for (;;) {
       const rows = page.all({ after, ...(since ? { since } : {}) }) as StoredRow[];
-      for (const row of rows) yield toRecord(row);
+      for (const row of rows) yield recordFromColumns(row);
       const last = rows.at(-1);
       if (!last || rows.length < LIST_BATCH_SIZE) return;
       after = last.rowid;

@@ -1,0 +1,73 @@
+// The real server process: its security headers, and how it answers while its database is locked.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { expect, test } from './fixtures';
+import { startServer } from './support/servers';
+
+test('every kind of response carries the security headers', async ({ request }) => {
+  const home = await request.get('/');
+  const html = await home.text();
+  const asset = html.match(/\/assets\/index-[\w-]+\.js/)?.[0];
+  expect(asset).toBeTruthy();
+  for (const response of [
+    home,
+    await request.get(asset ?? ''),
+    await request.get('/api/health'),
+    await request.get('/a/b/c'),
+  ]) {
+    const headers = response.headers();
+    const csp = headers['content-security-policy'] ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-eval');
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['permissions-policy']).toContain('camera=()');
+    expect(headers['strict-transport-security']).toBeUndefined(); // plain HTTP, no trusted proxy
+  }
+});
+
+test('a locked database: 503 with a retry hint, logged once, and sign-ups work again once it is released', async () => {
+  test.setTimeout(30_000);
+  const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-outage-'));
+  const file = path.join(dir, 'signups.db');
+  const server = await startServer(4344, {
+    DATABASE_URL: `sqlite:${file}`,
+    LOG_LEVEL: 'info',
+    SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
+  });
+  let count = 0;
+  const signUp = () =>
+    fetch(`${server.url}/api/signups`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Rosa Díaz',
+        phone: '+15551234567',
+        email: `rosa${++count}@example.com`,
+        openedForMs: 5000,
+      }),
+    });
+  try {
+    expect((await signUp()).status).toBe(201);
+    const other = new Database(file);
+    other.exec('BEGIN EXCLUSIVE'); // another process holds the write lock
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const response = await signUp();
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('10');
+    }
+    expect(server.output().match(/the sign-up database is unavailable/g)).toHaveLength(1);
+    other.exec('COMMIT');
+    other.close();
+    expect((await signUp()).status).toBe(201);
+    expect(server.output()).toContain('the sign-up database is back');
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

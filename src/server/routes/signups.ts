@@ -14,7 +14,7 @@ export const RETRY_AFTER_SECONDS = 10;
 
 export interface SignupRoutesOptions {
   store: SignupStore;
-  /** Rate limits, run before the body is looked at. */
+  /** Rate limits, run before the body is validated or stored. */
   limits: preHandlerAsyncHookHandler[];
 }
 

@@ -7,7 +7,8 @@ import { StoreUnavailableError, type SignupStore } from '../storage/signup-store
 /** A sign-up is a few hundred bytes; anything much larger is not one. */
 export const SIGNUP_BODY_LIMIT_BYTES = 10 * 1024;
 
-const SIGNUP_OK = { status: 'ok' } as const;
+/** The one success answer, serialised once. */
+const SIGNUP_OK = JSON.stringify({ status: 'ok' });
 
 /** Seconds a client is asked to wait before trying again while the database is away. */
 export const RETRY_AFTER_SECONDS = 10;
@@ -33,7 +34,7 @@ export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app,
         { trapFilled: Boolean(parsed.data.comments?.trim()), openedForMs: parsed.data.openedForMs },
         'dropped an automated sign-up',
       );
-      return reply.code(201).send(SIGNUP_OK);
+      return reply.code(201).type('application/json; charset=utf-8').send(SIGNUP_OK);
     }
     try {
       await store.add(parsed.data);
@@ -55,6 +56,6 @@ export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app,
       outage.since = undefined;
     }
     // The answer says nothing about the record: the spec reads it only as success or failure.
-    return reply.code(201).send(SIGNUP_OK);
+    return reply.code(201).type('application/json; charset=utf-8').send(SIGNUP_OK);
   });
 };

@@ -70,5 +70,6 @@ export interface WriterRequest {
 
 export interface WriterResult {
   batch: number;
-  results: ({ ok: true } | { ok: false; idClash: boolean; code: string | undefined; message: string })[];
+  /** "all" when the whole batch committed (the usual case, and the cheapest message); otherwise one result per row. */
+  results: 'all' | ({ ok: true } | { ok: false; idClash: boolean; code: string | undefined; message: string })[];
 }

@@ -20,7 +20,7 @@ const writeAll = db.transaction((rows: WriterRow[]) => {
   for (const row of rows) upsert.run(row);
 });
 
-function writeOne(row: WriterRow): WriterResult['results'][number] {
+function writeOne(row: WriterRow): Exclude<WriterResult['results'], 'all'>[number] {
   try {
     upsert.run(row);
     return { ok: true };
@@ -40,7 +40,7 @@ parentPort?.on('message', (message: WriterRequest | { close: true }) => {
   let results: WriterResult['results'];
   try {
     writeAll(rows);
-    results = rows.map(() => ({ ok: true as const }));
+    results = 'all';
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
     // Locked, full or unreadable: every row would fail the same way, after the same wait.

@@ -7,6 +7,6 @@ runCli(async () => {
     throw new CliError(`Could not migrate: ${(error as Error).message}`);
   });
   await store.close();
-  process.stdout.write(`${where} is up to date.\n`);
+  process.stdout.write(`${where.charAt(0).toUpperCase()}${where.slice(1)} is up to date.\n`);
   return 0;
 });

@@ -118,7 +118,7 @@ export function firstDay(now: Date, days: number): string {
 /** Thrown when the database has no sign-ups table yet (the owner's commands never create one). */
 export class NotMigratedError extends Error {
   constructor() {
-    super('The database has no sign-ups yet: start the server once (npm start) or run npm run db:migrate.');
+    super('It has no sign-up tables yet: start the server once (npm start) or run npm run db:migrate.');
     this.name = 'NotMigratedError';
   }
 }

@@ -54,23 +54,25 @@ export interface SignupStore {
 }
 
 /** What the server derives from a sign-up before storing it, the same for every engine. */
-export interface SignupRow {
-  name: string;
-  phone: string;
-  email: string;
+export interface SignupRow extends Pick<
+  SignupRecord,
+  | 'name'
+  | 'phone'
+  | 'email'
+  | 'betaTesting'
+  | 'utmSource'
+  | 'utmMedium'
+  | 'utmCampaign'
+  | 'utmTerm'
+  | 'utmContent'
+  | 'referrer'
+  | 'landingPath'
+  | 'button'
+  | 'consentVersion'
+> {
   emailKey: string;
-  betaTesting: boolean;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  utmTerm: string | null;
-  utmContent: string | null;
-  referrer: string | null;
-  landingPath: string | null;
-  button: string | null;
   /** The label stats group by: utm_source, else the referring site's host, else "(direct)". */
   source: string;
-  consentVersion: string | null;
 }
 
 export const DIRECT_SOURCE = '(direct)';

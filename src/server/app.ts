@@ -1,6 +1,7 @@
 // Builds the HTTP app (no listening): the sign-up API, the site, and one error handler.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { providerOrigins } from '../shared/public-config.js';
 import type { Config } from './config.js';
 import { loggerOptions } from './logger.js';
 import { signupRateLimits } from './rate-limit.js';
@@ -12,7 +13,7 @@ import { sitePaths, siteRoutes } from './routes/site.js';
 import type { SignupStore } from './storage/signup-store.js';
 
 export interface CreateAppOptions {
-  config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy'>;
+  config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig'>;
   store: SignupStore;
   /** Shared rate-limit counters (REDIS_URL); closed with the app. */
   redis?: Redis;
@@ -76,11 +77,16 @@ export async function createApp({
       .send(new AppError(500, 'internal_error', 'Something went wrong on our side. Please try again.').toJSON());
   });
 
-  await securityHeaders(app);
+  const origins = providerOrigins(config.publicConfig);
+  await securityHeaders(app, {
+    scriptOrigins: origins.script,
+    connectOrigins: origins.connect,
+    imageOrigins: origins.image,
+  });
   await app.register(healthRoutes, { store });
   const limits = await signupRateLimits(app, config.rateLimit, redis);
   await app.register(signupRoutes, { store, limits });
-  if (serveSite) await app.register(siteRoutes, sitePaths(config.distDir));
+  if (serveSite) await app.register(siteRoutes, { ...sitePaths(config.distDir), publicConfig: config.publicConfig });
   else
     app.setNotFoundHandler((_request, reply) =>
       reply.code(404).send({ error: { code: 'not_found', message: 'There is nothing here.' } }),

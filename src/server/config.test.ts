@@ -41,7 +41,8 @@ describe('loadConfig', () => {
       host: 'localhost',
       logLevel: 'info',
       distDir: '/srv/app/dist',
-      rateLimit: { perMinute: 5, perHour: 20, redisUrl: undefined },
+      rateLimit: { perMinute: 5, perHour: 20, redisUrl: undefined, eventsPerMinute: 60 },
+      publicConfig: { consentMode: 'opt-in' },
       trustProxy: false,
     });
   });

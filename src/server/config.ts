@@ -1,10 +1,19 @@
 // Reads and checks the environment once at start-up; every bad variable is reported together.
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  CONSENT_MODES,
+  GA_MEASUREMENT_ID_PATTERN,
+  META_PIXEL_ID_PATTERN,
+  POSTHOG_KEY_PATTERN,
+  type PublicConfig,
+} from '../shared/public-config.js';
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number };
 
 const DEFAULT_SQLITE_FILE = 'data/signups.db';
+/** PostHog Cloud, US region. EU projects use https://eu.i.posthog.com. */
+export const DEFAULT_POSTHOG_HOST = 'https://us.i.posthog.com';
 
 /** Connections per instance: a few per core covers batched writes and the odd read. */
 export const DEFAULT_PG_POOL_SIZE = 10;
@@ -48,7 +57,28 @@ const environmentSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   TRUST_PROXY: z.string().trim().optional(),
+  EVENTS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  GA_MEASUREMENT_ID: optionalId(GA_MEASUREMENT_ID_PATTERN, 'must look like G-XXXXXXXXXX'),
+  POSTHOG_KEY: optionalId(POSTHOG_KEY_PATTERN, 'must be a PostHog project API key, starting phc_'),
+  POSTHOG_HOST: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[^/\s]+\/?$/, { error: 'must be an origin such as https://us.i.posthog.com' })
+    .default(DEFAULT_POSTHOG_HOST)
+    .or(z.literal('').transform(() => DEFAULT_POSTHOG_HOST)),
+  META_PIXEL_ID: optionalId(META_PIXEL_ID_PATTERN, 'must be the digits of a Meta Pixel ID'),
+  CONSENT_MODE: z.enum(CONSENT_MODES).default('opt-in'),
 });
+
+/** An ID that may be unset or empty (off); when set, it must have its provider's shape. */
+function optionalId(pattern: RegExp, message: string) {
+  return z
+    .string()
+    .trim()
+    .regex(pattern, { error: message })
+    .optional()
+    .or(z.literal('').transform(() => undefined));
+}
 
 /**
  * `TRUST_PROXY`: unset or "false" trusts no proxy (the client is the socket's address); "true"
@@ -72,6 +102,8 @@ export interface RateLimitConfig {
   perHour: number;
   /** Shared counters for several instances; unset counts in this process's memory. */
   redisUrl: string | undefined;
+  /** First-party event batches (POST /api/events) allowed per client address per minute; 0 turns it off. */
+  eventsPerMinute: number;
 }
 
 export interface Config {
@@ -81,6 +113,8 @@ export interface Config {
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
   rateLimit: RateLimitConfig;
   trustProxy: boolean | number | string[];
+  /** The analytics providers switched on and the consent mode: all the page is told. */
+  publicConfig: PublicConfig;
   /** Where the built site is: dist/client (assets) and dist/pages (prerendered HTML). */
   distDir: string;
 }
@@ -114,8 +148,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       perMinute: parsed.data.SIGNUP_RATE_LIMIT_PER_MINUTE,
       perHour: parsed.data.SIGNUP_RATE_LIMIT_PER_HOUR,
       redisUrl: parsed.data.REDIS_URL,
+      eventsPerMinute: parsed.data.EVENTS_RATE_LIMIT_PER_MINUTE,
     },
     trustProxy: parseTrustProxy(parsed.data.TRUST_PROXY),
+    publicConfig: publicConfigFrom(parsed.data),
     distDir: path.resolve(cwd, 'dist'),
+  };
+}
+
+function publicConfigFrom(env: z.infer<typeof environmentSchema>): PublicConfig {
+  return {
+    consentMode: env.CONSENT_MODE,
+    ...(env.GA_MEASUREMENT_ID ? { ga4: { measurementId: env.GA_MEASUREMENT_ID } } : {}),
+    ...(env.POSTHOG_KEY ? { posthog: { key: env.POSTHOG_KEY, host: env.POSTHOG_HOST.replace(/\/$/, '') } } : {}),
+    ...(env.META_PIXEL_ID ? { metaPixel: { pixelId: env.META_PIXEL_ID } } : {}),
   };
 }

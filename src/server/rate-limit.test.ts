@@ -18,7 +18,10 @@ afterEach(async () => {
 async function appWith(rateLimit: Partial<Config['rateLimit']>, extra: Partial<Config> = {}, redis?: Redis) {
   const store = new SqliteSignupStore(tempDatabaseFile());
   const app = await createApp({
-    config: testConfig({ rateLimit: { perMinute: 0, perHour: 0, redisUrl: undefined, ...rateLimit }, ...extra }),
+    config: testConfig({
+      rateLimit: { perMinute: 0, perHour: 0, redisUrl: undefined, eventsPerMinute: 0, ...rateLimit },
+      ...extra,
+    }),
     store,
     ...(redis ? { redis } : {}),
     serveSite: false,

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
+import { PUBLIC_CONFIG_ELEMENT_ID, serialisePublicConfig, type PublicConfig } from '../../shared/public-config.js';
 import { resolveRoute } from '../../shared/routes.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -15,20 +16,38 @@ export interface SitePaths {
   pagesDir: string;
 }
 
+export interface SiteOptions extends SitePaths {
+  /** Written into every page as a JSON data block: the page reads it before loading any analytics. */
+  publicConfig: PublicConfig;
+}
+
+const CONFIG_PLACEHOLDER = '<!--public-config-->';
+
 export function sitePaths(distDir: string): SitePaths {
   return { assetsDir: path.join(distDir, 'client'), pagesDir: path.join(distDir, 'pages') };
 }
 
-function readPage(pagesDir: string, name: string): string {
+function readPage(pagesDir: string, name: string, publicConfig: PublicConfig): string {
   const file = path.join(pagesDir, name);
   if (!existsSync(file)) {
     throw new Error(`The built site is missing ${file}: run "npm run build" (npm start does it for you).`);
   }
-  return readFileSync(file, 'utf8');
+  const html = readFileSync(file, 'utf8');
+  if (!html.includes(CONFIG_PLACEHOLDER)) {
+    throw new Error(`${file} was built by an older version: run "npm run build" (npm start does it for you).`);
+  }
+  // A data block, not a script: the Content-Security-Policy (no inline scripts) has no say over it.
+  return html.replace(
+    CONFIG_PLACEHOLDER,
+    `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${serialisePublicConfig(publicConfig)}</script>`,
+  );
 }
 
-export const siteRoutes: FastifyPluginAsync<SitePaths> = async (app, { assetsDir, pagesDir }) => {
-  const pages = { home: readPage(pagesDir, 'home.html'), notFound: readPage(pagesDir, 'not-found.html') };
+export const siteRoutes: FastifyPluginAsync<SiteOptions> = async (app, { assetsDir, pagesDir, publicConfig }) => {
+  const pages = {
+    home: readPage(pagesDir, 'home.html', publicConfig),
+    notFound: readPage(pagesDir, 'not-found.html', publicConfig),
+  };
 
   await app.register(fastifyStatic, {
     root: assetsDir,

@@ -1,0 +1,87 @@
+// The analytics events of spec section 7: their names, their parameters, and the first-party beacon body.
+import { z } from 'zod';
+
+/** Spec section 9: scroll tracking fires only at multiples of 25 percent above 0. */
+export const SCROLL_THRESHOLDS = [25, 50, 75, 100] as const;
+export type ScrollPercentage = (typeof SCROLL_THRESHOLDS)[number];
+
+export const SIGNUP_METHOD = 'modal';
+export const SIGNUP_FORM_NAME = 'signup_modal';
+export const SIGNUP_INTEREST_BUTTON = 'signup_interest';
+export const DOWNLOAD_SOURCE = 'landing_page';
+export const DOWNLOAD_PLATFORMS = ['ios', 'android'] as const;
+export type DownloadPlatform = (typeof DOWNLOAD_PLATFORMS)[number];
+export const BUTTON_SECTIONS = ['hero_section', 'cta_section'] as const;
+
+/** Longest page name or section id we keep: longer ones are someone probing, not a page of ours. */
+export const EVENT_TEXT_MAX_LENGTH = 120;
+/** A beacon carries at most this many events (the page sends a handful per visit). */
+export const EVENT_BATCH_MAX = 50;
+
+const text = z
+  .string()
+  .min(1)
+  .max(EVENT_TEXT_MAX_LENGTH)
+  // Page names and section ids only: letters, digits and a few separators, never free text.
+  .regex(/^[\p{L}\p{N}._~/-]+$/u);
+
+/**
+ * Each event with the parameters that may leave the visitor's browser for any destination. None of
+ * them is personal: the sign-up's name, email and phone travel separately (see client/analytics),
+ * and only to the providers allowed to receive them. `page_name` rides on every event so the
+ * first-party funnel can tell the landing page from the 404 page.
+ */
+export const analyticsEventSchema = z.discriminatedUnion('name', [
+  z.strictObject({
+    name: z.literal('page_view'),
+    params: z.strictObject({ page_name: text }),
+  }),
+  z.strictObject({
+    name: z.literal('scroll_depth'),
+    params: z.strictObject({
+      page_name: text,
+      scroll_percentage: z.union(SCROLL_THRESHOLDS.map((value) => z.literal(value))),
+      section: text,
+    }),
+  }),
+  z.strictObject({
+    name: z.literal('button_click'),
+    params: z.strictObject({
+      page_name: text,
+      button_name: z.literal(SIGNUP_INTEREST_BUTTON),
+      section: z.enum(BUTTON_SECTIONS),
+    }),
+  }),
+  z.strictObject({
+    name: z.literal('sign_up_start'),
+    params: z.strictObject({ page_name: text, method: z.literal(SIGNUP_METHOD) }),
+  }),
+  z.strictObject({
+    name: z.literal('sign_up'),
+    params: z.strictObject({ page_name: text, method: z.literal(SIGNUP_METHOD), beta_testing: z.boolean() }),
+  }),
+  z.strictObject({
+    name: z.literal('form_submission'),
+    params: z.strictObject({ page_name: text, form_name: z.literal(SIGNUP_FORM_NAME), success: z.boolean() }),
+  }),
+  z.strictObject({
+    name: z.literal('download_intent'),
+    params: z.strictObject({
+      page_name: text,
+      platform: z.enum(DOWNLOAD_PLATFORMS),
+      source: z.literal(DOWNLOAD_SOURCE),
+    }),
+  }),
+]);
+
+export type AnalyticsEvent = z.infer<typeof analyticsEventSchema>;
+export type AnalyticsEventName = AnalyticsEvent['name'];
+export const ANALYTICS_EVENT_NAMES = analyticsEventSchema.options.map(
+  (option) => option.shape.name.value,
+) as AnalyticsEventName[];
+
+/** The body of `POST /api/events` (sent with navigator.sendBeacon). */
+export const eventBatchSchema = z.strictObject({
+  events: z.array(analyticsEventSchema).min(1).max(EVENT_BATCH_MAX),
+});
+export type EventBatch = z.infer<typeof eventBatchSchema>;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const dist = path.resolve('dist');
-const { renderPage, site } = await import(pathToFileURL(path.join(dist, 'ssr', 'entry-server.js')).href);
+const { renderPage, site, notFoundTitle } = await import(pathToFileURL(path.join(dist, 'ssr', 'entry-server.js')).href);
 const template = readFileSync(path.join(dist, 'client', 'index.html'), 'utf8');
 
 const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -24,7 +24,7 @@ function page(urlPath, title) {
 
 mkdirSync(path.join(dist, 'pages'), { recursive: true });
 writeFileSync(path.join(dist, 'pages', 'home.html'), page('/', site.title));
-writeFileSync(path.join(dist, 'pages', 'not-found.html'), page('/404.html', `Page not found: ${site.title}`));
+writeFileSync(path.join(dist, 'pages', 'not-found.html'), page('/404.html', notFoundTitle));
 // The pages are served by the server's router, never as files, so /index.html cannot bypass it.
 rmSync(path.join(dist, 'client', 'index.html'));
 rmSync(path.join(dist, 'ssr'), { recursive: true, force: true });

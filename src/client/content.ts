@@ -23,6 +23,9 @@ export const site = {
   skipLink: 'Skip to main content',
 };
 
+/** The title of the 404 page (the landing page's is `site.title`). */
+export const notFoundTitle = `Page not found: ${site.title}`;
+
 export const hero = {
   comingSoon: 'Coming soon...',
   description: [
@@ -213,6 +216,32 @@ export const closingCallToAction = {
   heading: 'Be First to Know When ScamSavvy Is Ready',
   text: 'Join the list and we will tell you the moment the app is ready to download.',
   signupButton: 'Protect My Family — Notify Me When Ready!',
+  /** Spec section 1: a badge records a download intent, then opens the sign-up (no download exists yet). */
+  badgesLabel: 'The app will be in both stores',
+  badges: [
+    { platform: 'ios', store: 'App Store', text: 'Coming soon on the App Store' },
+    { platform: 'android', store: 'Google Play', text: 'Coming soon on Google Play' },
+  ],
+} as const;
+
+/** The question asked before any analytics or advertising cookie is set (CONSENT_MODE, docs/analytics.md). */
+export const consentBanner = {
+  label: 'Cookie choices',
+  heading: 'May we use cookies?',
+  /** `providers` lists only those switched on for this site, e.g. "Google Analytics and PostHog". */
+  explanation: {
+    'opt-in': (providers: string) =>
+      `We would like to use cookies from ${providers} to learn how people use this page and to reach more families with our ads. Nothing is switched on unless you say yes.`,
+    'opt-out': (providers: string) =>
+      `We use cookies from ${providers} to learn how people use this page and to reach more families with our ads. You can say no, and we will switch them off.`,
+  },
+  accept: 'Accept cookies',
+  reject: 'Reject cookies',
+  privacyLink: 'Read our privacy notice',
+  current: {
+    accepted: 'You said yes to cookies.',
+    rejected: 'You said no to cookies.',
+  },
 };
 
 export const signupDialog = {
@@ -260,4 +289,50 @@ export const notFound = {
 export const footer = {
   copyright: (year: number) => `© ${year} ${productName}. All rights reserved.`,
   trust: `${productName} will never call you to ask for money, passwords or bank details.`,
+  cookieChoices: 'Change cookie choices',
+};
+
+/**
+ * The privacy notice, in the footer of every page. Replace the contact address with a real inbox
+ * before launch (docs/content.md).
+ */
+export const privacyNotice = {
+  id: 'privacy-notice',
+  summary: 'Privacy notice: what we collect and why',
+  contactEmail: 'privacy@scamsavvy.example',
+  /** Shown only for the providers switched on for this site (all three until the page knows which). */
+  cookies: {
+    heading: 'Only if you say yes to cookies',
+    providers: {
+      'Google Analytics':
+        'Google Analytics (by Google) tells us how people find and use this page. It never receives your name, phone or email.',
+      PostHog:
+        'PostHog records how the page is used, such as clicks and scrolling, to help us make it easier. Anything you type is hidden from the recording. If you sign up, your name, phone and email are added to that record.',
+      'Meta Pixel':
+        'The Meta Pixel (by Meta, the company behind Facebook) tells Meta when someone signs up after seeing our ad. It sends your email, phone and name in scrambled form, so Meta can match them to an account.',
+    } as Record<string, string>,
+    globalPrivacyControl:
+      'If your browser sends the Global Privacy Control signal, PostHog and the Meta Pixel stay off, whatever you choose.',
+  },
+  contactLabel: 'Write to us:',
+  sections: [
+    {
+      heading: 'When you sign up',
+      paragraphs: [
+        `We keep your name, phone number, email address and whether you want to beta test. We use them only to tell you when ${productName} launches and about beta testing, by text message and email. We never sell them.`,
+      ],
+    },
+    {
+      heading: 'Counting visits, without cookies',
+      paragraphs: [
+        'Our own server counts page views, scrolling and sign-up steps so we know whether this page is helpful. These counts hold no name, no address, no cookie and no internet address.',
+      ],
+    },
+    {
+      heading: 'To be removed, or to ask a question',
+      paragraphs: [
+        'Reply STOP to any text, press "unsubscribe" in any email, or write to us at the address below. We will delete your details within 30 days.',
+      ],
+    },
+  ],
 };

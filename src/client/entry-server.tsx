@@ -3,9 +3,9 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { App } from './app';
 import { ServerPathContext } from './router';
-import { site } from './content';
+import { notFoundTitle, site } from './content';
 
-export { site };
+export { notFoundTitle, site };
 
 export function renderPage(path: string): string {
   return renderToString(

@@ -2,6 +2,7 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { resolveRoute } from '../shared/routes.js';
+import { startAnalytics } from './analytics/analytics';
 import { App } from './app';
 import { captureAttribution } from './attribution';
 import './styles/global.css';
@@ -25,3 +26,6 @@ const app = (
 // Built pages arrive prerendered; the dev server's page is empty and is rendered from scratch.
 if (root.firstElementChild) hydrateRoot(root, app);
 else createRoot(root).render(app);
+
+// Providers load after the page is interactive, and only as the visitor's choice allows.
+startAnalytics();

@@ -1,17 +1,17 @@
 // The analytics events of spec section 7: their names, their parameters, and the first-party beacon body.
 import { z } from 'zod';
 
-/** Spec section 9: scroll tracking fires only at multiples of 25 percent above 0. */
-export const SCROLL_THRESHOLDS = [25, 50, 75, 100] as const;
-export type ScrollPercentage = (typeof SCROLL_THRESHOLDS)[number];
+import {
+  BUTTON_SECTIONS,
+  DOWNLOAD_PLATFORMS,
+  DOWNLOAD_SOURCE,
+  SCROLL_THRESHOLDS,
+  SIGNUP_FORM_NAME,
+  SIGNUP_INTEREST_BUTTON,
+  SIGNUP_METHOD,
+} from './analytics-constants.js';
 
-export const SIGNUP_METHOD = 'modal';
-export const SIGNUP_FORM_NAME = 'signup_modal';
-export const SIGNUP_INTEREST_BUTTON = 'signup_interest';
-export const DOWNLOAD_SOURCE = 'landing_page';
-export const DOWNLOAD_PLATFORMS = ['ios', 'android'] as const;
-export type DownloadPlatform = (typeof DOWNLOAD_PLATFORMS)[number];
-export const BUTTON_SECTIONS = ['hero_section', 'cta_section'] as const;
+export * from './analytics-constants.js';
 
 /** Longest page name or section id we keep: longer ones are someone probing, not a page of ours. */
 export const EVENT_TEXT_MAX_LENGTH = 120;
@@ -22,8 +22,8 @@ const text = z
   .string()
   .min(1)
   .max(EVENT_TEXT_MAX_LENGTH)
-  // Page names and section ids only: letters, digits and a few separators, never free text.
-  .regex(/^[\p{L}\p{N}._~/-]+$/u);
+  // Page names (URL paths, as the browser percent-encodes them) and section ids: never free text.
+  .regex(/^[\p{L}\p{N}._~/%!$&'()*+,;=:@-]+$/u);
 
 /**
  * Each event with the parameters that may leave the visitor's browser for any destination. None of

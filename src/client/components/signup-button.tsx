@@ -1,4 +1,5 @@
 // A button that opens the sign-up dialog, and loads the dialog's code as soon as a visitor shows intent.
+import { trackSignupInterest } from '../analytics/analytics';
 import { preloadSignupDialog, useSignupDialog, type SignupSource } from './signup-dialog-host';
 
 export function SignupButton({ source, children }: { source: SignupSource; children: string }) {
@@ -10,7 +11,10 @@ export function SignupButton({ source, children }: { source: SignupSource; child
       onPointerEnter={preloadSignupDialog}
       onFocus={preloadSignupDialog}
       onTouchStart={preloadSignupDialog}
-      onClick={(event) => openSignup(source, event.currentTarget)}
+      onClick={(event) => {
+        trackSignupInterest(source); // spec section 2: the click, with its section
+        openSignup(source, event.currentTarget);
+      }}
     >
       {children}
     </button>

@@ -12,6 +12,7 @@ import {
   type ReactNode,
 } from 'react';
 import type { SignupButton } from '../../shared/signup-schema.js';
+import { trackSignupStart } from '../analytics/analytics';
 
 /** Which button opened the dialog (spec section 2: the click's section). */
 export type SignupSource = SignupButton;
@@ -48,6 +49,7 @@ export function SignupDialogProvider({ children }: { children: ReactNode }) {
   const [requested, setRequested] = useState(false);
 
   const openSignup = useCallback((from: SignupSource, button: HTMLElement) => {
+    trackSignupStart(); // spec section 4: recorded on opening
     setRequested(true);
     setOpener(button);
     setSource(from);

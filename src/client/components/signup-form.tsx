@@ -9,6 +9,7 @@ import {
   type SignupFields,
   type SignupFormValues,
 } from '../../shared/signup-schema.js';
+import { trackFormSubmission, trackSignup } from '../analytics/analytics';
 import { signupDialog } from '../content';
 import { signupBody, submitSignup } from '../signup-api';
 import type { SignupSource } from './signup-dialog-host';
@@ -78,12 +79,17 @@ export function SignupForm({ source, onSubmittingChange, onSuccess }: SignupForm
           trap: trap.current?.value ?? '',
         }),
       );
-      onSuccess();
     } catch (error) {
+      // Spec section 8: logged, recorded as a failed submission, and the form stays as it was.
       console.error('Error submitting signup', error);
+      trackFormSubmission(false);
       setSubmittingEverywhere(false);
       setSaveFailed(true);
+      return;
     }
+    trackSignup(values);
+    trackFormSubmission(true);
+    onSuccess();
   }
 
   const summary: ErrorSummaryItem[] = (['name', 'phone', 'email', 'betaTesting'] as const).flatMap((field) => {

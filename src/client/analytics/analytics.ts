@@ -1,0 +1,104 @@
+// What the page calls to record the spec's events (section 7): to our own server always, to the providers once allowed.
+import {
+  DOWNLOAD_SOURCE,
+  SIGNUP_FORM_NAME,
+  SIGNUP_INTEREST_BUTTON,
+  SIGNUP_METHOD,
+  type DownloadPlatform,
+  type ScrollPercentage,
+} from '../../shared/analytics-constants.js';
+import type { AnalyticsEvent } from '../../shared/analytics-events.js';
+import type { SignupButton } from '../../shared/signup-schema.js';
+import type { SignupPerson, TrackedEvent } from './analytics-provider';
+import { AnalyticsQueue } from './event-queue';
+import { FirstPartyEvents } from './first-party-events';
+
+/** Longest page name or section sent (the server refuses longer ones). */
+const TEXT_LIMIT = 120;
+
+const queue = new AnalyticsQueue();
+const firstParty = new FirstPartyEvents();
+let pageName = 'home';
+
+/** Analytics never gets in the visitor's way: whatever goes wrong here is logged and forgotten. */
+function safely(action: () => void): void {
+  try {
+    action();
+  } catch (error) {
+    console.warn('Analytics: an event could not be recorded.', error);
+  }
+}
+
+function record(event: AnalyticsEvent): void {
+  safely(() => {
+    firstParty.add(event);
+    if (event.name !== 'page_view') queue.push({ kind: 'track', event: event as TrackedEvent });
+  });
+}
+
+/** Spec section 2: every route change records a page view ('home' for '/', else the path without its slash). */
+export function trackPageView(name: string): void {
+  pageName = name.slice(0, TEXT_LIMIT);
+  record({ name: 'page_view', params: { page_name: pageName } });
+  safely(() =>
+    queue.push({
+      kind: 'page',
+      view: { page_name: pageName, page_title: document.title, page_location: window.location.href },
+    }),
+  );
+}
+
+export function trackScrollDepth(percentage: ScrollPercentage, section: string): void {
+  record({
+    name: 'scroll_depth',
+    params: { page_name: pageName, scroll_percentage: percentage, section: section.slice(0, TEXT_LIMIT) },
+  });
+}
+
+/** A sign-up button was pressed, in the hero or the closing call to action. */
+export function trackSignupInterest(section: SignupButton): void {
+  record({ name: 'button_click', params: { page_name: pageName, button_name: SIGNUP_INTEREST_BUTTON, section } });
+}
+
+/** The sign-up dialog opened. */
+export function trackSignupStart(): void {
+  record({ name: 'sign_up_start', params: { page_name: pageName, method: SIGNUP_METHOD } });
+}
+
+/**
+ * A sign-up was saved. Who signed up goes only to the providers allowed personal data (PostHog as
+ * person properties, the Meta Pixel as advanced matching), never to Google Analytics or our events.
+ */
+export function trackSignup(person: SignupPerson & { betaTesting: boolean }): void {
+  safely(() =>
+    queue.push({ kind: 'identify', person: { name: person.name, email: person.email, phone: person.phone } }),
+  );
+  record({ name: 'sign_up', params: { page_name: pageName, method: SIGNUP_METHOD, beta_testing: person.betaTesting } });
+}
+
+/** After every save attempt, successful or not. */
+export function trackFormSubmission(success: boolean): void {
+  record({ name: 'form_submission', params: { page_name: pageName, form_name: SIGNUP_FORM_NAME, success } });
+}
+
+/** Spec section 1: a download intent for a platform, recorded only as an event. */
+export function trackDownloadIntent(platform: DownloadPlatform): void {
+  record({ name: 'download_intent', params: { page_name: pageName, platform, source: DOWNLOAD_SOURCE } });
+}
+
+/**
+ * Starts analytics once the page is interactive: the providers' code (and zod, to read the
+ * server's settings) loads after the page's own, never on its critical path.
+ */
+export function startAnalytics(): void {
+  firstParty.flushWhenHidden();
+  const boot = () => {
+    import('./analytics-boot')
+      .then(({ bootAnalytics }) => bootAnalytics(queue))
+      .catch((error: unknown) => queue.turnOff(`its code could not load (${String(error)})`));
+  };
+  const whenIdle = () =>
+    'requestIdleCallback' in window ? window.requestIdleCallback(boot, { timeout: 3000 }) : setTimeout(boot, 1);
+  if (document.readyState === 'complete') whenIdle();
+  else window.addEventListener('load', whenIdle, { once: true });
+}

@@ -1,0 +1,53 @@
+// The privacy notice (what is collected, why, by whom, how to be removed), folded into every page's footer.
+import type { MouseEvent } from 'react';
+import { useConsentState } from '../analytics/consent';
+import { privacyNotice } from '../content';
+
+/** For links to the notice: unfold it, then let the browser jump to it. */
+export function openPrivacyNotice(_event?: MouseEvent<HTMLAnchorElement>): void {
+  const details = document.getElementById(privacyNotice.id);
+  if (details instanceof HTMLDetailsElement) details.open = true;
+}
+
+export function PrivacyNotice() {
+  const { known, configured } = useConsentState();
+  // Until the page knows which providers are on (and in the prerendered HTML), all three are described.
+  const providers = known ? configured : Object.keys(privacyNotice.cookies.providers);
+  const { cookies } = privacyNotice;
+  return (
+    <details className="privacy-notice" id={privacyNotice.id}>
+      <summary className="privacy-notice__summary">{privacyNotice.summary}</summary>
+      <div className="privacy-notice__body">
+        {privacyNotice.sections.slice(0, 2).map((section) => (
+          <PrivacySection key={section.heading} heading={section.heading} paragraphs={section.paragraphs} />
+        ))}
+        {providers.length > 0 && (
+          <PrivacySection
+            heading={cookies.heading}
+            paragraphs={[
+              ...providers.flatMap((name) => (cookies.providers[name] ? [cookies.providers[name]] : [])),
+              ...(providers.some((name) => name !== 'Google Analytics') ? [cookies.globalPrivacyControl] : []),
+            ]}
+          />
+        )}
+        {privacyNotice.sections.slice(2).map((section) => (
+          <PrivacySection key={section.heading} heading={section.heading} paragraphs={section.paragraphs} />
+        ))}
+        <p>
+          {privacyNotice.contactLabel} <a href={`mailto:${privacyNotice.contactEmail}`}>{privacyNotice.contactEmail}</a>
+        </p>
+      </div>
+    </details>
+  );
+}
+
+function PrivacySection({ heading, paragraphs }: { heading: string; paragraphs: string[] }) {
+  return (
+    <>
+      <h2 className="privacy-notice__heading">{heading}</h2>
+      {paragraphs.map((paragraph) => (
+        <p key={paragraph}>{paragraph}</p>
+      ))}
+    </>
+  );
+}

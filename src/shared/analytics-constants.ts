@@ -1,0 +1,16 @@
+// The fixed values of the spec's analytics events (section 7), kept free of zod so the page's first script stays small.
+
+/** Spec section 9: scroll tracking fires only at multiples of 25 percent above 0. */
+export const SCROLL_THRESHOLDS = [25, 50, 75, 100] as const;
+export type ScrollPercentage = (typeof SCROLL_THRESHOLDS)[number];
+
+export const SIGNUP_METHOD = 'modal';
+export const SIGNUP_FORM_NAME = 'signup_modal';
+export const SIGNUP_INTEREST_BUTTON = 'signup_interest';
+export const DOWNLOAD_SOURCE = 'landing_page';
+export const DOWNLOAD_PLATFORMS = ['ios', 'android'] as const;
+export type DownloadPlatform = (typeof DOWNLOAD_PLATFORMS)[number];
+export const BUTTON_SECTIONS = ['hero_section', 'cta_section'] as const;
+
+/** Where the page sends its first-party events (POST, a JSON `{ events }` batch). */
+export const EVENTS_ENDPOINT = '/api/events';

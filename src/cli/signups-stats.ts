@@ -1,13 +1,14 @@
 // `npm run signups:stats -- [--days N] [--top N]`: how the sign-ups are going, as text.
 import { parseArgs } from 'node:util';
-import { formatStatsReport } from '../server/storage/stats-report.js';
+import { formatFunnelReport, formatStatsReport } from '../server/storage/stats-report.js';
 import { CliError, openStoreForCli, runCli } from './cli-support.js';
 
 const usage = `Usage: npm run --silent signups:stats -- [--days N] [--top N]
 
 Prints the total number of people on the list, repeats, the share who want to beta test, new
-people per day as a small chart, and the top sources and campaigns. Reads DATABASE_URL.
-  --days N   how many days the chart covers (default 30)
+people per day as a small chart, the top sources and campaigns, and the landing page's funnel
+per day from its first-party events. Reads DATABASE_URL.
+  --days N   how many days the chart and the funnel cover (default 30)
   --top N    how many sources and campaigns to list (default 10)`;
 
 function positive(name: string, value: string | undefined, fallback: number): number {
@@ -39,8 +40,10 @@ runCli(async (argv) => {
   const { store, where } = await openStoreForCli();
   try {
     const now = new Date();
-    const stats = await store.stats({ days, top, now });
-    process.stdout.write(formatStatsReport(stats, { where, now, days }));
+    const [stats, funnel] = await Promise.all([store.stats({ days, top, now }), store.funnel({ days, now })]);
+    process.stdout.write(
+      `${formatStatsReport(stats, { where, now, days })}\n${formatFunnelReport(funnel, { now, days })}`,
+    );
     return 0;
   } finally {
     await store.close();

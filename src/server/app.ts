@@ -4,10 +4,11 @@ import type { Redis } from 'ioredis';
 import { providerOrigins } from '../shared/public-config.js';
 import type { Config } from './config.js';
 import { loggerOptions } from './logger.js';
-import { signupRateLimits } from './rate-limit.js';
+import { eventRateLimits, signupRateLimits } from './rate-limit.js';
 import { healthRoutes } from './routes/health.js';
 import { securityHeaders } from './security-headers.js';
 import { AppError } from './errors.js';
+import { eventRoutes } from './routes/events.js';
 import { signupRoutes } from './routes/signups.js';
 import { sitePaths, siteRoutes } from './routes/site.js';
 import type { SignupStore } from './storage/signup-store.js';
@@ -29,7 +30,7 @@ const clientErrors: Record<string, { status: number; code: string; message: stri
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
     code: 'unsupported_media_type',
-    message: 'Send the sign-up as JSON (content-type: application/json).',
+    message: 'Send JSON (content-type: application/json).',
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'bad_request', message: 'The request is malformed.' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json', message: 'The request body is empty.' },
@@ -86,6 +87,7 @@ export async function createApp({
   await app.register(healthRoutes, { store });
   const limits = await signupRateLimits(app, config.rateLimit, redis);
   await app.register(signupRoutes, { store, limits });
+  await app.register(eventRoutes, { store, limits: eventRateLimits(app, config.rateLimit.eventsPerMinute) });
   if (serveSite) await app.register(siteRoutes, { ...sitePaths(config.distDir), publicConfig: config.publicConfig });
   else
     app.setNotFoundHandler((_request, reply) =>

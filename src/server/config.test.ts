@@ -72,3 +72,49 @@ describe('TRUST_PROXY', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://cache' }, '/')).toThrow(/REDIS_URL/);
   });
 });
+
+describe('analytics providers and consent', () => {
+  it('switches on only the providers whose IDs are set, and tells the page nothing else', () => {
+    const config = loadConfig(
+      {
+        GA_MEASUREMENT_ID: 'G-ABC123DEF4',
+        POSTHOG_KEY: 'phc_abcdefghijklmnopqrstuvwxyz012345',
+        META_PIXEL_ID: '',
+        CONSENT_MODE: 'opt-out',
+      },
+      '/',
+    );
+    expect(config.publicConfig).toEqual({
+      consentMode: 'opt-out',
+      ga4: { measurementId: 'G-ABC123DEF4' },
+      posthog: { key: 'phc_abcdefghijklmnopqrstuvwxyz012345', host: 'https://us.i.posthog.com' },
+    });
+  });
+  it('takes another PostHog host, without a trailing slash', () => {
+    const config = loadConfig(
+      { POSTHOG_KEY: 'phc_abcdefghijklmnopqrstuvwxyz012345', POSTHOG_HOST: 'https://eu.i.posthog.com/' },
+      '/',
+    );
+    expect(config.publicConfig.posthog?.host).toBe('https://eu.i.posthog.com');
+  });
+  it('lists every malformed ID at once', () => {
+    try {
+      loadConfig(
+        {
+          GA_MEASUREMENT_ID: 'UA-1234-1',
+          POSTHOG_KEY: 'secret',
+          POSTHOG_HOST: 'us.i.posthog.com',
+          META_PIXEL_ID: 'pixel',
+          CONSENT_MODE: 'maybe',
+        },
+        '/',
+      );
+      expect.unreachable('loadConfig should have thrown');
+    } catch (error) {
+      const problems = (error as ConfigError).problems.join('\n');
+      for (const name of ['GA_MEASUREMENT_ID', 'POSTHOG_KEY', 'POSTHOG_HOST', 'META_PIXEL_ID', 'CONSENT_MODE']) {
+        expect(problems).toContain(name);
+      }
+    }
+  });
+});

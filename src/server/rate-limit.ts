@@ -1,4 +1,4 @@
-// Per-client limits on sign-ups: in memory for one instance, in Redis when several share the work.
+// Per-client limits on sign-ups and event beacons: in memory for one instance, in Redis when several share the work.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -27,6 +27,7 @@ export function clientKey(ip: string): string {
 }
 
 export const rateLimitedMessage = 'Too many sign-ups from this connection. Please wait a little and try again.';
+export const eventsRateLimitedMessage = 'Too many event batches from this connection.';
 
 /**
  * Registers the rate-limit plugin and returns the pre-handler for POST /api/signups, which counts
@@ -61,4 +62,25 @@ export async function signupRateLimits(
     }
   };
   return [checkLimits];
+}
+
+/**
+ * The pre-handler for POST /api/events: `perMinute` batches per client address per minute (0: no
+ * limit), counted apart from sign-ups (their own keys in the same memory or Redis store), so a
+ * chatty page never uses up anyone's sign-up allowance. It needs the plugin that
+ * `signupRateLimits` registered, and fails open the same way when Redis is away.
+ */
+export function eventRateLimits(app: FastifyInstance, perMinute: number): preHandlerAsyncHookHandler[] {
+  if (!app.hasDecorator('createRateLimit')) throw new Error('Register the rate-limit plugin (signupRateLimits) first.');
+  if (perMinute === 0) return [];
+  const limiter = app.createRateLimit({
+    max: perMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `events:${clientKey(request.ip)}`,
+  });
+  const checkLimit: preHandlerAsyncHookHandler = async (request) => {
+    const result = await limiter(request);
+    if (!result.isAllowed && result.isExceeded) throw new AppError(429, 'rate_limited', eventsRateLimitedMessage);
+  };
+  return [checkLimit];
 }

@@ -36,4 +36,19 @@ export const postgresMigrations: PostgresMigration[] = [
       CREATE INDEX signups_created_at ON signups (created_at);
     `,
   },
+  {
+    version: 2,
+    name: 'create-analytics-events',
+    // The page's first-party events: what happened and on which page, never who or from where.
+    sql: `
+      CREATE TABLE analytics_events (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        name text NOT NULL,
+        page_name text NOT NULL,
+        params jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX analytics_events_created_at ON analytics_events (created_at);
+    `,
+  },
 ];

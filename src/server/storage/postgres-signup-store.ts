@@ -1,15 +1,23 @@
 // Sign-ups in PostgreSQL, for more than one server instance: batched upserts, answered after commit.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
+import { EventBuffer, rowsOf } from './event-buffer.js';
+import { funnelDayFromColumns, funnelQuery, type StoredFunnelColumns } from './funnel-sql.js';
 import { postgresMigrations, type PostgresMigration } from './postgres-migrations.js';
 import {
+  dayAfter,
   firstDay,
   NO_CAMPAIGN,
   NotMigratedError,
   recordFromColumns,
   StoreUnavailableError,
+  toEventRow,
   toSignupRow,
+  type EventRow,
+  type FunnelDay,
+  type FunnelOptions,
   type SignupFilter,
   type SignupRow,
   type StoredSignupColumns,
@@ -61,6 +69,19 @@ const UPSERT = `
     beta_testing = signups.beta_testing OR excluded.beta_testing,
     last_seen_at = now(),
     signup_count = signups.signup_count + 1`;
+
+/** A batch of analytics events in one statement (one transaction); a null time is the database's clock. */
+const INSERT_EVENTS = `
+  INSERT INTO analytics_events (name, page_name, params, created_at)
+  SELECT name, page_name, params, coalesce(created_at, now())
+  FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::timestamptz[]) AS event(name, page_name, params, created_at)`;
+
+/** The funnel's query in PostgreSQL's words: days are taken in UTC, whatever the session's time zone. */
+const FUNNEL_SQL = funnelQuery({
+  day: `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+  param: (name) => `(params ->> '${name}')`,
+  window: `created_at >= ($1::date)::timestamp AT TIME ZONE 'UTC' AND created_at < ($2::date)::timestamp AT TIME ZONE 'UTC'`,
+});
 
 /** Errors that mean "PostgreSQL cannot be reached or cannot take writes now", not "this sign-up is wrong". */
 export function isPostgresUnavailable(error: unknown): boolean {
@@ -136,6 +157,9 @@ export class PostgresSignupStore implements SignupStore {
   private pending: PendingAdd[] = [];
   private flushScheduled = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Events go on their own connection and statement, a few times a second at most, never in a sign-up's. */
+  private readonly events = new EventBuffer(() => this.track(this.writeEvents()));
+  private writingEvents = false;
   private closed = false;
 
   private constructor(
@@ -173,6 +197,12 @@ export class PostgresSignupStore implements SignupStore {
         setImmediate(() => this.track(this.flush()));
       }
     });
+  }
+
+  recordEvents(events: AnalyticsEvent[], at?: Date): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
+    if (events.length === 0) return Promise.resolve();
+    return this.events.add(events.map((event) => toEventRow(event, at)));
   }
 
   async *list(filter: SignupFilter = {}): AsyncIterable<SignupRecord> {
@@ -236,13 +266,49 @@ export class PostgresSignupStore implements SignupStore {
     };
   }
 
+  async funnel({ days, now = new Date() }: FunnelOptions): Promise<FunnelDay[]> {
+    const { rows } = await this.pool.query<StoredFunnelColumns>(FUNNEL_SQL, [firstDay(now, days), dayAfter(now)]);
+    return rows.map(funnelDayFromColumns);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    // Everything already accepted is written before the pool closes.
+    // Everything already accepted is written before the pool closes, events included.
     this.track(this.flush());
+    this.events.drain();
+    this.track(this.writeEvents());
     await Promise.all(this.inFlight);
     await this.pool.end();
+  }
+
+  /** Writes due events, one batch after another, on one connection at a time. */
+  private async writeEvents(): Promise<void> {
+    if (this.writingEvents) return; // the loop already running picks them up
+    this.writingEvents = true;
+    try {
+      while (this.events.due) {
+        const calls = this.events.take();
+        try {
+          await this.insertEvents(rowsOf(calls));
+          for (const call of calls) call.resolve();
+        } catch (error) {
+          const failure = isPostgresUnavailable(error) ? new StoreUnavailableError((error as Error).message) : error;
+          for (const call of calls) call.reject(failure);
+        }
+      }
+    } finally {
+      this.writingEvents = false;
+    }
+  }
+
+  private async insertEvents(rows: EventRow[]): Promise<void> {
+    await this.pool.query(INSERT_EVENTS, [
+      rows.map((row) => row.name),
+      rows.map((row) => row.pageName),
+      rows.map((row) => row.params),
+      rows.map((row) => row.createdAt),
+    ]);
   }
 
   private track(flush: Promise<void>): void {

@@ -1,5 +1,8 @@
 // One suite, every engine: what any SignupStore must do.
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
 import type { DatabaseConfig } from '../config.js';
 import { storeEngines } from '../test/store-engines.js';
@@ -27,6 +30,57 @@ async function all(store: SignupStore, filter?: SignupFilter): Promise<SignupRec
   const records = [];
   for await (const record of store.list(filter)) records.push(record);
   return records;
+}
+
+const landingView: AnalyticsEvent = { name: 'page_view', params: { page_name: 'home' } };
+const missingPageView: AnalyticsEvent = { name: 'page_view', params: { page_name: 'missing-page' } };
+const dialogOpen: AnalyticsEvent = { name: 'sign_up_start', params: { page_name: 'home', method: 'modal' } };
+const signedUp: AnalyticsEvent = {
+  name: 'sign_up',
+  params: { page_name: 'home', method: 'modal', beta_testing: true },
+};
+const formFailed: AnalyticsEvent = {
+  name: 'form_submission',
+  params: { page_name: 'home', form_name: 'signup_modal', success: false },
+};
+const formSucceeded: AnalyticsEvent = {
+  name: 'form_submission',
+  params: { page_name: 'home', form_name: 'signup_modal', success: true },
+};
+const downloadIntent: AnalyticsEvent = {
+  name: 'download_intent',
+  params: { page_name: 'home', platform: 'ios', source: 'landing_page' },
+};
+const buttonClick: AnalyticsEvent = {
+  name: 'button_click',
+  params: { page_name: 'home', button_name: 'signup_interest', section: 'hero_section' },
+};
+function scrolled(percentage: 25 | 50 | 75 | 100, pageName = 'home'): AnalyticsEvent {
+  return { name: 'scroll_depth', params: { page_name: pageName, scroll_percentage: percentage, section: 'hero' } };
+}
+const times = <T>(count: number, value: T): T[] => Array.from({ length: count }, () => value);
+
+/** The analytics_events rows as stored, read past the port (each engine its own way). */
+async function storedEvents(database: DatabaseConfig) {
+  type Row = { name: string; page_name: string; params: unknown; created_at: string | Date };
+  let rows: Row[];
+  if (database.kind === 'sqlite') {
+    const db = new Database(database.file, { readonly: true });
+    rows = db.prepare('SELECT name, page_name, params, created_at FROM analytics_events ORDER BY id').all() as Row[];
+    db.close();
+  } else {
+    const client = new pg.Client(database.url);
+    await client.connect();
+    rows = (await client.query<Row>('SELECT name, page_name, params, created_at FROM analytics_events ORDER BY id'))
+      .rows;
+    await client.end();
+  }
+  return rows.map((row) => ({
+    name: row.name,
+    pageName: row.page_name,
+    params: typeof row.params === 'string' ? (JSON.parse(row.params) as unknown) : row.params,
+    createdAt: row.created_at instanceof Date ? row.created_at.toISOString() : row.created_at,
+  }));
 }
 
 for (const engine of storeEngines) {
@@ -195,6 +249,103 @@ for (const engine of storeEngines) {
       });
     });
 
+    it('stores each event with its name, page and validated params, timed by the database', async () => {
+      const database = await engine.database();
+      const store = await open(database);
+      const before = Date.now() - 1000;
+      await expect(store.recordEvents([landingView, scrolled(50), formFailed])).resolves.toBeUndefined();
+      const rows = await storedEvents(database);
+      expect(rows.map(({ createdAt: _time, ...row }) => row)).toEqual([
+        { name: 'page_view', pageName: 'home', params: { page_name: 'home' } },
+        {
+          name: 'scroll_depth',
+          pageName: 'home',
+          params: { page_name: 'home', scroll_percentage: 50, section: 'hero' },
+        },
+        {
+          name: 'form_submission',
+          pageName: 'home',
+          params: { page_name: 'home', form_name: 'signup_modal', success: false },
+        },
+      ]);
+      for (const row of rows) {
+        expect(row.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+        expect(Date.parse(row.createdAt)).toBeGreaterThanOrEqual(before);
+        expect(Date.parse(row.createdAt)).toBeLessThanOrEqual(Date.now() + 1000);
+      }
+    });
+
+    it('counts the landing-page funnel per UTC day, leaving out other pages and days outside the window', async () => {
+      const store = await open();
+      const now = new Date('2026-11-22T15:00:00Z');
+      await Promise.all([
+        store.recordEvents(
+          [...times(3, landingView), missingPageView, scrolled(25, 'missing-page'), dialogOpen],
+          new Date('2026-11-15T23:59:59.999Z'), // the day before a 7-day window starts
+        ),
+        store.recordEvents(
+          [...times(4, landingView), missingPageView, dialogOpen, dialogOpen, signedUp, formFailed, formSucceeded],
+          new Date('2026-11-16T00:00:00.000Z'), // the window's first moment
+        ),
+        store.recordEvents(
+          [scrolled(25), scrolled(25), scrolled(50), scrolled(75), scrolled(100), downloadIntent, buttonClick],
+          new Date('2026-11-16T23:59:59.999Z'),
+        ),
+        store.recordEvents(
+          [...times(10, landingView), signedUp, signedUp, scrolled(25), scrolled(50, 'missing-page')],
+          now,
+        ),
+        store.recordEvents([landingView, signedUp], new Date('2026-11-23T00:00:00.000Z')), // after the window
+      ]);
+      const scrollDepth = (s25: number, s50: number, s75: number, s100: number) => ({
+        25: s25,
+        50: s50,
+        75: s75,
+        100: s100,
+      });
+      expect(await store.funnel({ days: 7, now })).toEqual([
+        {
+          day: '2026-11-16',
+          landingViews: 4,
+          dialogOpens: 2,
+          signups: 1,
+          formFailures: 1,
+          downloadIntents: 1,
+          scrollDepth: scrollDepth(2, 1, 1, 1),
+        },
+        {
+          day: '2026-11-22',
+          landingViews: 10,
+          dialogOpens: 0,
+          signups: 2,
+          formFailures: 0,
+          downloadIntents: 0,
+          scrollDepth: scrollDepth(1, 0, 0, 0),
+        },
+      ]);
+      expect((await store.funnel({ days: 8, now }))[0]).toMatchObject({ day: '2026-11-15', landingViews: 3 });
+      expect(await store.funnel({ days: 1, now: new Date('2026-11-10T12:00:00Z') })).toEqual([]);
+    });
+
+    it('writes the events it accepted before closing, and takes them alongside a burst of sign-ups', async () => {
+      const database = await engine.database();
+      const first = await openSignupStore(database);
+      const signups = Array.from({ length: 200 }, (_, index) => first.add({ ...rosa, email: `p${index}@example.com` }));
+      const beacons = Array.from({ length: 100 }, () => first.recordEvents([landingView, dialogOpen]));
+      await Promise.all([...signups, ...beacons]);
+      void first.recordEvents(times(5, signedUp)); // not awaited: close() must still write it
+      await first.close();
+      const second = await open(database);
+      expect(await second.count()).toBe(200);
+      expect(await second.funnel({ days: 1 })).toMatchObject([{ landingViews: 100, dialogOpens: 100, signups: 5 }]);
+    });
+
+    it('reports no funnel days when there are no events', async () => {
+      const store = await open();
+      await store.add(rosa);
+      expect(await store.funnel({ days: 30 })).toEqual([]);
+    });
+
     it('refuses to read a database that was never set up, rather than create one', async () => {
       const database = await engine.database();
       await expect(openSignupStore(database, { migrate: false })).rejects.toSatisfy(
@@ -202,10 +353,11 @@ for (const engine of storeEngines) {
       );
     });
 
-    it('rejects sign-ups after it is closed', async () => {
+    it('rejects sign-ups and events after it is closed', async () => {
       const store = await openSignupStore(await engine.database());
       await store.close();
       await expect(store.add(rosa)).rejects.toThrow(/closed/);
+      await expect(store.recordEvents([landingView])).rejects.toThrow(/closed/);
     });
   });
 }

@@ -1,4 +1,5 @@
 // The port every sign-up store implements; the server and the owner's commands use only this.
+import type { AnalyticsEvent, ScrollPercentage } from '../../shared/analytics-events.js';
 import { emailKey, type SignupButton, type SignupInput, type SignupRecord } from '../../shared/signup-schema.js';
 
 export interface SignupFilter {
@@ -36,6 +37,30 @@ export interface StatsOptions {
   now?: Date;
 }
 
+export interface FunnelOptions {
+  /** How many UTC days back, counting today, the funnel covers. */
+  days: number;
+  now?: Date;
+}
+
+/** One UTC day of the landing page's first-party events, counted in SQL. */
+export interface FunnelDay {
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  /** page_view events on the landing page (page_name "home"). */
+  landingViews: number;
+  /** sign_up_start: the sign-up dialog opened. */
+  dialogOpens: number;
+  /** sign_up: a sign-up the server accepted. */
+  signups: number;
+  /** form_submission events with success false. */
+  formFailures: number;
+  /** download_intent: an app-store button pressed. */
+  downloadIntents: number;
+  /** scroll_depth events on the landing page, per threshold reached. */
+  scrollDepth: Record<ScrollPercentage, number>;
+}
+
 export interface SignupStore {
   /**
    * Stores a sign-up and resolves once it is durable. A second sign-up with the same email
@@ -50,6 +75,15 @@ export interface SignupStore {
   /** Resolves if the database answers a trivial query; rejects if it cannot be reached. */
   ping(): Promise<void>;
   stats(options: StatsOptions): Promise<SignupStats>;
+  /**
+   * Stores first-party analytics events (already validated) and resolves once they are written.
+   * They are written in batches a little later than sign-ups and never ahead of them, since losing
+   * an event is acceptable and losing a sign-up is not. `at` is when they happened; left out, the
+   * database's clock at the write.
+   */
+  recordEvents(events: AnalyticsEvent[], at?: Date): Promise<void>;
+  /** The landing page's funnel per UTC day, oldest first, for the days asked (days without events are left out). */
+  funnel(options: FunnelOptions): Promise<FunnelDay[]>;
   close(): Promise<void>;
 }
 
@@ -117,10 +151,36 @@ export function firstDay(now: Date, days: number): string {
   return start.toISOString().slice(0, 10);
 }
 
+/** The UTC day (YYYY-MM-DD) after `now`'s: the end, exclusive, of a window that ends today. */
+export function dayAfter(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString().slice(0, 10);
+}
+
+/** An analytics event as both engines store it: no visitor, address or browser, only the event. */
+export interface EventRow {
+  name: AnalyticsEvent['name'];
+  pageName: string;
+  /** The validated params, page_name included, as JSON: enough to re-validate the event as it was. */
+  params: string;
+  /** ISO 8601, or null for the database's clock. */
+  createdAt: string | null;
+}
+
+export function toEventRow(event: AnalyticsEvent, at: Date | undefined): EventRow {
+  return {
+    name: event.name,
+    pageName: event.params.page_name,
+    params: JSON.stringify(event.params),
+    createdAt: at ? at.toISOString() : null,
+  };
+}
+
 /** Thrown when the database has no sign-ups table yet (the owner's commands never create one). */
 export class NotMigratedError extends Error {
   constructor() {
-    super('It has no sign-up tables yet: start the server once (npm start) or run npm run db:migrate.');
+    super(
+      'It has no sign-up tables yet, or older ones than this version needs: start the server once (npm start) or run npm run db:migrate.',
+    );
     this.name = 'NotMigratedError';
   }
 }

@@ -1,4 +1,4 @@
-// What the SQLite store's main thread and its writer thread share: settings, the upsert, messages.
+// What the SQLite store's main thread and its writer thread share: settings, statements, messages.
 import Database from 'better-sqlite3';
 import type { StoredSignupColumns } from './signup-store.js';
 
@@ -72,4 +72,24 @@ export interface WriterResult {
   batch: number;
   /** "all" when the whole batch committed (the usual case, and the cheapest message); otherwise one result per row. */
   results: 'all' | ({ ok: true } | { ok: false; idClash: boolean; code: string | undefined; message: string })[];
+}
+
+/** One analytics event, in the order SQLITE_INSERT_EVENT takes them; a null time is the database's clock. */
+export type EventWriterRow = [name: string, pageName: string, params: string, createdAt: string | null];
+
+export const SQLITE_INSERT_EVENT = `
+  INSERT INTO analytics_events (name, page_name, params, created_at)
+  VALUES (?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))`;
+
+/** A batch of analytics events, written in one transaction of its own (never in a sign-up's). */
+export interface EventWriterRequest {
+  batch: number;
+  /** The batch's EventWriterRows as JSON. */
+  events: string;
+}
+
+export interface EventWriterResult {
+  batch: number;
+  /** "ok" once the batch committed; otherwise why none of it was written. */
+  events: 'ok' | { code: string | undefined; message: string };
 }

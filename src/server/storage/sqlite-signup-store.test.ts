@@ -46,6 +46,36 @@ describe('SqliteSignupStore', () => {
     await store.close();
   });
 
+  it('writes events while sign-ups keep arriving, rather than waiting for a quiet moment', async () => {
+    const store = new SqliteSignupStore(tempDatabaseFile());
+    await store.add({ name: 'Rosa Díaz', phone: '+15551234567', email: 'first@example.com', betaTesting: false });
+    // Sign-ups arrive on every turn of the event loop, so one is always waiting when a batch ends.
+    let arriving = true;
+    let sent = 0;
+    const accepted: Promise<void>[] = [];
+    const arrive = () => {
+      if (!arriving) return;
+      sent += 1;
+      accepted.push(
+        store.add({ name: 'Rosa Díaz', phone: '+15551234567', email: `p${sent}@example.com`, betaTesting: false }),
+      );
+      setImmediate(arrive);
+    };
+    arrive();
+    const eventsWritten = store
+      .recordEvents([{ name: 'page_view', params: { page_name: 'home' } }])
+      .then(() => ({ whileSignupsArrived: arriving }));
+    const giveUp = new Promise<{ whileSignupsArrived: boolean }>((resolve) =>
+      setTimeout(() => resolve({ whileSignupsArrived: false }), 3000),
+    );
+    const outcome = await Promise.race([eventsWritten, giveUp]);
+    arriving = false;
+    await Promise.all(accepted);
+    expect(outcome.whileSignupsArrived).toBe(true);
+    expect(await store.count()).toBe(sent + 1);
+    await store.close();
+  });
+
   it('does not create a file when asked only to read', () => {
     expect(() => new SqliteSignupStore(tempDatabaseFile(), { migrate: false })).toThrow();
   });

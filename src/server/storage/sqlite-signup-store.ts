@@ -4,14 +4,21 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
+import { EventBuffer, rowsOf, type PendingEvents } from './event-buffer.js';
+import { funnelDayFromColumns, funnelQuery, type StoredFunnelColumns } from './funnel-sql.js';
 import {
+  dayAfter,
   firstDay,
   NO_CAMPAIGN,
   NotMigratedError,
   recordFromColumns,
   StoreUnavailableError,
+  toEventRow,
   toSignupRow,
+  type FunnelDay,
+  type FunnelOptions,
   type SignupFilter,
   type SignupStats,
   type SignupStore,
@@ -21,6 +28,9 @@ import { sqliteMigrations, type SqliteMigration } from './sqlite-migrations.js';
 import {
   isSqliteUnavailable,
   openSqlite,
+  type EventWriterRequest,
+  type EventWriterResult,
+  type EventWriterRow,
   type StoredSqliteRow,
   type WriterRequest,
   type WriterResult,
@@ -38,6 +48,13 @@ interface PendingAdd {
 }
 
 const LIST_BATCH_SIZE = 1000;
+
+/** The funnel's query in SQLite's words: times are ISO 8601 text, so a day is their first ten characters. */
+const FUNNEL_SQL = funnelQuery({
+  day: 'substr(created_at, 1, 10)',
+  param: (name) => `(params -> '$.${name}')`,
+  window: 'created_at >= @from AND created_at < @to',
+});
 
 /** The writer thread: compiled JavaScript in production; in tests, run from the TypeScript source through tsx. */
 function startWriter(file: string): Worker {
@@ -87,8 +104,10 @@ export interface SqliteSignupStoreOptions {
 
 /**
  * Reads happen on a connection in the main thread; writes go to a writer thread (started on the
- * first sign-up), so the event loop keeps serving requests while a commit is synced to disk.
+ * first write), so the event loop keeps serving requests while a commit is synced to disk.
  * Sign-ups that arrive while a batch is being written form the next batch: group commit.
+ * Analytics events share the writer but not the transactions: they wait a moment to be written
+ * together, and take a turn only when no sign-up waits, or every other batch while some do.
  */
 export class SqliteSignupStore implements SignupStore {
   private readonly db: Database.Database;
@@ -97,6 +116,9 @@ export class SqliteSignupStore implements SignupStore {
   private writer: Worker | undefined;
   private pending: PendingAdd[] = [];
   private readonly inFlight = new Map<number, PendingAdd[]>();
+  private readonly events = new EventBuffer(() => this.flush());
+  private readonly eventsInFlight = new Map<number, PendingEvents[]>();
+  private lastSent: 'signups' | 'events' | undefined;
   private nextBatch = 1;
   private flushScheduled = false;
   private closed = false;
@@ -144,6 +166,12 @@ export class SqliteSignupStore implements SignupStore {
       this.pending.push({ row, clashes: 0, resolve, reject });
       this.scheduleFlush();
     });
+  }
+
+  recordEvents(events: AnalyticsEvent[], at?: Date): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
+    if (events.length === 0) return Promise.resolve();
+    return this.events.add(events.map((event) => toEventRow(event, at)));
   }
 
   async *list(filter: SignupFilter = {}): AsyncIterable<SignupRecord> {
@@ -206,11 +234,17 @@ export class SqliteSignupStore implements SignupStore {
     };
   }
 
+  async funnel({ days, now = this.now() }: FunnelOptions): Promise<FunnelDay[]> {
+    const rows = this.db.prepare(FUNNEL_SQL).all({ from: firstDay(now, days), to: dayAfter(now) });
+    return (rows as StoredFunnelColumns[]).map(funnelDayFromColumns);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    // Everything already accepted is written before the store closes.
-    while (this.pending.length > 0 || this.inFlight.size > 0) {
+    // Everything already accepted is written before the store closes, events included.
+    this.events.drain();
+    while (this.pending.length > 0 || this.inFlight.size > 0 || !this.events.empty || this.eventsInFlight.size > 0) {
       await new Promise<void>((resolve) => {
         this.drained = resolve;
         this.flush();
@@ -233,32 +267,70 @@ export class SqliteSignupStore implements SignupStore {
     });
   }
 
-  /** Sends what is waiting as one batch, unless a batch is still being written (it then goes next). */
+  /**
+   * Sends what is waiting as one batch, unless a batch is still being written (it then goes next).
+   * Events that are due go when no sign-up waits, or after a sign-up batch: a sign-up waits for at
+   * most one short event transaction, and events are not held back for long by a stream of sign-ups.
+   */
   private flush(): void {
-    if (this.inFlight.size > 0 || this.pending.length === 0) {
-      if (this.inFlight.size === 0) this.drained?.();
-      return;
-    }
+    if (this.inFlight.size > 0 || this.eventsInFlight.size > 0) return;
+    if (this.events.due && (this.pending.length === 0 || this.lastSent === 'signups')) return this.sendEvents();
+    if (this.pending.length > 0) return this.sendSignups();
+    this.drained?.();
+  }
+
+  private sendSignups(): void {
     const batch = this.nextBatch++;
     const adds = this.pending;
     this.pending = [];
     this.inFlight.set(batch, adds);
+    this.lastSent = 'signups';
     this.writer ??= this.startWriter();
     this.writer.postMessage({ batch, rows: JSON.stringify(adds.map((add) => add.row)) } satisfies WriterRequest);
   }
 
+  private sendEvents(): void {
+    const batch = this.nextBatch++;
+    const calls = this.events.take();
+    this.eventsInFlight.set(batch, calls);
+    this.lastSent = 'events';
+    const rows = rowsOf(calls).map((row): EventWriterRow => [row.name, row.pageName, row.params, row.createdAt]);
+    this.writer ??= this.startWriter();
+    this.writer.postMessage({ batch, events: JSON.stringify(rows) } satisfies EventWriterRequest);
+  }
+
   private startWriter(): Worker {
     const writer = startWriter(this.file);
-    writer.on('message', (result: WriterResult) => this.settle(result));
+    writer.on('message', (result: WriterResult | EventWriterResult) =>
+      'events' in result ? this.settleEvents(result) : this.settle(result),
+    );
     writer.on('error', (error) => {
       // The thread died: what it held fails (the callers get an error, not a false "saved"), and
       // the next sign-up starts a new thread.
       for (const adds of this.inFlight.values()) for (const add of adds) add.reject(error);
+      for (const calls of this.eventsInFlight.values()) for (const call of calls) call.reject(error);
       this.inFlight.clear();
+      this.eventsInFlight.clear();
       this.writer = undefined;
       this.flush();
     });
     return writer;
+  }
+
+  private settleEvents({ batch, events }: EventWriterResult): void {
+    const calls = this.eventsInFlight.get(batch) ?? [];
+    this.eventsInFlight.delete(batch);
+    const failure =
+      events === 'ok'
+        ? undefined
+        : isSqliteUnavailable(events.code)
+          ? new StoreUnavailableError(events.message)
+          : new Error(events.message);
+    for (const call of calls) {
+      if (failure) call.reject(failure);
+      else call.resolve();
+    }
+    this.flush();
   }
 
   private settle({ batch, results }: WriterResult): void {

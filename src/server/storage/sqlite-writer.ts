@@ -1,13 +1,18 @@
 // The SQLite store's writer thread: it owns the write connection, so the event loop never waits
 // on the disk. It takes batches of rows, writes each batch in one transaction (group commit), and
-// answers with the stored rows once the transaction is committed and synced.
+// answers with the stored rows once the transaction is committed and synced. Analytics events come
+// as batches of their own, each in its own transaction, so they can never fail a sign-up.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import {
   isSqliteUnavailable,
   openSqlite,
+  SQLITE_INSERT_EVENT,
   SQLITE_UPSERT,
   WRITE_BUSY_TIMEOUT_MS,
+  type EventWriterRequest,
+  type EventWriterResult,
+  type EventWriterRow,
   type WriterRequest,
   type WriterResult,
   type WriterRow,
@@ -19,6 +24,20 @@ const upsert = db.prepare(SQLITE_UPSERT);
 const writeAll = db.transaction((rows: WriterRow[]) => {
   for (const row of rows) upsert.run(row);
 });
+const insertEvent = db.prepare(SQLITE_INSERT_EVENT);
+const writeEvents = db.transaction((rows: EventWriterRow[]) => {
+  for (const row of rows) insertEvent.run(row);
+});
+
+function writeEventBatch({ batch, events }: EventWriterRequest): EventWriterResult {
+  try {
+    writeEvents(JSON.parse(events) as EventWriterRow[]);
+    return { batch, events: 'ok' };
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    return { batch, events: { code, message } };
+  }
+}
 
 function writeOne(row: WriterRow): Exclude<WriterResult['results'], 'all'>[number] {
   try {
@@ -30,10 +49,14 @@ function writeOne(row: WriterRow): Exclude<WriterResult['results'], 'all'>[numbe
   }
 }
 
-parentPort?.on('message', (message: WriterRequest | { close: true }) => {
+parentPort?.on('message', (message: WriterRequest | EventWriterRequest | { close: true }) => {
   if ('close' in message) {
     db.close();
     parentPort?.close();
+    return;
+  }
+  if ('events' in message) {
+    parentPort?.postMessage(writeEventBatch(message));
     return;
   }
   const rows = JSON.parse(message.rows) as WriterRow[];

@@ -1,18 +1,23 @@
-// Turns sign-up figures into the plain-text report `npm run signups:stats` prints.
-import { firstDay, type CountedLabel, type SignupStats } from './signup-store.js';
+// Turns sign-up figures and the page funnel into the plain-text report `npm run signups:stats` prints.
+import { SCROLL_THRESHOLDS, type ScrollPercentage } from '../../shared/analytics-events.js';
+import { firstDay, type CountedLabel, type FunnelDay, type SignupStats } from './signup-store.js';
 
 const BAR_WIDTH = 40;
 const number = (value: number) => value.toLocaleString('en-US');
 const percent = (part: number, whole: number) => (whole === 0 ? '0%' : `${Math.round((part / whole) * 100)}%`);
 
+/** The UTC days (YYYY-MM-DD) of the window, oldest first. */
+function windowDays(now: Date, days: number): string[] {
+  const start = new Date(`${firstDay(now, days)}T00:00:00Z`);
+  return Array.from({ length: days }, (_, index) =>
+    new Date(start.getTime() + index * 86_400_000).toISOString().slice(0, 10),
+  );
+}
+
 /** Every day of the window, oldest first, with 0 for days that had no sign-ups. */
 export function fillDays(byDay: CountedLabel[], now: Date, days: number): CountedLabel[] {
   const counts = new Map(byDay.map((day) => [day.label, day.count]));
-  const start = new Date(`${firstDay(now, days)}T00:00:00Z`);
-  return Array.from({ length: days }, (_, index) => {
-    const label = new Date(start.getTime() + index * 86_400_000).toISOString().slice(0, 10);
-    return { label, count: counts.get(label) ?? 0 };
-  });
+  return windowDays(now, days).map((label) => ({ label, count: counts.get(label) ?? 0 }));
 }
 
 function table(rows: CountedLabel[], total: number): string[] {
@@ -51,6 +56,101 @@ export function formatStatsReport(
     '',
     'Top campaigns (utm_campaign)',
     ...table(stats.topCampaigns, stats.total),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** A day of the funnel with nothing counted. */
+function emptyFunnelDay(day: string): FunnelDay {
+  return {
+    day,
+    landingViews: 0,
+    dialogOpens: 0,
+    signups: 0,
+    formFailures: 0,
+    downloadIntents: 0,
+    scrollDepth: { 25: 0, 50: 0, 75: 0, 100: 0 },
+  };
+}
+
+/** Every day of the window, oldest first, with zeros for days without events. */
+export function fillFunnelDays(funnel: FunnelDay[], now: Date, days: number): FunnelDay[] {
+  const byDay = new Map(funnel.map((day) => [day.day, day]));
+  return windowDays(now, days).map((day) => byDay.get(day) ?? emptyFunnelDay(day));
+}
+
+/** The window's totals, labelled "Total"; shares are then worked out from the totals, not averaged. */
+export function totalFunnel(days: FunnelDay[]): FunnelDay {
+  return days.reduce((total, day) => {
+    const scrollDepth = { ...total.scrollDepth };
+    for (const threshold of SCROLL_THRESHOLDS) scrollDepth[threshold] += day.scrollDepth[threshold];
+    return {
+      day: total.day,
+      landingViews: total.landingViews + day.landingViews,
+      dialogOpens: total.dialogOpens + day.dialogOpens,
+      signups: total.signups + day.signups,
+      formFailures: total.formFailures + day.formFailures,
+      downloadIntents: total.downloadIntents + day.downloadIntents,
+      scrollDepth,
+    };
+  }, emptyFunnelDay('Total'));
+}
+
+/** part/whole as a percentage, or "-" when there is nothing to divide by (no views that day). */
+function share(part: number, whole: number, decimals = 0): string {
+  return whole === 0 ? '-' : `${((part / whole) * 100).toFixed(decimals)}%`;
+}
+
+/** A count and its share of the day's views, aligned in both parts; no share on a day without views. */
+function scrollCell(day: FunnelDay, threshold: ScrollPercentage, countWidth: number): string {
+  const reached = day.scrollDepth[threshold];
+  const ofViews = day.landingViews === 0 ? '' : share(reached, day.landingViews);
+  return `${number(reached).padStart(countWidth)} ${ofViews.padStart(4)}`;
+}
+
+/** Rows under headers, two spaces apart: the first column left-aligned, the figures right-aligned. */
+function grid(headers: string[], rows: string[][]): string[] {
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => row[column]?.length ?? 0)),
+  );
+  const align = (text: string, column: number) =>
+    column === 0 ? text.padEnd(widths[0] ?? 0) : text.padStart(widths[column] ?? 0);
+  return [headers, ...rows].map((cells) => `  ${cells.map(align).join('  ')}`.trimEnd());
+}
+
+/**
+ * The page funnel for the window: one table of views, sign-up steps and downloads, one of scroll
+ * depth, each with a total row. Both fit an 80-column terminal.
+ */
+export function formatFunnelReport(funnel: FunnelDay[], { now, days }: { now: Date; days: number }): string {
+  if (funnel.length === 0) return `Page funnel per day: no first-party page events in the last ${days} days.\n`;
+  const filled = fillFunnelDays(funnel, now, days);
+  const rows = [...filled, totalFunnel(filled)];
+  const countWidth = Math.max(
+    ...rows.flatMap((day) => SCROLL_THRESHOLDS.map((threshold) => number(day.scrollDepth[threshold]).length)),
+  );
+  const lines = [
+    `Page funnel per day (first-party events, UTC), last ${days} days`,
+    ...grid(
+      ['Day', 'Views', 'Opens', 'Sign-ups', 'Conversion', 'Form errors', 'Downloads'],
+      rows.map((day) => [
+        day.day,
+        number(day.landingViews),
+        number(day.dialogOpens),
+        number(day.signups),
+        share(day.signups, day.landingViews, 1),
+        number(day.formFailures),
+        number(day.downloadIntents),
+      ]),
+    ),
+    '  Views: landing-page views. Opens: sign-up form opened. Conversion: sign-ups',
+    '  per view. Form errors: submissions that failed. Downloads: app-store buttons.',
+    '',
+    'Scroll depth on the landing page (times each mark was reached, share of views)',
+    ...grid(
+      ['Day', ...SCROLL_THRESHOLDS.map((threshold) => `Reached ${threshold}%`)],
+      rows.map((day) => [day.day, ...SCROLL_THRESHOLDS.map((threshold) => scrollCell(day, threshold, countWidth))]),
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,52 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DownloadBadges } from './download-badges';
+import { SignupDialogProvider } from './signup-dialog-host';
+
+describe('DownloadBadges (spec section 1)', () => {
+  const beacons: string[] = [];
+  beforeEach(() => {
+    beacons.length = 0;
+    Object.defineProperty(navigator, 'sendBeacon', {
+      configurable: true,
+      value: (_url: string, body: Blob) => {
+        // jsdom's Blob has no text(); FileReader reads it as a browser would.
+        const reader = new FileReader();
+        reader.addEventListener('load', () => beacons.push(String(reader.result)));
+        reader.readAsText(body);
+        return true;
+      },
+    });
+  });
+  afterEach(cleanup);
+
+  it('records a download intent for the platform, then opens the sign-up instead of a download', async () => {
+    render(
+      <SignupDialogProvider>
+        <DownloadBadges />
+      </SignupDialogProvider>,
+    );
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await act(async () => {
+        screen.getByRole('button', { name: 'Coming soon on Google Play' }).click();
+      });
+      act(() => {
+        vi.advanceTimersByTime(2000);
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+    await vi.waitFor(() => expect(beacons.length).toBeGreaterThan(0));
+    const events = beacons.flatMap(
+      (text) => (JSON.parse(text) as { events: { name: string; params: object }[] }).events,
+    );
+    expect(events).toContainEqual({
+      name: 'download_intent',
+      params: { page_name: 'home', platform: 'android', source: 'landing_page' },
+    });
+    expect(events).toContainEqual({ name: 'sign_up_start', params: { page_name: 'home', method: 'modal' } });
+    expect(await screen.findByRole('dialog', { name: 'Get Notified When ScamSavvy Launches' })).toBeVisible();
+  });
+});

@@ -15,6 +15,10 @@ const server = spawn(process.execPath, ['dist/node/server/index.js'], {
     HOST: '127.0.0.1',
     DATABASE_URL: `sqlite:${dir}/signups.db`,
     LOG_LEVEL: 'warn',
+    // Stand-in IDs so the cookie banner shows; the providers' hosts are blocked below.
+    GA_MEASUREMENT_ID: 'G-SCREENSHOT1',
+    POSTHOG_KEY: 'phc_screenshotscreenshotscreenshot',
+    META_PIXEL_ID: '100000000000001',
   },
   stdio: 'inherit',
 });
@@ -35,7 +39,22 @@ try {
     ['phone-390', 390, 844],
     ['desktop-1280', 1280, 900],
   ]) {
-    const page = await browser.newPage({ viewport: { width, height }, reducedMotion: 'reduce' });
+    const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
+    await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort());
+
+    // The cookie question as a first-time visitor sees it, and the privacy notice it links to.
+    const first = await context.newPage();
+    await first.goto(base, { waitUntil: 'networkidle' });
+    await first.getByRole('button', { name: /^Accept/ }).waitFor();
+    await first.screenshot({ path: `docs/screenshots/consent-banner-${name}.png` });
+    await first.getByRole('link', { name: 'Read our privacy notice' }).click();
+    await first.locator('#privacy-notice').evaluate((element) => element.scrollIntoView());
+    await first.screenshot({ path: `docs/screenshots/privacy-notice-${name}.png` });
+    await first.close();
+
+    // The page itself, for a visitor who has already answered.
+    await context.addInitScript(() => localStorage.setItem('scamsavvy.consent', '{"choice":"rejected"}'));
+    const page = await context.newPage();
     await page.goto(base, { waitUntil: 'networkidle' });
     await page.screenshot({ path: `docs/screenshots/landing-${name}.png`, fullPage: true });
     await page.getByRole('button', { name: 'Protect My Family — Notify Me On App Release!' }).click();
@@ -43,8 +62,8 @@ try {
     await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
     await page.getByText('There is a problem').waitFor();
     await page.screenshot({ path: `docs/screenshots/dialog-errors-${name}.png` });
-    await page.close();
-    console.log(`docs/screenshots/landing-${name}.png, docs/screenshots/dialog-errors-${name}.png`);
+    await context.close();
+    console.log(`docs/screenshots/{landing,dialog-errors,consent-banner,privacy-notice}-${name}.png`);
   }
 } finally {
   await browser.close();

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDatabaseUrl, parseTrustProxy } from './config.js';
+import { readFileSync } from 'node:fs';
+import { ConfigError, ENVIRONMENT_VARIABLES, loadConfig, parseDatabaseUrl, parseTrustProxy } from './config.js';
 
 describe('DATABASE_URL', () => {
   it('defaults to data/signups.db', () => {
@@ -115,6 +116,18 @@ describe('analytics providers and consent', () => {
       for (const name of ['GA_MEASUREMENT_ID', 'POSTHOG_KEY', 'POSTHOG_HOST', 'META_PIXEL_ID', 'CONSENT_MODE']) {
         expect(problems).toContain(name);
       }
+    }
+  });
+});
+
+describe('documentation', () => {
+  it('README.md and .env.example document every variable the server reads', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const example = readFileSync('.env.example', 'utf8');
+    expect(ENVIRONMENT_VARIABLES.length).toBeGreaterThan(10);
+    for (const name of ENVIRONMENT_VARIABLES) {
+      expect(readme, `README.md documents ${name}`).toContain(`\`${name}\``);
+      expect(example, `.env.example documents ${name}`).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
     }
   });
 });

@@ -70,6 +70,9 @@ const environmentSchema = z.object({
   CONSENT_MODE: z.enum(CONSENT_MODES).default('opt-in'),
 });
 
+/** Every variable the server reads (README.md and .env.example document each; a test holds them to it). */
+export const ENVIRONMENT_VARIABLES = Object.keys(environmentSchema.shape);
+
 /** An ID that may be unset or empty (off); when set, it must have its provider's shape. */
 function optionalId(pattern: RegExp, message: string) {
   return z

@@ -34,7 +34,7 @@ export function serialisePublicConfig(config: PublicConfig): string {
 
 /**
  * The origins each provider's scripts come from and send to, for the Content-Security-Policy.
- * gtag.js: www.googletagmanager.com, then hits to *.google-analytics.com and *.analytics.google.com.
+ * gtag.js: *.googletagmanager.com, then hits to *.google-analytics.com and *.analytics.google.com.
  * PostHog: the API host, and its "-assets" twin for array.js and the recorder (the official snippet's rule).
  * Meta Pixel: connect.facebook.net for fbevents.js and its config, www.facebook.com/tr for hits.
  */
@@ -43,13 +43,10 @@ export function providerOrigins(config: PublicConfig): { script: string[]; conne
   const connect: string[] = [];
   const image: string[] = [];
   if (config.ga4) {
-    script.push('https://www.googletagmanager.com');
-    connect.push(
-      'https://www.googletagmanager.com',
-      'https://*.google-analytics.com',
-      'https://*.analytics.google.com',
-    );
-    image.push('https://www.googletagmanager.com', 'https://*.google-analytics.com');
+    // Google's own list for GA4 under a CSP (developers.google.com/tag-platform/security/guides/csp).
+    script.push('https://*.googletagmanager.com');
+    connect.push('https://*.googletagmanager.com', 'https://*.google-analytics.com', 'https://*.analytics.google.com');
+    image.push('https://*.googletagmanager.com', 'https://*.google-analytics.com');
   }
   if (config.posthog) {
     const api = new URL(config.posthog.host).origin;

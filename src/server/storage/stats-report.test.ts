@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FunnelDay } from './signup-store.js';
-import { fillDays, fillFunnelDays, formatFunnelReport, formatStatsReport } from './stats-report.js';
+import { emptyFunnelDay, fillDays, fillFunnelDays, formatFunnelReport, formatStatsReport } from './stats-report.js';
 
 const now = new Date('2026-11-22T15:00:00Z');
 
@@ -42,16 +42,7 @@ describe('signups:stats report', () => {
 });
 
 describe('signups:stats page funnel', () => {
-  const day = (label: string, counts: Partial<FunnelDay>): FunnelDay => ({
-    day: label,
-    landingViews: 0,
-    dialogOpens: 0,
-    signups: 0,
-    formFailures: 0,
-    downloadIntents: 0,
-    scrollDepth: { 25: 0, 50: 0, 75: 0, 100: 0 },
-    ...counts,
-  });
+  const day = (label: string, counts: Partial<FunnelDay>): FunnelDay => ({ ...emptyFunnelDay(label), ...counts });
   const funnel = [
     day('2026-11-20', {
       landingViews: 1204,

@@ -61,7 +61,7 @@ export function formatStatsReport(
 }
 
 /** A day of the funnel with nothing counted. */
-function emptyFunnelDay(day: string): FunnelDay {
+export function emptyFunnelDay(day: string): FunnelDay {
   return {
     day,
     landingViews: 0,

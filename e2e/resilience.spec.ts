@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -77,6 +78,21 @@ test.describe('SQLite', () => {
     const stored = await exportedEmails(databaseUrl);
     expect(load.acknowledged.filter((email) => !stored.has(email))).toEqual([]);
     expect(server.output()).not.toMatch(/"level":50/); // nothing logged as an error
+  });
+
+  test('SIGTERM: a client holding a half-sent request cannot hold the stop for long', async () => {
+    const server = await startServer(4345, { DATABASE_URL: `sqlite:${path.join(dir, 'signups.db')}`, ...noLimits });
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.on('error', () => undefined);
+    socket.write('POST /api/signups HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"name":'); // and no more
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    const exitCode = await server.stop();
+    expect(exitCode).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000); // the grace is 5 s; without it, Node waits minutes
+    expect(server.output()).not.toMatch(/"level":50/);
+    socket.destroy();
   });
 
   test('SIGKILL mid-load: after a restart every acknowledged sign-up is there and the file is intact', async () => {

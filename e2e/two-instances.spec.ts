@@ -34,7 +34,12 @@ test.describe('two instances on one PostgreSQL', () => {
     test.setTimeout(60_000);
     const url = new URL(databaseUrl ?? '');
     url.searchParams.set('options', `-c search_path=${schema}`);
-    const env = { DATABASE_URL: url.toString(), SIGNUP_RATE_LIMIT_PER_MINUTE: '0', SIGNUP_RATE_LIMIT_PER_HOUR: '0' };
+    const env = {
+      DATABASE_URL: url.toString(),
+      SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
+      SIGNUP_RATE_LIMIT_PER_HOUR: '0',
+      LOG_LEVEL: 'info', // so a stop that hangs shows how far shutdown got
+    };
     // Both start (and migrate) at once: the migration lock makes them take turns.
     servers = await Promise.all([startServer(4331, env), startServer(4332, env)]);
 

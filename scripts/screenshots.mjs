@@ -53,7 +53,7 @@ try {
     await first.close();
 
     // The page itself, for a visitor who has already answered.
-    await context.addInitScript(() => localStorage.setItem('scamsavvy.consent', '{"choice":"rejected"}'));
+    await context.addInitScript(`localStorage.setItem("scamsavvy.consent", JSON.stringify({ choice: "rejected" }))`);
     const page = await context.newPage();
     await page.goto(base, { waitUntil: 'networkidle' });
     await page.screenshot({ path: `docs/screenshots/landing-${name}.png`, fullPage: true });

@@ -8,6 +8,8 @@ export interface RunningServer {
   stop: () => Promise<number | null>;
 }
 
+const STOP_TIMEOUT_MS = 15_000;
+
 export async function startServer(port: number, env: Record<string, string>): Promise<RunningServer> {
   const child = spawn(process.execPath, ['dist/node/server/index.js'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
@@ -34,7 +36,15 @@ export async function startServer(port: number, env: Record<string, string>): Pr
     stop: async () => {
       if (child.exitCode !== null) return child.exitCode;
       child.kill('SIGTERM');
-      return exited;
+      // A graceful stop takes well under a second; one that hangs is a bug worth seeing, not a silent timeout.
+      let timer: NodeJS.Timeout | undefined;
+      const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), STOP_TIMEOUT_MS)));
+      const result = await Promise.race([exited, hung]);
+      clearTimeout(timer);
+      if (result !== 'hung') return result;
+      child.kill('SIGKILL');
+      await exited;
+      throw new Error(`The server on port ${port} did not exit within ${STOP_TIMEOUT_MS} ms of SIGTERM:\n${output}`);
     },
   };
 }

@@ -4,6 +4,13 @@ import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openSignupStore } from './storage/open-signup-store.js';
 
+/**
+ * How long a stop waits for connections to finish. Requests in flight take milliseconds; past this,
+ * a connection is one that will not end by itself (a client holding a half-sent request, or a
+ * keep-alive socket that turned busy just as the server closed), and it is cut.
+ */
+const SHUTDOWN_GRACE_MS = 5000;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openSignupStore(config.database);
@@ -19,6 +26,10 @@ async function main(): Promise<void> {
       if (closing) return;
       closing = true;
       app.log.info({ signal }, 'shutting down: finishing requests in flight');
+      setTimeout(() => {
+        app.log.warn({ graceMs: SHUTDOWN_GRACE_MS }, 'shutting down: closing connections that did not finish');
+        app.server.closeAllConnections();
+      }, SHUTDOWN_GRACE_MS).unref();
       app.close().then(
         () => process.exit(0),
         (error: unknown) => {

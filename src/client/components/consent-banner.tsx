@@ -22,18 +22,19 @@ export function ConsentBanner() {
   }, [shown, focusRequested]);
 
   // The banner sits over the bottom of the page: keep a focused control from hiding behind it
-  // (WCAG 2.4.11) by reserving its height when the page scrolls to focus.
+  // (WCAG 2.4.11). The page reserves the banner's height when it scrolls to a control, and gains
+  // as much room at its end, so the footer's last links can scroll clear of it.
   useLayoutEffect(() => {
     const element = banner.current;
     if (!shown || !element) return;
     const root = document.documentElement;
-    const reserve = () => root.style.setProperty('scroll-padding-bottom', `${element.offsetHeight + 16}px`);
+    const reserve = () => root.style.setProperty('--consent-banner-height', `${element.offsetHeight}px`);
     reserve();
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(reserve) : undefined;
     observer?.observe(element);
     return () => {
       observer?.disconnect();
-      root.style.removeProperty('scroll-padding-bottom');
+      root.style.removeProperty('--consent-banner-height');
     };
   }, [shown]);
 

@@ -35,6 +35,9 @@ export function SignupDialog({ open, source, onClose, opener }: SignupDialogProp
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content
           className="dialog"
+          // While every control is disabled (submitting), the dialog itself stays reachable, so a
+          // keyboard can still scroll it.
+          tabIndex={submitting ? 0 : -1}
           onEscapeKeyDown={ignoreWhileSubmitting}
           onPointerDownOutside={ignoreWhileSubmitting}
           onInteractOutside={ignoreWhileSubmitting}

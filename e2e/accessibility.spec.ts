@@ -318,11 +318,13 @@ test.describe('zoom, small screens and sizes', () => {
           ),
         )
           .filter((element) => element.offsetParent !== null && !element.closest('[aria-hidden="true"]'))
-          // Links inside a sentence are exempt (WCAG 2.5.8's inline exception); every other control counts.
-          .filter(
-            (element) =>
-              !(element.tagName === 'A' && element.closest('p') && !element.classList.contains('button')),
-          )
+          // A link in running text is exempt (WCAG 2.5.8's inline exception: the sentence's line
+          // height sets its size); a link alone in its paragraph or list item counts like any control.
+          .filter((element) => {
+            if (element.tagName !== 'A' || element.classList.contains('button')) return true;
+            const block = element.closest('p, li');
+            return !block || block.textContent?.trim() === element.textContent?.trim();
+          })
           .map((element) => {
             const box = element.getBoundingClientRect();
             return {

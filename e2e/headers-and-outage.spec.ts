@@ -61,11 +61,13 @@ test('a locked database: 503 with a retry hint, logged once, and sign-ups work a
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('10');
     }
-    expect(server.output().match(/the sign-up database is unavailable/g)).toHaveLength(1);
+    // The log reaches us through the child's stdout a moment after the answer: wait for it.
+    await expect.poll(() => server.output().match(/the sign-up database is unavailable/g)?.length).toBe(1);
     other.exec('COMMIT');
     other.close();
     expect((await signUp()).status).toBe(201);
-    expect(server.output()).toContain('the sign-up database is back');
+    await expect.poll(() => server.output()).toContain('the sign-up database is back');
+    expect(server.output().match(/the sign-up database is unavailable/g)).toHaveLength(1);
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -19,7 +19,8 @@ export async function startServer(port: number, env: Record<string, string>): Pr
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': by then everything the server wrote has been read into `output`.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   for (let tries = 0; ; tries += 1) {
     if (child.exitCode !== null) throw new Error(`The server on port ${port} exited: ${output}`);
     try {

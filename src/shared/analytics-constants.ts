@@ -14,3 +14,8 @@ export const BUTTON_SECTIONS = ['hero_section', 'cta_section'] as const;
 
 /** Where the page sends its first-party events (POST, a JSON `{ events }` batch). */
 export const EVENTS_ENDPOINT = '/api/events';
+
+/** What a page name or section id may hold: a URL path as the browser percent-encodes it, never free text. */
+export const EVENT_TEXT_PATTERN = /^[\p{L}\p{N}._~/%!$&'()*+,;=:@-]+$/u;
+/** The characters outside that pattern, for replacing in a name the page is about to send. */
+export const EVENT_TEXT_DISALLOWED = /[^\p{L}\p{N}._~/%!$&'()*+,;=:@-]/gu;

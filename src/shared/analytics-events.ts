@@ -5,6 +5,7 @@ import {
   BUTTON_SECTIONS,
   DOWNLOAD_PLATFORMS,
   DOWNLOAD_SOURCE,
+  EVENT_TEXT_PATTERN,
   SCROLL_THRESHOLDS,
   SIGNUP_FORM_NAME,
   SIGNUP_INTEREST_BUTTON,
@@ -18,12 +19,7 @@ export const EVENT_TEXT_MAX_LENGTH = 120;
 /** A beacon carries at most this many events (the page sends a handful per visit). */
 export const EVENT_BATCH_MAX = 50;
 
-const text = z
-  .string()
-  .min(1)
-  .max(EVENT_TEXT_MAX_LENGTH)
-  // Page names (URL paths, as the browser percent-encodes them) and section ids: never free text.
-  .regex(/^[\p{L}\p{N}._~/%!$&'()*+,;=:@-]+$/u);
+const text = z.string().min(1).max(EVENT_TEXT_MAX_LENGTH).regex(EVENT_TEXT_PATTERN);
 
 /**
  * Each event with the parameters that may leave the visitor's browser for any destination. None of

@@ -1,6 +1,7 @@
 // What the page calls to record the spec's events (section 7): to our own server always, to the providers once allowed.
 import {
   DOWNLOAD_SOURCE,
+  EVENT_TEXT_DISALLOWED,
   SIGNUP_FORM_NAME,
   SIGNUP_INTEREST_BUTTON,
   SIGNUP_METHOD,
@@ -15,6 +16,16 @@ import { FirstPartyEvents } from './first-party-events';
 
 /** Longest page name or section sent (the server refuses longer ones). */
 const TEXT_LIMIT = 120;
+
+/** A page name or section id the server accepts: odd characters (a path nobody encoded) become "_". */
+export function eventText(value: string): string {
+  // Cut at TEXT_LIMIT UTF-16 units (the server's measure), never inside a surrogate pair.
+  const clipped = value
+    .replace(EVENT_TEXT_DISALLOWED, '_')
+    .slice(0, TEXT_LIMIT)
+    .replace(/[\uD800-\uDBFF]$/, '');
+  return clipped || '_';
+}
 
 const queue = new AnalyticsQueue();
 const firstParty = new FirstPartyEvents();
@@ -38,7 +49,7 @@ function record(event: AnalyticsEvent): void {
 
 /** Spec section 2: every route change records a page view ('home' for '/', else the path without its slash). */
 export function trackPageView(name: string): void {
-  pageName = name.slice(0, TEXT_LIMIT);
+  pageName = eventText(name);
   record({ name: 'page_view', params: { page_name: pageName } });
   safely(() =>
     queue.push({
@@ -51,7 +62,7 @@ export function trackPageView(name: string): void {
 export function trackScrollDepth(percentage: ScrollPercentage, section: string): void {
   record({
     name: 'scroll_depth',
-    params: { page_name: pageName, scroll_percentage: percentage, section: section.slice(0, TEXT_LIMIT) },
+    params: { page_name: pageName, scroll_percentage: percentage, section: eventText(section) },
   });
 }
 

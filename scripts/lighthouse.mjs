@@ -1,32 +1,18 @@
 // `npm run lighthouse [-- --runs N]`: Lighthouse's scores for the built page (mobile, its default
 // throttling), the median of N runs (default 3), against the real server on a temporary database.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { startBuiltServer } from './built-server.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '3' }, path: { type: 'string', default: '/' } },
 });
 const runs = Math.max(1, Number(values.runs) || 3);
-const port = 4396;
-const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-lighthouse-'));
-const server = spawn(process.execPath, ['dist/node/server/index.js'], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${dir}/signups.db`,
-    LOG_LEVEL: 'warn',
-  },
-  stdio: 'inherit',
-});
-const url = `http://127.0.0.1:${port}${values.path}`;
+const { base, stop } = await startBuiltServer(4396);
+const url = `${base}${values.path}`;
 
 const median = (numbers) => {
   const sorted = [...numbers].sort((a, b) => a - b);
@@ -35,14 +21,6 @@ const median = (numbers) => {
 };
 
 try {
-  for (let tries = 0; ; tries += 1) {
-    try {
-      if ((await fetch(url)).status < 500) break;
-    } catch {
-      if (tries > 50) throw new Error('The server did not start.');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
   const launch = chromiumLaunchOptions();
   const chromePath = launch.executablePath ?? chromium.executablePath();
   const flags = ['--headless=new', ...(launch.args ?? ['--no-sandbox', '--disable-gpu'])];
@@ -89,6 +67,5 @@ try {
     for (const [title, value] of failing) console.log(`  - ${title}${value ? ` (${value})` : ''}`);
   }
 } finally {
-  server.kill('SIGTERM');
-  rmSync(dir, { recursive: true, force: true });
+  stop();
 }

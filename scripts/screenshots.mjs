@@ -1,37 +1,14 @@
 // `npm run screenshots`: pictures of the built page at phone and desktop widths, for docs/.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { chromium } from '@playwright/test';
+import { startBuiltServer } from './built-server.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
 
-const port = 4390;
-const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-shots-'));
-const server = spawn(process.execPath, ['dist/node/server/index.js'], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${dir}/signups.db`,
-    LOG_LEVEL: 'warn',
-    // Stand-in IDs so the cookie banner shows; the providers' hosts are blocked below.
-    GA_MEASUREMENT_ID: 'G-SCREENSHOT1',
-    POSTHOG_KEY: 'phc_screenshotscreenshotscreenshot',
-    META_PIXEL_ID: '100000000000001',
-  },
-  stdio: 'inherit',
+const { base, stop } = await startBuiltServer(4390, {
+  // Stand-in IDs so the cookie banner shows; the providers' hosts are blocked below.
+  GA_MEASUREMENT_ID: 'G-SCREENSHOT1',
+  POSTHOG_KEY: 'phc_screenshotscreenshotscreenshot',
+  META_PIXEL_ID: '100000000000001',
 });
-
-const base = `http://127.0.0.1:${port}`;
-for (let tries = 0; ; tries += 1) {
-  try {
-    if ((await fetch(base)).ok) break;
-  } catch {
-    if (tries > 50) throw new Error('The server did not start.');
-  }
-  await new Promise((resolve) => setTimeout(resolve, 200));
-}
 
 const browser = await chromium.launch(chromiumLaunchOptions());
 try {
@@ -67,6 +44,5 @@ try {
   }
 } finally {
   await browser.close();
-  server.kill('SIGTERM');
-  rmSync(dir, { recursive: true, force: true });
+  stop();
 }

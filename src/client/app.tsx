@@ -1,13 +1,16 @@
 // The app's root: picks the page for the current path by the spec's routing rule, and records each page view.
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { pageNameOf, resolveRoute } from '../shared/routes.js';
 import { trackPageView } from './analytics/analytics';
 import { useScrollDepth } from './analytics/use-scroll-depth';
-import { ConsentBanner } from './components/consent-banner';
+import { useConsentState } from './analytics/consent';
 import { notFoundTitle, site } from './content';
 import { LandingPage } from './pages/landing-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { navigate, usePathname } from './router';
+
+// Only a site with an analytics provider asks about cookies: the question's code loads only there.
+const ConsentBanner = lazy(async () => ({ default: (await import('./components/consent-banner')).ConsentBanner }));
 
 export function App() {
   const pathname = usePathname();
@@ -26,11 +29,16 @@ export function App() {
     trackPageView(pageName);
   }, [pathname, pageName]);
   useScrollDepth(pathname);
+  const asksAboutCookies = useConsentState().providers.length > 0;
 
   return (
     <>
       {route.kind === 'not-found' ? <NotFoundPage route={route} /> : <LandingPage />}
-      <ConsentBanner />
+      {asksAboutCookies && (
+        <Suspense fallback={null}>
+          <ConsentBanner />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,5 +1,6 @@
 // Where this visit came from (UTM tags, referrer, landing path), kept for the visit in sessionStorage.
-import { attributionLimits, type Attribution } from '../shared/signup-schema.js';
+import { attributionLimits } from '../shared/attribution-limits.js';
+import type { Attribution } from '../shared/signup-schema.js';
 
 const STORAGE_KEY = 'scamsavvy.attribution';
 const UTM_PARAMETERS = {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { consentBanner, privacyNotice, signupDialog } from './content';
+import { consentBanner } from './consent-content';
+import { privacyNotice } from './content';
+import { signupDialog } from './signup-content';
 
 /** Syllables by vowel groups, the usual approximation (a silent final "e" does not count). */
 function syllables(word: string): number {

@@ -224,62 +224,6 @@ export const closingCallToAction = {
   ],
 } as const;
 
-/** The question asked before any analytics or advertising cookie is set (CONSENT_MODE, docs/analytics.md). */
-export const consentBanner = {
-  label: 'Cookie choices',
-  heading: 'May we use cookies?',
-  /** `providers` lists only those switched on for this site, e.g. "Google Analytics and PostHog". */
-  explanation: {
-    'opt-in': (providers: string) =>
-      `We would like to use cookies from ${providers} to learn how people use this page and to reach more families with our ads. Nothing is switched on unless you say yes.`,
-    'opt-out': (providers: string) =>
-      `We use cookies from ${providers} to learn how people use this page and to reach more families with our ads. You can say no, and we will switch them off.`,
-  },
-  accept: 'Accept cookies',
-  reject: 'Reject cookies',
-  privacyLink: 'Read our privacy notice',
-  current: {
-    accepted: 'You said yes to cookies.',
-    rejected: 'You said no to cookies.',
-  },
-};
-
-export const signupDialog = {
-  title: `Get Notified When ${productName} Launches`,
-  subtitle: 'Sign up to get early access for your family.',
-  close: 'Close',
-  fields: {
-    name: { label: 'Your Name', hint: '' },
-    phone: {
-      label: 'Phone Number',
-      hint: 'For example, 555 123 4567. Include + and your country code if outside the US.',
-    },
-    email: { label: 'Email Address', hint: '' },
-  },
-  betaTesting: {
-    label: 'Check if you would like to participate in beta testing',
-    help: 'Get early access to new features and help us improve the app.',
-  },
-  /** Change this whenever the consent text below changes: each sign-up stores the version it agreed to. */
-  consentVersion: '2026-11-22',
-  consent:
-    'By signing up, you agree to receive SMS and email updates about our release and beta announcements only. No spam. Unsubscribe anytime.',
-  submit: 'Protect My Family - Notify Me!',
-  submitting: 'Adding to Protection List...',
-  maybeLater: 'Maybe Later',
-  errorSummaryTitle: 'There is a problem',
-  /** Never seen by people (the bot trap); said plainly in case a tool shows it anyway. */
-  trapLabel: 'Leave this box empty',
-  errorPrefix: 'Error:',
-  /** Not in the spec, which shows no message: see docs/decisions/005-tell-visitors-a-save-failed.md. */
-  saveFailed: 'Sorry, we could not add you just now. Nothing you typed was lost. Please try again in a moment.',
-  success: {
-    title: "You're On the Protection List!",
-    text: `Thank you. We will let you know the moment ${productName} launches.`,
-    button: 'Got it - Keep my family safe!',
-  },
-};
-
 export const notFound = {
   heading: '404',
   text: 'Oops! Page not found',

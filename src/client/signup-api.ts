@@ -2,7 +2,7 @@
 import type { SignupFields, SignupInput } from '../shared/signup-schema.js';
 import { readAttribution } from './attribution';
 import type { SignupSource } from './components/signup-dialog-host';
-import { signupDialog } from './content';
+import { signupDialog } from './signup-content';
 
 /** Long enough for a slow phone connection, short enough that nobody waits forever. */
 const SAVE_TIMEOUT_MS = 20_000;

@@ -19,3 +19,6 @@ export const EVENTS_ENDPOINT = '/api/events';
 export const EVENT_TEXT_PATTERN = /^[\p{L}\p{N}._~/%!$&'()*+,;=:@-]+$/u;
 /** The characters outside that pattern, for replacing in a name the page is about to send. */
 export const EVENT_TEXT_DISALLOWED = /[^\p{L}\p{N}._~/%!$&'()*+,;=:@-]/gu;
+
+/** The id of the JSON data block the server writes into every page (data, never run as a script). */
+export const PUBLIC_CONFIG_ELEMENT_ID = 'public-config';

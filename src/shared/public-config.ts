@@ -1,25 +1,83 @@
 // What the server tells the page at run time: the analytics providers' public IDs and the consent mode.
-import { z } from 'zod';
+// Free of zod on purpose: the page reads this in its first script, which must stay small (docs/performance.md).
 
 export const CONSENT_MODES = ['opt-in', 'opt-out'] as const;
 export type ConsentMode = (typeof CONSENT_MODES)[number];
 
-/** The id of the JSON data block the server writes into every page (data, never run as a script). */
-export const PUBLIC_CONFIG_ELEMENT_ID = 'public-config';
+export { PUBLIC_CONFIG_ELEMENT_ID } from './analytics-constants.js';
 
 export const GA_MEASUREMENT_ID_PATTERN = /^G-[A-Z0-9]{4,20}$/;
 export const POSTHOG_KEY_PATTERN = /^phc_[A-Za-z0-9]{20,80}$/;
 export const META_PIXEL_ID_PATTERN = /^\d{6,20}$/;
 
-export const publicConfigSchema = z.strictObject({
-  consentMode: z.enum(CONSENT_MODES),
-  ga4: z.strictObject({ measurementId: z.string().regex(GA_MEASUREMENT_ID_PATTERN) }).optional(),
-  posthog: z
-    .strictObject({ key: z.string().regex(POSTHOG_KEY_PATTERN), host: z.url({ protocol: /^https?$/ }) })
-    .optional(),
-  metaPixel: z.strictObject({ pixelId: z.string().regex(META_PIXEL_ID_PATTERN) }).optional(),
-});
-export type PublicConfig = z.infer<typeof publicConfigSchema>;
+export interface PublicConfig {
+  consentMode: ConsentMode;
+  ga4?: { measurementId: string };
+  posthog?: { key: string; host: string };
+  metaPixel?: { pixelId: string };
+}
+
+type Fields = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Exactly these keys, each a string matching its test; anything else is refused. */
+function stringsOnly(value: unknown, tests: Record<string, (text: string) => boolean>): boolean {
+  if (!isObject(value)) return false;
+  const keys = Object.keys(value);
+  return (
+    keys.length === Object.keys(tests).length &&
+    keys.every((key) => {
+      const field = value[key];
+      const test = tests[key];
+      return test !== undefined && typeof field === 'string' && test(field);
+    })
+  );
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks settings read back from a page: the shape `serialisePublicConfig` writes, nothing more.
+ * Returns the reason when they are not valid (a damaged or hand-edited page).
+ */
+export function parsePublicConfig(value: unknown): { config: PublicConfig } | { problem: string } {
+  if (!isObject(value)) return { problem: 'not an object' };
+  const known = ['consentMode', 'ga4', 'posthog', 'metaPixel'];
+  const unknown = Object.keys(value).filter((key) => !known.includes(key));
+  if (unknown.length > 0) return { problem: `unknown settings: ${unknown.join(', ')}` };
+  const { consentMode, ga4, posthog, metaPixel } = value;
+  if (!CONSENT_MODES.includes(consentMode as ConsentMode)) return { problem: 'consentMode is not opt-in or opt-out' };
+  const config: PublicConfig = { consentMode: consentMode as ConsentMode };
+  if (ga4 !== undefined) {
+    if (!stringsOnly(ga4, { measurementId: (text) => GA_MEASUREMENT_ID_PATTERN.test(text) }))
+      return { problem: 'ga4 is not valid' };
+    config.ga4 = ga4 as PublicConfig['ga4'];
+  }
+  if (posthog !== undefined) {
+    if (!stringsOnly(posthog, { key: (text) => POSTHOG_KEY_PATTERN.test(text), host: isHttpUrl }))
+      return { problem: 'posthog is not valid' };
+    config.posthog = posthog as PublicConfig['posthog'];
+  }
+  if (metaPixel !== undefined) {
+    if (!stringsOnly(metaPixel, { pixelId: (text) => META_PIXEL_ID_PATTERN.test(text) }))
+      return { problem: 'metaPixel is not valid' };
+    config.metaPixel = metaPixel as PublicConfig['metaPixel'];
+  }
+  return { config };
+}
+
+/** True when at least one provider is switched on (otherwise the page loads no analytics code at all). */
+export function hasProvider(config: PublicConfig): boolean {
+  return Boolean(config.ga4 ?? config.posthog ?? config.metaPixel);
+}
 
 /** The page's configuration before the server has said anything (prerendering, tests): no providers. */
 export const NO_ANALYTICS: PublicConfig = { consentMode: 'opt-in' };

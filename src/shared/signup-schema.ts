@@ -1,5 +1,6 @@
 // The one sign-up schema: the form validates with it, the server parses every body with it.
 import { z } from 'zod';
+import { attributionLimits } from './attribution-limits.js';
 
 /** The messages of spec section 5, plus the limits we added to keep the store sane. */
 export const signupMessages = {
@@ -82,17 +83,6 @@ export const signupFieldsSchema = z.strictObject({ name, phone, email, betaTesti
 export const signupButtons = ['hero_section', 'cta_section'] as const;
 export type SignupButton = (typeof signupButtons)[number];
 
-/** How long each piece of "where they came from" may be; longer values are cut, not refused. */
-export const attributionLimits = {
-  utmSource: 100,
-  utmMedium: 100,
-  utmCampaign: 150,
-  utmTerm: 150,
-  utmContent: 150,
-  referrer: 500,
-  landingPath: 300,
-} as const;
-
 /**
  * Where a sign-up came from is the browser's account of it, not something the visitor typed, so a
  * long or odd value is tidied (control characters removed, cut to length) and never fails a sign-up.
@@ -115,6 +105,7 @@ export const attributionSchema = z.strictObject({
   button: z.enum(signupButtons).optional(),
 });
 export type Attribution = z.output<typeof attributionSchema>;
+export { attributionLimits };
 
 /**
  * The least time a person takes between the dialog opening and pressing submit, even with

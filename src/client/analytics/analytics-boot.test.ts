@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PUBLIC_CONFIG_ELEMENT_ID, type PublicConfig } from '../../shared/public-config.js';
 import type { AnalyticsProvider } from './analytics-provider';
-import { allowedProviders, bootAnalytics, readPublicConfig } from './analytics-boot';
+import { allowedProviders, bootAnalytics } from './analytics-boot';
+import { readPublicConfig } from './read-public-config';
 import { CONSENT_STORAGE_KEY, chooseConsent, resetConsentState } from './consent';
 import { AnalyticsQueue } from './event-queue';
 

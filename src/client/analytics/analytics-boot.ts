@@ -1,10 +1,5 @@
 // Decides, once the page is interactive, which providers may load: configuration, Global Privacy Control, storage and consent.
-import {
-  NO_ANALYTICS,
-  PUBLIC_CONFIG_ELEMENT_ID,
-  publicConfigSchema,
-  type PublicConfig,
-} from '../../shared/public-config.js';
+import type { PublicConfig } from '../../shared/public-config.js';
 import type { AnalyticsProvider } from './analytics-provider';
 import {
   globalPrivacyControl,
@@ -17,20 +12,7 @@ import type { AnalyticsQueue } from './event-queue';
 import { googleAnalytics } from './google-analytics';
 import { metaPixel } from './meta-pixel';
 import { posthogProvider } from './posthog';
-
-/** The settings the server wrote into the page; none (no analytics) if they are missing or damaged. */
-export function readPublicConfig(): PublicConfig {
-  const element = document.getElementById(PUBLIC_CONFIG_ELEMENT_ID);
-  if (!element?.textContent) return NO_ANALYTICS;
-  try {
-    const parsed = publicConfigSchema.safeParse(JSON.parse(element.textContent));
-    if (parsed.success) return parsed.data;
-    console.warn('Analytics: the page settings are not valid, so no provider loads.', parsed.error.issues);
-  } catch (error) {
-    console.warn('Analytics: the page settings are not valid JSON, so no provider loads.', error);
-  }
-  return NO_ANALYTICS;
-}
+import { readPublicConfig } from './read-public-config';
 
 /** The providers that may run here: those configured, less the pixel and the recorder under Global Privacy Control. */
 export function allowedProviders(config: PublicConfig, gpc: boolean): AnalyticsProvider[] {

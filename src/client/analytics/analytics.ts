@@ -2,6 +2,7 @@
 import {
   DOWNLOAD_SOURCE,
   EVENT_TEXT_DISALLOWED,
+  PUBLIC_CONFIG_ELEMENT_ID,
   SIGNUP_FORM_NAME,
   SIGNUP_INTEREST_BUTTON,
   SIGNUP_METHOD,
@@ -11,6 +12,7 @@ import {
 import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupButton } from '../../shared/signup-schema.js';
 import type { SignupPerson, TrackedEvent } from './analytics-provider';
+import { initialiseConsent, readStoredChoice } from './consent';
 import { AnalyticsQueue } from './event-queue';
 import { FirstPartyEvents } from './first-party-events';
 
@@ -98,12 +100,32 @@ export function trackDownloadIntent(platform: DownloadPlatform): void {
 }
 
 /**
- * Starts analytics once the page is interactive: the providers' code (and zod, to read the
- * server's settings) loads after the page's own, never on its critical path.
+ * Whether the server's settings in the page name any provider: a first look only, so the page's
+ * first script need not carry the full check, which the boot code makes (read-public-config.ts).
+ */
+function pageNamesAProvider(): boolean {
+  const text = document.getElementById(PUBLIC_CONFIG_ELEMENT_ID)?.textContent ?? '';
+  return /"(ga4|posthog|metaPixel)":/.test(text);
+}
+
+/**
+ * Starts analytics once the page is interactive. The providers' code loads after the page's own,
+ * never on its critical path, and not at all when no provider is configured.
  */
 export function startAnalytics(): void {
   firstParty.flushWhenHidden();
   const boot = () => {
+    if (!pageNamesAProvider()) {
+      const stored = readStoredChoice();
+      initialiseConsent({
+        configured: [],
+        providers: [],
+        choice: stored === 'unavailable' ? null : stored,
+        mode: 'opt-in',
+      });
+      queue.turnOff('no analytics provider is configured');
+      return;
+    }
     import('./analytics-boot')
       .then(({ bootAnalytics }) => bootAnalytics(queue))
       .catch((error: unknown) => queue.turnOff(`its code could not load (${String(error)})`));

@@ -3,7 +3,8 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONSENT_STORAGE_KEY, initialiseConsent, resetConsentState } from '../analytics/consent';
-import { consentBanner, footer } from '../content';
+import { consentBanner } from '../consent-content';
+import { footer } from '../content';
 import { SiteFooter } from '../sections/site-footer';
 import { ConsentBanner, listNames } from './consent-banner';
 

@@ -1,7 +1,8 @@
 // The cookie question: two equal buttons, plain words, a link to the privacy notice. Shown only when a provider is switched on.
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { chooseConsent, useConsentState } from '../analytics/consent';
-import { consentBanner, privacyNotice } from '../content';
+import { consentBanner } from '../consent-content';
+import { privacyNotice } from '../content';
 import { openPrivacyNotice } from './privacy-notice';
 
 /** "A", "A and B", "A, B and C". */

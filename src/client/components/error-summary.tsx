@@ -1,6 +1,6 @@
 // The GOV.UK-style error summary: lists the problems, links to each field, takes focus when shown.
 import { useEffect, useRef, type MouseEvent } from 'react';
-import { signupDialog } from '../content';
+import { signupDialog } from '../signup-content';
 
 export interface ErrorSummaryItem {
   fieldId: string;

@@ -1,4 +1,4 @@
-// Holds whether the sign-up dialog is open; its code loads on intent or when the browser is idle.
+// Holds whether the sign-up dialog is open; its code loads on intent, or when idle after the visitor's first move.
 import {
   Component,
   createContext,
@@ -41,7 +41,8 @@ export function useSignupDialog(): SignupDialogContextValue {
   return value;
 }
 
-const IDLE_PRELOAD_TIMEOUT_MS = 4000;
+const IDLE_PRELOAD_TIMEOUT_MS = 2000;
+const FIRST_INTERACTIONS = ['scroll', 'pointerdown', 'keydown', 'touchstart'] as const;
 
 export function SignupDialogProvider({ children }: { children: ReactNode }) {
   const [source, setSource] = useState<SignupSource | null>(null);
@@ -56,14 +57,30 @@ export function SignupDialogProvider({ children }: { children: ReactNode }) {
   }, []);
   const value = useMemo(() => ({ openSignup }), [openSignup]);
 
+  // Besides intent on a button (see SignupButton), the first sign of a visitor at work (a scroll,
+  // a tap, a key) fetches the dialog's code when the browser next has a moment. Never before: the
+  // first load stays within its budget of script (docs/performance.md).
   useEffect(() => {
+    let idle: number | undefined;
     const preload = () => void preloadSignupDialog().catch(() => undefined);
-    if ('requestIdleCallback' in window) {
-      const handle = window.requestIdleCallback(preload, { timeout: IDLE_PRELOAD_TIMEOUT_MS });
-      return () => window.cancelIdleCallback(handle);
-    }
-    const handle = setTimeout(preload, IDLE_PRELOAD_TIMEOUT_MS);
-    return () => clearTimeout(handle);
+    const onFirstInteraction = () => {
+      stopListening();
+      idle =
+        'requestIdleCallback' in window
+          ? window.requestIdleCallback(preload, { timeout: IDLE_PRELOAD_TIMEOUT_MS })
+          : (setTimeout(preload, 1) as unknown as number);
+    };
+    const stopListening = () => {
+      for (const type of FIRST_INTERACTIONS) window.removeEventListener(type, onFirstInteraction, true);
+    };
+    for (const type of FIRST_INTERACTIONS)
+      window.addEventListener(type, onFirstInteraction, { capture: true, passive: true });
+    return () => {
+      stopListening();
+      if (idle === undefined) return;
+      if ('cancelIdleCallback' in window) window.cancelIdleCallback(idle);
+      else clearTimeout(idle);
+    };
   }, []);
 
   return (

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allowConsoleError } from '../../../vitest.setup';
 import { signupMessages } from '../../shared/signup-schema.js';
-import { signupDialog } from '../content';
+import { signupDialog } from '../signup-content';
 import { SignupDialog } from './signup-dialog';
 
 /** The dialog as the page uses it: a button opens it, closing hands control back. */

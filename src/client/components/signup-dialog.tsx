@@ -1,7 +1,7 @@
 // The sign-up dialog (spec sections 2 and 4): the form, then the success view.
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
-import { signupDialog } from '../content';
+import { signupDialog } from '../signup-content';
 import type { SignupSource } from './signup-dialog-host';
 import { SignupForm } from './signup-form';
 import { SignupSuccess } from './signup-success';

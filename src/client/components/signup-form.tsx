@@ -10,7 +10,7 @@ import {
   type SignupFormValues,
 } from '../../shared/signup-schema.js';
 import { trackFormSubmission, trackSignup } from '../analytics/analytics';
-import { signupDialog } from '../content';
+import { signupDialog } from '../signup-content';
 import { signupBody, submitSignup } from '../signup-api';
 import type { SignupSource } from './signup-dialog-host';
 import { ErrorSummary, type ErrorSummaryItem } from './error-summary';

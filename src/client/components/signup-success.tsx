@@ -1,7 +1,7 @@
 // The dialog's success view: announced by moving focus to its heading.
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useRef } from 'react';
-import { signupDialog } from '../content';
+import { signupDialog } from '../signup-content';
 
 export function SignupSuccess() {
   const heading = useRef<HTMLHeadingElement>(null);

@@ -1,7 +1,7 @@
 // A labelled text input with its hint above and its error under it (spec section 2), tied together for screen readers.
 import type { InputHTMLAttributes } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { signupDialog } from '../content';
+import { signupDialog } from '../signup-content';
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name'> {
   id: string;

@@ -1,0 +1,38 @@
+// The sign-up dialog's words. Apart from content.ts so they load with the dialog, not with the page (docs/content.md).
+import { productName } from './content';
+
+export const signupDialog = {
+  title: `Get Notified When ${productName} Launches`,
+  subtitle: 'Sign up to get early access for your family.',
+  close: 'Close',
+  fields: {
+    name: { label: 'Your Name', hint: '' },
+    phone: {
+      label: 'Phone Number',
+      hint: 'For example, 555 123 4567. Include + and your country code if outside the US.',
+    },
+    email: { label: 'Email Address', hint: '' },
+  },
+  betaTesting: {
+    label: 'Check if you would like to participate in beta testing',
+    help: 'Get early access to new features and help us improve the app.',
+  },
+  /** Change this whenever the consent text below changes: each sign-up stores the version it agreed to. */
+  consentVersion: '2026-11-22',
+  consent:
+    'By signing up, you agree to receive SMS and email updates about our release and beta announcements only. No spam. Unsubscribe anytime.',
+  submit: 'Protect My Family - Notify Me!',
+  submitting: 'Adding to Protection List...',
+  maybeLater: 'Maybe Later',
+  errorSummaryTitle: 'There is a problem',
+  /** Never seen by people (the bot trap); said plainly in case a tool shows it anyway. */
+  trapLabel: 'Leave this box empty',
+  errorPrefix: 'Error:',
+  /** Not in the spec, which shows no message: see docs/decisions/005-tell-visitors-a-save-failed.md. */
+  saveFailed: 'Sorry, we could not add you just now. Nothing you typed was lost. Please try again in a moment.',
+  success: {
+    title: "You're On the Protection List!",
+    text: `Thank you. We will let you know the moment ${productName} launches.`,
+    button: 'Got it - Keep my family safe!',
+  },
+};

@@ -118,6 +118,7 @@ test.describe('with reduced motion', () => {
   test.use({ reducedMotion: 'reduce' });
   test('starts paused, and the visitor may still play it', async ({ page }) => {
     await page.reload();
+    await page.clock.runFor(1000); // the clock is paused: let the page's script start (src/client/start.ts)
     await leaveCarousel(page);
     await expect(page.getByRole('button', { name: 'Play slideshow' })).toBeVisible();
     await page.clock.runFor(INTERVAL * 3);

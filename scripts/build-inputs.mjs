@@ -13,6 +13,7 @@ const INPUTS = [
   'package-lock.json',
   'scripts/build.mjs',
   'scripts/prerender.mjs',
+  'scripts/compress.mjs',
 ];
 
 function* files(entry) {

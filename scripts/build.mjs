@@ -19,6 +19,7 @@ run(bin('vite'), [
   'warn',
 ]);
 run(process.execPath, ['scripts/prerender.mjs']);
+run(process.execPath, ['scripts/compress.mjs', 'dist/client']);
 run(bin('tsc'), ['-p', 'tsconfig.server.json']);
 
 mkdirSync('dist', { recursive: true });

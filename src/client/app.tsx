@@ -4,6 +4,7 @@ import { pageNameOf, resolveRoute } from '../shared/routes.js';
 import { trackPageView } from './analytics/analytics';
 import { useScrollDepth } from './analytics/use-scroll-depth';
 import { useConsentState } from './analytics/consent';
+import { replayEarlyPress } from './early-press';
 import { notFoundTitle, site } from './content';
 import { LandingPage } from './pages/landing-page';
 import { NotFoundPage } from './pages/not-found-page';
@@ -20,6 +21,9 @@ export function App() {
   useEffect(() => {
     if (redirectTo !== null) navigate(redirectTo, { replace: true });
   }, [redirectTo]);
+
+  // The page is React's now: a button pressed while it was still loading is pressed again.
+  useEffect(replayEarlyPress, []);
 
   // Spec section 2: every route change records a page view, with the page's own title.
   const pageName = route.kind === 'redirect' ? null : pageNameOf(route.path);

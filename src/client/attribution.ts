@@ -3,6 +3,8 @@ import { attributionLimits } from '../shared/attribution-limits.js';
 import type { Attribution } from '../shared/signup-schema.js';
 
 const STORAGE_KEY = 'scamsavvy.attribution';
+/** The first address and referrer of the visit, noted by start.ts before this script loads. */
+export const LANDING_STORAGE_KEY = 'scamsavvy.landing';
 const UTM_PARAMETERS = {
   utmSource: 'utm_source',
   utmMedium: 'utm_medium',
@@ -35,14 +37,29 @@ export function attributionFromLocation(url: URL, referrer: string): VisitAttrib
   return found;
 }
 
+/** Where the visit landed: as start.ts noted it, or else this page's own address. */
+function landing(): { url: URL; referrer: string } {
+  try {
+    const noted = JSON.parse(window.sessionStorage.getItem(LANDING_STORAGE_KEY) ?? 'null') as unknown;
+    if (noted && typeof noted === 'object' && 'href' in noted && 'referrer' in noted) {
+      const { href, referrer } = noted;
+      if (typeof href === 'string' && typeof referrer === 'string') return { url: new URL(href), referrer };
+    }
+  } catch {
+    // storage blocked, or the note damaged
+  }
+  return { url: new URL(window.location.href), referrer: document.referrer };
+}
+
 /** Records where the visit came from, once per visit: later page loads in the same tab keep the first. */
 export function captureAttribution(): void {
+  const { url, referrer } = landing();
   try {
     if (window.sessionStorage.getItem(STORAGE_KEY)) return;
-    inMemory = attributionFromLocation(new URL(window.location.href), document.referrer);
+    inMemory = attributionFromLocation(url, referrer);
     window.sessionStorage.setItem(STORAGE_KEY, JSON.stringify(inMemory));
   } catch {
-    inMemory ??= attributionFromLocation(new URL(window.location.href), document.referrer);
+    inMemory ??= attributionFromLocation(url, referrer);
   }
 }
 

@@ -23,6 +23,15 @@ export const site = {
   skipLink: 'Skip to main content',
 };
 
+/**
+ * What a shared link shows (Open Graph, Twitter/X cards), beside `site.title` and `site.description`.
+ * Used only when prerendering. The picture is drawn by `npm run share-image`.
+ */
+export const shareCard = {
+  image: { path: '/share-image.png', width: 1200, height: 630, type: 'image/png' },
+  imageAlt: `The ${productName} shield and the words: Practice spotting scams, safely. Pretend scam emails, calls and texts, with friendly help. Coming soon: join the list.`,
+};
+
 /** The title of the 404 page (the landing page's is `site.title`). */
 export const notFoundTitle = `Page not found: ${site.title}`;
 

@@ -3,9 +3,9 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { App } from './app';
 import { ServerPathContext } from './router';
-import { notFoundTitle, site } from './content';
+import { notFoundTitle, productName, shareCard, site } from './content';
 
-export { notFoundTitle, site };
+export { notFoundTitle, productName, shareCard, site };
 
 export function renderPage(path: string): string {
   return renderToString(

@@ -1,10 +1,11 @@
-// Browser entry: hydrates the prerendered page.
+// Browser entry: hydrates the prerendered page (start.ts loads it once the page has painted).
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { resolveRoute } from '../shared/routes.js';
 import { startAnalytics } from './analytics/analytics';
 import { App } from './app';
 import { captureAttribution } from './attribution';
+import { markHydrating } from './early-press';
 import './styles/global.css';
 
 // Before the address can change (the /index.html redirect below), note where the visit came from.
@@ -24,6 +25,7 @@ const app = (
   </StrictMode>
 );
 // Built pages arrive prerendered; the dev server's page is empty and is rendered from scratch.
+markHydrating();
 if (root.firstElementChild) hydrateRoot(root, app);
 else createRoot(root).render(app);
 

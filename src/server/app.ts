@@ -14,7 +14,7 @@ import { sitePaths, siteRoutes } from './routes/site.js';
 import type { SignupStore } from './storage/signup-store.js';
 
 export interface CreateAppOptions {
-  config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig'>;
+  config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl'>;
   store: SignupStore;
   /** Shared rate-limit counters (REDIS_URL); closed with the app. */
   redis?: Redis;
@@ -88,7 +88,12 @@ export async function createApp({
   const limits = await signupRateLimits(app, config.rateLimit, redis);
   await app.register(signupRoutes, { store, limits });
   await app.register(eventRoutes, { store, limits: eventRateLimits(app, config.rateLimit.eventsPerMinute) });
-  if (serveSite) await app.register(siteRoutes, { ...sitePaths(config.distDir), publicConfig: config.publicConfig });
+  if (serveSite)
+    await app.register(siteRoutes, {
+      ...sitePaths(config.distDir),
+      publicConfig: config.publicConfig,
+      siteUrl: config.siteUrl,
+    });
   else
     app.setNotFoundHandler((_request, reply) =>
       reply.code(404).send({ error: { code: 'not_found', message: 'There is nothing here.' } }),

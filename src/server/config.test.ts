@@ -120,6 +120,32 @@ describe('analytics providers and consent', () => {
   });
 });
 
+describe('SITE_URL', () => {
+  it("is this server's local address until set, and says so", () => {
+    expect(loadConfig({ PORT: '8080' }, '/srv/app')).toMatchObject({
+      siteUrl: 'http://localhost:8080',
+      siteUrlIsDefault: true,
+    });
+  });
+
+  it('takes the origin visitors use, without a trailing slash', () => {
+    for (const value of ['https://scamsavvy.example', 'https://scamsavvy.example/', ' http://10.0.0.5:8080 ']) {
+      const config = loadConfig({ SITE_URL: value }, '/srv/app');
+      expect(config.siteUrl).toBe(value.trim().replace(/\/$/, ''));
+      expect(config.siteUrlIsDefault).toBe(false);
+    }
+  });
+
+  it.each([
+    'scamsavvy.example',
+    'https://scamsavvy.example/signup',
+    'ftp://scamsavvy.example',
+    'https://a.example/"><script>',
+  ])('refuses %s, naming the variable', (value) => {
+    expect(() => loadConfig({ SITE_URL: value }, '/srv/app')).toThrow(/SITE_URL: must be the address visitors use/);
+  });
+});
+
 describe('documentation', () => {
   it('README.md and .env.example document every variable the server reads', () => {
     const readme = readFileSync('README.md', 'utf8');

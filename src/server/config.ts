@@ -68,6 +68,14 @@ const environmentSchema = z.object({
     .or(z.literal('').transform(() => DEFAULT_POSTHOG_HOST)),
   META_PIXEL_ID: optionalId(META_PIXEL_ID_PATTERN, 'must be the digits of a Meta Pixel ID'),
   CONSENT_MODE: z.enum(CONSENT_MODES).default('opt-in'),
+  SITE_URL: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?\/?$/, {
+      error: 'must be the address visitors use, an origin such as https://scamsavvy.example',
+    })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 
 /** Every variable the server reads (README.md and .env.example document each; a test holds them to it). */
@@ -120,6 +128,12 @@ export interface Config {
   publicConfig: PublicConfig;
   /** Where the built site is: dist/client (assets) and dist/pages (prerendered HTML). */
   distDir: string;
+  /**
+   * The address visitors use (no trailing slash), for the canonical link, the share tags and the
+   * sitemap. `SITE_URL`; unset, it is this server's own local address (`siteUrlIsDefault`).
+   */
+  siteUrl: string;
+  siteUrlIsDefault: boolean;
 }
 
 export class ConfigError extends Error {
@@ -156,6 +170,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     trustProxy: parseTrustProxy(parsed.data.TRUST_PROXY),
     publicConfig: publicConfigFrom(parsed.data),
     distDir: path.resolve(cwd, 'dist'),
+    siteUrl: (parsed.data.SITE_URL ?? `http://localhost:${parsed.data.PORT}`).replace(/\/$/, ''),
+    siteUrlIsDefault: parsed.data.SITE_URL === undefined,
   };
 }
 

@@ -44,6 +44,11 @@ async function main(): Promise<void> {
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const where = config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL';
   app.log.info(`ScamSavvy is running at http://${shownHost}:${config.port} (sign-ups in ${where})`);
+  if (config.siteUrlIsDefault) {
+    app.log.warn(
+      `SITE_URL is not set, so the canonical link, the share tags and the sitemap name ${config.siteUrl}: set it to the address visitors use`,
+    );
+  }
 }
 
 /** Fails fast while Redis is away (limits are then skipped), and reconnects by itself. */

@@ -22,3 +22,11 @@ export const EVENT_TEXT_DISALLOWED = /[^\p{L}\p{N}._~/%!$&'()*+,;=:@-]/gu;
 
 /** The id of the JSON data block the server writes into every page (data, never run as a script). */
 export const PUBLIC_CONFIG_ELEMENT_ID = 'public-config';
+
+/** Analytics calls kept while waiting for consent: a long visit without an answer does not grow without end. */
+export const ANALYTICS_QUEUE_LIMIT = 200;
+
+/** The one warning logged when analytics turns off (spec section 4: unsupported, so never replayed). */
+export function analyticsOffMessage(reason: string): string {
+  return `Analytics is off: ${reason}. No events are sent to analytics providers.`;
+}

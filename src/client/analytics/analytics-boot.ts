@@ -9,6 +9,8 @@ import {
   type ConsentChoice,
 } from './consent';
 import type { AnalyticsQueue } from './event-queue';
+
+export { AnalyticsQueue } from './event-queue';
 import { googleAnalytics } from './google-analytics';
 import { metaPixel } from './meta-pixel';
 import { posthogProvider } from './posthog';

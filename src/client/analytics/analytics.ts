@@ -2,6 +2,8 @@
 import {
   DOWNLOAD_SOURCE,
   EVENT_TEXT_DISALLOWED,
+  ANALYTICS_QUEUE_LIMIT,
+  analyticsOffMessage,
   PUBLIC_CONFIG_ELEMENT_ID,
   SIGNUP_FORM_NAME,
   SIGNUP_INTEREST_BUTTON,
@@ -13,7 +15,7 @@ import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupButton } from '../../shared/signup-schema.js';
 import type { SignupPerson, TrackedEvent } from './analytics-provider';
 import { initialiseConsent, readStoredChoice } from './consent';
-import { AnalyticsQueue } from './event-queue';
+import type { AnalyticsCall, AnalyticsQueue } from './event-queue';
 import { FirstPartyEvents } from './first-party-events';
 
 /** Longest page name or section sent (the server refuses longer ones). */
@@ -29,7 +31,28 @@ export function eventText(value: string): string {
   return clipped || '_';
 }
 
-const queue = new AnalyticsQueue();
+/**
+ * Calls for the providers wait here until analytics starts; then the queue (in the boot code, which
+ * loads only where a provider is configured) takes them over, or they are dropped when it is off.
+ */
+const pending: AnalyticsCall[] = [];
+let queue: AnalyticsQueue | 'off' | undefined;
+
+function push(call: AnalyticsCall): void {
+  if (queue === 'off') return;
+  if (queue) queue.push(call);
+  else if (pending.length < ANALYTICS_QUEUE_LIMIT) pending.push(call);
+}
+
+function turnOff(reason: string): void {
+  if (typeof queue === 'object') {
+    queue.turnOff(reason);
+    return;
+  }
+  if (queue === undefined) console.warn(analyticsOffMessage(reason));
+  queue = 'off';
+  pending.length = 0;
+}
 const firstParty = new FirstPartyEvents();
 let pageName = 'home';
 
@@ -45,7 +68,7 @@ function safely(action: () => void): void {
 function record(event: AnalyticsEvent): void {
   safely(() => {
     firstParty.add(event);
-    if (event.name !== 'page_view') queue.push({ kind: 'track', event: event as TrackedEvent });
+    if (event.name !== 'page_view') push({ kind: 'track', event: event as TrackedEvent });
   });
 }
 
@@ -54,7 +77,7 @@ export function trackPageView(name: string): void {
   pageName = eventText(name);
   record({ name: 'page_view', params: { page_name: pageName } });
   safely(() =>
-    queue.push({
+    push({
       kind: 'page',
       view: { page_name: pageName, page_title: document.title, page_location: window.location.href },
     }),
@@ -83,9 +106,7 @@ export function trackSignupStart(): void {
  * person properties, the Meta Pixel as advanced matching), never to Google Analytics or our events.
  */
 export function trackSignup(person: SignupPerson & { betaTesting: boolean }): void {
-  safely(() =>
-    queue.push({ kind: 'identify', person: { name: person.name, email: person.email, phone: person.phone } }),
-  );
+  safely(() => push({ kind: 'identify', person: { name: person.name, email: person.email, phone: person.phone } }));
   record({ name: 'sign_up', params: { page_name: pageName, method: SIGNUP_METHOD, beta_testing: person.betaTesting } });
 }
 
@@ -123,12 +144,17 @@ export function startAnalytics(): void {
         choice: stored === 'unavailable' ? null : stored,
         mode: 'opt-in',
       });
-      queue.turnOff('no analytics provider is configured');
+      turnOff('no analytics provider is configured');
       return;
     }
     import('./analytics-boot')
-      .then(({ bootAnalytics }) => bootAnalytics(queue))
-      .catch((error: unknown) => queue.turnOff(`its code could not load (${String(error)})`));
+      .then(({ AnalyticsQueue, bootAnalytics }) => {
+        const live = new AnalyticsQueue();
+        for (const call of pending.splice(0)) live.push(call);
+        queue = live;
+        bootAnalytics(live);
+      })
+      .catch((error: unknown) => turnOff(`its code could not load (${String(error)})`));
   };
   const whenIdle = () =>
     'requestIdleCallback' in window ? window.requestIdleCallback(boot, { timeout: 3000 }) : setTimeout(boot, 1);

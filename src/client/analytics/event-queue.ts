@@ -1,4 +1,5 @@
 // Holds analytics calls until the providers are ready, replays them in order, and keeps one failing provider from the others.
+import { ANALYTICS_QUEUE_LIMIT, analyticsOffMessage } from '../../shared/analytics-constants.js';
 import type { AnalyticsProvider, PageView, SignupPerson, TrackedEvent } from './analytics-provider';
 
 export type AnalyticsCall =
@@ -6,8 +7,7 @@ export type AnalyticsCall =
   | { kind: 'track'; event: TrackedEvent }
   | { kind: 'identify'; person: SignupPerson };
 
-/** Calls kept while waiting for consent: a long visit without an answer does not grow without end. */
-export const QUEUE_LIMIT = 200;
+export const QUEUE_LIMIT = ANALYTICS_QUEUE_LIMIT;
 /** How long a provider's script may take to load before it is given up on. */
 export const LOAD_TIMEOUT_MS = 15_000;
 
@@ -78,7 +78,7 @@ export class AnalyticsQueue {
     const wasOff = this.state.kind === 'off';
     this.state = { kind: 'off' };
     this.held = [];
-    if (!wasOff) this.logger.warn(`Analytics is off: ${reason}. No events are sent to analytics providers.`);
+    if (!wasOff) this.logger.warn(analyticsOffMessage(reason));
   }
 
   private async loadOne(provider: AnalyticsProvider): Promise<void> {

@@ -1,6 +1,7 @@
 // The hero's carousel of app previews (spec section 4), following the WAI-ARIA APG carousel pattern.
 import { useEffect, useState } from 'react';
 import { carousel } from '../content';
+import { useHydrated } from '../hooks/use-hydrated';
 import { usePrefersReducedMotion } from '../hooks/use-prefers-reduced-motion';
 import { previewImages } from './preview-images';
 
@@ -14,6 +15,9 @@ export function AppPreviewCarousel() {
   const [focused, setFocused] = useState(false);
   const reducedMotion = usePrefersReducedMotion();
   const paused = pauseChoice ?? reducedMotion;
+  // The prerendered page carries only the first picture; the other six are fetched once the page
+  // is running, so the first paint on a slow line waits for nothing it does not show.
+  const restWanted = useHydrated();
   const rotating = !paused && !hovered && !focused;
 
   useEffect(() => {
@@ -47,7 +51,7 @@ export function AppPreviewCarousel() {
             aria-hidden={index === current ? undefined : true}
           >
             <img
-              src={previewImages[item.image]}
+              src={index === 0 || restWanted ? previewImages[item.image] : undefined}
               alt={item.alt}
               width={320}
               height={640}

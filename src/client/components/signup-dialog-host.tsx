@@ -1,33 +1,23 @@
 // Holds whether the sign-up dialog is open; its code loads on intent, or when idle after the visitor's first move.
-import {
-  Component,
-  createContext,
-  lazy,
-  Suspense,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useState,
-  type ReactNode,
-} from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { SignupButton } from '../../shared/signup-schema.js';
 import { trackSignupStart } from '../analytics/analytics';
 
 /** Which button opened the dialog (spec section 2: the click's section). */
 export type SignupSource = SignupButton;
 
-let dialogCode: Promise<typeof import('./signup-dialog')> | undefined;
+type DialogCode = typeof import('./signup-dialog');
+type DialogComponent = DialogCode['SignupDialog'];
 
-export function preloadSignupDialog(): Promise<typeof import('./signup-dialog')> {
+let dialogCode: Promise<DialogCode> | undefined;
+
+export function preloadSignupDialog(): Promise<DialogCode> {
   dialogCode ??= import('./signup-dialog').catch((error: unknown) => {
     dialogCode = undefined; // a failed load (offline for a moment) may be tried again
     throw error;
   });
   return dialogCode;
 }
-
-const SignupDialog = lazy(async () => ({ default: (await preloadSignupDialog()).SignupDialog }));
 
 interface SignupDialogContextValue {
   openSignup: (source: SignupSource, opener: HTMLElement) => void;
@@ -47,13 +37,21 @@ const FIRST_INTERACTIONS = ['scroll', 'pointerdown', 'keydown', 'touchstart'] as
 export function SignupDialogProvider({ children }: { children: ReactNode }) {
   const [source, setSource] = useState<SignupSource | null>(null);
   const [opener, setOpener] = useState<HTMLElement | null>(null);
-  const [requested, setRequested] = useState(false);
+  // The dialog's component, once its code has arrived (it is rendered from the first opening on).
+  const [Dialog, setDialog] = useState<DialogComponent | null>(null);
 
   const openSignup = useCallback((from: SignupSource, button: HTMLElement) => {
     trackSignupStart(); // spec section 4: recorded on opening
-    setRequested(true);
     setOpener(button);
     setSource(from);
+    preloadSignupDialog().then(
+      (code) => setDialog(() => code.SignupDialog),
+      (error: unknown) => {
+        // A dropped connection: the page carries on, and the next press tries again.
+        console.error('Could not load the sign-up form', error);
+        setSource(null);
+      },
+    );
   }, []);
   const value = useMemo(() => ({ openSignup }), [openSignup]);
 
@@ -86,36 +84,7 @@ export function SignupDialogProvider({ children }: { children: ReactNode }) {
   return (
     <SignupDialogContext value={value}>
       {children}
-      {requested && (
-        <DialogLoadBoundary
-          onFailed={() => {
-            setRequested(false); // the next click tries to load it again
-            setSource(null);
-          }}
-        >
-          <Suspense fallback={null}>
-            <SignupDialog open={source !== null} source={source} onClose={() => setSource(null)} opener={opener} />
-          </Suspense>
-        </DialogLoadBoundary>
-      )}
+      {Dialog && <Dialog open={source !== null} source={source} onClose={() => setSource(null)} opener={opener} />}
     </SignupDialogContext>
   );
-}
-
-/** If the dialog's code cannot load (a dropped connection), the page carries on and the button works again. */
-class DialogLoadBoundary extends Component<{ children: ReactNode; onFailed: () => void }, { failed: boolean }> {
-  override state = { failed: false };
-
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-
-  override componentDidCatch(error: unknown) {
-    console.error('Could not load the sign-up form', error);
-    this.props.onFailed();
-  }
-
-  override render() {
-    return this.state.failed ? null : this.props.children;
-  }
 }

@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicConfig } from '../../shared/public-config.js';
@@ -135,5 +136,129 @@ describe('the page settings written into every page', () => {
     } finally {
       rmSync(old, { recursive: true, force: true });
     }
+  });
+});
+
+describe('what the server sends fast: compression, revalidation, crawlers', () => {
+  let big: string;
+  let site: FastifyInstance;
+  const script = `console.info(${JSON.stringify('x'.repeat(3000))});`;
+  const page = `<!--public-config--><link rel="canonical" href="{{SITE_URL}}/" /><p>${'Practice spotting scams. '.repeat(200)}</p>`;
+
+  beforeAll(async () => {
+    big = mkdtempSync(path.join(tmpdir(), 'scamsavvy-big-dist-'));
+    mkdirSync(path.join(big, 'client', 'assets'), { recursive: true });
+    mkdirSync(path.join(big, 'pages'));
+    writeFileSync(path.join(big, 'pages', 'home.html'), page);
+    writeFileSync(path.join(big, 'pages', 'not-found.html'), `<!--public-config--><h1>404</h1>${'x'.repeat(2000)}`);
+    const asset = path.join(big, 'client', 'assets', 'index-def456.js');
+    writeFileSync(asset, script);
+    writeFileSync(`${asset}.br`, brotliCompressSync(script));
+    writeFileSync(`${asset}.gz`, gzipSync(script));
+    const store = new SqliteSignupStore(path.join(big, 'signups.db'));
+    site = await createApp({
+      config: testConfig({ distDir: big, siteUrl: 'https://family.example' }),
+      store,
+      logger: false,
+    });
+  });
+
+  afterAll(async () => {
+    await site.close();
+    rmSync(big, { recursive: true, force: true });
+  });
+
+  it('writes the site address into the page', async () => {
+    const body = (await site.inject({ method: 'GET', url: '/' })).body;
+    expect(body).toContain('<link rel="canonical" href="https://family.example/" />');
+    expect(body).not.toContain('{{SITE_URL}}');
+  });
+
+  it.each([
+    ['br', 'gzip, deflate, br', brotliDecompressSync],
+    ['gzip', 'gzip, deflate', gunzipSync],
+    ['gzip', 'br;q=0.5, gzip', gunzipSync],
+  ] as const)('sends the page as %s when the browser accepts "%s"', async (encoding, accept, decode) => {
+    const response = await site.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': accept } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe(encoding);
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    const decoded = decode(response.rawPayload).toString('utf8');
+    expect(decoded).toContain('Practice spotting scams.');
+    expect(response.rawPayload.length).toBeLessThan(decoded.length / 5);
+  });
+
+  it('sends the page as it is to a client that accepts no compression', async () => {
+    for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }]) {
+      const response = await site.inject({ method: 'GET', url: '/', headers });
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.body).toContain('Practice spotting scams.');
+    }
+  });
+
+  it('answers a revalidation with 304 and no body while the page is unchanged', async () => {
+    const first = await site.inject({ method: 'GET', url: '/' });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const again = await site.inject({ method: 'GET', url: '/', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    const other = await site.inject({ method: 'GET', url: '/', headers: { 'if-none-match': '"something-else"' } });
+    expect(other.statusCode).toBe(200);
+  });
+
+  it('sends the not-found page compressed, with its 404 and no ETag', async () => {
+    const response = await site.inject({ method: 'GET', url: '/nowhere/at/all', headers: { 'accept-encoding': 'br' } });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers.etag).toBeUndefined();
+    expect(brotliDecompressSync(response.rawPayload).toString('utf8')).toContain('<h1>404</h1>');
+  });
+
+  it('sends hashed assets precompressed, immutable, and as they are when compression is not accepted', async () => {
+    const br = await site.inject({
+      method: 'GET',
+      url: '/assets/index-def456.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(script);
+    const gzip = await site.inject({
+      method: 'GET',
+      url: '/assets/index-def456.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString('utf8')).toBe(script);
+    const plain = await site.inject({ method: 'GET', url: '/assets/index-def456.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+  });
+
+  it('answers /robots.txt: everything but the API may be crawled, and where the sitemap is', async () => {
+    const response = await site.inject({ method: 'GET', url: '/robots.txt' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    const lines = response.body.trim().split('\n');
+    expect(lines).toEqual([
+      'User-agent: *',
+      'Allow: /',
+      'Disallow: /api/',
+      '',
+      'Sitemap: https://family.example/sitemap.xml',
+    ]);
+  });
+
+  it('answers /sitemap.xml with the page at the site address and the day it was built', async () => {
+    const response = await site.inject({ method: 'GET', url: '/sitemap.xml' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/xml; charset=utf-8');
+    const built = statSync(path.join(big, 'pages', 'home.html'))
+      .mtime.toISOString()
+      .slice(0, 10);
+    expect(response.body).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    expect(response.body).toContain(`<url><loc>https://family.example/</loc><lastmod>${built}</lastmod></url>`);
   });
 });

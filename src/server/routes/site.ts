@@ -1,16 +1,19 @@
-// Serves the built site: hashed assets, and the prerendered pages with the status the router implies.
-import { existsSync, readFileSync } from 'node:fs';
+// Serves the built site: hashed assets (precompressed at build), the prerendered pages with the
+// status the router implies (compressed once, at start), and robots.txt and the sitemap.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 import { PUBLIC_CONFIG_ELEMENT_ID, serialisePublicConfig, type PublicConfig } from '../../shared/public-config.js';
 import { resolveRoute } from '../../shared/routes.js';
+import { prepareDocument, sendDocument, type PreparedDocument } from './prepared-document.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
+const AN_HOUR = 'public, max-age=3600';
 
 export interface SitePaths {
-  /** dist/client: what Vite built, minus the HTML. */
+  /** dist/client: what Vite built, minus the HTML, each file beside its .br and .gz. */
   assetsDir: string;
   /** dist/pages: the prerendered home.html and not-found.html. */
   pagesDir: string;
@@ -19,15 +22,22 @@ export interface SitePaths {
 export interface SiteOptions extends SitePaths {
   /** Written into every page as a JSON data block: the page reads it before loading any analytics. */
   publicConfig: PublicConfig;
+  /** The address visitors use, without a trailing slash: the canonical link, share tags and sitemap. */
+  siteUrl: string;
 }
 
 const CONFIG_PLACEHOLDER = '<!--public-config-->';
+/** Where the prerendered pages need the site's address (scripts/prerender.mjs writes it). */
+export const SITE_URL_PLACEHOLDER = '{{SITE_URL}}';
 
 export function sitePaths(distDir: string): SitePaths {
   return { assetsDir: path.join(distDir, 'client'), pagesDir: path.join(distDir, 'pages') };
 }
 
-function readPage(pagesDir: string, name: string, publicConfig: PublicConfig): string {
+const escapeAttribute = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function readPage(pagesDir: string, name: string, { publicConfig, siteUrl }: SiteOptions): string {
   const file = path.join(pagesDir, name);
   if (!existsSync(file)) {
     throw new Error(`The built site is missing ${file}: run "npm run build" (npm start does it for you).`);
@@ -37,27 +47,56 @@ function readPage(pagesDir: string, name: string, publicConfig: PublicConfig): s
     throw new Error(`${file} was built by an older version: run "npm run build" (npm start does it for you).`);
   }
   // A data block, not a script: the Content-Security-Policy (no inline scripts) has no say over it.
-  return html.replace(
-    CONFIG_PLACEHOLDER,
-    `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${serialisePublicConfig(publicConfig)}</script>`,
-  );
+  return html
+    .replace(
+      CONFIG_PLACEHOLDER,
+      `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${serialisePublicConfig(publicConfig)}</script>`,
+    )
+    .replaceAll(SITE_URL_PLACEHOLDER, escapeAttribute(siteUrl));
 }
 
-export const siteRoutes: FastifyPluginAsync<SiteOptions> = async (app, { assetsDir, pagesDir, publicConfig }) => {
-  const pages = {
-    home: readPage(pagesDir, 'home.html', publicConfig),
-    notFound: readPage(pagesDir, 'not-found.html', publicConfig),
+/** Everything may be crawled but the API; the sitemap lists the one page. */
+export function robotsTxt(siteUrl: string): string {
+  return ['User-agent: *', 'Allow: /', 'Disallow: /api/', '', `Sitemap: ${siteUrl}/sitemap.xml`, ''].join('\n');
+}
+
+export function sitemapXml(siteUrl: string, lastModified: Date): string {
+  const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    `  <url><loc>${escapeXml(siteUrl)}/</loc><lastmod>${lastModified.toISOString().slice(0, 10)}</lastmod></url>`,
+    '</urlset>',
+    '',
+  ].join('\n');
+}
+
+export const siteRoutes: FastifyPluginAsync<SiteOptions> = async (app, options) => {
+  const { assetsDir, pagesDir, siteUrl } = options;
+  const html = (name: string) => prepareDocument(readPage(pagesDir, name, options), 'text/html; charset=utf-8');
+  const pages = { home: html('home.html'), notFound: html('not-found.html') };
+  const crawlers: Record<string, PreparedDocument> = {
+    '/robots.txt': prepareDocument(robotsTxt(siteUrl), 'text/plain; charset=utf-8'),
+    '/sitemap.xml': prepareDocument(
+      sitemapXml(siteUrl, statSync(path.join(pagesDir, 'home.html')).mtime),
+      'application/xml; charset=utf-8',
+    ),
   };
+
+  for (const [url, document] of Object.entries(crawlers)) {
+    app.get(url, (request, reply) => sendDocument(request, reply, document, { cacheControl: AN_HOUR }));
+  }
 
   await app.register(fastifyStatic, {
     root: assetsDir,
     prefix: '/',
     index: false,
     wildcard: false, // one route per built file, found at start; everything else falls to the pages below
+    preCompressed: true, // the build wrote file.br and file.gz beside each file worth compressing
     cacheControl: false,
     setHeaders(res, filePath) {
       const hashed = filePath.startsWith(path.join(assetsDir, 'assets') + path.sep);
-      res.setHeader('cache-control', hashed ? IMMUTABLE : 'public, max-age=3600');
+      res.setHeader('cache-control', hashed ? IMMUTABLE : AN_HOUR);
     },
   });
 
@@ -70,12 +109,10 @@ export const siteRoutes: FastifyPluginAsync<SiteOptions> = async (app, { assetsD
     ) {
       return reply.code(404).send({ error: { code: 'not_found', message: 'There is nothing here.' } });
     }
-    const route = resolveRoute(pathname);
-    const found = route.kind !== 'not-found';
-    return reply
-      .code(found ? 200 : 404)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('cache-control', REVALIDATE)
-      .send(found ? pages.home : pages.notFound);
+    const found = resolveRoute(pathname).kind !== 'not-found';
+    return sendDocument(request, reply, found ? pages.home : pages.notFound, {
+      status: found ? 200 : 404,
+      cacheControl: REVALIDATE,
+    });
   });
 };

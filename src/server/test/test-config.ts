@@ -4,13 +4,14 @@ import type { Config } from '../config.js';
 
 export function testConfig(
   overrides: Partial<Config> = {},
-): Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig'> {
+): Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl'> {
   return {
     distDir: '/nonexistent',
     logLevel: 'silent',
     rateLimit: { perMinute: 0, perHour: 0, redisUrl: undefined, eventsPerMinute: 0 },
     trustProxy: false,
     publicConfig: NO_ANALYTICS,
+    siteUrl: 'https://scamsavvy.example',
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
 // Browser entry: hydrates the prerendered page (start.ts loads it once the page has painted).
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { resolveRoute } from '../shared/routes.js';
 import { startAnalytics } from './analytics/analytics';
@@ -26,7 +26,9 @@ const app = (
 );
 // Built pages arrive prerendered; the dev server's page is empty and is rendered from scratch.
 markHydrating();
-if (root.firstElementChild) hydrateRoot(root, app);
+// As a transition, hydration yields to the browser every few milliseconds instead of holding the
+// main thread for the whole page (a tap or a scroll is answered meanwhile).
+if (root.firstElementChild) startTransition(() => void hydrateRoot(root, app));
 else createRoot(root).render(app);
 
 // Providers load after the page is interactive, and only as the visitor's choice allows.

@@ -24,7 +24,7 @@ export default tseslint.config(
   {
     files: ['scripts/**/*.mjs', 'bench/**/*.mjs', '*.js'],
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', fetch: 'readonly', setTimeout: 'readonly' },
+      globals: { process: 'readonly', console: 'readonly', fetch: 'readonly', setTimeout: 'readonly', URL: 'readonly' },
     },
   },
 );

@@ -32,6 +32,7 @@ export default defineConfig({
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
+      SITE_URL: `http://127.0.0.1:${port}`,
       DATABASE_URL: `sqlite:${process.env.E2E_DATABASE_FILE}`,
       LOG_LEVEL: 'warn',
       // Every test signs up from 127.0.0.1; the limits have tests of their own (src/server/rate-limit.test.ts).

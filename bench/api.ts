@@ -1,13 +1,14 @@
 // `npm run bench:api [-- --postgres URL] [--runs N] [--requests N] [--connections C]`: sign-ups per
 // second against the real production server on SQLite (and PostgreSQL when given), beside a bare
 // Node http server in the same run, with every acknowledged sign-up counted in the store after.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { stop, waitForServer } from './server-process.js';
 import pg from 'pg';
 import { openSignupStore } from '../src/server/storage/open-signup-store.js';
 import type { DatabaseConfig } from '../src/server/config.js';
@@ -33,26 +34,6 @@ interface RunResult {
   ok: number;
   errors: number;
   rows: number | null;
-}
-
-async function waitForServer(child: ChildProcess, url: string): Promise<void> {
-  for (let tries = 0; tries < 200; tries += 1) {
-    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}.`);
-    try {
-      await fetch(url, { method: 'HEAD' });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error('The server did not start.');
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 let sequence = 0;

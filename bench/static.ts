@@ -2,13 +2,14 @@
 // for GET / and for a hashed asset (the page's script) from the production server, beside a bare
 // Node http server that answers the same paths with the same bytes and headers in the same run.
 // Requests ask for brotli, as browsers do, so both send the precompressed bytes.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { stop, waitForServer } from './server-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -26,33 +27,13 @@ const REQUEST_HEADERS = { 'accept-encoding': 'br, gzip' };
 /** What the bare server repeats of the production server's answer (the rest are security headers). */
 const KEPT_HEADERS = ['content-type', 'content-encoding', 'cache-control', 'vary', 'etag'];
 
-async function waitForServer(child: ChildProcess): Promise<void> {
-  for (let tries = 0; tries < 200; tries += 1) {
-    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}.`);
-    try {
-      await fetch(base, { method: 'HEAD' });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error('The server did not start.');
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 async function withServer<T>(script: string, env: NodeJS.ProcessEnv, work: () => Promise<T>): Promise<T> {
   const child = spawn(process.execPath, [script], {
     env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
-    await waitForServer(child);
+    await waitForServer(child, base);
     return await work();
   } finally {
     await stop(child);

@@ -76,6 +76,32 @@ const environmentSchema = z.object({
     })
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  // Messaging (docs/messaging.md): each part is off while its variables are unset.
+  SMTP_URL: optionalText(/^smtps?:\/\/[^\s/]+/, 'must look like smtp://user:password@host:587 or smtps://…'),
+  MAIL_FROM: optionalText(
+    /^(?:[^<>@\r\n]*<[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/,
+    'must be an address, or a name and an address: ScamSavvy <hello@scamsavvy.example>',
+  ),
+  DKIM_DOMAIN: optionalText(/^[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/, 'must be a domain name such as scamsavvy.example'),
+  DKIM_SELECTOR: optionalText(/^[A-Za-z0-9._-]+$/, 'must be the selector of your DKIM DNS record, such as mail'),
+  DKIM_PRIVATE_KEY: optionalText(
+    /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+    'must be a PEM private key (-----BEGIN PRIVATE KEY-----…)',
+  ),
+  TWILIO_ACCOUNT_SID: optionalText(/^AC[0-9a-fA-F]{32}$/, 'must be your Twilio Account SID (AC and 32 hex digits)'),
+  TWILIO_AUTH_TOKEN: optionalText(/^[0-9a-fA-F]{32}$/, 'must be your Twilio Auth Token (32 hex digits)'),
+  TWILIO_FROM: optionalText(/^\+[1-9]\d{1,14}$/, 'must be your Twilio number in E.164 form, such as +15551234567'),
+  TWILIO_MESSAGING_SERVICE_SID: optionalText(
+    /^MG[0-9a-fA-F]{32}$/,
+    'must be a Messaging Service SID (MG and 32 hex digits)',
+  ),
+  TWILIO_API_BASE_URL: optionalText(/^https?:\/\/[^\s/]+\/?$/, 'must be an origin such as https://api.twilio.com'),
+  SECRET_KEY: optionalText(/^.{32,}$/, 'must be at least 32 characters (openssl rand -base64 32 makes one)'),
+  EMAIL_CONFIRMATION: z
+    .enum(['on', 'off'])
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  UNCONFIRMED_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 /** Every variable the server reads (README.md and .env.example document each; a test holds them to it). */
@@ -83,6 +109,16 @@ export const ENVIRONMENT_VARIABLES = Object.keys(environmentSchema.shape);
 
 /** An ID that may be unset or empty (off); when set, it must have its provider's shape. */
 function optionalId(pattern: RegExp, message: string) {
+  return z
+    .string()
+    .trim()
+    .regex(pattern, { error: message })
+    .optional()
+    .or(z.literal('').transform(() => undefined));
+}
+
+/** Free text that may be unset or empty (off); when set, it must match. */
+function optionalText(pattern: RegExp, message: string) {
   return z
     .string()
     .trim()
@@ -134,7 +170,39 @@ export interface Config {
    */
   siteUrl: string;
   siteUrlIsDefault: boolean;
+  /** Email and text messages: what is configured (both parts may be off). */
+  messaging: MessagingConfig;
 }
+
+export interface EmailConfig {
+  smtpUrl: string;
+  from: string;
+  dkim?: { domainName: string; keySelector: string; privateKey: string };
+}
+
+export interface SmsConfig {
+  provider: 'twilio';
+  accountSid: string;
+  authToken: string;
+  /** One of the two: a number of the account's, or a Messaging Service that picks one. */
+  from?: string;
+  messagingServiceSid?: string;
+  /** Twilio's API origin; tests point it at a local stand-in. */
+  apiBaseUrl: string;
+}
+
+export interface MessagingConfig {
+  email?: EmailConfig;
+  sms?: SmsConfig;
+  /** Signs the links in messages and keys the suppression hashes; set whenever email or sms is. */
+  secretKey?: string;
+  /** New sign-ups get a confirmation email and count as confirmed only once they press its button. */
+  emailConfirmation: boolean;
+  /** Unconfirmed sign-ups are deleted after this many days (while confirmation is on). */
+  unconfirmedRetentionDays: number;
+}
+
+export const DEFAULT_TWILIO_API_BASE_URL = 'https://api.twilio.com';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -155,7 +223,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   } catch (error) {
     problems.push((error as Error).message);
   }
-  if (!parsed.success || !database) throw new ConfigError(problems);
+  const messaging = parsed.success ? messagingFrom(parsed.data, problems) : undefined;
+  if (!parsed.success || !database || !messaging || problems.length > 0) throw new ConfigError(problems);
   return {
     port: parsed.data.PORT,
     host: parsed.data.HOST,
@@ -172,6 +241,78 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     distDir: path.resolve(cwd, 'dist'),
     siteUrl: (parsed.data.SITE_URL ?? `http://localhost:${parsed.data.PORT}`).replace(/\/$/, ''),
     siteUrlIsDefault: parsed.data.SITE_URL === undefined,
+    messaging,
+  };
+}
+
+type Environment = z.infer<typeof environmentSchema>;
+
+/** Messaging settings; a half-configured part is a problem, named by its variables. */
+function messagingFrom(env: Environment, problems: string[]): MessagingConfig {
+  const email = emailFrom(env, problems);
+  const sms = smsFrom(env, problems);
+  if ((email || sms) && !env.SECRET_KEY)
+    problems.push('SECRET_KEY: required once SMTP_URL or TWILIO_ACCOUNT_SID is set (it signs the links in messages)');
+  if ((email || sms) && !env.SITE_URL)
+    problems.push('SITE_URL: required once SMTP_URL or TWILIO_ACCOUNT_SID is set (the links in messages point to it)');
+  if (env.EMAIL_CONFIRMATION === 'on' && !email)
+    problems.push('EMAIL_CONFIRMATION: "on" needs email (SMTP_URL and MAIL_FROM) to send the confirmation');
+  return {
+    ...(email ? { email } : {}),
+    ...(sms ? { sms } : {}),
+    ...(env.SECRET_KEY ? { secretKey: env.SECRET_KEY } : {}),
+    emailConfirmation: email !== undefined && env.EMAIL_CONFIRMATION !== 'off',
+    unconfirmedRetentionDays: env.UNCONFIRMED_RETENTION_DAYS,
+  };
+}
+
+function emailFrom(env: Environment, problems: string[]): EmailConfig | undefined {
+  const dkimParts = [env.DKIM_DOMAIN, env.DKIM_SELECTOR, env.DKIM_PRIVATE_KEY];
+  if (dkimParts.some(Boolean) && !dkimParts.every(Boolean))
+    problems.push('DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY: set all three to sign, or none');
+  if (!env.SMTP_URL) {
+    if (env.MAIL_FROM) problems.push('SMTP_URL: needed with MAIL_FROM (where the email goes out)');
+    if (dkimParts.some(Boolean)) problems.push('SMTP_URL: needed with the DKIM keys');
+    return undefined;
+  }
+  if (!env.MAIL_FROM) {
+    problems.push('MAIL_FROM: needed with SMTP_URL (who the email is from, e.g. ScamSavvy <hello@scamsavvy.example>)');
+    return undefined;
+  }
+  return {
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM,
+    ...(env.DKIM_DOMAIN && env.DKIM_SELECTOR && env.DKIM_PRIVATE_KEY
+      ? {
+          dkim: {
+            domainName: env.DKIM_DOMAIN,
+            keySelector: env.DKIM_SELECTOR,
+            // A key kept on one line of an environment file has its line breaks written as \n.
+            privateKey: env.DKIM_PRIVATE_KEY.replace(/\\n/g, '\n'),
+          },
+        }
+      : {}),
+  };
+}
+
+function smsFrom(env: Environment, problems: string[]): SmsConfig | undefined {
+  const any = env.TWILIO_ACCOUNT_SID || env.TWILIO_AUTH_TOKEN || env.TWILIO_FROM || env.TWILIO_MESSAGING_SERVICE_SID;
+  if (!any) return undefined;
+  if (!env.TWILIO_ACCOUNT_SID || !env.TWILIO_AUTH_TOKEN) {
+    problems.push('TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN: set both to send texts');
+    return undefined;
+  }
+  if (!env.TWILIO_FROM && !env.TWILIO_MESSAGING_SERVICE_SID) {
+    problems.push('TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID: set one, so texts have a sender');
+    return undefined;
+  }
+  return {
+    provider: 'twilio',
+    accountSid: env.TWILIO_ACCOUNT_SID,
+    authToken: env.TWILIO_AUTH_TOKEN,
+    ...(env.TWILIO_FROM ? { from: env.TWILIO_FROM } : {}),
+    ...(env.TWILIO_MESSAGING_SERVICE_SID ? { messagingServiceSid: env.TWILIO_MESSAGING_SERVICE_SID } : {}),
+    apiBaseUrl: (env.TWILIO_API_BASE_URL ?? DEFAULT_TWILIO_API_BASE_URL).replace(/\/$/, ''),
   };
 }
 

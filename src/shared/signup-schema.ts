@@ -174,6 +174,14 @@ export interface SignupRecord extends SignupFields {
   landingPath: string | null;
   button: SignupButton | null;
   consentVersion: string | null;
+  /** ISO 8601, UTC: when they pressed the confirmation email's button; null if not (yet). */
+  confirmedAt: string | null;
+  /** When they turned launch email off (one-click unsubscribe, the preferences page, leaving). */
+  emailOptOutAt: string | null;
+  /** When they turned texts off (STOP, the preferences page, leaving). */
+  smsOptOutAt: string | null;
+  /** When they left the list. */
+  leftAt: string | null;
 }
 
 /** Field messages, one per field (the first problem), as the API and the form both show them. */

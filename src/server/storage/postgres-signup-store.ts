@@ -1,5 +1,6 @@
 // Sign-ups in PostgreSQL, for more than one server instance: batched upserts, answered after commit.
 import { randomUUID } from 'node:crypto';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
@@ -23,8 +24,10 @@ import {
   type StoredSignupColumns,
   type SignupStats,
   type SignupStore,
+  type SignupStoreOptions,
   type StatsOptions,
 } from './signup-store.js';
+import { MessagingStore, type MessagingTables } from './messaging-store.js';
 
 /** PostgreSQL's rows carry `seq`, the insertion order the export follows. */
 interface StoredRow extends StoredSignupColumns {
@@ -62,13 +65,37 @@ const columns = [
 
 // One statement for new and repeated emails alike (the first record is kept), so both take the
 // same path and time. created_at and last_seen_at are the database server's clock (spec section 3).
+// A repeat sign-up is new consent: it lifts earlier opt-outs and leaving, and someone who had left
+// confirms again. It asks for a confirmation email unless the person is confirmed, one is already
+// waiting, or one went out in the last day. Each sign-up adds its line to the consent history in
+// the same statement (one statement is one transaction).
 const UPSERT = `
-  INSERT INTO signups (${columns.map(([name]) => name).join(', ')})
-  SELECT * FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')})
-  ON CONFLICT (email_key) DO UPDATE SET
-    beta_testing = signups.beta_testing OR excluded.beta_testing,
-    last_seen_at = now(),
-    signup_count = signups.signup_count + 1`;
+  WITH input AS (
+    SELECT * FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')},
+      $${columns.length + 1}::boolean[]) AS t(${columns.map(([name]) => name).join(', ')}, confirm)
+  ), upserted AS (
+    INSERT INTO signups (${columns.map(([name]) => name).join(', ')}, confirm_requested_at)
+    SELECT ${columns.map(([name]) => name).join(', ')}, CASE WHEN confirm THEN now() END FROM input
+    ON CONFLICT (email_key) DO UPDATE SET
+      beta_testing = signups.beta_testing OR excluded.beta_testing,
+      last_seen_at = now(),
+      signup_count = signups.signup_count + 1,
+      left_at = NULL,
+      email_opt_out_at = NULL,
+      sms_opt_out_at = NULL,
+      confirmed_at = CASE WHEN signups.left_at IS NULL THEN signups.confirmed_at END,
+      confirm_requested_at = CASE
+        WHEN excluded.confirm_requested_at IS NULL THEN signups.confirm_requested_at
+        WHEN signups.confirmed_at IS NOT NULL AND signups.left_at IS NULL THEN signups.confirm_requested_at
+        WHEN signups.confirm_requested_at IS NOT NULL THEN signups.confirm_requested_at
+        WHEN signups.confirm_sent_at IS NULL OR signups.confirm_sent_at < now() - interval '1 day'
+          THEN excluded.confirm_requested_at
+      END
+    RETURNING id, email_key
+  )
+  INSERT INTO consent_events (signup_id, kind, source, consent_version, created_at)
+  SELECT upserted.id, 'signed_up', 'signup_form', input.consent_version, now()
+  FROM upserted JOIN input ON input.email_key = upserted.email_key`;
 
 /** A batch of analytics events in one statement (one transaction); a null time is the database's clock. */
 const INSERT_EVENTS = `
@@ -146,8 +173,7 @@ export async function migratePostgres(
   }
 }
 
-export interface PostgresSignupStoreOptions {
-  migrate?: boolean;
+export interface PostgresSignupStoreOptions extends SignupStoreOptions {
   /** Connections in the pool (PG_POOL_SIZE). */
   poolSize?: number;
   newId?: () => string;
@@ -161,15 +187,32 @@ export class PostgresSignupStore implements SignupStore {
   private readonly events = new EventBuffer(() => this.track(this.writeEvents()));
   private writingEvents = false;
   private closed = false;
+  readonly messaging: MessagingStore;
 
   private constructor(
     private readonly pool: pg.Pool,
     private readonly newId: () => string,
-  ) {}
+    private readonly confirmSignups: boolean,
+    now: () => Date,
+  ) {
+    this.messaging = new MessagingStore(
+      new Kysely<MessagingTables>({ dialect: new PostgresDialect({ pool }) }),
+      'postgres',
+      {
+        now,
+      },
+    );
+  }
 
   static async open(
     connectionString: string,
-    { migrate = true, poolSize = 10, newId = randomUUID }: PostgresSignupStoreOptions = {},
+    {
+      migrate = true,
+      poolSize = 10,
+      newId = randomUUID,
+      confirmSignups = false,
+      now = () => new Date(),
+    }: PostgresSignupStoreOptions = {},
   ): Promise<PostgresSignupStore> {
     const pool = new pg.Pool({
       connectionString: withSynchronousCommit(connectionString),
@@ -185,7 +228,7 @@ export class PostgresSignupStore implements SignupStore {
       await pool.end();
       throw error;
     }
-    return new PostgresSignupStore(pool, newId);
+    return new PostgresSignupStore(pool, newId, confirmSignups, now);
   }
 
   add(input: SignupInput): Promise<void> {
@@ -365,6 +408,7 @@ export class PostgresSignupStore implements SignupStore {
       rows.map((row) => row.button),
       rows.map((row) => row.source),
       rows.map((row) => row.consentVersion),
+      rows.map(() => this.confirmSignups),
     ];
     await this.pool.query(UPSERT, values);
   }

@@ -25,6 +25,10 @@ export const exportColumns = [
   'landingPath',
   'button',
   'consentVersion',
+  'confirmedAt',
+  'emailOptOutAt',
+  'smsOptOutAt',
+  'leftAt',
 ] as const satisfies readonly (keyof SignupRecord)[];
 
 /** Characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection list). */

@@ -1,6 +1,7 @@
 // The port every sign-up store implements; the server and the owner's commands use only this.
 import type { AnalyticsEvent, ScrollPercentage } from '../../shared/analytics-events.js';
 import { emailKey, type SignupButton, type SignupInput, type SignupRecord } from '../../shared/signup-schema.js';
+import type { MessagingStore } from './messaging-store.js';
 
 export interface SignupFilter {
   /** Only sign-ups first stored at or after this moment. */
@@ -84,7 +85,21 @@ export interface SignupStore {
   recordEvents(events: AnalyticsEvent[], at?: Date): Promise<void>;
   /** The landing page's funnel per UTC day, oldest first, for the days asked (days without events are left out). */
   funnel(options: FunnelOptions): Promise<FunnelDay[]>;
+  /** Consent, confirmation, opt-outs and the suppression list, on the same database. */
+  readonly messaging: MessagingStore;
   close(): Promise<void>;
+}
+
+export interface SignupStoreOptions {
+  /** Create or update the schema (the server and db:migrate do; export and stats only read). */
+  migrate?: boolean;
+  /**
+   * Each new sign-up (and a repeat one not yet confirmed, at most once a day) asks for a
+   * confirmation email, in the same transaction that stores it (EMAIL_CONFIRMATION).
+   */
+  confirmSignups?: boolean;
+  /** The clock for what the app stamps (not the sign-up's own times on PostgreSQL, which are the database's). */
+  now?: () => Date;
 }
 
 /** What the server derives from a sign-up before storing it, the same for every engine. */
@@ -215,6 +230,10 @@ export interface StoredSignupColumns {
   landing_path: string | null;
   button: string | null;
   consent_version: string | null;
+  confirmed_at?: string | Date | null;
+  email_opt_out_at?: string | Date | null;
+  sms_opt_out_at?: string | Date | null;
+  left_at?: string | Date | null;
 }
 
 const isoTime = (value: string | Date) => (value instanceof Date ? value.toISOString() : value);
@@ -238,5 +257,9 @@ export function recordFromColumns(row: StoredSignupColumns): SignupRecord {
     landingPath: row.landing_path,
     button: row.button as SignupButton | null,
     consentVersion: row.consent_version,
+    confirmedAt: row.confirmed_at ? isoTime(row.confirmed_at) : null,
+    emailOptOutAt: row.email_opt_out_at ? isoTime(row.email_opt_out_at) : null,
+    smsOptOutAt: row.sms_opt_out_at ? isoTime(row.sms_opt_out_at) : null,
+    leftAt: row.left_at ? isoTime(row.left_at) : null,
   };
 }

@@ -40,16 +40,47 @@ export const WRITER_COLUMNS = [
   'button',
   'source',
   'consent_version',
+  'confirm_requested_at',
 ] as const;
 
-/** One statement for new and repeated emails alike, so both take the same path and time. */
+/** Where a writer row keeps the values the consent event repeats. */
+export const WRITER_ROW_INDEX = {
+  emailKey: WRITER_COLUMNS.indexOf('email_key'),
+  createdAt: WRITER_COLUMNS.indexOf('created_at'),
+  consentVersion: WRITER_COLUMNS.indexOf('consent_version'),
+} as const;
+
+/**
+ * One statement for new and repeated emails alike, so both take the same path and time. A repeat
+ * sign-up is new consent: it lifts earlier opt-outs and leaving, and someone who had left confirms
+ * again. It asks for a confirmation email (confirm_requested_at, null when confirmation is off)
+ * unless the person is confirmed, one is already waiting, or one went out in the last day.
+ * (In DO UPDATE, a bare column is the stored row's value before this update.)
+ */
 export const SQLITE_UPSERT = `
   INSERT INTO signups (${WRITER_COLUMNS.join(', ')})
   VALUES (${WRITER_COLUMNS.map(() => '?').join(', ')})
   ON CONFLICT (email_key) DO UPDATE SET
     beta_testing = max(beta_testing, excluded.beta_testing),
     last_seen_at = excluded.last_seen_at,
-    signup_count = signup_count + 1`;
+    signup_count = signup_count + 1,
+    left_at = NULL,
+    email_opt_out_at = NULL,
+    sms_opt_out_at = NULL,
+    confirmed_at = CASE WHEN left_at IS NULL THEN confirmed_at END,
+    confirm_requested_at = CASE
+      WHEN excluded.confirm_requested_at IS NULL THEN confirm_requested_at
+      WHEN confirmed_at IS NOT NULL AND left_at IS NULL THEN confirm_requested_at
+      WHEN confirm_requested_at IS NOT NULL THEN confirm_requested_at
+      WHEN confirm_sent_at IS NULL
+        OR confirm_sent_at < strftime('%Y-%m-%dT%H:%M:%fZ', excluded.last_seen_at, '-1 day')
+        THEN excluded.confirm_requested_at
+    END`;
+
+/** The consent history's line for a sign-up, in the same transaction: values consent_version, created_at, email_key. */
+export const SQLITE_INSERT_SIGNUP_CONSENT = `
+  INSERT INTO consent_events (signup_id, kind, source, consent_version, created_at)
+  SELECT id, 'signed_up', 'signup_form', ?, ? FROM signups WHERE email_key = ?`;
 
 /** SQLite's rows carry `rowid`, the insertion order the export follows. */
 export interface StoredSqliteRow extends StoredSignupColumns {

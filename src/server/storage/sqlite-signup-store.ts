@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
 import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
 import { EventBuffer, rowsOf, type PendingEvents } from './event-buffer.js';
@@ -22,8 +23,10 @@ import {
   type SignupFilter,
   type SignupStats,
   type SignupStore,
+  type SignupStoreOptions,
   type StatsOptions,
 } from './signup-store.js';
+import { MessagingStore, type MessagingTables } from './messaging-store.js';
 import { sqliteMigrations, type SqliteMigration } from './sqlite-migrations.js';
 import {
   isSqliteUnavailable,
@@ -93,13 +96,9 @@ export function migrateSqlite(db: Database.Database, migrations: SqliteMigration
   return apply.immediate();
 }
 
-export interface SqliteSignupStoreOptions {
-  /** Apply pending migrations on open (the server does; the owner's commands only check). */
-  migrate?: boolean;
+export interface SqliteSignupStoreOptions extends SignupStoreOptions {
   /** Makes record ids; random UUIDs unless a test needs to force a clash. */
   newId?: () => string;
-  /** The clock; the real one unless a test needs another day. */
-  now?: () => Date;
 }
 
 /**
@@ -113,6 +112,8 @@ export class SqliteSignupStore implements SignupStore {
   private readonly db: Database.Database;
   private readonly newId: () => string;
   private readonly now: () => Date;
+  private readonly confirmSignups: boolean;
+  readonly messaging: MessagingStore;
   private writer: Worker | undefined;
   private pending: PendingAdd[] = [];
   private readonly inFlight = new Map<number, PendingAdd[]>();
@@ -126,15 +127,27 @@ export class SqliteSignupStore implements SignupStore {
 
   constructor(
     private readonly file: string,
-    { migrate = true, newId = randomUUID, now = () => new Date() }: SqliteSignupStoreOptions = {},
+    {
+      migrate = true,
+      newId = randomUUID,
+      now = () => new Date(),
+      confirmSignups = false,
+    }: SqliteSignupStoreOptions = {},
   ) {
     this.newId = newId;
     this.now = now;
+    this.confirmSignups = confirmSignups;
     if (migrate) mkdirSync(path.dirname(file), { recursive: true });
     // The owner's commands must not create an empty database where they expected one.
     this.db = openSqlite(file, { fileMustExist: !migrate });
     if (migrate) migrateSqlite(this.db);
     else if (!this.hasCurrentSchema()) throw new NotMigratedError();
+    // Messaging's reads and its few writes go through this thread's connection; sign-ups through the writer's.
+    this.messaging = new MessagingStore(
+      new Kysely<MessagingTables>({ dialect: new SqliteDialect({ database: this.db }) }),
+      'sqlite',
+      { now },
+    );
   }
 
   add(input: SignupInput): Promise<void> {
@@ -161,6 +174,7 @@ export class SqliteSignupStore implements SignupStore {
       signup.button,
       signup.source,
       signup.consentVersion,
+      this.confirmSignups ? now : null,
     ];
     return new Promise((resolve, reject) => {
       this.pending.push({ row, clashes: 0, resolve, reject });

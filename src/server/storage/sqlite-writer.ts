@@ -8,7 +8,9 @@ import {
   isSqliteUnavailable,
   openSqlite,
   SQLITE_INSERT_EVENT,
+  SQLITE_INSERT_SIGNUP_CONSENT,
   SQLITE_UPSERT,
+  WRITER_ROW_INDEX,
   WRITE_BUSY_TIMEOUT_MS,
   type EventWriterRequest,
   type EventWriterResult,
@@ -21,9 +23,20 @@ import {
 const { file } = workerData as { file: string };
 const db: Database.Database = openSqlite(file, {}, WRITE_BUSY_TIMEOUT_MS);
 const upsert = db.prepare(SQLITE_UPSERT);
+const insertConsent = db.prepare(SQLITE_INSERT_SIGNUP_CONSENT);
+/** The sign-up and its line in the consent history, together. */
+function writeRow(row: WriterRow): void {
+  upsert.run(row);
+  insertConsent.run(
+    row[WRITER_ROW_INDEX.consentVersion],
+    row[WRITER_ROW_INDEX.createdAt],
+    row[WRITER_ROW_INDEX.emailKey],
+  );
+}
 const writeAll = db.transaction((rows: WriterRow[]) => {
-  for (const row of rows) upsert.run(row);
+  for (const row of rows) writeRow(row);
 });
+const writeAlone = db.transaction(writeRow);
 const insertEvent = db.prepare(SQLITE_INSERT_EVENT);
 const writeEvents = db.transaction((rows: EventWriterRow[]) => {
   for (const row of rows) insertEvent.run(row);
@@ -41,7 +54,7 @@ function writeEventBatch({ batch, events }: EventWriterRequest): EventWriterResu
 
 function writeOne(row: WriterRow): Exclude<WriterResult['results'], 'all'>[number] {
   try {
-    upsert.run(row);
+    writeAlone(row);
     return { ok: true };
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };

@@ -1,0 +1,60 @@
+// The personal links in messages (signed with SECRET_KEY) and the keyed hashes the suppression list keeps.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** What a link may do: confirm a sign-up, or manage one (the preferences page and one-click unsubscribe). */
+export type LinkPurpose = 'confirm' | 'manage';
+
+/** 20 bytes of HMAC-SHA256: 160 bits nobody can guess, in a link short enough to read aloud if need be. */
+const MAC_BYTES = 20;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Keys for separate jobs come from the one SECRET_KEY, so a link's key never keys a hash. */
+function derivedKey(secretKey: string, use: string): Buffer {
+  return createHmac('sha256', secretKey).update(`scamsavvy:${use}`).digest();
+}
+
+export interface LinkSigner {
+  /** A token naming the sign-up `signupId` (a UUID) for `purpose`. */
+  sign(purpose: LinkPurpose, signupId: string): string;
+  /** The sign-up a token names, or undefined when it is not one of ours for `purpose`. */
+  verify(purpose: LinkPurpose, token: string): string | undefined;
+}
+
+export function createLinkSigner(secretKey: string): LinkSigner {
+  const key = derivedKey(secretKey, 'links');
+  const mac = (purpose: LinkPurpose, id: Buffer) =>
+    createHmac('sha256', key).update(purpose).update('\0').update(id).digest().subarray(0, MAC_BYTES);
+  return {
+    sign(purpose, signupId) {
+      if (!UUID.test(signupId)) throw new Error('A link names a sign-up by its UUID.');
+      const id = Buffer.from(signupId.replace(/-/g, ''), 'hex');
+      return `${id.toString('base64url')}${mac(purpose, id).toString('base64url')}`;
+    },
+    verify(purpose, token) {
+      // 16 bytes of id are 22 characters; 20 of MAC are 27.
+      if (!/^[A-Za-z0-9_-]{49}$/.test(token)) return undefined;
+      const id = Buffer.from(token.slice(0, 22), 'base64url');
+      const given = Buffer.from(token.slice(22), 'base64url');
+      if (id.length !== 16 || given.length !== MAC_BYTES || !timingSafeEqual(given, mac(purpose, id))) return undefined;
+      const hex = id.toString('hex');
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    },
+  };
+}
+
+export type AddressKind = 'email' | 'phone';
+
+export interface AddressHasher {
+  /**
+   * A keyed hash of a normalised address (the email's key, the phone's digits): the suppression
+   * list can say "never write to this one again" without keeping the address itself.
+   */
+  hash(kind: AddressKind, normalised: string): string;
+}
+
+export function createAddressHasher(secretKey: string): AddressHasher {
+  const key = derivedKey(secretKey, 'suppression');
+  return {
+    hash: (kind, normalised) => createHmac('sha256', key).update(`${kind}:${normalised}`).digest('base64url'),
+  };
+}

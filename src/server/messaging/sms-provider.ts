@@ -1,0 +1,54 @@
+// The port every text-message provider implements: send one text, and read and verify the provider's
+// inbound webhook (replies such as STOP and HELP). Twilio is the one implementation today; a second
+// provider is one new file beside twilio-sms-provider.ts.
+
+export interface OutgoingText {
+  /** E.164, e.g. +15551234567. */
+  to: string;
+  body: string;
+}
+
+export interface SentText {
+  /** The provider's id for the message. */
+  id: string;
+}
+
+/** An inbound webhook request as the route received it. */
+export interface InboundRequest {
+  /** The full URL the provider called, as it signed it (SITE_URL + path + query). */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The form fields of the POST body. */
+  params: Record<string, string>;
+}
+
+export interface InboundText {
+  /** The sender's number, E.164. */
+  from: string;
+  body: string;
+}
+
+export interface SmsProvider {
+  readonly name: string;
+  /** Sends one text. Rejects with SmsSendError, which says whether trying again could help. */
+  send(text: OutgoingText): Promise<SentText>;
+  /** True only when the request carries the provider's valid signature for this URL and these fields. */
+  verifyInbound(request: InboundRequest): boolean;
+  /** The sender and text of a verified inbound request, or undefined if it is not an incoming text. */
+  parseInbound(params: Record<string, string>): InboundText | undefined;
+  /** What to answer the webhook with when the reply (if any) is sent separately through `send`. */
+  readonly emptyInboundAnswer: { contentType: string; body: string };
+}
+
+export class SmsSendError extends Error {
+  constructor(
+    message: string,
+    /** True when sending again cannot succeed (an invalid number, a number that opted out at the carrier). */
+    readonly permanent: boolean,
+    /** The provider's own error code, when it gave one. */
+    readonly code?: string | number,
+  ) {
+    super(message);
+    this.name = 'SmsSendError';
+  }
+}

@@ -12,6 +12,9 @@ import { eventRoutes } from './routes/events.js';
 import { signupRoutes } from './routes/signups.js';
 import { sitePaths, siteRoutes } from './routes/site.js';
 import type { SignupStore } from './storage/signup-store.js';
+import type { Messaging } from './messaging/messaging.js';
+import { linkPageRoutes } from './routes/link-pages.js';
+import { smsInboundRoutes } from './routes/sms-inbound.js';
 
 export interface CreateAppOptions {
   config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl'>;
@@ -22,6 +25,8 @@ export interface CreateAppOptions {
   serveSite?: boolean;
   /** A logger of the caller's (tests capture lines), or false for none; by default pino with loggerOptions. */
   logger?: FastifyBaseLogger | false;
+  /** Email and texts (createMessaging); started when the app is ready, stopped before the store closes. */
+  messaging?: Messaging;
 }
 
 /** Fastify's own client errors, in words a caller can act on. */
@@ -42,6 +47,7 @@ export async function createApp({
   redis,
   serveSite = true,
   logger,
+  messaging,
 }: CreateAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // The client's address for rate limits: the socket's, unless TRUST_PROXY names the proxies in front.
@@ -86,7 +92,22 @@ export async function createApp({
   });
   await app.register(healthRoutes, { store });
   const limits = await signupRateLimits(app, config.rateLimit, redis);
-  await app.register(signupRoutes, { store, limits });
+  await app.register(signupRoutes, { store, limits, ...(messaging ? { onStored: messaging.signupStored } : {}) });
+  if (messaging?.links) {
+    await app.register(linkPageRoutes, {
+      subscriptions: messaging.subscriptions,
+      links: messaging.links,
+      siteUrl: config.siteUrl,
+    });
+  }
+  if (messaging?.sms) {
+    await app.register(smsInboundRoutes, {
+      sms: messaging.sms,
+      subscriptions: messaging.subscriptions,
+      siteUrl: config.siteUrl,
+      contact: messaging.contact,
+    });
+  }
   await app.register(eventRoutes, { store, limits: eventRateLimits(app, config.rateLimit.eventsPerMinute) });
   if (serveSite)
     await app.register(siteRoutes, {
@@ -99,7 +120,9 @@ export async function createApp({
       reply.code(404).send({ error: { code: 'not_found', message: 'There is nothing here.' } }),
     );
 
+  if (messaging) app.addHook('onReady', async () => messaging.start(app.log));
   app.addHook('onClose', async () => {
+    await messaging?.stop();
     await store.close();
     await redis?.quit().catch(() => undefined);
   });

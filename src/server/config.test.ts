@@ -157,3 +157,78 @@ describe('documentation', () => {
     }
   });
 });
+
+describe('messaging', () => {
+  const email = {
+    SITE_URL: 'https://scamsavvy.example',
+    SECRET_KEY: 'k'.repeat(32),
+    SMTP_URL: 'smtp://user:pass@smtp.example.net:587',
+    MAIL_FROM: 'ScamSavvy <hello@scamsavvy.example>',
+  };
+  const twilio = {
+    SITE_URL: 'https://scamsavvy.example',
+    SECRET_KEY: 'k'.repeat(32),
+    TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}`,
+    TWILIO_AUTH_TOKEN: 'b'.repeat(32),
+    TWILIO_FROM: '+15551234567',
+  };
+  const problemsOf = (env: Record<string, string>) => {
+    try {
+      loadConfig(env, '/');
+    } catch (error) {
+      return (error as ConfigError).problems.join('\n');
+    }
+    return '';
+  };
+
+  it('is off, with confirmation off, while nothing is set', () => {
+    expect(loadConfig({}, '/').messaging).toEqual({ emailConfirmation: false, unconfirmedRetentionDays: 30 });
+  });
+  it('turns email on with confirmation by default, and off when asked', () => {
+    const { messaging } = loadConfig(email, '/');
+    expect(messaging.email).toEqual({ smtpUrl: email.SMTP_URL, from: email.MAIL_FROM });
+    expect(messaging.emailConfirmation).toBe(true);
+    expect(loadConfig({ ...email, EMAIL_CONFIRMATION: 'off' }, '/').messaging.emailConfirmation).toBe(false);
+    expect(loadConfig({ ...email, UNCONFIRMED_RETENTION_DAYS: '7' }, '/').messaging.unconfirmedRetentionDays).toBe(7);
+  });
+  it('turns texts on with a number or a Messaging Service, and the real API unless told', () => {
+    expect(loadConfig(twilio, '/').messaging.sms).toEqual({
+      provider: 'twilio',
+      accountSid: twilio.TWILIO_ACCOUNT_SID,
+      authToken: twilio.TWILIO_AUTH_TOKEN,
+      from: '+15551234567',
+      apiBaseUrl: 'https://api.twilio.com',
+    });
+    const service = { ...twilio, TWILIO_FROM: '', TWILIO_MESSAGING_SERVICE_SID: `MG${'c'.repeat(32)}` };
+    expect(loadConfig(service, '/').messaging.sms).toMatchObject({ messagingServiceSid: `MG${'c'.repeat(32)}` });
+    expect(loadConfig(twilio, '/').messaging.emailConfirmation).toBe(false);
+  });
+  it('reads a DKIM key written on one line', () => {
+    const key = '-----BEGIN PRIVATE KEY-----\\nMIIB\\n-----END PRIVATE KEY-----';
+    const { messaging } = loadConfig(
+      { ...email, DKIM_DOMAIN: 'scamsavvy.example', DKIM_SELECTOR: 'mail', DKIM_PRIVATE_KEY: key },
+      '/',
+    );
+    expect(messaging.email?.dkim).toEqual({
+      domainName: 'scamsavvy.example',
+      keySelector: 'mail',
+      privateKey: '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----',
+    });
+  });
+  it('names every variable of a half-configured or bad setting', () => {
+    expect(problemsOf({ ...email, SECRET_KEY: '' })).toMatch(/SECRET_KEY: required/);
+    expect(problemsOf({ ...email, SECRET_KEY: 'short' })).toMatch(/SECRET_KEY: must be at least 32/);
+    expect(problemsOf({ ...email, SITE_URL: '' })).toMatch(/SITE_URL: required/);
+    expect(problemsOf({ ...email, MAIL_FROM: '' })).toMatch(/MAIL_FROM: needed with SMTP_URL/);
+    expect(problemsOf({ ...email, MAIL_FROM: 'not an address' })).toMatch(/MAIL_FROM: must be an address/);
+    expect(problemsOf({ ...email, SMTP_URL: 'http://smtp.example.net' })).toMatch(/SMTP_URL: must look like/);
+    expect(problemsOf({ ...email, DKIM_DOMAIN: 'scamsavvy.example' })).toMatch(/set all three to sign, or none/);
+    expect(problemsOf({ ...twilio, TWILIO_AUTH_TOKEN: '' })).toMatch(/TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN: set both/);
+    expect(problemsOf({ ...twilio, TWILIO_FROM: '' })).toMatch(/TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID/);
+    expect(problemsOf({ ...twilio, TWILIO_FROM: '555-1234' })).toMatch(/TWILIO_FROM: must be your Twilio number/);
+    expect(problemsOf({ ...twilio, TWILIO_ACCOUNT_SID: 'AC123' })).toMatch(/TWILIO_ACCOUNT_SID: must be/);
+    expect(problemsOf({ EMAIL_CONFIRMATION: 'on' })).toMatch(/EMAIL_CONFIRMATION: "on" needs email/);
+    expect(problemsOf({ EMAIL_CONFIRMATION: 'maybe' })).toMatch(/EMAIL_CONFIRMATION/);
+    expect(problemsOf({ UNCONFIRMED_RETENTION_DAYS: '0' })).toMatch(/UNCONFIRMED_RETENTION_DAYS/);
+  });
+});

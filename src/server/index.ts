@@ -2,6 +2,7 @@
 import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { createMessaging } from './messaging/messaging.js';
 import { openSignupStore } from './storage/open-signup-store.js';
 
 /**
@@ -13,9 +14,10 @@ const SHUTDOWN_GRACE_MS = 5000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const store = await openSignupStore(config.database);
+  const store = await openSignupStore(config.database, { confirmSignups: config.messaging.emailConfirmation });
   const redis = config.rateLimit.redisUrl ? connectRedis(config.rateLimit.redisUrl) : undefined;
-  const app = await createApp({ config, store, redis });
+  const messaging = createMessaging(config.messaging, store, config.siteUrl);
+  const app = await createApp({ config, store, redis, messaging });
   redis?.on('error', (error: Error) =>
     app.log.warn({ err: error.message }, 'Redis unreachable: rate limits are not shared'),
   );

@@ -36,6 +36,8 @@ export function createLinkSigner(secretKey: string): LinkSigner {
       const id = Buffer.from(token.slice(0, 22), 'base64url');
       const given = Buffer.from(token.slice(22), 'base64url');
       if (id.length !== 16 || given.length !== MAC_BYTES || !timingSafeEqual(given, mac(purpose, id))) return undefined;
+      // Only the one spelling we made: base64's last character has spare bits a changed link could flip.
+      if (`${id.toString('base64url')}${given.toString('base64url')}` !== token) return undefined;
       const hex = id.toString('hex');
       return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
     },

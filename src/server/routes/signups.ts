@@ -17,9 +17,11 @@ export interface SignupRoutesOptions {
   store: SignupStore;
   /** Rate limits, run before the body is validated or stored. */
   limits: preHandlerAsyncHookHandler[];
+  /** Told once a sign-up is durable (its confirmation email, if any, goes out after). */
+  onStored?: () => void;
 }
 
-export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app, { store, limits }) => {
+export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app, { store, limits, onStored }) => {
   const outage: { since: number | undefined } = { since: undefined };
   app.post('/api/signups', { bodyLimit: SIGNUP_BODY_LIMIT_BYTES, preHandler: limits }, async (request, reply) => {
     const parsed = signupInputSchema.safeParse(request.body);
@@ -55,6 +57,7 @@ export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app,
       request.log.info({ downForMs: Date.now() - outage.since }, 'the sign-up database is back');
       outage.since = undefined;
     }
+    onStored?.();
     // The answer says nothing about the record: the spec reads it only as success or failure.
     return reply.code(201).type('application/json; charset=utf-8').send(SIGNUP_OK);
   });

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { storedForms, toE164 } from './phone.js';
+
+describe('toE164', () => {
+  it('keeps a number typed with + and its country code', () => {
+    expect(toE164('+447700900123')).toBe('+447700900123');
+    expect(toE164('+15551234567')).toBe('+15551234567');
+  });
+  it('reads ten digits as a US number, and eleven starting with 1 as one with its country code', () => {
+    expect(toE164('5551234567')).toBe('+15551234567');
+    expect(toE164('15551234567')).toBe('+15551234567');
+  });
+});
+
+describe('storedForms', () => {
+  it('lists every way a US number may have been typed on the page', () => {
+    expect(storedForms('+15551234567').sort()).toEqual(['+15551234567', '15551234567', '5551234567'].sort());
+  });
+  it('lists only the two forms of a number from elsewhere', () => {
+    expect(storedForms('+447700900123').sort()).toEqual(['+447700900123', '447700900123'].sort());
+  });
+  it('round-trips: each stored form reads back as the same number', () => {
+    for (const form of storedForms('+15551234567')) expect(toE164(form)).toBe('+15551234567');
+  });
+});

@@ -1,8 +1,8 @@
 // WCAG 2.2 AA in every state of the page, proved in Chromium: axe, the keyboard, zoom and sizes.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { MIN_FORM_TIME_MS } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
+import { expectNoHorizontalOverflow, expectNoViolations } from './support/a11y';
 import { interceptProviders, TEST_IDS } from './support/providers';
 import { startServer, type RunningServer } from './support/servers';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,18 +10,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const HERO_BUTTON = 'Protect My Family — Notify Me On App Release!';
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
-
-/** axe's WCAG 2.2 AA and best-practice rules, plus the enhanced (7:1) contrast rule for text. */
-async function expectNoViolations(page: Page, state: string) {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  const enhanced = await new AxeBuilder({ page }).withRules(['color-contrast-enhanced']).analyze();
-  const violations = [...results.violations, ...enhanced.violations].map(
-    (violation) =>
-      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-  );
-  expect(violations, `axe violations: ${state}`).toEqual([]);
-}
 
 async function openDialog(page: Page) {
   await page.getByRole('button', { name: HERO_BUTTON }).click();
@@ -247,19 +235,6 @@ test('the whole sign-up with the keyboard alone: focus is where it should be at 
 });
 
 test.describe('zoom, small screens and sizes', () => {
-  /** Nothing wider than the window: no sideways scrolling. */
-  async function expectNoHorizontalOverflow(page: Page, state: string) {
-    const overflow = await page.evaluate(() => ({
-      page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      wide: Array.from(document.querySelectorAll<HTMLElement>('body *'))
-        .filter((element) => element.offsetParent !== null || element.tagName === 'BODY')
-        .filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-        .map((element) => `${element.tagName}.${element.className}`)
-        .slice(0, 5),
-    }));
-    expect(overflow, state).toEqual({ page: 0, wide: [] });
-  }
-
   // 200% zoom of a 1280 x 900 window lays the page out in 640 x 450 CSS pixels.
   for (const [label, width, height] of [
     ['320 px wide', 320, 640],

@@ -1,0 +1,29 @@
+// Accessibility checks the specs share: axe in a given state, and no sideways scrolling.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+
+/** axe's WCAG 2.2 AA and best-practice rules, plus the enhanced (7:1) contrast rule for text. */
+export async function expectNoViolations(page: Page, state: string) {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const enhanced = await new AxeBuilder({ page }).withRules(['color-contrast-enhanced']).analyze();
+  const violations = [...results.violations, ...enhanced.violations].map(
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+  );
+  expect(violations, `axe violations: ${state}`).toEqual([]);
+}
+
+/** Nothing wider than the window: no sideways scrolling. */
+export async function expectNoHorizontalOverflow(page: Page, state: string) {
+  const overflow = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    wide: Array.from(document.querySelectorAll<HTMLElement>('body *'))
+      .filter((element) => element.offsetParent !== null || element.tagName === 'BODY')
+      .filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+      .map((element) => `${element.tagName}.${element.className}`)
+      .slice(0, 5),
+  }));
+  expect(overflow, state).toEqual({ page: 0, wide: [] });
+}

@@ -351,24 +351,8 @@ export class MessagingStore {
   async stopTexts(phones: string[], suppression: Suppression): Promise<number> {
     const at = this.stamp();
     return this.db.transaction().execute(async (trx) => {
-      const people =
-        phones.length === 0
-          ? []
-          : await trx
-              .selectFrom('signups')
-              .select('id')
-              .where('phone', 'in', phones)
-              .where('sms_opt_out_at', 'is', null)
-              .execute();
-      if (people.length > 0) {
-        await trx
-          .updateTable('signups')
-          .set({ sms_opt_out_at: at })
-          .where('phone', 'in', phones)
-          .where('sms_opt_out_at', 'is', null)
-          .execute();
-        for (const { id } of people) await this.record(trx, String(id), 'sms_off', suppression.source, at);
-      }
+      const people = phones.length === 0 ? [] : await this.setSmsOptOut(trx, phones, at);
+      for (const { id } of people) await this.record(trx, String(id), 'sms_off', suppression.source, at);
       await this.suppress(trx, [suppression], at);
       return people.length;
     });
@@ -378,23 +362,30 @@ export class MessagingStore {
   async startTexts(phones: string[], hash: string, source: ConsentSource): Promise<number> {
     const at = this.stamp();
     return this.db.transaction().execute(async (trx) => {
-      const people =
-        phones.length === 0
-          ? []
-          : await trx
-              .selectFrom('signups')
-              .select('id')
-              .where('phone', 'in', phones)
-              .where('sms_opt_out_at', 'is not', null)
-              .where('left_at', 'is', null)
-              .execute();
-      for (const { id } of people) {
-        await trx.updateTable('signups').set({ sms_opt_out_at: null }).where('id', '=', id).execute();
-        await this.record(trx, String(id), 'sms_on', source, at);
-      }
+      const people = phones.length === 0 ? [] : await this.setSmsOptOut(trx, phones, null);
+      for (const { id } of people) await this.record(trx, String(id), 'sms_on', source, at);
       await trx.deleteFrom('suppressions').where('kind', '=', 'phone').where('address_hash', '=', hash).execute();
       return people.length;
     });
+  }
+
+  /**
+   * Turns texts off (`at`) or back on (null, for those still on the list) for these numbers; returns
+   * whom it changed. One UPDATE … RETURNING, not a read then a write: the rows it changed are exactly
+   * the ones to record, even when the same STOP arrives twice at once (on PostgreSQL the second waits
+   * for the first's row locks and then finds nothing to change), and on SQLite the transaction takes
+   * the write lock at its first statement (a transaction that reads first fails with
+   * SQLITE_BUSY_SNAPSHOT when the writer thread commits a sign-up in between).
+   */
+  private setSmsOptOut(trx: Db, phones: string[], at: string | null): Promise<{ id: string }[]> {
+    return trx
+      .updateTable('signups')
+      .set({ sms_opt_out_at: at })
+      .where('phone', 'in', phones)
+      .$if(at !== null, (query) => query.where('sms_opt_out_at', 'is', null))
+      .$if(at === null, (query) => query.where('sms_opt_out_at', 'is not', null).where('left_at', 'is', null))
+      .returning('id')
+      .execute();
   }
 
   /**

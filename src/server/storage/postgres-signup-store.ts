@@ -67,8 +67,9 @@ const columns = [
 // same path and time. created_at and last_seen_at are the database server's clock (spec section 3).
 // A repeat sign-up is new consent: it lifts earlier opt-outs and leaving, and someone who had left
 // confirms again. It asks for a confirmation email unless the person is confirmed, one is already
-// waiting, or one went out in the last day. Each sign-up adds its line to the consent history in
-// the same statement (one statement is one transaction).
+// waiting, or one went out in the last day; someone coming back after leaving is asked whenever they
+// come back (as in sqlite-shared.ts). Each sign-up adds its line to the consent history in the same
+// statement (one statement is one transaction).
 const UPSERT = `
   WITH input AS (
     SELECT * FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')},
@@ -88,7 +89,9 @@ const UPSERT = `
         WHEN excluded.confirm_requested_at IS NULL THEN signups.confirm_requested_at
         WHEN signups.confirmed_at IS NOT NULL AND signups.left_at IS NULL THEN signups.confirm_requested_at
         WHEN signups.confirm_requested_at IS NOT NULL THEN signups.confirm_requested_at
-        WHEN signups.confirm_sent_at IS NULL OR signups.confirm_sent_at < now() - interval '1 day'
+        WHEN signups.left_at IS NOT NULL
+          OR signups.confirm_sent_at IS NULL
+          OR signups.confirm_sent_at < now() - interval '1 day'
           THEN excluded.confirm_requested_at
       END
     RETURNING id, email_key

@@ -1,0 +1,129 @@
+// `npm run signups:delete -- --email ADDRESS | --phone NUMBER`: deletes a person's sign-up on their request.
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { emailKey, normalisePhone, PHONE_PATTERN } from '../shared/signup-schema.js';
+import { loadConfig } from '../server/config.js';
+import { createAddressHasher } from '../server/messaging/link-tokens.js';
+import { storedForms, toE164 } from '../server/messaging/phone.js';
+import { Subscriptions } from '../server/messaging/subscriptions.js';
+import type { MessagingStore, Subscriber } from '../server/storage/messaging-store.js';
+import { openStoreForCli, runCli } from './cli-support.js';
+
+const usage = `Usage: npm run --silent signups:delete -- --email ADDRESS
+       npm run --silent signups:delete -- --phone NUMBER
+       npm run --silent signups:delete -- --email ADDRESS --phone NUMBER
+
+Deletes, when a person asks, every sign-up with this email (in any capitals) or this phone number
+(however it was typed: +1 555 123 4567, 15551234567, 555-123-4567), with its consent history, and
+says what it deleted. Only a scrambled code of the email and phone is kept (a keyed hash, which
+needs SECRET_KEY), so no later message reaches them. Reads the database DATABASE_URL names.
+  --email ADDRESS   the email they signed up with
+  --phone NUMBER    the phone number they gave`;
+
+/** Where the command writes: standard output and error, or a test's collectors. */
+export interface Output {
+  out: { write(text: string): unknown };
+  err: { write(text: string): unknown };
+}
+
+/** "r•••@example.com": enough to tell people apart, not the whole address. */
+function hiddenEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '•••';
+  return `${Array.from(email)[0]}•••${email.slice(at)}`;
+}
+
+const phoneEnding = (phone: string) => phone.replace(/\D/g, '').slice(-4);
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/**
+ * How many consent events each matching person has, read before they are deleted with it. The same
+ * matching rule as Subscriptions.removeByAddress; anyone it misses is reported without the count.
+ */
+async function historySizes(
+  messaging: MessagingStore,
+  address: { email?: string; phone?: string },
+): Promise<Map<string, number>> {
+  const found: Subscriber[] = [];
+  if (address.email) {
+    const subscriber = await messaging.subscriberByEmailKey(emailKey(address.email));
+    if (subscriber) found.push(subscriber);
+  }
+  if (address.phone) found.push(...(await messaging.subscribersByPhone(storedForms(toE164(address.phone)))));
+  const sizes = new Map<string, number>();
+  for (const { id } of found) if (!sizes.has(id)) sizes.set(id, (await messaging.history(id)).length);
+  return sizes;
+}
+
+function describeDeletion(subscriber: Subscriber, historySize: number | undefined, keptCodes: boolean): string {
+  const history =
+    historySize === undefined
+      ? 'its consent history'
+      : `its consent history (${plural(historySize, 'entry', 'entries')})`;
+  const kept = keptCodes
+    ? 'Kept a scrambled code of the email and phone so no later message reaches them.'
+    : 'No scrambled code of the email and phone was kept, because SECRET_KEY is not set (without it nothing can be sent anyway).';
+  return (
+    `Deleted the sign-up of ${hiddenEmail(subscriber.email)} (phone ending ${phoneEnding(subscriber.phone)}), ` +
+    `first signed up ${subscriber.createdAt.slice(0, 10)}, and ${history}. ${kept}`
+  );
+}
+
+export async function main(
+  argv: string[],
+  { out, err }: Output = { out: process.stdout, err: process.stderr },
+): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { email: { type: 'string' }, phone: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
+  } catch (error) {
+    err.write(`${(error as Error).message}\n\n${usage}\n`);
+    return 2;
+  }
+  if (values.help) {
+    out.write(`${usage}\n`);
+    return 0;
+  }
+  const email = values.email?.trim() || undefined;
+  const phone = values.phone?.trim() || undefined;
+  if (!email && !phone) {
+    err.write(`Give the email, the phone number, or both, of the person whose sign-up to delete.\n\n${usage}\n`);
+    return 2;
+  }
+  if (phone && !PHONE_PATTERN.test(normalisePhone(phone))) {
+    err.write(`--phone must be a phone number such as +15551234567, not "${phone}".\n\n${usage}\n`);
+    return 2;
+  }
+
+  const { secretKey } = loadConfig().messaging;
+  const { store } = await openStoreForCli();
+  try {
+    const address = { ...(email ? { email } : {}), ...(phone ? { phone } : {}) };
+    const sizes = await historySizes(store.messaging, address);
+    const subscriptions = new Subscriptions(store.messaging, secretKey ? createAddressHasher(secretKey) : undefined);
+    const removed = await subscriptions.removeByAddress(address, 'owner');
+    if (removed.length === 0) {
+      const asked = [email ? `the email ${email}` : '', phone ? `the phone number ${phone}` : ''].filter(Boolean);
+      out.write(`No sign-up matches ${asked.join(' or ')}. Nothing was deleted.\n`);
+      return 0;
+    }
+    for (const subscriber of removed)
+      out.write(`${describeDeletion(subscriber, sizes.get(subscriber.id), subscriptions.canSuppress)}\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/** True when node was asked to run this file, not when a test imports it. */
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  return script !== undefined && import.meta.url === pathToFileURL(realpathSync(script)).href;
+}
+
+if (isEntryPoint()) runCli(main);

@@ -1,0 +1,307 @@
+// Messaging in real Chromium against the real built server: a real SMTP server on loopback receives
+// the confirmation email, a local stand-in answers for Twilio's API, and the pages its links open are
+// used as a person would (and as a mail scanner would).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Page } from '@playwright/test';
+import { twilioSignature } from '../src/server/messaging/twilio-sms-provider';
+import { startSmtpSink, type SmtpSink } from '../src/server/test/smtp-sink';
+import { startTwilioStandIn, type TwilioStandIn } from '../src/server/test/twilio-stand-in';
+import { MIN_FORM_TIME_MS, type SignupRecord } from '../src/shared/signup-schema';
+import { expect, test } from './fixtures';
+import { expectNoHorizontalOverflow, expectNoViolations } from './support/a11y';
+import { startServer, type RunningServer } from './support/servers';
+
+const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
+const AUTH_TOKEN = 'f'.repeat(32);
+const SUBJECT = 'Please confirm you want launch news from ScamSavvy';
+const CONFIRM_BUTTON = 'Yes, keep me on the list';
+
+let server: RunningServer;
+let sink: SmtpSink;
+let twilio: TwilioStandIn;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-messaging-'));
+  sink = await startSmtpSink();
+  twilio = await startTwilioStandIn({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN });
+  const port = 4400 + test.info().workerIndex;
+  server = await startServer(port, {
+    DATABASE_URL: `sqlite:${path.join(dataDir, 'signups.db')}`,
+    SITE_URL: `http://127.0.0.1:${port}`,
+    SECRET_KEY: 'e2e-secret-key-that-is-long-enough-1234',
+    SMTP_URL: sink.url,
+    MAIL_FROM: 'ScamSavvy <hello@scamsavvy.example>',
+    TWILIO_ACCOUNT_SID: ACCOUNT_SID,
+    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+    TWILIO_FROM: '+15550001111',
+    TWILIO_API_BASE_URL: twilio.baseUrl,
+    SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
+    SIGNUP_RATE_LIMIT_PER_HOUR: '0',
+  });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await sink?.stop();
+  await twilio?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The owner's documented export, against this server's database. */
+async function exported(email: string): Promise<SignupRecord[]> {
+  const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'signups:export', '--', '--format', 'json'], {
+    env: { ...process.env, DATABASE_URL: `sqlite:${path.join(dataDir, 'signups.db')}` },
+  });
+  return (JSON.parse(stdout) as SignupRecord[]).filter((record) => record.email === email);
+}
+
+const unique = (label: string) => `${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+const uniquePhone = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+
+/** A sign-up through the API, as the page sends it. */
+async function signUpByApi(email: string, phone = uniquePhone()) {
+  const response = await fetch(`${server.url}/api/signups`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Rosa Díaz', phone, email, betaTesting: false, openedForMs: 5000 }),
+  });
+  expect(response.status).toBe(201);
+  return phone;
+}
+
+/** The confirmation email to this address, with its links. */
+async function confirmationFor(email: string) {
+  const mail = await sink.waitFor((received) => received.envelope.to.includes(email), 15_000);
+  const text = mail.parsed.text ?? '';
+  const html = typeof mail.parsed.html === 'string' ? mail.parsed.html : '';
+  const link = (kind: string) => {
+    const found = text.match(new RegExp(`${server.url}/${kind}/[A-Za-z0-9_-]+`));
+    if (!found) throw new Error(`No ${kind} link in the email:\n${text}`);
+    return found[0];
+  };
+  return {
+    mail,
+    text,
+    html,
+    confirm: link('confirm'),
+    preferences: link('preferences'),
+    unsubscribe: link('unsubscribe'),
+  };
+}
+
+async function preferencesState(page: Page, url: string) {
+  await page.goto(url);
+  return {
+    email: await page.getByRole('checkbox', { name: /email/i }).isChecked(),
+    sms: await page.getByRole('checkbox', { name: /text/i }).isChecked(),
+    beta: await page.getByRole('checkbox', { name: /beta/i }).isChecked(),
+  };
+}
+
+test('a visitor signs up, confirms from a real email, turns texts off, deletes their details, and nothing reaches them after', async ({
+  page,
+}) => {
+  const email = unique('journey');
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Protect My Family — Notify Me On App Release!' }).click();
+  await page.getByLabel('Your Name').fill('Rosa Díaz');
+  await page.getByLabel('Phone Number').fill('555 123 4567');
+  await page.getByLabel('Email Address').fill(email);
+  await page.waitForTimeout(MIN_FORM_TIME_MS);
+  await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
+  await expect(page.getByRole('heading', { name: "You're On the Protection List!" })).toBeFocused();
+  // Confirmation is on: one plain line says an email is coming.
+  await expect(page.getByRole('status')).toContainText(/email/i);
+
+  const { mail, text, html, confirm, preferences } = await confirmationFor(email);
+  expect(mail.parsed.subject).toBe(SUBJECT);
+  const headers = mail.raw.replace(/\r?\n[ \t]+/g, ' '); // long header lines are folded
+  expect(headers).toMatch(/^List-Unsubscribe: <http:\/\/127\.0\.0\.1:\d+\/unsubscribe\/[A-Za-z0-9_-]+>/m);
+  expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+  expect(headers).toMatch(/^List-Id: /im);
+  // Nothing the visitor typed comes back in a message sent before they confirmed.
+  expect(`${text}${html}`).not.toContain('Rosa');
+
+  await page.goto(confirm);
+  await expect(page.getByRole('button', { name: CONFIRM_BUTTON })).toBeVisible();
+  await expectNoViolations(page, 'confirm page');
+  await page.getByRole('button', { name: CONFIRM_BUTTON }).click();
+  await expect(page.getByRole('main')).toContainText(/confirmed/i);
+  await expectNoViolations(page, 'confirm page, confirmed');
+
+  await page.goto(preferences);
+  await expect(page.getByRole('main')).not.toContainText('Rosa');
+  await expectNoViolations(page, 'preferences page');
+  await page.getByRole('checkbox', { name: /text/i }).uncheck();
+  await page.getByRole('button', { name: 'Save my choices' }).click();
+  await expect(page.getByRole('status')).toContainText(/saved/i);
+  await expectNoViolations(page, 'preferences page, saved');
+  expect(await preferencesState(page, preferences)).toEqual({ email: true, sms: false, beta: false });
+  const [record] = await exported(email);
+  expect(record?.confirmedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  expect(record?.smsOptOutAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  expect(record?.emailOptOutAt).toBeNull();
+
+  await page.getByRole('button', { name: 'Delete my details' }).click();
+  await expectNoViolations(page, 'delete question');
+  await page.getByRole('button', { name: 'Yes, delete my details' }).click();
+  await expect(page.getByRole('main')).toContainText(/deleted/i);
+  await expectNoViolations(page, 'deleted');
+
+  // Gone: their own links find nothing, one-click unsubscribe has no one to act on, and the owner's
+  // export no longer has them.
+  await page.goto(preferences);
+  await expect(page.getByRole('checkbox')).toHaveCount(0);
+  const oneClick = await fetch(confirm.replace('/confirm/', '/unsubscribe/'), { method: 'POST' });
+  expect(oneClick.status).toBe(404);
+  expect(await exported(email)).toEqual([]);
+  // No later email was sent to them.
+  expect(sink.messages().filter((received) => received.envelope.to.includes(email))).toHaveLength(1);
+});
+
+test('a mail scanner that opens every link in the email changes nothing', async ({ page }) => {
+  const email = unique('scanner');
+  await signUpByApi(email);
+  const { text, html, confirm, preferences } = await confirmationFor(email);
+  const links = new Set([
+    ...[...html.matchAll(/href="([^"]+)"/g)].map((match) => (match[1] ?? '').replace(/&amp;/g, '&')),
+    ...(text.match(/https?:\/\/\S+/g) ?? []),
+  ]);
+  expect(links.size).toBeGreaterThanOrEqual(3);
+  for (const link of links) {
+    expect(link.startsWith(server.url), `only our own links: ${link}`).toBe(true);
+    for (const method of ['GET', 'HEAD']) {
+      const response = await fetch(link, { method });
+      expect(response.status, `${method} ${link}`).toBeLessThan(400);
+    }
+  }
+  // Still unconfirmed, still getting everything.
+  await page.goto(confirm);
+  await expect(page.getByRole('button', { name: CONFIRM_BUTTON })).toBeVisible();
+  expect(await preferencesState(page, preferences)).toEqual({ email: true, sms: true, beta: false });
+});
+
+test('the confirm and preferences pages work with the keyboard alone', async ({ page }) => {
+  const email = unique('keyboard');
+  await signUpByApi(email);
+  const { confirm, preferences } = await confirmationFor(email);
+  await page.goto(confirm);
+  const focusedName = () => page.evaluate(() => (document.activeElement as HTMLElement).innerText.trim());
+  for (let step = 0; step < 10 && (await focusedName()) !== CONFIRM_BUTTON; step += 1) await page.keyboard.press('Tab');
+  expect(await focusedName()).toBe(CONFIRM_BUTTON);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('main')).toContainText(/confirmed/i);
+
+  await page.goto(preferences);
+  const textBox = page.getByRole('checkbox', { name: /text/i });
+  for (let step = 0; step < 15 && !(await textBox.evaluate((box) => box === document.activeElement)); step += 1)
+    await page.keyboard.press('Tab');
+  await expect(textBox).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(textBox).not.toBeChecked();
+  for (let step = 0; step < 10 && (await focusedName()) !== 'Save my choices'; step += 1)
+    await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toContainText(/saved/i);
+  expect(await preferencesState(page, preferences)).toMatchObject({ sms: false, email: true });
+});
+
+for (const [label, width, height] of [
+  ['320 px wide', 320, 640],
+  ['200% zoom', 640, 450],
+] as const) {
+  test(`the pages behind the links fit ${label} with no sideways scrolling`, async ({ page }) => {
+    const email = unique('zoom');
+    await signUpByApi(email);
+    const { confirm, preferences, unsubscribe } = await confirmationFor(email);
+    await page.setViewportSize({ width, height });
+    for (const [name, url] of [
+      ['confirm', confirm],
+      ['preferences', preferences],
+      ['unsubscribe', unsubscribe],
+    ] as const) {
+      await page.goto(url);
+      await expectNoHorizontalOverflow(page, `${label}: ${name} page`);
+    }
+    await page.goto(preferences);
+    await page.getByRole('button', { name: 'Delete my details' }).click();
+    await expectNoHorizontalOverflow(page, `${label}: delete question`);
+  });
+}
+
+test('the unsubscribe link: opening it changes nothing, its button and a one-click POST stop email', async ({
+  page,
+}) => {
+  const email = unique('unsubscribe');
+  await signUpByApi(email);
+  const { unsubscribe, preferences } = await confirmationFor(email);
+  await page.goto(unsubscribe);
+  await expectNoViolations(page, 'unsubscribe page');
+  expect(await preferencesState(page, preferences)).toMatchObject({ email: true });
+  await page.goto(unsubscribe);
+  await page.getByRole('button', { name: 'Stop emails' }).click();
+  await expect(page.getByRole('main')).toContainText(/no more emails/i);
+  await expectNoViolations(page, 'unsubscribed');
+  expect(await preferencesState(page, preferences)).toMatchObject({ email: false, sms: true });
+
+  // What a mail app's "Unsubscribe" button sends (RFC 8058), for another person.
+  const other = unique('one-click');
+  await signUpByApi(other);
+  const links = await confirmationFor(other);
+  const response = await fetch(links.unsubscribe, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'List-Unsubscribe=One-Click',
+  });
+  expect(response.status).toBe(200);
+  expect(await preferencesState(page, links.preferences)).toMatchObject({ email: false });
+});
+
+test('a STOP text stops texts to that number; a forged one is refused; HELP answers', async ({ page }) => {
+  const email = unique('stop');
+  const phone = await signUpByApi(email);
+  const { preferences } = await confirmationFor(email);
+  const url = `${server.url}/api/sms/inbound`;
+  const inbound = (body: string, signature?: string) => {
+    const params = {
+      MessageSid: `SM${'2'.repeat(32)}`,
+      AccountSid: ACCOUNT_SID,
+      From: phone,
+      To: '+15550001111',
+      Body: body,
+    };
+    return fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': signature ?? twilioSignature(AUTH_TOKEN, url, params),
+      },
+      body: new URLSearchParams(params).toString(),
+    });
+  };
+
+  const forged = await inbound(' stop ', twilioSignature('0'.repeat(32), url, { Body: 'stop' }));
+  expect(forged.status).toBe(403);
+  expect(await preferencesState(page, preferences)).toMatchObject({ sms: true });
+
+  const stop = await inbound(' Stop ');
+  expect(stop.status).toBe(200);
+  expect(await preferencesState(page, preferences)).toMatchObject({ sms: false, email: true });
+  await twilio.waitFor((sent) => sent.to === phone && /no more texts/i.test(sent.body), 10_000);
+
+  const help = await inbound('HELP');
+  expect(help.status).toBe(200);
+  const answer = await twilio.waitFor(
+    (sent) => sent.to === phone && /STOP/.test(sent.body) && /hello@scamsavvy\.example/.test(sent.body),
+    10_000,
+  );
+  expect(answer.body.length).toBeLessThanOrEqual(160);
+
+  await inbound('START');
+  await expect.poll(async () => (await preferencesState(page, preferences)).sms).toBe(true);
+});

@@ -1,0 +1,90 @@
+// Test support: a local HTTP stand-in for Twilio's Messages API, at the network's edge. It checks the
+// Basic auth, answers like Twilio, keeps what was sent, and can fail on request.
+// Plain Node (no test-runner APIs), so unit tests and browser tests both use it.
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface SentByStandIn {
+  to: string;
+  body: string;
+  from?: string;
+  messagingServiceSid?: string;
+}
+
+export interface TwilioStandIn {
+  baseUrl: string;
+  sent(): SentByStandIn[];
+  waitFor(predicate: (sent: SentByStandIn) => boolean, timeoutMs?: number): Promise<SentByStandIn>;
+  /** Answers the next `count` sends with this HTTP status and Twilio error code. */
+  failNext(status: number, code: number, message: string, count?: number): void;
+  stop(): Promise<void>;
+}
+
+export async function startTwilioStandIn({
+  accountSid,
+  authToken,
+}: {
+  accountSid: string;
+  authToken: string;
+}): Promise<TwilioStandIn> {
+  const sent: SentByStandIn[] = [];
+  const failures: { status: number; code: number; message: string }[] = [];
+  const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
+  const path = `/2010-04-01/Accounts/${accountSid}/Messages.json`;
+
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const answer = (status: number, body: object) => {
+        response.writeHead(status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(body));
+      };
+      if (request.method !== 'POST' || request.url !== path)
+        return answer(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+      if (request.headers.authorization !== expectedAuth)
+        return answer(401, { code: 20003, message: 'Authenticate', status: 401 });
+      const failure = failures.shift();
+      if (failure)
+        return answer(failure.status, { code: failure.code, message: failure.message, status: failure.status });
+      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      const to = form.get('To');
+      const body = form.get('Body');
+      if (!to || !body) return answer(400, { code: 21604, message: "A 'To' phone number is required.", status: 400 });
+      const message: SentByStandIn = {
+        to,
+        body,
+        ...(form.get('From') ? { from: form.get('From') ?? '' } : {}),
+        ...(form.get('MessagingServiceSid') ? { messagingServiceSid: form.get('MessagingServiceSid') ?? '' } : {}),
+      };
+      sent.push(message);
+      answer(201, { sid: `SM${randomBytes(16).toString('hex')}`, status: 'queued', to, from: message.from, body });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    sent: () => [...sent],
+    async waitFor(predicate, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = sent.find(predicate);
+        if (found) return found;
+        if (Date.now() > deadline)
+          throw new Error(`No matching text was sent within ${timeoutMs} ms (${sent.length} sent).`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    failNext(status, code, message, count = 1) {
+      for (let index = 0; index < count; index += 1) failures.push({ status, code, message });
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -2,22 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { consentBanner } from './consent-content';
 import { privacyNotice } from './content';
 import { signupDialog } from './signup-content';
-
-/** Syllables by vowel groups, the usual approximation (a silent final "e" does not count). */
-function syllables(word: string): number {
-  const letters = word.toLowerCase().replace(/[^a-z]/g, '');
-  if (letters.length <= 3) return 1;
-  const groups = letters.replace(/(?:[^laeiouy]es|ed|[^laeiouy]e)$/, '').match(/[aeiouy]{1,2}/g);
-  return Math.max(1, groups?.length ?? 1);
-}
-
-/** The Flesch-Kincaid grade level: the school grade a reader needs. */
-function readingGrade(text: string): number {
-  const sentences = text.split(/[.!?]+(?:\s|$)/).filter((sentence) => sentence.trim() !== '');
-  const words = text.split(/\s+/).filter((word) => /[a-z]/i.test(word));
-  const syllableCount = words.reduce((sum, word) => sum + syllables(word), 0);
-  return 0.39 * (words.length / sentences.length) + 11.8 * (syllableCount / words.length) - 15.59;
-}
+import { readingGrade } from '../shared/reading-grade';
 
 describe('plain language (about an 8th-grade reading level)', () => {
   const texts = {

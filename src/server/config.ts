@@ -237,7 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       eventsPerMinute: parsed.data.EVENTS_RATE_LIMIT_PER_MINUTE,
     },
     trustProxy: parseTrustProxy(parsed.data.TRUST_PROXY),
-    publicConfig: publicConfigFrom(parsed.data),
+    publicConfig: publicConfigFrom(parsed.data, messaging),
     distDir: path.resolve(cwd, 'dist'),
     siteUrl: (parsed.data.SITE_URL ?? `http://localhost:${parsed.data.PORT}`).replace(/\/$/, ''),
     siteUrlIsDefault: parsed.data.SITE_URL === undefined,
@@ -316,11 +316,13 @@ function smsFrom(env: Environment, problems: string[]): SmsConfig | undefined {
   };
 }
 
-function publicConfigFrom(env: z.infer<typeof environmentSchema>): PublicConfig {
+function publicConfigFrom(env: z.infer<typeof environmentSchema>, messaging: MessagingConfig): PublicConfig {
   return {
     consentMode: env.CONSENT_MODE,
     ...(env.GA_MEASUREMENT_ID ? { ga4: { measurementId: env.GA_MEASUREMENT_ID } } : {}),
     ...(env.POSTHOG_KEY ? { posthog: { key: env.POSTHOG_KEY, host: env.POSTHOG_HOST.replace(/\/$/, '') } } : {}),
     ...(env.META_PIXEL_ID ? { metaPixel: { pixelId: env.META_PIXEL_ID } } : {}),
+    // The success view then says an email is on its way.
+    ...(messaging.emailConfirmation ? { emailConfirmation: true } : {}),
   };
 }

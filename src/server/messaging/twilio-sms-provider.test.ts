@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SmsConfig } from '../config.js';
+import { startTwilioStandIn, type TwilioStandIn } from '../test/twilio-stand-in.js';
+import { SmsSendError } from './sms-provider.js';
+import { createTwilioSmsProvider, twilioSignature } from './twilio-sms-provider.js';
+
+const accountSid = `AC${'1'.repeat(32)}`;
+const authToken = 'c'.repeat(32);
+let standIn: TwilioStandIn | undefined;
+afterEach(async () => standIn?.stop());
+
+async function provider(overrides: Partial<SmsConfig> = {}) {
+  standIn = await startTwilioStandIn({ accountSid, authToken });
+  const config: SmsConfig = {
+    provider: 'twilio',
+    accountSid,
+    authToken,
+    from: '+15550001111',
+    apiBaseUrl: standIn.baseUrl,
+    ...overrides,
+  };
+  return { sms: createTwilioSmsProvider(config), standIn };
+}
+
+describe('Twilio: sending', () => {
+  it('posts To, Body and From with the account credentials, and returns the message sid', async () => {
+    const { sms, standIn } = await provider();
+    const sent = await sms.send({ to: '+15551234567', body: 'Hello' });
+    expect(sent.id).toMatch(/^SM[0-9a-f]{32}$/);
+    expect(standIn.sent()).toEqual([{ to: '+15551234567', body: 'Hello', from: '+15550001111' }]);
+  });
+
+  it('sends through a Messaging Service when one is configured', async () => {
+    const { sms, standIn } = await provider({ from: undefined, messagingServiceSid: `MG${'2'.repeat(32)}` });
+    await sms.send({ to: '+15551234567', body: 'Hello' });
+    expect(standIn.sent()[0]).toEqual({
+      to: '+15551234567',
+      body: 'Hello',
+      messagingServiceSid: `MG${'2'.repeat(32)}`,
+    });
+  });
+
+  it('calls 429 and 5xx temporary, an invalid number permanent, and says which credentials are wrong', async () => {
+    const { sms, standIn } = await provider();
+    standIn.failNext(429, 20429, 'Too Many Requests');
+    await expect(sms.send({ to: '+15551234567', body: 'x' })).rejects.toMatchObject({ permanent: false, code: 20429 });
+    standIn.failNext(503, 20500, 'Service unavailable');
+    await expect(sms.send({ to: '+15551234567', body: 'x' })).rejects.toMatchObject({ permanent: false });
+    standIn.failNext(400, 21211, "The 'To' number is not a valid phone number.");
+    const invalid = await sms.send({ to: '+1555', body: 'x' }).catch((error: unknown) => error);
+    expect(invalid).toBeInstanceOf(SmsSendError);
+    expect(invalid).toMatchObject({ permanent: true, code: 21211 });
+    const wrongToken = createTwilioSmsProvider({
+      provider: 'twilio',
+      accountSid,
+      authToken: 'd'.repeat(32),
+      from: '+15550001111',
+      apiBaseUrl: standIn.baseUrl,
+    });
+    await expect(wrongToken.send({ to: '+15551234567', body: 'x' })).rejects.toThrow(/TWILIO_AUTH_TOKEN/);
+  });
+
+  it('calls an unreachable API temporary', async () => {
+    const { standIn: gone } = await provider();
+    await gone.stop();
+    const sms = createTwilioSmsProvider({
+      provider: 'twilio',
+      accountSid,
+      authToken,
+      from: '+15550001111',
+      apiBaseUrl: gone.baseUrl,
+    });
+    await expect(sms.send({ to: '+15551234567', body: 'x' })).rejects.toMatchObject({ permanent: false });
+    standIn = undefined;
+  });
+});
+
+describe("Twilio: the webhook's signature", () => {
+  const url = 'https://scamsavvy.example/api/sms/inbound';
+  const params = { From: '+15551234567', Body: 'STOP', To: '+15550001111', MessageSid: `SM${'3'.repeat(32)}` };
+
+  it("matches Twilio's documented construction: URL, then each field name and value sorted by name, HMAC-SHA1, base64", async () => {
+    const { createHmac } = await import('node:crypto');
+    const data = `${url}Body${params.Body}From${params.From}MessageSid${params.MessageSid}To${params.To}`;
+    expect(twilioSignature(authToken, url, params)).toBe(createHmac('sha1', authToken).update(data).digest('base64'));
+  });
+
+  it('accepts a signed request and refuses a tampered field, another URL, a missing header or another token', async () => {
+    const { sms } = await provider();
+    const headers = { 'x-twilio-signature': twilioSignature(authToken, url, params) };
+    expect(sms.verifyInbound({ url, headers, params })).toBe(true);
+    expect(sms.verifyInbound({ url, headers, params: { ...params, Body: 'START' } })).toBe(false);
+    expect(sms.verifyInbound({ url: `${url}?x=1`, headers, params })).toBe(false);
+    expect(sms.verifyInbound({ url, headers: {}, params })).toBe(false);
+    const other = { 'x-twilio-signature': twilioSignature('e'.repeat(32), url, params) };
+    expect(sms.verifyInbound({ url, headers: other, params })).toBe(false);
+  });
+
+  it('reads the sender and the text', async () => {
+    const { sms } = await provider();
+    expect(sms.parseInbound(params)).toEqual({ from: '+15551234567', body: 'STOP' });
+    expect(sms.parseInbound({ Body: 'STOP' })).toBeUndefined();
+  });
+});

@@ -62,27 +62,38 @@ const invalidBody = fc.oneof(
   validBody.map(({ email: _omitted, ...body }) => body),
 );
 
-describe('the sign-up schema, on generated bodies', () => {
-  it('accepts every valid body, keeping names and emails exactly (trimmed)', () => {
-    fc.assert(
-      fc.property(validBody, (body) => {
-        const parsed = signupInputSchema.parse(body);
-        expect(parsed.name).toBe(body.name);
-        expect(parsed.email).toBe(body.email.trim());
-        expect(parsed.phone).toBe(body.phone.replace(/[\s.-]/g, ''));
-      }),
-      { numRuns: 3000 },
-    );
-  });
+/** Thousands of runs take a few seconds alone, more beside the other suites on two cores: not a speed test. */
+const PROPERTY_TIMEOUT_MS = 60_000;
 
-  it('refuses every broken body', () => {
-    fc.assert(
-      fc.property(invalidBody, (body) => {
-        expect(signupInputSchema.safeParse(body).success).toBe(false);
-      }),
-      { numRuns: 3000 },
-    );
-  });
+describe('the sign-up schema, on generated bodies', () => {
+  it(
+    'accepts every valid body, keeping names and emails exactly (trimmed)',
+    () => {
+      fc.assert(
+        fc.property(validBody, (body) => {
+          const parsed = signupInputSchema.parse(body);
+          expect(parsed.name).toBe(body.name);
+          expect(parsed.email).toBe(body.email.trim());
+          expect(parsed.phone).toBe(body.phone.replace(/[\s.-]/g, ''));
+        }),
+        { numRuns: 3000 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    'refuses every broken body',
+    () => {
+      fc.assert(
+        fc.property(invalidBody, (body) => {
+          expect(signupInputSchema.safeParse(body).success).toBe(false);
+        }),
+        { numRuns: 3000 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });
 
 describe('POST /api/signups, on generated bodies', () => {

@@ -105,7 +105,10 @@ async function preferencesState(page: Page, url: string) {
 
 test('a visitor signs up, confirms from a real email, turns texts off, deletes their details, and nothing reaches them after', async ({
   page,
+  console: consoleWatch,
 }) => {
+  // Their old link finds nothing once they are deleted: a 404 page, which the browser notes.
+  consoleWatch.expectError(/404/);
   const email = unique('journey');
   await page.goto(server.url);
   await page.getByRole('button', { name: 'Protect My Family — Notify Me On App Release!' }).click();

@@ -1,0 +1,55 @@
+// Part of `npm run screenshots`: the confirmation email and the pages its links open, at phone and
+// desktop widths, for docs/messaging.md. The email arrives through a real SMTP server on loopback.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import { startSmtpSink } from '../src/server/test/smtp-sink';
+import { startBuiltServer } from './built-server.mjs';
+import { chromiumLaunchOptions } from './chromium.mjs';
+
+const port = 4391;
+const sink = await startSmtpSink();
+const { base, stop } = await startBuiltServer(port, {
+  SITE_URL: `http://127.0.0.1:${port}`,
+  SECRET_KEY: 'screenshots-secret-key-that-is-long-enough',
+  SMTP_URL: sink.url,
+  MAIL_FROM: 'ScamSavvy <hello@scamsavvy.example>',
+});
+const browser = await chromium.launch(chromiumLaunchOptions());
+try {
+  const signup = await fetch(`${base}/api/signups`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Pat Doe', phone: '+15551234567', email: 'pat@example.com', openedForMs: 5000 }),
+  });
+  if (signup.status !== 201) throw new Error(`The sign-up was answered ${signup.status}.`);
+  const mail = await sink.waitFor((received) => received.envelope.to.includes('pat@example.com'));
+  const text = mail.parsed.text ?? '';
+  const link = (kind: string) => text.match(new RegExp(`${base}/${kind}/[A-Za-z0-9_-]+`))?.[0] ?? '';
+  const emailFile = path.join(tmpdir(), 'scamsavvy-confirmation-email.html');
+  writeFileSync(emailFile, typeof mail.parsed.html === 'string' ? mail.parsed.html : '');
+
+  for (const [name, width, height] of [
+    ['phone-390', 390, 844],
+    ['desktop-1280', 1280, 900],
+  ] as const) {
+    const page = await browser.newPage({ viewport: { width, height } });
+    const shot = (file: string) => page.screenshot({ path: `docs/screenshots/${file}-${name}.png`, fullPage: true });
+    await page.goto(`file://${emailFile}`);
+    await shot('confirmation-email');
+    await page.goto(link('confirm'));
+    await shot('confirm-page');
+    await page.goto(link('preferences'));
+    await page.getByRole('checkbox', { name: /text/i }).uncheck();
+    await page.getByRole('button', { name: 'Save my choices' }).click();
+    await page.getByRole('status').waitFor();
+    await shot('preferences-saved');
+    await page.close();
+    console.log(`docs/screenshots/{confirmation-email,confirm-page,preferences-saved}-${name}.png`);
+  }
+} finally {
+  await browser.close();
+  stop();
+  await sink.stop();
+}

@@ -6,6 +6,7 @@ import { EmailSendError, type EmailSender } from './email-sender.js';
 import { renderConfirmationEmail } from './email-templates.js';
 import type { LinkSigner } from './link-tokens.js';
 import { linkUrls } from './link-urls.js';
+import { withoutAddresses } from './log-safe.js';
 import type { Subscriptions } from './subscriptions.js';
 
 export interface ConfirmationMailerOptions {
@@ -158,7 +159,7 @@ export class ConfirmationMailer {
     try {
       await email.send({ to: subscriber.email, ...message, unsubscribeUrl: urls.unsubscribe });
     } catch (error) {
-      const reason = (error as Error).message;
+      const reason = withoutAddresses((error as Error).message);
       if (error instanceof EmailSendError && error.permanent) {
         await store.confirmationFailed(job.id, reason);
         logger.warn({ signup: job.id, err: reason }, 'confirmation email refused for good: not trying again');

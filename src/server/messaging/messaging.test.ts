@@ -295,3 +295,27 @@ describe('POST /api/sms/inbound', () => {
     expect(twilio.sent().filter((sent) => sent.to === '+15550000009')).toHaveLength(0);
   });
 });
+
+describe('createMessaging', () => {
+  it('says once at start that no messages will be sent while neither email nor texts are set', async () => {
+    const { Writable } = await import('node:stream');
+    const { default: pino } = await import('pino');
+    const lines: string[] = [];
+    const logger = pino(
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    );
+    const store = await openSignupStore(await storeEngines[0]!.database());
+    cleanups.push(() => store.close());
+    const messaging = createMessaging({ emailConfirmation: false, unconfirmedRetentionDays: 30 }, store, SITE);
+    messaging.start(logger);
+    expect(lines.filter((line) => line.includes('No messages will be sent'))).toHaveLength(1);
+    expect(messaging.links).toBeUndefined();
+    expect(messaging.mailer).toBeUndefined();
+    await messaging.stop();
+  });
+});

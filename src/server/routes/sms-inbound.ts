@@ -7,6 +7,7 @@ import { messageWords } from '../../shared/messaging-content.js';
 import { AppError } from '../errors.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
 import { smsKeyword } from '../messaging/sms-keywords.js';
+import { withoutAddresses } from '../messaging/log-safe.js';
 import type { Subscriptions } from '../messaging/subscriptions.js';
 
 export interface SmsInboundOptions {
@@ -51,7 +52,10 @@ export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (ap
       // Sent after the answer, so the provider's webhook never waits on a second request.
       setImmediate(() => {
         sms.send({ to, body: answer }).catch((error: Error) => {
-          request.log.warn({ err: error.message, keyword }, 'the reply to an inbound text could not be sent');
+          request.log.warn(
+            { err: withoutAddresses(error.message), keyword },
+            'the reply to an inbound text could not be sent',
+          );
         });
       });
     }

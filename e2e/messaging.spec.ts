@@ -308,3 +308,23 @@ test('a STOP text stops texts to that number; a forged one is refused; HELP answ
   await inbound('START');
   await expect.poll(async () => (await preferencesState(page, preferences)).sms).toBe(true);
 });
+
+test('leaving the list, and a link that does not work: both say so plainly, with no axe violations', async ({
+  page,
+  console: consoleWatch,
+}) => {
+  consoleWatch.expectError(/404/);
+  const email = unique('leave');
+  await signUpByApi(email);
+  const { preferences } = await confirmationFor(email);
+  await page.goto(preferences);
+  await page.getByRole('button', { name: 'Leave the list' }).click();
+  await expect(page.getByRole('status')).toContainText('You have left the list');
+  await expectNoViolations(page, 'left the list');
+  expect(await preferencesState(page, preferences)).toEqual({ email: false, sms: false, beta: false });
+
+  const broken = await page.goto(`${preferences.slice(0, -3)}AAA`);
+  expect(broken?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'This link does not work' })).toBeVisible();
+  await expectNoViolations(page, 'a link that does not work');
+});

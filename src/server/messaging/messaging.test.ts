@@ -319,3 +319,39 @@ describe('createMessaging', () => {
     await messaging.stop();
   });
 });
+
+describe('unconfirmed sign-ups', () => {
+  it('are deleted at start once older than UNCONFIRMED_RETENTION_DAYS; confirmed ones stay', async () => {
+    const smtp = await sink();
+    const longAgo = new Date(Date.now() - 31 * 24 * 60 * 60_000);
+    const database = await storeEngines[0]!.database();
+    const store = await openSignupStore(database, { confirmSignups: true, now: () => longAgo });
+    await store.add({ name: 'Old', phone: '+15550000010', email: 'old@example.com', betaTesting: false });
+    await store.add({ name: 'Kept', phone: '+15550000011', email: 'kept@example.com', betaTesting: false });
+    for (const job of await store.messaging.claimConfirmations(10, 60_000))
+      await store.messaging.confirmationSent(job.id);
+    await store.messaging.confirm((await store.messaging.subscriberByEmailKey('kept@example.com'))?.id ?? '');
+    const messaging = createMessaging(
+      {
+        email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
+        secretKey: SECRET_KEY,
+        emailConfirmation: true,
+        unconfirmedRetentionDays: 30,
+      },
+      store,
+      SITE,
+    );
+    const app = await createApp({
+      config: testConfig({ siteUrl: SITE }),
+      store,
+      messaging,
+      serveSite: false,
+      logger: false,
+    });
+    await app.ready();
+    cleanups.push(() => app.close());
+    await expect.poll(() => store.count()).toBe(1);
+    expect(await store.messaging.subscriberByEmailKey('old@example.com')).toBeUndefined();
+    expect(await store.messaging.subscriberByEmailKey('kept@example.com')).toBeDefined();
+  });
+});

@@ -273,6 +273,7 @@ export const privacyNotice = {
       heading: 'When you sign up',
       paragraphs: [
         `We keep your name, phone number, email address and whether you want to beta test. We use them only to tell you when ${productName} launches and about beta testing, by text message and email. We never sell them.`,
+        'We also keep a record of when and how you agreed, confirmed or changed your mind. If we ask you to confirm by email and you do not, we delete your details after 30 days.',
       ],
     },
     {
@@ -282,9 +283,10 @@ export const privacyNotice = {
       ],
     },
     {
-      heading: 'To be removed, or to ask a question',
+      heading: 'To leave, or to ask a question',
       paragraphs: [
-        'Reply STOP to any text, press "unsubscribe" in any email, or write to us at the address below. We will delete your details within 30 days.',
+        'Every email has a link to your own page. There you can turn emails or texts off, leave the list, or delete your details at once. You can also reply STOP to any text, or write to us at the address below: we will delete your details within 30 days.',
+        'If you leave or delete your details, we keep only a scrambled code of your email and phone, so we never write to you again by mistake. Signing up again on this page undoes that.',
       ],
     },
   ],

@@ -18,9 +18,11 @@ export const signupDialog = {
     help: 'Get early access to new features and help us improve the app.',
   },
   /** Change this whenever the consent text below changes: each sign-up stores the version it agreed to. */
-  consentVersion: '2026-11-22',
-  consent:
-    'By signing up, you agree to receive SMS and email updates about our release and beta announcements only. No spam. Unsubscribe anytime.',
+  consentVersion: '2026-11-23',
+  /** Also carries what US carriers ask of a texting sign-up: who, how often, cost, STOP and HELP (docs/messaging.md). */
+  consent: `By signing up, you agree to receive SMS and email updates from ${productName} about our release and beta announcements only. We will send a few messages, only about the launch and beta. No spam. Unsubscribe anytime. Message and data rates may apply. Reply STOP to stop texts, HELP for help.`,
+  /** Follows the consent text; it closes the form and opens the privacy notice at the foot of the page. */
+  privacyLink: 'Read our privacy notice.',
   submit: 'Protect My Family - Notify Me!',
   submitting: 'Adding to Protection List...',
   maybeLater: 'Maybe Later',
@@ -33,6 +35,8 @@ export const signupDialog = {
   success: {
     title: "You're On the Protection List!",
     text: `Thank you. We will let you know the moment ${productName} launches.`,
+    /** Shown only when new sign-ups are asked to confirm by email (the server's EMAIL_CONFIRMATION). */
+    confirmEmail: 'We are sending you an email. Please press the button in it so we know it is really you.',
     button: 'Got it - Keep my family safe!',
   },
 };

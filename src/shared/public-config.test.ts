@@ -12,11 +12,13 @@ const everything: PublicConfig = {
   ga4: { measurementId: 'G-TEST12345' },
   posthog: { key: 'phc_abcdefghijklmnopqrstuvwxyz', host: 'https://eu.i.posthog.com' },
   metaPixel: { pixelId: '1234567890' },
+  emailConfirmation: true,
 };
 
 describe('parsePublicConfig', () => {
   it('reads back exactly what the server writes', () => {
-    for (const config of [everything, { consentMode: 'opt-in' } as PublicConfig]) {
+    const confirmationOnly: PublicConfig = { consentMode: 'opt-in', emailConfirmation: true };
+    for (const config of [everything, confirmationOnly, { consentMode: 'opt-in' } as PublicConfig]) {
       expect(parsePublicConfig(JSON.parse(serialisePublicConfig(config)))).toEqual({ config });
     }
   });
@@ -37,6 +39,10 @@ describe('parsePublicConfig', () => {
       { consentMode: 'opt-in', posthog: { ...everything.posthog, host: 'nowhere' } },
     ],
     ['a pixel id that is a number', { consentMode: 'opt-in', metaPixel: { pixelId: 1234567890 } }],
+    ['email confirmation written as false', { consentMode: 'opt-in', emailConfirmation: false }],
+    ['email confirmation written as a string', { consentMode: 'opt-in', emailConfirmation: 'true' }],
+    ['email confirmation written as a number', { consentMode: 'opt-in', emailConfirmation: 1 }],
+    ['email confirmation written as null', { consentMode: 'opt-in', emailConfirmation: null }],
   ])('refuses %s', (_, value) => {
     expect(parsePublicConfig(value)).toHaveProperty('problem');
   });
@@ -45,6 +51,7 @@ describe('parsePublicConfig', () => {
     expect(hasProvider(everything)).toBe(true);
     expect(hasProvider({ consentMode: 'opt-in', metaPixel: { pixelId: '1234567890' } })).toBe(true);
     expect(hasProvider({ consentMode: 'opt-out' })).toBe(false);
+    expect(hasProvider({ consentMode: 'opt-in', emailConfirmation: true })).toBe(false);
   });
 });
 

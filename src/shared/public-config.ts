@@ -1,4 +1,5 @@
-// What the server tells the page at run time: the analytics providers' public IDs and the consent mode.
+// What the server tells the page at run time: the analytics providers' public IDs, the consent mode,
+// and whether new sign-ups are asked to confirm by email.
 // Free of zod on purpose: the page reads this in its first script, which must stay small (docs/performance.md).
 
 export const CONSENT_MODES = ['opt-in', 'opt-out'] as const;
@@ -15,6 +16,8 @@ export interface PublicConfig {
   ga4?: { measurementId: string };
   posthog?: { key: string; host: string };
   metaPixel?: { pixelId: string };
+  /** Present only when new sign-ups get a confirmation email (the success view then says so). */
+  emailConfirmation?: true;
 }
 
 type Fields = Record<string, unknown>;
@@ -50,10 +53,10 @@ function isHttpUrl(text: string): boolean {
  */
 export function parsePublicConfig(value: unknown): { config: PublicConfig } | { problem: string } {
   if (!isObject(value)) return { problem: 'not an object' };
-  const known = ['consentMode', 'ga4', 'posthog', 'metaPixel'];
+  const known = ['consentMode', 'ga4', 'posthog', 'metaPixel', 'emailConfirmation'];
   const unknown = Object.keys(value).filter((key) => !known.includes(key));
   if (unknown.length > 0) return { problem: `unknown settings: ${unknown.join(', ')}` };
-  const { consentMode, ga4, posthog, metaPixel } = value;
+  const { consentMode, ga4, posthog, metaPixel, emailConfirmation } = value;
   if (!CONSENT_MODES.includes(consentMode as ConsentMode)) return { problem: 'consentMode is not opt-in or opt-out' };
   const config: PublicConfig = { consentMode: consentMode as ConsentMode };
   if (ga4 !== undefined) {
@@ -70,6 +73,11 @@ export function parsePublicConfig(value: unknown): { config: PublicConfig } | { 
     if (!stringsOnly(metaPixel, { pixelId: (text) => META_PIXEL_ID_PATTERN.test(text) }))
       return { problem: 'metaPixel is not valid' };
     config.metaPixel = metaPixel as PublicConfig['metaPixel'];
+  }
+  if (emailConfirmation !== undefined) {
+    // Written only when on, so `true` is the one value a page may hold.
+    if (emailConfirmation !== true) return { problem: 'emailConfirmation is not true' };
+    config.emailConfirmation = true;
   }
   return { config };
 }

@@ -4,8 +4,11 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allowConsoleError } from '../../../vitest.setup';
+import { PUBLIC_CONFIG_ELEMENT_ID, serialisePublicConfig, type PublicConfig } from '../../shared/public-config.js';
 import { signupMessages } from '../../shared/signup-schema.js';
+import { privacyNotice } from '../content';
 import { signupDialog } from '../signup-content';
+import { PrivacyNotice } from './privacy-notice';
 import { SignupDialog } from './signup-dialog';
 
 /** The dialog as the page uses it: a button opens it, closing hands control back. */
@@ -24,8 +27,18 @@ function Harness() {
         Open sign-up
       </button>
       <SignupDialog open={open} source="hero_section" onClose={() => setOpen(false)} opener={opener} />
+      <PrivacyNotice />
     </>
   );
+}
+
+/** The settings block the server writes into every page. */
+function serverSays(config: PublicConfig) {
+  const block = document.createElement('script');
+  block.type = 'application/json';
+  block.id = PUBLIC_CONFIG_ELEMENT_ID;
+  block.textContent = serialisePublicConfig(config);
+  document.body.append(block);
 }
 
 interface PendingSave {
@@ -52,6 +65,7 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  document.getElementById(PUBLIC_CONFIG_ELEMENT_ID)?.remove();
   vi.unstubAllGlobals();
 });
 
@@ -80,6 +94,26 @@ describe('sign-up dialog', () => {
     expect(screen.getByLabelText(signupDialog.fields.email.label)).toHaveAttribute('type', 'email');
     expect(screen.getByRole('checkbox', { name: signupDialog.betaTesting.label })).not.toBeChecked();
     expect(screen.getByText(signupDialog.consent)).toBeInTheDocument();
+  });
+
+  it("the consent text's privacy link closes the dialog, unfolds the notice and puts focus on it", async () => {
+    const { user } = await openDialog();
+    const notice = document.getElementById(privacyNotice.id);
+    expect(notice).not.toHaveAttribute('open');
+    const link = screen.getByRole('link', { name: signupDialog.privacyLink });
+    expect(link).toHaveAttribute('href', `#${privacyNotice.id}`);
+
+    await user.click(link);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(notice).toHaveAttribute('open');
+    const summary = screen.getByText(privacyNotice.summary);
+    await waitFor(() => expect(summary).toHaveFocus());
+    expect(summary.scrollIntoView).toHaveBeenCalled();
+
+    // The next opening and closing hand focus back to the button as usual.
+    await user.click(screen.getByRole('button', { name: 'Open sign-up' }));
+    await user.click(await screen.findByRole('button', { name: signupDialog.maybeLater }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Open sign-up' })).toHaveFocus());
   });
 
   it('shows every error under its field on submit, focuses the summary, and sends nothing', async () => {
@@ -152,9 +186,35 @@ describe('sign-up dialog', () => {
     await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
     expect(screen.getByRole('dialog')).toHaveAccessibleName(signupDialog.success.title);
     expect(screen.getByText(signupDialog.success.text)).toBeInTheDocument();
+    // No confirmation email unless the server says so.
+    expect(screen.queryByText(signupDialog.success.confirmEmail)).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: signupDialog.success.button }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Open sign-up' })).toHaveFocus();
+  });
+
+  it('says an email is on its way when the server asks new sign-ups to confirm by email', async () => {
+    serverSays({ consentMode: 'opt-in', emailConfirmation: true });
+    const { user } = await openDialog();
+    await fillValid(user);
+    await user.click(submitButton());
+    await waitFor(() => expect(saves).toHaveLength(1));
+    await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
+    expect(await screen.findByRole('heading', { name: signupDialog.success.title })).toHaveFocus();
+    expect(screen.getByRole('status')).toHaveTextContent(signupDialog.success.text);
+    expect(screen.getByRole('status')).toHaveTextContent(signupDialog.success.confirmEmail);
+  });
+
+  it('says nothing of an email when the server has confirmation off', async () => {
+    serverSays({ consentMode: 'opt-out', ga4: { measurementId: 'G-TEST12345' } });
+    const { user } = await openDialog();
+    await fillValid(user);
+    await user.click(submitButton());
+    await waitFor(() => expect(saves).toHaveLength(1));
+    await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
+    expect(await screen.findByRole('heading', { name: signupDialog.success.title })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(signupDialog.success.text);
+    expect(screen.queryByText(signupDialog.success.confirmEmail)).not.toBeInTheDocument();
   });
 
   it('after a failed save: logs the spec error, stays on the filled form, and says kindly it did not go through', async () => {

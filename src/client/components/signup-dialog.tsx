@@ -1,7 +1,9 @@
 // The sign-up dialog (spec sections 2 and 4): the form, then the success view.
 import * as Dialog from '@radix-ui/react-dialog';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { privacyNotice } from '../content';
 import { signupDialog } from '../signup-content';
+import { openPrivacyNotice } from './privacy-notice';
 import type { SignupSource } from './signup-dialog-host';
 import { SignupForm } from './signup-form';
 import { SignupSuccess } from './signup-success';
@@ -18,11 +20,19 @@ export interface SignupDialogProps {
 export function SignupDialog({ open, source, onClose, opener }: SignupDialogProps) {
   const [succeeded, setSucceeded] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  // Set by the consent text's privacy link: on closing, focus goes to the notice, not back to the opener.
+  const readingPrivacyNotice = useRef(false);
 
   function close() {
     if (submitting) return; // spec section 4: attempts to close are ignored while submitting
     setSucceeded(false); // closing at any time resets the success flag; the form unmounts and resets
     onClose();
+  }
+
+  function closeForPrivacyNotice() {
+    if (submitting) return;
+    readingPrivacyNotice.current = true;
+    close();
   }
 
   function ignoreWhileSubmitting(event: Event) {
@@ -44,7 +54,12 @@ export function SignupDialog({ open, source, onClose, opener }: SignupDialogProp
           onCloseAutoFocus={(event) => {
             // Radix returns focus only to its own trigger; ours are the page's sign-up buttons.
             event.preventDefault();
-            opener?.focus();
+            if (readingPrivacyNotice.current) {
+              readingPrivacyNotice.current = false;
+              showPrivacyNotice();
+            } else {
+              opener?.focus();
+            }
           }}
         >
           <Dialog.Close className="dialog__close" aria-label={signupDialog.close} disabled={submitting}>
@@ -58,6 +73,7 @@ export function SignupDialog({ open, source, onClose, opener }: SignupDialogProp
             <SignupForm
               source={source ?? 'hero_section'}
               onSubmittingChange={setSubmitting}
+              onReadPrivacyNotice={closeForPrivacyNotice}
               onSuccess={() => {
                 setSubmitting(false); // the form unmounts before it could report that itself
                 setSucceeded(true);
@@ -68,4 +84,13 @@ export function SignupDialog({ open, source, onClose, opener }: SignupDialogProp
       </Dialog.Portal>
     </Dialog.Root>
   );
+}
+
+/** Unfolds the footer's privacy notice, brings it to the top of the screen and focuses its heading line. */
+function showPrivacyNotice() {
+  openPrivacyNotice();
+  const summary = document.getElementById(privacyNotice.id)?.querySelector('summary');
+  if (!summary) return;
+  summary.focus({ preventScroll: true });
+  summary.scrollIntoView({ block: 'start' });
 }

@@ -10,6 +10,7 @@ import {
   type SignupFormValues,
 } from '../../shared/signup-schema.js';
 import { trackFormSubmission, trackSignup } from '../analytics/analytics';
+import { privacyNotice } from '../content';
 import { signupDialog } from '../signup-content';
 import { signupBody, submitSignup } from '../signup-api';
 import type { SignupSource } from './signup-dialog-host';
@@ -30,9 +31,11 @@ export interface SignupFormProps {
   source: SignupSource;
   onSubmittingChange: (submitting: boolean) => void;
   onSuccess: () => void;
+  /** The consent text's privacy link: the dialog closes and the notice in the footer opens. */
+  onReadPrivacyNotice: () => void;
 }
 
-export function SignupForm({ source, onSubmittingChange, onSuccess }: SignupFormProps) {
+export function SignupForm({ source, onSubmittingChange, onSuccess, onReadPrivacyNotice }: SignupFormProps) {
   const {
     register,
     handleSubmit,
@@ -169,7 +172,19 @@ export function SignupForm({ source, onSubmittingChange, onSuccess }: SignupForm
           <input id="signup-comments" name="comments" type="text" tabIndex={-1} autoComplete="off" ref={trap} />
         </div>
 
-        <p className="signup-form__consent">{signupDialog.consent}</p>
+        <p className="signup-form__consent">
+          {signupDialog.consent}{' '}
+          <a
+            href={`#${privacyNotice.id}`}
+            onClick={(event) => {
+              // The dialog locks the page's scrolling: it closes first, then shows the notice itself.
+              event.preventDefault();
+              onReadPrivacyNotice();
+            }}
+          >
+            {signupDialog.privacyLink}
+          </a>
+        </p>
 
         <div className="signup-form__actions">
           <button type="submit" className="button button--primary button--block">

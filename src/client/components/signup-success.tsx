@@ -1,10 +1,13 @@
 // The dialog's success view: announced by moving focus to its heading.
 import * as Dialog from '@radix-ui/react-dialog';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { readPublicConfig } from '../analytics/read-public-config';
 import { signupDialog } from '../signup-content';
 
 export function SignupSuccess() {
   const heading = useRef<HTMLHeadingElement>(null);
+  // The server says in the page whether new sign-ups are asked to confirm by email.
+  const [emailConfirmation] = useState(() => readPublicConfig().emailConfirmation === true);
   useEffect(() => heading.current?.focus(), []);
 
   return (
@@ -24,6 +27,7 @@ export function SignupSuccess() {
         {signupDialog.success.title}
       </Dialog.Title>
       <Dialog.Description className="dialog__subtitle">{signupDialog.success.text}</Dialog.Description>
+      {emailConfirmation && <p className="dialog__subtitle">{signupDialog.success.confirmEmail}</p>}
       <Dialog.Close className="button button--primary button--block">{signupDialog.success.button}</Dialog.Close>
     </div>
   );

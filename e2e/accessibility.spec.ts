@@ -211,6 +211,9 @@ test('the whole sign-up with the keyboard alone: focus is where it should be at 
   expect(await focused()).toBe('signup-beta-testing');
   await page.keyboard.press('Space');
   await expect(page.getByLabel('Check if you would like to participate in beta testing')).toBeChecked();
+  // The consent text's link to the privacy notice comes before the button that sends.
+  await page.keyboard.press('Tab');
+  expect(await focusedName()).toBe('Read our privacy notice.');
   await page.keyboard.press('Tab');
   expect(await focusedName()).toBe('Protect My Family - Notify Me!');
   await page.waitForTimeout(MIN_FORM_TIME_MS);

@@ -107,6 +107,8 @@ test('a visitor signs up, confirms from a real email, turns texts off, deletes t
   page,
   console: consoleWatch,
 }) => {
+  // Eight pages, each checked by axe: more than the default 30 s beside the other specs on 2 cores.
+  test.setTimeout(90_000);
   // Their old link finds nothing once they are deleted: a 404 page, which the browser notes.
   consoleWatch.expectError(/404/);
   const email = unique('journey');

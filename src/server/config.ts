@@ -58,15 +58,15 @@ const environmentSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   TRUST_PROXY: z.string().trim().optional(),
   EVENTS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60),
-  GA_MEASUREMENT_ID: optionalId(GA_MEASUREMENT_ID_PATTERN, 'must look like G-XXXXXXXXXX'),
-  POSTHOG_KEY: optionalId(POSTHOG_KEY_PATTERN, 'must be a PostHog project API key, starting phc_'),
+  GA_MEASUREMENT_ID: optionalText(GA_MEASUREMENT_ID_PATTERN, 'must look like G-XXXXXXXXXX'),
+  POSTHOG_KEY: optionalText(POSTHOG_KEY_PATTERN, 'must be a PostHog project API key, starting phc_'),
   POSTHOG_HOST: z
     .string()
     .trim()
     .regex(/^https?:\/\/[^/\s]+\/?$/, { error: 'must be an origin such as https://us.i.posthog.com' })
     .default(DEFAULT_POSTHOG_HOST)
     .or(z.literal('').transform(() => DEFAULT_POSTHOG_HOST)),
-  META_PIXEL_ID: optionalId(META_PIXEL_ID_PATTERN, 'must be the digits of a Meta Pixel ID'),
+  META_PIXEL_ID: optionalText(META_PIXEL_ID_PATTERN, 'must be the digits of a Meta Pixel ID'),
   CONSENT_MODE: z.enum(CONSENT_MODES).default('opt-in'),
   SITE_URL: z
     .string()
@@ -107,17 +107,7 @@ const environmentSchema = z.object({
 /** Every variable the server reads (README.md and .env.example document each; a test holds them to it). */
 export const ENVIRONMENT_VARIABLES = Object.keys(environmentSchema.shape);
 
-/** An ID that may be unset or empty (off); when set, it must have its provider's shape. */
-function optionalId(pattern: RegExp, message: string) {
-  return z
-    .string()
-    .trim()
-    .regex(pattern, { error: message })
-    .optional()
-    .or(z.literal('').transform(() => undefined));
-}
-
-/** Free text that may be unset or empty (off); when set, it must match. */
+/** A value that may be unset or empty (off); when set, it must match (an ID's shape, a URL's, a key's). */
 function optionalText(pattern: RegExp, message: string) {
   return z
     .string()

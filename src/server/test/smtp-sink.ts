@@ -2,6 +2,7 @@
 // mailparser. It can refuse messages with a chosen code, and stop and start again on the same port.
 // Plain Node (no test-runner APIs), so unit tests and browser tests both use it.
 import type { AddressInfo } from 'node:net';
+import { waitForMatch } from './poll.js';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
@@ -81,16 +82,7 @@ export async function startSmtpSink({ port = 0 }: { port?: number } = {}): Promi
       return `smtp://127.0.0.1:${boundPort}`;
     },
     messages: () => [...received],
-    async waitFor(predicate, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = received.find(predicate);
-        if (found) return found;
-        if (Date.now() > deadline)
-          throw new Error(`No matching email arrived within ${timeoutMs} ms (${received.length} received).`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
+    waitFor: (predicate, timeoutMs = 10_000) => waitForMatch(() => received, predicate, timeoutMs, 'email'),
     rejectNext(code, message = code >= 500 ? 'Mailbox unavailable' : 'Try again later', count = 1) {
       for (let index = 0; index < count; index += 1) rejections.push({ code, message });
     },

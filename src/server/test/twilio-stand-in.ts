@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitForMatch } from './poll.js';
 
 export interface SentByStandIn {
   to: string;
@@ -68,16 +69,7 @@ export async function startTwilioStandIn({
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     sent: () => [...sent],
-    async waitFor(predicate, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = sent.find(predicate);
-        if (found) return found;
-        if (Date.now() > deadline)
-          throw new Error(`No matching text was sent within ${timeoutMs} ms (${sent.length} sent).`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
+    waitFor: (predicate, timeoutMs = 10_000) => waitForMatch(() => sent, predicate, timeoutMs, 'text'),
     failNext(status, code, message, count = 1) {
       for (let index = 0; index < count; index += 1) failures.push({ status, code, message });
     },

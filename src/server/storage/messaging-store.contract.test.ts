@@ -384,6 +384,40 @@ for (const engine of storeEngines) {
       expect(await store.messaging.deleteUnconfirmed(cutoff)).toBe(0);
     });
 
+    it('a repeat sign-up after turning email off needs the owner of the address to confirm again', async () => {
+      const { store } = await open();
+      const person = await signUp(store, { email: 'off@example.com' });
+      for (const job of await store.messaging.claimConfirmations(10, LEASE_MS))
+        await store.messaging.confirmationSent(job.id);
+      await store.messaging.confirm(person.id);
+      await store.messaging.updatePreferences(person.id, { email: false }, 'one_click_unsubscribe');
+      await signUp(store, { email: 'off@example.com' });
+      const after = await store.messaging.subscriber(person.id);
+      expect(after).toMatchObject({ emailOptOutAt: null, confirmedAt: null });
+      expect((await store.messaging.claimConfirmations(10, LEASE_MS)).map((job) => job.id)).toEqual([person.id]);
+    });
+
+    it('a STOP holds over a later sign-up with the number; only START lifts it', async () => {
+      const { store } = await open();
+      const hash = 'phone-hash:+15557654321';
+      await store.messaging.stopTexts(['+15557654321'], {
+        kind: 'phone',
+        hash,
+        reason: 'sms_stop',
+        source: 'sms_reply',
+      });
+      const later = await signUp(store, { email: 'someone-else@example.com', phone: '+15557654321' });
+      expect(await store.messaging.isSuppressed('phone', hash, later.lastSeenAt)).toBe(true);
+      await store.messaging.startTexts(['+15557654321'], hash, 'sms_reply');
+      expect(await store.messaging.isSuppressed('phone', hash, later.lastSeenAt)).toBe(false);
+      // Leaving, by contrast, is lifted by the person's own later sign-up.
+      await store.messaging.leave(later.id, 'preferences_page', [
+        { kind: 'phone', hash, reason: 'left', source: 'preferences_page' },
+      ]);
+      const back = await signUp(store, { email: 'someone-else@example.com', phone: '+15557654321' });
+      expect(await store.messaging.isSuppressed('phone', hash, back.lastSeenAt)).toBe(false);
+    });
+
     it('exports confirmedAt, emailOptOutAt, smsOptOutAt and leftAt', async () => {
       const { store } = await open();
       const fresh = await signUp(store, { email: 'fresh@example.com' });

@@ -390,7 +390,8 @@ export class MessagingStore {
 
   /**
    * True when the address was suppressed after `consentedAt`: a later sign-up is new consent and
-   * lifts an earlier suppression, a later STOP or deletion wins over an earlier sign-up.
+   * lifts an earlier leaving or deletion, which win over an earlier sign-up. A STOP holds whatever
+   * comes later on the page, until START from that number.
    */
   async isSuppressed(kind: AddressKind, hash: string, consentedAt: string): Promise<boolean> {
     const row = await this.db
@@ -398,7 +399,9 @@ export class MessagingStore {
       .select('id')
       .where('kind', '=', kind)
       .where('address_hash', '=', hash)
-      .where('created_at', '>', consentedAt)
+      // A STOP is the number's owner speaking: only their START lifts it, never a sign-up on the
+      // page, which anyone could make with someone else's number.
+      .where((eb) => eb.or([eb('created_at', '>', consentedAt), eb('reason', '=', 'sms_stop')]))
       .executeTakeFirst();
     return row !== undefined;
   }

@@ -65,10 +65,11 @@ const columns = [
 
 // One statement for new and repeated emails alike (the first record is kept), so both take the
 // same path and time. created_at and last_seen_at are the database server's clock (spec section 3).
-// A repeat sign-up is new consent: it lifts earlier opt-outs and leaving, and someone who had left
-// confirms again. It asks for a confirmation email unless the person is confirmed, one is already
-// waiting, or one went out in the last day; someone coming back after leaving is asked whenever they
-// come back (as in sqlite-shared.ts). Each sign-up adds its line to the consent history in the same
+// A repeat sign-up is new consent: it lifts earlier opt-outs and leaving, and someone who had left or
+// turned email off confirms again (anyone can type an address, so only its owner may undo their
+// "no"). It asks for a confirmation email unless the person is confirmed, one is already waiting, or
+// one went out in the last day; someone coming back after leaving or turning email off is asked
+// whenever they come back (as in sqlite-shared.ts). Each sign-up adds its line to the consent history in the same
 // statement (one statement is one transaction).
 const UPSERT = `
   WITH input AS (
@@ -84,12 +85,15 @@ const UPSERT = `
       left_at = NULL,
       email_opt_out_at = NULL,
       sms_opt_out_at = NULL,
-      confirmed_at = CASE WHEN signups.left_at IS NULL THEN signups.confirmed_at END,
+      confirmed_at = CASE WHEN signups.left_at IS NULL AND signups.email_opt_out_at IS NULL
+        THEN signups.confirmed_at END,
       confirm_requested_at = CASE
         WHEN excluded.confirm_requested_at IS NULL THEN signups.confirm_requested_at
-        WHEN signups.confirmed_at IS NOT NULL AND signups.left_at IS NULL THEN signups.confirm_requested_at
+        WHEN signups.confirmed_at IS NOT NULL AND signups.left_at IS NULL AND signups.email_opt_out_at IS NULL
+          THEN signups.confirm_requested_at
         WHEN signups.confirm_requested_at IS NOT NULL THEN signups.confirm_requested_at
         WHEN signups.left_at IS NOT NULL
+          OR signups.email_opt_out_at IS NOT NULL
           OR signups.confirm_sent_at IS NULL
           OR signups.confirm_sent_at < now() - interval '1 day'
           THEN excluded.confirm_requested_at

@@ -52,11 +52,12 @@ export const WRITER_ROW_INDEX = {
 
 /**
  * One statement for new and repeated emails alike, so both take the same path and time. A repeat
- * sign-up is new consent: it lifts earlier opt-outs and leaving, and someone who had left confirms
- * again. It asks for a confirmation email (confirm_requested_at, null when confirmation is off)
- * unless the person is confirmed, one is already waiting, or one went out in the last day; someone
- * coming back after leaving is asked whenever they come back (the last email confirmed the consent
- * they withdrew; leaving takes their personal link, so this is one email per leave at most).
+ * sign-up is new consent: it lifts earlier opt-outs and leaving, and someone who had left or turned
+ * email off confirms again (anyone can type an address, so only its owner may undo their "no"). It
+ * asks for a confirmation email (confirm_requested_at, null when confirmation is off) unless the
+ * person is confirmed, one is already waiting, or one went out in the last day; someone coming back
+ * after leaving or turning email off is asked whenever they come back (the last email confirmed the
+ * consent they withdrew; withdrawing takes their personal link, so this is one email per "no" at most).
  * (In DO UPDATE, a bare column is the stored row's value before this update.)
  */
 export const SQLITE_UPSERT = `
@@ -69,12 +70,13 @@ export const SQLITE_UPSERT = `
     left_at = NULL,
     email_opt_out_at = NULL,
     sms_opt_out_at = NULL,
-    confirmed_at = CASE WHEN left_at IS NULL THEN confirmed_at END,
+    confirmed_at = CASE WHEN left_at IS NULL AND email_opt_out_at IS NULL THEN confirmed_at END,
     confirm_requested_at = CASE
       WHEN excluded.confirm_requested_at IS NULL THEN confirm_requested_at
-      WHEN confirmed_at IS NOT NULL AND left_at IS NULL THEN confirm_requested_at
+      WHEN confirmed_at IS NOT NULL AND left_at IS NULL AND email_opt_out_at IS NULL THEN confirm_requested_at
       WHEN confirm_requested_at IS NOT NULL THEN confirm_requested_at
       WHEN left_at IS NOT NULL
+        OR email_opt_out_at IS NOT NULL
         OR confirm_sent_at IS NULL
         OR confirm_sent_at < strftime('%Y-%m-%dT%H:%M:%fZ', excluded.last_seen_at, '-1 day')
         THEN excluded.confirm_requested_at

@@ -59,6 +59,8 @@ export const linkPageWords = {
       beta: 'News about testing the app early (beta testing)',
     },
     legend: 'Send me',
+    smsStopped:
+      'This phone number replied STOP to one of our texts, so we send it no texts. To get them again, reply START.',
     save: 'Save my choices',
     saved: 'Saved. Your choices are now in place.',
     leaveTitle: 'Leave the list',

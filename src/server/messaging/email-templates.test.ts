@@ -84,6 +84,7 @@ describe('plain language (about an 8th-grade reading level)', () => {
       linkPageWords.preferences.deleteAskText,
       linkPageWords.preferences.deleted,
       linkPageWords.preferences.left,
+      linkPageWords.preferences.smsStopped,
     ].join(' '),
     unsubscribePage: [linkPageWords.unsubscribe.text, linkPageWords.unsubscribe.doneText].join(' '),
     badLink: linkPageWords.badLink.text,

@@ -103,11 +103,20 @@ export interface PreferencesPageProps {
   /** The last four digits of the phone number. */
   phoneEnd: string;
   done?: 'saved' | 'left';
+  /** The number texted STOP: only START from it brings texts back, whatever is ticked here. */
+  smsStopped?: boolean;
   /** The page's own path, for the forms. */
   path: string;
 }
 
-export function preferencesPage({ preferences, email, phoneEnd, done, path }: PreferencesPageProps): string {
+export function preferencesPage({
+  preferences,
+  email,
+  phoneEnd,
+  done,
+  smsStopped = false,
+  path,
+}: PreferencesPageProps): string {
   const { preferences: text } = words;
   const choice = (name: keyof Preferences) => (
     <label className="choice" key={name}>
@@ -131,6 +140,7 @@ export function preferencesPage({ preferences, email, phoneEnd, done, path }: Pr
           <legend>{text.legend}</legend>
           {choice('email')}
           {choice('sms')}
+          {smsStopped && <p>{text.smsStopped}</p>}
           {choice('beta')}
         </fieldset>
         <Button label={text.save} />

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import { createMessaging } from '../messaging/messaging.js';
 import { createAddressHasher, createLinkSigner } from '../messaging/link-tokens.js';
+import { Subscriptions } from '../messaging/subscriptions.js';
 import { openSignupStore } from '../storage/open-signup-store.js';
 import type { SignupStore } from '../storage/signup-store.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
@@ -165,6 +166,28 @@ describe('POST acts', () => {
     });
     expect(multipart.statusCode).toBe(200);
     expect((await store.messaging.subscriber(id))?.emailOptOutAt).not.toBeNull();
+  });
+});
+
+describe('after a STOP text', () => {
+  it('the preferences page shows texts off and says only START brings them back, even after a new sign-up', async () => {
+    const { app, store, id } = await setUp();
+    const subscriptions = new Subscriptions(store.messaging, createAddressHasher(KEY));
+    const url = `/preferences/${links.sign('manage', id)}`;
+    const textBox = /<input type="checkbox" name="sms"( checked="")? value="on"\/>/;
+    expect((await app.inject({ method: 'GET', url })).body.match(textBox)?.[1]).toBe(' checked=""');
+
+    await subscriptions.stopTexts('+15551234567');
+    // The same email signs up again (new consent on the page), but the number said STOP.
+    await store.add({ name: 'Rosa', phone: '5551234567', email: 'rosa@example.com', betaTesting: false });
+    const page = (await app.inject({ method: 'GET', url })).body;
+    expect(page.match(textBox)?.[1]).toBeUndefined();
+    expect(page).toContain('reply START');
+
+    await subscriptions.startTexts('+15551234567');
+    const after = (await app.inject({ method: 'GET', url })).body;
+    expect(after.match(textBox)?.[1]).toBe(' checked=""');
+    expect(after).not.toContain('reply START');
   });
 });
 

@@ -89,10 +89,14 @@ export const linkPageRoutes: FastifyPluginAsync<LinkPageOptions> = async (app, {
         ? html(reply, noticePage(preferences.deleted))
         : html(reply, noticePage(preferences.nothingHeld), 404);
     }
+    const preferences = preferencesOf(subscriber);
+    // On in the record, yet the number said STOP since: texts stay off until it says START.
+    const smsStopped = preferences.sms && !(await subscriptions.mayContact(subscriber, 'sms'));
     return html(
       reply,
       preferencesPage({
-        preferences: preferencesOf(subscriber),
+        preferences: { ...preferences, sms: preferences.sms && !smsStopped },
+        smsStopped,
         email: maskEmail(subscriber.email),
         phoneEnd: phoneEnd(subscriber.phone),
         ...(done === 'saved' || done === 'left' ? { done } : {}),

@@ -273,7 +273,7 @@ export const privacyNotice = {
       heading: 'When you sign up',
       paragraphs: [
         `We keep your name, phone number, email address and whether you want to beta test. We use them only to tell you when ${productName} launches and about beta testing, by text message and email. We never sell them.`,
-        'We also keep a record of when and how you agreed, confirmed or changed your mind. If we ask you to confirm by email and you do not, we delete your details after 30 days.',
+        'We also record when and how you agreed, confirmed or changed your mind. If we ask you to confirm by email and you do not, we delete your details after 30 days.',
       ],
     },
     {

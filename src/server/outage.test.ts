@@ -75,7 +75,7 @@ describe('when the database is unavailable', () => {
     expect((await signUp()).statusCode).toBe(201);
     expect(logged('the sign-up database is back')).toBe(1);
     expect(await store.count()).toBe(2); // the two refused sign-ups were not stored, and said so
-  });
+  }, 20_000); // two lock waits of 2 s each, and a loaded machine: the limits that matter are asserted inside
 
   it.skipIf(!testDatabaseUrl)(
     'PostgreSQL unreachable: 503 within seconds, logged once, and back to 201 when it returns',

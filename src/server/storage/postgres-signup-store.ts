@@ -372,12 +372,35 @@ export class PostgresSignupStore implements SignupStore {
     const adds = this.pending;
     this.pending = [];
     if (adds.length === 0) return;
+    await this.writeBatch(adds);
+  }
+
+  private async writeBatch(adds: PendingAdd[]): Promise<void> {
     try {
       // One statement is one transaction: when it returns, every row of the batch is committed.
       await this.upsert(adds.map((add) => add.row));
       for (const add of adds) add.resolve();
-    } catch {
-      // The same email twice in one batch, an id clash, or a failure: each sign-up on its own.
+    } catch (error) {
+      if (isPostgresUnavailable(error)) {
+        const failure = new StoreUnavailableError((error as Error).message);
+        for (const add of adds) add.reject(failure);
+        return;
+      }
+      // The same email twice in one batch: the first of each email as one batch, the repeats after
+      // it (a burst of hundreds stays a few statements, not hundreds queued for the pool).
+      const seen = new Set<string>();
+      const firsts: PendingAdd[] = [];
+      const repeats: PendingAdd[] = [];
+      for (const add of adds) {
+        (seen.has(add.row.emailKey) ? repeats : firsts).push(add);
+        seen.add(add.row.emailKey);
+      }
+      if (repeats.length > 0) {
+        await this.writeBatch(firsts);
+        await this.writeBatch(repeats);
+        return;
+      }
+      // An id clash or another failure: each sign-up on its own.
       await Promise.all(adds.map((add) => this.addAlone(add)));
     }
   }

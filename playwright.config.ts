@@ -13,6 +13,8 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: true,
   retries: 0,
+  // Several axe passes in one test take seconds each on 2 shared cores; time limits here catch hangs, not slowness.
+  timeout: 60_000,
   workers: process.env.CI ? 2 : undefined,
   // npm test also asks for a JSON report (PLAYWRIGHT_JSON_OUTPUT_NAME) to print one summary line.
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : 'list',

@@ -34,39 +34,54 @@ export const messageWords = {
 /** The pages the links in messages open. */
 export const linkPageWords = {
   product,
+  pageTitle: (title: string) => `${title} - ${product}`,
   home: 'Go to the home page',
   footer: `${product} will never ask for a password, a bank detail or money.`,
   forAddress: (email: string, phoneEnd: string) =>
     `These choices are for ${email} and the phone number ending ${phoneEnd}.`,
   badLink: {
-    title: 'This link does not work',
+    title: 'This link does not work any more',
     text: 'It may be old, or part of it may be missing. If you copied it, please check you copied all of it.',
   },
   confirm: {
-    title: 'Please confirm your sign-up',
+    title: `Please confirm you want launch news from ${product}`,
     text: `Press the button to tell us you want to hear from ${product} when our app is ready.`,
     button: 'Yes, keep me on the list',
     doneTitle: 'Thank you. You are confirmed.',
     doneText: 'We will let you know the moment our app is ready.',
+    leftTitle: 'You are not on the list',
+    leftText: 'You left the list, so we will not write to you. To come back, tick a box on your own page.',
     preferencesLink: 'Change what we send you',
   },
   preferences: {
     title: 'What we send you',
+    about: 'We only write about our app: when it launches, and how to test it early.',
     intro: 'Tick what you want. Untick what you do not want. Then press "Save my choices".',
     choices: {
-      email: 'An email when the app is ready',
-      sms: 'A text message when the app is ready',
-      beta: 'News about testing the app early (beta testing)',
+      email: 'Email when the app launches',
+      sms: 'A text message when the app launches',
+      beta: 'News about beta testing',
     },
     legend: 'Send me',
     smsStopped:
       'This phone number replied STOP to one of our texts, so we send it no texts. To get them again, reply START.',
     save: 'Save my choices',
-    saved: 'Saved. Your choices are now in place.',
+    /** After saving: what they will get now, in a list the way people say it. */
+    saved: (things: string[]) => {
+      if (things.length === 0) return 'Saved. We will not send you anything.';
+      const list = things.length === 1 ? things[0] : `${things.slice(0, -1).join(', ')} and ${things.at(-1)}`;
+      return `Saved. We will send you ${list}.`;
+    },
+    savedThings: {
+      email: 'an email when the app launches',
+      sms: 'a text message when the app launches',
+      beta: 'news about beta testing',
+    },
     leaveTitle: 'Leave the list',
     leaveText: 'We will stop all emails and texts. You can come back here later and tick a box again.',
     leave: 'Leave the list',
     left: 'You have left the list. We will not write to you again.',
+    comeBack: 'If you change your mind, tick a box below and press "Save my choices".',
     deleteTitle: 'Delete my details',
     deleteText: 'We will remove your name, phone number and email for good.',
     delete: 'Delete my details',
@@ -75,8 +90,10 @@ export const linkPageWords = {
       'This removes your name, phone number and email for good. We keep only a scrambled code, so we never write to you by mistake.',
     deleteYes: 'Yes, delete my details',
     deleteNo: 'No, keep them',
+    deletedTitle: 'Your details are gone',
     deleted: 'We have deleted your details. We will not write to you again.',
-    nothingHeld: 'We hold no details for this link. They may have been deleted.',
+    nothingHeldTitle: 'We hold no details for this link',
+    nothingHeld: 'They may have been deleted. You can sign up again on our home page.',
   },
   unsubscribe: {
     title: 'Stop launch emails?',

@@ -1,34 +1,41 @@
-// The stylesheet of the pages links in messages open: the landing page's colours and sizes, inline
-// (one response, nothing else to fetch; the CSP allows inline styles and no inline script).
+// The stylesheet of the pages links in messages open: the landing page's colours and sizes
+// (src/client/styles/global.css), inline, so a page is one response with nothing else to fetch
+// (the CSP allows inline styles, and no inline script). Sizes in rem, so browser text size works.
 export const linkPageStyles = `
-:root{--ink:#1b2a3a;--cream:#fff9f0;--teal:#0b5563;--teal-dark:#083f4a;--sand:#f3ebdd;--error:#9b1c15;--success:#1e6b3a;color-scheme:light}
+:root{--ink:#1b2a3a;--muted:#3d4a59;--cream:#fff9f0;--sand:#f3ebdd;--teal:#0b5563;--teal-dark:#083f4a;--error:#9b1c15;--success:#1e6b3a;color-scheme:light}
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,'Noto Sans',sans-serif;font-size:1.25rem;line-height:1.6;color:var(--ink);background:var(--cream);overflow-wrap:break-word}
 .shell{max-width:40rem;margin:0 auto;padding:1rem}
 header{padding:0.5rem 0 1rem}
-header a{font-size:1.5rem;font-weight:700;color:var(--ink);text-decoration:none;display:inline-block;min-height:2.75rem;padding:0.25rem 0}
+header a{display:inline-flex;align-items:center;min-height:2.75rem;font-size:1.75rem;font-weight:800;color:var(--teal-dark);text-decoration:none}
+header a:hover{text-decoration:underline}
 main{background:#fff;border-radius:0.75rem;padding:1.5rem 1.25rem;box-shadow:0 0.25rem 1.5rem rgb(27 42 58 / 0.12)}
 h1{font-size:1.875rem;line-height:1.2;margin:0 0 1rem}
-h2{font-size:1.5rem;line-height:1.25;margin:2rem 0 0.75rem}
+h2{font-size:1.5rem;line-height:1.25;margin:0 0 0.75rem}
 p{margin:0 0 1rem}
 a{color:var(--teal);text-decoration-thickness:0.1em;text-underline-offset:0.15em}
-a:hover{color:var(--teal-dark)}
+a:hover{color:var(--teal-dark);text-decoration-thickness:0.15em}
+.link{display:inline-flex;align-items:center;min-height:2.75rem}
 :focus-visible{outline:0.1875rem solid var(--ink);outline-offset:0.1875rem}
 form{margin:0 0 1rem}
-.button{display:inline-flex;align-items:center;justify-content:center;min-height:3rem;min-width:2.75rem;max-width:100%;padding:0.75rem 1.5rem;border:0.125rem solid var(--teal);border-radius:0.75rem;font:inherit;font-weight:700;line-height:1.3;text-align:center;cursor:pointer;text-decoration:none}
+section{margin-top:2rem;padding-top:1.5rem;border-top:0.0625rem solid var(--sand)}
+.button{display:inline-flex;align-items:center;justify-content:center;min-height:3rem;min-width:2.75rem;max-width:100%;padding:0.75rem 1.5rem;border:0.125rem solid var(--teal);border-radius:0.75rem;font:inherit;font-weight:700;line-height:1.3;text-align:center;text-decoration:none;cursor:pointer}
 .button--primary{background:var(--teal);color:#fff}
-.button--primary:hover{background:var(--teal-dark);color:#fff}
+.button--primary:hover{background:var(--teal-dark);border-color:var(--teal-dark);color:#fff}
 .button--secondary{background:#fff;color:var(--teal)}
-.button--secondary:hover{background:var(--sand)}
+.button--secondary:hover{background:var(--sand);color:var(--teal-dark)}
 .button--danger{background:#fff;color:var(--error);border-color:var(--error)}
+.button--danger:hover{background:#fbeeed}
 .actions{display:flex;flex-wrap:wrap;gap:1rem;align-items:center}
+.actions form{margin:0}
 fieldset{border:0;margin:0 0 1.5rem;padding:0;min-width:0}
 legend{font-weight:700;margin-bottom:0.5rem;padding:0}
-.choice{display:flex;align-items:flex-start;gap:0.75rem;min-height:2.75rem;padding:0.5rem 0;cursor:pointer}
-.choice input{flex:none;width:1.75rem;height:1.75rem;margin:0.2rem 0 0;accent-color:var(--teal);cursor:pointer}
+.choice{display:flex;align-items:center;gap:0.75rem;min-height:2.75rem;padding:0.375rem 0;cursor:pointer}
+.choice input{flex:none;width:2.75rem;height:2.75rem;margin:0;accent-color:var(--teal);cursor:pointer}
+.choice__note{margin:0 0 0.5rem 3.5rem;color:var(--muted);font-size:1.125rem}
 .status{border-left:0.375rem solid var(--success);background:#eef7f1;padding:0.75rem 1rem;margin:0 0 1.5rem;font-weight:700}
-.who{color:#3d4a59}
-hr{border:0;border-top:0.0625rem solid var(--sand);margin:2rem 0 0}
-footer{padding:1.5rem 0;color:#3d4a59;font-size:1.125rem}
+.status p:last-child{margin:0}
+.who{color:var(--muted)}
+footer{padding:1.5rem 0;color:var(--muted);font-size:1.125rem}
 `;

@@ -1,7 +1,7 @@
 // The words of every message we send (emails, text replies) and of the pages their links open
 // (confirm, preferences, unsubscribe). Beside the page's words (src/client/content.ts), so an owner
 // edits words in these two files only (docs/content.md). Plain words, about an 8th-grade level
-// (src/server/messaging/messaging-words.test.ts checks). Never put anything a visitor typed in here.
+// (src/server/messaging/email-templates.test.ts checks). Never put anything a visitor typed in here.
 
 const product = 'ScamSavvy';
 
@@ -14,6 +14,8 @@ export const messageWords = {
     heading: 'Please confirm your sign-up',
     intro: `Someone, we hope you, asked on the ${product} website to hear from us when our app is ready.`,
     ask: 'If that was you, please press the button below so we know this is your email.',
+    /** The plain-text part has no button. */
+    askText: 'If that was you, please open the link below so we know this is your email.',
     button: 'Yes, keep me on the list',
     notYou: (days: number) =>
       `If it was not you, do nothing. We will not write to you again, and we will delete these details in ${days} days.`,

@@ -31,7 +31,7 @@ export function renderConfirmationEmail(input: ConfirmationEmailInput): Rendered
     '',
     words.intro,
     '',
-    words.ask,
+    words.askText,
     '',
     `${words.button}:`,
     input.confirmUrl,
@@ -40,41 +40,49 @@ export function renderConfirmationEmail(input: ConfirmationEmailInput): Rendered
     '',
     words.signature,
     '',
-    '--',
+    '',
+    // No "-- " line: mail programs fold what follows one away as a signature, links and all.
     words.footerWhy,
-    `${words.preferencesLink}: ${input.preferencesUrl}`,
-    `${words.unsubscribeLink}: ${input.unsubscribeUrl}`,
+    '',
+    `${words.preferencesLink}:`,
+    input.preferencesUrl,
+    '',
+    `${words.unsubscribeLink}:`,
+    input.unsubscribeUrl,
+    '',
     input.siteUrl,
     '',
   ].join('\n');
 
   const paragraph = (content: string) =>
     `<p style="margin:0 0 20px;font-size:20px;line-height:1.5;color:${INK};">${escapeHtml(content)}</p>`;
+  // Padded to a 44 px target, like the link pages: small links are hard to hit with an unsteady hand.
   const link = (url: string, label: string) =>
-    `<a href="${escapeHtml(url)}" style="color:${TEAL};text-decoration:underline;">${escapeHtml(label)}</a>`;
+    `<a href="${escapeHtml(url)}" style="display:inline-block;padding:9px 0;color:${TEAL};text-decoration:underline;">${escapeHtml(label)}</a>`;
   const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
+<meta name="supported-color-schemes" content="light">
 <title>${escapeHtml(words.subject)}</title>
 </head>
 <body style="margin:0;padding:0;background:${CREAM};">
 <div role="article" aria-label="${escapeHtml(words.subject)}" lang="en" style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:${INK};">
 <p style="margin:0 0 24px;font-size:22px;font-weight:700;color:${INK};">${escapeHtml(messageWords.product)}</p>
-<div style="background:#ffffff;border-radius:12px;padding:28px 24px;">
+<div style="background:#ffffff;border-radius:12px;padding:28px 20px;">
 <h1 style="margin:0 0 20px;font-size:28px;line-height:1.25;color:${INK};">${escapeHtml(words.heading)}</h1>
 ${paragraph(words.intro)}
 ${paragraph(words.ask)}
-<p style="margin:0 0 24px;"><a href="${escapeHtml(input.confirmUrl)}" style="display:inline-block;background:${TEAL};color:#ffffff;font-size:20px;font-weight:700;line-height:1.4;padding:14px 24px;border-radius:8px;text-decoration:none;">${escapeHtml(words.button)}</a></p>
+<p style="margin:0 0 24px;"><a href="${escapeHtml(input.confirmUrl)}" style="display:inline-block;background:${TEAL};color:#ffffff;font-size:20px;font-weight:700;line-height:1.4;text-align:center;padding:14px 20px;border-radius:8px;text-decoration:none;">${escapeHtml(words.button)}</a></p>
 ${paragraph(words.notYou(input.retentionDays))}
 <p style="margin:0;font-size:20px;line-height:1.5;color:${INK};">${escapeHtml(words.signature)}</p>
 </div>
 <div style="padding:24px 8px 0;font-size:18px;line-height:1.5;color:${INK};">
-<p style="margin:0 0 12px;">${escapeHtml(words.footerWhy)}</p>
-<p style="margin:0 0 12px;">${link(input.preferencesUrl, words.preferencesLink)}</p>
-<p style="margin:0 0 12px;">${link(input.unsubscribeUrl, words.unsubscribeLink)}</p>
+<p style="margin:0 0 8px;">${escapeHtml(words.footerWhy)}</p>
+<p style="margin:0;">${link(input.preferencesUrl, words.preferencesLink)}</p>
+<p style="margin:0;">${link(input.unsubscribeUrl, words.unsubscribeLink)}</p>
 <p style="margin:0;">${link(input.siteUrl, site)}</p>
 </div>
 </div>

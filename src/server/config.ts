@@ -12,6 +12,20 @@ import {
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number };
 
 const DEFAULT_SQLITE_FILE = 'data/signups.db';
+
+/** `SITE_MODE`: before the launch the page collects sign-ups; once launched it sends people to the stores. */
+export const SITE_MODES = ['coming-soon', 'launched'] as const;
+export type SiteMode = (typeof SITE_MODES)[number];
+
+const HTTPS_URL = /^https:\/\/[^\s/]+(\/\S*)?$/;
+
+/**
+ * Messages per second a broadcast sends on each channel, across all its senders: the provider's
+ * limit is the ceiling (Amazon SES starts at 14 emails a second; a Twilio long code sends 1 text a second).
+ */
+export const DEFAULT_BROADCAST_RATES = { email: 14, sms: 1 } as const;
+/** Tries per message before a temporary failure is given up. */
+export const DEFAULT_BROADCAST_MAX_ATTEMPTS = 6;
 /** PostHog Cloud, US region. EU projects use https://eu.i.posthog.com. */
 export const DEFAULT_POSTHOG_HOST = 'https://us.i.posthog.com';
 
@@ -102,6 +116,18 @@ const environmentSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   UNCONFIRMED_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // Launch day (docs/launch-day.md): the page's mode, the store links, and how fast broadcasts send.
+  SITE_MODE: z
+    .enum(SITE_MODES)
+    .default('coming-soon')
+    .or(z.literal('').transform(() => 'coming-soon' as const)),
+  APP_STORE_URL: optionalText(HTTPS_URL, 'must be the app\'s https:// address on the App Store'),
+  PLAY_STORE_URL: optionalText(HTTPS_URL, 'must be the app\'s https:// address on Google Play'),
+  BETA_IOS_URL: optionalText(HTTPS_URL, 'must be the https:// TestFlight link for beta testers'),
+  BETA_ANDROID_URL: optionalText(HTTPS_URL, 'must be the https:// Google Play testing link for beta testers'),
+  BROADCAST_EMAIL_RATE: z.coerce.number().positive().max(100_000).default(DEFAULT_BROADCAST_RATES.email),
+  BROADCAST_SMS_RATE: z.coerce.number().positive().max(10_000).default(DEFAULT_BROADCAST_RATES.sms),
+  BROADCAST_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(DEFAULT_BROADCAST_MAX_ATTEMPTS),
 });
 
 /** Every variable the server reads (README.md and .env.example document each; a test holds them to it). */
@@ -162,6 +188,24 @@ export interface Config {
   siteUrlIsDefault: boolean;
   /** Email and text messages: what is configured (both parts may be off). */
   messaging: MessagingConfig;
+  /** The page's mode and the links launch messages and the launched page point to. */
+  launch: LaunchConfig;
+  /** How broadcasts send (rates are per second, shared by every sender of one broadcast). */
+  broadcast: BroadcastConfig;
+}
+
+export interface LaunchConfig {
+  mode: SiteMode;
+  appStoreUrl?: string;
+  playStoreUrl?: string;
+  betaIosUrl?: string;
+  betaAndroidUrl?: string;
+}
+
+export interface BroadcastConfig {
+  emailRate: number;
+  smsRate: number;
+  maxAttempts: number;
 }
 
 export interface EmailConfig {
@@ -214,6 +258,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     problems.push((error as Error).message);
   }
   const messaging = parsed.success ? messagingFrom(parsed.data, problems) : undefined;
+  if (parsed.success && parsed.data.SITE_MODE === 'launched') {
+    for (const name of ['APP_STORE_URL', 'PLAY_STORE_URL'] as const)
+      if (!parsed.data[name]) problems.push(`${name}: required when SITE_MODE=launched (the page's store buttons)`);
+  }
   if (!parsed.success || !database || !messaging || problems.length > 0) throw new ConfigError(problems);
   return {
     port: parsed.data.PORT,
@@ -232,6 +280,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     siteUrl: (parsed.data.SITE_URL ?? `http://localhost:${parsed.data.PORT}`).replace(/\/$/, ''),
     siteUrlIsDefault: parsed.data.SITE_URL === undefined,
     messaging,
+    launch: {
+      mode: parsed.data.SITE_MODE,
+      ...(parsed.data.APP_STORE_URL ? { appStoreUrl: parsed.data.APP_STORE_URL } : {}),
+      ...(parsed.data.PLAY_STORE_URL ? { playStoreUrl: parsed.data.PLAY_STORE_URL } : {}),
+      ...(parsed.data.BETA_IOS_URL ? { betaIosUrl: parsed.data.BETA_IOS_URL } : {}),
+      ...(parsed.data.BETA_ANDROID_URL ? { betaAndroidUrl: parsed.data.BETA_ANDROID_URL } : {}),
+    },
+    broadcast: {
+      emailRate: parsed.data.BROADCAST_EMAIL_RATE,
+      smsRate: parsed.data.BROADCAST_SMS_RATE,
+      maxAttempts: parsed.data.BROADCAST_MAX_ATTEMPTS,
+    },
   };
 }
 

@@ -14,10 +14,14 @@ export interface OutgoingEmail {
 
 export interface SentEmail {
   messageId: string;
+  /** The server's answer ("250 Ok 0100018c…"): many providers name their own id for the message in it. */
+  response?: string;
 }
 
 export interface EmailSender {
   send(email: OutgoingEmail): Promise<SentEmail>;
+  /** A message already written whole (a broadcast's, broadcast-email.ts): sent as it is, DKIM-signed here when set. */
+  sendRaw(message: { to: string; messageId: string; raw: string }): Promise<SentEmail>;
   close(): void;
 }
 
@@ -38,6 +42,8 @@ export interface EmailSenderOptions {
   listId: string;
   /** The list's name shown beside the id. */
   listName: string;
+  /** SMTP connections kept open at once (3: confirmations; a broadcast's sender uses more). */
+  maxConnections?: number;
 }
 
 /**
@@ -72,14 +78,19 @@ export function sendErrorFrom(error: unknown): EmailSendError {
   return new EmailSendError(message ?? String(error), code !== undefined && code >= 500, code);
 }
 
-export function createEmailSender(config: EmailConfig, { listId, listName }: EmailSenderOptions): EmailSender {
+export function createEmailSender(
+  config: EmailConfig,
+  { listId, listName, maxConnections = 3 }: EmailSenderOptions,
+): EmailSender {
   const transport = nodemailer.createTransport({
     url: config.smtpUrl,
     pool: true,
-    maxConnections: 3,
+    maxConnections,
+    maxMessages: Infinity,
     ...TIMEOUTS,
     ...(config.dkim ? { dkim: { ...config.dkim, headerFieldNames: DKIM_SIGNED_HEADERS } } : {}),
   } as Parameters<typeof nodemailer.createTransport>[0]);
+  const envelopeFrom = config.from.match(/<([^>]+)>/)?.[1] ?? config.from.trim();
   return {
     async send(email) {
       try {
@@ -96,6 +107,17 @@ export function createEmailSender(config: EmailConfig, { listId, listName }: Ema
           },
         })) as { messageId: string };
         return { messageId: info.messageId };
+      } catch (error) {
+        throw sendErrorFrom(error);
+      }
+    },
+    async sendRaw({ to, messageId, raw }) {
+      try {
+        const info = (await transport.sendMail({
+          envelope: { from: envelopeFrom, to: [to] },
+          raw,
+        })) as { response?: string };
+        return { messageId, ...(info.response ? { response: info.response } : {}) };
       } catch (error) {
         throw sendErrorFrom(error);
       }

@@ -27,6 +27,7 @@ import {
   type SignupStoreOptions,
   type StatsOptions,
 } from './signup-store.js';
+import { BroadcastStore, type BroadcastTables } from './broadcast-store.js';
 import { MessagingStore, type MessagingTables } from './messaging-store.js';
 
 /** PostgreSQL's rows carry `seq`, the insertion order the export follows. */
@@ -195,6 +196,7 @@ export class PostgresSignupStore implements SignupStore {
   private writingEvents = false;
   private closed = false;
   readonly messaging: MessagingStore;
+  readonly broadcasts: BroadcastStore;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -202,13 +204,9 @@ export class PostgresSignupStore implements SignupStore {
     private readonly confirmSignups: boolean,
     now: () => Date,
   ) {
-    this.messaging = new MessagingStore(
-      new Kysely<MessagingTables>({ dialect: new PostgresDialect({ pool }) }),
-      'postgres',
-      {
-        now,
-      },
-    );
+    const kysely = new Kysely<MessagingTables>({ dialect: new PostgresDialect({ pool }) });
+    this.messaging = new MessagingStore(kysely, 'postgres', { now });
+    this.broadcasts = new BroadcastStore(kysely as unknown as Kysely<BroadcastTables>, 'postgres', { now });
   }
 
   static async open(

@@ -1,6 +1,7 @@
 // The port every sign-up store implements; the server and the owner's commands use only this.
 import type { AnalyticsEvent, ScrollPercentage } from '../../shared/analytics-events.js';
 import { emailKey, type SignupButton, type SignupInput, type SignupRecord } from '../../shared/signup-schema.js';
+import type { BroadcastStore } from './broadcast-store.js';
 import type { MessagingStore } from './messaging-store.js';
 
 export interface SignupFilter {
@@ -87,6 +88,8 @@ export interface SignupStore {
   funnel(options: FunnelOptions): Promise<FunnelDay[]>;
   /** Consent, confirmation, opt-outs and the suppression list, on the same database. */
   readonly messaging: MessagingStore;
+  /** Launch-day broadcasts and their outbox. */
+  readonly broadcasts: BroadcastStore;
   close(): Promise<void>;
 }
 

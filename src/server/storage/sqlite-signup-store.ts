@@ -26,6 +26,7 @@ import {
   type SignupStoreOptions,
   type StatsOptions,
 } from './signup-store.js';
+import { BroadcastStore, type BroadcastTables } from './broadcast-store.js';
 import { MessagingStore, type MessagingTables } from './messaging-store.js';
 import { sqliteMigrations, type SqliteMigration } from './sqlite-migrations.js';
 import {
@@ -114,6 +115,7 @@ export class SqliteSignupStore implements SignupStore {
   private readonly now: () => Date;
   private readonly confirmSignups: boolean;
   readonly messaging: MessagingStore;
+  readonly broadcasts: BroadcastStore;
   private writer: Worker | undefined;
   private pending: PendingAdd[] = [];
   private readonly inFlight = new Map<number, PendingAdd[]>();
@@ -143,11 +145,10 @@ export class SqliteSignupStore implements SignupStore {
     if (migrate) migrateSqlite(this.db);
     else if (!this.hasCurrentSchema()) throw new NotMigratedError();
     // Messaging's reads and its few writes go through this thread's connection; sign-ups through the writer's.
-    this.messaging = new MessagingStore(
-      new Kysely<MessagingTables>({ dialect: new SqliteDialect({ database: this.db }) }),
-      'sqlite',
-      { now },
-    );
+    // One Kysely (one connection queue) for both, so their transactions never interleave.
+    const kysely = new Kysely<MessagingTables>({ dialect: new SqliteDialect({ database: this.db }) });
+    this.messaging = new MessagingStore(kysely, 'sqlite', { now });
+    this.broadcasts = new BroadcastStore(kysely as unknown as Kysely<BroadcastTables>, 'sqlite', { now });
   }
 
   add(input: SignupInput): Promise<void> {

@@ -98,3 +98,70 @@ export async function startSmtpSink({ port = 0 }: { port?: number } = {}): Promi
   };
   return sink;
 }
+
+/** What a counting sink keeps of each message: whom it was for and its Message-ID, nothing else. */
+export interface CountedMail {
+  to: string[];
+  messageId: string | undefined;
+}
+
+export interface CountingSmtpSink {
+  port: number;
+  url: string;
+  received(): CountedMail[];
+  /** Messages each address got. */
+  countsByAddress(): Map<string, number>;
+  /** Answers the next `count` messages with this SMTP code. */
+  rejectNext(code: number, message?: string, count?: number): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * A sink for many messages (a broadcast's): it reads only the envelope and the Message-ID, so it
+ * costs little per message and holds a few bytes for each.
+ */
+export async function startCountingSmtpSink(): Promise<CountingSmtpSink> {
+  const received: CountedMail[] = [];
+  const rejections: { code: number; message: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    maxClients: 1000,
+    onData(stream, session, callback) {
+      let head = '';
+      stream.on('data', (chunk: Buffer) => {
+        if (head.length < 4096) head += chunk.toString('latin1');
+      });
+      stream.on('end', () => {
+        const rejection = rejections.shift();
+        if (rejection) return callback(Object.assign(new Error(rejection.message), { responseCode: rejection.code }));
+        received.push({
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          messageId: head.match(/^Message-ID:\s*<([^>]+)>/im)?.[1],
+        });
+        callback();
+      });
+    },
+  });
+  server.on('error', () => undefined);
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    received: () => [...received],
+    countsByAddress() {
+      const counts = new Map<string, number>();
+      for (const mail of received) for (const to of mail.to) counts.set(to, (counts.get(to) ?? 0) + 1);
+      return counts;
+    },
+    rejectNext(code, message = code >= 500 ? 'Mailbox unavailable' : 'Try again later', count = 1) {
+      for (let index = 0; index < count; index += 1) rejections.push({ code, message });
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

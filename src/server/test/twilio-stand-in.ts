@@ -19,6 +19,8 @@ export interface TwilioStandIn {
   waitFor(predicate: (sent: SentByStandIn) => boolean, timeoutMs?: number): Promise<SentByStandIn>;
   /** Answers the next `count` sends with this HTTP status and Twilio error code. */
   failNext(status: number, code: number, message: string, count?: number): void;
+  /** Forgets what was sent (a benchmark's next run). */
+  clear(): void;
   stop(): Promise<void>;
 }
 
@@ -72,6 +74,9 @@ export async function startTwilioStandIn({
     waitFor: (predicate, timeoutMs = 10_000) => waitForMatch(() => sent, predicate, timeoutMs, 'text'),
     failNext(status, code, message, count = 1) {
       for (let index = 0; index < count; index += 1) failures.push({ status, code, message });
+    },
+    clear() {
+      sent.length = 0;
     },
     stop: () =>
       new Promise<void>((resolve) => {

@@ -33,6 +33,46 @@ export const messageWords = {
   },
 };
 
+/**
+ * The two broadcasts of launch day (docs/launch-day.md): the launch news, and the beta invitation.
+ * Their links go to our own site only (/app/ios, /app/android, /beta/ios, /beta/android), which sends
+ * each phone on to its store: a scam-wary reader sees our address, never a long store link.
+ */
+export const broadcastWords = {
+  launch: {
+    subject: `${product} is here: our app is ready`,
+    heading: 'Our app is ready',
+    intro: `You asked us to tell you when the ${product} app is ready. It is ready now, and you can get it today.`,
+    about: `${product} helps you spot scams. You practise with safe emails, calls and texts, and a real person is there to help.`,
+    ask: 'Press the button for your phone to get the app.',
+    /** The plain-text part has no buttons. */
+    askText: 'Open the link for your phone to get the app.',
+    ios: 'Get it for iPhone or iPad',
+    android: 'Get it for Android',
+    once: 'This is the one launch email we said we would send.',
+    sms: (siteUrl: string) => `${product}: our app is ready! Get it here: ${siteUrl}/app Reply STOP to stop.`,
+  },
+  beta: {
+    subject: `You are invited to test the ${product} app early`,
+    heading: 'Help us test our app',
+    intro: `You told us you would like to test ${product} before everyone else. The test version is ready now.`,
+    about: 'Try it, then tell us what works and what does not. It helps us make the app better for everyone.',
+    ask: 'Press the button for your phone to get the test version.',
+    askText: 'Open the link for your phone to get the test version.',
+    ios: 'Test it on iPhone or iPad',
+    android: 'Test it on Android',
+    once: 'We send this only to people who asked to test the app.',
+    sms: (siteUrl: string) =>
+      `${product}: the test version of our app is ready for you. Get it here: ${siteUrl}/beta Reply STOP to stop.`,
+  },
+  /** Under both. */
+  safety: `${product} will never ask for a password, a bank detail or money.`,
+  footerWhy: `You got this email because you signed up for news on the ${product} website.`,
+  preferencesLink: 'Change what we send you',
+  unsubscribeLink: 'Stop all emails',
+  signature: `The ${product} team`,
+};
+
 /** The pages the links in messages open. */
 export const linkPageWords = {
   product,

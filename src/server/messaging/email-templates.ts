@@ -16,7 +16,7 @@ export interface RenderedEmail {
   html: string;
 }
 
-const escapeHtml = (text: string) =>
+export const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const INK = '#1b2a3a';
@@ -54,40 +54,80 @@ export function renderConfirmationEmail(input: ConfirmationEmailInput): Rendered
     '',
   ].join('\n');
 
+  const html = emailHtml({
+    subject: words.subject,
+    heading: words.heading,
+    body: [
+      { paragraph: words.intro },
+      { paragraph: words.ask },
+      { button: { url: input.confirmUrl, label: words.button } },
+      { paragraph: words.notYou(input.retentionDays) },
+    ],
+    signature: words.signature,
+    footer: {
+      why: words.footerWhy,
+      links: [
+        { url: input.preferencesUrl, label: words.preferencesLink },
+        { url: input.unsubscribeUrl, label: words.unsubscribeLink },
+        { url: input.siteUrl, label: site },
+      ],
+    },
+  });
+  return { subject: words.subject, text, html };
+}
+
+export interface EmailLink {
+  url: string;
+  label: string;
+}
+
+/** What goes in an email's HTML part, top to bottom. */
+export interface EmailLayout {
+  subject: string;
+  heading: string;
+  /** Paragraphs and buttons, in order. */
+  body: ({ paragraph: string } | { button: EmailLink })[];
+  signature: string;
+  /** Why they got it, then their links (preferences, unsubscribe, the site). */
+  footer: { why: string; links: EmailLink[] };
+}
+
+/**
+ * The HTML part every email shares: large text, strong contrast, no images, light colours even
+ * in dark-mode mail programs, real words on every link.
+ */
+export function emailHtml(layout: EmailLayout): string {
   const paragraph = (content: string) =>
     `<p style="margin:0 0 20px;font-size:20px;line-height:1.5;color:${INK};">${escapeHtml(content)}</p>`;
+  const button = ({ url, label }: EmailLink) =>
+    `<p style="margin:0 0 24px;"><a href="${escapeHtml(url)}" style="display:inline-block;background:${TEAL};color:#ffffff;font-size:20px;font-weight:700;line-height:1.4;text-align:center;padding:14px 20px;border-radius:8px;text-decoration:none;">${escapeHtml(label)}</a></p>`;
   // Padded to a 44 px target, like the link pages: small links are hard to hit with an unsteady hand.
-  const link = (url: string, label: string) =>
-    `<a href="${escapeHtml(url)}" style="display:inline-block;padding:9px 0;color:${TEAL};text-decoration:underline;">${escapeHtml(label)}</a>`;
-  const html = `<!doctype html>
+  const link = ({ url, label }: EmailLink) =>
+    `<p style="margin:0;"><a href="${escapeHtml(url)}" style="display:inline-block;padding:9px 0;color:${TEAL};text-decoration:underline;">${escapeHtml(label)}</a></p>`;
+  const body = layout.body.map((block) => ('button' in block ? button(block.button) : paragraph(block.paragraph)));
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
 <meta name="supported-color-schemes" content="light">
-<title>${escapeHtml(words.subject)}</title>
+<title>${escapeHtml(layout.subject)}</title>
 </head>
 <body style="margin:0;padding:0;background:${CREAM};">
-<div role="article" aria-label="${escapeHtml(words.subject)}" lang="en" style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:${INK};">
+<div role="article" aria-label="${escapeHtml(layout.subject)}" lang="en" style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:${INK};">
 <p style="margin:0 0 24px;font-size:22px;font-weight:700;color:${INK};">${escapeHtml(messageWords.product)}</p>
 <div style="background:#ffffff;border-radius:12px;padding:28px 20px;">
-<h1 style="margin:0 0 20px;font-size:28px;line-height:1.25;color:${INK};">${escapeHtml(words.heading)}</h1>
-${paragraph(words.intro)}
-${paragraph(words.ask)}
-<p style="margin:0 0 24px;"><a href="${escapeHtml(input.confirmUrl)}" style="display:inline-block;background:${TEAL};color:#ffffff;font-size:20px;font-weight:700;line-height:1.4;text-align:center;padding:14px 20px;border-radius:8px;text-decoration:none;">${escapeHtml(words.button)}</a></p>
-${paragraph(words.notYou(input.retentionDays))}
-<p style="margin:0;font-size:20px;line-height:1.5;color:${INK};">${escapeHtml(words.signature)}</p>
+<h1 style="margin:0 0 20px;font-size:28px;line-height:1.25;color:${INK};">${escapeHtml(layout.heading)}</h1>
+${body.join('\n')}
+<p style="margin:0;font-size:20px;line-height:1.5;color:${INK};">${escapeHtml(layout.signature)}</p>
 </div>
 <div style="padding:24px 8px 0;font-size:18px;line-height:1.5;color:${INK};">
-<p style="margin:0 0 8px;">${escapeHtml(words.footerWhy)}</p>
-<p style="margin:0;">${link(input.preferencesUrl, words.preferencesLink)}</p>
-<p style="margin:0;">${link(input.unsubscribeUrl, words.unsubscribeLink)}</p>
-<p style="margin:0;">${link(input.siteUrl, site)}</p>
+<p style="margin:0 0 8px;">${escapeHtml(layout.footer.why)}</p>
+${layout.footer.links.map(link).join('\n')}
 </div>
 </div>
 </body>
 </html>
 `;
-  return { subject: words.subject, text, html };
 }

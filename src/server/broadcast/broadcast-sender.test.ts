@@ -1,0 +1,387 @@
+// Broadcasts on every engine, through a real SMTP server on loopback and a stand-in for Twilio's API:
+// who is chosen, exactly once, opt-outs mid-broadcast, failures, pause and resume, top-up, unknowns.
+import { spawn } from 'node:child_process';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { loadConfig, type Config } from '../config.js';
+import { openSignupStore } from '../storage/open-signup-store.js';
+import type { SignupStore } from '../storage/signup-store.js';
+import { SenderBusyError, type Broadcast } from '../storage/broadcast-store.js';
+import { waitForMatch } from '../test/poll.js';
+import { startCountingSmtpSink, startSmtpSink, type CountingSmtpSink } from '../test/smtp-sink.js';
+import { storeEngines } from '../test/store-engines.js';
+import { startTwilioStandIn, type TwilioStandIn } from '../test/twilio-stand-in.js';
+import { Broadcasts, transportsFrom, type Transports } from './broadcasts.js';
+
+const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
+const AUTH_TOKEN = 'a'.repeat(32);
+
+function configFor(smtpUrl: string, twilio?: TwilioStandIn, extra: Record<string, string> = {}): Config {
+  return loadConfig({
+    SITE_URL: 'https://scamsavvy.example',
+    SECRET_KEY: 'k'.repeat(40),
+    SMTP_URL: smtpUrl,
+    MAIL_FROM: 'ScamSavvy <news@scamsavvy.example>',
+    APP_STORE_URL: 'https://apps.apple.com/app/id000000',
+    PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=example.app',
+    BETA_IOS_URL: 'https://testflight.apple.com/join/EXAMPLE',
+    BETA_ANDROID_URL: 'https://play.google.com/apps/testing/example.app',
+    ...(twilio
+      ? {
+          TWILIO_ACCOUNT_SID: ACCOUNT_SID,
+          TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+          TWILIO_FROM: '+15550000000',
+          TWILIO_API_BASE_URL: twilio.baseUrl,
+        }
+      : {}),
+    ...extra,
+  });
+}
+
+interface Person {
+  email: string;
+  phone: string;
+  id: string;
+}
+
+/** `count` people, confirmed unless said otherwise; returns them in the outbox's order (by id). */
+async function addPeople(
+  store: SignupStore,
+  count: number,
+  {
+    prefix = 'person',
+    beta = () => false,
+    confirmed = () => true,
+  }: {
+    prefix?: string;
+    beta?: (index: number) => boolean;
+    confirmed?: (index: number) => boolean;
+  } = {},
+): Promise<Person[]> {
+  await Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      store.add({
+        name: `Person ${index}`,
+        phone: `+1555${String(index).padStart(7, '0')}`,
+        email: `${prefix}${index}@example.com`,
+        betaTesting: beta(index),
+        consentVersion: '2026-11-23',
+      }),
+    ),
+  );
+  const people: Person[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const email = `${prefix}${index}@example.com`;
+    const subscriber = await store.messaging.subscriberByEmailKey(email);
+    if (!subscriber) throw new Error(`${email} was not stored`);
+    if (confirmed(index)) await store.messaging.confirm(subscriber.id);
+    people.push({ email, phone: subscriber.phone, id: subscriber.id });
+  }
+  return people.sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+async function setup(
+  engineName: 'sqlite' | 'postgres',
+  { texts = false, smtp }: { texts?: boolean; smtp?: CountingSmtpSink } = {},
+) {
+  const engine = storeEngines.find((each) => each.name === engineName);
+  if (!engine) throw new Error(engineName);
+  const sink = smtp ?? (await startCountingSmtpSink());
+  onTestFinished(() => sink.stop());
+  const twilio = texts ? await startTwilioStandIn({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN }) : undefined;
+  if (twilio) onTestFinished(() => twilio.stop());
+  const database = await engine.database();
+  const store = await openSignupStore(database);
+  onTestFinished(() => store.close());
+  const config = configFor(sink.url, twilio);
+  const broadcasts = new Broadcasts(config, store.broadcasts, store);
+  const transports: Transports = transportsFrom(config);
+  onTestFinished(() => transports.email?.close());
+  const send = (broadcast: Broadcast, options: Parameters<Broadcasts['sender']>[2] = {}) =>
+    broadcasts
+      .sender(broadcast, transports, {
+        rates: { email: 2_000, sms: 2_000 },
+        heartbeatMs: 50,
+        retryBaseMs: 20,
+        maxRetryMs: 40,
+        ...options,
+      })
+      .run(broadcast);
+  return { sink, twilio, store, config, broadcasts, transports, send, database };
+}
+
+/** Each address's count of messages, for these people. */
+function countsFor(sink: CountingSmtpSink, people: Person[]): number[] {
+  const counts = sink.countsByAddress();
+  return people.map((person) => counts.get(person.email) ?? 0);
+}
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(`broadcasts on ${engine.name}`, () => {
+    it('takes confirmed people who may be written to, says why the others are out, and sends each one email', async () => {
+      const { store, broadcasts, send, sink } = await setup(engine.name);
+      const people = await addPeople(store, 12, { confirmed: (index) => index !== 0 });
+      const unconfirmed = people.find((p) => p.email === 'person0@example.com');
+      const [leaver, emailOff, deleted] = people.filter((p) => p !== unconfirmed).slice(5, 8);
+      await broadcasts.subscriptions.leave(leaver!.id, 'preferences_page');
+      await broadcasts.subscriptions.updatePreferences(emailOff!.id, { email: false }, 'preferences_page');
+      await broadcasts.subscriptions.remove(deleted!.id, 'preferences_page');
+
+      const { broadcast, report } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      expect(broadcast.channels).toEqual(['email']);
+      expect(report.people).toBe(11); // the deleted person is gone
+      expect(report.channels.email?.recipients).toBe(8);
+      expect(report.channels.email?.excluded).toMatchObject({ left: 1, opted_out: 1, not_confirmed: 1 });
+      expect(unconfirmed).toBeDefined();
+
+      const result = await send(broadcast);
+      expect(result.ended).toBe('finished');
+      expect(result.sent).toBe(8);
+      const expected = people.filter((person) => ![unconfirmed, leaver, emailOff, deleted].includes(person));
+      expect(countsFor(sink, expected)).toEqual(expected.map(() => 1));
+      expect(sink.received()).toHaveLength(8);
+      const counts = await store.broadcasts.counts(broadcast.id);
+      expect(counts).toMatchObject({ sent: 8, queued: 0, sending: 0, total: 8 });
+      expect((await store.broadcasts.get('launch'))?.state).toBe('finished');
+
+      // Sending again sends nobody anything.
+      const again = await send((await store.broadcasts.get('launch'))!);
+      expect(again.sent).toBe(0);
+      expect(sink.received()).toHaveLength(8);
+    });
+
+    it('writes a whole email: both parts, the person’s own unsubscribe link, list headers, a Message-ID per outbox row', async () => {
+      const full = await startSmtpSink();
+      onTestFinished(() => full.stop());
+      const engineSetup = storeEngines.find((each) => each.name === engine.name)!;
+      const store = await openSignupStore(await engineSetup.database());
+      onTestFinished(() => store.close());
+      const config = configFor(full.url);
+      const broadcasts = new Broadcasts(config, store.broadcasts, store);
+      const [person] = await addPeople(store, 1);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      const transports = transportsFrom(config);
+      onTestFinished(() => transports.email?.close());
+      await broadcasts.sender(broadcast, transports, { rates: { email: 100 } }).run(broadcast);
+      const mail = await full.waitFor((each) => each.envelope.to.includes(person!.email));
+      const manage = broadcasts.links.sign('manage', person!.id);
+      expect(mail.parsed.subject).toBe(broadcast.content.subject);
+      expect(mail.parsed.from?.text).toContain('news@scamsavvy.example');
+      expect(mail.parsed.text).toContain(`https://scamsavvy.example/unsubscribe/${manage}`);
+      expect(mail.parsed.text).toContain(`https://scamsavvy.example/preferences/${manage}`);
+      expect(mail.parsed.html || '').toContain(`https://scamsavvy.example/unsubscribe/${manage}`);
+      expect(mail.raw).toMatch(
+        new RegExp(`^List-Unsubscribe:\\s+<https://scamsavvy.example/unsubscribe/${manage}>`, 'm'),
+      );
+      expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
+      expect(mail.raw).toMatch(/^List-Id: .*<launch\.scamsavvy\.example>/m);
+      expect(mail.parsed.messageId).toMatch(
+        new RegExp(`^<broadcast-${broadcast.id}\\.message-\\d+@scamsavvy\\.example>$`),
+      );
+      // No link leaves our site (the stores are reached through SITE_URL/app).
+      for (const href of (mail.parsed.html || '').matchAll(/href="([^"]+)"/g))
+        expect(href[1]).toMatch(/^https:\/\/scamsavvy\.example(\/|$)/);
+    });
+
+    it('skips people who unsubscribe or reply STOP while the broadcast is sending', async () => {
+      const { store, broadcasts, send, sink, twilio } = await setup(engine.name, { texts: true });
+      const people = await addPeople(store, 30);
+      const { broadcast, report } = await broadcasts.create({
+        name: 'launch',
+        template: 'launch',
+        channels: ['email', 'sms'],
+      });
+      expect(report.channels.sms?.recipients).toBe(30);
+      const [leaver, stopper] = [people[28]!, people[29]!]; // last in the outbox's order
+      // Ten a second: a batch is five, checked just before it goes, so the last ones are checked after the opt-outs.
+      const running = send(broadcast, { rates: { email: 10, sms: 10 } });
+      await waitForMatch(
+        () => sink.received(),
+        () => sink.received().length >= 3,
+        10_000,
+        'three emails',
+      );
+      await broadcasts.subscriptions.leave(leaver.id, 'one_click_unsubscribe');
+      await broadcasts.subscriptions.stopTexts(stopper.phone);
+      const result = await running;
+      expect(result.ended).toBe('finished');
+      expect(countsFor(sink, [leaver])).toEqual([0]);
+      expect(countsFor(sink, people.slice(0, 28))).toEqual(people.slice(0, 28).map(() => 1));
+      expect(countsFor(sink, [stopper])).toEqual([1]); // STOP stops texts, not email
+      const texted = twilio!.sent().map((text) => text.to);
+      expect(texted).not.toContain(leaver.phone);
+      expect(texted).not.toContain(stopper.phone);
+      expect(texted).toHaveLength(28);
+      expect(new Set(texted).size).toBe(28);
+      expect((await store.broadcasts.counts(broadcast.id, 'email')).skipped).toBe(1);
+      expect((await store.broadcasts.counts(broadcast.id, 'sms')).skipped).toBe(2);
+    });
+
+    it('retries a temporary SMTP failure and never retries a permanent one', async () => {
+      const { store, broadcasts, send, sink } = await setup(engine.name);
+      const people = await addPeople(store, 10);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      sink.rejectNext(451, 'Try again later', 3);
+      const first = await send(broadcast, { rates: { email: 5 } }); // one at a time: the first three fail
+      expect(first.ended).toBe('finished');
+      expect(first.failedTemporary).toBe(3);
+      expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+      const rows = await store.broadcasts.counts(broadcast.id);
+      expect(rows).toMatchObject({ sent: 10, failed_temporary: 0, failed_permanent: 0 });
+
+      const more = await addPeople(store, 3, { prefix: 'refused' });
+      await broadcasts.topUp('launch');
+      sink.rejectNext(550, 'No such user', 1);
+      const second = await send((await store.broadcasts.get('launch'))!, { rates: { email: 5 } });
+      expect(second.failedPermanent).toBe(1);
+      expect(second.sent).toBe(2);
+      const refused = more[0]!;
+      expect(countsFor(sink, [refused])).toEqual([0]);
+      expect(await store.broadcasts.counts(broadcast.id)).toMatchObject({ sent: 12, failed_permanent: 1, queued: 0 });
+    });
+
+    it('gives up a temporary failure after the last attempt, and says so', async () => {
+      const { store, broadcasts, config, transports, sink } = await setup(engine.name);
+      await addPeople(store, 1);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      sink.rejectNext(451, 'Try again later', 10);
+      expect(config.broadcast.maxAttempts).toBe(6);
+      const result = await broadcasts
+        .sender(broadcast, transports, { rates: { email: 100 }, retryBaseMs: 5, maxRetryMs: 10, maxAttempts: 3 })
+        .run(broadcast);
+      expect(result.ended).toBe('finished');
+      expect(result.failedTemporary).toBe(3);
+      const counts = await store.broadcasts.counts(broadcast.id);
+      expect(counts).toMatchObject({ failed_temporary: 1, retrying: 0, sent: 0 });
+      expect(sink.received()).toHaveLength(0);
+    });
+
+    it('pauses, and resumes where it stopped', async () => {
+      const { store, broadcasts, send, sink } = await setup(engine.name);
+      const people = await addPeople(store, 40);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      await store.broadcasts.setState(broadcast.id, 'sending', ['ready']);
+      const running = send(broadcast, { rates: { email: 20 } });
+      await waitForMatch(
+        () => sink.received(),
+        () => sink.received().length >= 5,
+        10_000,
+        'five emails',
+      );
+      expect(await store.broadcasts.setState(broadcast.id, 'paused', ['sending'])).toBe(true);
+      const paused = await running;
+      expect(paused.ended).toBe('paused');
+      const atPause = sink.received().length;
+      expect(atPause).toBeLessThan(40);
+      const counts = await store.broadcasts.counts(broadcast.id);
+      expect(counts.sending).toBe(0);
+      expect(counts.sent).toBe(atPause);
+
+      expect(await store.broadcasts.setState(broadcast.id, 'sending', ['paused'])).toBe(true);
+      const resumed = await send(broadcast);
+      expect(resumed.ended).toBe('finished');
+      expect(resumed.sent).toBe(40 - atPause);
+      expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+    });
+
+    it('tops up with people who signed up after it was created', async () => {
+      const { store, broadcasts, send, sink } = await setup(engine.name);
+      await addPeople(store, 5);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      await send(broadcast);
+      const late = await addPeople(store, 4, { prefix: 'late' });
+      const { report } = await broadcasts.topUp('launch');
+      expect(report.channels.email).toMatchObject({ added: 4, recipients: 9 });
+      expect((await store.broadcasts.get('launch'))?.state).toBe('ready');
+      expect((await broadcasts.topUp('launch')).report.channels.email?.added).toBe(0);
+      const result = await send((await store.broadcasts.get('launch'))!);
+      expect(result.sent).toBe(4);
+      expect(countsFor(sink, late)).toEqual([1, 1, 1, 1]);
+      expect(sink.received()).toHaveLength(9);
+    });
+
+    it('sends the beta invitation to beta testers only', async () => {
+      const { store, broadcasts, send, sink } = await setup(engine.name);
+      const people = await addPeople(store, 6, { beta: (index) => index % 2 === 0 });
+      await expect(broadcasts.create({ name: 'beta', template: 'beta', segment: 'all' })).rejects.toThrow(
+        /beta testers only/,
+      );
+      const { broadcast, report } = await broadcasts.create({ name: 'beta', template: 'beta' });
+      expect(report.channels.email).toMatchObject({ recipients: 3 });
+      expect(report.channels.email?.excluded.not_beta).toBe(3);
+      await send(broadcast);
+      const testers = people.filter((person) => Number(person.email.match(/\d+/)?.[0]) % 2 === 0);
+      expect(countsFor(sink, testers)).toEqual([1, 1, 1]);
+      expect(sink.received()).toHaveLength(3);
+    });
+
+    it('marks the messages of a sender that died mid-send unknown, and sends them again only when asked', async () => {
+      const { store, broadcasts, send, sink } = await setup(engine.name);
+      const people = await addPeople(store, 10);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      // A sender that claimed three messages and was killed before recording them: its process is gone.
+      const dead = spawn(process.execPath, ['-e', '']);
+      await new Promise((resolve) => dead.on('exit', resolve));
+      await store.broadcasts.registerSender(
+        { id: 'dead-sender', broadcastId: broadcast.id, host: (await import('node:os')).hostname(), pid: dead.pid! },
+        () => false,
+      );
+      const claimed = await store.broadcasts.claim(broadcast.id, 'email', 'dead-sender', 3);
+      expect(claimed).toHaveLength(3);
+
+      const result = await send(broadcast);
+      expect(result.markedUnknown).toBe(3);
+      expect(result.sent).toBe(7);
+      const counts = await store.broadcasts.counts(broadcast.id);
+      expect(counts).toMatchObject({ unknown: 3, sent: 7, sending: 0 });
+      expect((await store.broadcasts.get('launch'))?.state).toBe('finished');
+      const inFlight = new Set(claimed.map((message) => message.signupId));
+      expect(countsFor(sink, people)).toEqual(people.map((person) => (inFlight.has(person.id) ? 0 : 1)));
+
+      expect(await store.broadcasts.requeueUnknown(broadcast.id)).toBe(3);
+      await store.broadcasts.setState(broadcast.id, 'sending', ['finished']);
+      const resent = await send((await store.broadcasts.get('launch'))!);
+      expect(resent.sent).toBe(3);
+      expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+    });
+
+    it(`allows ${engine.name === 'sqlite' ? 'one sender at a time on SQLite' : 'several senders on PostgreSQL'}`, async () => {
+      const { store, broadcasts } = await setup(engine.name);
+      await addPeople(store, 1);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      const host = (await import('node:os')).hostname();
+      const register = (id: string) =>
+        store.broadcasts.registerSender({ id, broadcastId: broadcast.id, host, pid: process.pid }, () => false);
+      await register('first');
+      if (engine.name === 'sqlite') await expect(register('second')).rejects.toBeInstanceOf(SenderBusyError);
+      else await expect(register('second')).resolves.toEqual({ unknown: 0 });
+      expect((await store.broadcasts.liveSenders(broadcast.id)).length).toBe(engine.name === 'sqlite' ? 1 : 2);
+      await store.broadcasts.stopSender('first');
+      await expect(register('third')).resolves.toEqual({ unknown: 0 });
+    });
+
+    it('refuses what it cannot do, in words', async () => {
+      const { broadcasts, store } = await setup(engine.name);
+      await expect(broadcasts.create({ name: 'Launch Day', template: 'launch' })).rejects.toThrow(/lower-case/);
+      await expect(broadcasts.create({ name: 'launch', template: 'party' })).rejects.toThrow(/launch, beta/);
+      await expect(broadcasts.create({ name: 'launch', template: 'launch', channels: ['sms'] })).rejects.toThrow(
+        /Texts are not set up/,
+      );
+      await broadcasts.create({ name: 'launch', template: 'launch' });
+      await expect(broadcasts.create({ name: 'launch', template: 'launch' })).rejects.toThrow(/already exists/);
+      await expect(broadcasts.get('lunch')).rejects.toThrow(/no broadcast called "lunch".*launch/);
+      const bare = new Broadcasts(
+        loadConfig({
+          SITE_URL: 'https://scamsavvy.example',
+          SECRET_KEY: 'k'.repeat(40),
+          SMTP_URL: 'smtp://127.0.0.1:1',
+          MAIL_FROM: 'a@scamsavvy.example',
+        }),
+        store.broadcasts,
+        store,
+      );
+      await expect(bare.create({ name: 'news', template: 'launch' })).rejects.toThrow(
+        /APP_STORE_URL and PLAY_STORE_URL/,
+      );
+    });
+  });
+}

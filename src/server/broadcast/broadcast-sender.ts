@@ -1,0 +1,327 @@
+// One sender of a broadcast: claims messages from the shared outbox, checks each person again, sends
+// within its share of the channel's rate, and records what happened. Several may run at once on
+// PostgreSQL (on one machine or several); SQLite allows one. Decision 023 says why it is built so.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EmailSendError, type EmailSender } from '../messaging/email-sender.js';
+import type { LinkSigner } from '../messaging/link-tokens.js';
+import { withoutAddresses } from '../messaging/log-safe.js';
+import { toE164 } from '../messaging/phone.js';
+import { SmsSendError, type SmsProvider } from '../messaging/sms-provider.js';
+import type { Subscriptions } from '../messaging/subscriptions.js';
+import { retryDelayMs } from '../messaging/confirmation-mailer.js';
+import { personalise } from '../messaging/broadcast-templates.js';
+import type {
+  Broadcast,
+  BroadcastChannel,
+  BroadcastStore,
+  ClaimedMessage,
+  Outcome,
+  SenderInfo,
+} from '../storage/broadcast-store.js';
+import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
+import { EXCLUSION_WORDS, exclusionOf, suppressionsFor, type Audience } from './eligibility.js';
+import { LatencyHistogram } from './latency-histogram.js';
+import { RateLimiter } from './rate-limiter.js';
+
+export interface BroadcastSenderOptions {
+  store: BroadcastStore;
+  subscriptions: Subscriptions;
+  links: LinkSigner;
+  siteUrl: string;
+  /** MAIL_FROM, and the list's id and name for the list headers. */
+  mailFrom?: string;
+  listId: string;
+  listName: string;
+  email?: EmailSender;
+  sms?: SmsProvider;
+  /** Messages per second on each channel, for all of this broadcast's senders together. */
+  rates: Record<BroadcastChannel, number>;
+  maxAttempts: number;
+  /** Whether the audience must have confirmed (as when the broadcast was created). */
+  audience: Audience;
+  retryBaseMs?: number;
+  maxRetryMs?: number;
+  heartbeatMs?: number;
+  /** A sender not heard from for this long is taken for dead (on another machine; on this one, its process is checked). */
+  staleMs?: number;
+  senderId?: string;
+  host?: string;
+  pid?: number;
+  random?: () => number;
+  /** Most messages claimed at once per channel (also the most that can be "unknown" if this sender is killed). */
+  maxBatch?: number;
+}
+
+export interface SenderReport {
+  /** finished: nothing left to send; paused: the owner paused it; stopped: asked to stop (Ctrl-C). */
+  ended: 'finished' | 'paused' | 'stopped' | 'waiting';
+  sent: number;
+  failedTemporary: number;
+  failedPermanent: number;
+  skipped: number;
+  /** Rows of senders found dead, marked unknown by this one. */
+  markedUnknown: number;
+  latency: { p50: number; p99: number; count: number };
+}
+
+/** True if a process with this id runs on this machine. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export class BroadcastSender {
+  readonly id: string;
+  private readonly options: Required<
+    Omit<BroadcastSenderOptions, 'mailFrom' | 'email' | 'sms' | 'senderId' | 'host' | 'pid'>
+  > &
+    BroadcastSenderOptions & { host: string; pid: number };
+  private readonly limiters: Record<BroadcastChannel, RateLimiter>;
+  private stopping: 'stop' | 'pause' | undefined;
+  private wake: (() => void) | undefined;
+  private readonly latency = new LatencyHistogram();
+  private report: SenderReport = {
+    ended: 'stopped',
+    sent: 0,
+    failedTemporary: 0,
+    failedPermanent: 0,
+    skipped: 0,
+    markedUnknown: 0,
+    latency: { p50: 0, p99: 0, count: 0 },
+  };
+
+  constructor(options: BroadcastSenderOptions) {
+    this.options = {
+      retryBaseMs: 30_000,
+      maxRetryMs: 60 * 60_000,
+      heartbeatMs: 2_000,
+      staleMs: 15_000,
+      random: Math.random,
+      maxBatch: 200,
+      host: hostname(),
+      pid: process.pid,
+      ...options,
+    };
+    this.id = options.senderId ?? randomUUID();
+    this.limiters = { email: new RateLimiter(options.rates.email), sms: new RateLimiter(options.rates.sms) };
+  }
+
+  /** Finish what is in flight, record it, and end (Ctrl-C, SIGTERM). */
+  stop(): void {
+    this.stopping ??= 'stop';
+    this.wake?.();
+  }
+
+  /** A sender is dead when its process is gone (same machine) or it has not been heard from for staleMs. */
+  private isDead = (other: SenderInfo): boolean => {
+    if (other.id === this.id) return false;
+    if (other.host === this.options.host && !processAlive(other.pid)) return true;
+    return Date.now() - Date.parse(other.heartbeatAt) > this.options.staleMs;
+  };
+
+  /** Each sender takes an equal share of the channel's rate, by how many send this broadcast now. */
+  private async shareRates(broadcastId: number): Promise<void> {
+    const senders = Math.max(1, (await this.options.store.liveSenders(broadcastId)).length);
+    for (const channel of ['email', 'sms'] as const)
+      this.limiters[channel].setRate(this.options.rates[channel] / senders);
+  }
+
+  async run(broadcast: Broadcast): Promise<SenderReport> {
+    const { store } = this.options;
+    const { unknown } = await store.registerSender(
+      { id: this.id, broadcastId: broadcast.id, host: this.options.host, pid: this.options.pid },
+      this.isDead,
+    );
+    this.report.markedUnknown += unknown;
+    await store.setState(broadcast.id, 'sending', ['ready']);
+    await this.shareRates(broadcast.id);
+    const heartbeat = setInterval(() => {
+      void (async () => {
+        await store.heartbeat(this.id);
+        this.report.markedUnknown += await store.reapDeadSenders(this.isDead);
+        await this.shareRates(broadcast.id);
+        if ((await store.state(broadcast.id)) === 'paused') {
+          this.stopping ??= 'pause';
+          this.wake?.();
+        }
+      })().catch(() => undefined); // a missed beat is made up by the next
+    }, this.options.heartbeatMs);
+    heartbeat.unref();
+    try {
+      const channels = broadcast.channels.filter((channel) =>
+        channel === 'email' ? this.options.email : this.options.sms,
+      );
+      await Promise.all(channels.map((channel) => this.channelLoop(broadcast, channel)));
+      this.report.markedUnknown += await store.reapDeadSenders(this.isDead);
+      if (this.stopping) this.report.ended = this.stopping === 'pause' ? 'paused' : 'stopped';
+      else {
+        const counts = await store.counts(broadcast.id);
+        const missingChannel = broadcast.channels.some((channel) =>
+          channel === 'email' ? !this.options.email : !this.options.sms,
+        );
+        if (counts.queued === 0 && counts.sending === 0 && counts.retrying === 0 && !missingChannel) {
+          await store.setState(broadcast.id, 'finished', ['sending']);
+          this.report.ended = 'finished';
+        } else this.report.ended = 'waiting';
+      }
+    } finally {
+      clearInterval(heartbeat);
+      await store.stopSender(this.id);
+    }
+    this.report.latency = { ...this.latency.percentiles(), count: this.latency.count };
+    return this.report;
+  }
+
+  /** How many to claim: about half a second's worth at this sender's rate, so little waits claimed. */
+  private batchSize(channel: BroadcastChannel): number {
+    return Math.max(1, Math.min(this.options.maxBatch, Math.ceil(this.limiters[channel].perSecond / 2)));
+  }
+
+  private async channelLoop(broadcast: Broadcast, channel: BroadcastChannel): Promise<void> {
+    const { store } = this.options;
+    const inFlight = new Set<Promise<void>>();
+    const writeEmail = broadcastEmailWriter({
+      from: this.options.mailFrom ?? '',
+      subject: broadcast.content.subject,
+      listId: this.options.listId,
+      listName: this.options.listName,
+    });
+    while (!this.stopping) {
+      if ((await store.state(broadcast.id)) === 'paused') {
+        this.stopping = 'pause';
+        break;
+      }
+      const claimed = await store.claim(broadcast.id, channel, this.id, this.batchSize(channel));
+      if (claimed.length > 0) {
+        const batch: Promise<void> = this.sendBatch(broadcast, channel, claimed, writeEmail).finally(() =>
+          inFlight.delete(batch),
+        );
+        inFlight.add(batch);
+        // Two batches at a time: the next is claimed and checked while the last is on the wire.
+        if (inFlight.size >= 2) await Promise.race(inFlight);
+        continue;
+      }
+      if (inFlight.size > 0) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      const next = await store.nextDue(broadcast.id, channel);
+      if (next === undefined) break; // nothing queued, nothing to retry
+      await this.pause(Math.min(1_000, Math.max(10, Date.parse(next) - Date.now())));
+    }
+    await Promise.all(inFlight);
+  }
+
+  private async pause(ms: number): Promise<void> {
+    const controller = new AbortController();
+    this.wake = () => controller.abort();
+    await sleep(ms, undefined, { signal: controller.signal }).catch(() => undefined);
+    this.wake = undefined;
+  }
+
+  private async sendBatch(
+    broadcast: Broadcast,
+    channel: BroadcastChannel,
+    claimed: ClaimedMessage[],
+    writeEmail: ReturnType<typeof broadcastEmailWriter>,
+  ): Promise<void> {
+    const { store, subscriptions } = this.options;
+    const people = await store.recipients(claimed.map((message) => message.signupId));
+    const suppressed = await suppressionsFor(store, subscriptions, [...people.values()], [channel]);
+    const outcomes = await Promise.all(
+      claimed.map(async (message): Promise<Outcome> => {
+        const person = people.get(message.signupId);
+        if (!person) return { id: message.id, result: 'skipped', error: EXCLUSION_WORDS.deleted };
+        // Checked again now: a STOP or an unsubscribe since the broadcast was created wins.
+        const why = exclusionOf(
+          person,
+          channel,
+          this.options.audience,
+          suppressed.get(person.id),
+          subscriptions.canSuppress,
+        );
+        if (why) return { id: message.id, result: 'skipped', error: EXCLUSION_WORDS[why] };
+        await this.limiters[channel].take();
+        const started = performance.now();
+        try {
+          const providerId =
+            channel === 'email'
+              ? await this.sendEmail(broadcast, message, person.id, person.email, writeEmail)
+              : (await this.smsProvider().send({ to: toE164(person.phone), body: broadcast.content.sms })).id;
+          this.latency.add(performance.now() - started);
+          return { id: message.id, result: 'sent', providerId };
+        } catch (error) {
+          return this.failure(message, error);
+        }
+      }),
+    );
+    await store.record(this.id, outcomes);
+    for (const outcome of outcomes) {
+      if (outcome.result === 'sent') this.report.sent += 1;
+      else if (outcome.result === 'skipped') this.report.skipped += 1;
+      else if (outcome.result === 'permanent') this.report.failedPermanent += 1;
+      else this.report.failedTemporary += 1;
+    }
+  }
+
+  private smsProvider(): SmsProvider {
+    if (!this.options.sms) throw new SmsSendError('Texts are not set up (TWILIO_*).', false);
+    return this.options.sms;
+  }
+
+  private async sendEmail(
+    broadcast: Broadcast,
+    message: ClaimedMessage,
+    signupId: string,
+    to: string,
+    writeEmail: ReturnType<typeof broadcastEmailWriter>,
+  ): Promise<string> {
+    const { links, siteUrl, email } = this.options;
+    if (!email) throw new EmailSendError('Email is not set up (SMTP_URL, MAIL_FROM).', false);
+    const manage = links.sign('manage', signupId);
+    const unsubscribeUrl = `${siteUrl}/unsubscribe/${manage}`;
+    const parts = personalise(broadcast.content, {
+      preferencesUrl: `${siteUrl}/preferences/${manage}`,
+      unsubscribeUrl,
+    });
+    // The same Message-ID for the same outbox row, every time: a re-send of an unknown one can be
+    // recognised as the same message by the receiving side.
+    const messageId = `broadcast-${broadcast.id}.message-${message.id}@${messageIdDomain(this.options.mailFrom ?? '')}`;
+    const raw = writeEmail({ to, messageId, unsubscribeUrl, text: parts.text, html: parts.html });
+    const sent = await email.sendRaw({ to, messageId, raw });
+    return providerIdFrom(sent.response) ?? messageId;
+  }
+
+  private failure(message: ClaimedMessage, error: unknown): Outcome {
+    const permanent = error instanceof EmailSendError || error instanceof SmsSendError ? error.permanent : false;
+    const text = withoutAddresses((error as Error).message ?? String(error));
+    if (permanent) return { id: message.id, result: 'permanent', error: text };
+    if (message.attempts >= this.options.maxAttempts)
+      return {
+        id: message.id,
+        result: 'temporary',
+        error: `gave up after ${message.attempts} attempts: ${text}`,
+        retryAt: null,
+      };
+    const delay = retryDelayMs(
+      message.attempts,
+      this.options.retryBaseMs,
+      this.options.maxRetryMs,
+      this.options.random,
+    );
+    return { id: message.id, result: 'temporary', error: text, retryAt: new Date(Date.now() + delay) };
+  }
+}
+
+/** "250 Ok 0100018c5f…" (Amazon SES), "250 2.0.0 OK id=1r…" : the provider's id, or the whole answer. */
+export function providerIdFrom(response: string | undefined): string | undefined {
+  if (!response) return undefined;
+  const text = response.replace(/^250[ -](\d\.\d\.\d\s+)?/, '').trim();
+  return text === '' ? undefined : text.slice(0, 200);
+}

@@ -1,0 +1,273 @@
+// Launch day's operations, for the owner's command (and later the dashboard): create a broadcast
+// with its recipients, top it up, preview it, test it, and build its senders. Decision 023.
+import type { Config } from '../config.js';
+import { createEmailSender, type EmailSender } from '../messaging/email-sender.js';
+import {
+  BROADCAST_TEMPLATES,
+  personalise,
+  renderBroadcast,
+  templateProblems,
+  type BroadcastTemplate,
+} from '../messaging/broadcast-templates.js';
+import { createAddressHasher, createLinkSigner, type LinkSigner } from '../messaging/link-tokens.js';
+import { toE164 } from '../messaging/phone.js';
+import type { SmsProvider } from '../messaging/sms-provider.js';
+import { Subscriptions } from '../messaging/subscriptions.js';
+import { createTwilioSmsProvider } from '../messaging/twilio-sms-provider.js';
+import { messageWords } from '../../shared/messaging-content.js';
+import type {
+  Broadcast,
+  BroadcastChannel,
+  BroadcastSegment,
+  BroadcastStore,
+  Recipient,
+} from '../storage/broadcast-store.js';
+import type { SignupStore } from '../storage/signup-store.js';
+import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
+import { BroadcastSender, type BroadcastSenderOptions } from './broadcast-sender.js';
+import { EXCLUSIONS, exclusionOf, suppressionsFor, type Audience, type Exclusion } from './eligibility.js';
+
+export class BroadcastError extends Error {}
+
+/** A link for nobody (the preview's and a test message's): it opens the "we hold no details" page. */
+export const NOBODY = '00000000-0000-4000-8000-000000000000';
+
+/** Sign-ups read per query while choosing recipients: memory stays flat at any list size. */
+const PAGE = 2_000;
+
+export interface AudienceReport {
+  /** Everyone on the list when it was counted. */
+  people: number;
+  channels: Partial<
+    Record<BroadcastChannel, { recipients: number; added: number; excluded: Record<Exclusion, number> }>
+  >;
+}
+
+export interface Transports {
+  email?: EmailSender;
+  sms?: SmsProvider;
+}
+
+export function listIdentity(siteUrl: string): { listId: string; listName: string } {
+  return { listId: `launch.${new URL(siteUrl).hostname}`, listName: messageWords.listName };
+}
+
+/** The transports the configuration sets up; a broadcast's email keeps more connections open. */
+export function transportsFrom(config: Config, { connections = 8 } = {}): Transports {
+  const { email, sms } = config.messaging;
+  return {
+    ...(email
+      ? { email: createEmailSender(email, { ...listIdentity(config.siteUrl), maxConnections: connections }) }
+      : {}),
+    ...(sms ? { sms: createTwilioSmsProvider(sms) } : {}),
+  };
+}
+
+export class Broadcasts {
+  readonly subscriptions: Subscriptions;
+  readonly links: LinkSigner;
+
+  constructor(
+    private readonly config: Config,
+    readonly store: BroadcastStore,
+    signups: SignupStore,
+  ) {
+    const { secretKey } = config.messaging;
+    if (!secretKey)
+      throw new BroadcastError(
+        'SECRET_KEY is not set: it signs the unsubscribe links and reads the suppression list, so nothing can be sent without it.',
+      );
+    this.subscriptions = new Subscriptions(signups.messaging, createAddressHasher(secretKey));
+    this.links = createLinkSigner(secretKey);
+  }
+
+  /** The channels configured here (email needs SMTP_URL and MAIL_FROM; texts, TWILIO_*). */
+  configuredChannels(): BroadcastChannel[] {
+    return [
+      ...(this.config.messaging.email ? (['email'] as const) : []),
+      ...(this.config.messaging.sms ? (['sms'] as const) : []),
+    ];
+  }
+
+  async get(name: string): Promise<Broadcast> {
+    const broadcast = await this.store.get(name);
+    if (!broadcast) {
+      const names = (await this.store.list()).map((each) => each.name);
+      throw new BroadcastError(
+        `There is no broadcast called "${name}".${names.length > 0 ? ` There are: ${names.join(', ')}.` : ' Create one first.'}`,
+      );
+    }
+    return broadcast;
+  }
+
+  async create(input: {
+    name: string;
+    template: string;
+    segment?: string;
+    channels?: string[];
+    includeUnconfirmed?: boolean;
+  }): Promise<{ broadcast: Broadcast; report: AudienceReport }> {
+    if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(input.name))
+      throw new BroadcastError(
+        `A broadcast's name is lower-case letters, digits and dashes, such as launch or beta-invite, not "${input.name}".`,
+      );
+    if (!BROADCAST_TEMPLATES.includes(input.template as BroadcastTemplate))
+      throw new BroadcastError(`--template must be one of ${BROADCAST_TEMPLATES.join(', ')}, not "${input.template}".`);
+    const template = input.template as BroadcastTemplate;
+    const missing = templateProblems(template, this.config.launch);
+    if (missing.length > 0)
+      throw new BroadcastError(`The ${template} template needs ${missing.join(' and ')}: set them and try again.`);
+    const segment = (input.segment ?? (template === 'beta' ? 'beta' : 'all')) as BroadcastSegment;
+    if (segment !== 'all' && segment !== 'beta')
+      throw new BroadcastError(`--segment must be all or beta, not "${input.segment}".`);
+    if (template === 'beta' && segment !== 'beta')
+      throw new BroadcastError('The beta invitation goes to beta testers only (--segment beta).');
+    const configured = this.configuredChannels();
+    const channels = [...new Set(input.channels ?? configured)] as BroadcastChannel[];
+    for (const channel of channels) {
+      if (channel !== 'email' && channel !== 'sms')
+        throw new BroadcastError(`--channels takes email, sms or both (email,sms), not "${channel}".`);
+      if (!configured.includes(channel))
+        throw new BroadcastError(
+          channel === 'email'
+            ? 'Email is not set up here: set SMTP_URL and MAIL_FROM (docs/messaging.md).'
+            : 'Texts are not set up here: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM (docs/messaging.md).',
+        );
+    }
+    if (channels.length === 0)
+      throw new BroadcastError(
+        'Neither email nor texts are set up here, so there is nothing to send with (docs/messaging.md).',
+      );
+    const content = renderBroadcast(template, { siteUrl: this.config.siteUrl });
+    const broadcast = await this.store.create({
+      name: input.name,
+      template,
+      segment,
+      channels,
+      // Confirmed sign-ups only while confirmation is on, unless the owner says otherwise.
+      includeUnconfirmed: Boolean(input.includeUnconfirmed) || !this.config.messaging.emailConfirmation,
+      content,
+    });
+    if (!broadcast) throw new BroadcastError(`A broadcast called "${input.name}" already exists: pick another name.`);
+    return { broadcast, report: await this.fill(broadcast) };
+  }
+
+  /** Adds the people who may get it and are not in it yet (sign-ups since it was created). */
+  async topUp(name: string): Promise<{ broadcast: Broadcast; report: AudienceReport }> {
+    const broadcast = await this.get(name);
+    const report = await this.fill(broadcast);
+    const added = Object.values(report.channels).reduce((sum, channel) => sum + channel.added, 0);
+    if (added > 0 && broadcast.state === 'finished') await this.store.setState(broadcast.id, 'ready', ['finished']);
+    return { broadcast: await this.get(name), report };
+  }
+
+  audienceOf(broadcast: Broadcast): Audience {
+    return { segment: broadcast.segment, confirmedOnly: !broadcast.includeUnconfirmed };
+  }
+
+  /** Goes through the whole list a page at a time, putting everyone who may get it in the outbox. */
+  private async fill(broadcast: Broadcast): Promise<AudienceReport> {
+    const audience = this.audienceOf(broadcast);
+    const report: AudienceReport = { people: 0, channels: {} };
+    for (const channel of broadcast.channels)
+      report.channels[channel] = {
+        recipients: 0,
+        added: 0,
+        excluded: Object.fromEntries(EXCLUSIONS.map((why) => [why, 0])) as Record<Exclusion, number>,
+      };
+    let after: string | null = null;
+    for (;;) {
+      const page: Recipient[] = await this.store.recipientsAfter(after, PAGE);
+      if (page.length === 0) break;
+      after = page.at(-1)?.id ?? null;
+      report.people += page.length;
+      const suppressed = await suppressionsFor(this.store, this.subscriptions, page, broadcast.channels);
+      const rows: { signupId: string; channel: BroadcastChannel }[] = [];
+      for (const person of page) {
+        for (const channel of broadcast.channels) {
+          const tally = report.channels[channel];
+          if (!tally) continue;
+          const why = exclusionOf(person, channel, audience, suppressed.get(person.id), true);
+          if (why) tally.excluded[why] += 1;
+          else {
+            tally.recipients += 1;
+            rows.push({ signupId: person.id, channel });
+          }
+        }
+      }
+      for (const channel of broadcast.channels) {
+        const tally = report.channels[channel];
+        if (tally)
+          tally.added += await this.store.enqueue(
+            broadcast.id,
+            rows.filter((row) => row.channel === channel),
+          );
+      }
+    }
+    return report;
+  }
+
+  /** The broadcast's messages as one person would get them, with links that name nobody. */
+  preview(broadcast: Broadcast): { subject: string; text: string; html: string; sms: string } {
+    const manage = this.links.sign('manage', NOBODY);
+    const parts = personalise(broadcast.content, {
+      preferencesUrl: `${this.config.siteUrl}/preferences/${manage}`,
+      unsubscribeUrl: `${this.config.siteUrl}/unsubscribe/${manage}`,
+    });
+    return { subject: broadcast.content.subject, ...parts, sms: broadcast.content.sms };
+  }
+
+  /** One real message to the owner: "[Test]" before the subject, links that name nobody, nothing recorded. */
+  async test(broadcast: Broadcast, to: string, transports: Transports): Promise<string> {
+    if (to.includes('@')) {
+      if (!transports.email || !this.config.messaging.email)
+        throw new BroadcastError('Email is not set up here: set SMTP_URL and MAIL_FROM.');
+      const preview = this.preview(broadcast);
+      const from = this.config.messaging.email.from;
+      const messageId = `broadcast-${broadcast.id}.test-${Date.now()}@${messageIdDomain(from)}`;
+      const write = broadcastEmailWriter({
+        from,
+        subject: `[Test] ${broadcast.content.subject}`,
+        ...listIdentity(this.config.siteUrl),
+      });
+      const unsubscribeUrl = `${this.config.siteUrl}/unsubscribe/${this.links.sign('manage', NOBODY)}`;
+      const sent = await transports.email.sendRaw({
+        to,
+        messageId,
+        raw: write({ to, messageId, unsubscribeUrl, text: preview.text, html: preview.html }),
+      });
+      return sent.response ?? messageId;
+    }
+    if (!transports.sms) throw new BroadcastError('Texts are not set up here: set TWILIO_* (docs/messaging.md).');
+    if (!/^\+?[1-9]\d{6,15}$/.test(to.replace(/[\s().-]/g, '')))
+      throw new BroadcastError(`--to must be an email address or a phone number such as +15551234567, not "${to}".`);
+    return (await transports.sms.send({ to: toE164(to), body: broadcast.content.sms })).id;
+  }
+
+  /** A sender for this broadcast, with this process's transports and rates. */
+  sender(
+    broadcast: Broadcast,
+    transports: Transports,
+    {
+      rates,
+      ...options
+    }: Partial<Omit<BroadcastSenderOptions, 'rates'>> & { rates?: Partial<Record<BroadcastChannel, number>> } = {},
+  ): BroadcastSender {
+    return new BroadcastSender({
+      store: this.store,
+      subscriptions: this.subscriptions,
+      links: this.links,
+      siteUrl: this.config.siteUrl,
+      ...(this.config.messaging.email ? { mailFrom: this.config.messaging.email.from } : {}),
+      ...listIdentity(this.config.siteUrl),
+      ...transports,
+      rates: {
+        email: rates?.email ?? this.config.broadcast.emailRate,
+        sms: rates?.sms ?? this.config.broadcast.smsRate,
+      },
+      maxAttempts: this.config.broadcast.maxAttempts,
+      audience: this.audienceOf(broadcast),
+      ...options,
+    });
+  }
+}

@@ -1,4 +1,6 @@
 // What the owner's commands share: opening the database with errors a person can act on.
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { loadConfig, type DatabaseConfig } from '../server/config.js';
 import { openSignupStore } from '../server/storage/open-signup-store.js';
 import { NotMigratedError, type SignupStore } from '../server/storage/signup-store.js';
@@ -56,4 +58,10 @@ export function parseSince(value: string): Date {
   const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(date.getTime())) throw new CliError(`--since must be a date such as 2026-11-01, not "${value}".`);
   return date;
+}
+
+/** True when node was asked to run the file at `moduleUrl` (import.meta.url), not when a test imports it. */
+export function isEntryPoint(moduleUrl: string): boolean {
+  const script = process.argv[1];
+  return script !== undefined && moduleUrl === pathToFileURL(realpathSync(script)).href;
 }

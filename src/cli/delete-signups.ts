@@ -1,6 +1,4 @@
 // `npm run signups:delete -- --email ADDRESS | --phone NUMBER`: deletes a person's sign-up on their request.
-import { realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { emailKey, normalisePhone, PHONE_PATTERN } from '../shared/signup-schema.js';
 import { loadConfig } from '../server/config.js';
@@ -8,7 +6,7 @@ import { createAddressHasher } from '../server/messaging/link-tokens.js';
 import { storedForms, toE164 } from '../server/messaging/phone.js';
 import { Subscriptions } from '../server/messaging/subscriptions.js';
 import type { MessagingStore, Subscriber } from '../server/storage/messaging-store.js';
-import { openStoreForCli, runCli } from './cli-support.js';
+import { isEntryPoint, openStoreForCli, runCli } from './cli-support.js';
 
 const usage = `Usage: npm run --silent signups:delete -- --email ADDRESS
        npm run --silent signups:delete -- --phone NUMBER
@@ -120,10 +118,4 @@ export async function main(
   }
 }
 
-/** True when node was asked to run this file, not when a test imports it. */
-function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  return script !== undefined && import.meta.url === pathToFileURL(realpathSync(script)).href;
-}
-
-if (isEntryPoint()) runCli(main);
+if (isEntryPoint(import.meta.url)) runCli(main);

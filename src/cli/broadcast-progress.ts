@@ -1,0 +1,59 @@
+// The owner's view of a broadcast in the terminal: counts, a progress bar, and the time left.
+import type { StateCounts } from '../server/storage/broadcast-store.js';
+
+const number = (value: number) => value.toLocaleString('en-US');
+
+/** "about 3 min", "about 45 s", "under a second". */
+export function duration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return 'unknown';
+  if (seconds < 1) return 'under a second';
+  if (seconds < 90) return `about ${Math.round(seconds)} s`;
+  if (seconds < 90 * 60) return `about ${Math.round(seconds / 60)} min`;
+  return `about ${(seconds / 3600).toFixed(1)} h`;
+}
+
+/** Messages that have an outcome (not waiting to be sent or retried). */
+export function done(counts: StateCounts): number {
+  return counts.total - counts.queued - counts.sending - counts.retrying;
+}
+
+/** One line: [#####.....] 45% 45,000 of 100,000 · sent 44,990 · failed 3 · skipped 7 · 1,234/s · about 45 s left */
+export function progressLine(counts: StateCounts, perSecond: number, width = 24): string {
+  const finished = done(counts);
+  const share = counts.total === 0 ? 1 : finished / counts.total;
+  const filled = Math.round(share * width);
+  const left = counts.total - finished;
+  const failed = counts.failed_temporary - counts.retrying + counts.failed_permanent;
+  const parts = [
+    `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(share * 100)}%`,
+    `${number(finished)} of ${number(counts.total)}`,
+    `sent ${number(counts.sent)}`,
+    ...(failed > 0 ? [`failed ${number(failed)}`] : []),
+    ...(counts.retrying > 0 ? [`retrying ${number(counts.retrying)}`] : []),
+    ...(counts.skipped > 0 ? [`skipped ${number(counts.skipped)}`] : []),
+    ...(counts.unknown > 0 ? [`unknown ${number(counts.unknown)}`] : []),
+    `${number(Math.round(perSecond))}/s`,
+    left === 0 ? 'done' : `${duration(perSecond > 0 ? left / perSecond : Infinity)} left`,
+  ];
+  return parts.join(' · ');
+}
+
+/** The status table: every state, with what it means. */
+export function statusLines(counts: StateCounts): string[] {
+  const gaveUp = counts.failed_temporary - counts.retrying;
+  const rows: [string, number, string][] = [
+    ['queued', counts.queued, 'waiting to be sent'],
+    ['sending', counts.sending, 'being sent now'],
+    ['sent', counts.sent, 'accepted by the provider'],
+    [
+      'failed, temporary',
+      counts.failed_temporary,
+      `${number(counts.retrying)} will be tried again, ${number(gaveUp)} gave up`,
+    ],
+    ['failed, permanent', counts.failed_permanent, 'refused for good (a bad address or number)'],
+    ['skipped', counts.skipped, 'left, opted out, replied STOP or deleted their details after it was created'],
+    ['unknown', counts.unknown, 'a sender stopped while sending them: not sent again unless you say --resend-unknown'],
+  ];
+  const width = Math.max(...rows.map(([, value]) => number(value).length));
+  return rows.map(([label, value, meaning]) => `  ${label.padEnd(18)} ${number(value).padStart(width)}  ${meaning}`);
+}

@@ -461,7 +461,7 @@ export async function main(
       output.err.write(`${error.message}\n\n${usage}\n`);
       return 2;
     }
-    if (error instanceof BroadcastError) {
+    if (error instanceof BroadcastError || error instanceof CliError) {
       output.err.write(`${error.message}\n`);
       return 1;
     }

@@ -1,0 +1,145 @@
+// The owner's broadcast command, run in-process against a temporary SQLite database and a real
+// SMTP server on loopback: what it says, what it sends, and how it refuses.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SqliteSignupStore } from '../server/storage/sqlite-signup-store.js';
+import { startSmtpSink, type SmtpSink } from '../server/test/smtp-sink.js';
+import { tempDatabaseFile } from '../server/test/temp-database.js';
+import { main } from './broadcast.js';
+
+let file: string;
+let sink: SmtpSink;
+
+async function run(...argv: string[]) {
+  let out = '';
+  let err = '';
+  const code = await main(argv, {
+    out: { write: (text: string) => (out += text) },
+    err: { write: (text: string) => (err += text) },
+  });
+  return { code, out, err };
+}
+
+async function addPeople(count: number): Promise<string[]> {
+  const store = new SqliteSignupStore(file);
+  const emails = Array.from({ length: count }, (_, index) => `person${index}@example.com`);
+  for (const [index, email] of emails.entries())
+    await store.add({
+      name: `Person ${index}`,
+      email,
+      phone: `+1555010${String(index).padStart(4, '0')}`,
+      betaTesting: false,
+    });
+  await store.close();
+  return emails;
+}
+
+beforeEach(async () => {
+  file = tempDatabaseFile();
+  sink = await startSmtpSink();
+  vi.stubEnv('DATABASE_URL', `sqlite:${file}`);
+  vi.stubEnv('SECRET_KEY', 'test-secret-key-that-is-at-least-32-characters');
+  vi.stubEnv('SITE_URL', 'https://scamsavvy.example');
+  vi.stubEnv('SMTP_URL', sink.url);
+  vi.stubEnv('MAIL_FROM', 'ScamSavvy <news@scamsavvy.example>');
+  vi.stubEnv('EMAIL_CONFIRMATION', 'off');
+  vi.stubEnv('APP_STORE_URL', 'https://apps.apple.com/app/id000000');
+  vi.stubEnv('PLAY_STORE_URL', 'https://play.google.com/store/apps/details?id=example.app');
+  vi.stubEnv('BROADCAST_EMAIL_RATE', '1000');
+});
+
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  await sink.stop();
+});
+
+describe('npm run broadcast', () => {
+  it('creates, previews, tests, sends once and reports, as the runbook says', async () => {
+    const emails = await addPeople(5);
+    const created = await run('create', '--name', 'launch', '--template', 'launch');
+    expect(created.code).toBe(0);
+    expect(created.out).toContain('5 people will get the email.');
+
+    const out = path.join(path.dirname(file), 'preview.html');
+    const preview = await run('preview', 'launch', '--out', out);
+    expect(preview.code).toBe(0);
+    expect(preview.out).toMatch(/^Subject: ScamSavvy is here/);
+    expect(preview.out).toContain('https://scamsavvy.example/app/ios');
+    expect(preview.out).toMatch(/Text message \(\d+ characters, 1 SMS segment, GSM-7\)/);
+    expect(existsSync(out) && readFileSync(out, 'utf8')).toMatch(/^<!doctype html>/);
+
+    const test = await run('test', 'launch', '--to', 'owner@example.com');
+    expect(test.code).toBe(0);
+    const testMail = await sink.waitFor((mail) => mail.envelope.to.includes('owner@example.com'));
+    expect(testMail.parsed.subject).toMatch(/^\[Test\] ScamSavvy is here/);
+
+    const sent = await run('send', 'launch');
+    expect(sent.code).toBe(0);
+    expect(sent.out).toContain('Finished: nothing is left to send.');
+    for (const email of emails) await sink.waitFor((mail) => mail.envelope.to.includes(email));
+    const toPeople = sink.messages().filter((mail) => !mail.envelope.to.includes('owner@example.com'));
+    expect(toPeople.map((mail) => mail.envelope.to[0]).sort()).toEqual([...emails].sort());
+
+    const status = await run('status', 'launch');
+    expect(status.out).toMatch(/Broadcast "launch": launch, finished/);
+    expect(status.out).toMatch(/^ {2}sent +5 {2}accepted by the provider$/m);
+    expect((await run('list')).out).toMatch(/^launch +launch +finished +5 sent of 5/m);
+
+    // Again: nothing more goes out.
+    const again = await run('send', 'launch');
+    expect(again.out).toContain('has finished: nothing is left to send.');
+    expect(sink.messages()).toHaveLength(6);
+  });
+
+  it('pauses, refuses to send a paused broadcast, and resumes it', async () => {
+    await addPeople(3);
+    await run('create', '--name', 'launch', '--template', 'launch');
+    expect((await run('pause', 'launch')).out).toContain('Paused "launch"');
+    const refused = await run('send', 'launch');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('"launch" is paused. Go on with: npm run broadcast -- resume launch');
+    expect(sink.messages()).toHaveLength(0);
+    const resumed = await run('resume', 'launch');
+    expect(resumed.code).toBe(0);
+    expect(resumed.out).toContain('Finished');
+    expect(sink.messages()).toHaveLength(3);
+  });
+
+  it('tops up with people who signed up after it was created', async () => {
+    await addPeople(2);
+    await run('create', '--name', 'launch', '--template', 'launch');
+    await run('send', 'launch');
+    const store = new SqliteSignupStore(file);
+    await store.add({ name: 'Late Comer', email: 'late@example.com', phone: '+15550109999', betaTesting: false });
+    await store.close();
+    const topUp = await run('top-up', 'launch');
+    expect(topUp.out).toContain('1 more person will get the email (3 in all).');
+    await run('send', 'launch');
+    expect(sink.messages().map((mail) => mail.envelope.to[0])).toEqual(
+      expect.arrayContaining(['person0@example.com', 'person1@example.com', 'late@example.com']),
+    );
+    expect(sink.messages()).toHaveLength(3);
+  });
+
+  it('refuses bad commands with the usage and exit code 2, and impossible ones with a reason and 1', async () => {
+    await addPeople(1);
+    expect((await run()).code).toBe(2);
+    const unknown = await run('blast');
+    expect([unknown.code, unknown.err]).toEqual([2, expect.stringContaining('There is no command "blast"')]);
+    const noName = await run('status');
+    expect([noName.code, noName.err]).toEqual([2, expect.stringContaining('status needs the broadcast')]);
+    const noTemplate = await run('create', '--name', 'launch');
+    expect([noTemplate.code, noTemplate.err]).toEqual([2, expect.stringContaining('--template launch|beta')]);
+    const badFlag = await run('send', 'launch', '--wrokers', '2');
+    expect(badFlag.code).toBe(2);
+    await run('create', '--name', 'launch', '--template', 'launch');
+    const badRate = await run('send', 'launch', '--rate', 'fast');
+    expect([badRate.code, badRate.err]).toEqual([2, expect.stringContaining('--rate must be a number above 0')]);
+    const twoOnSqlite = await run('send', 'launch', '--workers', '2');
+    expect([twoOnSqlite.code, twoOnSqlite.err]).toEqual([1, expect.stringContaining('SQLite allows one sender')]);
+    const missing = await run('status', 'lunch');
+    expect([missing.code, missing.err]).toEqual([1, expect.stringContaining('no broadcast called "lunch"')]);
+    expect(sink.messages()).toHaveLength(0);
+  });
+});

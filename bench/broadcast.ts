@@ -86,8 +86,8 @@ function environment(database: DatabaseConfig, edges: Edges): NodeJS.ProcessEnv 
     APP_STORE_URL: 'https://apps.apple.com/app/id000000',
     PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=example.app',
     EMAIL_CONFIRMATION: 'off',
-    BROADCAST_EMAIL_RATE: '1000000',
-    BROADCAST_SMS_RATE: '1000000',
+    BROADCAST_EMAIL_RATE: '100000', // the most it takes: no ceiling but the sink's
+    BROADCAST_SMS_RATE: '10000',
   };
 }
 

@@ -7,19 +7,12 @@ import { SqliteSignupStore } from '../server/storage/sqlite-signup-store.js';
 import { startSmtpSink, type SmtpSink } from '../server/test/smtp-sink.js';
 import { tempDatabaseFile } from '../server/test/temp-database.js';
 import { main } from './broadcast.js';
+import { runCommand } from '../server/test/run-command.js';
 
 let file: string;
 let sink: SmtpSink;
 
-async function run(...argv: string[]) {
-  let out = '';
-  let err = '';
-  const code = await main(argv, {
-    out: { write: (text: string) => (out += text) },
-    err: { write: (text: string) => (err += text) },
-  });
-  return { code, out, err };
-}
+const run = (...argv: string[]) => runCommand(main, argv);
 
 async function addPeople(count: number): Promise<string[]> {
   const store = new SqliteSignupStore(file);

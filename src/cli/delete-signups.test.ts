@@ -5,6 +5,7 @@ import { createAddressHasher } from '../server/messaging/link-tokens.js';
 import { SqliteSignupStore } from '../server/storage/sqlite-signup-store.js';
 import { tempDatabaseFile } from '../server/test/temp-database.js';
 import { main } from './delete-signups.js';
+import { runCommand } from '../server/test/run-command.js';
 
 const SECRET_KEY = 'test-secret-key-that-is-at-least-32-characters';
 
@@ -29,16 +30,7 @@ async function listed(store: SqliteSignupStore): Promise<SignupRecord[]> {
   return records;
 }
 
-/** Runs the command; returns its exit code and what it wrote. */
-async function run(...argv: string[]) {
-  let out = '';
-  let err = '';
-  const code = await main(argv, {
-    out: { write: (text: string) => (out += text) },
-    err: { write: (text: string) => (err += text) },
-  });
-  return { code, out, err };
-}
+const run = (...argv: string[]) => runCommand(main, argv);
 
 /** Opens the database afterwards and calls `read` with it. */
 async function afterwards<T>(read: (store: SqliteSignupStore) => Promise<T>): Promise<T> {

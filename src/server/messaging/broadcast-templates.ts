@@ -3,7 +3,7 @@
 // what the owner previewed is what goes out; each person's own links go in at sending time.
 import { broadcastWords } from '../../shared/messaging-content.js';
 import type { LaunchConfig } from '../config.js';
-import { emailHtml, escapeHtml } from './email-templates.js';
+import { escapeHtml, renderEmailParts } from './email-templates.js';
 
 export const BROADCAST_TEMPLATES = ['launch', 'beta'] as const;
 export type BroadcastTemplate = (typeof BROADCAST_TEMPLATES)[number];
@@ -50,47 +50,13 @@ export function renderBroadcast(template: BroadcastTemplate, { siteUrl }: { site
   const common = broadcastWords;
   const ios = `${siteUrl}${STORE_PATHS[template].ios}`;
   const android = `${siteUrl}${STORE_PATHS[template].android}`;
-  const site = siteUrl.replace(/^https?:\/\//, '');
-  const text = [
-    words.heading,
-    '',
-    words.intro,
-    '',
-    words.about,
-    '',
-    words.askText,
-    '',
-    `${words.ios}:`,
-    ios,
-    '',
-    `${words.android}:`,
-    android,
-    '',
-    words.once,
-    common.safety,
-    '',
-    common.signature,
-    '',
-    '',
-    // No "-- " line: mail programs fold what follows one away as a signature, links and all.
-    common.footerWhy,
-    '',
-    `${common.preferencesLink}:`,
-    PERSONAL_LINK_TOKENS.preferences,
-    '',
-    `${common.unsubscribeLink}:`,
-    PERSONAL_LINK_TOKENS.unsubscribe,
-    '',
-    siteUrl,
-    '',
-  ].join('\n');
-  const html = emailHtml({
+  const { text, html } = renderEmailParts({
     subject: words.subject,
     heading: words.heading,
     body: [
       { paragraph: words.intro },
       { paragraph: words.about },
-      { paragraph: words.ask },
+      { paragraph: words.ask, text: words.askText },
       { button: { url: ios, label: words.ios } },
       { button: { url: android, label: words.android } },
       { paragraph: words.once },
@@ -102,8 +68,8 @@ export function renderBroadcast(template: BroadcastTemplate, { siteUrl }: { site
       links: [
         { url: PERSONAL_LINK_TOKENS.preferences, label: common.preferencesLink },
         { url: PERSONAL_LINK_TOKENS.unsubscribe, label: common.unsubscribeLink },
-        { url: siteUrl, label: site },
       ],
+      siteUrl,
     },
   });
   return { subject: words.subject, text, html, sms: words.sms(siteUrl) };

@@ -25,41 +25,12 @@ const CREAM = '#fff9f0';
 
 export function renderConfirmationEmail(input: ConfirmationEmailInput): RenderedEmail {
   const words = messageWords.confirmation;
-  const site = input.siteUrl.replace(/^https?:\/\//, '');
-  const text = [
-    words.heading,
-    '',
-    words.intro,
-    '',
-    words.askText,
-    '',
-    `${words.button}:`,
-    input.confirmUrl,
-    '',
-    words.notYou(input.retentionDays),
-    '',
-    words.signature,
-    '',
-    '',
-    // No "-- " line: mail programs fold what follows one away as a signature, links and all.
-    words.footerWhy,
-    '',
-    `${words.preferencesLink}:`,
-    input.preferencesUrl,
-    '',
-    `${words.unsubscribeLink}:`,
-    input.unsubscribeUrl,
-    '',
-    input.siteUrl,
-    '',
-  ].join('\n');
-
-  const html = emailHtml({
+  const { text, html } = renderEmailParts({
     subject: words.subject,
     heading: words.heading,
     body: [
       { paragraph: words.intro },
-      { paragraph: words.ask },
+      { paragraph: words.ask, text: words.askText },
       { button: { url: input.confirmUrl, label: words.button } },
       { paragraph: words.notYou(input.retentionDays) },
     ],
@@ -69,8 +40,8 @@ export function renderConfirmationEmail(input: ConfirmationEmailInput): Rendered
       links: [
         { url: input.preferencesUrl, label: words.preferencesLink },
         { url: input.unsubscribeUrl, label: words.unsubscribeLink },
-        { url: input.siteUrl, label: site },
       ],
+      siteUrl: input.siteUrl,
     },
   });
   return { subject: words.subject, text, html };
@@ -81,22 +52,52 @@ export interface EmailLink {
   label: string;
 }
 
-/** What goes in an email's HTML part, top to bottom. */
+/** What goes in an email, top to bottom. */
 export interface EmailLayout {
   subject: string;
   heading: string;
-  /** Paragraphs and buttons, in order. */
-  body: ({ paragraph: string } | { button: EmailLink })[];
+  /** Paragraphs (with other words for the plain-text part where the HTML says "press") and buttons. */
+  body: ({ paragraph: string; text?: string } | { button: EmailLink })[];
   signature: string;
-  /** Why they got it, then their links (preferences, unsubscribe, the site). */
-  footer: { why: string; links: EmailLink[] };
+  /** Why they got it, their links (preferences, unsubscribe), and the site. */
+  footer: { why: string; links: EmailLink[]; siteUrl: string };
+}
+
+/** Both parts of an email from one layout. */
+export function renderEmailParts(layout: EmailLayout): { text: string; html: string } {
+  return { text: emailText(layout), html: emailHtml(layout) };
 }
 
 /**
- * The HTML part every email shares: large text, strong contrast, no images, light colours even
- * in dark-mode mail programs, real words on every link.
+ * The plain-text part: a button becomes its words and its link, each link on a line of its own and
+ * in full, so every mail program makes it one thing to tap.
  */
-export function emailHtml(layout: EmailLayout): string {
+function emailText(layout: EmailLayout): string {
+  const body = layout.body.flatMap((block) =>
+    'button' in block ? [`${block.button.label}:`, block.button.url, ''] : [block.text ?? block.paragraph, ''],
+  );
+  return [
+    layout.heading,
+    '',
+    ...body,
+    layout.signature,
+    '',
+    '',
+    // No "-- " line: mail programs fold what follows one away as a signature, links and all.
+    layout.footer.why,
+    '',
+    ...layout.footer.links.flatMap((link) => [`${link.label}:`, link.url, '']),
+    layout.footer.siteUrl,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The HTML part: large text, strong contrast, no images, light colours even in dark-mode mail
+ * programs, real words on every link.
+ */
+function emailHtml(layout: EmailLayout): string {
+  const site = { url: layout.footer.siteUrl, label: layout.footer.siteUrl.replace(/^https?:\/\//, '') };
   const paragraph = (content: string) =>
     `<p style="margin:0 0 20px;font-size:20px;line-height:1.5;color:${INK};">${escapeHtml(content)}</p>`;
   const button = ({ url, label }: EmailLink) =>
@@ -124,7 +125,7 @@ ${body.join('\n')}
 </div>
 <div style="padding:24px 8px 0;font-size:18px;line-height:1.5;color:${INK};">
 <p style="margin:0 0 8px;">${escapeHtml(layout.footer.why)}</p>
-${layout.footer.links.map(link).join('\n')}
+${[...layout.footer.links, site].map(link).join('\n')}
 </div>
 </div>
 </body>

@@ -2,7 +2,7 @@
 // One outbox row per broadcast, person and channel (unique). A sender claims rows by moving them to
 // 'sending' under its own id (FOR UPDATE SKIP LOCKED on PostgreSQL, so senders never take the same
 // row); a row still 'sending' when its sender died may or may not have gone out: 'unknown'.
-import { sql, type Generated, type Kysely } from 'kysely';
+import { sql, type Generated, type Kysely, type Selectable } from 'kysely';
 import type { Engine } from './messaging-store.js';
 
 export const BROADCAST_CHANNELS = ['email', 'sms'] as const;
@@ -220,19 +220,7 @@ export class BroadcastStore {
     return this.now().toISOString();
   }
 
-  private broadcastFrom(row: {
-    id: number | string;
-    name: string;
-    template: string;
-    segment: string;
-    channels: string;
-    include_unconfirmed: number | boolean;
-    content: string;
-    state: string;
-    created_at: Time;
-    started_at: Time | null;
-    finished_at: Time | null;
-  }): Broadcast {
+  private broadcastFrom(row: Selectable<BroadcastTables['broadcasts']>): Broadcast {
     return {
       id: Number(row.id),
       name: row.name,

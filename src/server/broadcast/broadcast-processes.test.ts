@@ -1,6 +1,8 @@
 // Several sender processes on one PostgreSQL outbox, through a real SMTP server on loopback: each
-// person gets the email exactly once, also when one sender is killed with SIGKILL half-way.
-import { spawn, type ChildProcess } from 'node:child_process';
+// person gets the email exactly once, also when one sender is killed with SIGKILL half-way. The
+// senders are started as the owner starts them: `npm run broadcast -- send launch --workers 2`.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -30,27 +32,52 @@ function environment(databaseUrl: string, sink: CountingSmtpSink): NodeJS.Proces
   };
 }
 
-/** One sender process, as `broadcast send --workers N` starts them. */
-function startWorker(env: NodeJS.ProcessEnv): { child: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'src/cli/broadcast.ts'), 'worker', 'launch', '--rate', '100000'],
-    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    errors += chunk.toString();
+/** `broadcast ARGS…` as the owner runs it, from the sources. */
+function broadcastCommand(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/broadcast.ts'), ...args], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code, signal) => {
-      if (code !== 0 && signal !== 'SIGKILL') console.error(`sender exited ${code}: ${errors}`);
-      resolve(code);
-    }),
-  );
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   onTestFinished(() => {
+    for (const pid of childrenOf(child.pid ?? 0)) process.kill(pid, 'SIGKILL');
     child.kill('SIGKILL');
   });
-  return { child, exited };
+  return { child, exited, output: () => output };
+}
+
+/** The processes `pid` started (the sender processes `send --workers N` forks). */
+function childrenOf(pid: number): number[] {
+  if (existsSync('/proc/self/stat')) {
+    return readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .filter((name) => {
+        try {
+          // pid (comm) state ppid …: comm may hold spaces, so read after its closing parenthesis.
+          const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+        } catch {
+          return false; // it ended while we looked
+        }
+      })
+      .map(Number);
+  }
+  return execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number))
+    .filter(([, parent]) => parent === pid)
+    .map(([child]) => child!);
 }
 
 async function fill(databaseUrl: string, sink: CountingSmtpSink) {
@@ -86,8 +113,10 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
     if (database.kind !== 'postgres') throw new Error('PostgreSQL expected');
     const { store, broadcast } = await fill(database.url, sink);
     const env = environment(database.url, sink);
-    const senders = [startWorker(env), startWorker(env)];
-    expect(await Promise.all(senders.map((sender) => sender.exited))).toEqual([0, 0]);
+    const send = broadcastCommand(env, 'send', 'launch', '--workers', '2', '--rate', '100000');
+    expect(await send.exited, send.output()).toBe(0);
+    expect(send.output()).toContain('Sending "launch" with 2 senders');
+    expect(send.output()).toContain('Finished: nothing is left to send.');
 
     const counts = sink.countsByAddress();
     expect(counts.size).toBe(PEOPLE);
@@ -97,7 +126,7 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
   });
 
   it(
-    'a sender killed with SIGKILL half-way: a new one finishes, nobody gets two, only the killed one’s in-flight messages are unknown',
+    'a sender killed with SIGKILL half-way: a new one finishes, nobody gets two, only the killed one’s in-flight messages are unknown, and --resend-unknown leaves nobody without it',
     { timeout: 120_000 },
     async () => {
       const sink = await startCountingSmtpSink();
@@ -106,17 +135,27 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
       if (database.kind !== 'postgres') throw new Error('PostgreSQL expected');
       const { store, broadcast } = await fill(database.url, sink);
       const env = environment(database.url, sink);
-      const [victim, survivor] = [startWorker(env), startWorker(env)];
+      const send = broadcastCommand(env, 'send', 'launch', '--workers', '2', '--rate', '100000');
+      await waitForMatch(
+        () => [childrenOf(send.child.pid ?? 0)],
+        (children) => children.length === 2,
+        20_000,
+        'two senders started',
+      );
       await waitForMatch(
         () => sink.received(),
         () => sink.received().length >= PEOPLE / 3,
         60_000,
         'a third sent',
       );
-      victim.child.kill('SIGKILL');
-      await victim.exited;
-      const replacement = startWorker(env);
-      expect(await Promise.all([survivor.exited, replacement.exited])).toEqual([0, 0]);
+      const [victim] = childrenOf(send.child.pid ?? 0);
+      process.kill(victim!, 'SIGKILL');
+      // The other sender finishes what it can; the command says one stopped and exits 1.
+      expect(await send.exited).toBe(1);
+      expect(send.output()).toMatch(/Sender \d \(process \d+\) stopped by SIGKILL/);
+      // The owner runs it again: it marks the killed sender's in-flight messages unknown and finishes.
+      const again = broadcastCommand(env, 'send', 'launch', '--rate', '100000');
+      expect(await again.exited, again.output()).toBe(0);
 
       const outbox = await store.broadcasts.counts(broadcast.id);
       const unknown = outbox.unknown;
@@ -129,6 +168,19 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
       // Everyone got it, except some of the unknown ones (killed before their message left).
       expect(PEOPLE - counts.size).toBeLessThanOrEqual(unknown);
       expect((await store.broadcasts.get('launch'))?.state).toBe('finished');
+      const status = broadcastCommand(env, 'status', 'launch');
+      expect(await status.exited).toBe(0);
+      expect(status.output()).toMatch(new RegExp(`^ {2}unknown +${unknown.toLocaleString('en-US')} `, 'm'));
+
+      // The owner would rather risk a second copy than a missed one: nobody is left without it.
+      if (unknown > 0) {
+        const resend = broadcastCommand(env, 'send', 'launch', '--resend-unknown', '--rate', '100000');
+        expect(await resend.exited, resend.output()).toBe(0);
+        expect(resend.output()).toContain(`${unknown.toLocaleString('en-US')} messages whose fate was unknown`);
+        const after = sink.countsByAddress();
+        expect(after.size).toBe(PEOPLE);
+        expect([...after.values()].filter((count) => count > 1).length).toBeLessThanOrEqual(unknown);
+      }
     },
   );
 });

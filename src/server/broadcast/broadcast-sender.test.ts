@@ -239,6 +239,26 @@ for (const engine of storeEngines) {
       expect(await store.broadcasts.counts(broadcast.id)).toMatchObject({ sent: 12, failed_permanent: 1, queued: 0 });
     });
 
+    it('records what it sent through a short database outage, so nothing sent is left unknown', async () => {
+      const { store, broadcasts, send, sink } = await setup(engine.name);
+      const people = await addPeople(store, 6);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      const record = store.broadcasts.record.bind(store.broadcasts);
+      let failures = 0;
+      store.broadcasts.record = async (...args) => {
+        if (failures < 2) {
+          failures += 1;
+          throw new Error('Connection terminated unexpectedly');
+        }
+        return record(...args);
+      };
+      const result = await send(broadcast);
+      expect(failures).toBe(2);
+      expect(result).toMatchObject({ ended: 'finished', sent: 6 });
+      expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+      expect(await store.broadcasts.counts(broadcast.id)).toMatchObject({ sent: 6, sending: 0, unknown: 0 });
+    });
+
     it('gives up a temporary failure after the last attempt, and says so', async () => {
       const { store, broadcasts, config, transports, sink } = await setup(engine.name);
       await addPeople(store, 1);

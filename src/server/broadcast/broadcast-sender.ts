@@ -25,6 +25,9 @@ import { EXCLUSION_WORDS, exclusionOf, suppressionsFor, type Audience } from './
 import { LatencyHistogram } from './latency-histogram.js';
 import { RateLimiter } from './rate-limiter.js';
 
+/** Tries at writing a batch's outcomes (about 30 s in all) before the sender gives up. */
+const RECORD_ATTEMPTS = 8;
+
 export interface BroadcastSenderOptions {
   store: BroadcastStore;
   subscriptions: Subscriptions;
@@ -261,12 +264,28 @@ export class BroadcastSender {
         }
       }),
     );
-    await store.record(this.id, outcomes);
+    await this.recordPatiently(outcomes);
     for (const outcome of outcomes) {
       if (outcome.result === 'sent') this.report.sent += 1;
       else if (outcome.result === 'skipped') this.report.skipped += 1;
       else if (outcome.result === 'permanent') this.report.failedPermanent += 1;
       else this.report.failedTemporary += 1;
+    }
+  }
+
+  /**
+   * Records a batch's outcomes, trying again through a short database outage: these messages have
+   * left, and a sender that gave up here would leave them to be reported unknown.
+   */
+  private async recordPatiently(outcomes: Outcome[]): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.options.store.record(this.id, outcomes);
+        return;
+      } catch (error) {
+        if (attempt >= RECORD_ATTEMPTS) throw error;
+        await sleep(Math.min(5_000, 250 * 2 ** attempt));
+      }
     }
   }
 

@@ -259,6 +259,26 @@ for (const engine of storeEngines) {
       expect(await store.broadcasts.counts(broadcast.id)).toMatchObject({ sent: 6, sending: 0, unknown: 0 });
     });
 
+    it('marks what it held unknown when the database stays away, and the next send finishes the rest', async () => {
+      const { store, broadcasts, send, sink } = await setup(engine.name);
+      const people = await addPeople(store, 6);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      const record = store.broadcasts.record.bind(store.broadcasts);
+      store.broadcasts.record = () => Promise.reject(new Error('Connection terminated unexpectedly'));
+      await expect(send(broadcast, { rates: { email: 4 }, recordAttempts: 1 })).rejects.toThrow(
+        /Connection terminated/,
+      );
+      const held = (await store.broadcasts.counts(broadcast.id)).unknown;
+      expect(held).toBeGreaterThan(0);
+      expect(await store.broadcasts.counts(broadcast.id)).toMatchObject({ sending: 0, queued: 6 - held });
+
+      store.broadcasts.record = record;
+      const result = await send((await store.broadcasts.get('launch'))!);
+      expect(result.ended).toBe('finished');
+      expect(await store.broadcasts.counts(broadcast.id)).toMatchObject({ sent: 6 - held, unknown: held, sending: 0 });
+      expect(countsFor(sink, people).every((count) => count <= 1)).toBe(true);
+    });
+
     it('gives up a temporary failure after the last attempt, and says so', async () => {
       const { store, broadcasts, config, transports, sink } = await setup(engine.name);
       await addPeople(store, 1);

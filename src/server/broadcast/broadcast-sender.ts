@@ -25,9 +25,6 @@ import { EXCLUSION_WORDS, exclusionOf, suppressionsFor, type Audience } from './
 import { LatencyHistogram } from './latency-histogram.js';
 import { RateLimiter } from './rate-limiter.js';
 
-/** Tries at writing a batch's outcomes (about 30 s in all) before the sender gives up. */
-const RECORD_ATTEMPTS = 8;
-
 export interface BroadcastSenderOptions {
   store: BroadcastStore;
   subscriptions: Subscriptions;
@@ -55,6 +52,8 @@ export interface BroadcastSenderOptions {
   random?: () => number;
   /** Most messages claimed at once per channel (also the most that can be "unknown" if this sender is killed). */
   maxBatch?: number;
+  /** Tries at writing a batch's outcomes before the sender gives up (8: about 30 s of database outage). */
+  recordAttempts?: number;
 }
 
 export interface SenderReport {
@@ -107,6 +106,7 @@ export class BroadcastSender {
       staleMs: 15_000,
       random: Math.random,
       maxBatch: 200,
+      recordAttempts: 8,
       host: hostname(),
       pid: process.pid,
       ...options,
@@ -175,7 +175,7 @@ export class BroadcastSender {
       }
     } finally {
       clearInterval(heartbeat);
-      await store.stopSender(this.id);
+      this.report.markedUnknown += await store.stopSender(this.id);
     }
     this.report.latency = { ...this.latency.percentiles(), count: this.latency.count };
     return this.report;
@@ -283,7 +283,7 @@ export class BroadcastSender {
         await this.options.store.record(this.id, outcomes);
         return;
       } catch (error) {
-        if (attempt >= RECORD_ATTEMPTS) throw error;
+        if (attempt >= this.options.recordAttempts) throw error;
         await sleep(Math.min(5_000, 250 * 2 ** attempt));
       }
     }

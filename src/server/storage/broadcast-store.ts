@@ -408,12 +408,25 @@ export class BroadcastStore {
       .execute();
   }
 
-  async stopSender(senderId: string): Promise<void> {
-    await this.db
-      .updateTable('broadcast_senders')
-      .set({ stopped_at: this.stamp(), slot: null })
-      .where('id', '=', senderId)
-      .execute();
+  /**
+   * A sender ends. Anything it still holds as 'sending' (only after an error cut its work short)
+   * may or may not have left: it becomes 'unknown', like a dead sender's. Returns how many rows.
+   */
+  async stopSender(senderId: string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('broadcast_senders')
+        .set({ stopped_at: this.stamp(), slot: null })
+        .where('id', '=', senderId)
+        .execute();
+      const result = await trx
+        .updateTable('broadcast_messages')
+        .set({ state: 'unknown', next_attempt_at: null, error: 'its sender stopped while sending it' })
+        .where('state', '=', 'sending')
+        .where('claimed_by', '=', senderId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    });
   }
 
   /** Senders that have not stopped (some may have died without saying so), oldest first. */

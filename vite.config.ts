@@ -28,7 +28,11 @@ export default defineConfig({
     },
   },
   server: {
-    proxy: { '/api': 'http://localhost:3000' },
+    // The API, and our store links (/app, /app/ios, /beta/android …), which the server answers.
+    proxy: {
+      '/api': 'http://localhost:3000',
+      '^/(app|beta)(/(ios|android))?/?$': 'http://localhost:3000',
+    },
   },
   test: {
     include: ['src/**/*.test.{ts,tsx}'],

@@ -1,9 +1,10 @@
-// `npm run bench:page [-- --runs N] [--analytics]`: builds, starts the production server, and runs
+// `npm run bench:page [-- --runs N] [--analytics] [--launched]`: builds, starts the production server, and runs
 // Lighthouse (npm `lighthouse`, in the Chromium the tests use) N times on mobile (default 5, its
 // default throttling: slow 4G, 4× CPU) and once on desktop. Prints the medians of the scores, the
 // paint and blocking timings, and the bytes the page transfers, beside the targets of
 // docs/performance.md; exits 1 when a median misses one. `--analytics` configures all three
 // analytics providers (before consent nothing of theirs loads; the cookie question shows).
+// `--launched` measures the launched page (SITE_MODE=launched, with stand-in store addresses).
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     path: { type: 'string', default: '/' },
     analytics: { type: 'boolean', default: false },
+    launched: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
   },
 });
@@ -31,6 +33,13 @@ const ANALYTICS_ENV = {
   GA_MEASUREMENT_ID: 'G-BENCH00000',
   POSTHOG_KEY: 'phc_benchbenchbenchbenchbench',
   META_PIXEL_ID: '1234567890',
+};
+
+/** The launched page (SITE_MODE=launched); the store addresses are never visited, only redirected to. */
+const LAUNCHED_ENV = {
+  SITE_MODE: 'launched',
+  APP_STORE_URL: 'https://apps.apple.com/app/id0000000000',
+  PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=example.bench',
 };
 
 /** The targets of the performance issue, on mobile (docs/performance.md). */
@@ -93,7 +102,12 @@ const show = (title, value) => {
 
 if (!values['no-build']) execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
 const base = `http://127.0.0.1:${PORT}`;
-const { stop } = await startBuiltServer(PORT, { SITE_URL: base, ...(values.analytics ? ANALYTICS_ENV : {}) });
+const { stop } = await startBuiltServer(PORT, {
+  SITE_URL: base,
+  SITE_MODE: 'coming-soon',
+  ...(values.analytics ? ANALYTICS_ENV : {}),
+  ...(values.launched ? LAUNCHED_ENV : {}),
+});
 const url = `${base}${values.path}`;
 
 try {
@@ -132,7 +146,7 @@ try {
   }
   const desktop = figures(await audit(desktopConfig), base);
 
-  const setup = values.analytics ? ', analytics configured' : '';
+  const setup = `${values.launched ? ', launched page' : ', coming-soon page'}${values.analytics ? ', analytics configured' : ''}`;
   console.log(`\nLighthouse ${lighthouseVersion} on ${url}${setup}: mobile median of ${runs}, desktop 1 run`);
   console.log(
     `${'metric'.padEnd(26)} ${'mobile'.padStart(10)} ${'desktop'.padStart(10)}   target   ${'runs (mobile)'}`,

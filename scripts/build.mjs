@@ -4,20 +4,33 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { buildFingerprint } from './build-inputs.mjs';
 
 const fingerprint = buildFingerprint();
-const run = (command, args) => execFileSync(command, args, { stdio: 'inherit' });
+const run = (command, args, env = {}) =>
+  execFileSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
 const bin = (name) => `node_modules/.bin/${name}`;
 
-run(bin('vite'), ['build', '--logLevel', 'warn']);
-run(bin('vite'), [
-  'build',
-  '--ssr',
-  'src/client/entry-server.tsx',
-  '--outDir',
-  'dist/ssr',
-  '--emptyOutDir',
-  '--logLevel',
-  'warn',
-]);
+// The browser app and its prerender bundle, once per page mode (src/client/site-mode.ts): each page's
+// script carries only its own page's code. The prerender step merges the two into dist/client.
+for (const [mode, suffix] of [
+  ['coming-soon', ''],
+  ['launched', '-launched'],
+]) {
+  const env = { VITE_SITE_MODE: mode };
+  run(bin('vite'), ['build', '--outDir', `dist/client${suffix}`, '--emptyOutDir', '--logLevel', 'warn'], env);
+  run(
+    bin('vite'),
+    [
+      'build',
+      '--ssr',
+      'src/client/entry-server.tsx',
+      '--outDir',
+      `dist/ssr${suffix}`,
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+    ],
+    env,
+  );
+}
 run(process.execPath, ['scripts/prerender.mjs']);
 run(process.execPath, ['scripts/compress.mjs', 'dist/client']);
 run(bin('tsc'), ['-p', 'tsconfig.server.json']);

@@ -1,4 +1,5 @@
-// `npm run screenshots`: pictures of the built page at phone and desktop widths, for docs/.
+// `npm run screenshots`: pictures of the built page at phone and desktop widths, for docs/: the
+// coming-soon page (with its cookie question, privacy notice and sign-up form), then the launched page.
 import { chromium } from '@playwright/test';
 import { startBuiltServer } from './built-server.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
@@ -45,4 +46,29 @@ try {
 } finally {
   await browser.close();
   stop();
+}
+
+// The launched page (SITE_MODE=launched), for a visitor without analytics configured.
+const launched = await startBuiltServer(4391, {
+  SITE_MODE: 'launched',
+  APP_STORE_URL: 'https://apps.apple.com/app/id0000000000',
+  PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=example.screenshots',
+});
+const launchedBrowser = await chromium.launch(chromiumLaunchOptions());
+try {
+  for (const [name, width, height] of [
+    ['phone-390', 390, 844],
+    ['desktop-1280', 1280, 900],
+  ]) {
+    const context = await launchedBrowser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
+    await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort());
+    const page = await context.newPage();
+    await page.goto(launched.base, { waitUntil: 'networkidle' });
+    await page.screenshot({ path: `docs/screenshots/launched-${name}.png`, fullPage: true });
+    await context.close();
+    console.log(`docs/screenshots/launched-${name}.png`);
+  }
+} finally {
+  await launchedBrowser.close();
+  launched.stop();
 }

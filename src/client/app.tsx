@@ -6,9 +6,11 @@ import { useScrollDepth } from './analytics/use-scroll-depth';
 import { useConsentState } from './analytics/consent';
 import { replayEarlyPress } from './early-press';
 import { notFoundTitle, site } from './content';
+import { launchedSite } from './launch-content';
 import { LandingPage } from './pages/landing-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { navigate, usePathname } from './router';
+import { launched } from './site-mode';
 
 // Only a site with an analytics provider asks about cookies: the question's code loads only there.
 const ConsentBanner = lazy(async () => ({ default: (await import('./components/consent-banner')).ConsentBanner }));
@@ -29,7 +31,8 @@ export function App() {
   const pageName = route.kind === 'redirect' ? null : pageNameOf(route.path);
   useEffect(() => {
     if (pageName === null) return;
-    document.title = pageName === 'home' ? site.title : notFoundTitle;
+    const homeTitle = launched ? launchedSite.title : site.title;
+    document.title = pageName === 'home' ? homeTitle : notFoundTitle(homeTitle);
     trackPageView(pageName);
   }, [pathname, pageName]);
   useScrollDepth(pathname);

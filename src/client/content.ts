@@ -32,8 +32,8 @@ export const shareCard = {
   imageAlt: `The ${productName} shield and the words: Practice spotting scams, safely. Pretend scam emails, calls and texts, with friendly help. Coming soon: join the list.`,
 };
 
-/** The title of the 404 page (the landing page's is `site.title`). */
-export const notFoundTitle = `Page not found: ${site.title}`;
+/** The title of the 404 page, after the landing page's (`site.title`, or `launchedSite.title` once launched). */
+export const notFoundTitle = (homeTitle: string) => `Page not found: ${homeTitle}`;
 
 export const hero = {
   comingSoon: 'Coming soon...',

@@ -1,11 +1,14 @@
 // Build-time entry: renders each page to HTML so visitors see it before any script runs.
+// Built once per mode (VITE_SITE_MODE, like the page's own bundle), so it renders that mode's page.
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { App } from './app';
 import { ServerPathContext } from './router';
 import { notFoundTitle, productName, shareCard, site } from './content';
+import { launchedSite } from './launch-content';
+import { launched } from './site-mode';
 
-export { notFoundTitle, productName, shareCard, site };
+export { launched, launchedSite, notFoundTitle, productName, shareCard, site };
 
 export function renderPage(path: string): string {
   return renderToString(

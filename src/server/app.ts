@@ -11,13 +11,14 @@ import { AppError } from './errors.js';
 import { eventRoutes } from './routes/events.js';
 import { signupRoutes } from './routes/signups.js';
 import { sitePaths, siteRoutes } from './routes/site.js';
+import { appLinkRoutes } from './routes/app-links.js';
 import type { SignupStore } from './storage/signup-store.js';
 import type { Messaging } from './messaging/messaging.js';
 import { linkPageRoutes } from './routes/link-pages.js';
 import { smsInboundRoutes } from './routes/sms-inbound.js';
 
 export interface CreateAppOptions {
-  config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl'>;
+  config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl' | 'launch'>;
   store: SignupStore;
   /** Shared rate-limit counters (REDIS_URL); closed with the app. */
   redis?: Redis;
@@ -109,11 +110,14 @@ export async function createApp({
     });
   }
   await app.register(eventRoutes, { store, limits: eventRateLimits(app, config.rateLimit.eventsPerMinute) });
+  // /app, /app/ios, /beta/…: to the stores, in either mode (before the launch they lead home).
+  await app.register(appLinkRoutes, { launch: config.launch });
   if (serveSite)
     await app.register(siteRoutes, {
       ...sitePaths(config.distDir),
       publicConfig: config.publicConfig,
       siteUrl: config.siteUrl,
+      mode: config.launch.mode,
     });
   else
     app.setNotFoundHandler((_request, reply) =>

@@ -121,8 +121,8 @@ const environmentSchema = z.object({
     .enum(SITE_MODES)
     .default('coming-soon')
     .or(z.literal('').transform(() => 'coming-soon' as const)),
-  APP_STORE_URL: optionalText(HTTPS_URL, 'must be the app\'s https:// address on the App Store'),
-  PLAY_STORE_URL: optionalText(HTTPS_URL, 'must be the app\'s https:// address on Google Play'),
+  APP_STORE_URL: optionalText(HTTPS_URL, "must be the app's https:// address on the App Store"),
+  PLAY_STORE_URL: optionalText(HTTPS_URL, "must be the app's https:// address on Google Play"),
   BETA_IOS_URL: optionalText(HTTPS_URL, 'must be the https:// TestFlight link for beta testers'),
   BETA_ANDROID_URL: optionalText(HTTPS_URL, 'must be the https:// Google Play testing link for beta testers'),
   BROADCAST_EMAIL_RATE: z.coerce.number().positive().max(100_000).default(DEFAULT_BROADCAST_RATES.email),

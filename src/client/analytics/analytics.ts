@@ -16,7 +16,7 @@ import type { SignupButton } from '../../shared/signup-schema.js';
 import type { SignupPerson, TrackedEvent } from './analytics-provider';
 import { initialiseConsent, readStoredChoice } from './consent';
 import type { AnalyticsCall, AnalyticsQueue } from './event-queue';
-import { FirstPartyEvents } from './first-party-events';
+import { createFirstPartyEvents } from './first-party-events';
 
 /** Longest page name or section sent (the server refuses longer ones). */
 const TEXT_LIMIT = 120;
@@ -53,7 +53,7 @@ function turnOff(reason: string): void {
   queue = 'off';
   pending.length = 0;
 }
-const firstParty = new FirstPartyEvents();
+const firstParty = createFirstPartyEvents();
 let pageName = 'home';
 
 /** Analytics never gets in the visitor's way: whatever goes wrong here is logged and forgotten. */

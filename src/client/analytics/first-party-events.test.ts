@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventBatchSchema, type AnalyticsEvent } from '../../shared/analytics-events.js';
-import { BATCH_LIMIT, FirstPartyEvents, type Transport } from './first-party-events';
+import { BATCH_LIMIT, createFirstPartyEvents, type Transport } from './first-party-events';
 
 const view: AnalyticsEvent = { name: 'page_view', params: { page_name: 'home' } };
 
@@ -21,7 +21,7 @@ describe('FirstPartyEvents', () => {
 
   it('sends a burst of events as one batch the server accepts', () => {
     const { transport, sent } = recordingTransport();
-    const events = new FirstPartyEvents(transport, 2000);
+    const events = createFirstPartyEvents(transport, 2000);
     events.add(view);
     events.add({ name: 'scroll_depth', params: { page_name: 'home', scroll_percentage: 25, section: 'hero' } });
     expect(sent).toEqual([]);
@@ -36,7 +36,7 @@ describe('FirstPartyEvents', () => {
 
   it('sends at once when the page is flushed (hidden or closing)', () => {
     const { transport, sent } = recordingTransport();
-    const events = new FirstPartyEvents(transport, 2000);
+    const events = createFirstPartyEvents(transport, 2000);
     events.add(view);
     events.flush();
     expect(sent).toHaveLength(1);
@@ -46,14 +46,14 @@ describe('FirstPartyEvents', () => {
 
   it('never puts more than the server takes into one request', () => {
     const { transport, sent } = recordingTransport();
-    const events = new FirstPartyEvents(transport, 2000);
+    const events = createFirstPartyEvents(transport, 2000);
     for (let index = 0; index < BATCH_LIMIT + 3; index++) events.add(view);
     events.flush();
     expect(sent.map((request) => (request.body as { events: unknown[] }).events.length)).toEqual([BATCH_LIMIT, 3]);
   });
 
   it('swallows a transport failure', () => {
-    const events = new FirstPartyEvents(
+    const events = createFirstPartyEvents(
       {
         send() {
           throw new Error('offline');

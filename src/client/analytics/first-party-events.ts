@@ -23,40 +23,48 @@ export const beaconTransport: Transport = {
   },
 };
 
-export class FirstPartyEvents {
-  private pending: AnalyticsEvent[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(
-    private readonly transport: Transport = beaconTransport,
-    private readonly delayMs = FLUSH_DELAY_MS,
-  ) {}
-
-  add(event: AnalyticsEvent): void {
-    this.pending.push(event);
-    if (this.pending.length >= BATCH_LIMIT) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), this.delayMs);
-  }
-
+export interface FirstPartyEvents {
+  add(event: AnalyticsEvent): void;
   /** Sends what is waiting now (the page is being hidden or closed). */
-  flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, BATCH_LIMIT);
+  flush(): void;
+  /** Flushes whenever the page is hidden: the last moment a phone reliably lets a page send anything. */
+  flushWhenHidden(): void;
+}
+
+// A closure, not a class: the build's targets would turn class fields into helper code in the
+// page's first script, which has almost no room left (docs/performance.md).
+export function createFirstPartyEvents(
+  transport: Transport = beaconTransport,
+  delayMs = FLUSH_DELAY_MS,
+): FirstPartyEvents {
+  const pending: AnalyticsEvent[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    while (pending.length > 0) {
+      const batch = pending.splice(0, BATCH_LIMIT);
       try {
-        this.transport.send(EVENTS_ENDPOINT, JSON.stringify({ events: batch }));
+        transport.send(EVENTS_ENDPOINT, JSON.stringify({ events: batch }));
       } catch {
         // Counting visits must never disturb the visit.
       }
     }
-  }
+  };
 
-  /** Flushes whenever the page is hidden: the last moment a phone reliably lets a page send anything. */
-  flushWhenHidden(): void {
-    document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'hidden') this.flush();
-    });
-    window.addEventListener('pagehide', () => this.flush());
-  }
+  return {
+    add(event) {
+      pending.push(event);
+      if (pending.length >= BATCH_LIMIT) flush();
+      else timer ??= setTimeout(flush, delayMs);
+    },
+    flush,
+    flushWhenHidden() {
+      document.addEventListener('visibilitychange', () => {
+        if (document.visibilityState === 'hidden') flush();
+      });
+      window.addEventListener('pagehide', flush);
+    },
+  };
 }

@@ -2,6 +2,8 @@
 import type { MouseEvent } from 'react';
 import { useConsentState } from '../analytics/consent';
 import { privacyNotice } from '../content';
+import { launchedPrivacySections } from '../launch-content';
+import { launched } from '../site-mode';
 
 /** For links to the notice: unfold it, then let the browser jump to it. */
 export function openPrivacyNotice(_event?: MouseEvent<HTMLAnchorElement>): void {
@@ -14,11 +16,13 @@ export function PrivacyNotice() {
   // Until the page knows which providers are on (and in the prerendered HTML), all three are described.
   const providers = known ? configured : Object.keys(privacyNotice.cookies.providers);
   const { cookies } = privacyNotice;
+  // Once launched, the page takes no sign-ups: the notice speaks of them in the past.
+  const sections = launched ? launchedPrivacySections() : privacyNotice.sections;
   return (
     <details className="privacy-notice" id={privacyNotice.id}>
       <summary className="privacy-notice__summary">{privacyNotice.summary}</summary>
       <div className="privacy-notice__body">
-        {privacyNotice.sections.slice(0, 2).map((section) => (
+        {sections.slice(0, 2).map((section) => (
           <PrivacySection key={section.heading} heading={section.heading} paragraphs={section.paragraphs} />
         ))}
         {providers.length > 0 && (
@@ -30,7 +34,7 @@ export function PrivacyNotice() {
             ]}
           />
         )}
-        {privacyNotice.sections.slice(2).map((section) => (
+        {sections.slice(2).map((section) => (
           <PrivacySection key={section.heading} heading={section.heading} paragraphs={section.paragraphs} />
         ))}
         <p>

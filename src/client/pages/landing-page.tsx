@@ -1,8 +1,10 @@
 // The landing page: the spec's visible sections, then the ones kept in the page but hidden.
+// Once launched (SITE_MODE=launched) it has no sign-up button and no sign-up dialog at all.
 import { site } from '../content';
 import { SignupDialogProvider } from '../components/signup-dialog-host';
 import { BuiltForFamilies } from '../sections/built-for-families';
 import { ClosingCallToAction } from '../sections/closing-call-to-action';
+import { DownloadCallToAction } from '../sections/download-call-to-action';
 import { FounderStory } from '../sections/founder-story';
 import { Hero } from '../sections/hero';
 import { HowItProtects } from '../sections/how-it-protects';
@@ -11,10 +13,11 @@ import { ScamStatistics } from '../sections/scam-statistics';
 import { SimpleSafeLearning } from '../sections/simple-safe-learning';
 import { SiteFooter } from '../sections/site-footer';
 import { SiteHeader } from '../sections/site-header';
+import { launched } from '../site-mode';
 
 export function LandingPage() {
-  return (
-    <SignupDialogProvider>
+  const page = (
+    <>
       <a className="skip-link" href="#main">
         {site.skipLink}
       </a>
@@ -27,9 +30,11 @@ export function LandingPage() {
         <HowItProtects />
         <RealProtection />
         <BuiltForFamilies />
-        <ClosingCallToAction />
+        {launched ? <DownloadCallToAction /> : <ClosingCallToAction />}
       </main>
       <SiteFooter />
-    </SignupDialogProvider>
+    </>
   );
+  // The dialog's code, and what fetches it, belong to the coming-soon page only.
+  return launched ? page : <SignupDialogProvider>{page}</SignupDialogProvider>;
 }

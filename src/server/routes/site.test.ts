@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -260,5 +260,64 @@ describe('what the server sends fast: compression, revalidation, crawlers', () =
       .slice(0, 10);
     expect(response.body).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
     expect(response.body).toContain(`<url><loc>https://family.example/</loc><lastmod>${built}</lastmod></url>`);
+  });
+});
+
+describe('SITE_MODE=launched: the launched pages, built beside the coming-soon ones', () => {
+  let launchedDist: string;
+  let launched: FastifyInstance;
+
+  beforeAll(async () => {
+    launchedDist = mkdtempSync(path.join(tmpdir(), 'scamsavvy-launched-dist-'));
+    mkdirSync(path.join(launchedDist, 'client', 'assets'), { recursive: true });
+    mkdirSync(path.join(launchedDist, 'pages'));
+    for (const name of ['home', 'not-found', 'home-launched', 'not-found-launched'])
+      writeFileSync(path.join(launchedDist, 'pages', `${name}.html`), `<!--public-config--><h1>${name}</h1>`);
+    // The sitemap's date is the launched page's: built (here, written) on another day than the other.
+    utimesSync(path.join(launchedDist, 'pages', 'home.html'), new Date('2026-01-02'), new Date('2026-01-02'));
+    utimesSync(path.join(launchedDist, 'pages', 'home-launched.html'), new Date('2026-03-04'), new Date('2026-03-04'));
+    const store = new SqliteSignupStore(path.join(launchedDist, 'signups.db'));
+    launched = await createApp({
+      config: testConfig({ distDir: launchedDist, launch: { mode: 'launched' } }),
+      store,
+      logger: false,
+    });
+  });
+
+  afterAll(async () => {
+    await launched.close();
+    rmSync(launchedDist, { recursive: true, force: true });
+  });
+
+  it('serves the launched landing page and its own 404 page, with the statuses of the routing rule', async () => {
+    for (const url of ['/', '/index.html', '/spring']) {
+      const response = await launched.inject({ method: 'GET', url });
+      expect([response.statusCode, response.body]).toEqual([200, `${NO_PROVIDERS}<h1>home-launched</h1>`]);
+    }
+    const missing = await launched.inject({ method: 'GET', url: '/spring/offer' });
+    expect([missing.statusCode, missing.body]).toEqual([404, `${NO_PROVIDERS}<h1>not-found-launched</h1>`]);
+  });
+
+  it('dates the sitemap by the launched page', async () => {
+    expect((await launched.inject({ method: 'GET', url: '/sitemap.xml' })).body).toContain(
+      '<lastmod>2026-03-04</lastmod>',
+    );
+  });
+
+  it('refuses to start from a build without the launched pages, saying what to do', async () => {
+    const old = mkdtempSync(path.join(tmpdir(), 'scamsavvy-no-launched-dist-'));
+    try {
+      mkdirSync(path.join(old, 'client'), { recursive: true });
+      mkdirSync(path.join(old, 'pages'));
+      writeFileSync(path.join(old, 'pages', 'home.html'), '<!--public-config--><h1>home</h1>');
+      writeFileSync(path.join(old, 'pages', 'not-found.html'), '<!--public-config--><h1>404</h1>');
+      const store = new SqliteSignupStore(path.join(old, 'signups.db'));
+      await expect(
+        createApp({ config: testConfig({ distDir: old, launch: { mode: 'launched' } }), store, logger: false }),
+      ).rejects.toThrow(/missing .*home-launched\.html: run "npm run build"/);
+      await store.close();
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+    }
   });
 });

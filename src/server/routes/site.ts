@@ -1,11 +1,13 @@
 // Serves the built site: hashed assets (precompressed at build), the prerendered pages with the
-// status the router implies (compressed once, at start), and robots.txt and the sitemap.
+// status the router implies (compressed once, at start), and robots.txt and the sitemap. The pages
+// are the coming-soon ones or, with SITE_MODE=launched, the launched ones (each with its own script).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 import { PUBLIC_CONFIG_ELEMENT_ID, serialisePublicConfig, type PublicConfig } from '../../shared/public-config.js';
 import { resolveRoute } from '../../shared/routes.js';
+import type { SiteMode } from '../config.js';
 import { prepareDocument, sendDocument, type PreparedDocument } from './prepared-document.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -15,7 +17,7 @@ const AN_HOUR = 'public, max-age=3600';
 export interface SitePaths {
   /** dist/client: what Vite built, minus the HTML, each file beside its .br and .gz. */
   assetsDir: string;
-  /** dist/pages: the prerendered home.html and not-found.html. */
+  /** dist/pages: the prerendered home.html and not-found.html, and their -launched twins. */
   pagesDir: string;
 }
 
@@ -24,6 +26,14 @@ export interface SiteOptions extends SitePaths {
   publicConfig: PublicConfig;
   /** The address visitors use, without a trailing slash: the canonical link, share tags and sitemap. */
   siteUrl: string;
+  /** SITE_MODE: which of the prerendered pages to serve (scripts/prerender.mjs makes both). */
+  mode: SiteMode;
+}
+
+/** The prerendered pages of a mode: each was built with that mode's own script. */
+function pageFiles(mode: SiteMode): { home: string; notFound: string } {
+  const suffix = mode === 'launched' ? '-launched' : '';
+  return { home: `home${suffix}.html`, notFound: `not-found${suffix}.html` };
 }
 
 const CONFIG_PLACEHOLDER = '<!--public-config-->';
@@ -72,13 +82,14 @@ export function sitemapXml(siteUrl: string, lastModified: Date): string {
 }
 
 export const siteRoutes: FastifyPluginAsync<SiteOptions> = async (app, options) => {
-  const { assetsDir, pagesDir, siteUrl } = options;
+  const { assetsDir, pagesDir, siteUrl, mode } = options;
   const html = (name: string) => prepareDocument(readPage(pagesDir, name, options), 'text/html; charset=utf-8');
-  const pages = { home: html('home.html'), notFound: html('not-found.html') };
+  const files = pageFiles(mode);
+  const pages = { home: html(files.home), notFound: html(files.notFound) };
   const crawlers: Record<string, PreparedDocument> = {
     '/robots.txt': prepareDocument(robotsTxt(siteUrl), 'text/plain; charset=utf-8'),
     '/sitemap.xml': prepareDocument(
-      sitemapXml(siteUrl, statSync(path.join(pagesDir, 'home.html')).mtime),
+      sitemapXml(siteUrl, statSync(path.join(pagesDir, files.home)).mtime),
       'application/xml; charset=utf-8',
     ),
   };

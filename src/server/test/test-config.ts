@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 
 export function testConfig(
   overrides: Partial<Config> = {},
-): Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl'> {
+): Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl' | 'launch'> {
   return {
     distDir: '/nonexistent',
     logLevel: 'silent',
@@ -12,6 +12,7 @@ export function testConfig(
     trustProxy: false,
     publicConfig: NO_ANALYTICS,
     siteUrl: 'https://scamsavvy.example',
+    launch: { mode: 'coming-soon' },
     ...overrides,
   };
 }

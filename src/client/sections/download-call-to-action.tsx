@@ -1,0 +1,20 @@
+// Once launched (SITE_MODE=launched), the closing call to action asks for the download instead of a
+// sign-up. Behind the same switch as the sign-up one (`showSections.closingCallToAction`).
+import { OptionalSection } from '../components/optional-section';
+import { StoreLinks } from '../components/store-links';
+import { showSections } from '../content';
+import { downloadCallToAction } from '../launch-content';
+
+export function DownloadCallToAction() {
+  return (
+    <OptionalSection
+      shown={showSections.closingCallToAction}
+      id="closing-call-to-action"
+      className="closing-cta"
+      heading={downloadCallToAction.heading}
+    >
+      <p className="section__intro">{downloadCallToAction.text}</p>
+      <StoreLinks />
+    </OptionalSection>
+  );
+}

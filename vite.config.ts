@@ -15,8 +15,9 @@ export default defineConfig({
     // The prerender step reads which hashed files the page and its starter became.
     manifest: true,
     rolldownOptions: {
-      // The page, and the small starter that loads the page's script after the first paint.
-      input: { index: 'index.html', start: 'src/client/start.ts' },
+      // The page, the small starter that loads the page's script after the first paint, and the
+      // owner's dashboard script (its own bundle: the public page never loads it).
+      input: { index: 'index.html', start: 'src/client/start.ts', owner: 'src/client/owner/live-progress.ts' },
       output: {
         codeSplitting: {
           groups: [

@@ -117,6 +117,12 @@ for (const name of readdirSync(path.join(launchedDir, 'assets'))) {
   cpSync(from, to);
 }
 
+// The owner's dashboard script (its own entry): the server names it in the owner's pages.
+const manifest = JSON.parse(readFileSync(path.join(dist, 'client', '.vite', 'manifest.json'), 'utf8'));
+const ownerScript = manifest['src/client/owner/live-progress.ts']?.file;
+if (!ownerScript) throw new Error('The build made no owner script (src/client/owner/live-progress.ts).');
+writeFileSync(path.join(dist, 'pages', 'owner-script.json'), `${JSON.stringify({ script: `/${ownerScript}` })}\n`);
+
 // The pages are served by the server's router, never as files, so /index.html cannot bypass it.
 rmSync(path.join(dist, 'client', 'index.html'));
 rmSync(path.join(dist, 'client', '.vite'), { recursive: true, force: true });

@@ -1,21 +1,10 @@
 // The owner's view of a broadcast in the terminal: counts, a progress bar, and the time left.
+import { done, duration } from '../server/broadcast/broadcast-progress.js';
 import type { StateCounts } from '../server/storage/broadcast-store.js';
 
+export { done, duration };
+
 const number = (value: number) => value.toLocaleString('en-US');
-
-/** "about 3 min", "about 45 s", "under a second". */
-export function duration(seconds: number): string {
-  if (!Number.isFinite(seconds)) return 'unknown';
-  if (seconds < 1) return 'under a second';
-  if (seconds < 90) return `about ${Math.round(seconds)} s`;
-  if (seconds < 90 * 60) return `about ${Math.round(seconds / 60)} min`;
-  return `about ${(seconds / 3600).toFixed(1)} h`;
-}
-
-/** Messages that have an outcome (not waiting to be sent or retried). */
-export function done(counts: StateCounts): number {
-  return counts.total - counts.queued - counts.sending - counts.retrying;
-}
 
 /** One line: [#####.....] 45% 45,000 of 100,000 · sent 44,990 · failed 3 · skipped 7 · 1,234/s · about 45 s left */
 export function progressLine(counts: StateCounts, perSecond: number, width = 24): string {

@@ -10,12 +10,17 @@ import { securityHeaders } from './security-headers.js';
 import { AppError } from './errors.js';
 import { eventRoutes } from './routes/events.js';
 import { signupRoutes } from './routes/signups.js';
-import { sitePaths, siteRoutes } from './routes/site.js';
+import { ownerScript, sitePaths, siteRoutes } from './routes/site.js';
 import { appLinkRoutes } from './routes/app-links.js';
 import type { SignupStore } from './storage/signup-store.js';
 import type { Messaging } from './messaging/messaging.js';
 import { linkPageRoutes } from './routes/link-pages.js';
 import { smsInboundRoutes } from './routes/sms-inbound.js';
+import { ownerRoutes } from './routes/owner-routes.js';
+import { ownerSignInLimit } from './rate-limit.js';
+import { Subscriptions } from './messaging/subscriptions.js';
+import type { BroadcastControl } from './broadcast/broadcast-control.js';
+import type { SignInMailer } from './owner/sign-in-mailer.js';
 
 export interface CreateAppOptions {
   config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl' | 'launch'>;
@@ -28,6 +33,11 @@ export interface CreateAppOptions {
   logger?: FastifyBaseLogger | false;
   /** Email and texts (createMessaging); started when the app is ready, stopped before the store closes. */
   messaging?: Messaging;
+  /** The owner's dashboard: how it sends sign-in links, and launch day from the browser (needs SECRET_KEY). */
+  owner?: {
+    mailer?: SignInMailer;
+    broadcastControl?: (logger: FastifyBaseLogger) => BroadcastControl;
+  };
 }
 
 /** Fastify's own client errors, in words a caller can act on. */
@@ -49,6 +59,7 @@ export async function createApp({
   serveSite = true,
   logger,
   messaging,
+  owner,
 }: CreateAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // The client's address for rate limits: the socket's, unless TRUST_PROXY names the proxies in front.
@@ -110,6 +121,17 @@ export async function createApp({
     });
   }
   await app.register(eventRoutes, { store, limits: eventRateLimits(app, config.rateLimit.eventsPerMinute) });
+  const control = owner?.broadcastControl?.(app.log);
+  const script = serveSite ? ownerScript(sitePaths(config.distDir).pagesDir) : undefined;
+  await app.register(ownerRoutes, {
+    store,
+    subscriptions: messaging?.subscriptions ?? new Subscriptions(store.messaging, undefined),
+    siteUrl: config.siteUrl,
+    allowSignIn: ownerSignInLimit(app),
+    ...(owner?.mailer ? { mailer: owner.mailer } : {}),
+    ...(control ? { control } : {}),
+    ...(script ? { script } : {}),
+  });
   // /app, /app/ios, /beta/…: to the stores, in either mode (before the launch they lead home).
   await app.register(appLinkRoutes, { launch: config.launch });
   if (serveSite)
@@ -126,6 +148,8 @@ export async function createApp({
 
   if (messaging) app.addHook('onReady', async () => messaging.start(app.log));
   app.addHook('onClose', async () => {
+    await control?.stop();
+    owner?.mailer?.close();
     await messaging?.stop();
     await store.close();
     await redis?.quit().catch(() => undefined);

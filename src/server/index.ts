@@ -3,6 +3,8 @@ import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createMessaging } from './messaging/messaging.js';
+import { BroadcastControl } from './broadcast/broadcast-control.js';
+import { createSignInMailer } from './owner/sign-in-mailer.js';
 import { openSignupStore } from './storage/open-signup-store.js';
 
 /**
@@ -17,7 +19,18 @@ async function main(): Promise<void> {
   const store = await openSignupStore(config.database, { confirmSignups: config.messaging.emailConfirmation });
   const redis = config.rateLimit.redisUrl ? connectRedis(config.rateLimit.redisUrl) : undefined;
   const messaging = createMessaging(config.messaging, store, config.siteUrl);
-  const app = await createApp({ config, store, redis, messaging });
+  const { email, secretKey } = config.messaging;
+  const app = await createApp({
+    config,
+    store,
+    redis,
+    messaging,
+    owner: {
+      ...(email ? { mailer: createSignInMailer(email, config.siteUrl) } : {}),
+      // Launch day from the dashboard needs SECRET_KEY, as the broadcast command does.
+      ...(secretKey ? { broadcastControl: (logger) => new BroadcastControl(config, store, logger) } : {}),
+    },
+  });
   redis?.on('error', (error: Error) =>
     app.log.warn({ err: error.message }, 'Redis unreachable: rate limits are not shared'),
   );

@@ -1,6 +1,6 @@
 // Per-client limits on sign-ups and event beacons: in memory for one instance, in Redis when several share the work.
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { RateLimitConfig } from './config.js';
 import { AppError } from './errors.js';
@@ -83,4 +83,28 @@ export function eventRateLimits(app: FastifyInstance, perMinute: number): preHan
     if (!result.isAllowed && result.isExceeded) throw new AppError(429, 'rate_limited', eventsRateLimitedMessage);
   };
   return [checkLimit];
+}
+
+/** Sign-in attempts on the owner's pages (asking for a link, using one) per client address per window. */
+export const OWNER_SIGN_IN_ATTEMPTS = 10;
+export const OWNER_SIGN_IN_WINDOW_MS = 15 * 60_000;
+
+/**
+ * Counts an owner's sign-in attempt against the connection's allowance, in the same memory or Redis
+ * store as the other limits (registered by `signupRateLimits`), under keys of its own. Resolves
+ * false once the allowance is used up. Unlike sign-ups, a Redis outage does not open the door wide:
+ * the plugin's skipOnError lets the attempt through, but a link still works only once and only for
+ * its owner's inbox.
+ */
+export function ownerSignInLimit(app: FastifyInstance): (request: FastifyRequest) => Promise<boolean> {
+  if (!app.hasDecorator('createRateLimit')) throw new Error('Register the rate-limit plugin (signupRateLimits) first.');
+  const limiter = app.createRateLimit({
+    max: OWNER_SIGN_IN_ATTEMPTS,
+    timeWindow: OWNER_SIGN_IN_WINDOW_MS,
+    keyGenerator: (request) => `owner-sign-in:${clientKey(request.ip)}`,
+  });
+  return async (request) => {
+    const result = await limiter(request);
+    return result.isAllowed || !result.isExceeded;
+  };
 }

@@ -44,6 +44,13 @@ export function sitePaths(distDir: string): SitePaths {
   return { assetsDir: path.join(distDir, 'client'), pagesDir: path.join(distDir, 'pages') };
 }
 
+/** The owner's own script (src/client/owner/live-progress.ts) as the build named it: /assets/owner-….js. */
+export function ownerScript(pagesDir: string): string | undefined {
+  const file = path.join(pagesDir, 'owner-script.json');
+  if (!existsSync(file)) return undefined;
+  return (JSON.parse(readFileSync(file, 'utf8')) as { script?: string }).script;
+}
+
 const escapeAttribute = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 

@@ -1,5 +1,5 @@
 // Consent, confirmation, opt-outs and the suppression list: written once with Kysely for both engines.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AddressKind } from '../messaging/link-tokens.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -225,6 +225,30 @@ export class MessagingStore {
       .select(SUBSCRIBER_COLUMNS)
       .where('phone', 'in', phones)
       .orderBy('created_at')
+      .execute();
+    return rows.map(subscriberFrom);
+  }
+
+  /**
+   * People whose email contains `query` (any capitals), or whose phone number contains its digits
+   * (four or more: +1 555-123-4567 is found by "1234567" or "555 123"), newest first, at most `limit`.
+   */
+  async search(query: string, limit: number): Promise<Subscriber[]> {
+    const text = query.trim().toLowerCase();
+    const digits = text.replace(/\D/g, '');
+    // The user's % and _ are letters to find, not wildcards.
+    const like = (value: string) => `%${value.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    const rows = await this.db
+      .selectFrom('signups')
+      .select(SUBSCRIBER_COLUMNS)
+      .where((eb) =>
+        eb.or([
+          ...(text.length > 0 ? [eb(sql`email_key`, 'like', sql`${like(text)} escape '\\'`)] : []),
+          ...(digits.length >= 4 ? [eb(sql`phone`, 'like', like(digits))] : []),
+        ]),
+      )
+      .orderBy('created_at', 'desc')
+      .limit(limit)
       .execute();
     return rows.map(subscriberFrom);
   }

@@ -29,6 +29,7 @@ import {
 } from './signup-store.js';
 import { BroadcastStore, type BroadcastTables } from './broadcast-store.js';
 import { MessagingStore, type MessagingTables } from './messaging-store.js';
+import { OwnerStore, type OwnerTables } from './owner-store.js';
 
 /** PostgreSQL's rows carry `seq`, the insertion order the export follows. */
 interface StoredRow extends StoredSignupColumns {
@@ -197,6 +198,7 @@ export class PostgresSignupStore implements SignupStore {
   private closed = false;
   readonly messaging: MessagingStore;
   readonly broadcasts: BroadcastStore;
+  readonly owners: OwnerStore;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -207,6 +209,7 @@ export class PostgresSignupStore implements SignupStore {
     const kysely = new Kysely<MessagingTables>({ dialect: new PostgresDialect({ pool }) });
     this.messaging = new MessagingStore(kysely, 'postgres', { now });
     this.broadcasts = new BroadcastStore(kysely as unknown as Kysely<BroadcastTables>, 'postgres', { now });
+    this.owners = new OwnerStore(kysely as unknown as Kysely<OwnerTables>, 'postgres', now);
   }
 
   static async open(
@@ -284,9 +287,9 @@ export class PostgresSignupStore implements SignupStore {
     const counted = (rows: { label: string; count: string }[]) =>
       rows.map((row) => ({ label: row.label, count: Number(row.count) }));
     const [totals, byDay, topSources, topCampaigns] = await Promise.all([
-      this.pool.query<{ total: string; submissions: string; beta: string }>(
+      this.pool.query<{ total: string; submissions: string; beta: string; confirmed: string }>(
         `SELECT count(*) AS total, coalesce(sum(signup_count), 0) AS submissions,
-                count(*) FILTER (WHERE beta_testing) AS beta FROM signups`,
+                count(*) FILTER (WHERE beta_testing) AS beta, count(confirmed_at) AS confirmed FROM signups`,
       ),
       this.pool.query<{ label: string; count: string }>(
         `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS label, count(*) AS count FROM signups
@@ -308,6 +311,7 @@ export class PostgresSignupStore implements SignupStore {
       total: Number(total?.total ?? 0),
       submissions: Number(total?.submissions ?? 0),
       betaTesting: Number(total?.beta ?? 0),
+      confirmed: Number(total?.confirmed ?? 0),
       byDay: counted(byDay.rows),
       topSources: counted(topSources.rows),
       topCampaigns: counted(topCampaigns.rows),

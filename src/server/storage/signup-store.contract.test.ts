@@ -210,7 +210,7 @@ for (const engine of storeEngines) {
       expect(new Set(records.map((record) => record.id)).size).toBe(3);
     });
 
-    it('counts people, repeats, beta testers, days, sources and campaigns', async () => {
+    it('counts people, repeats, beta testers, confirmed people, days, sources and campaigns', async () => {
       const store = await open();
       await store.add(rosa);
       await store.add({ ...rosa, email: 'ROSA@example.com', betaTesting: true });
@@ -221,9 +221,11 @@ for (const engine of storeEngines) {
         email: 'd@example.com',
         attribution: { utmSource: 'newsletter', utmCampaign: 'spring' },
       });
+      const confirmedOne = (await all(store)).find((record) => record.email === 'b@example.com');
+      expect(await store.messaging.confirm(confirmedOne?.id ?? '', 'confirm_page')).toBe('confirmed');
       const now = new Date();
       const stats = await store.stats({ days: 7, top: 5, now });
-      expect(stats).toMatchObject({ total: 4, submissions: 5, betaTesting: 1 });
+      expect(stats).toMatchObject({ total: 4, submissions: 5, betaTesting: 1, confirmed: 1 });
       expect(stats.byDay).toEqual([{ label: now.toISOString().slice(0, 10), count: 4 }]);
       expect(stats.topSources).toEqual([
         { label: 'newsletter', count: 2 },
@@ -243,6 +245,7 @@ for (const engine of storeEngines) {
         total: 0,
         submissions: 0,
         betaTesting: 0,
+        confirmed: 0,
         byDay: [],
         topSources: [],
         topCampaigns: [],

@@ -3,6 +3,7 @@ import type { AnalyticsEvent, ScrollPercentage } from '../../shared/analytics-ev
 import { emailKey, type SignupButton, type SignupInput, type SignupRecord } from '../../shared/signup-schema.js';
 import type { BroadcastStore } from './broadcast-store.js';
 import type { MessagingStore } from './messaging-store.js';
+import type { OwnerStore } from './owner-store.js';
 
 export interface SignupFilter {
   /** Only sign-ups first stored at or after this moment. */
@@ -23,6 +24,8 @@ export interface SignupStats {
   submissions: number;
   /** People who asked to beta test. */
   betaTesting: number;
+  /** People who confirmed their email (EMAIL_CONFIRMATION); 0 while confirmation has never been on. */
+  confirmed: number;
   /** New people per UTC day, oldest first, for the days asked (days without any are left out). */
   byDay: CountedLabel[];
   /** utm_source, else the referring site, else "(direct)". */
@@ -90,6 +93,8 @@ export interface SignupStore {
   readonly messaging: MessagingStore;
   /** Launch-day broadcasts and their outbox. */
   readonly broadcasts: BroadcastStore;
+  /** The dashboard's owners, their sign-in links and sessions, and the audit log. */
+  readonly owners: OwnerStore;
   close(): Promise<void>;
 }
 

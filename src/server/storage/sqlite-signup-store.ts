@@ -28,6 +28,7 @@ import {
 } from './signup-store.js';
 import { BroadcastStore, type BroadcastTables } from './broadcast-store.js';
 import { MessagingStore, type MessagingTables } from './messaging-store.js';
+import { OwnerStore, type OwnerTables } from './owner-store.js';
 import { sqliteMigrations, type SqliteMigration } from './sqlite-migrations.js';
 import {
   isSqliteUnavailable,
@@ -116,6 +117,7 @@ export class SqliteSignupStore implements SignupStore {
   private readonly confirmSignups: boolean;
   readonly messaging: MessagingStore;
   readonly broadcasts: BroadcastStore;
+  readonly owners: OwnerStore;
   private writer: Worker | undefined;
   private pending: PendingAdd[] = [];
   private readonly inFlight = new Map<number, PendingAdd[]>();
@@ -149,6 +151,7 @@ export class SqliteSignupStore implements SignupStore {
     const kysely = new Kysely<MessagingTables>({ dialect: new SqliteDialect({ database: this.db }) });
     this.messaging = new MessagingStore(kysely, 'sqlite', { now });
     this.broadcasts = new BroadcastStore(kysely as unknown as Kysely<BroadcastTables>, 'sqlite', { now });
+    this.owners = new OwnerStore(kysely as unknown as Kysely<OwnerTables>, 'sqlite', now);
   }
 
   add(input: SignupInput): Promise<void> {
@@ -219,9 +222,10 @@ export class SqliteSignupStore implements SignupStore {
   async stats({ days, top, now = this.now() }: StatsOptions): Promise<SignupStats> {
     const totals = this.db
       .prepare(
-        'SELECT count(*) AS total, coalesce(sum(signup_count), 0) AS submissions, coalesce(sum(beta_testing), 0) AS beta FROM signups',
+        `SELECT count(*) AS total, coalesce(sum(signup_count), 0) AS submissions, coalesce(sum(beta_testing), 0) AS beta,
+                count(confirmed_at) AS confirmed FROM signups`,
       )
-      .get() as { total: number; submissions: number; beta: number };
+      .get() as { total: number; submissions: number; beta: number; confirmed: number };
     const byDay = this.db
       .prepare(
         `SELECT substr(created_at, 1, 10) AS label, count(*) AS count FROM signups
@@ -243,6 +247,7 @@ export class SqliteSignupStore implements SignupStore {
       total: totals.total,
       submissions: totals.submissions,
       betaTesting: totals.beta,
+      confirmed: totals.confirmed,
       byDay,
       topSources,
       topCampaigns,

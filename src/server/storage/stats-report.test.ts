@@ -19,6 +19,7 @@ describe('signups:stats report', () => {
         total: 1200,
         submissions: 1250,
         betaTesting: 300,
+        confirmed: 600,
         byDay: [
           { label: '2026-11-21', count: 1000 },
           { label: '2026-11-22', count: 200 },
@@ -34,6 +35,7 @@ describe('signups:stats report', () => {
     expect(report).toContain('People on the list   1,200');
     expect(report).toContain('Sign-ups made        1,250 (50 from people already on the list)');
     expect(report).toContain('Want to beta test    300 (25% of people)');
+    expect(report).toContain('Confirmed email      600 (50% of people)');
     expect(report).toContain(`  2026-11-21  1,000  ${'█'.repeat(40)}\n`);
     expect(report).toContain(`  2026-11-22    200  ${'█'.repeat(8)}\n`);
     expect(report).toMatch(/newsletter\s+900\s+75%/);

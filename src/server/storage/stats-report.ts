@@ -44,6 +44,7 @@ export function formatStatsReport(
     `People on the list   ${number(stats.total)}`,
     `Sign-ups made        ${number(stats.submissions)}${repeats > 0 ? ` (${number(repeats)} from people already on the list)` : ''}`,
     `Want to beta test    ${number(stats.betaTesting)} (${percent(stats.betaTesting, stats.total)} of people)`,
+    `Confirmed email      ${number(stats.confirmed)} (${percent(stats.confirmed, stats.total)} of people)`,
     '',
     `New people per day, last ${days} days (UTC)`,
     ...daysFilled.map((day) => {

@@ -1,0 +1,102 @@
+// `npm run owner:add|owner:remove|owner:list|owner:link`: who may sign in to the dashboard, and a
+// sign-in link for an owner whose email is not set up (docs/owner-guide.md).
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../server/config.js';
+import { newSecret, secretHash, SIGN_IN_LINK_LIFETIME_MS, signInLink } from '../server/owner/owner-auth.js';
+import { ownerEmailKey } from '../server/storage/owner-store.js';
+import { CliError, isEntryPoint, openStoreForCli, runCli } from './cli-support.js';
+
+export const OWNER_COMMANDS = ['add', 'remove', 'list', 'link'] as const;
+type OwnerCommand = (typeof OWNER_COMMANDS)[number];
+
+const usage = `Usage: npm run --silent owner:add -- --email ADDRESS      let this address sign in to /owner
+       npm run --silent owner:remove -- --email ADDRESS   take it away (signs them out at once)
+       npm run --silent owner:list                        who can sign in, and when they last did
+       npm run --silent owner:link -- --email ADDRESS     print a sign-in link (works once, for 15 minutes)
+
+The dashboard is at SITE_URL/owner. Owners sign in with a link sent by email (SMTP_URL, MAIL_FROM);
+owner:link prints one instead, for when email is not set up. Reads DATABASE_URL.`;
+
+/** Where the command writes: standard output and error, or a test's collectors. */
+export interface Output {
+  out: { write(text: string): unknown };
+  err: { write(text: string): unknown };
+}
+
+/** Loose enough for any real address, strict enough to catch a typo such as a missing @. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export async function main(
+  argv: string[],
+  { out, err }: Output = { out: process.stdout, err: process.stderr },
+): Promise<number> {
+  const [command, ...rest] = argv;
+  let values;
+  try {
+    if (!OWNER_COMMANDS.includes(command as OwnerCommand)) throw new Error(`Unknown command "${command ?? ''}".`);
+    ({ values } = parseArgs({
+      args: rest,
+      options: { email: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
+  } catch (error) {
+    err.write(`${(error as Error).message}\n\n${usage}\n`);
+    return 2;
+  }
+  if (values.help) {
+    out.write(`${usage}\n`);
+    return 0;
+  }
+  const email = values.email === undefined ? undefined : ownerEmailKey(values.email);
+  if (command !== 'list') {
+    if (!email) throw new CliError(`--email is required.\n\n${usage}`);
+    if (!EMAIL.test(email)) throw new CliError(`--email must be an email address, not "${email}".`);
+  }
+  const { store } = await openStoreForCli({ migrate: command === 'add' });
+  try {
+    const owners = store.owners;
+    switch (command as OwnerCommand) {
+      case 'add': {
+        const added = await owners.add(email as string);
+        out.write(
+          added === 'added'
+            ? `${email} is an owner now. They sign in at ${loadConfig().siteUrl}/owner/sign-in with this address.\n`
+            : `${email} is already an owner.\n`,
+        );
+        return 0;
+      }
+      case 'remove': {
+        if (!(await owners.remove(email as string))) throw new CliError(`${email} is not an owner.`);
+        out.write(`${email} is no longer an owner, and is signed out everywhere.\n`);
+        return 0;
+      }
+      case 'list': {
+        const all = await owners.list();
+        if (all.length === 0) {
+          out.write('No owners yet. Add one: npm run owner:add -- --email you@example.com\n');
+          return 0;
+        }
+        for (const owner of all)
+          out.write(
+            `${owner.email}  added ${owner.createdAt.slice(0, 10)}, ${owner.lastSignInAt ? `last signed in ${owner.lastSignInAt.slice(0, 16).replace('T', ' ')} UTC` : 'never signed in'}\n`,
+          );
+        return 0;
+      }
+      case 'link': {
+        const owner = await owners.byEmail(email as string);
+        if (!owner)
+          throw new CliError(`${email} is not an owner. Add them first: npm run owner:add -- --email ${email}`);
+        const token = newSecret();
+        await owners.createLink(owner.id, secretHash(token), SIGN_IN_LINK_LIFETIME_MS);
+        out.write(
+          `${signInLink(loadConfig().siteUrl, token)}\nThis link signs ${email} in once, within 15 minutes. Do not share it.\n`,
+        );
+        return 0;
+      }
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+if (isEntryPoint(import.meta.url)) runCli((argv) => main(argv));

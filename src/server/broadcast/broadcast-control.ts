@@ -1,0 +1,92 @@
+// Launch day from the dashboard: the same operations as `npm run broadcast`, run inside the web
+// server. "Send" starts one sender in this process, which works beside any started from the
+// terminal (on PostgreSQL) and stops safely with the server; the outbox makes each message go once.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import { SenderBusyError, type Broadcast } from '../storage/broadcast-store.js';
+import type { SignupStore } from '../storage/signup-store.js';
+import { BroadcastError, Broadcasts, transportsFrom } from './broadcasts.js';
+import type { BroadcastSender } from './broadcast-sender.js';
+
+export class BroadcastControl {
+  readonly broadcasts: Broadcasts;
+  private readonly running = new Map<string, { sender: BroadcastSender; done: Promise<unknown> }>();
+
+  constructor(
+    private readonly config: Config,
+    private readonly store: SignupStore,
+    private readonly logger: FastifyBaseLogger,
+  ) {
+    this.broadcasts = new Broadcasts(config, store.broadcasts, store);
+  }
+
+  async list(): Promise<Broadcast[]> {
+    return this.store.broadcasts.list();
+  }
+
+  /** The broadcast by name, or undefined. */
+  async find(name: string): Promise<Broadcast | undefined> {
+    return this.store.broadcasts.get(name);
+  }
+
+  /** Channels the broadcast sends that this server cannot (no SMTP_URL, no TWILIO_*). */
+  missingChannels(broadcast: Broadcast): string[] {
+    const configured = this.broadcasts.configuredChannels();
+    return broadcast.channels.filter((channel) => !configured.includes(channel));
+  }
+
+  /** One real message of the broadcast to `to` (an email address or a phone number). */
+  async test(broadcast: Broadcast, to: string): Promise<void> {
+    const transports = transportsFrom(this.config, { connections: 1 });
+    try {
+      await this.broadcasts.test(broadcast, to, transports);
+    } finally {
+      transports.email?.close();
+    }
+  }
+
+  /**
+   * Starts sending (from ready) or resumes (from paused) with one sender in this process, and
+   * returns once it has started. Refused on SQLite while another sender runs (one at a time there).
+   */
+  async send(broadcast: Broadcast): Promise<void> {
+    const missing = this.missingChannels(broadcast);
+    if (missing.length > 0)
+      throw new BroadcastError(`This broadcast sends ${missing.join(' and ')}, which is not set up here.`);
+    if (this.running.has(broadcast.name)) return;
+    const { broadcasts } = this.store;
+    if (broadcasts.engine === 'sqlite' && (await broadcasts.liveSenders()).length > 0)
+      throw new BroadcastError('A sender is already running (from the terminal?). SQLite allows one at a time.');
+    if (!(await broadcasts.setState(broadcast.id, 'sending', ['ready', 'paused', 'sending'])))
+      throw new BroadcastError(`“${broadcast.name}” has finished: nothing is left to send.`);
+    const current = await this.broadcasts.get(broadcast.name);
+    const transports = transportsFrom(this.config);
+    const sender = this.broadcasts.sender(current, transports);
+    const done = sender
+      .run(current)
+      .then(
+        (report) => this.logger.info({ broadcast: current.name, ...report }, 'broadcast sender ended'),
+        (error: unknown) => {
+          if (error instanceof SenderBusyError) this.logger.warn({ broadcast: current.name }, error.message);
+          else this.logger.error({ err: error, broadcast: current.name }, 'broadcast sender failed');
+        },
+      )
+      .finally(() => {
+        transports.email?.close();
+        this.running.delete(current.name);
+      });
+    this.running.set(current.name, { sender, done });
+  }
+
+  /** Pauses the broadcast: every sender (here or anywhere) stops after what it is sending now. */
+  async pause(broadcast: Broadcast): Promise<boolean> {
+    return this.store.broadcasts.setState(broadcast.id, 'paused', ['ready', 'sending']);
+  }
+
+  /** Stops this process's senders safely (the server is shutting down) and waits for them. */
+  async stop(): Promise<void> {
+    const all = [...this.running.values()];
+    for (const { sender } of all) sender.stop();
+    await Promise.all(all.map(({ done }) => done));
+  }
+}

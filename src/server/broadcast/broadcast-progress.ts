@@ -1,0 +1,87 @@
+// How far a broadcast has got, in figures a person reads: the terminal's status and the dashboard's
+// live progress both come from here.
+import type { Broadcast, BroadcastStore, StateCounts } from '../storage/broadcast-store.js';
+
+const number = (value: number) => value.toLocaleString('en-US');
+
+/** "about 3 min", "about 45 s", "under a second". */
+export function duration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return 'unknown';
+  if (seconds < 1) return 'under a second';
+  if (seconds < 90) return `about ${Math.round(seconds)} s`;
+  if (seconds < 90 * 60) return `about ${Math.round(seconds / 60)} min`;
+  return `about ${(seconds / 3600).toFixed(1)} h`;
+}
+
+/** Messages that have an outcome (not waiting to be sent or retried). */
+export function done(counts: StateCounts): number {
+  return counts.total - counts.queued - counts.sending - counts.retrying;
+}
+
+/** The figures a live view shows, each already written out, keyed as the page's elements are. */
+export interface BroadcastProgress {
+  name: string;
+  state: Broadcast['state'];
+  /** Share of messages with an outcome, 0-100. */
+  percent: number;
+  /** "email.sent" → "1,234"; "rate" → "12"; "eta" → "about 3 min"; "done" → "1,240 of 5,000". */
+  fields: Record<string, string>;
+}
+
+export const PROGRESS_COUNTS = [
+  'total',
+  'queued',
+  'sent',
+  'failedTemporary',
+  'failedPermanent',
+  'skipped',
+  'unknown',
+] as const;
+export type ProgressCount = (typeof PROGRESS_COUNTS)[number];
+
+function countOf(counts: StateCounts, key: ProgressCount): number {
+  switch (key) {
+    case 'total':
+      return counts.total;
+    case 'queued':
+      return counts.queued + counts.sending + counts.retrying;
+    case 'failedTemporary':
+      return counts.failed_temporary;
+    case 'failedPermanent':
+      return counts.failed_permanent;
+    default:
+      return counts[key];
+  }
+}
+
+/** Reads the broadcast's counts now, with the rate over the last minute and the time left at that rate. */
+export async function broadcastProgress(
+  store: BroadcastStore,
+  broadcast: Broadcast,
+  now = new Date(),
+): Promise<BroadcastProgress> {
+  const [all, senders, lastMinute, state] = await Promise.all([
+    store.counts(broadcast.id),
+    store.liveSenders(broadcast.id),
+    store.sentSince(broadcast.id, new Date(now.getTime() - 60_000)),
+    store.state(broadcast.id),
+  ]);
+  const fields: Record<string, string> = {};
+  for (const channel of broadcast.channels) {
+    const counts = await store.counts(broadcast.id, channel);
+    for (const key of PROGRESS_COUNTS) fields[`${channel}.${key}`] = number(countOf(counts, key));
+  }
+  const finished = done(all);
+  const left = all.total - finished;
+  const perSecond = lastMinute / 60;
+  fields.done = `${number(finished)} of ${number(all.total)}`;
+  fields.rate = perSecond >= 10 ? number(Math.round(perSecond)) : perSecond.toFixed(1);
+  fields.eta = left === 0 ? 'none: done' : perSecond > 0 ? duration(left / perSecond) : '–';
+  fields.senders = number(senders.length);
+  return {
+    name: broadcast.name,
+    state: state ?? broadcast.state,
+    percent: all.total === 0 ? 100 : Math.floor((finished / all.total) * 100),
+    fields,
+  };
+}

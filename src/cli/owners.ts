@@ -47,7 +47,17 @@ export async function main(
     out.write(`${usage}\n`);
     return 0;
   }
-  const email = values.email === undefined ? undefined : ownerEmailKey(values.email);
+  try {
+    return await run(command as OwnerCommand, values.email, out);
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    err.write(`${error.message}\n`);
+    return 1;
+  }
+}
+
+async function run(command: OwnerCommand, given: string | undefined, out: Output['out']): Promise<number> {
+  const email = given === undefined ? undefined : ownerEmailKey(given);
   if (command !== 'list') {
     if (!email) throw new CliError(`--email is required.\n\n${usage}`);
     if (!EMAIL.test(email)) throw new CliError(`--email must be an email address, not "${email}".`);
@@ -55,7 +65,7 @@ export async function main(
   const { store } = await openStoreForCli({ migrate: command === 'add' });
   try {
     const owners = store.owners;
-    switch (command as OwnerCommand) {
+    switch (command) {
       case 'add': {
         const added = await owners.add(email as string);
         out.write(

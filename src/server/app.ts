@@ -1,5 +1,11 @@
 // Builds the HTTP app (no listening): the sign-up API, the site, and one error handler.
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type RouteOptions,
+} from 'fastify';
 import type { Redis } from 'ioredis';
 import { providerOrigins } from '../shared/public-config.js';
 import type { Config } from './config.js';
@@ -38,6 +44,8 @@ export interface CreateAppOptions {
     mailer?: SignInMailer;
     broadcastControl?: (logger: FastifyBaseLogger) => BroadcastControl;
   };
+  /** Sees every route as it is registered (the owner-access test lists them all). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Fastify's own client errors, in words a caller can act on. */
@@ -60,6 +68,7 @@ export async function createApp({
   logger,
   messaging,
   owner,
+  onRoute,
 }: CreateAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // The client's address for rate limits: the socket's, unless TRUST_PROXY names the proxies in front.
@@ -74,6 +83,8 @@ export async function createApp({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
   }) as unknown as FastifyInstance;
+
+  if (onRoute) app.addHook('onRoute', onRoute);
 
   // Only JSON bodies: a form post or plain text gets 415 instead of being half-understood.
   app.removeContentTypeParser('text/plain');

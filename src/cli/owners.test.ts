@@ -1,0 +1,68 @@
+// The owner commands, in-process against a temporary SQLite database: add, list, link, remove.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { secretHash } from '../server/owner/owner-auth.js';
+import { SqliteSignupStore } from '../server/storage/sqlite-signup-store.js';
+import { runCommand } from '../server/test/run-command.js';
+import { tempDatabaseFile } from '../server/test/temp-database.js';
+import { main } from './owners.js';
+
+let file: string;
+const run = (...argv: string[]) => runCommand(main, argv);
+
+beforeEach(() => {
+  file = tempDatabaseFile();
+  vi.stubEnv('DATABASE_URL', `sqlite:${file}`);
+  vi.stubEnv('SITE_URL', 'https://scamsavvy.example');
+});
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('owner commands', () => {
+  it('adds an owner (once, in any capitals), lists them, and removes them', async () => {
+    expect(await run('add', '--email', ' Owner@Example.com ')).toEqual({
+      code: 0,
+      out: 'owner@example.com is an owner now. They sign in at https://scamsavvy.example/owner/sign-in with this address.\n',
+      err: '',
+    });
+    expect((await run('add', '--email', 'owner@example.com')).out).toBe('owner@example.com is already an owner.\n');
+    expect((await run('list')).out).toMatch(/^owner@example\.com {2}added \d{4}-\d{2}-\d{2}, never signed in\n$/);
+    expect((await run('remove', '--email', 'OWNER@example.com')).code).toBe(0);
+    expect(await run('remove', '--email', 'owner@example.com')).toEqual({
+      code: 1,
+      out: '',
+      err: 'owner@example.com is not an owner.\n',
+    });
+    expect((await run('list')).out).toBe('No owners yet. Add one: npm run owner:add -- --email you@example.com\n');
+  });
+
+  it('prints a sign-in link that the database knows only by its hash', async () => {
+    await run('add', '--email', 'owner@example.com');
+    const { code, out } = await run('link', '--email', 'owner@example.com');
+    expect(code).toBe(0);
+    const token = out.match(/^https:\/\/scamsavvy\.example\/owner\/sign-in\/([A-Za-z0-9_-]{43})\n/)?.[1] ?? '';
+    expect(token).not.toBe('');
+    const store = new SqliteSignupStore(file, { migrate: false });
+    try {
+      expect(await store.owners.linkUsable(secretHash(token))).toBe(true);
+      expect(await store.owners.linkUsable(token)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a link for someone who is not an owner, and an address that is not one', async () => {
+    await run('add', '--email', 'owner@example.com');
+    expect(await run('link', '--email', 'stranger@example.com')).toEqual({
+      code: 1,
+      out: '',
+      err: 'stranger@example.com is not an owner. Add them first: npm run owner:add -- --email stranger@example.com\n',
+    });
+    expect((await run('add', '--email', 'not an address')).err).toBe(
+      '--email must be an email address, not "not an address".\n',
+    );
+    expect((await run('add')).code).toBe(1);
+    expect((await run('promote', '--email', 'owner@example.com')).code).toBe(2);
+  });
+});

@@ -104,7 +104,7 @@ export function broadcastPage({
       <p>
         {broadcast.template} · {broadcast.segment} · created {shortTime(broadcast.createdAt)} UTC
       </p>
-      <section aria-labelledby="progress-heading" data-progress-url={`${broadcastPath(broadcast.name)}/progress`}>
+      <section data-progress-url={`${broadcastPath(broadcast.name)}/progress`}>
         <h2 id="progress-heading">
           {words.state}:{' '}
           <span {...live('state')} data-state={progress.state}>
@@ -176,7 +176,7 @@ export function broadcastPage({
           </a>
         ))}
       </div>
-      <section aria-labelledby="test-heading">
+      <section>
         <h2 id="test-heading">{words.testHeading}</h2>
         <form method="get" action={`${broadcastPath(broadcast.name)}/test`}>
           <label htmlFor="to">{words.testLabel}</label>

@@ -36,7 +36,7 @@ function TopTable({
   total: number;
 }) {
   return (
-    <section aria-labelledby={`${column}-heading`}>
+    <section>
       <h2 id={`${column}-heading`}>{heading}</h2>
       {rows.length === 0 ? (
         <p>{words.none}</p>
@@ -110,7 +110,7 @@ export function overviewPage({ stats, funnel, days, now, ownerEmail }: OverviewD
         ))}
       </ul>
       <div className="two-columns">
-        <section aria-labelledby="chart-heading">
+        <section>
           <h2 id="chart-heading">{words.chartHeading(days)}</h2>
           <SignupsChart days={filled} label={words.chartLabel(days, inWindow)} />
           <details>
@@ -135,7 +135,7 @@ export function overviewPage({ stats, funnel, days, now, ownerEmail }: OverviewD
             </ScrollTable>
           </details>
         </section>
-        <section aria-labelledby="funnel-heading">
+        <section>
           <h2 id="funnel-heading">{words.funnelHeading(days)}</h2>
           <ScrollTable label={words.funnelHeading(days)}>
             <tbody>

@@ -12,7 +12,7 @@ main:focus{outline:none}
 .owner-nav ul{display:flex;flex-wrap:wrap;gap:0.25rem 0.5rem;list-style:none;margin:0 0 1rem;padding:0}
 .owner-nav a{display:inline-flex;align-items:center;min-height:2.75rem;padding:0.25rem 0.75rem;border-radius:0.5rem;font-weight:700;color:var(--teal-dark)}
 .owner-nav a[aria-current=page]{background:var(--teal-dark);color:#fff;text-decoration:none}
-.figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:1rem;margin:0 0 1.5rem;padding:0;list-style:none}
+.figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(12rem,100%),1fr));gap:1rem;margin:0 0 1.5rem;padding:0;list-style:none}
 .figures li{background:var(--cream);border-radius:0.75rem;padding:1rem}
 .figures dt,.figure__label{display:block;font-size:1.125rem;color:var(--muted)}
 .figures dd,.figure__value{display:block;margin:0;font-size:2rem;font-weight:800;line-height:1.2}
@@ -22,12 +22,13 @@ table{border-collapse:collapse;width:100%;font-size:1.125rem}
 caption{text-align:left;font-weight:700;padding:0 0 0.5rem}
 th,td{text-align:left;padding:0.5rem 0.75rem;border-bottom:0.0625rem solid var(--sand);vertical-align:top}
 th{font-weight:700}
+@media (max-width:30rem){th,td{padding:0.5rem 0.375rem}}
 td.number,th.number{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .chart{display:block;width:100%;height:auto;max-height:18rem;margin:0 0 1rem}
 .chart__bar{fill:var(--teal)}
 .chart__axis{stroke:var(--muted);stroke-width:1}
 .chart__label{fill:var(--ink);font-size:22px}
-.two-columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:0 2rem}
+.two-columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(18rem,100%),1fr));gap:0 2rem}
 details{margin:0 0 1.5rem}
 summary{cursor:pointer;min-height:2.75rem;display:flex;align-items:center;font-weight:700;color:var(--teal-dark)}
 label{display:block;font-weight:700;margin:0 0 0.5rem}

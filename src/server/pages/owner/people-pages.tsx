@@ -52,10 +52,8 @@ export function peoplePage({ ownerEmail, query, results, tooShort, deleted }: Pe
         </button>
       </form>
       {shown ? (
-        <section aria-labelledby="results-heading">
-          <h2 id="results-heading" role="status">
-            {words.results(shown.length, query)}
-          </h2>
+        <section>
+          <h2 id="results-heading">{words.results(shown.length, query)}</h2>
           {results && results.length > SEARCH_LIMIT ? <p>{words.more(SEARCH_LIMIT)}</p> : null}
           {shown.length > 0 ? (
             <ScrollTable label={words.results(shown.length, query)}>
@@ -85,7 +83,7 @@ export function peoplePage({ ownerEmail, query, results, tooShort, deleted }: Pe
           ) : null}
         </section>
       ) : null}
-      <section aria-labelledby="export-heading">
+      <section>
         <h2 id="export-heading">{words.exportHeading}</h2>
         <p>{words.exportIntro}</p>
         <div className="actions">
@@ -152,7 +150,7 @@ export function personPage({
     { title: person.name, ownerEmail, current: 'people' },
     <>
       <h1>{person.name}</h1>
-      <section aria-labelledby="details-heading">
+      <section>
         <h2 id="details-heading">{personWords.details}</h2>
         <ScrollTable label={personWords.details}>
           <tbody>
@@ -165,7 +163,7 @@ export function personPage({
           </tbody>
         </ScrollTable>
       </section>
-      <section aria-labelledby="history-heading">
+      <section>
         <h2 id="history-heading">{personWords.historyHeading}</h2>
         {history.length === 0 ? (
           <p>{personWords.noHistory}</p>
@@ -192,7 +190,7 @@ export function personPage({
           </ScrollTable>
         )}
       </section>
-      <section aria-labelledby="delete-heading">
+      <section>
         <h2 id="delete-heading">{personWords.deleteHeading}</h2>
         <p>{personWords.deleteIntro}</p>
         <p>

@@ -1,0 +1,298 @@
+// The owner's dashboard in real Chromium against the real built server, on SQLite and (where
+// TEST_DATABASE_URL is set, as in CI) PostgreSQL: an owner added from the terminal signs in with a
+// link that arrives through a real SMTP server on loopback, finds a sign-up made a moment before on
+// the public page, exports, deletes that person, watches a broadcast go out, and signs out.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Page } from '@playwright/test';
+import pg from 'pg';
+import { startSmtpSink, type SmtpSink } from '../src/server/test/smtp-sink';
+import { MIN_FORM_TIME_MS } from '../src/shared/signup-schema';
+import { expect, test } from './fixtures';
+import { expectNoViolations } from './support/a11y';
+import { startServer, type RunningServer } from './support/servers';
+
+const run = promisify(execFile);
+const OWNER = 'owner@example.com';
+/** Slow enough to watch the counts move, quick enough for a test. */
+const EMAIL_RATE = '4';
+const OTHERS = 16;
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+
+interface Engine {
+  name: 'sqlite' | 'postgres';
+  /** A fresh database: its DATABASE_URL, and how to remove it. */
+  create: (dir: string) => Promise<{ url: string; drop: () => Promise<void> }>;
+}
+
+const engines: Engine[] = [
+  {
+    name: 'sqlite',
+    create: async (dir) => ({ url: `sqlite:${path.join(dir, 'signups.db')}`, drop: async () => undefined }),
+  },
+  {
+    name: 'postgres',
+    create: async () => {
+      const schema = `e2e_owner_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client(databaseUrl);
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.end();
+      const url = new URL(databaseUrl ?? '');
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      return {
+        url: url.toString(),
+        drop: async () => {
+          const cleanup = new pg.Client(databaseUrl);
+          await cleanup.connect();
+          await cleanup.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+          await cleanup.end();
+        },
+      };
+    },
+  },
+];
+
+/**
+ * No sideways scrolling of the page, and nothing wider than the window, except a wide table inside
+ * its own scrolling region (a data table may scroll in two directions: WCAG 1.4.10's exception).
+ */
+async function expectReflow(page: Page, state: string) {
+  const overflow = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    wide: Array.from(document.querySelectorAll<HTMLElement>('body *'))
+      .filter((element) => !element.closest('.table-scroll table'))
+      .filter((element) => element.getClientRects().length > 0)
+      .filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+      .map((element) => `${element.tagName}.${String(element.className)}`)
+      .slice(0, 5),
+  }));
+  expect(overflow, state).toEqual({ page: 0, wide: [] });
+}
+
+for (const [index, engine] of engines.entries()) {
+  test.describe(`the owner's dashboard on ${engine.name}`, () => {
+    test.skip(engine.name === 'postgres' && !databaseUrl, 'needs PostgreSQL: set TEST_DATABASE_URL');
+    test.describe.configure({ mode: 'serial' });
+
+    let server: RunningServer;
+    let sink: SmtpSink;
+    let dir: string;
+    let database: { url: string; drop: () => Promise<void> };
+    let env: Record<string, string>;
+
+    test.beforeAll(async () => {
+      dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-owner-'));
+      database = await engine.create(dir);
+      sink = await startSmtpSink();
+      const port = 4500 + index * 10 + test.info().workerIndex;
+      env = {
+        DATABASE_URL: database.url,
+        SITE_URL: `http://127.0.0.1:${port}`,
+        SECRET_KEY: 'e2e-owner-secret-key-that-is-long-enough',
+        SMTP_URL: sink.url,
+        MAIL_FROM: 'ScamSavvy <hello@scamsavvy.example>',
+        APP_STORE_URL: 'https://apps.apple.com/us/app/scamsavvy/id1234567890',
+        PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=com.scamsavvy.app',
+        BROADCAST_EMAIL_RATE: EMAIL_RATE,
+        // Everyone on the list is in the broadcast; the sink holds only sign-in links and launch news.
+        EMAIL_CONFIRMATION: 'off',
+        SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
+        SIGNUP_RATE_LIMIT_PER_HOUR: '0',
+      };
+      server = await startServer(port, env);
+    });
+
+    test.afterAll(async () => {
+      await server?.stop();
+      await sink?.stop();
+      await database?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    /** The owner's documented command, against this server's database. */
+    const npm = async (...args: string[]) =>
+      (await run('npm', ['run', '--silent', ...args], { env: { ...process.env, ...env } })).stdout;
+
+    async function signUpOnThePage(page: Page, email: string) {
+      await page.goto(server.url);
+      await page.getByRole('button', { name: 'Protect My Family — Notify Me On App Release!' }).click();
+      await page.getByLabel('Your Name').fill('Rosa Díaz');
+      await page.getByLabel('Phone Number').fill('+1 (555) 123-4567');
+      await page.getByLabel('Email Address').fill(email);
+      await page.waitForTimeout(MIN_FORM_TIME_MS);
+      await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
+      await expect(page.getByRole('heading', { name: "You're On the Protection List!" })).toBeVisible();
+    }
+
+    /** Asks for a link on the sign-in page, with the keyboard alone, and follows it from the email. */
+    async function signIn(page: Page) {
+      await page.goto(`${server.url}/owner/sign-in`);
+      await page.keyboard.press('Tab'); // the skip link
+      await page.keyboard.press('Tab'); // ScamSavvy
+      await page.keyboard.press('Tab');
+      await expect(page.getByLabel('Your email address')).toBeFocused();
+      const toOwner = () => sink.messages().filter((received) => received.envelope.to.includes(OWNER));
+      const before = toOwner().length;
+      await page.keyboard.type(OWNER);
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+      await expect.poll(() => toOwner().length, { timeout: 15_000 }).toBe(before + 1);
+      const link = toOwner()
+        .at(-1)
+        ?.parsed.text?.match(/http:\/\/127\.0\.0\.1:\d+\/owner\/sign-in\/[A-Za-z0-9_-]{43}/)?.[0];
+      expect(link, 'the sign-in link in the email').toBeTruthy();
+      await page.goto(link ?? '');
+      await page.getByRole('button', { name: 'Sign me in' }).click();
+      await expect(page.getByRole('heading', { name: 'How the list is growing' })).toBeVisible();
+    }
+
+    async function downloaded(page: Page, name: string): Promise<string> {
+      const download = page.waitForEvent('download');
+      await page.getByRole('link', { name }).click();
+      return readFileSync(await (await download).path(), 'utf8');
+    }
+
+    test('an owner added from the terminal signs in by email, finds, exports and deletes a sign-up, runs a broadcast, and signs out', async ({
+      page,
+    }) => {
+      test.setTimeout(120_000);
+      expect(await npm('owner:add', '--', '--email', OWNER)).toContain(`${OWNER} is an owner now.`);
+      const email = `rosa.${Date.now()}@example.com`;
+      await signUpOnThePage(page, email);
+
+      await signIn(page);
+      await expect(page.locator('[data-figure="people"] .figure__value')).toHaveText('1');
+      await expect(page.locator('[data-figure="today"] .figure__value')).toHaveText('1');
+      await expect(page.getByRole('img', { name: /Bar chart of new people per day/ })).toBeVisible();
+
+      // Find the person, and look at their record.
+      await page.getByRole('link', { name: 'People', exact: true }).click();
+      await page.getByLabel('Search by email or phone').fill(email.slice(0, 12));
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expect(page.getByRole('heading', { name: /1 person matches/ })).toBeVisible();
+      await page.getByRole('link', { name: 'Open Rosa Díaz’s record' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Rosa Díaz' })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Consent history' })).toContainText('The sign-up form');
+      await expect(page.getByRole('region', { name: 'Their details' })).toContainText('+15551234567');
+
+      // Export: the person is in it.
+      await page.getByRole('link', { name: 'People', exact: true }).click();
+      expect(await downloaded(page, 'Download CSV')).toContain(email);
+
+      // Delete them (the data request): the question first, then the button.
+      await page.getByLabel('Search by email or phone').fill(email);
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('link', { name: 'Open Rosa Díaz’s record' }).click();
+      await page.getByRole('link', { name: 'Delete this person…' }).click();
+      await expect(page.getByRole('heading', { name: 'Delete this person?' })).toBeVisible();
+      await page.getByRole('button', { name: 'Yes, delete them' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Deleted' })).toBeVisible();
+      expect(await downloaded(page, 'Download CSV')).not.toContain(email);
+      expect(JSON.parse(await downloaded(page, 'Download JSON'))).toEqual([]);
+
+      // Launch day: people to tell, a broadcast made from the terminal, sent from here.
+      for (let person = 0; person < OTHERS; person += 1) {
+        const response = await fetch(`${server.url}/api/signups`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            name: `Person ${person}`,
+            phone: `+1555000${String(person).padStart(4, '0')}`,
+            email: `person${person}.${Date.now()}@example.com`,
+            betaTesting: false,
+            openedForMs: 5000,
+          }),
+        });
+        expect(response.status).toBe(201);
+      }
+      await npm('broadcast', '--', 'create', '--name', 'launch', '--template', 'launch', '--channels', 'email');
+      await page.getByRole('link', { name: 'Launch day' }).click();
+      await page.getByRole('link', { name: 'Open “launch”' }).click();
+      await expect(page.locator('[data-live="state"]')).toHaveText('Ready to send');
+      await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+      await page.getByRole('link', { name: 'Send to everyone…' }).click();
+      await expect(
+        page.getByRole('heading', { name: /Send “launch” to everyone in it \(16 messages\)/ }),
+      ).toBeVisible();
+      await page.getByRole('button', { name: 'Yes, send it' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Sending has started.' })).toBeVisible();
+      // The counts move without a reload: the page's own marker survives while they do.
+      await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+      const sent = page.locator('[data-live="email.sent"]');
+      await expect(sent).not.toHaveText('0', { timeout: 15_000 });
+      const partway = Number((await sent.textContent()) ?? '0');
+      expect(partway).toBeLessThan(OTHERS);
+      await expect(page.locator('[data-live="state"]')).toHaveText('Finished', { timeout: 30_000 });
+      await expect(sent).toHaveText(String(OTHERS));
+      expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+      const told = sink.messages().filter((received) => received.parsed.subject?.includes('ScamSavvy'));
+      expect(new Set(told.flatMap((received) => received.envelope.to)).size).toBeGreaterThanOrEqual(OTHERS);
+
+      // The audit log has every look at, export and deletion of people's data.
+      await page.getByRole('link', { name: 'Audit log' }).click();
+      for (const action of ['Signed in', 'Looked at a person', 'Exported the list', 'Deleted a person', 'Launch day'])
+        await expect(page.getByRole('cell', { name: action }).first()).toBeVisible();
+
+      // Sign out: the back button shows nothing of the dashboard.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await expect(page.getByRole('heading', { name: 'Signed out' })).toBeVisible();
+      await page.goBack();
+      await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible();
+      await expect(page.locator('body')).not.toContainText('Signed in as');
+      await page.goto(`${server.url}/owner/people`);
+      await expect(page).toHaveURL(/\/owner\/sign-in$/);
+    });
+
+    test('every owner page passes axe, and fits 320 px and 200% zoom with no sideways scrolling', async ({ page }) => {
+      test.setTimeout(120_000);
+      await signIn(page);
+      const person = await (async () => {
+        await page.goto(`${server.url}/owner/people?q=person1`);
+        return page
+          .getByRole('link', { name: /Open Person 1/ })
+          .first()
+          .getAttribute('href');
+      })();
+      const pages = [
+        '/owner',
+        '/owner/people',
+        '/owner/people?q=person',
+        person ?? '',
+        `${person ?? ''}/delete`,
+        '/owner/broadcasts',
+        '/owner/broadcasts/launch',
+        '/owner/broadcasts/launch/pause',
+        '/owner/audit',
+      ];
+      for (const [label, width, height] of [
+        ['1280 px', 1280, 900],
+        ['320 px', 320, 640],
+        ['200% zoom', 640, 450],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        for (const url of pages) {
+          await page.goto(`${server.url}${url}`);
+          await expectNoViolations(page, `${url} at ${label}`);
+          await expectReflow(page, `${url} at ${label}`);
+        }
+      }
+      // The chart's figures, as a table too.
+      await page.goto(`${server.url}/owner`);
+      await page.getByText('The chart as a table').click();
+      await expect(page.getByRole('region', { name: 'The chart as a table' })).toBeVisible();
+      await expectNoViolations(page, 'the chart table open');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      for (const url of ['/owner/sign-in', '/owner/sign-in/sent']) {
+        await page.goto(`${server.url}${url}`);
+        await expectNoViolations(page, url);
+        await expectReflow(page, url);
+      }
+    });
+  });
+}

@@ -53,8 +53,14 @@ export class BroadcastControl {
     const missing = this.missingChannels(broadcast);
     if (missing.length > 0)
       throw new BroadcastError(`This broadcast sends ${missing.join(' and ')}, which is not set up here.`);
-    if (this.running.has(broadcast.name)) return;
     const { broadcasts } = this.store;
+    const previous = this.running.get(broadcast.name);
+    if (previous) {
+      // Pressed twice: it is already sending here.
+      if ((await broadcasts.state(broadcast.id)) === 'sending') return;
+      // Resumed just after a pause: this process's sender is still finishing what it held.
+      await previous.done;
+    }
     if (broadcasts.engine === 'sqlite' && (await broadcasts.liveSenders()).length > 0)
       throw new BroadcastError('A sender is already running (from the terminal?). SQLite allows one at a time.');
     if (!(await broadcasts.setState(broadcast.id, 'sending', ['ready', 'paused', 'sending'])))

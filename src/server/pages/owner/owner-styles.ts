@@ -21,6 +21,7 @@ main:focus{outline:none}
 table{border-collapse:collapse;width:100%;font-size:1.125rem}
 caption{text-align:left;font-weight:700;padding:0 0 0.5rem}
 th,td{text-align:left;padding:0.5rem 0.75rem;border-bottom:0.0625rem solid var(--sand);vertical-align:top}
+td{overflow-wrap:anywhere}
 th{font-weight:700}
 @media (max-width:30rem){th,td{padding:0.5rem 0.375rem}}
 td.number,th.number{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}

@@ -1,0 +1,103 @@
+// Part of `npm run screenshots`: the owner's dashboard with a month of made-up sign-ups, at phone and
+// desktop widths, for docs/owner-guide.md.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import type { AnalyticsEvent } from '../src/shared/analytics-events';
+import { newSecret, secretHash, SIGN_IN_LINK_LIFETIME_MS } from '../src/server/owner/owner-auth';
+import { SqliteSignupStore } from '../src/server/storage/sqlite-signup-store';
+import { startBuiltServer } from './built-server.mjs';
+import { chromiumLaunchOptions } from './chromium.mjs';
+
+const port = 4392;
+const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-owner-shots-'));
+const file = path.join(dir, 'signups.db');
+const DAY = 86_400_000;
+const SOURCES = [
+  { utmSource: 'newsletter', utmCampaign: 'spring' },
+  { utmSource: 'facebook', utmCampaign: 'family-week' },
+  { referrer: 'https://www.aarp.org/scams' },
+  undefined,
+];
+
+// A month of sign-ups, more each week, and the page's funnel beside them.
+let now = new Date(Date.now() - 30 * DAY);
+const store = new SqliteSignupStore(file, { now: () => now });
+let person = 0;
+for (let day = 0; day < 30; day += 1) {
+  const count = 2 + Math.round(day * 0.6 + 3 * Math.sin(day));
+  for (let index = 0; index < count; index += 1) {
+    now = new Date(Date.now() - (29 - day) * DAY + index * 60_000 - 6 * 3_600_000);
+    person += 1;
+    await store.add({
+      name: person === 1 ? 'Rosa Díaz' : `Person ${person}`,
+      phone: `+1555${String(1_000_000 + person).slice(1)}`,
+      email: person === 1 ? 'rosa.diaz@example.com' : `person${person}@example.com`,
+      betaTesting: person % 4 === 0,
+      attribution: SOURCES[person % SOURCES.length],
+    });
+  }
+  const at = new Date(Date.now() - (29 - day) * DAY - 6 * 3_600_000);
+  const view: AnalyticsEvent = { name: 'page_view', params: { page_name: 'home' } };
+  const open: AnalyticsEvent = { name: 'sign_up_start', params: { page_name: 'home', method: 'modal' } };
+  const signedUp: AnalyticsEvent = {
+    name: 'sign_up',
+    params: { page_name: 'home', method: 'modal', beta_testing: false },
+  };
+  await store.recordEvents(
+    [
+      ...Array.from({ length: count * 9 }, () => view),
+      ...Array.from({ length: count * 2 }, () => open),
+      ...Array.from({ length: count }, () => signedUp),
+    ],
+    at,
+  );
+}
+now = new Date();
+await store.owners.add('owner@example.com');
+const owner = await store.owners.byEmail('owner@example.com');
+const token = newSecret();
+await store.owners.createLink(owner?.id ?? 0, secretHash(token), SIGN_IN_LINK_LIFETIME_MS);
+await store.close();
+
+const { base, stop } = await startBuiltServer(port, {
+  DATABASE_URL: `sqlite:${file}`,
+  SITE_URL: `http://127.0.0.1:${port}`,
+});
+const browser = await chromium.launch(chromiumLaunchOptions());
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/owner/sign-in/${token}`);
+  await page.getByRole('button', { name: 'Sign me in' }).click();
+  await page.getByRole('heading', { name: 'How the list is growing' }).waitFor();
+  const rosa = await (async () => {
+    await page.goto(`${base}/owner/people?q=rosa`);
+    return page.getByRole('link', { name: 'Open Rosa Díaz’s record' }).getAttribute('href');
+  })();
+  for (const [name, width, height] of [
+    ['desktop-1280', 1280, 900],
+    ['phone-390', 390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    const shot = async (url: string, file: string) => {
+      await page.goto(`${base}${url}`);
+      await page.screenshot({ path: `docs/screenshots/owner-${file}-${name}.png`, fullPage: true });
+    };
+    await shot('/owner', 'overview');
+    await shot('/owner/people?q=person1', 'people');
+    await shot(rosa ?? '/owner/people', 'person');
+    await shot('/owner/audit', 'audit-log');
+    console.log(`docs/screenshots/owner-{overview,people,person,audit-log}-${name}.png`);
+  }
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${base}/owner/sign-in`);
+  await page.screenshot({ path: 'docs/screenshots/owner-sign-in-desktop-1280.png', fullPage: true });
+  console.log('docs/screenshots/owner-sign-in-desktop-1280.png');
+} finally {
+  await browser.close();
+  stop();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
-import { clientKey, rateLimitedMessage } from './rate-limit.js';
+import { clientKey, OWNER_SIGN_IN_ATTEMPTS, rateLimitedMessage } from './rate-limit.js';
 import { SqliteSignupStore } from './storage/sqlite-signup-store.js';
 import { testRedisUrl } from './test/store-engines.js';
 import { tempDatabaseFile } from './test/temp-database.js';
@@ -120,6 +120,24 @@ describe.skipIf(!testRedisUrl)('sign-up rate limits shared through Redis', () =>
     expect((await signUp(second.app, client)).statusCode).toBe(429);
     expect((await signUp(first.app, client)).statusCode).toBe(429);
     expect((await first.store.count()) + (await second.store.count())).toBe(3);
+  });
+
+  it(`two instances on one Redis share the owner's ${OWNER_SIGN_IN_ATTEMPTS} sign-in attempts`, async () => {
+    const first = await appWith({}, {}, new Redis(testRedisUrl ?? ''));
+    const second = await appWith({}, {}, new Redis(testRedisUrl ?? ''));
+    const client = randomAddress();
+    const attempt = (app: FastifyInstance) =>
+      app.inject({
+        method: 'POST',
+        url: '/owner/sign-in',
+        remoteAddress: client,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://scamsavvy.example' },
+        payload: 'email=owner%40example.com',
+      });
+    for (let index = 0; index < OWNER_SIGN_IN_ATTEMPTS; index += 1)
+      expect((await attempt(index % 2 === 0 ? first.app : second.app)).statusCode).toBe(303);
+    expect((await attempt(first.app)).statusCode).toBe(429);
+    expect((await attempt(second.app)).statusCode).toBe(429);
   });
 });
 

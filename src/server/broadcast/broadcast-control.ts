@@ -3,10 +3,20 @@
 // terminal (on PostgreSQL) and stops safely with the server; the outbox makes each message go once.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import { SenderBusyError, type Broadcast } from '../storage/broadcast-store.js';
+import { hostname } from 'node:os';
+import { SenderBusyError, type Broadcast, type SenderInfo } from '../storage/broadcast-store.js';
 import type { SignupStore } from '../storage/signup-store.js';
 import { BroadcastError, Broadcasts, transportsFrom } from './broadcasts.js';
-import type { BroadcastSender } from './broadcast-sender.js';
+import { processAlive, type BroadcastSender } from './broadcast-sender.js';
+
+/** Stale senders (a killed process) are the sender's own to clear; only a live one refuses a second. */
+function senderAlive(sender: SenderInfo): boolean {
+  if (sender.host === hostname() && !processAlive(sender.pid)) return false;
+  return Date.now() - Date.parse(sender.heartbeatAt) <= SENDER_STALE_MS;
+}
+
+/** The sender's default: unheard of this long, a sender is taken for dead (broadcast-sender.ts). */
+const SENDER_STALE_MS = 15_000;
 
 export class BroadcastControl {
   readonly broadcasts: Broadcasts;
@@ -61,7 +71,7 @@ export class BroadcastControl {
       // Resumed just after a pause: this process's sender is still finishing what it held.
       await previous.done;
     }
-    if (broadcasts.engine === 'sqlite' && (await broadcasts.liveSenders()).length > 0)
+    if (broadcasts.engine === 'sqlite' && (await broadcasts.liveSenders()).some((sender) => senderAlive(sender)))
       throw new BroadcastError('A sender is already running (from the terminal?). SQLite allows one at a time.');
     if (!(await broadcasts.setState(broadcast.id, 'sending', ['ready', 'paused', 'sending'])))
       throw new BroadcastError(`“${broadcast.name}” has finished: nothing is left to send.`);

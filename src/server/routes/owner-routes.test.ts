@@ -87,7 +87,7 @@ const PUBLIC_ROUTES = [
 ];
 
 describe('without a session', () => {
-  it('every owner route the server registers refuses: pages redirect to sign-in, data and changes answer 401', async () => {
+  it('every owner route the server registers refuses: pages and their forms redirect to sign-in, data answers 401', async () => {
     const setup = await setUp();
     const person = (await setup.store.messaging.subscriberByEmailKey('rosa@example.com'))?.id ?? '';
     const ownerRoutes = setup.routes
@@ -111,9 +111,11 @@ describe('without a session', () => {
           url: filled(url),
           headers: { ...SAME_ORIGIN, ...(session ? { cookie: `scamsavvy_owner=${session}` } : {}) },
         });
-        const refused =
-          (response.statusCode === 303 && response.headers.location === '/owner/sign-in' && method === 'GET') ||
-          response.statusCode === 401;
+        // Pages and their forms go to the sign-in page; data (the progress, the exports) is 401.
+        const isData = /\/progress$|\/export\.(csv|json)$/.test(url);
+        const refused = isData
+          ? response.statusCode === 401
+          : response.statusCode === 303 && response.headers.location === '/owner/sign-in';
         expect(refused, `${route} with ${session ? 'a made-up session' : 'no session'}: ${response.statusCode}`).toBe(
           true,
         );
@@ -336,6 +338,24 @@ describe('signed in', () => {
     expect(JSON.stringify(log)).not.toContain('rosa@example.com');
     const page = await setup.app.inject({ url: '/owner/audit', headers: cookie });
     expect(page.body).toContain('Deleted a person');
+  });
+
+  it('a notice says only what the server put in the address: a crafted link cannot make it say more', async () => {
+    const setup = await setUp();
+    const cookie = { cookie: `scamsavvy_owner=${await signIn(setup)}` };
+    const shown = await setup.app.inject({
+      url: '/owner/people?deleted=ro%E2%80%A2%E2%80%A2%E2%80%A2%40example.com',
+      headers: cookie,
+    });
+    expect(shown.body).toContain('Deleted ro•••@example.com and their consent history.');
+    for (const url of [
+      '/owner/people?deleted=your%20account.%20Call%20555-0100',
+      '/owner/broadcasts/launch?done=test&to=everyone.%20Call%20555-0100',
+    ]) {
+      const response = await setup.app.inject({ url, headers: cookie });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).not.toContain('555-0100');
+    }
   });
 
   it('exports the same safe CSV as the command, streamed, and logs the export', async () => {

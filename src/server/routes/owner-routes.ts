@@ -1,7 +1,7 @@
 // The owner's pages under /owner (docs/owner-guide.md, decision 024). Only the sign-in pages answer
 // without a session; every other page redirects to sign-in and every data answer is 401. Every
 // change is a POST from one of our own pages; nothing here is cached by anyone or indexed.
-import { PassThrough } from 'node:stream';
+import { Readable } from 'node:stream';
 import cookie from '@fastify/cookie';
 import formBody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -38,7 +38,7 @@ import {
 } from '../pages/owner/people-pages.js';
 import { forbiddenPage, signedOutPage } from '../pages/owner/sign-in-pages.js';
 import { html } from './owner-reply.js';
-import { exportSignups, type ExportFormat } from '../storage/signup-export.js';
+import { exportChunks, type ExportFormat } from '../storage/signup-export.js';
 import type { Owner } from '../storage/owner-store.js';
 import type { SignupStore } from '../storage/signup-store.js';
 import { signInRoutes } from './owner-sign-in.js';
@@ -72,7 +72,10 @@ declare module 'fastify' {
 }
 
 /** A data answer (JSON, a file) rather than a page: refused with 401 instead of a redirect. */
-const isDataRoute = (url: string) => url.endsWith('/progress') || /\/export\.(csv|json)$/.test(url);
+const isDataRoute = (url: string) => {
+  const path = url.split('?')[0] ?? '';
+  return path.endsWith('/progress') || /\/export\.(csv|json)$/.test(path);
+};
 
 function fieldOf(body: unknown, name: string): string {
   if (typeof body !== 'object' || body === null) return '';
@@ -104,7 +107,8 @@ export const ownerRoutes: FastifyPluginAsync<OwnerRouteOptions> = async (app, op
           : undefined;
       if (!owner) {
         if (secret) clearSessionCookie(request, reply);
-        if (request.method === 'GET' && !isDataRoute(request.url)) return reply.redirect('/owner/sign-in', 303);
+        // A page, or a form's POST (a session that ran out mid-task): to the sign-in page.
+        if (!isDataRoute(request.url)) return reply.redirect('/owner/sign-in', 303);
         return reply.code(401).send({ error: { code: 'signed_out', message: 'Sign in at /owner/sign-in.' } });
       }
       if (request.method !== 'GET' && !sameOrigin(request, siteUrl)) return html(reply, forbiddenPage(), 403);
@@ -135,7 +139,7 @@ function dashboardRoutes(app: FastifyInstance, { store, subscriptions }: OwnerRo
   app.get<{ Querystring: { q?: string; deleted?: string } }>('/owner/people', async (request, reply) => {
     const owner = ownerOf(request);
     const query = (request.query.q ?? '').trim().slice(0, 200);
-    const deleted = request.query.deleted?.slice(0, 200);
+    const deleted = maskedOnly(request.query.deleted);
     if (!query) return html(reply, peoplePage({ ownerEmail: owner.email, query, ...(deleted ? { deleted } : {}) }));
     const digits = query.replace(/\D/g, '');
     if (query.length < 3 && digits.length < 4)
@@ -193,15 +197,10 @@ function dashboardRoutes(app: FastifyInstance, { store, subscriptions }: OwnerRo
         action: 'exported',
         detail: ownerWords.audit.exportedDetail(format, people),
       });
-      const body = new PassThrough();
-      // Streamed as the store reads it, in batches: a million rows never sit in memory.
-      exportSignups(store, format, body).then(
-        () => body.end(),
-        (error: unknown) => {
-          request.log.error({ err: error }, 'export failed part-way');
-          body.destroy(error as Error);
-        },
-      );
+      // Streamed as the store reads it, in batches: a million rows never sit in memory, and a
+      // cancelled download stops the read.
+      const body = Readable.from(exportChunks(store, format));
+      body.on('error', (error) => request.log.error({ err: error }, 'export failed part-way'));
       const day = new Date().toISOString().slice(0, 10);
       return reply
         .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
@@ -243,8 +242,8 @@ function broadcastRoutes(app: FastifyInstance, { store, control, script }: Owner
     const progress = await broadcastProgress(store.broadcasts, broadcast);
     const done = request.query.done;
     const notice =
-      done === 'test' && request.query.to
-        ? words.doneTest(request.query.to)
+      done === 'test' && maskedOnly(request.query.to)
+        ? words.doneTest(maskedOnly(request.query.to) ?? '')
         : done === 'send' || done === 'resume' || done === 'pause'
           ? words.done[done]
           : undefined;
@@ -333,6 +332,15 @@ function broadcastRoutes(app: FastifyInstance, { store, control, script }: Owner
     });
     return back(action === 'test' ? `done=test&to=${encodeURIComponent(maskAddress(to))}` : `done=${action}`);
   });
+}
+
+/**
+ * A masked address from a redirect's query string ("ro•••@example.com", "a phone ending 4567"), or
+ * undefined: a crafted link cannot make a notice say anything else.
+ */
+function maskedOnly(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  return /^[^\s•@]{0,2}•••@[^\s@]{1,253}$/.test(value) || /^a phone ending \d{4}$/.test(value) ? value : undefined;
 }
 
 /** An email masked as on the link pages, or a phone number's last four digits. */

@@ -65,6 +65,36 @@ function write(out: Writable, text: string): Promise<void> {
   });
 }
 
+/**
+ * The export as text chunks (a header, then a row or a JSON line per sign-up), read from the store
+ * in batches. As a generator, a consumer that stops early (a cancelled download) ends the read.
+ */
+export async function* exportChunks(
+  store: SignupStore,
+  format: ExportFormat,
+  filter: SignupFilter = {},
+): AsyncGenerator<string, number> {
+  let count = 0;
+  if (format === 'json') {
+    yield '[';
+    for await (const record of store.list(filter)) {
+      const row = Object.fromEntries(exportColumns.map((column) => [column, record[column]]));
+      yield `${count === 0 ? '\n' : ',\n'}  ${JSON.stringify(row)}`;
+      count += 1;
+    }
+    yield count === 0 ? ']\n' : '\n]\n';
+    return count;
+  }
+  yield stringify([exportColumns], { record_delimiter: 'windows' });
+  for await (const record of store.list(filter)) {
+    yield stringify([exportColumns.map((column) => spreadsheetCell(column, record[column]))], {
+      record_delimiter: 'windows',
+    });
+    count += 1;
+  }
+  return count;
+}
+
 /** Streams the store to `out` in the chosen format; returns how many sign-ups it wrote. */
 export async function exportSignups(
   store: SignupStore,
@@ -72,22 +102,10 @@ export async function exportSignups(
   out: Writable,
   filter: SignupFilter = {},
 ): Promise<number> {
-  let count = 0;
-  if (format === 'json') {
-    await write(out, '[');
-    for await (const record of store.list(filter)) {
-      const row = Object.fromEntries(exportColumns.map((column) => [column, record[column]]));
-      await write(out, `${count === 0 ? '\n' : ',\n'}  ${JSON.stringify(row)}`);
-      count += 1;
-    }
-    await write(out, count === 0 ? ']\n' : '\n]\n');
-    return count;
+  const chunks = exportChunks(store, format, filter);
+  for (;;) {
+    const next = await chunks.next();
+    if (next.done) return next.value;
+    await write(out, next.value);
   }
-  await write(out, stringify([exportColumns], { record_delimiter: 'windows' }));
-  for await (const record of store.list(filter)) {
-    const row = exportColumns.map((column) => spreadsheetCell(column, record[column]));
-    await write(out, stringify([row], { record_delimiter: 'windows' }));
-    count += 1;
-  }
-  return count;
 }

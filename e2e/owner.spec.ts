@@ -274,6 +274,45 @@ for (const [index, engine] of engines.entries()) {
       await expect(page).toHaveURL(/\/owner\/sign-in$/);
     });
 
+    test('the dashboard works with the keyboard alone, focus always visible', async ({ page }) => {
+      await signIn(page);
+      for (const url of ['/owner', '/owner/people?q=person', '/owner/broadcasts/launch', '/owner/audit']) {
+        await page.goto(`${server.url}${url}`);
+        const seen: { name: string; width: number; style: string }[] = [];
+        for (let step = 0; step < 40; step += 1) {
+          await page.keyboard.press('Tab');
+          const focused = await page.evaluate(() => {
+            const element = document.activeElement as HTMLElement;
+            if (element === document.body) return null;
+            const style = getComputedStyle(element);
+            return {
+              name: `${element.tagName} ${element.textContent?.trim().slice(0, 30) ?? ''}`,
+              width: parseFloat(style.outlineWidth),
+              style: style.outlineStyle,
+            };
+          });
+          if (!focused) break;
+          seen.push(focused);
+        }
+        expect(seen.length, url).toBeGreaterThan(5);
+        expect(
+          seen.filter((focus) => focus.width < 2 || focus.style === 'none'),
+          url,
+        ).toEqual([]);
+      }
+      // Search and open a record without the mouse.
+      await page.goto(`${server.url}/owner/people`);
+      await page.getByLabel('Search by email or phone').focus();
+      await page.keyboard.type('person1');
+      await page.keyboard.press('Enter');
+      await page
+        .getByRole('link', { name: /Open Person 1/ })
+        .first()
+        .focus();
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { level: 2, name: 'Consent history' })).toBeVisible();
+    });
+
     test('every owner page passes axe, and fits 320 px and 200% zoom with no sideways scrolling', async ({ page }) => {
       test.setTimeout(120_000);
       await signIn(page);

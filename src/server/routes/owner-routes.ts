@@ -40,6 +40,7 @@ import { forbiddenPage, signedOutPage } from '../pages/owner/sign-in-pages.js';
 import { html } from './owner-reply.js';
 import { exportChunks, type ExportFormat } from '../storage/signup-export.js';
 import type { Owner } from '../storage/owner-store.js';
+import type { Broadcast } from '../storage/broadcast-store.js';
 import type { SignupStore } from '../storage/signup-store.js';
 import { signInRoutes } from './owner-sign-in.js';
 
@@ -227,6 +228,21 @@ function broadcastRoutes(app: FastifyInstance, { store, control, script }: Owner
   const words = ownerWords.broadcasts;
   const stateLabel = (state: string) => words.states[state] ?? state;
 
+  /** A broadcast's page with its progress now, and what just happened or went wrong. */
+  const pageOf = async (
+    owner: Owner,
+    broadcast: Broadcast,
+    said: { notice?: string | undefined; problem?: string | undefined },
+  ) =>
+    broadcastPage({
+      ownerEmail: owner.email,
+      broadcast,
+      progress: await broadcastProgress(store.broadcasts, broadcast),
+      ...(script ? { script } : {}),
+      ...(said.notice ? { notice: said.notice } : {}),
+      ...(said.problem ? { problem: said.problem } : {}),
+    });
+
   app.get('/owner/broadcasts', async (request, reply) => {
     const all = await store.broadcasts.list();
     const broadcasts = await Promise.all(
@@ -239,7 +255,6 @@ function broadcastRoutes(app: FastifyInstance, { store, control, script }: Owner
     const owner = ownerOf(request);
     const broadcast = await store.broadcasts.get(request.params.name);
     if (!broadcast) return html(reply, broadcastMissingPage(owner.email), 404);
-    const progress = await broadcastProgress(store.broadcasts, broadcast);
     const done = request.query.done;
     const notice =
       done === 'test' && maskedOnly(request.query.to)
@@ -247,22 +262,13 @@ function broadcastRoutes(app: FastifyInstance, { store, control, script }: Owner
         : done === 'send' || done === 'resume' || done === 'pause'
           ? words.done[done]
           : undefined;
-    const problem = control
-      ? control.missingChannels(broadcast).length > 0
-        ? words.notSetUp(control.missingChannels(broadcast).join(' and '))
-        : undefined
-      : words.noSecretKey;
-    return html(
-      reply,
-      broadcastPage({
-        ownerEmail: owner.email,
-        broadcast,
-        progress,
-        ...(script ? { script } : {}),
-        ...(notice ? { notice } : {}),
-        ...(problem ? { problem } : {}),
-      }),
-    );
+    const missing = control?.missingChannels(broadcast) ?? [];
+    const problem = !control
+      ? words.noSecretKey
+      : missing.length > 0
+        ? words.notSetUp(missing.join(' and '))
+        : undefined;
+    return html(reply, await pageOf(owner, broadcast, { notice, problem }));
   });
 
   app.get<BroadcastParams>('/owner/broadcasts/:name/progress', async (request, reply) => {
@@ -311,18 +317,7 @@ function broadcastRoutes(app: FastifyInstance, { store, control, script }: Owner
       else if (action === 'pause') await control.pause(broadcast);
       else await control.send(broadcast);
     } catch (error) {
-      const progress = await broadcastProgress(store.broadcasts, broadcast);
-      return html(
-        reply,
-        broadcastPage({
-          ownerEmail: owner.email,
-          broadcast,
-          progress,
-          ...(script ? { script } : {}),
-          problem: (error as Error).message,
-        }),
-        409,
-      );
+      return html(reply, await pageOf(owner, broadcast, { problem: (error as Error).message }), 409);
     }
     await store.owners.audit({
       ownerEmail: owner.email,

@@ -3,7 +3,7 @@
 import { PROGRESS_COUNTS, type BroadcastProgress } from '../../broadcast/broadcast-progress.js';
 import { ownerWords } from '../../owner/owner-words.js';
 import type { Broadcast } from '../../storage/broadcast-store.js';
-import { Notice, renderOwnerPage, ScrollTable, shortTime } from './owner-layout.js';
+import { Notice, renderOwnerPage, ScrollTable, shortPage, shortTime } from './owner-layout.js';
 
 const words = ownerWords.broadcasts;
 
@@ -225,17 +225,11 @@ export function confirmActionPage({
   );
 }
 
-export function broadcastMissingPage(ownerEmail: string): string {
-  return renderOwnerPage(
-    { title: words.missingTitle, ownerEmail, current: 'broadcasts' },
-    <>
-      <h1>{words.missingTitle}</h1>
-      <p>{words.missing}</p>
-      <p>
-        <a className="link" href="/owner/broadcasts">
-          {words.heading}
-        </a>
-      </p>
-    </>,
-  );
-}
+export const broadcastMissingPage = (ownerEmail: string) =>
+  shortPage({
+    title: words.missingTitle,
+    text: words.missing,
+    ownerEmail,
+    current: 'broadcasts',
+    link: { href: '/owner/broadcasts', label: words.heading },
+  });

@@ -81,6 +81,30 @@ export function renderOwnerPage(options: OwnerPageOptions, children: ReactNode):
   return `<!doctype html>${renderToStaticMarkup(<Layout {...options}>{children}</Layout>)}`;
 }
 
+/** A page that says one thing, with a link on: an expired link, signed out, not found, not allowed. */
+export function shortPage({
+  title,
+  text,
+  link,
+  notice = false,
+  ...options
+}: OwnerPageOptions & { text: string; link?: { href: string; label: string }; notice?: boolean }): string {
+  return renderOwnerPage(
+    { title, ...options },
+    <>
+      <h1>{title}</h1>
+      {notice ? <Notice>{text}</Notice> : <p>{text}</p>}
+      {link ? (
+        <p>
+          <a className="link" href={link.href}>
+            {link.label}
+          </a>
+        </p>
+      ) : null}
+    </>,
+  );
+}
+
 /** A table that scrolls sideways inside itself on a narrow screen, reachable and named for keyboard users. */
 export function ScrollTable({ label, children }: { label: string; children: ReactNode }) {
   return (

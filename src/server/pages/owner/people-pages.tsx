@@ -2,7 +2,7 @@
 // them, and the export buttons.
 import { ownerWords } from '../../owner/owner-words.js';
 import type { ConsentEvent, Subscriber } from '../../storage/messaging-store.js';
-import { Notice, renderOwnerPage, ScrollTable, shortTime } from './owner-layout.js';
+import { Notice, renderOwnerPage, ScrollTable, shortPage, shortTime } from './owner-layout.js';
 
 const words = ownerWords.people;
 const personWords = ownerWords.person;
@@ -228,17 +228,11 @@ export function deleteQuestionPage({ ownerEmail, person }: { ownerEmail: string;
   );
 }
 
-export function personMissingPage(ownerEmail: string): string {
-  return renderOwnerPage(
-    { title: personWords.missingTitle, ownerEmail, current: 'people' },
-    <>
-      <h1>{personWords.missingTitle}</h1>
-      <p>{personWords.missing}</p>
-      <p>
-        <a className="link" href="/owner/people">
-          {personWords.back}
-        </a>
-      </p>
-    </>,
-  );
-}
+export const personMissingPage = (ownerEmail: string) =>
+  shortPage({
+    title: personWords.missingTitle,
+    text: personWords.missing,
+    ownerEmail,
+    current: 'people',
+    link: { href: '/owner/people', label: personWords.back },
+  });

@@ -2,7 +2,7 @@
 // the page a link opens, whose button does the signing in (mail scanners open links; only a POST
 // uses one).
 import { ownerWords } from '../../owner/owner-words.js';
-import { Notice, renderOwnerPage } from './owner-layout.js';
+import { Notice, renderOwnerPage, shortPage } from './owner-layout.js';
 
 const words = ownerWords.signIn;
 
@@ -71,44 +71,18 @@ export function signInLinkPage(token: string): string {
   );
 }
 
-export function badSignInLinkPage(): string {
-  return renderOwnerPage(
-    { title: words.badLinkTitle },
-    <>
-      <h1>{words.badLinkTitle}</h1>
-      <p>{words.badLink}</p>
-      <p>
-        <a className="link" href="/owner/sign-in">
-          {words.again}
-        </a>
-      </p>
-    </>,
-  );
-}
+const signInAgain = { href: '/owner/sign-in', label: words.again };
 
-export function signedOutPage(): string {
-  return renderOwnerPage(
-    { title: words.signedOutTitle },
-    <>
-      <h1>{words.signedOutTitle}</h1>
-      <Notice>{words.signedOut}</Notice>
-      <p>
-        <a className="link" href="/owner/sign-in">
-          {words.title}
-        </a>
-      </p>
-    </>,
-  );
-}
+export const badSignInLinkPage = () => shortPage({ title: words.badLinkTitle, text: words.badLink, link: signInAgain });
+
+export const signedOutPage = () =>
+  shortPage({
+    title: words.signedOutTitle,
+    text: words.signedOut,
+    notice: true,
+    link: { href: '/owner/sign-in', label: words.title },
+  });
 
 /** A POST that did not come from one of our own pages: nothing was changed. */
-export function forbiddenPage(): string {
-  const errors = ownerWords.errors;
-  return renderOwnerPage(
-    { title: errors.forbiddenTitle },
-    <>
-      <h1>{errors.forbiddenTitle}</h1>
-      <p>{errors.forbidden}</p>
-    </>,
-  );
-}
+export const forbiddenPage = () =>
+  shortPage({ title: ownerWords.errors.forbiddenTitle, text: ownerWords.errors.forbidden });

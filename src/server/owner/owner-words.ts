@@ -207,7 +207,9 @@ export const ownerWords = {
       broadcast: 'Launch day',
     } as Record<string, string>,
     signedInDetail: 'With a one-time link',
-    searchedDetail: (query: string, matches: number) => `“${query}”: ${matches} ${matches === 1 ? 'match' : 'matches'}`,
+    /** `more`: there were more matches than the page shows. */
+    searchedDetail: (query: string, matches: number, more: boolean) =>
+      `“${query}”: ${matches}${more ? '+' : ''} ${matches === 1 && !more ? 'match' : 'matches'}`,
     exportedDetail: (format: string, people: number) =>
       `${format.toUpperCase()} of everyone on the list (${people.toLocaleString('en-US')} ${people === 1 ? 'person' : 'people'})`,
     broadcastDetail: (action: string, to: string) =>

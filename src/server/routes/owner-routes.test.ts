@@ -334,6 +334,17 @@ describe('signed in', () => {
       ['searched', '“ROSA@”: 1 match'],
       ['signed_in', 'With a one-time link'],
     ]);
+    // A search with more matches than the page shows says so.
+    for (let index = 0; index < 51; index += 1)
+      await setup.store.add({
+        name: `P ${index}`,
+        phone: '+15550001111',
+        email: `many${index}@example.com`,
+        betaTesting: false,
+      });
+    const many = await setup.app.inject({ url: '/owner/people?q=many', headers: cookie });
+    expect(many.body).toContain('Only the first 50 are shown');
+    expect((await setup.store.owners.auditLog(1))[0]?.detail).toBe('“many”: 50+ matches');
     // Never a whole address in the log.
     expect(JSON.stringify(log)).not.toContain('rosa@example.com');
     const page = await setup.app.inject({ url: '/owner/audit', headers: cookie });

@@ -149,7 +149,11 @@ function dashboardRoutes(app: FastifyInstance, { store, subscriptions }: OwnerRo
     await audit({
       ownerEmail: owner.email,
       action: 'searched',
-      detail: ownerWords.audit.searchedDetail(query, Math.min(results.length, SEARCH_LIMIT)),
+      detail: ownerWords.audit.searchedDetail(
+        query,
+        Math.min(results.length, SEARCH_LIMIT),
+        results.length > SEARCH_LIMIT,
+      ),
     });
     return html(reply, peoplePage({ ownerEmail: owner.email, query, results }));
   });

@@ -2,7 +2,13 @@
 // sign-in link for an owner whose email is not set up (docs/owner-guide.md).
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.js';
-import { newSecret, secretHash, SIGN_IN_LINK_LIFETIME_MS, signInLink } from '../server/owner/owner-auth.js';
+import {
+  newSecret,
+  OWNER_EMAIL,
+  secretHash,
+  SIGN_IN_LINK_LIFETIME_MS,
+  signInLink,
+} from '../server/owner/owner-auth.js';
 import { ownerEmailKey } from '../server/storage/owner-store.js';
 import { CliError, isEntryPoint, openStoreForCli, runCli } from './cli-support.js';
 
@@ -22,9 +28,6 @@ export interface Output {
   out: { write(text: string): unknown };
   err: { write(text: string): unknown };
 }
-
-/** Loose enough for any real address, strict enough to catch a typo such as a missing @. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export async function main(
   argv: string[],
@@ -60,7 +63,7 @@ async function run(command: OwnerCommand, given: string | undefined, out: Output
   const email = given === undefined ? undefined : ownerEmailKey(given);
   if (command !== 'list') {
     if (!email) throw new CliError(`--email is required.\n\n${usage}`);
-    if (!EMAIL.test(email)) throw new CliError(`--email must be an email address, not "${email}".`);
+    if (!OWNER_EMAIL.test(email)) throw new CliError(`--email must be an email address, not "${email}".`);
   }
   const { store } = await openStoreForCli({ migrate: command === 'add' });
   try {

@@ -106,7 +106,8 @@ async function fill(databaseUrl: string, sink: CountingSmtpSink) {
 describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on PostgreSQL', () => {
   const postgres = storeEngines.find((engine) => engine.name === 'postgres')!;
 
-  it(`two senders send ${PEOPLE.toLocaleString('en-US')} emails, each exactly once`, { timeout: 120_000 }, async () => {
+  /** A filled list on a fresh PostgreSQL schema, an SMTP sink counting each address, and `send --workers 2` started. */
+  async function sendWithTwoSenders() {
     const sink = await startCountingSmtpSink();
     onTestFinished(() => sink.stop());
     const database = await postgres.database();
@@ -114,6 +115,11 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
     const { store, broadcast } = await fill(database.url, sink);
     const env = environment(database.url, sink);
     const send = broadcastCommand(env, 'send', 'launch', '--workers', '2', '--rate', '100000');
+    return { sink, store, broadcast, env, send };
+  }
+
+  it(`two senders send ${PEOPLE.toLocaleString('en-US')} emails, each exactly once`, { timeout: 120_000 }, async () => {
+    const { sink, store, broadcast, send } = await sendWithTwoSenders();
     expect(await send.exited, send.output()).toBe(0);
     expect(send.output()).toContain('Sending "launch" with 2 senders');
     expect(send.output()).toContain('Finished: nothing is left to send.');
@@ -129,13 +135,7 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
     'a sender killed with SIGKILL half-way: a new one finishes, nobody gets two, only the killed one’s in-flight messages are unknown, and --resend-unknown leaves nobody without it',
     { timeout: 120_000 },
     async () => {
-      const sink = await startCountingSmtpSink();
-      onTestFinished(() => sink.stop());
-      const database = await postgres.database();
-      if (database.kind !== 'postgres') throw new Error('PostgreSQL expected');
-      const { store, broadcast } = await fill(database.url, sink);
-      const env = environment(database.url, sink);
-      const send = broadcastCommand(env, 'send', 'launch', '--workers', '2', '--rate', '100000');
+      const { sink, store, broadcast, env, send } = await sendWithTwoSenders();
       await waitForMatch(
         () => [childrenOf(send.child.pid ?? 0)],
         (children) => children.length === 2,

@@ -1,8 +1,7 @@
 // How far a broadcast has got, in figures a person reads: the terminal's status and the dashboard's
 // live progress both come from here.
-import type { Broadcast, BroadcastStore, StateCounts } from '../storage/broadcast-store.js';
-
-const number = (value: number) => value.toLocaleString('en-US');
+import { MESSAGE_STATES, type Broadcast, type BroadcastStore, type StateCounts } from '../storage/broadcast-store.js';
+import { number } from '../storage/stats-report.js';
 
 /** "about 3 min", "about 45 s", "under a second". */
 export function duration(seconds: number): string {
@@ -54,23 +53,31 @@ function countOf(counts: StateCounts, key: ProgressCount): number {
   }
 }
 
+/** The counts of several channels together. */
+function sumCounts(parts: StateCounts[]): StateCounts {
+  const sum = Object.fromEntries([...MESSAGE_STATES, 'retrying', 'total'].map((key) => [key, 0])) as StateCounts;
+  for (const part of parts) for (const key of Object.keys(sum) as (keyof StateCounts)[]) sum[key] += part[key];
+  return sum;
+}
+
 /** Reads the broadcast's counts now, with the rate over the last minute and the time left at that rate. */
 export async function broadcastProgress(
   store: BroadcastStore,
   broadcast: Broadcast,
   now = new Date(),
 ): Promise<BroadcastProgress> {
-  const [all, senders, lastMinute, state] = await Promise.all([
-    store.counts(broadcast.id),
+  const [byChannel, senders, lastMinute, state] = await Promise.all([
+    Promise.all(broadcast.channels.map((channel) => store.counts(broadcast.id, channel))),
     store.liveSenders(broadcast.id),
     store.sentSince(broadcast.id, new Date(now.getTime() - 60_000)),
     store.state(broadcast.id),
   ]);
   const fields: Record<string, string> = {};
-  for (const channel of broadcast.channels) {
-    const counts = await store.counts(broadcast.id, channel);
-    for (const key of PROGRESS_COUNTS) fields[`${channel}.${key}`] = number(countOf(counts, key));
-  }
+  broadcast.channels.forEach((channel, index) => {
+    const counts = byChannel[index];
+    if (counts) for (const key of PROGRESS_COUNTS) fields[`${channel}.${key}`] = number(countOf(counts, key));
+  });
+  const all = sumCounts(byChannel);
   const finished = done(all);
   const left = all.total - finished;
   const perSecond = lastMinute / 60;

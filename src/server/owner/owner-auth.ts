@@ -18,6 +18,9 @@ export const newSecret = () => randomBytes(32).toString('base64url');
 /** What the database keeps of a secret. */
 export const secretHash = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
+/** An owner's address: loose enough for any real one, strict enough to catch a missing @. */
+export const OWNER_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
 /** A secret we made looks like this; anything else is refused before the database is asked. */
 export const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 

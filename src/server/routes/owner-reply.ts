@@ -1,6 +1,13 @@
-// How the owner's routes answer with a page.
+// How the owner's routes read a form and answer with a page.
 import type { FastifyReply } from 'fastify';
 
 export function html(reply: FastifyReply, markup: string, status = 200): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(markup);
+}
+
+/** A text field of a url-encoded form, trimmed; '' when absent. */
+export function fieldOf(body: unknown, name: string): string {
+  if (typeof body !== 'object' || body === null) return '';
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value.trim() : '';
 }

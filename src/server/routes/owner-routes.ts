@@ -37,7 +37,7 @@ import {
   SEARCH_LIMIT,
 } from '../pages/owner/people-pages.js';
 import { forbiddenPage, signedOutPage } from '../pages/owner/sign-in-pages.js';
-import { html } from './owner-reply.js';
+import { fieldOf, html } from './owner-reply.js';
 import { exportChunks, type ExportFormat } from '../storage/signup-export.js';
 import type { Owner } from '../storage/owner-store.js';
 import type { Broadcast } from '../storage/broadcast-store.js';
@@ -77,12 +77,6 @@ const isDataRoute = (url: string) => {
   const path = url.split('?')[0] ?? '';
   return path.endsWith('/progress') || /\/export\.(csv|json)$/.test(path);
 };
-
-function fieldOf(body: unknown, name: string): string {
-  if (typeof body !== 'object' || body === null) return '';
-  const value = (body as Record<string, unknown>)[name];
-  return typeof value === 'string' ? value.trim() : '';
-}
 
 export const ownerRoutes: FastifyPluginAsync<OwnerRouteOptions> = async (app, options) => {
   const { store, siteUrl } = options;

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   newSecret,
+  OWNER_EMAIL,
   sameOrigin,
   SECRET_PATTERN,
   secretHash,
@@ -18,18 +19,10 @@ import {
   signInLinkPage,
   signInPage,
 } from '../pages/owner/sign-in-pages.js';
-import { html } from './owner-reply.js';
+import { fieldOf, html } from './owner-reply.js';
 import type { OwnerRouteOptions } from './owner-routes.js';
 
 type TokenParams = { Params: { token: string } };
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-function fieldOf(body: unknown, name: string): string {
-  if (typeof body !== 'object' || body === null) return '';
-  const value = (body as Record<string, unknown>)[name];
-  return typeof value === 'string' ? value.trim() : '';
-}
 
 export function signInRoutes(app: FastifyInstance, options: OwnerRouteOptions): void {
   const { store, siteUrl, mailer, allowSignIn } = options;
@@ -48,7 +41,7 @@ export function signInRoutes(app: FastifyInstance, options: OwnerRouteOptions): 
     if (!sameOrigin(request, siteUrl)) return html(reply, forbiddenPage(), 403);
     if (!(await withinLimit(request, reply))) return reply;
     const email = fieldOf(request.body, 'email');
-    if (!EMAIL.test(email)) return html(reply, signInPage({ error: 'invalid', email }), 400);
+    if (!OWNER_EMAIL.test(email)) return html(reply, signInPage({ error: 'invalid', email }), 400);
     const owner = await owners.byEmail(email);
     if (owner) {
       const token = newSecret();

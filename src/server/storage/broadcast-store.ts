@@ -413,20 +413,7 @@ export class BroadcastStore {
    * may or may not have left: it becomes 'unknown', like a dead sender's. Returns how many rows.
    */
   async stopSender(senderId: string): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('broadcast_senders')
-        .set({ stopped_at: this.stamp(), slot: null })
-        .where('id', '=', senderId)
-        .execute();
-      const result = await trx
-        .updateTable('broadcast_messages')
-        .set({ state: 'unknown', next_attempt_at: null, error: 'its sender stopped while sending it' })
-        .where('state', '=', 'sending')
-        .where('claimed_by', '=', senderId)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
-    });
+    return this.stopSenders([senderId]);
   }
 
   /** Senders that have not stopped (some may have died without saying so), oldest first. */
@@ -455,7 +442,11 @@ export class BroadcastStore {
   async reapDeadSenders(isDead: (sender: SenderInfo) => boolean): Promise<number> {
     const dead = (await this.liveSenders()).filter(isDead);
     if (dead.length === 0) return 0;
-    const ids = dead.map((sender) => sender.id);
+    return this.stopSenders(dead.map((sender) => sender.id));
+  }
+
+  /** Marks these senders stopped, and what they still held as 'sending' unknown; returns how many rows. */
+  private async stopSenders(ids: string[]): Promise<number> {
     const at = this.stamp();
     return this.db.transaction().execute(async (trx) => {
       // Write first: on SQLite the transaction then holds the write lock from its first statement.

@@ -3,8 +3,10 @@ import { SCROLL_THRESHOLDS, type ScrollPercentage } from '../../shared/analytics
 import { firstDay, type CountedLabel, type FunnelDay, type SignupStats } from './signup-store.js';
 
 const BAR_WIDTH = 40;
-const number = (value: number) => value.toLocaleString('en-US');
-const percent = (part: number, whole: number) => (whole === 0 ? '0%' : `${Math.round((part / whole) * 100)}%`);
+/** 1,234: figures as the owner's commands and pages print them. */
+export const number = (value: number) => value.toLocaleString('en-US');
+/** A share of a whole, rounded: "25%"; "0%" of nothing. */
+export const percent = (part: number, whole: number) => (whole === 0 ? '0%' : `${Math.round((part / whole) * 100)}%`);
 
 /** The UTC days (YYYY-MM-DD) of the window, oldest first. */
 function windowDays(now: Date, days: number): string[] {

@@ -2,8 +2,8 @@
 // queries, as figures, a chart with its table, the page's funnel and the top sources and campaigns.
 import { ownerWords } from '../../owner/owner-words.js';
 import type { CountedLabel, FunnelDay, SignupStats } from '../../storage/signup-store.js';
-import { fillDays, fillFunnelDays, totalFunnel } from '../../storage/stats-report.js';
-import { number, percent, renderOwnerPage, ScrollTable } from './owner-layout.js';
+import { fillDays, fillFunnelDays, number, percent, totalFunnel } from '../../storage/stats-report.js';
+import { renderOwnerPage, ScrollTable } from './owner-layout.js';
 import { SignupsChart } from './signups-chart.js';
 
 const words = ownerWords.overview;

@@ -125,5 +125,3 @@ export function Notice({ children, kind = 'success' }: { children: ReactNode; ki
 
 /** "2026-11-23 14:05", UTC: the owner's pages show times as the commands print them. */
 export const shortTime = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace('T', ' ')}` : '');
-export const number = (value: number) => value.toLocaleString('en-US');
-export const percent = (part: number, whole: number) => (whole === 0 ? '0%' : `${Math.round((part / whole) * 100)}%`);

@@ -20,7 +20,7 @@ export default tseslint.config(
   restrictImports('src/shared/**', ['client', 'server', 'cli'], 'shared/ imports from neither side.'),
   restrictImports('src/client/**', ['server', 'cli'], 'The browser app never imports server or CLI code.'),
   restrictImports('src/server/**', ['client', 'cli'], 'The server never imports browser or CLI code.'),
-  restrictImports('src/cli/**', ['client'], 'Owner commands use server/storage, not the browser app.'),
+  restrictImports('src/cli/**', ['client'], 'Owner commands use the server side, not the browser app.'),
   {
     files: ['scripts/**/*.mjs', 'bench/**/*.mjs', '*.js'],
     languageOptions: {

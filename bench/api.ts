@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { stop, waitForServer } from './server-process.js';
 import pg from 'pg';
-import { openSignupStore } from '../src/server/storage/open-signup-store.js';
+import { openSignupStore } from '../src/server/db/open-signup-store.js';
 import type { DatabaseConfig } from '../src/server/config.js';
 
 const { values } = parseArgs({

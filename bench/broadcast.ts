@@ -13,8 +13,8 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig, type DatabaseConfig } from '../src/server/config.js';
 import { Broadcasts } from '../src/server/broadcast/broadcasts.js';
-import { openSignupStore } from '../src/server/storage/open-signup-store.js';
-import type { SignupStore } from '../src/server/storage/signup-store.js';
+import { openSignupStore } from '../src/server/db/open-signup-store.js';
+import type { SignupStore } from '../src/server/db/signup-store.js';
 
 const { values } = parseArgs({
   options: {

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { openSqlite } from '../src/server/storage/sqlite-shared.js';
-import { migrateSqlite } from '../src/server/storage/sqlite-signup-store.js';
-import { PostgresSignupStore } from '../src/server/storage/postgres-signup-store.js';
+import { openSqlite } from '../src/server/db/sqlite-shared.js';
+import { migrateSqlite } from '../src/server/db/sqlite-signup-store.js';
+import { PostgresSignupStore } from '../src/server/db/postgres-signup-store.js';
 
 const { values } = parseArgs({
   options: { rows: { type: 'string', default: '1000000' }, postgres: { type: 'string' } },

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
-import { twilioSignature } from '../src/server/messaging/twilio-sms-provider';
+import { twilioSignature } from '../src/server/consent/twilio-sms-provider';
 import { startSmtpSink, type SmtpSink } from '../src/server/test/smtp-sink';
 import { startTwilioStandIn, type TwilioStandIn } from '../src/server/test/twilio-stand-in';
 import { MIN_FORM_TIME_MS, type SignupRecord } from '../src/shared/signup-schema';

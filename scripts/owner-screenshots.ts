@@ -6,7 +6,7 @@ import path from 'node:path';
 import { chromium } from '@playwright/test';
 import type { AnalyticsEvent } from '../src/shared/analytics-events';
 import { newSecret, secretHash, SIGN_IN_LINK_LIFETIME_MS } from '../src/server/owner/owner-auth';
-import { SqliteSignupStore } from '../src/server/storage/sqlite-signup-store';
+import { SqliteSignupStore } from '../src/server/db/sqlite-signup-store';
 import { startBuiltServer } from './built-server.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
 

@@ -15,7 +15,7 @@ const MODES = [
 
 const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-// Filled in by the server at start with SITE_URL (src/server/routes/site.ts): share links need whole addresses.
+// Filled in by the server at start with SITE_URL (src/server/site/site-routes.ts): share links need whole addresses.
 const SITE_URL = '{{SITE_URL}}';
 
 /** The built index.html of one mode, with its stylesheet inline and its script started after the first paint. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StateCounts } from '../server/storage/broadcast-store.js';
+import type { StateCounts } from '../server/db/outbox-repository.js';
 import { done, duration, progressLine, statusLines } from './broadcast-progress.js';
 
 const counts = (some: Partial<StateCounts>): StateCounts => {

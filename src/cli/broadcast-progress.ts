@@ -1,6 +1,6 @@
 // The owner's view of a broadcast in the terminal: counts, a progress bar, and the time left.
 import { done, duration } from '../server/broadcast/broadcast-progress.js';
-import type { StateCounts } from '../server/storage/broadcast-store.js';
+import type { StateCounts } from '../server/db/outbox-repository.js';
 
 export { done, duration };
 

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SqliteSignupStore } from '../server/storage/sqlite-signup-store.js';
+import { SqliteSignupStore } from '../server/db/sqlite-signup-store.js';
 import { startSmtpSink, type SmtpSink } from '../server/test/smtp-sink.js';
 import { tempDatabaseFile } from '../server/test/temp-database.js';
 import { main } from './broadcast.js';

@@ -4,12 +4,12 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../server/config.js';
-import { smsSegments } from '../server/messaging/sms-segments.js';
+import { smsSegments } from '../server/consent/sms-segments.js';
 import { BroadcastError, Broadcasts, transportsFrom, type AudienceReport } from '../server/broadcast/broadcasts.js';
 import type { SenderReport } from '../server/broadcast/broadcast-sender.js';
 import { EXCLUSION_WORDS, EXCLUSIONS } from '../server/broadcast/eligibility.js';
-import { SenderBusyError, type Broadcast, type BroadcastStore } from '../server/storage/broadcast-store.js';
-import type { SignupStore } from '../server/storage/signup-store.js';
+import { SenderBusyError, type Broadcast, type OutboxRepository } from '../server/db/outbox-repository.js';
+import type { SignupStore } from '../server/db/signup-store.js';
 import { done, progressLine, statusLines } from './broadcast-progress.js';
 import { CliError, isEntryPoint, openStoreForCli, runCli } from './cli-support.js';
 
@@ -43,7 +43,7 @@ const plural = (count: number, one: string, many = `${one}s`) => `${number(count
 interface Context {
   config: Config;
   signups: SignupStore;
-  store: BroadcastStore;
+  store: OutboxRepository;
   broadcasts: Broadcasts;
   where: string;
   output: Output;

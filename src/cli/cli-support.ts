@@ -2,8 +2,8 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, type DatabaseConfig } from '../server/config.js';
-import { openSignupStore } from '../server/storage/open-signup-store.js';
-import { NotMigratedError, type SignupStore } from '../server/storage/signup-store.js';
+import { openSignupStore } from '../server/db/open-signup-store.js';
+import { NotMigratedError, type SignupStore } from '../server/db/signup-store.js';
 
 export class CliError extends Error {}
 

@@ -1,8 +1,8 @@
 // The owner's deletion command, run in-process against a temporary SQLite database.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SignupInput, SignupRecord } from '../shared/signup-schema.js';
-import { createAddressHasher } from '../server/messaging/link-tokens.js';
-import { SqliteSignupStore } from '../server/storage/sqlite-signup-store.js';
+import { createAddressHasher } from '../server/consent/link-tokens.js';
+import { SqliteSignupStore } from '../server/db/sqlite-signup-store.js';
 import { tempDatabaseFile } from '../server/test/temp-database.js';
 import { main } from './delete-signups.js';
 import { runCommand } from '../server/test/run-command.js';

@@ -2,10 +2,10 @@
 import { parseArgs } from 'node:util';
 import { emailKey, normalisePhone, PHONE_PATTERN } from '../shared/signup-schema.js';
 import { loadConfig } from '../server/config.js';
-import { createAddressHasher } from '../server/messaging/link-tokens.js';
-import { storedForms, toE164 } from '../server/messaging/phone.js';
-import { Subscriptions } from '../server/messaging/subscriptions.js';
-import type { MessagingStore, Subscriber } from '../server/storage/messaging-store.js';
+import { createAddressHasher } from '../server/consent/link-tokens.js';
+import { storedForms, toE164 } from '../server/consent/phone.js';
+import { Subscriptions } from '../server/consent/subscriptions.js';
+import type { ConsentRepository, Subscriber } from '../server/db/consent-repository.js';
 import { isEntryPoint, openStoreForCli, runCli } from './cli-support.js';
 
 const usage = `Usage: npm run --silent signups:delete -- --email ADDRESS
@@ -40,7 +40,7 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
  * matching rule as Subscriptions.removeByAddress; anyone it misses is reported without the count.
  */
 async function historySizes(
-  messaging: MessagingStore,
+  messaging: ConsentRepository,
   address: { email?: string; phone?: string },
 ): Promise<Map<string, number>> {
   const found: Subscriber[] = [];

@@ -1,7 +1,7 @@
 // `npm run signups:export -- --format csv|json [--since DATE] [--beta-only] [--out FILE]`: sign-ups, for the owner.
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { exportFormats, exportSignups, type ExportFormat } from '../server/storage/signup-export.js';
+import { exportFormats, exportSignups, type ExportFormat } from '../server/signups/signup-export.js';
 import { openStoreForCli, parseSince, runCli } from './cli-support.js';
 
 const usage = `Usage: npm run --silent signups:export -- --format csv|json [--since DATE] [--beta-only] [--out FILE]

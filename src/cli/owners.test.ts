@@ -1,7 +1,7 @@
 // The owner commands, in-process against a temporary SQLite database: add, list, link, remove.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { secretHash } from '../server/owner/owner-auth.js';
-import { SqliteSignupStore } from '../server/storage/sqlite-signup-store.js';
+import { SqliteSignupStore } from '../server/db/sqlite-signup-store.js';
 import { runCommand } from '../server/test/run-command.js';
 import { tempDatabaseFile } from '../server/test/temp-database.js';
 import { main } from './owners.js';

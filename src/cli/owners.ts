@@ -9,7 +9,7 @@ import {
   SIGN_IN_LINK_LIFETIME_MS,
   signInLink,
 } from '../server/owner/owner-auth.js';
-import { ownerEmailKey } from '../server/storage/owner-store.js';
+import { ownerEmailKey } from '../server/db/owner-repository.js';
 import { CliError, isEntryPoint, openStoreForCli, runCli } from './cli-support.js';
 
 export const OWNER_COMMANDS = ['add', 'remove', 'list', 'link'] as const;

@@ -1,6 +1,6 @@
 // `npm run signups:stats -- [--days N] [--top N]`: how the sign-ups are going, as text.
 import { parseArgs } from 'node:util';
-import { formatFunnelReport, formatStatsReport } from '../server/storage/stats-report.js';
+import { formatFunnelReport, formatStatsReport } from '../server/signups/stats-report.js';
 import { CliError, openStoreForCli, runCli } from './cli-support.js';
 
 const usage = `Usage: npm run --silent signups:stats -- [--days N] [--top N]

@@ -2,10 +2,10 @@
 import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { createMessaging } from './messaging/messaging.js';
+import { createMessaging } from './consent/messaging.js';
 import { BroadcastControl } from './broadcast/broadcast-control.js';
 import { createSignInMailer } from './owner/sign-in-mailer.js';
-import { openSignupStore } from './storage/open-signup-store.js';
+import { openSignupStore } from './db/open-signup-store.js';
 
 /**
  * How long a stop waits for connections to finish. Requests in flight take milliseconds; past this,

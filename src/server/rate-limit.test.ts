@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { clientKey, OWNER_SIGN_IN_ATTEMPTS, rateLimitedMessage } from './rate-limit.js';
-import { SqliteSignupStore } from './storage/sqlite-signup-store.js';
+import { SqliteSignupStore } from './db/sqlite-signup-store.js';
 import { testRedisUrl } from './test/store-engines.js';
 import { tempDatabaseFile } from './test/temp-database.js';
 import { testConfig } from './test/test-config.js';

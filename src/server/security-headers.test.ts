@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import { HSTS, PERMISSIONS_POLICY } from './security-headers.js';
-import { SqliteSignupStore } from './storage/sqlite-signup-store.js';
+import { SqliteSignupStore } from './db/sqlite-signup-store.js';
 import { tempDatabaseFile } from './test/temp-database.js';
 import { testConfig } from './test/test-config.js';
 

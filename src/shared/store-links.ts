@@ -1,4 +1,4 @@
-// Our own addresses that send a visitor on to the app's store (src/server/routes/app-links.ts): the
+// Our own addresses that send a visitor on to the app's store (src/server/site/app-link-routes.ts): the
 // launched page's buttons and the launch messages link here, never to a store directly.
 import type { DownloadPlatform } from './analytics-constants.js';
 

@@ -4,8 +4,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import { hostname } from 'node:os';
-import { SenderBusyError, type Broadcast, type SenderInfo } from '../storage/broadcast-store.js';
-import type { SignupStore } from '../storage/signup-store.js';
+import { SenderBusyError, type Broadcast, type SenderInfo } from '../db/outbox-repository.js';
+import type { SignupStore } from '../db/signup-store.js';
 import { BroadcastError, Broadcasts, transportsFrom } from './broadcasts.js';
 import { processAlive, type BroadcastSender } from './broadcast-sender.js';
 

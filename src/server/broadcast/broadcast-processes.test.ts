@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../config.js';
-import { openSignupStore } from '../storage/open-signup-store.js';
+import { openSignupStore } from '../db/open-signup-store.js';
 import { waitForMatch } from '../test/poll.js';
 import { startCountingSmtpSink, type CountingSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines, testDatabaseUrl } from '../test/store-engines.js';

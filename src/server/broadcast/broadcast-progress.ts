@@ -1,7 +1,7 @@
 // How far a broadcast has got, in figures a person reads: the terminal's status and the dashboard's
 // live progress both come from here.
-import { MESSAGE_STATES, type Broadcast, type BroadcastStore, type StateCounts } from '../storage/broadcast-store.js';
-import { number } from '../storage/stats-report.js';
+import { MESSAGE_STATES, type Broadcast, type OutboxRepository, type StateCounts } from '../db/outbox-repository.js';
+import { number } from '../signups/stats-report.js';
 
 /** "about 3 min", "about 45 s", "under a second". */
 export function duration(seconds: number): string {
@@ -62,7 +62,7 @@ function sumCounts(parts: StateCounts[]): StateCounts {
 
 /** Reads the broadcast's counts now, with the rate over the last minute and the time left at that rate. */
 export async function broadcastProgress(
-  store: BroadcastStore,
+  store: OutboxRepository,
   broadcast: Broadcast,
   now = new Date(),
 ): Promise<BroadcastProgress> {

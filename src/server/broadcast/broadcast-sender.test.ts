@@ -3,9 +3,9 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
-import { openSignupStore } from '../storage/open-signup-store.js';
-import type { SignupStore } from '../storage/signup-store.js';
-import { SenderBusyError, type Broadcast } from '../storage/broadcast-store.js';
+import { openSignupStore } from '../db/open-signup-store.js';
+import type { SignupStore } from '../db/signup-store.js';
+import { SenderBusyError, type Broadcast } from '../db/outbox-repository.js';
 import { waitForMatch } from '../test/poll.js';
 import { startCountingSmtpSink, startSmtpSink, type CountingSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';

@@ -4,29 +4,29 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EmailSendError, type EmailSender } from '../messaging/email-sender.js';
-import type { LinkSigner } from '../messaging/link-tokens.js';
-import { withoutAddresses } from '../messaging/log-safe.js';
-import { toE164 } from '../messaging/phone.js';
-import { SmsSendError, type SmsProvider } from '../messaging/sms-provider.js';
-import type { Subscriptions } from '../messaging/subscriptions.js';
-import { retryDelayMs } from '../messaging/confirmation-mailer.js';
-import { personalise } from '../messaging/broadcast-templates.js';
+import { EmailSendError, type EmailSender } from '../consent/email-sender.js';
+import type { LinkSigner } from '../consent/link-tokens.js';
+import { withoutAddresses } from '../consent/log-safe.js';
+import { toE164 } from '../consent/phone.js';
+import { SmsSendError, type SmsProvider } from '../consent/sms-provider.js';
+import type { Subscriptions } from '../consent/subscriptions.js';
+import { retryDelayMs } from '../consent/confirmation-mailer.js';
+import { personalise } from './broadcast-templates.js';
 import type {
   Broadcast,
   BroadcastChannel,
-  BroadcastStore,
+  OutboxRepository,
   ClaimedMessage,
   Outcome,
   SenderInfo,
-} from '../storage/broadcast-store.js';
+} from '../db/outbox-repository.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { EXCLUSION_WORDS, exclusionOf, suppressionsFor, type Audience } from './eligibility.js';
 import { LatencyHistogram } from './latency-histogram.js';
 import { RateLimiter } from './rate-limiter.js';
 
 export interface BroadcastSenderOptions {
-  store: BroadcastStore;
+  store: OutboxRepository;
   subscriptions: Subscriptions;
   links: LinkSigner;
   siteUrl: string;

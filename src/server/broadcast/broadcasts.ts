@@ -1,28 +1,28 @@
 // Launch day's operations, for the owner's command (and later the dashboard): create a broadcast
 // with its recipients, top it up, preview it, test it, and build its senders. Decision 023.
 import type { Config } from '../config.js';
-import { createEmailSender, type EmailSender } from '../messaging/email-sender.js';
+import { createEmailSender, type EmailSender } from '../consent/email-sender.js';
 import {
   BROADCAST_TEMPLATES,
   personalise,
   renderBroadcast,
   templateProblems,
   type BroadcastTemplate,
-} from '../messaging/broadcast-templates.js';
-import { createAddressHasher, createLinkSigner, type LinkSigner } from '../messaging/link-tokens.js';
-import { toE164 } from '../messaging/phone.js';
-import type { SmsProvider } from '../messaging/sms-provider.js';
-import { Subscriptions } from '../messaging/subscriptions.js';
-import { createTwilioSmsProvider } from '../messaging/twilio-sms-provider.js';
-import { messageWords } from '../../shared/messaging-content.js';
+} from './broadcast-templates.js';
+import { createAddressHasher, createLinkSigner, type LinkSigner } from '../consent/link-tokens.js';
+import { toE164 } from '../consent/phone.js';
+import type { SmsProvider } from '../consent/sms-provider.js';
+import { Subscriptions } from '../consent/subscriptions.js';
+import { createTwilioSmsProvider } from '../consent/twilio-sms-provider.js';
+import { messageWords } from '../consent/messaging-content.js';
 import type {
   Broadcast,
   BroadcastChannel,
   BroadcastSegment,
-  BroadcastStore,
+  OutboxRepository,
   Recipient,
-} from '../storage/broadcast-store.js';
-import type { SignupStore } from '../storage/signup-store.js';
+} from '../db/outbox-repository.js';
+import type { SignupStore } from '../db/signup-store.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { BroadcastSender, type BroadcastSenderOptions } from './broadcast-sender.js';
 import { EXCLUSIONS, exclusionOf, suppressionsFor, type Audience, type Exclusion } from './eligibility.js';
@@ -69,7 +69,7 @@ export class Broadcasts {
 
   constructor(
     private readonly config: Config,
-    readonly store: BroadcastStore,
+    readonly store: OutboxRepository,
     signups: SignupStore,
   ) {
     const { secretKey } = config.messaging;

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { broadcastWords } from '../consent/messaging-content.js';
+import { readingGrade } from '../../shared/reading-grade.js';
+import {
+  BROADCAST_TEMPLATES,
+  PERSONAL_LINK_TOKENS,
+  personalise,
+  renderBroadcast,
+  templateProblems,
+} from './broadcast-templates.js';
+import { smsSegments } from '../consent/sms-segments.js';
+
+const siteUrl = 'https://scamsavvy.example';
+const mine = {
+  preferencesUrl: `${siteUrl}/preferences/AAAA.bbbb`,
+  unsubscribeUrl: `${siteUrl}/unsubscribe/AAAA.bbbb`,
+};
+const stores = { launch: ['/app/ios', '/app/android'], beta: ['/beta/ios', '/beta/android'] };
+
+describe.each(BROADCAST_TEMPLATES)('the %s broadcast', (template) => {
+  const content = renderBroadcast(template, { siteUrl });
+  const email = personalise(content, mine);
+  const links = [
+    ...stores[template].map((path) => `${siteUrl}${path}`),
+    mine.preferencesUrl,
+    mine.unsubscribeUrl,
+    siteUrl,
+  ];
+
+  it('links only to our own site: the store pages, their own links and the home page', () => {
+    const hrefs = [...email.html.matchAll(/href\s*=\s*["']?([^"'\s>]*)/gi)].map((match) => match[1]);
+    expect(new Set(hrefs)).toEqual(new Set(links));
+    const textUrls = email.text.match(/https?:\/\/\S+/g) ?? [];
+    expect(new Set(textUrls)).toEqual(new Set(links));
+  });
+
+  it('puts each link of the text part on a line of its own and says to open it, never "click"', () => {
+    const lines = email.text.split('\n');
+    for (const url of links) expect(lines).toContain(url);
+    expect(email.text).toMatch(/Open the link for your phone/);
+    expect(`${email.text}${email.html}`).not.toMatch(/click/i);
+  });
+
+  it('has real words on its buttons, no images, and text no smaller than 18px', () => {
+    const words = broadcastWords[template];
+    expect(email.html).toMatch(new RegExp(`<a [^>]*>${words.ios}</a>`));
+    expect(email.html).toMatch(new RegExp(`<a [^>]*>${words.android}</a>`));
+    expect(email.html).toMatch(/<a [^>]*>Stop all emails<\/a>/);
+    expect(email.html).not.toMatch(/<img|background-image|url\(/i);
+    const sizes = [...email.html.matchAll(/font-size:\s*(\d+)px/g)].map((match) => Number(match[1]));
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(18);
+  });
+
+  it('leaves no personal-link token behind once personalised', () => {
+    expect(content.text).toContain(PERSONAL_LINK_TOKENS.unsubscribe);
+    expect(content.html).toContain(PERSONAL_LINK_TOKENS.preferences);
+    expect(`${email.text}${email.html}`).not.toContain('{{');
+  });
+
+  it('reads at grade 8 or below', () => {
+    const words = broadcastWords[template];
+    const prose = [
+      words.intro,
+      words.about,
+      words.askText,
+      words.once,
+      broadcastWords.safety,
+      broadcastWords.footerWhy,
+    ];
+    expect(readingGrade(prose.join(' '))).toBeLessThanOrEqual(8);
+  });
+
+  it('fits its text message in one GSM-7 segment, with our link and how to stop', () => {
+    const longSite = 'https://www.scamsavvy-launch.example.org';
+    for (const url of [siteUrl, longSite]) {
+      const sms = renderBroadcast(template, { siteUrl: url }).sms;
+      expect(smsSegments(sms)).toMatchObject({ encoding: 'GSM-7', segments: 1 });
+      expect(sms).toContain(`${url}/${template === 'launch' ? 'app' : 'beta'} `);
+      expect(sms).toMatch(/Reply STOP to stop\.$/);
+    }
+  });
+});
+
+describe('personalising', () => {
+  it('escapes a link for the HTML part and leaves the text part as it is', () => {
+    const content = {
+      text: `x ${PERSONAL_LINK_TOKENS.preferences}`,
+      html: `<a href="${PERSONAL_LINK_TOKENS.preferences}">`,
+    };
+    const email = personalise(content, { preferencesUrl: 'https://a.example/p?x=1&y=2', unsubscribeUrl: 'u' });
+    expect(email.text).toBe('x https://a.example/p?x=1&y=2');
+    expect(email.html).toBe('<a href="https://a.example/p?x=1&amp;y=2">');
+  });
+});
+
+describe('what each template needs', () => {
+  it('names the store links the launch news needs, and the test links the beta invitation needs', () => {
+    expect(templateProblems('launch', { mode: 'coming-soon' })).toEqual(['APP_STORE_URL', 'PLAY_STORE_URL']);
+    expect(templateProblems('beta', { mode: 'coming-soon', betaIosUrl: 'https://b.example/i' })).toEqual([
+      'BETA_ANDROID_URL',
+    ]);
+    expect(
+      templateProblems('launch', {
+        mode: 'launched',
+        appStoreUrl: 'https://apps.apple.com/app/id1',
+        playStoreUrl: 'https://play.google.com/store/apps/details?id=x',
+      }),
+    ).toEqual([]);
+  });
+});

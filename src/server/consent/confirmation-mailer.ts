@@ -1,0 +1,182 @@
+// Sends the confirmation emails that sign-ups asked for, after they are stored: in the background,
+// retried with back-off while the mail server is away, never more than once a day to one address.
+import type { FastifyBaseLogger } from 'fastify';
+import type { ConfirmationJob } from '../db/consent-repository.js';
+import { EmailSendError, type EmailSender } from './email-sender.js';
+import { renderConfirmationEmail } from './email-templates.js';
+import type { LinkSigner } from './link-tokens.js';
+import { linkUrls } from './link-urls.js';
+import { withoutAddresses } from './log-safe.js';
+import type { Subscriptions } from './subscriptions.js';
+
+export interface ConfirmationMailerOptions {
+  subscriptions: Subscriptions;
+  email: EmailSender;
+  links: LinkSigner;
+  siteUrl: string;
+  retentionDays: number;
+  logger: FastifyBaseLogger;
+  /** How often to look for due confirmations when nothing nudges (retries, other instances' sign-ups). */
+  pollMs?: number;
+  /** How many to claim at a time. */
+  batchSize?: number;
+  /** How long a claim holds before another sender may take it (a sender that died mid-send). */
+  leaseMs?: number;
+  /** The first retry's delay; each later one doubles, up to `maxRetryMs`, with jitter. */
+  retryBaseMs?: number;
+  maxRetryMs?: number;
+  random?: () => number;
+  now?: () => Date;
+}
+
+export interface MailerRun {
+  sent: number;
+  retrying: number;
+  failed: number;
+  dropped: number;
+}
+
+/** The delay before attempt `attempts + 1`: doubling from `base`, capped, with "equal jitter" (half fixed, half random). */
+export function retryDelayMs(attempts: number, base: number, max: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(max, base * 2 ** Math.max(0, attempts - 1));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+export class ConfirmationMailer {
+  private readonly options: Required<ConfirmationMailerOptions>;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<MailerRun> | undefined;
+  private again = false;
+  private stopped = false;
+  private failing = false;
+
+  constructor(options: ConfirmationMailerOptions) {
+    this.options = {
+      pollMs: 30_000,
+      batchSize: 20,
+      leaseMs: 5 * 60_000,
+      retryBaseMs: 30_000,
+      maxRetryMs: 60 * 60_000,
+      random: Math.random,
+      now: () => new Date(),
+      ...options,
+    };
+  }
+
+  /** Starts looking for work now and every `pollMs`. */
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.nudge(), this.options.pollMs);
+    this.timer.unref();
+    this.nudge();
+  }
+
+  /** A sign-up was just stored: look for work soon (many nudges make one run). */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.runUntilIdle().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  /** Stops polling and waits for the emails being sent now. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  private async runUntilIdle(): Promise<MailerRun> {
+    const total: MailerRun = { sent: 0, retrying: 0, failed: 0, dropped: 0 };
+    do {
+      this.again = false;
+      let run: MailerRun;
+      try {
+        run = await this.runOnce();
+      } catch (error) {
+        // The database is away: the next poll tries again; the sign-ups are safe where they are.
+        this.options.logger.warn({ err: (error as Error).message }, 'confirmation emails: could not read the queue');
+        return total;
+      }
+      for (const key of Object.keys(total) as (keyof MailerRun)[]) total[key] += run[key];
+      // A full batch means there may be more waiting.
+      if (run.sent + run.retrying + run.failed + run.dropped >= this.options.batchSize) this.again = true;
+    } while (this.again && !this.stopped);
+    return total;
+  }
+
+  /** Claims one batch of due confirmations and sends them one after another. */
+  async runOnce(): Promise<MailerRun> {
+    const { subscriptions, batchSize, leaseMs } = this.options;
+    const jobs = await subscriptions.store.claimConfirmations(batchSize, leaseMs);
+    const run: MailerRun = { sent: 0, retrying: 0, failed: 0, dropped: 0 };
+    for (const [index, job] of jobs.entries()) {
+      if (this.stopped) break; // the lease hands what is left to the next start
+      const outcome = await this.sendOne(job);
+      run[outcome] += 1;
+      if (outcome === 'retrying') {
+        // The mail server is away: the rest of the batch waits for the same retry, untried.
+        for (const rest of jobs.slice(index + 1)) {
+          await subscriptions.store.confirmationFailed(rest.id, 'waiting for the mail server', this.retryAt(rest));
+          run.retrying += 1;
+        }
+        break;
+      }
+    }
+    return run;
+  }
+
+  private retryAt(job: ConfirmationJob): Date {
+    const { retryBaseMs, maxRetryMs, random, now } = this.options;
+    return new Date(now().getTime() + retryDelayMs(job.attempts, retryBaseMs, maxRetryMs, random));
+  }
+
+  private async sendOne(job: ConfirmationJob): Promise<keyof MailerRun> {
+    const { subscriptions, email, links, siteUrl, retentionDays, logger } = this.options;
+    const store = subscriptions.store;
+    // Checked at the moment of sending: the person may have confirmed, left or been deleted since.
+    const subscriber = await subscriptions.subscriber(job.id);
+    if (!subscriber || subscriber.confirmedAt !== null) {
+      if (subscriber) await store.confirmationDropped(job.id, 'already confirmed');
+      return 'dropped';
+    }
+    if (!(await subscriptions.mayContact(subscriber, 'email'))) {
+      await store.confirmationDropped(job.id, 'this address asked for no email');
+      return 'dropped';
+    }
+    const urls = linkUrls(links, siteUrl, subscriber.id);
+    const message = renderConfirmationEmail({
+      confirmUrl: urls.confirm,
+      preferencesUrl: urls.preferences,
+      unsubscribeUrl: urls.unsubscribe,
+      siteUrl,
+      retentionDays,
+    });
+    try {
+      await email.send({ to: subscriber.email, ...message, unsubscribeUrl: urls.unsubscribe });
+    } catch (error) {
+      const reason = withoutAddresses((error as Error).message);
+      if (error instanceof EmailSendError && error.permanent) {
+        await store.confirmationFailed(job.id, reason);
+        logger.warn({ signup: job.id, err: reason }, 'confirmation email refused for good: not trying again');
+        return 'failed';
+      }
+      await store.confirmationFailed(job.id, reason, this.retryAt(job));
+      if (!this.failing) {
+        this.failing = true;
+        logger.error({ err: reason }, 'confirmation emails cannot be sent just now: they will be retried');
+      }
+      return 'retrying';
+    }
+    await store.confirmationSent(job.id);
+    if (this.failing) {
+      this.failing = false;
+      logger.info('confirmation emails are going out again');
+    }
+    return 'sent';
+  }
+}

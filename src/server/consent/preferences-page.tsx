@@ -1,0 +1,114 @@
+// The preferences page (a box for each kind of message, leave, delete) and the question deleting
+// asks first. Rendered on the server to static HTML; every word comes from linkPageWords.
+import { linkPageWords as words } from './messaging-content.js';
+import type { Preferences } from '../db/consent-repository.js';
+import { Button, renderPage } from './link-page-layout.js';
+
+const CHANNELS = ['email', 'sms', 'beta'] as const satisfies readonly (keyof Preferences)[];
+
+export interface PreferencesPageProps {
+  /** What we will send: a channel the number said STOP to is off here, whatever the record says. */
+  preferences: Preferences;
+  /** The email, partly hidden. */
+  email: string;
+  /** The last four digits of the phone number. */
+  phoneEnd: string;
+  /** They left the list: nothing to leave, and the boxes are the way back. */
+  left: boolean;
+  /** What the button they pressed did, said at the top. */
+  done?: 'saved' | 'left';
+  /** The number texted STOP: only START from it brings texts back, whatever is ticked here. */
+  smsStopped: boolean;
+  /** The page's own path, for the forms. */
+  path: string;
+}
+
+function StatusMessage({ done, preferences }: { done: 'saved' | 'left'; preferences: Preferences }) {
+  const text = words.preferences;
+  const lines =
+    done === 'saved'
+      ? [text.saved(CHANNELS.filter((channel) => preferences[channel]).map((channel) => text.savedThings[channel]))]
+      : [text.left, text.comeBack];
+  // Present from the start of the page (it follows a redirect): nothing moves when it appears.
+  return (
+    <div className="status" role="status">
+      {lines.map((line) => (
+        <p key={line}>{line}</p>
+      ))}
+    </div>
+  );
+}
+
+export function preferencesPage({
+  preferences,
+  email,
+  phoneEnd,
+  left,
+  done,
+  smsStopped,
+  path,
+}: PreferencesPageProps): string {
+  const text = words.preferences;
+  return renderPage(
+    text.title,
+    <>
+      <h1>{text.title}</h1>
+      {done && <StatusMessage done={done} preferences={preferences} />}
+      <p className="who">{words.forAddress(email, phoneEnd)}</p>
+      <p>{text.about}</p>
+      <p>{text.intro}</p>
+      <form method="post" action={path}>
+        <fieldset>
+          <legend>{text.legend}</legend>
+          {CHANNELS.map((channel) => (
+            <div key={channel}>
+              <label className="choice">
+                <input type="checkbox" name={channel} value="on" defaultChecked={preferences[channel]} />
+                <span>{text.choices[channel]}</span>
+              </label>
+              {channel === 'sms' && smsStopped && <p className="choice__note">{text.smsStopped}</p>}
+            </div>
+          ))}
+        </fieldset>
+        <Button label={text.save} />
+      </form>
+      {!left && (
+        <section>
+          <h2>{text.leaveTitle}</h2>
+          <p>{text.leaveText}</p>
+          <form method="post" action={`${path}/leave`}>
+            <Button label={text.leave} kind="secondary" />
+          </form>
+        </section>
+      )}
+      <section>
+        <h2>{text.deleteTitle}</h2>
+        <p>{text.deleteText}</p>
+        <form method="post" action={`${path}/delete`}>
+          <Button label={text.delete} kind="danger" />
+        </form>
+      </section>
+    </>,
+  );
+}
+
+/** Deleting cannot be undone, so it asks once more (WCAG 3.3.4). */
+export function deleteQuestionPage({ path }: { path: string }): string {
+  const text = words.preferences;
+  return renderPage(
+    text.deleteAsk,
+    <>
+      <h1>{text.deleteAsk}</h1>
+      <p>{text.deleteAskText}</p>
+      <div className="actions">
+        <form method="post" action={`${path}/delete`}>
+          <input type="hidden" name="confirm" value="yes" />
+          <Button label={text.deleteYes} kind="danger" />
+        </form>
+        <a className="button button--secondary" href={path}>
+          {text.deleteNo}
+        </a>
+      </div>
+    </>,
+  );
+}

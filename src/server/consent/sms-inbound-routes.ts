@@ -1,0 +1,74 @@
+// POST /api/sms/inbound: the text provider's webhook for replies. STOP and the other stop words end
+// texts to that number, START or UNSTOP brings them back, HELP says who we are. Only requests that
+// carry the provider's signature are read; the text itself is never stored.
+import formBody from '@fastify/formbody';
+import type { FastifyPluginAsync } from 'fastify';
+import { messageWords } from './messaging-content.js';
+import { AppError } from '../errors.js';
+import type { SmsProvider } from './sms-provider.js';
+import { smsKeyword } from './sms-keywords.js';
+import { withoutAddresses } from './log-safe.js';
+import type { Subscriptions } from './subscriptions.js';
+
+export interface SmsInboundOptions {
+  sms: SmsProvider;
+  subscriptions: Subscriptions;
+  /** The address the provider calls, as it signs it: SITE_URL plus the path. */
+  siteUrl: string;
+  /** How people can reach us, for the HELP answer. */
+  contact: string;
+}
+
+export const SMS_INBOUND_PATH = '/api/sms/inbound';
+
+export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (app, options) => {
+  const { sms, subscriptions, siteUrl, contact } = options;
+  // Form bodies here only: the rest of the API takes JSON alone.
+  await app.register(formBody, { bodyLimit: 16 * 1024 });
+
+  app.post(SMS_INBOUND_PATH, async (request, reply) => {
+    const params = toStrings(request.body);
+    const verified = sms.verifyInbound({ url: `${siteUrl}${request.url}`, headers: request.headers, params });
+    if (!verified) {
+      request.log.warn('an inbound text webhook without a valid signature was refused');
+      throw new AppError(403, 'forbidden', 'This request is not signed by the text provider.');
+    }
+    const inbound = sms.parseInbound(params);
+    const keyword = inbound ? smsKeyword(inbound.body) : undefined;
+    let answer: string | undefined;
+    if (inbound && keyword === 'stop') {
+      const people = await subscriptions.stopTexts(inbound.from);
+      request.log.info({ people }, 'texts stopped by a STOP reply');
+      answer = messageWords.sms.stopped;
+    } else if (inbound && keyword === 'start') {
+      const people = await subscriptions.startTexts(inbound.from);
+      request.log.info({ people }, 'texts started again by a START reply');
+      answer = messageWords.sms.started;
+    } else if (inbound && keyword === 'help') {
+      answer = messageWords.sms.help(contact);
+    }
+    if (inbound && answer) {
+      const to = inbound.from;
+      // Sent after the answer, so the provider's webhook never waits on a second request.
+      setImmediate(() => {
+        sms.send({ to, body: answer }).catch((error: Error) => {
+          request.log.warn(
+            { err: withoutAddresses(error.message), keyword },
+            'the reply to an inbound text could not be sent',
+          );
+        });
+      });
+    }
+    return reply.code(200).type(sms.emptyInboundAnswer.contentType).send(sms.emptyInboundAnswer.body);
+  });
+};
+
+function toStrings(body: unknown): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (typeof body !== 'object' || body === null) return params;
+  for (const [key, value] of Object.entries(body)) {
+    if (typeof value === 'string') params[key] = value;
+    else if (Array.isArray(value) && typeof value[0] === 'string') params[key] = value[0];
+  }
+  return params;
+}

@@ -1,0 +1,118 @@
+// What a person may change about their place on the list, and whether a message may reach them: the
+// one place that turns a choice into stored consent and suppression hashes.
+import { emailKey } from '../../shared/signup-schema.js';
+import type {
+  ConsentSource,
+  ConsentRepository,
+  Preferences,
+  Subscriber,
+  Suppression,
+  SuppressionReason,
+} from '../db/consent-repository.js';
+import type { AddressHasher } from './link-tokens.js';
+import { storedForms, toE164 } from './phone.js';
+
+export type Channel = 'email' | 'sms';
+
+export class Subscriptions {
+  constructor(
+    readonly store: ConsentRepository,
+    /** Unset while no messaging is configured: nothing can be sent, so nothing needs suppressing by hash. */
+    private readonly hasher: AddressHasher | undefined,
+  ) {}
+
+  get canSuppress(): boolean {
+    return this.hasher !== undefined;
+  }
+
+  subscriber(id: string): Promise<Subscriber | undefined> {
+    return this.store.subscriber(id);
+  }
+
+  emailHash(email: string): string | undefined {
+    return this.hasher?.hash('email', emailKey(email));
+  }
+
+  phoneHash(phone: string): string | undefined {
+    return this.hasher?.hash('phone', toE164(phone));
+  }
+
+  private suppressionsFor(subscriber: Subscriber, reason: SuppressionReason, source: ConsentSource): Suppression[] {
+    const email = this.emailHash(subscriber.email);
+    const phone = this.phoneHash(subscriber.phone);
+    return [
+      ...(email ? [{ kind: 'email' as const, hash: email, reason, source }] : []),
+      ...(phone ? [{ kind: 'phone' as const, hash: phone, reason, source }] : []),
+    ];
+  }
+
+  updatePreferences(id: string, wanted: Partial<Preferences>, source: ConsentSource): Promise<Subscriber | undefined> {
+    return this.store.updatePreferences(id, wanted, source);
+  }
+
+  /** Off the list: the record stays (it shows when they left), both addresses go on the suppression list. */
+  async leave(id: string, source: ConsentSource): Promise<boolean> {
+    const subscriber = await this.store.subscriber(id);
+    if (!subscriber) return false;
+    return this.store.leave(id, source, this.suppressionsFor(subscriber, 'left', source));
+  }
+
+  /** Deletes everything held about this person but the suppression hashes; returns who was deleted. */
+  async remove(id: string, source: ConsentSource): Promise<Subscriber | undefined> {
+    const subscriber = await this.store.subscriber(id);
+    if (!subscriber) return undefined;
+    const removed = await this.store.remove(id, this.suppressionsFor(subscriber, 'deleted', source));
+    return removed ? subscriber : undefined;
+  }
+
+  /**
+   * The owner's deletion, for a request by phone or letter: every sign-up with this email, or with
+   * this phone number in any of the forms it may have been typed.
+   */
+  async removeByAddress(address: { email?: string; phone?: string }, source: ConsentSource): Promise<Subscriber[]> {
+    const found: Subscriber[] = [];
+    if (address.email) {
+      const subscriber = await this.store.subscriberByEmailKey(emailKey(address.email));
+      if (subscriber) found.push(subscriber);
+    }
+    if (address.phone) {
+      for (const subscriber of await this.store.subscribersByPhone(storedForms(toE164(address.phone))))
+        if (!found.some((other) => other.id === subscriber.id)) found.push(subscriber);
+    }
+    const removed: Subscriber[] = [];
+    for (const subscriber of found) {
+      const gone = await this.remove(subscriber.id, source);
+      if (gone) removed.push(gone);
+    }
+    return removed;
+  }
+
+  /** STOP (or another stop word) from this number: texts off for everyone who gave it. */
+  async stopTexts(from: string): Promise<number> {
+    const e164 = toE164(from);
+    const hash = this.phoneHash(e164);
+    if (!hash) return 0;
+    return this.store.stopTexts(storedForms(e164), { kind: 'phone', hash, reason: 'sms_stop', source: 'sms_reply' });
+  }
+
+  /** START or UNSTOP from this number: texts on again for those still on the list. */
+  async startTexts(from: string): Promise<number> {
+    const e164 = toE164(from);
+    const hash = this.phoneHash(e164);
+    if (!hash) return 0;
+    return this.store.startTexts(storedForms(e164), hash, 'sms_reply');
+  }
+
+  /**
+   * Whether a message on this channel may reach this person now: on the list, that channel on,
+   * and the address not suppressed since their latest sign-up. Checked again right before each send.
+   */
+  async mayContact(subscriber: Subscriber, channel: Channel): Promise<boolean> {
+    if (subscriber.leftAt !== null) return false;
+    if (channel === 'email' && subscriber.emailOptOutAt !== null) return false;
+    if (channel === 'sms' && subscriber.smsOptOutAt !== null) return false;
+    const hash = channel === 'email' ? this.emailHash(subscriber.email) : this.phoneHash(subscriber.phone);
+    if (!hash) return false;
+    return !(await this.store.isSuppressed(channel === 'email' ? 'email' : 'phone', hash, subscriber.lastSeenAt));
+  }
+}

@@ -1,0 +1,494 @@
+// One suite, every engine: consent, confirmation, opt-outs and the suppression list, from the sign-up path through ConsentRepository.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as pause } from 'node:timers/promises';
+import pg from 'pg';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { emailKey, type SignupInput, type SignupRecord } from '../../shared/signup-schema.js';
+import type { DatabaseConfig } from '../config.js';
+import { storedForms, toE164 } from '../consent/phone.js';
+import { storeEngines, type StoreEngine } from '../test/store-engines.js';
+import type { ConfirmationJob, Subscriber, Suppression } from './consent-repository.js';
+import { openSignupStore } from './open-signup-store.js';
+import type { SignupStore } from './signup-store.js';
+
+const rosa: SignupInput = {
+  name: 'Rosa Díaz',
+  phone: '+15551234567',
+  email: 'rosa@example.com',
+  betaTesting: false,
+  consentVersion: '2026-11-22',
+};
+
+const LEASE_MS = 60_000;
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The store's clock: the real time, which a test can move forward. */
+function movableClock() {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance: (ms: number) => {
+      offset += ms;
+    },
+  };
+}
+type Clock = ReturnType<typeof movableClock>;
+
+/** The hashes a Subscriptions would add for this person (any distinct strings do for the store). */
+function suppressionsOf(email: string, phone: string, reason: Suppression['reason']): Suppression[] {
+  return [
+    { kind: 'email', hash: `email-hash:${emailKey(email)}`, reason, source: 'preferences_page' },
+    { kind: 'phone', hash: `phone-hash:${toE164(phone)}`, reason, source: 'preferences_page' },
+  ];
+}
+
+async function all(store: SignupStore): Promise<SignupRecord[]> {
+  const records = [];
+  for await (const record of store.list()) records.push(record);
+  return records;
+}
+
+/** Runs SQL past the port, on PostgreSQL (the sign-up's own times there are the database's clock). */
+async function postgresQuery(database: DatabaseConfig, sql: string, values: unknown[] = []): Promise<void> {
+  if (database.kind !== 'postgres') throw new Error('PostgreSQL only');
+  const client = new pg.Client(database.url);
+  await client.connect();
+  try {
+    await client.query(sql, values);
+  } finally {
+    await client.end();
+  }
+}
+
+function suiteName(engine: StoreEngine): string {
+  return engine.available
+    ? `ConsentRepository on ${engine.name}`
+    : `ConsentRepository on ${engine.name} (skipped: set TEST_DATABASE_URL to run it)`;
+}
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(suiteName(engine), () => {
+    interface Opened {
+      store: SignupStore;
+      database: DatabaseConfig;
+      clock: Clock;
+    }
+
+    async function open({
+      confirmSignups = true,
+      database,
+      clock = movableClock(),
+    }: { confirmSignups?: boolean; database?: DatabaseConfig; clock?: Clock } = {}): Promise<Opened> {
+      const config = database ?? (await engine.database());
+      const store = await openSignupStore(config, { confirmSignups, now: clock.now });
+      onTestFinished(() => store.close());
+      return { store, database: config, clock };
+    }
+
+    /**
+     * Signs up and waits a moment: on PostgreSQL the sign-up is stamped by the database in
+     * microseconds and the store's clock counts milliseconds, so "right after" must be a later millisecond.
+     */
+    async function signUp(store: SignupStore, input: Partial<SignupInput> = {}): Promise<Subscriber> {
+      const signup = { ...rosa, ...input };
+      await store.add(signup);
+      await pause(3);
+      const subscriber = await store.messaging.subscriberByEmailKey(emailKey(signup.email));
+      if (!subscriber) throw new Error(`${signup.email} was not stored`);
+      return subscriber;
+    }
+
+    /**
+     * Makes the last confirmation email `ms` older, for the once-a-day rule: on SQLite by moving the
+     * store's clock on; on PostgreSQL, whose sign-ups are timed by the database, by moving the stored time back.
+     */
+    async function ageConfirmationSent({ database, clock }: Opened, ms: number): Promise<void> {
+      if (database.kind === 'sqlite') clock.advance(ms);
+      else
+        await postgresQuery(
+          database,
+          `UPDATE signups SET confirm_sent_at = confirm_sent_at - $1 * interval '1 millisecond'`,
+          [ms],
+        );
+    }
+
+    const claim = (store: SignupStore): Promise<ConfirmationJob[]> => store.messaging.claimConfirmations(10, LEASE_MS);
+
+    it('records each sign-up in the consent history with the consent text it agreed to', async () => {
+      const { store } = await open();
+      const first = await signUp(store);
+      const again = await signUp(store, { email: 'ROSA@example.com', consentVersion: '2026-12-01' });
+      expect(again.id).toBe(first.id);
+      expect(await store.messaging.history(first.id)).toEqual([
+        { kind: 'signed_up', source: 'signup_form', consentVersion: '2026-11-22', at: first.createdAt },
+        { kind: 'signed_up', source: 'signup_form', consentVersion: '2026-12-01', at: again.lastSeenAt },
+      ]);
+    });
+
+    it('asks a new sign-up to confirm: one claim takes it, the lease hides it, and it is due again when the lease runs out', async () => {
+      const { store, clock } = await open();
+      const rosaNow = await signUp(store);
+      expect(await claim(store)).toEqual([{ id: rosaNow.id, email: 'rosa@example.com', attempts: 1 }]);
+      expect(await claim(store)).toEqual([]);
+      // A repeat sign-up while the email is claimed neither shortens the lease nor asks twice.
+      await signUp(store);
+      expect(await claim(store)).toEqual([]);
+      clock.advance(LEASE_MS - 1000);
+      expect(await claim(store)).toEqual([]);
+      clock.advance(2000);
+      expect(await claim(store)).toEqual([{ id: rosaNow.id, email: 'rosa@example.com', attempts: 2 }]);
+      expect(await claim(store)).toEqual([]);
+    });
+
+    it('stops asking once the confirmation is sent, and asks again on a repeat sign-up only after a day', async () => {
+      const opened = await open();
+      const { store } = opened;
+      const { id } = await signUp(store);
+      expect(await claim(store)).toHaveLength(1);
+      await store.messaging.confirmationSent(id);
+      expect((await store.messaging.subscriber(id))?.confirmationSentAt).not.toBeNull();
+      expect(await claim(store)).toEqual([]);
+
+      await signUp(store); // the same minute
+      expect(await claim(store)).toEqual([]);
+      await ageConfirmationSent(opened, 23 * HOUR_MS);
+      await signUp(store);
+      expect(await claim(store)).toEqual([]);
+      await ageConfirmationSent(opened, 2 * HOUR_MS); // 25 hours after the email went out
+      await signUp(store);
+      expect(await claim(store)).toEqual([{ id, email: 'rosa@example.com', attempts: 1 }]);
+    });
+
+    it('asks nobody to confirm when the store is opened without confirmSignups', async () => {
+      const { store } = await open({ confirmSignups: false });
+      await signUp(store);
+      await signUp(store);
+      await signUp(store, { email: 'ben@example.com' });
+      expect(await claim(store)).toEqual([]);
+    });
+
+    it('confirms once: "confirmed", then "already"; "missing" for an unknown id or one that is not a UUID', async () => {
+      const { store } = await open();
+      const { id } = await signUp(store);
+      expect(await store.messaging.confirm(id)).toBe('confirmed');
+      const confirmed = await store.messaging.subscriber(id);
+      expect(confirmed?.confirmedAt).not.toBeNull();
+      expect((await store.messaging.history(id)).map(({ kind, source }) => [kind, source])).toEqual([
+        ['signed_up', 'signup_form'],
+        ['confirmed', 'confirm_page'],
+      ]);
+      expect(await claim(store)).toEqual([]); // the email asking for it is no longer needed
+      expect(await store.messaging.confirm(id)).toBe('already');
+      expect((await store.messaging.subscriber(id))?.confirmedAt).toBe(confirmed?.confirmedAt);
+      expect(await store.messaging.history(id)).toHaveLength(2);
+      expect(await store.messaging.confirm(randomUUID())).toBe('missing');
+      expect(await store.messaging.confirm('not-a-uuid')).toBe('missing');
+      expect(await store.messaging.confirm(`${id}' OR '1'='1`)).toBe('missing');
+    });
+
+    it('does not ask a confirmed person to confirm again when they sign up again', async () => {
+      const opened = await open();
+      const { store } = opened;
+      const { id } = await signUp(store);
+      await claim(store);
+      await store.messaging.confirmationSent(id);
+      await store.messaging.confirm(id);
+      const confirmedAt = (await store.messaging.subscriber(id))?.confirmedAt;
+      await ageConfirmationSent(opened, 3 * 24 * HOUR_MS);
+      await signUp(store);
+      expect(await claim(store)).toEqual([]);
+      expect((await store.messaging.subscriber(id))?.confirmedAt).toBe(confirmedAt);
+    });
+
+    it('changes only the preferences that differ, recording exactly those changes', async () => {
+      const { store } = await open();
+      const { id } = await signUp(store);
+      const updated = await store.messaging.updatePreferences(
+        id,
+        { email: true, sms: false, beta: true },
+        'preferences_page',
+      );
+      expect(updated).toMatchObject({ emailOptOutAt: null, betaTesting: true, leftAt: null });
+      expect(updated?.smsOptOutAt).not.toBeNull();
+      const kinds = async () => (await store.messaging.history(id)).map(({ kind, source }) => `${kind}/${source}`);
+      expect(await kinds()).toEqual(['signed_up/signup_form', 'sms_off/preferences_page', 'beta_on/preferences_page']);
+
+      await store.messaging.updatePreferences(id, { email: true, sms: false, beta: true }, 'preferences_page');
+      expect(await kinds()).toHaveLength(3); // nothing changed, nothing recorded
+
+      const later = await store.messaging.updatePreferences(id, { email: false, sms: true }, 'one_click_unsubscribe');
+      expect(later).toMatchObject({ smsOptOutAt: null, betaTesting: true });
+      expect(later?.emailOptOutAt).not.toBeNull();
+      expect((await kinds()).slice(3)).toEqual(['email_off/one_click_unsubscribe', 'sms_on/one_click_unsubscribe']);
+
+      expect(await store.messaging.updatePreferences(randomUUID(), { email: false }, 'preferences_page')).toBe(
+        undefined,
+      );
+    });
+
+    it('leaving turns both channels off, is recorded, suppresses both addresses and cancels the confirmation', async () => {
+      const { store, clock } = await open();
+      const { id, lastSeenAt } = await signUp(store);
+      const suppressions = suppressionsOf(rosa.email, rosa.phone, 'left');
+      expect(await store.messaging.leave(id, 'preferences_page', suppressions)).toBe(true);
+      const left = await store.messaging.subscriber(id);
+      expect(left?.leftAt).not.toBeNull();
+      expect(left).toMatchObject({ emailOptOutAt: left?.leftAt, smsOptOutAt: left?.leftAt });
+      expect((await store.messaging.history(id)).at(-1)).toMatchObject({ kind: 'left', source: 'preferences_page' });
+      expect(await store.messaging.suppressionCount()).toBe(2);
+      for (const { kind, hash } of suppressions)
+        expect(await store.messaging.isSuppressed(kind, hash, lastSeenAt)).toBe(true);
+      clock.advance(LEASE_MS * 2);
+      expect(await claim(store)).toEqual([]);
+
+      expect(await store.messaging.leave(id, 'preferences_page', suppressions)).toBe(true); // already off
+      expect(await store.messaging.suppressionCount()).toBe(2);
+      expect(await store.messaging.history(id)).toHaveLength(2);
+      expect(await store.messaging.leave(randomUUID(), 'preferences_page', suppressions)).toBe(false);
+    });
+
+    it('takes back someone who left and signs up again: channels on, unconfirmed, and asked to confirm again the same day', async () => {
+      const { store } = await open();
+      const { id } = await signUp(store);
+      await claim(store);
+      await store.messaging.confirmationSent(id);
+      await store.messaging.confirm(id);
+      await store.messaging.updatePreferences(id, { email: false }, 'one_click_unsubscribe');
+      await store.messaging.leave(id, 'preferences_page', suppressionsOf(rosa.email, rosa.phone, 'left'));
+
+      const back = await signUp(store);
+      expect(back).toMatchObject({ id, leftAt: null, emailOptOutAt: null, smsOptOutAt: null, confirmedAt: null });
+      // Their last confirmation went out minutes ago, but that one confirmed the consent they withdrew.
+      expect(await claim(store)).toEqual([{ id, email: 'rosa@example.com', attempts: 1 }]);
+    });
+
+    it('deleting removes the sign-up and its consent history and keeps only the suppression hashes', async () => {
+      const { store } = await open();
+      const { id, lastSeenAt } = await signUp(store);
+      await signUp(store, { email: 'ben@example.com', phone: '+15559876543' });
+      await store.messaging.confirm(id);
+      const suppressions = suppressionsOf(rosa.email, rosa.phone, 'deleted');
+      expect(await store.messaging.remove(id, suppressions)).toBe(true);
+      expect(await store.messaging.subscriber(id)).toBeUndefined();
+      expect(await store.messaging.history(id)).toEqual([]);
+      expect((await all(store)).map((record) => record.email)).toEqual(['ben@example.com']);
+      expect(await store.messaging.suppressionCount()).toBe(2);
+      for (const { kind, hash } of suppressions)
+        expect(await store.messaging.isSuppressed(kind, hash, lastSeenAt)).toBe(true);
+      expect(await store.messaging.remove(id, suppressions)).toBe(false);
+      expect(await store.messaging.suppressionCount()).toBe(2); // nothing added for a sign-up that was not there
+      expect(await store.messaging.remove('not-a-uuid', suppressions)).toBe(false);
+    });
+
+    it('counts a suppression only against consent given before it: a later sign-up lifts it', async () => {
+      const { store } = await open();
+      const before = await signUp(store);
+      const [email, phone] = suppressionsOf(rosa.email, rosa.phone, 'left');
+      if (!email || !phone) throw new Error('two suppressions expected');
+      expect(await store.messaging.isSuppressed('email', email.hash, before.lastSeenAt)).toBe(false);
+      await store.messaging.leave(before.id, 'preferences_page', [email, phone]);
+      await pause(3);
+      expect(await store.messaging.isSuppressed('email', email.hash, before.lastSeenAt)).toBe(true);
+      expect(await store.messaging.isSuppressed('phone', phone.hash, before.lastSeenAt)).toBe(true);
+      expect(await store.messaging.isSuppressed('phone', email.hash, before.lastSeenAt)).toBe(false); // kinds apart
+      expect(await store.messaging.isSuppressed('email', 'another-hash', before.lastSeenAt)).toBe(false);
+
+      const after = await signUp(store);
+      expect(after.lastSeenAt > before.lastSeenAt).toBe(true);
+      expect(await store.messaging.isSuppressed('email', email.hash, after.lastSeenAt)).toBe(false);
+      expect(await store.messaging.isSuppressed('phone', phone.hash, after.lastSeenAt)).toBe(false);
+    });
+
+    it('STOP and START reach everyone who typed the number, in any of its stored forms, and record it', async () => {
+      const { store } = await open();
+      const typed = ['+15551234567', '15551234567', '5551234567'];
+      const people = [];
+      for (const [index, phone] of typed.entries())
+        people.push(await signUp(store, { email: `p${index}@example.com`, phone }));
+      const other = await signUp(store, { email: 'other@example.com', phone: '+15559876543' });
+      const forms = storedForms(toE164('+1 555 123 4567'));
+      const hash = 'phone-hash:+15551234567';
+      const stop: Suppression = { kind: 'phone', hash, reason: 'sms_stop', source: 'sms_reply' };
+
+      expect(await store.messaging.stopTexts(forms, stop)).toBe(3);
+      for (const person of people) {
+        expect((await store.messaging.subscriber(person.id))?.smsOptOutAt).not.toBeNull();
+        expect((await store.messaging.history(person.id)).at(-1)).toMatchObject({
+          kind: 'sms_off',
+          source: 'sms_reply',
+        });
+      }
+      expect((await store.messaging.subscriber(other.id))?.smsOptOutAt).toBeNull();
+      expect(await store.messaging.history(other.id)).toHaveLength(1);
+      expect(await store.messaging.isSuppressed('phone', hash, other.lastSeenAt)).toBe(true);
+      expect(await store.messaging.stopTexts(forms, stop)).toBe(0); // already off: nothing more to record
+      expect(await store.messaging.history(people[0]?.id ?? '')).toHaveLength(2);
+
+      // Someone who left stays off when the number texts START.
+      const [stays, ...back] = people;
+      if (!stays) throw new Error('three people expected');
+      await store.messaging.leave(stays.id, 'preferences_page', []);
+      expect(await store.messaging.startTexts(forms, hash, 'sms_reply')).toBe(2);
+      for (const person of back) {
+        expect((await store.messaging.subscriber(person.id))?.smsOptOutAt).toBeNull();
+        expect((await store.messaging.history(person.id)).at(-1)).toMatchObject({
+          kind: 'sms_on',
+          source: 'sms_reply',
+        });
+      }
+      expect((await store.messaging.subscriber(stays.id))?.smsOptOutAt).not.toBeNull();
+      expect(await store.messaging.isSuppressed('phone', hash, other.lastSeenAt)).toBe(false);
+    });
+
+    it('records one sms_off per person when the same STOP arrives several times at once', async () => {
+      const { store } = await open();
+      const people = [
+        await signUp(store, { email: 'a@example.com', phone: '+15551234567' }),
+        await signUp(store, { email: 'b@example.com', phone: '5551234567' }),
+      ];
+      const stop: Suppression = { kind: 'phone', hash: 'h', reason: 'sms_stop', source: 'sms_reply' };
+      const forms = storedForms('+15551234567');
+      const counts = await Promise.all(Array.from({ length: 6 }, () => store.messaging.stopTexts(forms, stop)));
+      expect(counts.reduce((sum, count) => sum + count, 0)).toBe(2);
+      for (const person of people)
+        expect((await store.messaging.history(person.id)).filter(({ kind }) => kind === 'sms_off')).toHaveLength(1);
+    });
+
+    it('deletes only sign-ups asked to confirm that did not, last seen before the cutoff', async () => {
+      const database = await engine.database();
+      // Signed up before confirmation was switched on: never asked, so never deleted by this rule.
+      const earlier = await open({ database, confirmSignups: false });
+      const old = await signUp(earlier.store, { email: 'old@example.com' });
+      await earlier.store.close();
+
+      const { store, clock } = await open({ database });
+      const waiting = await signUp(store, { email: 'waiting@example.com' });
+      const sent = await signUp(store, { email: 'sent@example.com' });
+      const confirmed = await signUp(store, { email: 'confirmed@example.com' });
+      await claim(store);
+      await store.messaging.confirmationSent(sent.id);
+      await store.messaging.confirm(confirmed.id);
+      const cutoff = clock.now();
+      await pause(3);
+      const recent = await signUp(store, { email: 'recent@example.com' });
+
+      expect(await store.messaging.deleteUnconfirmed(cutoff)).toBe(2);
+      expect((await all(store)).map((record) => record.email).sort()).toEqual([
+        'confirmed@example.com',
+        'old@example.com',
+        'recent@example.com',
+      ]);
+      expect(await store.messaging.history(waiting.id)).toEqual([]);
+      expect(await store.messaging.history(sent.id)).toEqual([]);
+      for (const kept of [old, confirmed, recent]) expect(await store.messaging.history(kept.id)).not.toEqual([]);
+      expect(await store.messaging.deleteUnconfirmed(cutoff)).toBe(0);
+    });
+
+    it('a repeat sign-up after turning email off needs the owner of the address to confirm again', async () => {
+      const { store } = await open();
+      const person = await signUp(store, { email: 'off@example.com' });
+      for (const job of await store.messaging.claimConfirmations(10, LEASE_MS))
+        await store.messaging.confirmationSent(job.id);
+      await store.messaging.confirm(person.id);
+      await store.messaging.updatePreferences(person.id, { email: false }, 'one_click_unsubscribe');
+      await signUp(store, { email: 'off@example.com' });
+      const after = await store.messaging.subscriber(person.id);
+      expect(after).toMatchObject({ emailOptOutAt: null, confirmedAt: null });
+      expect((await store.messaging.claimConfirmations(10, LEASE_MS)).map((job) => job.id)).toEqual([person.id]);
+    });
+
+    it('a STOP holds over a later sign-up with the number; only START lifts it', async () => {
+      const { store } = await open();
+      const hash = 'phone-hash:+15557654321';
+      await store.messaging.stopTexts(['+15557654321'], {
+        kind: 'phone',
+        hash,
+        reason: 'sms_stop',
+        source: 'sms_reply',
+      });
+      const later = await signUp(store, { email: 'someone-else@example.com', phone: '+15557654321' });
+      expect(await store.messaging.isSuppressed('phone', hash, later.lastSeenAt)).toBe(true);
+      await store.messaging.startTexts(['+15557654321'], hash, 'sms_reply');
+      expect(await store.messaging.isSuppressed('phone', hash, later.lastSeenAt)).toBe(false);
+      // Leaving, by contrast, is lifted by the person's own later sign-up.
+      await store.messaging.leave(later.id, 'preferences_page', [
+        { kind: 'phone', hash, reason: 'left', source: 'preferences_page' },
+      ]);
+      const back = await signUp(store, { email: 'someone-else@example.com', phone: '+15557654321' });
+      expect(await store.messaging.isSuppressed('phone', hash, back.lastSeenAt)).toBe(false);
+    });
+
+    it('exports confirmedAt, emailOptOutAt, smsOptOutAt and leftAt', async () => {
+      const { store } = await open();
+      const fresh = await signUp(store, { email: 'fresh@example.com' });
+      const kept = await signUp(store, { email: 'kept@example.com' });
+      const gone = await signUp(store, { email: 'gone@example.com' });
+      await store.messaging.confirm(kept.id);
+      await store.messaging.updatePreferences(kept.id, { sms: false }, 'preferences_page');
+      await store.messaging.leave(gone.id, 'preferences_page', []);
+      const byEmail = new Map((await all(store)).map((record) => [record.email, record]));
+      const stored = async (id: string) => {
+        const subscriber = await store.messaging.subscriber(id);
+        if (!subscriber) throw new Error('missing');
+        const { confirmedAt, emailOptOutAt, smsOptOutAt, leftAt } = subscriber;
+        return { confirmedAt, emailOptOutAt, smsOptOutAt, leftAt };
+      };
+      expect(byEmail.get('fresh@example.com')).toMatchObject({
+        confirmedAt: null,
+        emailOptOutAt: null,
+        smsOptOutAt: null,
+        leftAt: null,
+      });
+      expect(await stored(fresh.id)).toEqual({
+        confirmedAt: null,
+        emailOptOutAt: null,
+        smsOptOutAt: null,
+        leftAt: null,
+      });
+      const keptNow = await stored(kept.id);
+      expect(keptNow.confirmedAt).not.toBeNull();
+      expect(keptNow.smsOptOutAt).not.toBeNull();
+      expect(byEmail.get('kept@example.com')).toMatchObject(keptNow);
+      const goneNow = await stored(gone.id);
+      expect(goneNow.leftAt).not.toBeNull();
+      expect(byEmail.get('gone@example.com')).toMatchObject(goneNow);
+    });
+  });
+}
+
+const postgres = storeEngines.find((engine) => engine.name === 'postgres');
+
+describe.skipIf(!postgres?.available)(
+  postgres?.available
+    ? 'ConsentRepository on postgres, several instances'
+    : 'ConsentRepository on postgres, several instances (skipped: set TEST_DATABASE_URL to run it)',
+  () => {
+    it('never gives two instances the same confirmation to send', async () => {
+      if (!postgres) throw new Error('no PostgreSQL engine');
+      const database = await postgres.database();
+      const stores = await Promise.all([1, 2].map(() => openSignupStore(database, { confirmSignups: true })));
+      onTestFinished(() => Promise.all(stores.map((store) => store.close())).then(() => undefined));
+      const [first] = stores;
+      if (!first) throw new Error('two stores expected');
+      await Promise.all(
+        Array.from({ length: 50 }, (_, index) => first.add({ ...rosa, email: `p${index}@example.com` })),
+      );
+      await pause(3);
+
+      // Each instance runs two senders, each claiming batches of 10 until nothing is due.
+      const sender = async (store: SignupStore) => {
+        const taken: string[] = [];
+        for (;;) {
+          const jobs = await store.messaging.claimConfirmations(10, LEASE_MS);
+          if (jobs.length === 0) return taken;
+          taken.push(...jobs.map((job) => job.id));
+        }
+      };
+      const claimed = (await Promise.all(stores.flatMap((store) => [sender(store), sender(store)]))).flat();
+      expect(claimed).toHaveLength(50);
+      expect(new Set(claimed).size).toBe(50);
+      const ids = (await all(first)).map((record) => record.id);
+      expect(new Set(claimed)).toEqual(new Set(ids));
+    });
+  },
+);

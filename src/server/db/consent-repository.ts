@@ -1,0 +1,536 @@
+// Consent, confirmation, opt-outs and the suppression list: written once with Kysely for both engines.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { AddressKind } from '../consent/link-tokens.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** A change of someone's consent, as the history records it. */
+export const CONSENT_KINDS = [
+  'signed_up',
+  'confirmed',
+  'email_on',
+  'email_off',
+  'sms_on',
+  'sms_off',
+  'beta_on',
+  'beta_off',
+  'left',
+] as const;
+export type ConsentKind = (typeof CONSENT_KINDS)[number];
+
+/** How a change arrived. */
+export const CONSENT_SOURCES = [
+  'signup_form',
+  'confirm_page',
+  'preferences_page',
+  'one_click_unsubscribe',
+  'sms_reply',
+  'owner',
+] as const;
+export type ConsentSource = (typeof CONSENT_SOURCES)[number];
+
+export type SuppressionReason = 'left' | 'deleted' | 'sms_stop';
+
+export interface ConsentEvent {
+  kind: ConsentKind;
+  source: ConsentSource;
+  /** The consent text's version, for sign-ups. */
+  consentVersion: string | null;
+  /** ISO 8601, UTC. */
+  at: string;
+}
+
+/** A sign-up as messaging sees it. Times are ISO 8601 in UTC, or null for "not yet" / "never". */
+export interface Subscriber {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  betaTesting: boolean;
+  createdAt: string;
+  /** The latest sign-up on the page: the latest consent given there. */
+  lastSeenAt: string;
+  consentVersion: string | null;
+  confirmedAt: string | null;
+  confirmationSentAt: string | null;
+  emailOptOutAt: string | null;
+  smsOptOutAt: string | null;
+  leftAt: string | null;
+}
+
+/** What someone chose on the preferences page. */
+export interface Preferences {
+  email: boolean;
+  sms: boolean;
+  beta: boolean;
+}
+
+export function preferencesOf(subscriber: Subscriber): Preferences {
+  return {
+    email: subscriber.leftAt === null && subscriber.emailOptOutAt === null,
+    sms: subscriber.leftAt === null && subscriber.smsOptOutAt === null,
+    beta: subscriber.betaTesting,
+  };
+}
+
+/** One keyed hash to add to the suppression list. */
+export interface Suppression {
+  kind: AddressKind;
+  hash: string;
+  reason: SuppressionReason;
+  source: ConsentSource;
+}
+
+/** A confirmation email to send, claimed by one sender for a while (its lease). */
+export interface ConfirmationJob {
+  id: string;
+  email: string;
+  /** Attempts so far, this one included. */
+  attempts: number;
+}
+
+type Time = string | Date;
+
+/** The columns these queries touch, as Kysely sees them (both engines). */
+export interface MessagingTables {
+  signups: {
+    id: string;
+    name: string;
+    phone: string;
+    email: string;
+    email_key: string;
+    beta_testing: number | boolean;
+    created_at: Time;
+    last_seen_at: Time;
+    consent_version: string | null;
+    confirmed_at: Time | null;
+    confirm_requested_at: Time | null;
+    confirm_sent_at: Time | null;
+    confirm_attempts: number;
+    confirm_error: string | null;
+    email_opt_out_at: Time | null;
+    sms_opt_out_at: Time | null;
+    left_at: Time | null;
+  };
+  consent_events: {
+    id: never; // generated
+    signup_id: string;
+    kind: ConsentKind;
+    source: ConsentSource;
+    consent_version: string | null;
+    created_at: Time;
+  };
+  suppressions: {
+    id: never; // generated
+    kind: AddressKind;
+    address_hash: string;
+    reason: SuppressionReason;
+    source: ConsentSource;
+    created_at: Time;
+  };
+}
+
+type Db = Kysely<MessagingTables> | Transaction<MessagingTables>;
+
+const iso = (value: Time): string => (value instanceof Date ? value.toISOString() : value);
+const isoOrNull = (value: Time | null): string | null => (value === null ? null : iso(value));
+
+const SUBSCRIBER_COLUMNS = [
+  'id',
+  'name',
+  'email',
+  'phone',
+  'beta_testing',
+  'created_at',
+  'last_seen_at',
+  'consent_version',
+  'confirmed_at',
+  'confirm_sent_at',
+  'email_opt_out_at',
+  'sms_opt_out_at',
+  'left_at',
+] as const;
+
+type SubscriberRow = Pick<MessagingTables['signups'], (typeof SUBSCRIBER_COLUMNS)[number]>;
+
+function subscriberFrom(row: SubscriberRow): Subscriber {
+  return {
+    id: String(row.id),
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    betaTesting: row.beta_testing === true || row.beta_testing === 1,
+    createdAt: iso(row.created_at),
+    lastSeenAt: iso(row.last_seen_at),
+    consentVersion: row.consent_version,
+    confirmedAt: isoOrNull(row.confirmed_at),
+    confirmationSentAt: isoOrNull(row.confirm_sent_at),
+    emailOptOutAt: isoOrNull(row.email_opt_out_at),
+    smsOptOutAt: isoOrNull(row.sms_opt_out_at),
+    leftAt: isoOrNull(row.left_at),
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface ConsentRepositoryOptions {
+  /** The clock; the real one unless a test needs another day. */
+  now?: () => Date;
+}
+
+/**
+ * Everything messaging reads and writes apart from the sign-up itself (which the engines' hand-tuned
+ * group-commit paths write, confirmation request and consent event included). Times are written as
+ * ISO 8601 text, which SQLite compares in order and PostgreSQL reads as timestamptz.
+ */
+export class ConsentRepository {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly db: Kysely<MessagingTables>,
+    private readonly engine: Engine,
+    { now = () => new Date() }: ConsentRepositoryOptions = {},
+  ) {
+    this.now = now;
+  }
+
+  private bool(value: boolean): number | boolean {
+    return this.engine === 'sqlite' ? (value ? 1 : 0) : value;
+  }
+
+  private stamp(): string {
+    return this.now().toISOString();
+  }
+
+  async subscriber(id: string): Promise<Subscriber | undefined> {
+    if (!UUID.test(id)) return undefined;
+    const row = await this.db.selectFrom('signups').select(SUBSCRIBER_COLUMNS).where('id', '=', id).executeTakeFirst();
+    return row ? subscriberFrom(row) : undefined;
+  }
+
+  async subscriberByEmailKey(emailKey: string): Promise<Subscriber | undefined> {
+    const row = await this.db
+      .selectFrom('signups')
+      .select(SUBSCRIBER_COLUMNS)
+      .where('email_key', '=', emailKey)
+      .executeTakeFirst();
+    return row ? subscriberFrom(row) : undefined;
+  }
+
+  /** Everyone who gave one of these numbers (the forms one number may have been typed in). */
+  async subscribersByPhone(phones: string[]): Promise<Subscriber[]> {
+    if (phones.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('signups')
+      .select(SUBSCRIBER_COLUMNS)
+      .where('phone', 'in', phones)
+      .orderBy('created_at')
+      .execute();
+    return rows.map(subscriberFrom);
+  }
+
+  /**
+   * People whose email contains `query` (any capitals), or whose phone number contains its digits
+   * (four or more: +1 555-123-4567 is found by "1234567" or "555 123"), newest first, at most `limit`.
+   */
+  async search(query: string, limit: number): Promise<Subscriber[]> {
+    const text = query.trim().toLowerCase();
+    const digits = text.replace(/\D/g, '');
+    // The user's % and _ are letters to find, not wildcards.
+    const like = (value: string) => `%${value.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    const rows = await this.db
+      .selectFrom('signups')
+      .select(SUBSCRIBER_COLUMNS)
+      .where((eb) =>
+        eb.or([
+          ...(text.length > 0 ? [eb(sql`email_key`, 'like', sql`${like(text)} escape '\\'`)] : []),
+          ...(digits.length >= 4 ? [eb(sql`phone`, 'like', like(digits))] : []),
+        ]),
+      )
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(subscriberFrom);
+  }
+
+  /** Every change of this person's consent, oldest first. */
+  async history(id: string): Promise<ConsentEvent[]> {
+    if (!UUID.test(id)) return [];
+    const rows = await this.db
+      .selectFrom('consent_events')
+      .select(['kind', 'source', 'consent_version', 'created_at'])
+      .where('signup_id', '=', id)
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({
+      kind: row.kind,
+      source: row.source,
+      consentVersion: row.consent_version,
+      at: iso(row.created_at),
+    }));
+  }
+
+  /** Marks the sign-up confirmed (once); its pending confirmation email is no longer needed. */
+  async confirm(id: string, source: ConsentSource = 'confirm_page'): Promise<'confirmed' | 'already' | 'missing'> {
+    if (!UUID.test(id)) return 'missing';
+    const at = this.stamp();
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('signups')
+        .set({ confirmed_at: at, confirm_requested_at: null })
+        .where('id', '=', id)
+        .where('confirmed_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) {
+        const exists = await trx.selectFrom('signups').select('id').where('id', '=', id).executeTakeFirst();
+        return exists ? 'already' : 'missing';
+      }
+      await this.record(trx, id, 'confirmed', source, at);
+      return 'confirmed';
+    });
+  }
+
+  /**
+   * Applies the choices that differ from what is stored, records each change, and returns the
+   * person as they are now (undefined if there is no such sign-up). Turning a channel on again
+   * after leaving brings the person back onto the list.
+   */
+  async updatePreferences(
+    id: string,
+    wanted: Partial<Preferences>,
+    source: ConsentSource,
+  ): Promise<Subscriber | undefined> {
+    const current = await this.subscriber(id);
+    if (!current) return undefined;
+    const at = this.stamp();
+    const now = preferencesOf(current);
+    const changes: ConsentKind[] = [];
+    const set: Partial<MessagingTables['signups']> = {};
+    if (wanted.email !== undefined && wanted.email !== now.email) {
+      set.email_opt_out_at = wanted.email ? null : at;
+      changes.push(wanted.email ? 'email_on' : 'email_off');
+    }
+    if (wanted.sms !== undefined && wanted.sms !== now.sms) {
+      set.sms_opt_out_at = wanted.sms ? null : at;
+      changes.push(wanted.sms ? 'sms_on' : 'sms_off');
+    }
+    if (wanted.beta !== undefined && wanted.beta !== now.beta) {
+      set.beta_testing = this.bool(wanted.beta);
+      changes.push(wanted.beta ? 'beta_on' : 'beta_off');
+    }
+    if (changes.length === 0) return current;
+    if (current.leftAt !== null && (wanted.email || wanted.sms)) {
+      // Back on the list: the channel not asked for stays off.
+      set.left_at = null;
+      if (set.email_opt_out_at === undefined) set.email_opt_out_at = current.emailOptOutAt ?? at;
+      if (set.sms_opt_out_at === undefined) set.sms_opt_out_at = current.smsOptOutAt ?? at;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('signups').set(set).where('id', '=', id).execute();
+      for (const kind of changes) await this.record(trx, id, kind, source, at);
+    });
+    return this.subscriber(id);
+  }
+
+  /** Off the list: no email, no texts, and the addresses' hashes on the suppression list. */
+  async leave(id: string, source: ConsentSource, suppressions: Suppression[]): Promise<boolean> {
+    const current = await this.subscriber(id);
+    if (!current) return false;
+    if (current.leftAt !== null) return true;
+    const at = this.stamp();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('signups')
+        .set({
+          left_at: at,
+          email_opt_out_at: current.emailOptOutAt ?? at,
+          sms_opt_out_at: current.smsOptOutAt ?? at,
+          confirm_requested_at: null,
+        })
+        .where('id', '=', id)
+        .execute();
+      await this.record(trx, id, 'left', source, at);
+      await this.suppress(trx, suppressions, at);
+    });
+    return true;
+  }
+
+  /**
+   * Deletes the sign-up and its consent history, keeping only the suppression hashes (which record
+   * when and how the deletion was asked for, and nothing else).
+   */
+  async remove(id: string, suppressions: Suppression[]): Promise<boolean> {
+    if (!UUID.test(id)) return false;
+    const at = this.stamp();
+    return this.db.transaction().execute(async (trx) => {
+      const deleted = await trx.deleteFrom('signups').where('id', '=', id).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) return false;
+      await trx.deleteFrom('consent_events').where('signup_id', '=', id).execute();
+      await this.suppress(trx, suppressions, at);
+      return true;
+    });
+  }
+
+  /** A STOP from this number: texts off for everyone who gave it, and the number on the suppression list. */
+  async stopTexts(phones: string[], suppression: Suppression): Promise<number> {
+    const at = this.stamp();
+    return this.db.transaction().execute(async (trx) => {
+      const people = phones.length === 0 ? [] : await this.setSmsOptOut(trx, phones, at);
+      for (const { id } of people) await this.record(trx, String(id), 'sms_off', suppression.source, at);
+      await this.suppress(trx, [suppression], at);
+      return people.length;
+    });
+  }
+
+  /** A START from this number: texts on again for everyone on the list who gave it, and the suppression lifted. */
+  async startTexts(phones: string[], hash: string, source: ConsentSource): Promise<number> {
+    const at = this.stamp();
+    return this.db.transaction().execute(async (trx) => {
+      const people = phones.length === 0 ? [] : await this.setSmsOptOut(trx, phones, null);
+      for (const { id } of people) await this.record(trx, String(id), 'sms_on', source, at);
+      await trx.deleteFrom('suppressions').where('kind', '=', 'phone').where('address_hash', '=', hash).execute();
+      return people.length;
+    });
+  }
+
+  /**
+   * Turns texts off (`at`) or back on (null, for those still on the list) for these numbers; returns
+   * whom it changed. One UPDATE … RETURNING, not a read then a write: the rows it changed are exactly
+   * the ones to record, even when the same STOP arrives twice at once (on PostgreSQL the second waits
+   * for the first's row locks and then finds nothing to change), and on SQLite the transaction takes
+   * the write lock at its first statement (a transaction that reads first fails with
+   * SQLITE_BUSY_SNAPSHOT when the writer thread commits a sign-up in between).
+   */
+  private setSmsOptOut(trx: Db, phones: string[], at: string | null): Promise<{ id: string }[]> {
+    return trx
+      .updateTable('signups')
+      .set({ sms_opt_out_at: at })
+      .where('phone', 'in', phones)
+      .$if(at !== null, (query) => query.where('sms_opt_out_at', 'is', null))
+      .$if(at === null, (query) => query.where('sms_opt_out_at', 'is not', null).where('left_at', 'is', null))
+      .returning('id')
+      .execute();
+  }
+
+  /**
+   * True when the address was suppressed after `consentedAt`: a later sign-up is new consent and
+   * lifts an earlier leaving or deletion, which win over an earlier sign-up. A STOP holds whatever
+   * comes later on the page, until START from that number.
+   */
+  async isSuppressed(kind: AddressKind, hash: string, consentedAt: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('suppressions')
+      .select('id')
+      .where('kind', '=', kind)
+      .where('address_hash', '=', hash)
+      // A STOP is the number's owner speaking: only their START lifts it, never a sign-up on the
+      // page, which anyone could make with someone else's number.
+      .where((eb) => eb.or([eb('created_at', '>', consentedAt), eb('reason', '=', 'sms_stop')]))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** How many hashes the suppression list holds, by kind (for the owner's figures). */
+  async suppressionCount(): Promise<number> {
+    const row = await this.db
+      .selectFrom('suppressions')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * Takes up to `limit` confirmation emails that are due, for this sender alone: their due time
+   * moves to `leaseMs` from now, so another sender (or this one after a crash) takes them only once
+   * the lease has run out. On PostgreSQL, rows another sender is claiming are skipped, not waited for.
+   */
+  async claimConfirmations(limit: number, leaseMs: number): Promise<ConfirmationJob[]> {
+    const now = this.now();
+    const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+    const due = this.db
+      .selectFrom('signups')
+      .select('id')
+      .where('confirm_requested_at', 'is not', null)
+      .where('confirm_requested_at', '<=', now.toISOString())
+      .where('confirmed_at', 'is', null)
+      .orderBy('confirm_requested_at')
+      .limit(limit)
+      .$if(this.engine === 'postgres', (query) => query.forUpdate().skipLocked());
+    const rows = await this.db
+      .updateTable('signups')
+      .set((eb) => ({ confirm_requested_at: leaseUntil, confirm_attempts: eb('confirm_attempts', '+', 1) }))
+      .where('id', 'in', due)
+      .returning(['id', 'email', 'confirm_attempts'])
+      .execute();
+    return rows.map((row) => ({ id: String(row.id), email: row.email, attempts: row.confirm_attempts }));
+  }
+
+  async confirmationSent(id: string): Promise<void> {
+    await this.db
+      .updateTable('signups')
+      .set({ confirm_requested_at: null, confirm_sent_at: this.stamp(), confirm_attempts: 0, confirm_error: null })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** A temporary failure is tried again at `retryAt`; a permanent one (no `retryAt`) is not tried again. */
+  async confirmationFailed(id: string, error: string, retryAt?: Date): Promise<void> {
+    await this.db
+      .updateTable('signups')
+      .set({ confirm_requested_at: retryAt ? retryAt.toISOString() : null, confirm_error: error.slice(0, 500) })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** A confirmation that was never sent: not due any more (the person left, or the address is suppressed). */
+  async confirmationDropped(id: string, reason: string): Promise<void> {
+    await this.confirmationFailed(id, reason);
+  }
+
+  /**
+   * Deletes sign-ups that were asked to confirm and did not, whose latest sign-up is older than
+   * `before`. Sign-ups from before confirmation was switched on were never asked, and are kept.
+   */
+  async deleteUnconfirmed(before: Date): Promise<number> {
+    const cutoff = before.toISOString();
+    return this.db.transaction().execute(async (trx) => {
+      const stale = trx
+        .selectFrom('signups')
+        .select('id')
+        .where('confirmed_at', 'is', null)
+        .where((eb) => eb.or([eb('confirm_sent_at', 'is not', null), eb('confirm_requested_at', 'is not', null)]))
+        .where('last_seen_at', '<', cutoff);
+      await trx.deleteFrom('consent_events').where('signup_id', 'in', stale).execute();
+      const deleted = await trx
+        .deleteFrom('signups')
+        .where('confirmed_at', 'is', null)
+        .where((eb) => eb.or([eb('confirm_sent_at', 'is not', null), eb('confirm_requested_at', 'is not', null)]))
+        .where('last_seen_at', '<', cutoff)
+        .executeTakeFirst();
+      return Number(deleted.numDeletedRows);
+    });
+  }
+
+  private async record(trx: Db, id: string, kind: ConsentKind, source: ConsentSource, at: string): Promise<void> {
+    await trx
+      .insertInto('consent_events')
+      .values({ signup_id: id, kind, source, consent_version: null, created_at: at })
+      .execute();
+  }
+
+  private async suppress(trx: Db, suppressions: Suppression[], at: string): Promise<void> {
+    if (suppressions.length === 0) return;
+    await trx
+      .insertInto('suppressions')
+      .values(
+        suppressions.map((entry) => ({
+          kind: entry.kind,
+          address_hash: entry.hash,
+          reason: entry.reason,
+          source: entry.source,
+          created_at: at,
+        })),
+      )
+      .execute();
+  }
+}

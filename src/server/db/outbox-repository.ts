@@ -1,0 +1,643 @@
+// Broadcasts and their outbox: written once with Kysely for SQLite and PostgreSQL (decision 023).
+// One outbox row per broadcast, person and channel (unique). A sender claims rows by moving them to
+// 'sending' under its own id (FOR UPDATE SKIP LOCKED on PostgreSQL, so senders never take the same
+// row); a row still 'sending' when its sender died may or may not have gone out: 'unknown'.
+import { sql, type Generated, type Kysely, type Selectable } from 'kysely';
+import type { Engine } from './consent-repository.js';
+
+export const BROADCAST_CHANNELS = ['email', 'sms'] as const;
+export type BroadcastChannel = (typeof BROADCAST_CHANNELS)[number];
+
+export const BROADCAST_SEGMENTS = ['all', 'beta'] as const;
+export type BroadcastSegment = (typeof BROADCAST_SEGMENTS)[number];
+
+/** ready: created, nothing sent yet (or topped up); sending; paused by the owner; finished: nothing left to try. */
+export type BroadcastState = 'ready' | 'sending' | 'paused' | 'finished';
+
+export const MESSAGE_STATES = [
+  'queued',
+  'sending',
+  'sent',
+  'failed_temporary',
+  'failed_permanent',
+  'skipped',
+  'unknown',
+] as const;
+export type MessageState = (typeof MESSAGE_STATES)[number];
+
+/** What a broadcast sends, fixed when it is created: what was previewed is what goes out. */
+export interface BroadcastContent {
+  subject: string;
+  text: string;
+  html: string;
+  sms: string;
+}
+
+export interface Broadcast {
+  id: number;
+  name: string;
+  template: string;
+  segment: BroadcastSegment;
+  channels: BroadcastChannel[];
+  includeUnconfirmed: boolean;
+  content: BroadcastContent;
+  state: BroadcastState;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** One person as a broadcast needs them, to choose recipients and to check again before sending. */
+export interface Recipient {
+  id: string;
+  email: string;
+  phone: string;
+  betaTesting: boolean;
+  lastSeenAt: string;
+  confirmedAt: string | null;
+  /** Asked to confirm (a confirmation is due or was sent): sign-ups from before confirmation was on were never asked. */
+  askedToConfirm: boolean;
+  emailOptOutAt: string | null;
+  smsOptOutAt: string | null;
+  leftAt: string | null;
+}
+
+export interface ClaimedMessage {
+  id: number;
+  signupId: string;
+  channel: BroadcastChannel;
+  /** Attempts so far, this one included. */
+  attempts: number;
+}
+
+/** What became of one claimed message. */
+export type Outcome =
+  | { id: number; result: 'sent'; providerId: string }
+  | { id: number; result: 'temporary'; error: string; retryAt: Date | null }
+  | { id: number; result: 'permanent'; error: string }
+  | { id: number; result: 'skipped'; error: string };
+
+export type StateCounts = Record<MessageState, number> & {
+  /** Of failed_temporary: how many will be tried again (the rest gave up after the last attempt). */
+  retrying: number;
+  total: number;
+};
+
+export interface SenderInfo {
+  id: string;
+  broadcastId: number;
+  host: string;
+  pid: number;
+  startedAt: string;
+  heartbeatAt: string;
+}
+
+export class SenderBusyError extends Error {
+  constructor(readonly other: SenderInfo) {
+    super(
+      `Another sender is already running (process ${other.pid} on ${other.host}, last seen ${other.heartbeatAt}). ` +
+        'SQLite allows one sender at a time: wait for it, pause it, or stop it first.',
+    );
+    this.name = 'SenderBusyError';
+  }
+}
+
+type Time = string | Date;
+
+export interface BroadcastTables {
+  broadcasts: {
+    id: Generated<number>;
+    name: string;
+    template: string;
+    segment: string;
+    channels: string;
+    include_unconfirmed: number | boolean;
+    content: string;
+    state: string;
+    created_at: Time;
+    started_at: Time | null;
+    finished_at: Time | null;
+  };
+  broadcast_messages: {
+    id: Generated<number>;
+    broadcast_id: number | string;
+    signup_id: string;
+    channel: BroadcastChannel;
+    state: MessageState;
+    attempts: number;
+    next_attempt_at: Time | null;
+    claimed_by: string | null;
+    claimed_at: Time | null;
+    sent_at: Time | null;
+    provider_id: string | null;
+    error: string | null;
+  };
+  broadcast_senders: {
+    id: string;
+    broadcast_id: number | string;
+    slot: number | null;
+    host: string;
+    pid: number;
+    started_at: Time;
+    heartbeat_at: Time;
+    stopped_at: Time | null;
+  };
+  signups: {
+    id: string;
+    email: string;
+    phone: string;
+    beta_testing: number | boolean;
+    last_seen_at: Time;
+    confirmed_at: Time | null;
+    confirm_requested_at: Time | null;
+    confirm_sent_at: Time | null;
+    email_opt_out_at: Time | null;
+    sms_opt_out_at: Time | null;
+    left_at: Time | null;
+  };
+  suppressions: {
+    id: Generated<number>;
+    kind: 'email' | 'phone';
+    address_hash: string;
+    reason: string;
+    source: string;
+    created_at: Time;
+  };
+}
+
+const iso = (value: Time): string => (value instanceof Date ? value.toISOString() : value);
+const isoOrNull = (value: Time | null): string | null => (value === null ? null : iso(value));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const RECIPIENT_COLUMNS = [
+  'id',
+  'email',
+  'phone',
+  'beta_testing',
+  'last_seen_at',
+  'confirmed_at',
+  'confirm_requested_at',
+  'confirm_sent_at',
+  'email_opt_out_at',
+  'sms_opt_out_at',
+  'left_at',
+] as const;
+
+function recipientFrom(row: Pick<BroadcastTables['signups'], (typeof RECIPIENT_COLUMNS)[number]>): Recipient {
+  return {
+    id: String(row.id),
+    email: row.email,
+    phone: row.phone,
+    betaTesting: row.beta_testing === true || row.beta_testing === 1,
+    lastSeenAt: iso(row.last_seen_at),
+    confirmedAt: isoOrNull(row.confirmed_at),
+    askedToConfirm: row.confirm_requested_at !== null || row.confirm_sent_at !== null,
+    emailOptOutAt: isoOrNull(row.email_opt_out_at),
+    smsOptOutAt: isoOrNull(row.sms_opt_out_at),
+    leftAt: isoOrNull(row.left_at),
+  };
+}
+
+/** Error texts kept on outbox rows are short. */
+const ERROR_LENGTH = 300;
+
+export interface OutboxRepositoryOptions {
+  now?: () => Date;
+}
+
+export class OutboxRepository {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly db: Kysely<BroadcastTables>,
+    readonly engine: Engine,
+    { now = () => new Date() }: OutboxRepositoryOptions = {},
+  ) {
+    this.now = now;
+  }
+
+  private stamp(): string {
+    return this.now().toISOString();
+  }
+
+  private broadcastFrom(row: Selectable<BroadcastTables['broadcasts']>): Broadcast {
+    return {
+      id: Number(row.id),
+      name: row.name,
+      template: row.template,
+      segment: row.segment as BroadcastSegment,
+      channels: row.channels.split(',').filter(Boolean) as BroadcastChannel[],
+      includeUnconfirmed: row.include_unconfirmed === true || row.include_unconfirmed === 1,
+      content: JSON.parse(row.content) as BroadcastContent,
+      state: row.state as BroadcastState,
+      createdAt: iso(row.created_at),
+      startedAt: isoOrNull(row.started_at),
+      finishedAt: isoOrNull(row.finished_at),
+    };
+  }
+
+  /** Creates the broadcast (no recipients yet: see enqueue); undefined if the name is taken. */
+  async create(input: {
+    name: string;
+    template: string;
+    segment: BroadcastSegment;
+    channels: BroadcastChannel[];
+    includeUnconfirmed: boolean;
+    content: BroadcastContent;
+  }): Promise<Broadcast | undefined> {
+    const inserted = await this.db
+      .insertInto('broadcasts')
+      .values({
+        name: input.name,
+        template: input.template,
+        segment: input.segment,
+        channels: input.channels.join(','),
+        include_unconfirmed: this.engine === 'sqlite' ? (input.includeUnconfirmed ? 1 : 0) : input.includeUnconfirmed,
+        content: JSON.stringify(input.content),
+        state: 'ready',
+        created_at: this.stamp(),
+      })
+      .onConflict((conflict) => conflict.column('name').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted ? this.get(input.name) : undefined;
+  }
+
+  async get(name: string): Promise<Broadcast | undefined> {
+    const row = await this.db.selectFrom('broadcasts').selectAll().where('name', '=', name).executeTakeFirst();
+    return row ? this.broadcastFrom(row) : undefined;
+  }
+
+  async list(): Promise<Broadcast[]> {
+    const rows = await this.db.selectFrom('broadcasts').selectAll().orderBy('id').execute();
+    return rows.map((row) => this.broadcastFrom(row));
+  }
+
+  async state(broadcastId: number): Promise<BroadcastState | undefined> {
+    const row = await this.db.selectFrom('broadcasts').select('state').where('id', '=', broadcastId).executeTakeFirst();
+    return row?.state as BroadcastState | undefined;
+  }
+
+  /** Moves the broadcast to `to` if it is in one of `from`; true when it moved. */
+  async setState(broadcastId: number, to: BroadcastState, from: BroadcastState[]): Promise<boolean> {
+    const at = this.stamp();
+    const result = await this.db
+      .updateTable('broadcasts')
+      .set({
+        state: to,
+        ...(to === 'sending' ? { finished_at: null } : {}),
+        ...(to === 'finished' ? { finished_at: at } : {}),
+      })
+      .where('id', '=', broadcastId)
+      .where('state', 'in', from)
+      .executeTakeFirst();
+    if (to === 'sending')
+      await this.db
+        .updateTable('broadcasts')
+        .set({ started_at: at })
+        .where('id', '=', broadcastId)
+        .where('started_at', 'is', null)
+        .execute();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** A page of sign-ups in id order, after `afterId` (keyset paging keeps memory flat at any list size). */
+  async recipientsAfter(afterId: string | null, limit: number): Promise<Recipient[]> {
+    const rows = await this.db
+      .selectFrom('signups')
+      .select(RECIPIENT_COLUMNS)
+      .$if(afterId !== null, (query) => query.where('id', '>', afterId as string))
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(recipientFrom);
+  }
+
+  /** These sign-ups as they are now (a deleted one is simply absent). */
+  async recipients(ids: string[]): Promise<Map<string, Recipient>> {
+    const valid = ids.filter((id) => UUID.test(id));
+    if (valid.length === 0) return new Map();
+    const rows = await this.db.selectFrom('signups').select(RECIPIENT_COLUMNS).where('id', 'in', valid).execute();
+    return new Map(rows.map((row) => [String(row.id), recipientFrom(row)]));
+  }
+
+  /**
+   * The suppressions among these hashes, newest per hash: `stop` when the number replied STOP (which
+   * holds whatever comes later), and `latestAt`, the newest leaving or deletion, which only a later
+   * sign-up lifts (the same rule as ConsentRepository.isSuppressed).
+   */
+  async suppressions(
+    kind: 'email' | 'phone',
+    hashes: string[],
+  ): Promise<Map<string, { stop: boolean; latestAt: string }>> {
+    const found = new Map<string, { stop: boolean; latestAt: string }>();
+    if (hashes.length === 0) return found;
+    const rows = await this.db
+      .selectFrom('suppressions')
+      .select(['address_hash', 'reason', 'created_at'])
+      .where('kind', '=', kind)
+      .where('address_hash', 'in', [...new Set(hashes)])
+      .execute();
+    for (const row of rows) {
+      const at = iso(row.created_at);
+      const entry = found.get(row.address_hash) ?? { stop: false, latestAt: '' };
+      if (row.reason === 'sms_stop') entry.stop = true;
+      if (at > entry.latestAt) entry.latestAt = at;
+      found.set(row.address_hash, entry);
+    }
+    return found;
+  }
+
+  /** Adds these people to the outbox; those already in it are left as they are. Returns how many were added. */
+  async enqueue(broadcastId: number, rows: { signupId: string; channel: BroadcastChannel }[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const at = this.stamp();
+    const result = await this.db
+      .insertInto('broadcast_messages')
+      .values(
+        rows.map((row) => ({
+          broadcast_id: broadcastId,
+          signup_id: row.signupId,
+          channel: row.channel,
+          state: 'queued' as const,
+          attempts: 0,
+          next_attempt_at: at,
+        })),
+      )
+      .onConflict((conflict) => conflict.columns(['broadcast_id', 'signup_id', 'channel']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+
+  /**
+   * Registers a sender. On SQLite only one may run at a time (the unique slot); a sender that died
+   * is noticed first (`isDead`), its in-flight rows marked unknown, and its slot freed.
+   */
+  async registerSender(
+    sender: { id: string; broadcastId: number; host: string; pid: number },
+    isDead: (other: SenderInfo) => boolean,
+  ): Promise<{ unknown: number }> {
+    const reaped = await this.reapDeadSenders(isDead);
+    const at = this.stamp();
+    try {
+      await this.db
+        .insertInto('broadcast_senders')
+        .values({
+          id: sender.id,
+          broadcast_id: sender.broadcastId,
+          slot: this.engine === 'sqlite' ? 1 : null,
+          host: sender.host,
+          pid: sender.pid,
+          started_at: at,
+          heartbeat_at: at,
+        })
+        .execute();
+    } catch (error) {
+      const [other] = await this.liveSenders();
+      if (this.engine === 'sqlite' && other) throw new SenderBusyError(other);
+      throw error;
+    }
+    return { unknown: reaped };
+  }
+
+  async heartbeat(senderId: string): Promise<void> {
+    await this.db
+      .updateTable('broadcast_senders')
+      .set({ heartbeat_at: this.stamp() })
+      .where('id', '=', senderId)
+      .execute();
+  }
+
+  /**
+   * A sender ends. Anything it still holds as 'sending' (only after an error cut its work short)
+   * may or may not have left: it becomes 'unknown', like a dead sender's. Returns how many rows.
+   */
+  async stopSender(senderId: string): Promise<number> {
+    return this.stopSenders([senderId]);
+  }
+
+  /** Senders that have not stopped (some may have died without saying so), oldest first. */
+  async liveSenders(broadcastId?: number): Promise<SenderInfo[]> {
+    const rows = await this.db
+      .selectFrom('broadcast_senders')
+      .select(['id', 'broadcast_id', 'host', 'pid', 'started_at', 'heartbeat_at'])
+      .where('stopped_at', 'is', null)
+      .$if(broadcastId !== undefined, (query) => query.where('broadcast_id', '=', broadcastId as number))
+      .orderBy('started_at')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      broadcastId: Number(row.broadcast_id),
+      host: row.host,
+      pid: row.pid,
+      startedAt: iso(row.started_at),
+      heartbeatAt: iso(row.heartbeat_at),
+    }));
+  }
+
+  /**
+   * Senders that died without stopping: their rows still 'sending' may or may not have gone out, so
+   * they become 'unknown' (never sent again unless the owner says so). Returns how many rows.
+   */
+  async reapDeadSenders(isDead: (sender: SenderInfo) => boolean): Promise<number> {
+    const dead = (await this.liveSenders()).filter(isDead);
+    if (dead.length === 0) return 0;
+    return this.stopSenders(dead.map((sender) => sender.id));
+  }
+
+  /** Marks these senders stopped, and what they still held as 'sending' unknown; returns how many rows. */
+  private async stopSenders(ids: string[]): Promise<number> {
+    const at = this.stamp();
+    return this.db.transaction().execute(async (trx) => {
+      // Write first: on SQLite the transaction then holds the write lock from its first statement.
+      await trx
+        .updateTable('broadcast_senders')
+        .set({ stopped_at: at, slot: null })
+        .where('id', 'in', ids)
+        .where('stopped_at', 'is', null)
+        .execute();
+      const result = await trx
+        .updateTable('broadcast_messages')
+        .set({ state: 'unknown', next_attempt_at: null, error: 'its sender stopped while sending it' })
+        .where('state', '=', 'sending')
+        .where('claimed_by', 'in', ids)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    });
+  }
+
+  /**
+   * Takes up to `limit` messages of this channel that are due, for this sender alone. On PostgreSQL
+   * rows another sender is taking are skipped, not waited for; on SQLite the one statement is atomic.
+   */
+  async claim(
+    broadcastId: number,
+    channel: BroadcastChannel,
+    senderId: string,
+    limit: number,
+  ): Promise<ClaimedMessage[]> {
+    const at = this.stamp();
+    const due = this.db
+      .selectFrom('broadcast_messages')
+      .select('id')
+      .where('broadcast_id', '=', broadcastId)
+      .where('channel', '=', channel)
+      .where('state', 'in', ['queued', 'failed_temporary'])
+      .where('next_attempt_at', '<=', at)
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(limit)
+      .$if(this.engine === 'postgres', (query) => query.forUpdate().skipLocked());
+    const rows = await this.db
+      .updateTable('broadcast_messages')
+      .set((eb) => ({
+        state: 'sending',
+        claimed_by: senderId,
+        claimed_at: at,
+        attempts: eb('attempts', '+', 1),
+      }))
+      .where('id', 'in', due)
+      .returning(['id', 'signup_id', 'channel', 'attempts'])
+      .execute();
+    return rows
+      .map((row) => ({
+        id: Number(row.id),
+        signupId: String(row.signup_id),
+        channel: row.channel,
+        attempts: row.attempts,
+      }))
+      .sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * Records what became of claimed messages, in one transaction with one statement per kind of
+   * outcome. Only rows this sender still holds change ('sending', or 'unknown' if it was wrongly
+   * taken for dead: what it knows beats "unknown").
+   */
+  async record(senderId: string, outcomes: Outcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const at = this.stamp();
+    const byResult = <R extends Outcome['result']>(result: R) =>
+      outcomes.filter((outcome): outcome is Extract<Outcome, { result: R }> => outcome.result === result);
+    await this.db.transaction().execute(async (trx) => {
+      const mine = (ids: number[]) =>
+        trx
+          .updateTable('broadcast_messages')
+          .where('id', 'in', ids)
+          .where('claimed_by', '=', senderId)
+          .where('state', 'in', ['sending', 'unknown']);
+      const sent = byResult('sent');
+      if (sent.length > 0)
+        await mine(sent.map((outcome) => outcome.id))
+          .set(() => ({
+            state: 'sent',
+            sent_at: at,
+            next_attempt_at: null,
+            error: null,
+            provider_id: this.caseById(sent.map((outcome) => [outcome.id, outcome.providerId.slice(0, ERROR_LENGTH)])),
+          }))
+          .execute();
+      const temporary = byResult('temporary');
+      if (temporary.length > 0)
+        await mine(temporary.map((outcome) => outcome.id))
+          .set(() => ({
+            state: 'failed_temporary',
+            next_attempt_at: this.caseById(
+              temporary.map((outcome) => [outcome.id, outcome.retryAt ? outcome.retryAt.toISOString() : null]),
+              'timestamptz',
+            ),
+            error: this.caseById(temporary.map((outcome) => [outcome.id, outcome.error.slice(0, ERROR_LENGTH)])),
+          }))
+          .execute();
+      for (const result of ['permanent', 'skipped'] as const) {
+        const group = byResult(result);
+        if (group.length === 0) continue;
+        await mine(group.map((outcome) => outcome.id))
+          .set(() => ({
+            state: result === 'permanent' ? 'failed_permanent' : 'skipped',
+            next_attempt_at: null,
+            error: this.caseById(group.map((outcome) => [outcome.id, outcome.error.slice(0, ERROR_LENGTH)])),
+          }))
+          .execute();
+      }
+    });
+  }
+
+  /** CASE id WHEN … THEN … END: a different value per row in one UPDATE, on both engines. */
+  private caseById(pairs: [number, string | null][], type: 'text' | 'timestamptz' = 'text') {
+    const whens = pairs.map(([id, value]) => sql`WHEN ${id} THEN ${value}`);
+    // PostgreSQL types the parameters from the column they are written to only with a cast.
+    const cast = this.engine === 'postgres' ? sql.raw(`::${type}`) : sql``;
+    return sql<string | null>`(CASE ${sql.ref('id')} ${sql.join(whens, sql` `)} ELSE NULL END)${cast}`;
+  }
+
+  /** How many messages are in each state (on one channel, or all). */
+  async counts(broadcastId: number, channel?: BroadcastChannel): Promise<StateCounts> {
+    const rows = await this.db
+      .selectFrom('broadcast_messages')
+      .select((eb) => [
+        'state',
+        eb.fn.countAll<string | number>().as('n'),
+        eb.fn.count<string | number>('next_attempt_at').as('due'),
+      ])
+      .where('broadcast_id', '=', broadcastId)
+      .$if(channel !== undefined, (query) => query.where('channel', '=', channel as BroadcastChannel))
+      .groupBy('state')
+      .execute();
+    const counts = Object.fromEntries(MESSAGE_STATES.map((state) => [state, 0])) as StateCounts;
+    counts.retrying = 0;
+    counts.total = 0;
+    for (const row of rows) {
+      counts[row.state] = Number(row.n);
+      counts.total += Number(row.n);
+      if (row.state === 'failed_temporary') counts.retrying = Number(row.due);
+    }
+    return counts;
+  }
+
+  /** The earliest time a message of this channel is due again (a retry), if any is waiting. */
+  async nextDue(broadcastId: number, channel: BroadcastChannel): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('broadcast_messages')
+      .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+      .where('broadcast_id', '=', broadcastId)
+      .where('channel', '=', channel)
+      .where('state', 'in', ['queued', 'failed_temporary'])
+      .executeTakeFirst();
+    return row?.at ? iso(row.at as Time) : undefined;
+  }
+
+  /** Messages of this broadcast some sender is sending now. */
+  async inFlight(broadcastId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('broadcast_messages')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('broadcast_id', '=', broadcastId)
+      .where('state', '=', 'sending')
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Sent in the last `seconds` (for the owner's rate figure). */
+  async sentSince(broadcastId: number, since: Date): Promise<number> {
+    const row = await this.db
+      .selectFrom('broadcast_messages')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('broadcast_id', '=', broadcastId)
+      .where('state', '=', 'sent')
+      .where('sent_at', '>=', since.toISOString())
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** The owner's "send them anyway": unknown rows go back in the queue. Returns how many. */
+  async requeueUnknown(broadcastId: number): Promise<number> {
+    const result = await this.db
+      .updateTable('broadcast_messages')
+      .set({ state: 'queued', next_attempt_at: this.stamp(), error: null })
+      .where('broadcast_id', '=', broadcastId)
+      .where('state', '=', 'unknown')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+}

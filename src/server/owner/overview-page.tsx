@@ -1,0 +1,163 @@
+// The dashboard's first page: the same figures `npm run signups:stats` prints, from the same store
+// queries, as figures, a chart with its table, the page's funnel and the top sources and campaigns.
+import { ownerWords } from './owner-words.js';
+import type { CountedLabel, FunnelDay, SignupStats } from '../db/signup-store.js';
+import { fillDays, fillFunnelDays, number, percent, totalFunnel } from '../signups/stats-report.js';
+import { renderOwnerPage, ScrollTable } from './owner-layout.js';
+import { SignupsChart } from './signups-chart.js';
+
+const words = ownerWords.overview;
+
+export interface OverviewData {
+  stats: SignupStats;
+  funnel: FunnelDay[];
+  days: number;
+  now: Date;
+  ownerEmail: string;
+}
+
+/** New today, and in the last seven days counting today, from the filled days (oldest first). */
+export function recentCounts(filled: CountedLabel[]): { today: number; week: number } {
+  return {
+    today: filled.at(-1)?.count ?? 0,
+    week: filled.slice(-7).reduce((sum, day) => sum + day.count, 0),
+  };
+}
+
+function TopTable({
+  heading,
+  column,
+  rows,
+  total,
+}: {
+  heading: string;
+  column: string;
+  rows: CountedLabel[];
+  total: number;
+}) {
+  return (
+    <section>
+      <h2 id={`${column}-heading`}>{heading}</h2>
+      {rows.length === 0 ? (
+        <p>{words.none}</p>
+      ) : (
+        <ScrollTable label={heading}>
+          <thead>
+            <tr>
+              <th scope="col">{column}</th>
+              <th scope="col" className="number">
+                {words.count}
+              </th>
+              <th scope="col" className="number">
+                {words.share}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.label}>
+                <th scope="row">{row.label}</th>
+                <td className="number">{number(row.count)}</td>
+                <td className="number">{percent(row.count, total)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </ScrollTable>
+      )}
+    </section>
+  );
+}
+
+export function overviewPage({ stats, funnel, days, now, ownerEmail }: OverviewData): string {
+  const filled = fillDays(stats.byDay, now, days);
+  const recent = recentCounts(filled);
+  const inWindow = filled.reduce((sum, day) => sum + day.count, 0);
+  const total = totalFunnel(fillFunnelDays(funnel, now, days));
+  const figures: { id: string; label: string; value: string; note?: string }[] = [
+    { id: 'people', label: words.people, value: number(stats.total) },
+    { id: 'today', label: words.newToday, value: number(recent.today) },
+    { id: 'week', label: words.newThisWeek, value: number(recent.week) },
+    {
+      id: 'confirmed',
+      label: words.confirmed,
+      value: percent(stats.confirmed, stats.total),
+      note: number(stats.confirmed),
+    },
+    { id: 'beta', label: words.beta, value: percent(stats.betaTesting, stats.total), note: number(stats.betaTesting) },
+    { id: 'submissions', label: words.submissions, value: number(stats.submissions) },
+  ];
+  const funnelRows = [
+    { label: words.funnelViews, value: number(total.landingViews) },
+    { label: words.funnelOpens, value: number(total.dialogOpens) },
+    { label: words.funnelSignups, value: number(total.signups) },
+    {
+      label: words.funnelConversion,
+      value: total.landingViews === 0 ? '–' : `${((total.signups / total.landingViews) * 100).toFixed(1)}%`,
+    },
+    { label: words.funnelDownloads, value: number(total.downloadIntents) },
+  ];
+  return renderOwnerPage(
+    { title: words.title, ownerEmail, current: 'overview' },
+    <>
+      <h1>{words.heading}</h1>
+      <ul className="figures">
+        {figures.map((figure) => (
+          <li key={figure.id} data-figure={figure.id}>
+            <span className="figure__label">{figure.label}</span>
+            <span className="figure__value">{figure.value}</span>
+            {figure.note ? <span className="figure__note">{figure.note}</span> : null}
+          </li>
+        ))}
+      </ul>
+      <div className="two-columns">
+        <section>
+          <h2 id="chart-heading">{words.chartHeading(days)}</h2>
+          <SignupsChart days={filled} label={words.chartLabel(days, inWindow)} />
+          <details>
+            <summary>{words.chartTable}</summary>
+            <ScrollTable label={words.chartTable}>
+              <thead>
+                <tr>
+                  <th scope="col">{words.day}</th>
+                  <th scope="col" className="number">
+                    {words.newPeople}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {filled.map((day) => (
+                  <tr key={day.label}>
+                    <th scope="row">{day.label}</th>
+                    <td className="number">{number(day.count)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </ScrollTable>
+          </details>
+        </section>
+        <section>
+          <h2 id="funnel-heading">{words.funnelHeading(days)}</h2>
+          <ScrollTable label={words.funnelHeading(days)}>
+            <tbody>
+              {funnelRows.map((row) => (
+                <tr key={row.label}>
+                  <th scope="row">{row.label}</th>
+                  <td className="number">{row.value}</td>
+                </tr>
+              ))}
+            </tbody>
+          </ScrollTable>
+        </section>
+      </div>
+      <div className="two-columns">
+        <TopTable heading={words.sourcesHeading} column={words.source} rows={stats.topSources} total={stats.total} />
+        <TopTable
+          heading={words.campaignsHeading}
+          column={words.campaign}
+          rows={stats.topCampaigns}
+          total={stats.total}
+        />
+      </div>
+    </>,
+  );
+}

@@ -1,0 +1,79 @@
+// Signing owners in and out: the sign-in page sends a one-time link (the same answer whether or not
+// the address is an owner's), the link's page signs in with a POST, and a session cookie follows.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  newSecret,
+  OWNER_EMAIL,
+  sameOrigin,
+  SECRET_PATTERN,
+  secretHash,
+  setSessionCookie,
+  SIGN_IN_LINK_LIFETIME_MS,
+  signInLink,
+} from './owner-auth.js';
+import { ownerWords } from './owner-words.js';
+import {
+  badSignInLinkPage,
+  forbiddenPage,
+  linkSentPage,
+  signInLinkPage,
+  signInPage,
+} from './sign-in-pages.js';
+import { fieldOf, html } from './owner-reply.js';
+import type { OwnerRouteOptions } from './owner-routes.js';
+
+type TokenParams = { Params: { token: string } };
+
+export function signInRoutes(app: FastifyInstance, options: OwnerRouteOptions): void {
+  const { store, siteUrl, mailer, allowSignIn } = options;
+  const owners = store.owners;
+
+  /** The attempt counts against this connection's allowance; false (and the page said so) when it is used up. */
+  const withinLimit = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
+    if (await allowSignIn(request)) return true;
+    html(reply, signInPage({ error: 'too_many' }), 429);
+    return false;
+  };
+
+  app.get('/owner/sign-in', async (_request, reply) => html(reply, signInPage()));
+
+  app.post('/owner/sign-in', async (request, reply) => {
+    if (!sameOrigin(request, siteUrl)) return html(reply, forbiddenPage(), 403);
+    if (!(await withinLimit(request, reply))) return reply;
+    const email = fieldOf(request.body, 'email');
+    if (!OWNER_EMAIL.test(email)) return html(reply, signInPage({ error: 'invalid', email }), 400);
+    const owner = await owners.byEmail(email);
+    if (owner) {
+      const token = newSecret();
+      await owners.createLink(owner.id, secretHash(token), SIGN_IN_LINK_LIFETIME_MS);
+      // Not awaited: the answer takes as long for an owner as for anyone else, and says the same.
+      if (mailer)
+        mailer
+          .send(owner.email, signInLink(siteUrl, token))
+          .catch((error: unknown) => request.log.error({ err: error }, 'owner sign-in email failed'));
+      else request.log.warn('an owner asked for a sign-in link, but email is not set up: use npm run owner:link');
+    }
+    return reply.redirect('/owner/sign-in/sent', 303);
+  });
+
+  app.get('/owner/sign-in/sent', async (_request, reply) => html(reply, linkSentPage()));
+
+  app.get<TokenParams>('/owner/sign-in/:token', async (request, reply) => {
+    const { token } = request.params;
+    if (!SECRET_PATTERN.test(token) || !(await owners.linkUsable(secretHash(token))))
+      return html(reply, badSignInLinkPage(), 404);
+    return html(reply, signInLinkPage(token));
+  });
+
+  app.post<TokenParams>('/owner/sign-in/:token', async (request, reply) => {
+    if (!sameOrigin(request, siteUrl)) return html(reply, forbiddenPage(), 403);
+    if (!(await withinLimit(request, reply))) return reply;
+    const { token } = request.params;
+    const session = newSecret();
+    const owner = SECRET_PATTERN.test(token) ? await owners.useLink(secretHash(token), secretHash(session)) : undefined;
+    if (!owner) return html(reply, badSignInLinkPage(), 404);
+    setSessionCookie(request, reply, session);
+    await owners.audit({ ownerEmail: owner.email, action: 'signed_in', detail: ownerWords.audit.signedInDetail });
+    return reply.redirect('/owner', 303);
+  });
+}

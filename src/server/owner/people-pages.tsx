@@ -1,0 +1,238 @@
+// The list: search, one person's record with their consent history, the question before deleting
+// them, and the export buttons.
+import { ownerWords } from './owner-words.js';
+import type { ConsentEvent, Subscriber } from '../db/consent-repository.js';
+import { Notice, renderOwnerPage, ScrollTable, shortPage, shortTime } from './owner-layout.js';
+
+const words = ownerWords.people;
+const personWords = ownerWords.person;
+
+export const SEARCH_LIMIT = 50;
+
+export interface PeopleData {
+  ownerEmail: string;
+  query: string;
+  /** Undefined before a search; the matches (at most SEARCH_LIMIT + 1, to tell there are more) after. */
+  results?: Subscriber[];
+  tooShort?: boolean;
+  /** Set after a deletion: whom (masked). */
+  deleted?: string;
+}
+
+export function peoplePage({ ownerEmail, query, results, tooShort, deleted }: PeopleData): string {
+  const shown = results?.slice(0, SEARCH_LIMIT);
+  return renderOwnerPage(
+    { title: words.title, ownerEmail, current: 'people' },
+    <>
+      <h1>{words.heading}</h1>
+      {deleted ? <Notice>{personWords.deleted(deleted)}</Notice> : null}
+      <form method="get" action="/owner/people" role="search" className="search">
+        <div>
+          <label htmlFor="q">{words.searchLabel}</label>
+          <p className="hint" id="q-hint">
+            {words.searchHint}
+          </p>
+          {tooShort ? (
+            <p className="field-error" id="q-error">
+              {words.tooShort}
+            </p>
+          ) : null}
+          <input
+            type="search"
+            id="q"
+            name="q"
+            defaultValue={query}
+            autoComplete="off"
+            aria-describedby={tooShort ? 'q-hint q-error' : 'q-hint'}
+            {...(tooShort ? { 'aria-invalid': true } : {})}
+          />
+        </div>
+        <button type="submit" className="button button--primary">
+          {words.searchButton}
+        </button>
+      </form>
+      {shown ? (
+        <section>
+          <h2 id="results-heading">{words.results(shown.length, query)}</h2>
+          {results && results.length > SEARCH_LIMIT ? <p>{words.more(SEARCH_LIMIT)}</p> : null}
+          {shown.length > 0 ? (
+            <ScrollTable label={words.results(shown.length, query)}>
+              <thead>
+                <tr>
+                  <th scope="col">{words.name}</th>
+                  <th scope="col">{words.email}</th>
+                  <th scope="col">{words.phone}</th>
+                  <th scope="col">{words.signedUp}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((person) => (
+                  <tr key={person.id}>
+                    <td>
+                      <a className="link" href={`/owner/people/${person.id}`} aria-label={words.open(person.name)}>
+                        {person.name}
+                      </a>
+                    </td>
+                    <td>{person.email}</td>
+                    <td>{person.phone}</td>
+                    <td>{shortTime(person.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </ScrollTable>
+          ) : null}
+        </section>
+      ) : null}
+      <section>
+        <h2 id="export-heading">{words.exportHeading}</h2>
+        <p>{words.exportIntro}</p>
+        <div className="actions">
+          <a className="button button--secondary" href="/owner/export.csv" download>
+            {words.exportCsv}
+          </a>
+          <a className="button button--secondary" href="/owner/export.json" download>
+            {words.exportJson}
+          </a>
+        </div>
+      </section>
+    </>,
+  );
+}
+
+const KIND_WORDS: Record<string, string> = {
+  signed_up: 'Signed up',
+  confirmed: 'Confirmed their email',
+  email_on: 'Email messages on',
+  email_off: 'Email messages off',
+  sms_on: 'Text messages on',
+  sms_off: 'Text messages off',
+  beta_on: 'Beta testing on',
+  beta_off: 'Beta testing off',
+  left: 'Left the list',
+};
+
+const SOURCE_WORDS: Record<string, string> = {
+  signup_form: 'The sign-up form',
+  confirm_page: 'The confirmation page',
+  preferences_page: 'Their preferences page',
+  one_click_unsubscribe: 'One-click unsubscribe',
+  sms_reply: 'A text reply (STOP, START)',
+  owner: 'An owner',
+};
+
+function channelState(optOutAt: string | null, leftAt: string | null): string {
+  if (leftAt) return personWords.left;
+  return optOutAt ? personWords.offSince(shortTime(optOutAt)) : personWords.on;
+}
+
+export function personPage({
+  ownerEmail,
+  person,
+  history,
+}: {
+  ownerEmail: string;
+  person: Subscriber;
+  history: ConsentEvent[];
+}): string {
+  const rows: [string, string][] = [
+    [words.name, person.name],
+    [words.email, person.email],
+    [words.phone, person.phone],
+    [personWords.beta, person.betaTesting ? personWords.yes : personWords.no],
+    [personWords.firstSignedUp, shortTime(person.createdAt)],
+    [personWords.lastSignedUp, shortTime(person.lastSeenAt)],
+    [personWords.consentVersion, person.consentVersion ?? '–'],
+    [personWords.confirmed, person.confirmedAt ? shortTime(person.confirmedAt) : personWords.notYet],
+    [personWords.emailMessages, channelState(person.emailOptOutAt, person.leftAt)],
+    [personWords.textMessages, channelState(person.smsOptOutAt, person.leftAt)],
+  ];
+  return renderOwnerPage(
+    { title: person.name, ownerEmail, current: 'people' },
+    <>
+      <h1>{person.name}</h1>
+      <section>
+        <h2 id="details-heading">{personWords.details}</h2>
+        <ScrollTable label={personWords.details}>
+          <tbody>
+            {rows.map(([label, value]) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                <td>{value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </ScrollTable>
+      </section>
+      <section>
+        <h2 id="history-heading">{personWords.historyHeading}</h2>
+        {history.length === 0 ? (
+          <p>{personWords.noHistory}</p>
+        ) : (
+          <ScrollTable label={personWords.historyHeading}>
+            <thead>
+              <tr>
+                <th scope="col">{personWords.when}</th>
+                <th scope="col">{personWords.what}</th>
+                <th scope="col">{personWords.how}</th>
+                <th scope="col">{personWords.version}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.map((event, index) => (
+                <tr key={index}>
+                  <td>{shortTime(event.at)}</td>
+                  <td>{KIND_WORDS[event.kind] ?? event.kind}</td>
+                  <td>{SOURCE_WORDS[event.source] ?? event.source}</td>
+                  <td>{event.consentVersion ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </ScrollTable>
+        )}
+      </section>
+      <section>
+        <h2 id="delete-heading">{personWords.deleteHeading}</h2>
+        <p>{personWords.deleteIntro}</p>
+        <p>
+          <a className="button button--danger" href={`/owner/people/${person.id}/delete`}>
+            {personWords.deleteButton}
+          </a>
+        </p>
+      </section>
+      <p>
+        <a className="link" href="/owner/people">
+          {personWords.back}
+        </a>
+      </p>
+    </>,
+  );
+}
+
+export function deleteQuestionPage({ ownerEmail, person }: { ownerEmail: string; person: Subscriber }): string {
+  return renderOwnerPage(
+    { title: personWords.confirmTitle, ownerEmail, current: 'people' },
+    <>
+      <h1>{personWords.confirmTitle}</h1>
+      <p>{personWords.confirmQuestion(person.email)}</p>
+      <div className="actions">
+        <form method="post" action={`/owner/people/${person.id}/delete`}>
+          <button type="submit" className="button button--danger">
+            {personWords.confirmButton}
+          </button>
+        </form>
+        <a className="button button--secondary" href={`/owner/people/${person.id}`}>
+          {personWords.cancel}
+        </a>
+      </div>
+    </>,
+  );
+}
+
+export const personMissingPage = (ownerEmail: string) =>
+  shortPage({
+    title: personWords.missingTitle,
+    text: personWords.missing,
+    ownerEmail,
+    current: 'people',
+    link: { href: '/owner/people', label: personWords.back },
+  });

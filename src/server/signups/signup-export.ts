@@ -1,0 +1,111 @@
+// Writes sign-ups as CSV (RFC 4180, safe to open in a spreadsheet) or JSON, streaming from the store.
+import type { Writable } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
+import type { SignupRecord } from '../../shared/signup-schema.js';
+import type { SignupFilter, SignupStore } from '../db/signup-store.js';
+
+export const exportFormats = ['csv', 'json'] as const;
+export type ExportFormat = (typeof exportFormats)[number];
+
+export const exportColumns = [
+  'id',
+  'name',
+  'phone',
+  'email',
+  'betaTesting',
+  'timestamp',
+  'lastSeenAt',
+  'signupCount',
+  'utmSource',
+  'utmMedium',
+  'utmCampaign',
+  'utmTerm',
+  'utmContent',
+  'referrer',
+  'landingPath',
+  'button',
+  'consentVersion',
+  'confirmedAt',
+  'emailOptOutAt',
+  'smsOptOutAt',
+  'leftAt',
+] as const satisfies readonly (keyof SignupRecord)[];
+
+/** Characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection list). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A cell a spreadsheet will show as text, never run. Cells that could start a formula get a
+ * leading apostrophe. Phone numbers always do: they are only digits and a "+" (the schema sees
+ * to that), and the apostrophe makes a spreadsheet keep them as text ("+15551234567" rather than
+ * the number 15551234567).
+ */
+export function spreadsheetCell(
+  column: (typeof exportColumns)[number],
+  value: SignupRecord[keyof SignupRecord],
+): string {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  if (column === 'phone' || FORMULA_START.test(text)) return `'${text}`;
+  return text;
+}
+
+function write(out: Writable, text: string): Promise<void> {
+  if (out.write(text)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onDrain = () => {
+      out.off('error', onError);
+      resolve();
+    };
+    const onError = (error: Error) => {
+      out.off('drain', onDrain);
+      reject(error);
+    };
+    out.once('drain', onDrain).once('error', onError);
+  });
+}
+
+/**
+ * The export as text chunks (a header, then a row or a JSON line per sign-up), read from the store
+ * in batches. As a generator, a consumer that stops early (a cancelled download) ends the read.
+ */
+export async function* exportChunks(
+  store: SignupStore,
+  format: ExportFormat,
+  filter: SignupFilter = {},
+): AsyncGenerator<string, number> {
+  let count = 0;
+  if (format === 'json') {
+    yield '[';
+    for await (const record of store.list(filter)) {
+      const row = Object.fromEntries(exportColumns.map((column) => [column, record[column]]));
+      yield `${count === 0 ? '\n' : ',\n'}  ${JSON.stringify(row)}`;
+      count += 1;
+    }
+    yield count === 0 ? ']\n' : '\n]\n';
+    return count;
+  }
+  yield stringify([exportColumns], { record_delimiter: 'windows' });
+  for await (const record of store.list(filter)) {
+    yield stringify([exportColumns.map((column) => spreadsheetCell(column, record[column]))], {
+      record_delimiter: 'windows',
+    });
+    count += 1;
+  }
+  return count;
+}
+
+/** Streams the store to `out` in the chosen format; returns how many sign-ups it wrote. */
+export async function exportSignups(
+  store: SignupStore,
+  format: ExportFormat,
+  out: Writable,
+  filter: SignupFilter = {},
+): Promise<number> {
+  const chunks = exportChunks(store, format, filter);
+  for (;;) {
+    const next = await chunks.next();
+    if (next.done) return next.value;
+    await write(out, next.value);
+  }
+}

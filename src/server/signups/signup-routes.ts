@@ -1,0 +1,64 @@
+// POST /api/signups: validates with the shared schema, stores, answers 201 once the write is durable.
+import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import { describeSignupIssues, looksAutomated, signupInputSchema } from '../../shared/signup-schema.js';
+import { AppError } from '../errors.js';
+import { StoreUnavailableError, type SignupStore } from '../db/signup-store.js';
+
+/** A sign-up is a few hundred bytes; anything much larger is not one. */
+export const SIGNUP_BODY_LIMIT_BYTES = 10 * 1024;
+
+/** The one success answer, serialised once. */
+const SIGNUP_OK = JSON.stringify({ status: 'ok' });
+
+/** Seconds a client is asked to wait before trying again while the database is away. */
+export const RETRY_AFTER_SECONDS = 10;
+
+export interface SignupRoutesOptions {
+  store: SignupStore;
+  /** Rate limits, run before the body is validated or stored. */
+  limits: preHandlerAsyncHookHandler[];
+  /** Told once a sign-up is durable (its confirmation email, if any, goes out after). */
+  onStored?: () => void;
+}
+
+export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app, { store, limits, onStored }) => {
+  const outage: { since: number | undefined } = { since: undefined };
+  app.post('/api/signups', { bodyLimit: SIGNUP_BODY_LIMIT_BYTES, preHandler: limits }, async (request, reply) => {
+    const parsed = signupInputSchema.safeParse(request.body);
+    if (!parsed.success) {
+      throw new AppError(400, 'validation_failed', 'Some details need attention.', {
+        ...describeSignupIssues(parsed.error),
+      });
+    }
+    // A bot gets the same answer as a person, so it learns nothing, and nothing is stored.
+    if (looksAutomated(parsed.data)) {
+      request.log.info(
+        { trapFilled: Boolean(parsed.data.comments?.trim()), openedForMs: parsed.data.openedForMs },
+        'dropped an automated sign-up',
+      );
+      return reply.code(201).type('application/json; charset=utf-8').send(SIGNUP_OK);
+    }
+    try {
+      await store.add(parsed.data);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      // Log the start of an outage once, not once per request.
+      if (!outage.since) {
+        outage.since = Date.now();
+        request.log.error(
+          { reason: error.reason },
+          'the sign-up database is unavailable: answering 503 until it is back',
+        );
+      }
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      throw new AppError(503, 'unavailable', 'We could not save your sign-up just now. Please try again in a minute.');
+    }
+    if (outage.since) {
+      request.log.info({ downForMs: Date.now() - outage.since }, 'the sign-up database is back');
+      outage.since = undefined;
+    }
+    onStored?.();
+    // The answer says nothing about the record: the spec reads it only as success or failure.
+    return reply.code(201).type('application/json; charset=utf-8').send(SIGNUP_OK);
+  });
+};

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { stop, waitForServer } from './server-process.js';
 import pg from 'pg';
-import { openSignupStore } from '../src/server/db/open-signup-store.js';
+import { openDatabase } from '../src/server/db/open-database.js';
 import type { DatabaseConfig } from '../src/server/config.js';
 
 const { values } = parseArgs({
@@ -99,8 +99,8 @@ async function benchServer(database: DatabaseConfig): Promise<RunResult> {
     await waitForServer(child, url);
     const driven = await drive(url);
     await stop(child);
-    const store = await openSignupStore(database, { migrate: false });
-    const rows = await store.count();
+    const store = await openDatabase(database, { migrate: false });
+    const rows = await store.signups.count();
     await store.close();
     return { ...driven, rows };
   } finally {

@@ -13,8 +13,8 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig, type DatabaseConfig } from '../src/server/config.js';
 import { Broadcasts } from '../src/server/broadcast/broadcasts.js';
-import { openSignupStore } from '../src/server/db/open-signup-store.js';
-import type { SignupStore } from '../src/server/db/signup-store.js';
+import { openDatabase } from '../src/server/db/open-database.js';
+import type { Db } from '../src/server/db/signup-store.js';
 
 const { values } = parseArgs({
   options: {
@@ -92,14 +92,14 @@ function environment(database: DatabaseConfig, edges: Edges): NodeJS.ProcessEnv 
 }
 
 /** The list: `people` sign-ups, texts off for all but one in ten. */
-async function fill(store: SignupStore, database: DatabaseConfig): Promise<void> {
+async function fill(store: Db, database: DatabaseConfig): Promise<void> {
   const started = performance.now();
   const batch = 1_000;
   for (let start = 0; start < people; start += batch) {
     await Promise.all(
       Array.from({ length: Math.min(batch, people - start) }, (_, offset) => {
         const index = start + offset;
-        return store.add({
+        return store.signups.add({
           name: `Person ${index}`,
           phone: `+1555${String(index).padStart(7, '0')}`,
           email: `person${index}@bench.example`,
@@ -185,7 +185,7 @@ let runNumber = 0;
 async function run(
   engine: string,
   database: DatabaseConfig,
-  store: SignupStore,
+  store: Db,
   edges: Edges,
   workers: number,
   kill = false,
@@ -193,7 +193,7 @@ async function run(
   runNumber += 1;
   const name = `bench-${runNumber}`;
   const env = environment(database, edges);
-  const broadcasts = new Broadcasts(loadConfig(env), store.broadcasts, store);
+  const broadcasts = new Broadcasts(loadConfig(env), store.outbox, store);
   const { broadcast, report } = await broadcasts.create({ name, template: 'launch' });
   await ask(edges.child, { reset: people }, 'ready');
   const senders = Array.from({ length: workers }, () => startWorker(env, name));
@@ -202,7 +202,7 @@ async function run(
     // Half-way, one sender is killed outright; a new one is started, as an owner would.
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const counts = await store.broadcasts.counts(broadcast.id, 'email');
+      const counts = await store.outbox.counts(broadcast.id, 'email');
       if (counts.sent >= (report.channels.email?.recipients ?? 0) / 2) break;
     }
     senders[0]?.child.kill('SIGKILL');
@@ -212,7 +212,7 @@ async function run(
     await Promise.all([...senders, ...(replacement ? [replacement] : [])].map((sender) => sender.done))
   ).filter((each): each is WorkerReport => each !== undefined);
   const edge = await ask<EdgeReport>(edges.child, { report: true }, 'received');
-  const outbox = await store.broadcasts.counts(broadcast.id);
+  const outbox = await store.outbox.counts(broadcast.id);
   const sorted = (list: number[]) => [...list].sort((a, b) => a - b);
   const p50s = sorted(reports.map((each) => each.latency.p50));
   return {
@@ -250,7 +250,7 @@ async function engineRuns(
   edges: Edges,
 ): Promise<RunResult[]> {
   console.log(`${label}:`);
-  const store = await openSignupStore(database);
+  const store = await openDatabase(database);
   const results: RunResult[] = [];
   try {
     await fill(store, database);

@@ -30,7 +30,7 @@ for (let day = 0; day < 30; day += 1) {
   for (let index = 0; index < count; index += 1) {
     now = new Date(Date.now() - (29 - day) * DAY + index * 60_000 - 6 * 3_600_000);
     person += 1;
-    await store.add({
+    await store.signups.add({
       name: person === 1 ? 'Rosa Díaz' : `Person ${person}`,
       phone: `+1555${String(1_000_000 + person).slice(1)}`,
       email: person === 1 ? 'rosa.diaz@example.com' : `person${person}@example.com`,
@@ -45,7 +45,7 @@ for (let day = 0; day < 30; day += 1) {
     name: 'sign_up',
     params: { page_name: 'home', method: 'modal', beta_testing: false },
   };
-  await store.recordEvents(
+  await store.events.record(
     [
       ...Array.from({ length: count * 9 }, () => view),
       ...Array.from({ length: count * 2 }, () => open),

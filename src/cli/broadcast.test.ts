@@ -18,7 +18,7 @@ async function addPeople(count: number): Promise<string[]> {
   const store = new SqliteSignupStore(file);
   const emails = Array.from({ length: count }, (_, index) => `person${index}@example.com`);
   for (const [index, email] of emails.entries())
-    await store.add({
+    await store.signups.add({
       name: `Person ${index}`,
       email,
       phone: `+1555010${String(index).padStart(4, '0')}`,
@@ -104,7 +104,7 @@ describe('npm run broadcast', () => {
     await run('create', '--name', 'launch', '--template', 'launch');
     await run('send', 'launch');
     const store = new SqliteSignupStore(file);
-    await store.add({ name: 'Late Comer', email: 'late@example.com', phone: '+15550109999', betaTesting: false });
+    await store.signups.add({ name: 'Late Comer', email: 'late@example.com', phone: '+15550109999', betaTesting: false });
     await store.close();
     const topUp = await run('top-up', 'launch');
     expect(topUp.out).toContain('1 more person will get the email (3 in all).');

@@ -9,7 +9,7 @@ import { BroadcastError, Broadcasts, transportsFrom, type AudienceReport } from 
 import type { SenderReport } from '../server/broadcast/broadcast-sender.js';
 import { EXCLUSION_WORDS, EXCLUSIONS } from '../server/broadcast/eligibility.js';
 import { SenderBusyError, type Broadcast, type OutboxRepository } from '../server/db/outbox-repository.js';
-import type { SignupStore } from '../server/db/signup-store.js';
+import type { Db } from '../server/db/signup-store.js';
 import { done, progressLine, statusLines } from './broadcast-progress.js';
 import { CliError, isEntryPoint, openStoreForCli, runCli } from './cli-support.js';
 
@@ -42,7 +42,7 @@ const plural = (count: number, one: string, many = `${one}s`) => `${number(count
 
 interface Context {
   config: Config;
-  signups: SignupStore;
+  signups: Db;
   store: OutboxRepository;
   broadcasts: Broadcasts;
   where: string;
@@ -428,8 +428,8 @@ export async function main(
     const context: Context = {
       config,
       signups,
-      store: signups.broadcasts,
-      broadcasts: new Broadcasts(config, signups.broadcasts, signups),
+      store: signups.outbox,
+      broadcasts: new Broadcasts(config, signups.outbox, signups),
       where,
       output,
     };

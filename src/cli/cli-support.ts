@@ -2,8 +2,8 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, type DatabaseConfig } from '../server/config.js';
-import { openSignupStore } from '../server/db/open-signup-store.js';
-import { NotMigratedError, type SignupStore } from '../server/db/signup-store.js';
+import { openDatabase } from '../server/db/open-database.js';
+import { NotMigratedError, type Db } from '../server/db/signup-store.js';
 
 export class CliError extends Error {}
 
@@ -14,11 +14,11 @@ function describe(database: DatabaseConfig): string {
 }
 
 /** Opens the store DATABASE_URL names, turning the usual failures into one clear sentence. */
-export async function openStoreForCli({ migrate = false } = {}): Promise<{ store: SignupStore; where: string }> {
+export async function openStoreForCli({ migrate = false } = {}): Promise<{ store: Db; where: string }> {
   const { database } = loadConfig();
   const where = describe(database);
   try {
-    return { store: await openSignupStore(database, { migrate }), where };
+    return { store: await openDatabase(database, { migrate }), where };
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
     if (error instanceof NotMigratedError) throw new CliError(`${where} is not set up yet. ${error.message}`);

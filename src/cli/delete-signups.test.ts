@@ -18,7 +18,7 @@ let file: string;
 /** A database with these sign-ups (each repeated as often as it appears), as the server leaves it. */
 async function databaseWith(...inputs: SignupInput[]): Promise<SignupRecord[]> {
   const store = new SqliteSignupStore(file);
-  for (const input of inputs) await store.add(input);
+  for (const input of inputs) await store.signups.add(input);
   const records = await listed(store);
   await store.close();
   return records;
@@ -26,7 +26,7 @@ async function databaseWith(...inputs: SignupInput[]): Promise<SignupRecord[]> {
 
 async function listed(store: SqliteSignupStore): Promise<SignupRecord[]> {
   const records: SignupRecord[] = [];
-  for await (const record of store.list()) records.push(record);
+  for await (const record of store.signups.list()) records.push(record);
   return records;
 }
 
@@ -69,12 +69,12 @@ describe('signups:delete', () => {
     const hasher = createAddressHasher(SECRET_KEY);
     await afterwards(async (store) => {
       expect((await listed(store)).map((record) => record.email)).toEqual(['ben@example.com']);
-      expect(await store.messaging.history(stored.id)).toEqual([]);
-      expect(await store.messaging.suppressionCount()).toBe(2);
+      expect(await store.consent.history(stored.id)).toEqual([]);
+      expect(await store.consent.suppressionCount()).toBe(2);
       expect(
-        await store.messaging.isSuppressed('email', hasher.hash('email', 'rosa@example.com'), stored.lastSeenAt),
+        await store.consent.isSuppressed('email', hasher.hash('email', 'rosa@example.com'), stored.lastSeenAt),
       ).toBe(true);
-      expect(await store.messaging.isSuppressed('phone', hasher.hash('phone', '+15551234567'), stored.lastSeenAt)).toBe(
+      expect(await store.consent.isSuppressed('phone', hasher.hash('phone', '+15551234567'), stored.lastSeenAt)).toBe(
         true,
       );
     });
@@ -92,7 +92,7 @@ describe('signups:delete', () => {
     expect(lines[1]).toMatch(/^Deleted the sign-up of a•••@example\.com \(phone ending 4567\), .*\(1 entry\)\./);
     await afterwards(async (store) => {
       expect((await listed(store)).map((record) => record.email)).toEqual(['ben@example.com']);
-      expect(await store.messaging.suppressionCount()).toBe(4); // an email and a phone code for each
+      expect(await store.consent.suppressionCount()).toBe(4); // an email and a phone code for each
     });
   });
 
@@ -120,8 +120,8 @@ describe('signups:delete', () => {
     expect(out).toBe(
       'No sign-up matches the email nobody@example.com or the phone number +15550000000. Nothing was deleted.\n',
     );
-    expect(await afterwards((store) => store.count())).toBe(1);
-    expect(await afterwards((store) => store.messaging.suppressionCount())).toBe(0);
+    expect(await afterwards((store) => store.signups.count())).toBe(1);
+    expect(await afterwards((store) => store.consent.suppressionCount())).toBe(0);
   });
 
   it('still deletes without SECRET_KEY, and says that no scrambled code was kept', async () => {
@@ -135,8 +135,8 @@ describe('signups:delete', () => {
       /^Deleted the sign-up of r•••@example\.com .*\(1 entry\)\. No scrambled code .* SECRET_KEY is not set/,
     );
     await afterwards(async (store) => {
-      expect(await store.count()).toBe(0);
-      expect(await store.messaging.suppressionCount()).toBe(0);
+      expect(await store.signups.count()).toBe(0);
+      expect(await store.consent.suppressionCount()).toBe(0);
     });
   });
 
@@ -155,7 +155,7 @@ describe('signups:delete', () => {
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err).toContain('Usage: npm run --silent signups:delete -- --email ADDRESS');
-    expect(await afterwards((store) => store.count())).toBe(1);
+    expect(await afterwards((store) => store.signups.count())).toBe(1);
   });
 
   it('says plainly when there is no database where DATABASE_URL points', async () => {

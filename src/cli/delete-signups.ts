@@ -102,8 +102,8 @@ export async function main(
   const { store } = await openStoreForCli();
   try {
     const address = { ...(email ? { email } : {}), ...(phone ? { phone } : {}) };
-    const sizes = await historySizes(store.messaging, address);
-    const subscriptions = new Subscriptions(store.messaging, secretKey ? createAddressHasher(secretKey) : undefined);
+    const sizes = await historySizes(store.consent, address);
+    const subscriptions = new Subscriptions(store.consent, secretKey ? createAddressHasher(secretKey) : undefined);
     const removed = await subscriptions.removeByAddress(address, 'owner');
     if (removed.length === 0) {
       const asked = [email ? `the email ${email}` : '', phone ? `the phone number ${phone}` : ''].filter(Boolean);

@@ -40,7 +40,7 @@ runCli(async (argv) => {
   const { store, where } = await openStoreForCli();
   try {
     const now = new Date();
-    const [stats, funnel] = await Promise.all([store.stats({ days, top, now }), store.funnel({ days, now })]);
+    const [stats, funnel] = await Promise.all([store.signups.stats({ days, top, now }), store.events.funnel({ days, now })]);
     process.stdout.write(
       `${formatStatsReport(stats, { where, now, days })}\n${formatFunnelReport(funnel, { now, days })}`,
     );

@@ -18,7 +18,7 @@ import { eventRoutes } from './signups/event-routes.js';
 import { signupRoutes } from './signups/signup-routes.js';
 import { ownerScript, sitePaths, siteRoutes } from './site/site-routes.js';
 import { appLinkRoutes } from './site/app-link-routes.js';
-import type { SignupStore } from './db/signup-store.js';
+import type { Db } from './db/signup-store.js';
 import type { Messaging } from './consent/messaging.js';
 import { linkPageRoutes } from './consent/link-page-routes.js';
 import { smsInboundRoutes } from './consent/sms-inbound-routes.js';
@@ -30,14 +30,14 @@ import type { SignInMailer } from './owner/sign-in-mailer.js';
 
 export interface CreateAppOptions {
   config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl' | 'launch'>;
-  store: SignupStore;
+  db: Db;
   /** Shared rate-limit counters (REDIS_URL); closed with the app. */
   redis?: Redis;
   /** Off for API tests that run without a build. */
   serveSite?: boolean;
   /** A logger of the caller's (tests capture lines), or false for none; by default pino with loggerOptions. */
   logger?: FastifyBaseLogger | false;
-  /** Email and texts (createMessaging); started when the app is ready, stopped before the store closes. */
+  /** Email and texts (createMessaging); started when the app is ready, stopped before the database closes. */
   messaging?: Messaging;
   /** The owner's dashboard: how it sends sign-in links, and launch day from the browser (needs SECRET_KEY). */
   owner?: {
@@ -62,7 +62,7 @@ const clientErrors: Record<string, { status: number; code: string; message: stri
 
 export async function createApp({
   config,
-  store,
+  db,
   redis,
   serveSite = true,
   logger,
@@ -113,9 +113,9 @@ export async function createApp({
     connectOrigins: origins.connect,
     imageOrigins: origins.image,
   });
-  await app.register(healthRoutes, { store });
+  await app.register(healthRoutes, { db });
   const limits = await signupRateLimits(app, config.rateLimit, redis);
-  await app.register(signupRoutes, { store, limits, ...(messaging ? { onStored: messaging.signupStored } : {}) });
+  await app.register(signupRoutes, { signups: db.signups, limits, ...(messaging ? { onStored: messaging.signupStored } : {}) });
   if (messaging?.links) {
     await app.register(linkPageRoutes, {
       subscriptions: messaging.subscriptions,
@@ -131,12 +131,12 @@ export async function createApp({
       contact: messaging.contact,
     });
   }
-  await app.register(eventRoutes, { store, limits: eventRateLimits(app, config.rateLimit.eventsPerMinute) });
+  await app.register(eventRoutes, { events: db.events, limits: eventRateLimits(app, config.rateLimit.eventsPerMinute) });
   const control = owner?.broadcastControl?.(app.log);
   const script = serveSite ? ownerScript(sitePaths(config.distDir).pagesDir) : undefined;
   await app.register(ownerRoutes, {
-    store,
-    subscriptions: messaging?.subscriptions ?? new Subscriptions(store.messaging, undefined),
+    store: db,
+    subscriptions: messaging?.subscriptions ?? new Subscriptions(db.consent, undefined),
     siteUrl: config.siteUrl,
     allowSignIn: ownerSignInLimit(app),
     ...(owner?.mailer ? { mailer: owner.mailer } : {}),
@@ -162,7 +162,7 @@ export async function createApp({
     await control?.stop();
     owner?.mailer?.close();
     await messaging?.stop();
-    await store.close();
+    await db.close();
     await redis?.quit().catch(() => undefined);
   });
   return app;

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createMessaging } from './consent/messaging.js';
 import { BroadcastControl } from './broadcast/broadcast-control.js';
 import { createSignInMailer } from './owner/sign-in-mailer.js';
-import { openSignupStore } from './db/open-signup-store.js';
+import { openDatabase } from './db/open-database.js';
 
 /**
  * How long a stop waits for connections to finish. Requests in flight take milliseconds; past this,
@@ -16,13 +16,13 @@ const SHUTDOWN_GRACE_MS = 5000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const store = await openSignupStore(config.database, { confirmSignups: config.messaging.emailConfirmation });
+  const store = await openDatabase(config.database, { confirmSignups: config.messaging.emailConfirmation });
   const redis = config.rateLimit.redisUrl ? connectRedis(config.rateLimit.redisUrl) : undefined;
   const messaging = createMessaging(config.messaging, store, config.siteUrl);
   const { email, secretKey } = config.messaging;
   const app = await createApp({
     config,
-    store,
+    db: store,
     redis,
     messaging,
     owner: {

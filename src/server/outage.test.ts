@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import { loggerOptions } from './logger.js';
 import { RETRY_AFTER_SECONDS } from './signups/signup-routes.js';
-import { openSignupStore } from './db/open-signup-store.js';
-import type { SignupStore } from './db/signup-store.js';
+import { openDatabase } from './db/open-database.js';
+import type { Db } from './db/signup-store.js';
 import { SqliteSignupStore } from './db/sqlite-signup-store.js';
 import { tempPostgresUrl, testDatabaseUrl } from './test/store-engines.js';
 import { tempDatabaseFile } from './test/temp-database.js';
@@ -20,7 +20,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function appWith(store: SignupStore) {
+async function appWith(store: Db) {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -30,7 +30,7 @@ async function appWith(store: SignupStore) {
   });
   const app: FastifyInstance = await createApp({
     config: testConfig(),
-    store,
+    db: store,
     serveSite: false,
     logger: pino(loggerOptions('info'), stream),
   });
@@ -74,7 +74,7 @@ describe('when the database is unavailable', () => {
     other.close();
     expect((await signUp()).statusCode).toBe(201);
     expect(logged('the sign-up database is back')).toBe(1);
-    expect(await store.count()).toBe(2); // the two refused sign-ups were not stored, and said so
+    expect(await store.signups.count()).toBe(2); // the two refused sign-ups were not stored, and said so
   }, 20_000); // two lock waits of 2 s each, and a loaded machine: the limits that matter are asserted inside
 
   it.skipIf(!testDatabaseUrl)(
@@ -105,7 +105,7 @@ describe('when the database is unavailable', () => {
       cleanups.push(() => (proxy.listening ? cut() : undefined));
       const viaProxy = new URL(target);
       viaProxy.host = `127.0.0.1:${port}`;
-      const store = await openSignupStore({ kind: 'postgres', url: viaProxy.toString(), poolSize: 2 });
+      const store = await openDatabase({ kind: 'postgres', url: viaProxy.toString(), poolSize: 2 });
       const { signUp, logged } = await appWith(store);
       expect((await signUp()).statusCode).toBe(201);
 
@@ -119,7 +119,7 @@ describe('when the database is unavailable', () => {
       await listen(port);
       expect((await signUp()).statusCode).toBe(201);
       expect(logged('the sign-up database is back')).toBe(1);
-      expect(await store.count()).toBe(2);
+      expect(await store.signups.count()).toBe(2);
     },
   );
 });

@@ -22,7 +22,7 @@ async function appWith(rateLimit: Partial<Config['rateLimit']>, extra: Partial<C
       rateLimit: { perMinute: 0, perHour: 0, redisUrl: undefined, eventsPerMinute: 0, ...rateLimit },
       ...extra,
     }),
-    store,
+    db: store,
     ...(redis ? { redis } : {}),
     serveSite: false,
     logger: false,
@@ -57,7 +57,7 @@ describe('sign-up rate limits', () => {
     const limited = await signUp(app, client);
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toEqual({ error: { code: 'rate_limited', message: rateLimitedMessage } });
-    expect(await store.count()).toBe(2);
+    expect(await store.signups.count()).toBe(2);
     expect((await signUp(app, randomAddress())).statusCode).toBe(201);
   });
 
@@ -105,7 +105,7 @@ describe('sign-up rate limits', () => {
     const client = randomAddress();
     expect((await signUp(app, client)).statusCode).toBe(201);
     expect((await signUp(app, client)).statusCode).toBe(201);
-    expect(await store.count()).toBe(2);
+    expect(await store.signups.count()).toBe(2);
   });
 });
 
@@ -119,7 +119,7 @@ describe.skipIf(!testRedisUrl)('sign-up rate limits shared through Redis', () =>
     expect((await signUp(first.app, client)).statusCode).toBe(201);
     expect((await signUp(second.app, client)).statusCode).toBe(429);
     expect((await signUp(first.app, client)).statusCode).toBe(429);
-    expect((await first.store.count()) + (await second.store.count())).toBe(3);
+    expect((await first.store.signups.count()) + (await second.store.signups.count())).toBe(3);
   });
 
   it(`two instances on one Redis share the owner's ${OWNER_SIGN_IN_ATTEMPTS} sign-in attempts`, async () => {

@@ -15,7 +15,7 @@ afterEach(async () => {
 async function setup(trustProxy: boolean = false) {
   app = await createApp({
     config: testConfig({ trustProxy }),
-    store: new SqliteSignupStore(tempDatabaseFile()),
+    db: new SqliteSignupStore(tempDatabaseFile()),
     serveSite: false,
     logger: false,
   });
@@ -78,7 +78,7 @@ describe('security headers', () => {
 describe('health and readiness', () => {
   it('/api/health answers while the process is up; /api/ready while the database answers', async () => {
     const store = new SqliteSignupStore(tempDatabaseFile());
-    app = await createApp({ config: testConfig(), store, serveSite: false, logger: false });
+    app = await createApp({ config: testConfig(), db: store, serveSite: false, logger: false });
     expect((await app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok' });
     const ready = await app.inject({ method: 'GET', url: '/api/ready' });
     expect(ready.statusCode).toBe(200);

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import { hostname } from 'node:os';
 import { SenderBusyError, type Broadcast, type SenderInfo } from '../db/outbox-repository.js';
-import type { SignupStore } from '../db/signup-store.js';
+import type { Db } from '../db/signup-store.js';
 import { BroadcastError, Broadcasts, transportsFrom } from './broadcasts.js';
 import { processAlive, type BroadcastSender } from './broadcast-sender.js';
 
@@ -24,19 +24,19 @@ export class BroadcastControl {
 
   constructor(
     private readonly config: Config,
-    private readonly store: SignupStore,
+    private readonly store: Db,
     private readonly logger: FastifyBaseLogger,
   ) {
-    this.broadcasts = new Broadcasts(config, store.broadcasts, store);
+    this.broadcasts = new Broadcasts(config, store.outbox, store);
   }
 
   async list(): Promise<Broadcast[]> {
-    return this.store.broadcasts.list();
+    return this.store.outbox.list();
   }
 
   /** The broadcast by name, or undefined. */
   async find(name: string): Promise<Broadcast | undefined> {
-    return this.store.broadcasts.get(name);
+    return this.store.outbox.get(name);
   }
 
   /** Channels the broadcast sends that this server cannot (no SMTP_URL, no TWILIO_*). */
@@ -63,7 +63,7 @@ export class BroadcastControl {
     const missing = this.missingChannels(broadcast);
     if (missing.length > 0)
       throw new BroadcastError(`This broadcast sends ${missing.join(' and ')}, which is not set up here.`);
-    const { broadcasts } = this.store;
+    const { outbox: broadcasts } = this.store;
     const previous = this.running.get(broadcast.name);
     if (previous) {
       // Pressed twice: it is already sending here.
@@ -96,7 +96,7 @@ export class BroadcastControl {
 
   /** Pauses the broadcast: every sender (here or anywhere) stops after what it is sending now. */
   async pause(broadcast: Broadcast): Promise<boolean> {
-    return this.store.broadcasts.setState(broadcast.id, 'paused', ['ready', 'sending']);
+    return this.store.outbox.setState(broadcast.id, 'paused', ['ready', 'sending']);
   }
 
   /** Stops this process's senders safely (the server is shutting down) and waits for them. */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../config.js';
-import { openSignupStore } from '../db/open-signup-store.js';
+import { openDatabase } from '../db/open-database.js';
 import { waitForMatch } from '../test/poll.js';
 import { startCountingSmtpSink, type CountingSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines, testDatabaseUrl } from '../test/store-engines.js';
@@ -81,13 +81,13 @@ function childrenOf(pid: number): number[] {
 }
 
 async function fill(databaseUrl: string, sink: CountingSmtpSink) {
-  const store = await openSignupStore({ kind: 'postgres', url: databaseUrl, poolSize: 4 });
+  const store = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 4 });
   onTestFinished(() => store.close());
   const batch = 500;
   for (let start = 0; start < PEOPLE; start += batch)
     await Promise.all(
       Array.from({ length: batch }, (_, offset) =>
-        store.add({
+        store.signups.add({
           name: `Person ${start + offset}`,
           phone: `+1555${String(start + offset).padStart(7, '0')}`,
           email: `person${start + offset}@example.com`,
@@ -97,7 +97,7 @@ async function fill(databaseUrl: string, sink: CountingSmtpSink) {
       ),
     );
   const config = loadConfig(environment(databaseUrl, sink));
-  const broadcasts = new Broadcasts(config, store.broadcasts, store);
+  const broadcasts = new Broadcasts(config, store.outbox, store);
   const { broadcast, report } = await broadcasts.create({ name: 'launch', template: 'launch' });
   expect(report.channels.email?.recipients).toBe(PEOPLE);
   return { store, broadcast };
@@ -127,8 +127,8 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
     const counts = sink.countsByAddress();
     expect(counts.size).toBe(PEOPLE);
     expect([...counts.values()].filter((count) => count !== 1)).toEqual([]);
-    expect(await store.broadcasts.counts(broadcast.id)).toMatchObject({ sent: PEOPLE, unknown: 0, queued: 0 });
-    expect((await store.broadcasts.get('launch'))?.state).toBe('finished');
+    expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sent: PEOPLE, unknown: 0, queued: 0 });
+    expect((await store.outbox.get('launch'))?.state).toBe('finished');
   });
 
   it(
@@ -157,7 +157,7 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
       const again = broadcastCommand(env, 'send', 'launch', '--rate', '100000');
       expect(await again.exited, again.output()).toBe(0);
 
-      const outbox = await store.broadcasts.counts(broadcast.id);
+      const outbox = await store.outbox.counts(broadcast.id);
       const unknown = outbox.unknown;
       expect(unknown).toBeLessThanOrEqual(MOST_IN_FLIGHT);
       expect(outbox).toMatchObject({ queued: 0, sending: 0, failed_temporary: 0, failed_permanent: 0 });
@@ -167,7 +167,7 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
       expect(twice).toEqual([]);
       // Everyone got it, except some of the unknown ones (killed before their message left).
       expect(PEOPLE - counts.size).toBeLessThanOrEqual(unknown);
-      expect((await store.broadcasts.get('launch'))?.state).toBe('finished');
+      expect((await store.outbox.get('launch'))?.state).toBe('finished');
       const status = broadcastCommand(env, 'status', 'launch');
       expect(await status.exited).toBe(0);
       expect(status.output()).toMatch(new RegExp(`^ {2}unknown +${unknown.toLocaleString('en-US')} `, 'm'));

@@ -3,8 +3,8 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
-import { openSignupStore } from '../db/open-signup-store.js';
-import type { SignupStore } from '../db/signup-store.js';
+import { openDatabase } from '../db/open-database.js';
+import type { Db } from '../db/signup-store.js';
 import { SenderBusyError, type Broadcast } from '../db/outbox-repository.js';
 import { waitForMatch } from '../test/poll.js';
 import { startCountingSmtpSink, startSmtpSink, type CountingSmtpSink } from '../test/smtp-sink.js';
@@ -45,7 +45,7 @@ interface Person {
 
 /** `count` people, confirmed unless said otherwise; returns them in the outbox's order (by id). */
 async function addPeople(
-  store: SignupStore,
+  store: Db,
   count: number,
   {
     prefix = 'person',
@@ -59,7 +59,7 @@ async function addPeople(
 ): Promise<Person[]> {
   await Promise.all(
     Array.from({ length: count }, (_, index) =>
-      store.add({
+      store.signups.add({
         name: `Person ${index}`,
         phone: `+1555${String(index).padStart(7, '0')}`,
         email: `${prefix}${index}@example.com`,
@@ -71,9 +71,9 @@ async function addPeople(
   const people: Person[] = [];
   for (let index = 0; index < count; index += 1) {
     const email = `${prefix}${index}@example.com`;
-    const subscriber = await store.messaging.subscriberByEmailKey(email);
+    const subscriber = await store.consent.subscriberByEmailKey(email);
     if (!subscriber) throw new Error(`${email} was not stored`);
-    if (confirmed(index)) await store.messaging.confirm(subscriber.id);
+    if (confirmed(index)) await store.consent.confirm(subscriber.id);
     people.push({ email, phone: subscriber.phone, id: subscriber.id });
   }
   return people.sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -90,10 +90,10 @@ async function setup(
   const twilio = texts ? await startTwilioStandIn({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN }) : undefined;
   if (twilio) onTestFinished(() => twilio.stop());
   const database = await engine.database();
-  const store = await openSignupStore(database);
+  const store = await openDatabase(database);
   onTestFinished(() => store.close());
   const config = configFor(sink.url, twilio);
-  const broadcasts = new Broadcasts(config, store.broadcasts, store);
+  const broadcasts = new Broadcasts(config, store.outbox, store);
   const transports: Transports = transportsFrom(config);
   onTestFinished(() => transports.email?.close());
   const send = (broadcast: Broadcast, options: Parameters<Broadcasts['sender']>[2] = {}) =>
@@ -139,12 +139,12 @@ for (const engine of storeEngines) {
       const expected = people.filter((person) => ![unconfirmed, leaver, emailOff, deleted].includes(person));
       expect(countsFor(sink, expected)).toEqual(expected.map(() => 1));
       expect(sink.received()).toHaveLength(8);
-      const counts = await store.broadcasts.counts(broadcast.id);
+      const counts = await store.outbox.counts(broadcast.id);
       expect(counts).toMatchObject({ sent: 8, queued: 0, sending: 0, total: 8 });
-      expect((await store.broadcasts.get('launch'))?.state).toBe('finished');
+      expect((await store.outbox.get('launch'))?.state).toBe('finished');
 
       // Sending again sends nobody anything.
-      const again = await send((await store.broadcasts.get('launch'))!);
+      const again = await send((await store.outbox.get('launch'))!);
       expect(again.sent).toBe(0);
       expect(sink.received()).toHaveLength(8);
     });
@@ -153,10 +153,10 @@ for (const engine of storeEngines) {
       const full = await startSmtpSink();
       onTestFinished(() => full.stop());
       const engineSetup = storeEngines.find((each) => each.name === engine.name)!;
-      const store = await openSignupStore(await engineSetup.database());
+      const store = await openDatabase(await engineSetup.database());
       onTestFinished(() => store.close());
       const config = configFor(full.url);
-      const broadcasts = new Broadcasts(config, store.broadcasts, store);
+      const broadcasts = new Broadcasts(config, store.outbox, store);
       const [person] = await addPeople(store, 1);
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
       const transports = transportsFrom(config);
@@ -212,8 +212,8 @@ for (const engine of storeEngines) {
       expect(texted).not.toContain(stopper.phone);
       expect(texted).toHaveLength(28);
       expect(new Set(texted).size).toBe(28);
-      expect((await store.broadcasts.counts(broadcast.id, 'email')).skipped).toBe(1);
-      expect((await store.broadcasts.counts(broadcast.id, 'sms')).skipped).toBe(2);
+      expect((await store.outbox.counts(broadcast.id, 'email')).skipped).toBe(1);
+      expect((await store.outbox.counts(broadcast.id, 'sms')).skipped).toBe(2);
     });
 
     it('retries a temporary SMTP failure and never retries a permanent one', async () => {
@@ -225,27 +225,27 @@ for (const engine of storeEngines) {
       expect(first.ended).toBe('finished');
       expect(first.failedTemporary).toBe(3);
       expect(countsFor(sink, people)).toEqual(people.map(() => 1));
-      const rows = await store.broadcasts.counts(broadcast.id);
+      const rows = await store.outbox.counts(broadcast.id);
       expect(rows).toMatchObject({ sent: 10, failed_temporary: 0, failed_permanent: 0 });
 
       const more = await addPeople(store, 3, { prefix: 'refused' });
       await broadcasts.topUp('launch');
       sink.rejectNext(550, 'No such user', 1);
-      const second = await send((await store.broadcasts.get('launch'))!, { rates: { email: 5 } });
+      const second = await send((await store.outbox.get('launch'))!, { rates: { email: 5 } });
       expect(second.failedPermanent).toBe(1);
       expect(second.sent).toBe(2);
       const refused = more[0]!;
       expect(countsFor(sink, [refused])).toEqual([0]);
-      expect(await store.broadcasts.counts(broadcast.id)).toMatchObject({ sent: 12, failed_permanent: 1, queued: 0 });
+      expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sent: 12, failed_permanent: 1, queued: 0 });
     });
 
     it('records what it sent through a short database outage, so nothing sent is left unknown', async () => {
       const { store, broadcasts, send, sink } = await setup(engine.name);
       const people = await addPeople(store, 6);
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
-      const record = store.broadcasts.record.bind(store.broadcasts);
+      const record = store.outbox.record.bind(store.outbox);
       let failures = 0;
-      store.broadcasts.record = async (...args) => {
+      store.outbox.record = async (...args) => {
         if (failures < 2) {
           failures += 1;
           throw new Error('Connection terminated unexpectedly');
@@ -256,26 +256,26 @@ for (const engine of storeEngines) {
       expect(failures).toBe(2);
       expect(result).toMatchObject({ ended: 'finished', sent: 6 });
       expect(countsFor(sink, people)).toEqual(people.map(() => 1));
-      expect(await store.broadcasts.counts(broadcast.id)).toMatchObject({ sent: 6, sending: 0, unknown: 0 });
+      expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sent: 6, sending: 0, unknown: 0 });
     });
 
     it('marks what it held unknown when the database stays away, and the next send finishes the rest', async () => {
       const { store, broadcasts, send, sink } = await setup(engine.name);
       const people = await addPeople(store, 6);
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
-      const record = store.broadcasts.record.bind(store.broadcasts);
-      store.broadcasts.record = () => Promise.reject(new Error('Connection terminated unexpectedly'));
+      const record = store.outbox.record.bind(store.outbox);
+      store.outbox.record = () => Promise.reject(new Error('Connection terminated unexpectedly'));
       await expect(send(broadcast, { rates: { email: 4 }, recordAttempts: 1 })).rejects.toThrow(
         /Connection terminated/,
       );
-      const held = (await store.broadcasts.counts(broadcast.id)).unknown;
+      const held = (await store.outbox.counts(broadcast.id)).unknown;
       expect(held).toBeGreaterThan(0);
-      expect(await store.broadcasts.counts(broadcast.id)).toMatchObject({ sending: 0, queued: 6 - held });
+      expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sending: 0, queued: 6 - held });
 
-      store.broadcasts.record = record;
-      const result = await send((await store.broadcasts.get('launch'))!);
+      store.outbox.record = record;
+      const result = await send((await store.outbox.get('launch'))!);
       expect(result.ended).toBe('finished');
-      expect(await store.broadcasts.counts(broadcast.id)).toMatchObject({ sent: 6 - held, unknown: held, sending: 0 });
+      expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sent: 6 - held, unknown: held, sending: 0 });
       expect(countsFor(sink, people).every((count) => count <= 1)).toBe(true);
     });
 
@@ -290,7 +290,7 @@ for (const engine of storeEngines) {
         .run(broadcast);
       expect(result.ended).toBe('finished');
       expect(result.failedTemporary).toBe(3);
-      const counts = await store.broadcasts.counts(broadcast.id);
+      const counts = await store.outbox.counts(broadcast.id);
       expect(counts).toMatchObject({ failed_temporary: 1, retrying: 0, sent: 0 });
       expect(sink.received()).toHaveLength(0);
     });
@@ -299,7 +299,7 @@ for (const engine of storeEngines) {
       const { store, broadcasts, send, sink } = await setup(engine.name);
       const people = await addPeople(store, 40);
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
-      await store.broadcasts.setState(broadcast.id, 'sending', ['ready']);
+      await store.outbox.setState(broadcast.id, 'sending', ['ready']);
       const running = send(broadcast, { rates: { email: 20 } });
       await waitForMatch(
         () => sink.received(),
@@ -307,16 +307,16 @@ for (const engine of storeEngines) {
         10_000,
         'five emails',
       );
-      expect(await store.broadcasts.setState(broadcast.id, 'paused', ['sending'])).toBe(true);
+      expect(await store.outbox.setState(broadcast.id, 'paused', ['sending'])).toBe(true);
       const paused = await running;
       expect(paused.ended).toBe('paused');
       const atPause = sink.received().length;
       expect(atPause).toBeLessThan(40);
-      const counts = await store.broadcasts.counts(broadcast.id);
+      const counts = await store.outbox.counts(broadcast.id);
       expect(counts.sending).toBe(0);
       expect(counts.sent).toBe(atPause);
 
-      expect(await store.broadcasts.setState(broadcast.id, 'sending', ['paused'])).toBe(true);
+      expect(await store.outbox.setState(broadcast.id, 'sending', ['paused'])).toBe(true);
       const resumed = await send(broadcast);
       expect(resumed.ended).toBe('finished');
       expect(resumed.sent).toBe(40 - atPause);
@@ -331,9 +331,9 @@ for (const engine of storeEngines) {
       const late = await addPeople(store, 4, { prefix: 'late' });
       const { report } = await broadcasts.topUp('launch');
       expect(report.channels.email).toMatchObject({ added: 4, recipients: 9 });
-      expect((await store.broadcasts.get('launch'))?.state).toBe('ready');
+      expect((await store.outbox.get('launch'))?.state).toBe('ready');
       expect((await broadcasts.topUp('launch')).report.channels.email?.added).toBe(0);
-      const result = await send((await store.broadcasts.get('launch'))!);
+      const result = await send((await store.outbox.get('launch'))!);
       expect(result.sent).toBe(4);
       expect(countsFor(sink, late)).toEqual([1, 1, 1, 1]);
       expect(sink.received()).toHaveLength(9);
@@ -361,25 +361,25 @@ for (const engine of storeEngines) {
       // A sender that claimed three messages and was killed before recording them: its process is gone.
       const dead = spawn(process.execPath, ['-e', '']);
       await new Promise((resolve) => dead.on('exit', resolve));
-      await store.broadcasts.registerSender(
+      await store.outbox.registerSender(
         { id: 'dead-sender', broadcastId: broadcast.id, host: (await import('node:os')).hostname(), pid: dead.pid! },
         () => false,
       );
-      const claimed = await store.broadcasts.claim(broadcast.id, 'email', 'dead-sender', 3);
+      const claimed = await store.outbox.claim(broadcast.id, 'email', 'dead-sender', 3);
       expect(claimed).toHaveLength(3);
 
       const result = await send(broadcast);
       expect(result.markedUnknown).toBe(3);
       expect(result.sent).toBe(7);
-      const counts = await store.broadcasts.counts(broadcast.id);
+      const counts = await store.outbox.counts(broadcast.id);
       expect(counts).toMatchObject({ unknown: 3, sent: 7, sending: 0 });
-      expect((await store.broadcasts.get('launch'))?.state).toBe('finished');
+      expect((await store.outbox.get('launch'))?.state).toBe('finished');
       const inFlight = new Set(claimed.map((message) => message.signupId));
       expect(countsFor(sink, people)).toEqual(people.map((person) => (inFlight.has(person.id) ? 0 : 1)));
 
-      expect(await store.broadcasts.requeueUnknown(broadcast.id)).toBe(3);
-      await store.broadcasts.setState(broadcast.id, 'sending', ['finished']);
-      const resent = await send((await store.broadcasts.get('launch'))!);
+      expect(await store.outbox.requeueUnknown(broadcast.id)).toBe(3);
+      await store.outbox.setState(broadcast.id, 'sending', ['finished']);
+      const resent = await send((await store.outbox.get('launch'))!);
       expect(resent.sent).toBe(3);
       expect(countsFor(sink, people)).toEqual(people.map(() => 1));
     });
@@ -390,12 +390,12 @@ for (const engine of storeEngines) {
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
       const host = (await import('node:os')).hostname();
       const register = (id: string) =>
-        store.broadcasts.registerSender({ id, broadcastId: broadcast.id, host, pid: process.pid }, () => false);
+        store.outbox.registerSender({ id, broadcastId: broadcast.id, host, pid: process.pid }, () => false);
       await register('first');
       if (engine.name === 'sqlite') await expect(register('second')).rejects.toBeInstanceOf(SenderBusyError);
       else await expect(register('second')).resolves.toEqual({ unknown: 0 });
-      expect((await store.broadcasts.liveSenders(broadcast.id)).length).toBe(engine.name === 'sqlite' ? 1 : 2);
-      await store.broadcasts.stopSender('first');
+      expect((await store.outbox.liveSenders(broadcast.id)).length).toBe(engine.name === 'sqlite' ? 1 : 2);
+      await store.outbox.stopSender('first');
       await expect(register('third')).resolves.toEqual({ unknown: 0 });
     });
 
@@ -416,7 +416,7 @@ for (const engine of storeEngines) {
           SMTP_URL: 'smtp://127.0.0.1:1',
           MAIL_FROM: 'a@scamsavvy.example',
         }),
-        store.broadcasts,
+        store.outbox,
         store,
       );
       await expect(bare.create({ name: 'news', template: 'launch' })).rejects.toThrow(

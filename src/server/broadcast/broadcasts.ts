@@ -22,7 +22,7 @@ import type {
   OutboxRepository,
   Recipient,
 } from '../db/outbox-repository.js';
-import type { SignupStore } from '../db/signup-store.js';
+import type { Db } from '../db/signup-store.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { BroadcastSender, type BroadcastSenderOptions } from './broadcast-sender.js';
 import { EXCLUSIONS, exclusionOf, suppressionsFor, type Audience, type Exclusion } from './eligibility.js';
@@ -70,14 +70,14 @@ export class Broadcasts {
   constructor(
     private readonly config: Config,
     readonly store: OutboxRepository,
-    signups: SignupStore,
+    signups: Db,
   ) {
     const { secretKey } = config.messaging;
     if (!secretKey)
       throw new BroadcastError(
         'SECRET_KEY is not set: it signs the unsubscribe links and reads the suppression list, so nothing can be sent without it.',
       );
-    this.subscriptions = new Subscriptions(signups.messaging, createAddressHasher(secretKey));
+    this.subscriptions = new Subscriptions(signups.consent, createAddressHasher(secretKey));
     this.links = createLinkSigner(secretKey);
   }
 

@@ -7,8 +7,8 @@ import { createApp } from '../app.js';
 import { createMessaging } from './messaging.js';
 import { createAddressHasher, createLinkSigner } from './link-tokens.js';
 import { Subscriptions } from './subscriptions.js';
-import { openSignupStore } from '../db/open-signup-store.js';
-import type { SignupStore } from '../db/signup-store.js';
+import { openDatabase } from '../db/open-database.js';
+import type { Db } from '../db/signup-store.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
 import { testConfig } from '../test/test-config.js';
 import { maskEmail } from './link-page-routes.js';
@@ -24,25 +24,25 @@ afterEach(async () => {
   app = undefined;
 });
 
-async function setUp(email = 'rosa@example.com'): Promise<{ app: FastifyInstance; store: SignupStore; id: string }> {
-  const store = await openSignupStore({ kind: 'sqlite', file: tempDatabaseFile() }, { confirmSignups: true });
+async function setUp(email = 'rosa@example.com'): Promise<{ app: FastifyInstance; store: Db; id: string }> {
+  const store = await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() }, { confirmSignups: true });
   const messaging = createMessaging(
     { secretKey: KEY, emailConfirmation: false, unconfirmedRetentionDays: 30 },
     store,
     'https://scamsavvy.example',
   );
-  app = await createApp({ config: testConfig(), store, messaging, serveSite: false, logger: false });
-  await store.add({ name: 'Rosa <b>Díaz</b>', phone: '+15551234567', email, betaTesting: true });
-  const subscriber = await store.messaging.subscriberByEmailKey(email);
+  app = await createApp({ config: testConfig(), db: store, messaging, serveSite: false, logger: false });
+  await store.signups.add({ name: 'Rosa <b>Díaz</b>', phone: '+15551234567', email, betaTesting: true });
+  const subscriber = await store.consent.subscriberByEmailKey(email);
   return { app, store, id: subscriber?.id ?? '' };
 }
 
 /** What the store holds about this person, and the suppression list, to compare before and after. */
-async function snapshot(store: SignupStore, id: string) {
+async function snapshot(store: Db, id: string) {
   return {
-    subscriber: await store.messaging.subscriber(id),
-    history: await store.messaging.history(id),
-    suppressions: await store.messaging.suppressionCount(),
+    subscriber: await store.consent.subscriber(id),
+    history: await store.consent.history(id),
+    suppressions: await store.consent.suppressionCount(),
   };
 }
 
@@ -143,9 +143,9 @@ describe('POST acts, then redirects (303) to the page that says what happened', 
     const pressed = await app.inject({ method: 'POST', url, ...form({}) });
     expect(pressed.statusCode).toBe(303);
     expect(pressed.headers.location).toBe(url);
-    expect((await store.messaging.subscriber(id))?.confirmedAt).not.toBeNull();
+    expect((await store.consent.subscriber(id))?.confirmedAt).not.toBeNull();
     expect((await app.inject({ method: 'POST', url, ...form({}) })).statusCode).toBe(303);
-    expect((await store.messaging.history(id)).filter((event) => event.kind === 'confirmed')).toEqual([
+    expect((await store.consent.history(id)).filter((event) => event.kind === 'confirmed')).toEqual([
       expect.objectContaining({ source: 'confirm_page' }),
     ]);
     const page = (await app.inject({ method: 'GET', url })).body;
@@ -156,7 +156,7 @@ describe('POST acts, then redirects (303) to the page that says what happened', 
 
   it('confirm, after leaving: the page says they are not on the list, and offers no button', async () => {
     const { app, store, id } = await setUp();
-    await new Subscriptions(store.messaging, hasher).leave(id, 'preferences_page');
+    await new Subscriptions(store.consent, hasher).leave(id, 'preferences_page');
     const page = (await app.inject({ method: 'GET', url: `/confirm/${links.sign('confirm', id)}` })).body;
     expect(page).toContain('<h1>You are not on the list</h1>');
     expect(page).not.toContain('<form');
@@ -168,10 +168,10 @@ describe('POST acts, then redirects (303) to the page that says what happened', 
     const saved = await app.inject({ method: 'POST', url, ...form({ email: 'on' }) });
     expect(saved.statusCode).toBe(303);
     expect(saved.headers.location).toBe(`${url}?done=saved`);
-    const after = await store.messaging.subscriber(id);
+    const after = await store.consent.subscriber(id);
     expect(after).toMatchObject({ emailOptOutAt: null, betaTesting: false });
     expect(after?.smsOptOutAt).not.toBeNull();
-    expect((await store.messaging.history(id)).map((event) => [event.kind, event.source])).toEqual([
+    expect((await store.consent.history(id)).map((event) => [event.kind, event.source])).toEqual([
       ['signed_up', 'signup_form'],
       ['sms_off', 'preferences_page'],
       ['beta_off', 'preferences_page'],
@@ -182,9 +182,9 @@ describe('POST acts, then redirects (303) to the page that says what happened', 
     );
 
     await app.inject({ method: 'POST', url, ...form({ sms: 'on', beta: 'on' }) });
-    expect(await store.messaging.subscriber(id)).toMatchObject({ smsOptOutAt: null, betaTesting: true });
-    expect((await store.messaging.subscriber(id))?.emailOptOutAt).not.toBeNull();
-    expect((await store.messaging.history(id)).slice(3).map((event) => event.kind)).toEqual([
+    expect(await store.consent.subscriber(id)).toMatchObject({ smsOptOutAt: null, betaTesting: true });
+    expect((await store.consent.subscriber(id))?.emailOptOutAt).not.toBeNull();
+    expect((await store.consent.history(id)).slice(3).map((event) => event.kind)).toEqual([
       'email_off',
       'sms_on',
       'beta_on',
@@ -205,9 +205,9 @@ describe('POST acts, then redirects (303) to the page that says what happened', 
     const left = await app.inject({ method: 'POST', url: `${url}/leave`, ...form({}) });
     expect(left.statusCode).toBe(303);
     expect(left.headers.location).toBe(`${url}?done=left`);
-    expect((await store.messaging.subscriber(id))?.leftAt).not.toBeNull();
-    expect((await store.messaging.history(id)).at(-1)).toMatchObject({ kind: 'left', source: 'preferences_page' });
-    expect(await store.messaging.isSuppressed('email', hasher.hash('email', 'rosa@example.com'), LONG_AGO)).toBe(true);
+    expect((await store.consent.subscriber(id))?.leftAt).not.toBeNull();
+    expect((await store.consent.history(id)).at(-1)).toMatchObject({ kind: 'left', source: 'preferences_page' });
+    expect(await store.consent.isSuppressed('email', hasher.hash('email', 'rosa@example.com'), LONG_AGO)).toBe(true);
     const page = (await app.inject({ method: 'GET', url: `${url}?done=left` })).body;
     expect(page).toContain(`role="status"><p>${words.left}</p><p>${words.comeBack.replace(/"/g, '&quot;')}</p>`);
     expect(page).not.toContain(`>${words.leave}</button>`);
@@ -215,7 +215,7 @@ describe('POST acts, then redirects (303) to the page that says what happened', 
 
     // Ticking a box again brings them back.
     await app.inject({ method: 'POST', url, ...form({ email: 'on' }) });
-    expect(await store.messaging.subscriber(id)).toMatchObject({ leftAt: null, emailOptOutAt: null });
+    expect(await store.consent.subscriber(id)).toMatchObject({ leftAt: null, emailOptOutAt: null });
   });
 
   it('delete: asks first, then deletes everything but the suppression hashes', async () => {
@@ -230,16 +230,16 @@ describe('POST acts, then redirects (303) to the page that says what happened', 
       ),
     );
     expect(asked.body).toContain(`<a class="button button--secondary" href="${url}">No, keep them</a>`);
-    expect(await store.messaging.subscriber(id)).toBeDefined();
+    expect(await store.consent.subscriber(id)).toBeDefined();
 
     const deleted = await app.inject({ method: 'POST', url: `${url}/delete`, ...form({ confirm: 'yes' }) });
     expect(deleted.statusCode).toBe(303);
     expect(deleted.headers.location).toBe(`${url}?done=deleted`);
-    expect(await store.messaging.subscriber(id)).toBeUndefined();
-    expect(await store.messaging.history(id)).toEqual([]);
-    expect(await store.count()).toBe(0);
-    expect(await store.messaging.isSuppressed('email', hasher.hash('email', 'rosa@example.com'), LONG_AGO)).toBe(true);
-    expect(await store.messaging.isSuppressed('phone', hasher.hash('phone', '+15551234567'), LONG_AGO)).toBe(true);
+    expect(await store.consent.subscriber(id)).toBeUndefined();
+    expect(await store.consent.history(id)).toEqual([]);
+    expect(await store.signups.count()).toBe(0);
+    expect(await store.consent.isSuppressed('email', hasher.hash('email', 'rosa@example.com'), LONG_AGO)).toBe(true);
+    expect(await store.consent.isSuppressed('phone', hasher.hash('phone', '+15551234567'), LONG_AGO)).toBe(true);
 
     const done = await app.inject({ method: 'GET', url: `${url}?done=deleted` });
     expect(done.statusCode).toBe(200);
@@ -277,10 +277,10 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     expect(oneClick.body).toContain('<h1>You will get no more emails from us</h1>');
     expect(oneClick.body).toContain(`href="/preferences/${manage}"`);
     expect(oneClick.headers['cache-control']).toBe('no-store');
-    const after = await store.messaging.subscriber(id);
+    const after = await store.consent.subscriber(id);
     expect(after?.emailOptOutAt).not.toBeNull();
     expect(after?.smsOptOutAt).toBeNull();
-    expect((await store.messaging.history(id)).at(-1)).toMatchObject({
+    expect((await store.consent.history(id)).at(-1)).toMatchObject({
       kind: 'email_off',
       source: 'one_click_unsubscribe',
     });
@@ -304,21 +304,21 @@ describe('one-click unsubscribe (RFC 8058)', () => {
       ...(payload ? { payload } : {}),
     });
     expect(response.statusCode).toBe(200);
-    expect((await store.messaging.subscriber(id))?.emailOptOutAt).not.toBeNull();
+    expect((await store.consent.subscriber(id))?.emailOptOutAt).not.toBeNull();
   });
 });
 
 describe('after a STOP text', () => {
   it('the preferences page shows texts off and says only START brings them back, even after a new sign-up', async () => {
     const { app, store, id } = await setUp();
-    const subscriptions = new Subscriptions(store.messaging, hasher);
+    const subscriptions = new Subscriptions(store.consent, hasher);
     const url = `/preferences/${links.sign('manage', id)}`;
     const textBox = /<input type="checkbox" name="sms"( checked="")? value="on"\/>/;
     expect((await app.inject({ method: 'GET', url })).body.match(textBox)?.[1]).toBe(' checked=""');
 
     await subscriptions.stopTexts('+15551234567');
     // The same email signs up again (new consent on the page), but the number said STOP.
-    await store.add({ name: 'Rosa', phone: '5551234567', email: 'rosa@example.com', betaTesting: false });
+    await store.signups.add({ name: 'Rosa', phone: '5551234567', email: 'rosa@example.com', betaTesting: false });
     const page = (await app.inject({ method: 'GET', url })).body;
     expect(page.match(textBox)?.[1]).toBeUndefined();
     expect(page).toContain('reply START');

@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import type { MessagingConfig } from '../config.js';
-import { openSignupStore } from '../db/open-signup-store.js';
-import type { SignupStore } from '../db/signup-store.js';
+import { openDatabase } from '../db/open-database.js';
+import type { Db } from '../db/signup-store.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
 import { testConfig } from '../test/test-config.js';
@@ -20,7 +20,7 @@ const AUTH_TOKEN = 'a'.repeat(32);
 
 interface Running {
   app: FastifyInstance;
-  store: SignupStore;
+  store: Db;
 }
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -62,13 +62,13 @@ async function start(
     emailConfirmation: smtpUrl !== undefined,
     unconfirmedRetentionDays: 30,
   };
-  const store = await openSignupStore(database, { confirmSignups: config.emailConfirmation });
+  const store = await openDatabase(database, { confirmSignups: config.emailConfirmation });
   const messaging = createMessaging(config, store, SITE, {
     mailer: { pollMs: 100, retryBaseMs: 100, maxRetryMs: 300 },
   });
   const app = await createApp({
     config: testConfig({ siteUrl: SITE }),
-    store,
+    db: store,
     messaging,
     serveSite: false,
     logger: false,
@@ -121,13 +121,13 @@ for (const engine of storeEngines) {
       const path = (url: string | undefined) => (url ?? '').slice(SITE.length);
       const opened = await app.inject({ method: 'GET', url: path(links.confirm) });
       expect(opened.statusCode).toBe(200);
-      const before = await store.messaging.subscriberByEmailKey('rosa@example.com');
+      const before = await store.consent.subscriberByEmailKey('rosa@example.com');
       expect(before?.confirmedAt).toBeNull();
       const pressed = await app.inject({ method: 'POST', url: path(links.confirm), payload: {} });
       expect(pressed.statusCode).toBe(303);
-      const after = await store.messaging.subscriberByEmailKey('rosa@example.com');
+      const after = await store.consent.subscriberByEmailKey('rosa@example.com');
       expect(after?.confirmedAt).not.toBeNull();
-      expect((await store.messaging.history(after?.id ?? '')).map((event) => event.kind)).toEqual([
+      expect((await store.consent.history(after?.id ?? '')).map((event) => event.kind)).toEqual([
         'signed_up',
         'confirmed',
       ]);
@@ -143,7 +143,7 @@ describe('confirmation email, on SQLite', () => {
     await smtp.stop();
     const { app, store } = await start(sqlite, { smtpUrl: smtp.url });
     await signUp(app, 'outage@example.com');
-    expect(await store.count()).toBe(1);
+    expect(await store.signups.count()).toBe(1);
     await pause(400); // a few failed tries
     expect(smtp.messages()).toHaveLength(0);
     await smtp.restart();
@@ -177,9 +177,9 @@ describe('confirmation email, on SQLite', () => {
     await signUp(app, 'TWICE@example.com');
     await signUp(app, 'twice@example.com');
     await signUp(app, 'once@example.com', '+15550000003');
-    const confirmed = await store.messaging.subscriberByEmailKey('once@example.com');
+    const confirmed = await store.consent.subscriberByEmailKey('once@example.com');
     await smtp.waitFor(to('once@example.com'), 10_000);
-    await store.messaging.confirm(confirmed?.id ?? '');
+    await store.consent.confirm(confirmed?.id ?? '');
     await signUp(app, 'once@example.com', '+15550000003');
     await pause(500);
     expect(smtp.messages().filter(to('twice@example.com'))).toHaveLength(1);
@@ -192,7 +192,7 @@ describe('confirmation email, on SQLite', () => {
     const { app, store } = await start(sqlite, { smtpUrl: smtp.url });
     await signUp(app, 'gone@example.com');
     await signUp(app, 'stays@example.com', '+15550000004');
-    const gone = await store.messaging.subscriberByEmailKey('gone@example.com');
+    const gone = await store.consent.subscriberByEmailKey('gone@example.com');
     const messaging = createMessaging(
       { secretKey: SECRET_KEY, emailConfirmation: false, unconfirmedRetentionDays: 30 },
       store,
@@ -239,12 +239,12 @@ describe('POST /api/sms/inbound', () => {
     const stopped = await textIn(app, '  sToP ');
     expect(stopped.statusCode).toBe(200);
     expect(stopped.headers['content-type']).toMatch(/xml/);
-    const smsOff = async (email: string) => (await store.messaging.subscriberByEmailKey(email))?.smsOptOutAt !== null;
+    const smsOff = async (email: string) => (await store.consent.subscriberByEmailKey(email))?.smsOptOutAt !== null;
     expect(await smsOff('a@example.com')).toBe(true);
     expect(await smsOff('b@example.com')).toBe(true);
     expect(await smsOff('c@example.com')).toBe(false);
-    const a = await store.messaging.subscriberByEmailKey('a@example.com');
-    expect((await store.messaging.history(a?.id ?? '')).at(-1)).toMatchObject({ kind: 'sms_off', source: 'sms_reply' });
+    const a = await store.consent.subscriberByEmailKey('a@example.com');
+    expect((await store.consent.history(a?.id ?? '')).at(-1)).toMatchObject({ kind: 'sms_off', source: 'sms_reply' });
     const reply = await twilio.waitFor((sent) => sent.to === '+15551234567', 5000);
     expect(reply.body).toMatch(/no more texts/i);
 
@@ -278,7 +278,7 @@ describe('POST /api/sms/inbound', () => {
       payload: new URLSearchParams({ ...params, From: '+15551234567', Body: 'STOP' }).toString(),
     });
     expect(tampered.statusCode).toBe(403);
-    expect((await store.messaging.subscriberByEmailKey('a@example.com'))?.smsOptOutAt).toBeNull();
+    expect((await store.consent.subscriberByEmailKey('a@example.com'))?.smsOptOutAt).toBeNull();
     await pause(100);
     expect(twilio.sent()).toHaveLength(0);
   });
@@ -309,7 +309,7 @@ describe('createMessaging', () => {
         },
       }),
     );
-    const store = await openSignupStore(await storeEngines[0]!.database());
+    const store = await openDatabase(await storeEngines[0]!.database());
     cleanups.push(() => store.close());
     const messaging = createMessaging({ emailConfirmation: false, unconfirmedRetentionDays: 30 }, store, SITE);
     messaging.start(logger);
@@ -325,12 +325,12 @@ describe('unconfirmed sign-ups', () => {
     const smtp = await sink();
     const longAgo = new Date(Date.now() - 31 * 24 * 60 * 60_000);
     const database = await storeEngines[0]!.database();
-    const store = await openSignupStore(database, { confirmSignups: true, now: () => longAgo });
-    await store.add({ name: 'Old', phone: '+15550000010', email: 'old@example.com', betaTesting: false });
-    await store.add({ name: 'Kept', phone: '+15550000011', email: 'kept@example.com', betaTesting: false });
-    for (const job of await store.messaging.claimConfirmations(10, 60_000))
-      await store.messaging.confirmationSent(job.id);
-    await store.messaging.confirm((await store.messaging.subscriberByEmailKey('kept@example.com'))?.id ?? '');
+    const store = await openDatabase(database, { confirmSignups: true, now: () => longAgo });
+    await store.signups.add({ name: 'Old', phone: '+15550000010', email: 'old@example.com', betaTesting: false });
+    await store.signups.add({ name: 'Kept', phone: '+15550000011', email: 'kept@example.com', betaTesting: false });
+    for (const job of await store.consent.claimConfirmations(10, 60_000))
+      await store.consent.confirmationSent(job.id);
+    await store.consent.confirm((await store.consent.subscriberByEmailKey('kept@example.com'))?.id ?? '');
     const messaging = createMessaging(
       {
         email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
@@ -343,15 +343,15 @@ describe('unconfirmed sign-ups', () => {
     );
     const app = await createApp({
       config: testConfig({ siteUrl: SITE }),
-      store,
+      db: store,
       messaging,
       serveSite: false,
       logger: false,
     });
     await app.ready();
     cleanups.push(() => app.close());
-    await expect.poll(() => store.count()).toBe(1);
-    expect(await store.messaging.subscriberByEmailKey('old@example.com')).toBeUndefined();
-    expect(await store.messaging.subscriberByEmailKey('kept@example.com')).toBeDefined();
+    await expect.poll(() => store.signups.count()).toBe(1);
+    expect(await store.consent.subscriberByEmailKey('old@example.com')).toBeUndefined();
+    expect(await store.consent.subscriberByEmailKey('kept@example.com')).toBeDefined();
   });
 });

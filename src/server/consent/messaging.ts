@@ -2,7 +2,7 @@
 // subscriptions service, the confirmation mailer and the clean-up of unconfirmed sign-ups.
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../config.js';
-import type { SignupStore } from '../db/signup-store.js';
+import type { Db } from '../db/signup-store.js';
 import { ConfirmationMailer } from './confirmation-mailer.js';
 import { createEmailSender, type EmailSender } from './email-sender.js';
 import { createAddressHasher, createLinkSigner, type LinkSigner } from './link-tokens.js';
@@ -44,13 +44,13 @@ export function contactFor(config: MessagingConfig, siteUrl: string): string {
 
 export function createMessaging(
   config: MessagingConfig,
-  store: SignupStore,
+  store: Db,
   siteUrl: string,
   overrides: MessagingOverrides = {},
 ): Messaging {
   const secretKey = config.secretKey;
   const hasher = secretKey ? createAddressHasher(secretKey) : undefined;
-  const subscriptions = new Subscriptions(store.messaging, hasher);
+  const subscriptions = new Subscriptions(store.consent, hasher);
   const links = secretKey ? createLinkSigner(secretKey) : undefined;
   const listId = `launch.${new URL(siteUrl).hostname}`;
   const email =
@@ -95,7 +95,7 @@ export function createMessaging(
         mailer.start();
         messaging.mailer = mailer;
         const removeStale = () =>
-          store.messaging
+          store.consent
             .deleteUnconfirmed(new Date(Date.now() - config.unconfirmedRetentionDays * DAY_MS))
             .then((removed) => {
               if (removed > 0) logger.info({ removed }, 'deleted sign-ups that were never confirmed');

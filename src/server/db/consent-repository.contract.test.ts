@@ -8,8 +8,8 @@ import type { DatabaseConfig } from '../config.js';
 import { storedForms, toE164 } from '../consent/phone.js';
 import { storeEngines, type StoreEngine } from '../test/store-engines.js';
 import type { ConfirmationJob, Subscriber, Suppression } from './consent-repository.js';
-import { openSignupStore } from './open-signup-store.js';
-import type { SignupStore } from './signup-store.js';
+import { openDatabase } from './open-database.js';
+import type { Db } from './signup-store.js';
 
 const rosa: SignupInput = {
   name: 'Rosa Díaz',
@@ -42,9 +42,9 @@ function suppressionsOf(email: string, phone: string, reason: Suppression['reaso
   ];
 }
 
-async function all(store: SignupStore): Promise<SignupRecord[]> {
+async function all(store: Db): Promise<SignupRecord[]> {
   const records = [];
-  for await (const record of store.list()) records.push(record);
+  for await (const record of store.signups.list()) records.push(record);
   return records;
 }
 
@@ -69,7 +69,7 @@ function suiteName(engine: StoreEngine): string {
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(suiteName(engine), () => {
     interface Opened {
-      store: SignupStore;
+      store: Db;
       database: DatabaseConfig;
       clock: Clock;
     }
@@ -80,7 +80,7 @@ for (const engine of storeEngines) {
       clock = movableClock(),
     }: { confirmSignups?: boolean; database?: DatabaseConfig; clock?: Clock } = {}): Promise<Opened> {
       const config = database ?? (await engine.database());
-      const store = await openSignupStore(config, { confirmSignups, now: clock.now });
+      const store = await openDatabase(config, { confirmSignups, now: clock.now });
       onTestFinished(() => store.close());
       return { store, database: config, clock };
     }
@@ -89,11 +89,11 @@ for (const engine of storeEngines) {
      * Signs up and waits a moment: on PostgreSQL the sign-up is stamped by the database in
      * microseconds and the store's clock counts milliseconds, so "right after" must be a later millisecond.
      */
-    async function signUp(store: SignupStore, input: Partial<SignupInput> = {}): Promise<Subscriber> {
+    async function signUp(store: Db, input: Partial<SignupInput> = {}): Promise<Subscriber> {
       const signup = { ...rosa, ...input };
-      await store.add(signup);
+      await store.signups.add(signup);
       await pause(3);
-      const subscriber = await store.messaging.subscriberByEmailKey(emailKey(signup.email));
+      const subscriber = await store.consent.subscriberByEmailKey(emailKey(signup.email));
       if (!subscriber) throw new Error(`${signup.email} was not stored`);
       return subscriber;
     }
@@ -112,14 +112,14 @@ for (const engine of storeEngines) {
         );
     }
 
-    const claim = (store: SignupStore): Promise<ConfirmationJob[]> => store.messaging.claimConfirmations(10, LEASE_MS);
+    const claim = (store: Db): Promise<ConfirmationJob[]> => store.consent.claimConfirmations(10, LEASE_MS);
 
     it('records each sign-up in the consent history with the consent text it agreed to', async () => {
       const { store } = await open();
       const first = await signUp(store);
       const again = await signUp(store, { email: 'ROSA@example.com', consentVersion: '2026-12-01' });
       expect(again.id).toBe(first.id);
-      expect(await store.messaging.history(first.id)).toEqual([
+      expect(await store.consent.history(first.id)).toEqual([
         { kind: 'signed_up', source: 'signup_form', consentVersion: '2026-11-22', at: first.createdAt },
         { kind: 'signed_up', source: 'signup_form', consentVersion: '2026-12-01', at: again.lastSeenAt },
       ]);
@@ -145,8 +145,8 @@ for (const engine of storeEngines) {
       const { store } = opened;
       const { id } = await signUp(store);
       expect(await claim(store)).toHaveLength(1);
-      await store.messaging.confirmationSent(id);
-      expect((await store.messaging.subscriber(id))?.confirmationSentAt).not.toBeNull();
+      await store.consent.confirmationSent(id);
+      expect((await store.consent.subscriber(id))?.confirmationSentAt).not.toBeNull();
       expect(await claim(store)).toEqual([]);
 
       await signUp(store); // the same minute
@@ -170,20 +170,20 @@ for (const engine of storeEngines) {
     it('confirms once: "confirmed", then "already"; "missing" for an unknown id or one that is not a UUID', async () => {
       const { store } = await open();
       const { id } = await signUp(store);
-      expect(await store.messaging.confirm(id)).toBe('confirmed');
-      const confirmed = await store.messaging.subscriber(id);
+      expect(await store.consent.confirm(id)).toBe('confirmed');
+      const confirmed = await store.consent.subscriber(id);
       expect(confirmed?.confirmedAt).not.toBeNull();
-      expect((await store.messaging.history(id)).map(({ kind, source }) => [kind, source])).toEqual([
+      expect((await store.consent.history(id)).map(({ kind, source }) => [kind, source])).toEqual([
         ['signed_up', 'signup_form'],
         ['confirmed', 'confirm_page'],
       ]);
       expect(await claim(store)).toEqual([]); // the email asking for it is no longer needed
-      expect(await store.messaging.confirm(id)).toBe('already');
-      expect((await store.messaging.subscriber(id))?.confirmedAt).toBe(confirmed?.confirmedAt);
-      expect(await store.messaging.history(id)).toHaveLength(2);
-      expect(await store.messaging.confirm(randomUUID())).toBe('missing');
-      expect(await store.messaging.confirm('not-a-uuid')).toBe('missing');
-      expect(await store.messaging.confirm(`${id}' OR '1'='1`)).toBe('missing');
+      expect(await store.consent.confirm(id)).toBe('already');
+      expect((await store.consent.subscriber(id))?.confirmedAt).toBe(confirmed?.confirmedAt);
+      expect(await store.consent.history(id)).toHaveLength(2);
+      expect(await store.consent.confirm(randomUUID())).toBe('missing');
+      expect(await store.consent.confirm('not-a-uuid')).toBe('missing');
+      expect(await store.consent.confirm(`${id}' OR '1'='1`)).toBe('missing');
     });
 
     it('does not ask a confirmed person to confirm again when they sign up again', async () => {
@@ -191,37 +191,37 @@ for (const engine of storeEngines) {
       const { store } = opened;
       const { id } = await signUp(store);
       await claim(store);
-      await store.messaging.confirmationSent(id);
-      await store.messaging.confirm(id);
-      const confirmedAt = (await store.messaging.subscriber(id))?.confirmedAt;
+      await store.consent.confirmationSent(id);
+      await store.consent.confirm(id);
+      const confirmedAt = (await store.consent.subscriber(id))?.confirmedAt;
       await ageConfirmationSent(opened, 3 * 24 * HOUR_MS);
       await signUp(store);
       expect(await claim(store)).toEqual([]);
-      expect((await store.messaging.subscriber(id))?.confirmedAt).toBe(confirmedAt);
+      expect((await store.consent.subscriber(id))?.confirmedAt).toBe(confirmedAt);
     });
 
     it('changes only the preferences that differ, recording exactly those changes', async () => {
       const { store } = await open();
       const { id } = await signUp(store);
-      const updated = await store.messaging.updatePreferences(
+      const updated = await store.consent.updatePreferences(
         id,
         { email: true, sms: false, beta: true },
         'preferences_page',
       );
       expect(updated).toMatchObject({ emailOptOutAt: null, betaTesting: true, leftAt: null });
       expect(updated?.smsOptOutAt).not.toBeNull();
-      const kinds = async () => (await store.messaging.history(id)).map(({ kind, source }) => `${kind}/${source}`);
+      const kinds = async () => (await store.consent.history(id)).map(({ kind, source }) => `${kind}/${source}`);
       expect(await kinds()).toEqual(['signed_up/signup_form', 'sms_off/preferences_page', 'beta_on/preferences_page']);
 
-      await store.messaging.updatePreferences(id, { email: true, sms: false, beta: true }, 'preferences_page');
+      await store.consent.updatePreferences(id, { email: true, sms: false, beta: true }, 'preferences_page');
       expect(await kinds()).toHaveLength(3); // nothing changed, nothing recorded
 
-      const later = await store.messaging.updatePreferences(id, { email: false, sms: true }, 'one_click_unsubscribe');
+      const later = await store.consent.updatePreferences(id, { email: false, sms: true }, 'one_click_unsubscribe');
       expect(later).toMatchObject({ smsOptOutAt: null, betaTesting: true });
       expect(later?.emailOptOutAt).not.toBeNull();
       expect((await kinds()).slice(3)).toEqual(['email_off/one_click_unsubscribe', 'sms_on/one_click_unsubscribe']);
 
-      expect(await store.messaging.updatePreferences(randomUUID(), { email: false }, 'preferences_page')).toBe(
+      expect(await store.consent.updatePreferences(randomUUID(), { email: false }, 'preferences_page')).toBe(
         undefined,
       );
     });
@@ -230,31 +230,31 @@ for (const engine of storeEngines) {
       const { store, clock } = await open();
       const { id, lastSeenAt } = await signUp(store);
       const suppressions = suppressionsOf(rosa.email, rosa.phone, 'left');
-      expect(await store.messaging.leave(id, 'preferences_page', suppressions)).toBe(true);
-      const left = await store.messaging.subscriber(id);
+      expect(await store.consent.leave(id, 'preferences_page', suppressions)).toBe(true);
+      const left = await store.consent.subscriber(id);
       expect(left?.leftAt).not.toBeNull();
       expect(left).toMatchObject({ emailOptOutAt: left?.leftAt, smsOptOutAt: left?.leftAt });
-      expect((await store.messaging.history(id)).at(-1)).toMatchObject({ kind: 'left', source: 'preferences_page' });
-      expect(await store.messaging.suppressionCount()).toBe(2);
+      expect((await store.consent.history(id)).at(-1)).toMatchObject({ kind: 'left', source: 'preferences_page' });
+      expect(await store.consent.suppressionCount()).toBe(2);
       for (const { kind, hash } of suppressions)
-        expect(await store.messaging.isSuppressed(kind, hash, lastSeenAt)).toBe(true);
+        expect(await store.consent.isSuppressed(kind, hash, lastSeenAt)).toBe(true);
       clock.advance(LEASE_MS * 2);
       expect(await claim(store)).toEqual([]);
 
-      expect(await store.messaging.leave(id, 'preferences_page', suppressions)).toBe(true); // already off
-      expect(await store.messaging.suppressionCount()).toBe(2);
-      expect(await store.messaging.history(id)).toHaveLength(2);
-      expect(await store.messaging.leave(randomUUID(), 'preferences_page', suppressions)).toBe(false);
+      expect(await store.consent.leave(id, 'preferences_page', suppressions)).toBe(true); // already off
+      expect(await store.consent.suppressionCount()).toBe(2);
+      expect(await store.consent.history(id)).toHaveLength(2);
+      expect(await store.consent.leave(randomUUID(), 'preferences_page', suppressions)).toBe(false);
     });
 
     it('takes back someone who left and signs up again: channels on, unconfirmed, and asked to confirm again the same day', async () => {
       const { store } = await open();
       const { id } = await signUp(store);
       await claim(store);
-      await store.messaging.confirmationSent(id);
-      await store.messaging.confirm(id);
-      await store.messaging.updatePreferences(id, { email: false }, 'one_click_unsubscribe');
-      await store.messaging.leave(id, 'preferences_page', suppressionsOf(rosa.email, rosa.phone, 'left'));
+      await store.consent.confirmationSent(id);
+      await store.consent.confirm(id);
+      await store.consent.updatePreferences(id, { email: false }, 'one_click_unsubscribe');
+      await store.consent.leave(id, 'preferences_page', suppressionsOf(rosa.email, rosa.phone, 'left'));
 
       const back = await signUp(store);
       expect(back).toMatchObject({ id, leftAt: null, emailOptOutAt: null, smsOptOutAt: null, confirmedAt: null });
@@ -266,18 +266,18 @@ for (const engine of storeEngines) {
       const { store } = await open();
       const { id, lastSeenAt } = await signUp(store);
       await signUp(store, { email: 'ben@example.com', phone: '+15559876543' });
-      await store.messaging.confirm(id);
+      await store.consent.confirm(id);
       const suppressions = suppressionsOf(rosa.email, rosa.phone, 'deleted');
-      expect(await store.messaging.remove(id, suppressions)).toBe(true);
-      expect(await store.messaging.subscriber(id)).toBeUndefined();
-      expect(await store.messaging.history(id)).toEqual([]);
+      expect(await store.consent.remove(id, suppressions)).toBe(true);
+      expect(await store.consent.subscriber(id)).toBeUndefined();
+      expect(await store.consent.history(id)).toEqual([]);
       expect((await all(store)).map((record) => record.email)).toEqual(['ben@example.com']);
-      expect(await store.messaging.suppressionCount()).toBe(2);
+      expect(await store.consent.suppressionCount()).toBe(2);
       for (const { kind, hash } of suppressions)
-        expect(await store.messaging.isSuppressed(kind, hash, lastSeenAt)).toBe(true);
-      expect(await store.messaging.remove(id, suppressions)).toBe(false);
-      expect(await store.messaging.suppressionCount()).toBe(2); // nothing added for a sign-up that was not there
-      expect(await store.messaging.remove('not-a-uuid', suppressions)).toBe(false);
+        expect(await store.consent.isSuppressed(kind, hash, lastSeenAt)).toBe(true);
+      expect(await store.consent.remove(id, suppressions)).toBe(false);
+      expect(await store.consent.suppressionCount()).toBe(2); // nothing added for a sign-up that was not there
+      expect(await store.consent.remove('not-a-uuid', suppressions)).toBe(false);
     });
 
     it('counts a suppression only against consent given before it: a later sign-up lifts it', async () => {
@@ -285,18 +285,18 @@ for (const engine of storeEngines) {
       const before = await signUp(store);
       const [email, phone] = suppressionsOf(rosa.email, rosa.phone, 'left');
       if (!email || !phone) throw new Error('two suppressions expected');
-      expect(await store.messaging.isSuppressed('email', email.hash, before.lastSeenAt)).toBe(false);
-      await store.messaging.leave(before.id, 'preferences_page', [email, phone]);
+      expect(await store.consent.isSuppressed('email', email.hash, before.lastSeenAt)).toBe(false);
+      await store.consent.leave(before.id, 'preferences_page', [email, phone]);
       await pause(3);
-      expect(await store.messaging.isSuppressed('email', email.hash, before.lastSeenAt)).toBe(true);
-      expect(await store.messaging.isSuppressed('phone', phone.hash, before.lastSeenAt)).toBe(true);
-      expect(await store.messaging.isSuppressed('phone', email.hash, before.lastSeenAt)).toBe(false); // kinds apart
-      expect(await store.messaging.isSuppressed('email', 'another-hash', before.lastSeenAt)).toBe(false);
+      expect(await store.consent.isSuppressed('email', email.hash, before.lastSeenAt)).toBe(true);
+      expect(await store.consent.isSuppressed('phone', phone.hash, before.lastSeenAt)).toBe(true);
+      expect(await store.consent.isSuppressed('phone', email.hash, before.lastSeenAt)).toBe(false); // kinds apart
+      expect(await store.consent.isSuppressed('email', 'another-hash', before.lastSeenAt)).toBe(false);
 
       const after = await signUp(store);
       expect(after.lastSeenAt > before.lastSeenAt).toBe(true);
-      expect(await store.messaging.isSuppressed('email', email.hash, after.lastSeenAt)).toBe(false);
-      expect(await store.messaging.isSuppressed('phone', phone.hash, after.lastSeenAt)).toBe(false);
+      expect(await store.consent.isSuppressed('email', email.hash, after.lastSeenAt)).toBe(false);
+      expect(await store.consent.isSuppressed('phone', phone.hash, after.lastSeenAt)).toBe(false);
     });
 
     it('STOP and START reach everyone who typed the number, in any of its stored forms, and record it', async () => {
@@ -310,34 +310,34 @@ for (const engine of storeEngines) {
       const hash = 'phone-hash:+15551234567';
       const stop: Suppression = { kind: 'phone', hash, reason: 'sms_stop', source: 'sms_reply' };
 
-      expect(await store.messaging.stopTexts(forms, stop)).toBe(3);
+      expect(await store.consent.stopTexts(forms, stop)).toBe(3);
       for (const person of people) {
-        expect((await store.messaging.subscriber(person.id))?.smsOptOutAt).not.toBeNull();
-        expect((await store.messaging.history(person.id)).at(-1)).toMatchObject({
+        expect((await store.consent.subscriber(person.id))?.smsOptOutAt).not.toBeNull();
+        expect((await store.consent.history(person.id)).at(-1)).toMatchObject({
           kind: 'sms_off',
           source: 'sms_reply',
         });
       }
-      expect((await store.messaging.subscriber(other.id))?.smsOptOutAt).toBeNull();
-      expect(await store.messaging.history(other.id)).toHaveLength(1);
-      expect(await store.messaging.isSuppressed('phone', hash, other.lastSeenAt)).toBe(true);
-      expect(await store.messaging.stopTexts(forms, stop)).toBe(0); // already off: nothing more to record
-      expect(await store.messaging.history(people[0]?.id ?? '')).toHaveLength(2);
+      expect((await store.consent.subscriber(other.id))?.smsOptOutAt).toBeNull();
+      expect(await store.consent.history(other.id)).toHaveLength(1);
+      expect(await store.consent.isSuppressed('phone', hash, other.lastSeenAt)).toBe(true);
+      expect(await store.consent.stopTexts(forms, stop)).toBe(0); // already off: nothing more to record
+      expect(await store.consent.history(people[0]?.id ?? '')).toHaveLength(2);
 
       // Someone who left stays off when the number texts START.
       const [stays, ...back] = people;
       if (!stays) throw new Error('three people expected');
-      await store.messaging.leave(stays.id, 'preferences_page', []);
-      expect(await store.messaging.startTexts(forms, hash, 'sms_reply')).toBe(2);
+      await store.consent.leave(stays.id, 'preferences_page', []);
+      expect(await store.consent.startTexts(forms, hash, 'sms_reply')).toBe(2);
       for (const person of back) {
-        expect((await store.messaging.subscriber(person.id))?.smsOptOutAt).toBeNull();
-        expect((await store.messaging.history(person.id)).at(-1)).toMatchObject({
+        expect((await store.consent.subscriber(person.id))?.smsOptOutAt).toBeNull();
+        expect((await store.consent.history(person.id)).at(-1)).toMatchObject({
           kind: 'sms_on',
           source: 'sms_reply',
         });
       }
-      expect((await store.messaging.subscriber(stays.id))?.smsOptOutAt).not.toBeNull();
-      expect(await store.messaging.isSuppressed('phone', hash, other.lastSeenAt)).toBe(false);
+      expect((await store.consent.subscriber(stays.id))?.smsOptOutAt).not.toBeNull();
+      expect(await store.consent.isSuppressed('phone', hash, other.lastSeenAt)).toBe(false);
     });
 
     it('records one sms_off per person when the same STOP arrives several times at once', async () => {
@@ -348,10 +348,10 @@ for (const engine of storeEngines) {
       ];
       const stop: Suppression = { kind: 'phone', hash: 'h', reason: 'sms_stop', source: 'sms_reply' };
       const forms = storedForms('+15551234567');
-      const counts = await Promise.all(Array.from({ length: 6 }, () => store.messaging.stopTexts(forms, stop)));
+      const counts = await Promise.all(Array.from({ length: 6 }, () => store.consent.stopTexts(forms, stop)));
       expect(counts.reduce((sum, count) => sum + count, 0)).toBe(2);
       for (const person of people)
-        expect((await store.messaging.history(person.id)).filter(({ kind }) => kind === 'sms_off')).toHaveLength(1);
+        expect((await store.consent.history(person.id)).filter(({ kind }) => kind === 'sms_off')).toHaveLength(1);
     });
 
     it('deletes only sign-ups asked to confirm that did not, last seen before the cutoff', async () => {
@@ -366,56 +366,56 @@ for (const engine of storeEngines) {
       const sent = await signUp(store, { email: 'sent@example.com' });
       const confirmed = await signUp(store, { email: 'confirmed@example.com' });
       await claim(store);
-      await store.messaging.confirmationSent(sent.id);
-      await store.messaging.confirm(confirmed.id);
+      await store.consent.confirmationSent(sent.id);
+      await store.consent.confirm(confirmed.id);
       const cutoff = clock.now();
       await pause(3);
       const recent = await signUp(store, { email: 'recent@example.com' });
 
-      expect(await store.messaging.deleteUnconfirmed(cutoff)).toBe(2);
+      expect(await store.consent.deleteUnconfirmed(cutoff)).toBe(2);
       expect((await all(store)).map((record) => record.email).sort()).toEqual([
         'confirmed@example.com',
         'old@example.com',
         'recent@example.com',
       ]);
-      expect(await store.messaging.history(waiting.id)).toEqual([]);
-      expect(await store.messaging.history(sent.id)).toEqual([]);
-      for (const kept of [old, confirmed, recent]) expect(await store.messaging.history(kept.id)).not.toEqual([]);
-      expect(await store.messaging.deleteUnconfirmed(cutoff)).toBe(0);
+      expect(await store.consent.history(waiting.id)).toEqual([]);
+      expect(await store.consent.history(sent.id)).toEqual([]);
+      for (const kept of [old, confirmed, recent]) expect(await store.consent.history(kept.id)).not.toEqual([]);
+      expect(await store.consent.deleteUnconfirmed(cutoff)).toBe(0);
     });
 
     it('a repeat sign-up after turning email off needs the owner of the address to confirm again', async () => {
       const { store } = await open();
       const person = await signUp(store, { email: 'off@example.com' });
-      for (const job of await store.messaging.claimConfirmations(10, LEASE_MS))
-        await store.messaging.confirmationSent(job.id);
-      await store.messaging.confirm(person.id);
-      await store.messaging.updatePreferences(person.id, { email: false }, 'one_click_unsubscribe');
+      for (const job of await store.consent.claimConfirmations(10, LEASE_MS))
+        await store.consent.confirmationSent(job.id);
+      await store.consent.confirm(person.id);
+      await store.consent.updatePreferences(person.id, { email: false }, 'one_click_unsubscribe');
       await signUp(store, { email: 'off@example.com' });
-      const after = await store.messaging.subscriber(person.id);
+      const after = await store.consent.subscriber(person.id);
       expect(after).toMatchObject({ emailOptOutAt: null, confirmedAt: null });
-      expect((await store.messaging.claimConfirmations(10, LEASE_MS)).map((job) => job.id)).toEqual([person.id]);
+      expect((await store.consent.claimConfirmations(10, LEASE_MS)).map((job) => job.id)).toEqual([person.id]);
     });
 
     it('a STOP holds over a later sign-up with the number; only START lifts it', async () => {
       const { store } = await open();
       const hash = 'phone-hash:+15557654321';
-      await store.messaging.stopTexts(['+15557654321'], {
+      await store.consent.stopTexts(['+15557654321'], {
         kind: 'phone',
         hash,
         reason: 'sms_stop',
         source: 'sms_reply',
       });
       const later = await signUp(store, { email: 'someone-else@example.com', phone: '+15557654321' });
-      expect(await store.messaging.isSuppressed('phone', hash, later.lastSeenAt)).toBe(true);
-      await store.messaging.startTexts(['+15557654321'], hash, 'sms_reply');
-      expect(await store.messaging.isSuppressed('phone', hash, later.lastSeenAt)).toBe(false);
+      expect(await store.consent.isSuppressed('phone', hash, later.lastSeenAt)).toBe(true);
+      await store.consent.startTexts(['+15557654321'], hash, 'sms_reply');
+      expect(await store.consent.isSuppressed('phone', hash, later.lastSeenAt)).toBe(false);
       // Leaving, by contrast, is lifted by the person's own later sign-up.
-      await store.messaging.leave(later.id, 'preferences_page', [
+      await store.consent.leave(later.id, 'preferences_page', [
         { kind: 'phone', hash, reason: 'left', source: 'preferences_page' },
       ]);
       const back = await signUp(store, { email: 'someone-else@example.com', phone: '+15557654321' });
-      expect(await store.messaging.isSuppressed('phone', hash, back.lastSeenAt)).toBe(false);
+      expect(await store.consent.isSuppressed('phone', hash, back.lastSeenAt)).toBe(false);
     });
 
     it('exports confirmedAt, emailOptOutAt, smsOptOutAt and leftAt', async () => {
@@ -423,12 +423,12 @@ for (const engine of storeEngines) {
       const fresh = await signUp(store, { email: 'fresh@example.com' });
       const kept = await signUp(store, { email: 'kept@example.com' });
       const gone = await signUp(store, { email: 'gone@example.com' });
-      await store.messaging.confirm(kept.id);
-      await store.messaging.updatePreferences(kept.id, { sms: false }, 'preferences_page');
-      await store.messaging.leave(gone.id, 'preferences_page', []);
+      await store.consent.confirm(kept.id);
+      await store.consent.updatePreferences(kept.id, { sms: false }, 'preferences_page');
+      await store.consent.leave(gone.id, 'preferences_page', []);
       const byEmail = new Map((await all(store)).map((record) => [record.email, record]));
       const stored = async (id: string) => {
-        const subscriber = await store.messaging.subscriber(id);
+        const subscriber = await store.consent.subscriber(id);
         if (!subscriber) throw new Error('missing');
         const { confirmedAt, emailOptOutAt, smsOptOutAt, leftAt } = subscriber;
         return { confirmedAt, emailOptOutAt, smsOptOutAt, leftAt };
@@ -466,20 +466,20 @@ describe.skipIf(!postgres?.available)(
     it('never gives two instances the same confirmation to send', async () => {
       if (!postgres) throw new Error('no PostgreSQL engine');
       const database = await postgres.database();
-      const stores = await Promise.all([1, 2].map(() => openSignupStore(database, { confirmSignups: true })));
+      const stores = await Promise.all([1, 2].map(() => openDatabase(database, { confirmSignups: true })));
       onTestFinished(() => Promise.all(stores.map((store) => store.close())).then(() => undefined));
       const [first] = stores;
       if (!first) throw new Error('two stores expected');
       await Promise.all(
-        Array.from({ length: 50 }, (_, index) => first.add({ ...rosa, email: `p${index}@example.com` })),
+        Array.from({ length: 50 }, (_, index) => first.signups.add({ ...rosa, email: `p${index}@example.com` })),
       );
       await pause(3);
 
       // Each instance runs two senders, each claiming batches of 10 until nothing is due.
-      const sender = async (store: SignupStore) => {
+      const sender = async (store: Db) => {
         const taken: string[] = [];
         for (;;) {
-          const jobs = await store.messaging.claimConfirmations(10, LEASE_MS);
+          const jobs = await store.consent.claimConfirmations(10, LEASE_MS);
           if (jobs.length === 0) return taken;
           taken.push(...jobs.map((job) => job.id));
         }

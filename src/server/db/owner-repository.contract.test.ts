@@ -2,7 +2,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { newSecret, secretHash } from '../owner/owner-auth.js';
 import { storeEngines } from '../test/store-engines.js';
-import { openSignupStore } from './open-signup-store.js';
+import { openDatabase } from './open-database.js';
 
 const FIFTEEN_MINUTES = 15 * 60_000;
 const TWELVE_HOURS = 12 * 3_600_000;
@@ -12,7 +12,7 @@ for (const engine of storeEngines) {
     /** A store whose clock the test moves. */
     async function open() {
       let now = new Date('2026-11-23T10:00:00.000Z');
-      const store = await openSignupStore(await engine.database(), { migrate: true, now: () => now });
+      const store = await openDatabase(await engine.database(), { migrate: true, now: () => now });
       onTestFinished(() => store.close());
       return { owners: store.owners, advance: (ms: number) => (now = new Date(now.getTime() + ms)) };
     }

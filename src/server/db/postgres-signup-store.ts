@@ -23,7 +23,9 @@ import {
   type SignupRow,
   type StoredSignupColumns,
   type SignupStats,
-  type SignupStore,
+  type Db,
+  type EventsRepository,
+  type SignupsRepository,
   type SignupStoreOptions,
   type StatsOptions,
 } from './signup-store.js';
@@ -188,16 +190,27 @@ export interface PostgresSignupStoreOptions extends SignupStoreOptions {
   newId?: () => string;
 }
 
-export class PostgresSignupStore implements SignupStore {
+export class PostgresSignupStore implements Db {
+  readonly engine = 'postgres' as const;
+  readonly signups: SignupsRepository = {
+    add: (input) => this.add(input),
+    list: (filter) => this.list(filter),
+    count: () => this.count(),
+    stats: (options) => this.stats(options),
+  };
+  readonly events: EventsRepository = {
+    record: (events, at) => this.recordEvents(events, at),
+    funnel: (options) => this.funnel(options),
+  };
   private pending: PendingAdd[] = [];
   private flushScheduled = false;
   private readonly inFlight = new Set<Promise<void>>();
   /** Events go on their own connection and statement, a few times a second at most, never in a sign-up's. */
-  private readonly events = new EventBuffer(() => this.track(this.writeEvents()));
+  private readonly eventBuffer = new EventBuffer(() => this.track(this.writeEvents()));
   private writingEvents = false;
   private closed = false;
-  readonly messaging: ConsentRepository;
-  readonly broadcasts: OutboxRepository;
+  readonly consent: ConsentRepository;
+  readonly outbox: OutboxRepository;
   readonly owners: OwnerRepository;
 
   private constructor(
@@ -207,8 +220,8 @@ export class PostgresSignupStore implements SignupStore {
     now: () => Date,
   ) {
     const kysely = new Kysely<MessagingTables>({ dialect: new PostgresDialect({ pool }) });
-    this.messaging = new ConsentRepository(kysely, 'postgres', { now });
-    this.broadcasts = new OutboxRepository(kysely as unknown as Kysely<BroadcastTables>, 'postgres', { now });
+    this.consent = new ConsentRepository(kysely, 'postgres', { now });
+    this.outbox = new OutboxRepository(kysely as unknown as Kysely<BroadcastTables>, 'postgres', { now });
     this.owners = new OwnerRepository(kysely as unknown as Kysely<OwnerTables>, 'postgres', now);
   }
 
@@ -253,7 +266,7 @@ export class PostgresSignupStore implements SignupStore {
   recordEvents(events: AnalyticsEvent[], at?: Date): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
     if (events.length === 0) return Promise.resolve();
-    return this.events.add(events.map((event) => toEventRow(event, at)));
+    return this.eventBuffer.add(events.map((event) => toEventRow(event, at)));
   }
 
   async *list(filter: SignupFilter = {}): AsyncIterable<SignupRecord> {
@@ -328,7 +341,7 @@ export class PostgresSignupStore implements SignupStore {
     this.closed = true;
     // Everything already accepted is written before the pool closes, events included.
     this.track(this.flush());
-    this.events.drain();
+    this.eventBuffer.drain();
     this.track(this.writeEvents());
     await Promise.all(this.inFlight);
     await this.pool.end();
@@ -339,8 +352,8 @@ export class PostgresSignupStore implements SignupStore {
     if (this.writingEvents) return; // the loop already running picks them up
     this.writingEvents = true;
     try {
-      while (this.events.due) {
-        const calls = this.events.take();
+      while (this.eventBuffer.due) {
+        const calls = this.eventBuffer.take();
         try {
           await this.insertEvents(rowsOf(calls));
           for (const call of calls) call.resolve();

@@ -1,4 +1,4 @@
-// One suite, every engine: what any SignupStore must do.
+// One suite, every engine: what any Db must do.
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -6,9 +6,9 @@ import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
 import type { DatabaseConfig } from '../config.js';
 import { storeEngines } from '../test/store-engines.js';
-import { openSignupStore } from './open-signup-store.js';
+import { openDatabase } from './open-database.js';
 import { PostgresSignupStore } from './postgres-signup-store.js';
-import { NotMigratedError, type SignupFilter, type SignupStore } from './signup-store.js';
+import { NotMigratedError, type SignupFilter, type Db } from './signup-store.js';
 import { SqliteSignupStore } from './sqlite-signup-store.js';
 
 const rosa: SignupInput = {
@@ -26,9 +26,9 @@ const rosa: SignupInput = {
   consentVersion: '2026-11-22',
 };
 
-async function all(store: SignupStore, filter?: SignupFilter): Promise<SignupRecord[]> {
+async function all(store: Db, filter?: SignupFilter): Promise<SignupRecord[]> {
   const records = [];
-  for await (const record of store.list(filter)) records.push(record);
+  for await (const record of store.signups.list(filter)) records.push(record);
   return records;
 }
 
@@ -84,12 +84,12 @@ async function storedEvents(database: DatabaseConfig) {
 }
 
 for (const engine of storeEngines) {
-  describe.skipIf(!engine.available)(`SignupStore on ${engine.name}`, () => {
-    async function open(database?: DatabaseConfig, newId?: () => string): Promise<SignupStore> {
+  describe.skipIf(!engine.available)(`Db on ${engine.name}`, () => {
+    async function open(database?: DatabaseConfig, newId?: () => string): Promise<Db> {
       const config = database ?? (await engine.database());
       const store =
         newId === undefined
-          ? await openSignupStore(config)
+          ? await openDatabase(config)
           : config.kind === 'sqlite'
             ? new SqliteSignupStore(config.file, { newId })
             : await PostgresSignupStore.open(config.url, { newId, poolSize: 2 });
@@ -100,7 +100,7 @@ for (const engine of storeEngines) {
     it('stores a sign-up with a random id, the server time and where it came from, and reads it back', async () => {
       const store = await open();
       const before = Date.now() - 1000;
-      await expect(store.add(rosa)).resolves.toBeUndefined(); // only "stored": the answer says nothing more
+      await expect(store.signups.add(rosa)).resolves.toBeUndefined(); // only "stored": the answer says nothing more
       const [record] = await all(store);
       if (!record) throw new Error('nothing stored');
       expect(record).toMatchObject({
@@ -125,8 +125,8 @@ for (const engine of storeEngines) {
 
     it('keeps what it acknowledged after the store is closed and opened again', async () => {
       const database = await engine.database();
-      const first = await openSignupStore(database);
-      await first.add(rosa);
+      const first = await openDatabase(database);
+      await first.signups.add(rosa);
       await first.close(); // right after the acknowledgement
       const second = await open(database);
       expect(await all(second)).toMatchObject([{ email: 'rosa@example.com', utmSource: 'newsletter' }]);
@@ -134,10 +134,10 @@ for (const engine of storeEngines) {
 
     it('keeps one record per email: the first, with beta interest if either asked, and counts the repeats', async () => {
       const store = await open();
-      await store.add(rosa);
+      await store.signups.add(rosa);
       const [first] = await all(store);
       if (!first) throw new Error('nothing stored');
-      await store.add({
+      await store.signups.add({
         ...rosa,
         name: 'Someone Else',
         phone: '+447700900123',
@@ -145,7 +145,7 @@ for (const engine of storeEngines) {
         betaTesting: true,
         attribution: { utmSource: 'tv' },
       });
-      await store.add({ ...rosa, email: 'Rosa@example.COM', betaTesting: false });
+      await store.signups.add({ ...rosa, email: 'Rosa@example.COM', betaTesting: false });
       const records = await all(store);
       expect(records).toHaveLength(1);
       const [kept] = records;
@@ -155,15 +155,15 @@ for (const engine of storeEngines) {
       expect(kept?.utmSource).toBe('newsletter');
       expect(kept?.timestamp).toBe(first.timestamp);
       expect(Date.parse(kept?.lastSeenAt ?? '')).toBeGreaterThanOrEqual(Date.parse(first.timestamp));
-      expect(await store.count()).toBe(1);
+      expect(await store.signups.count()).toBe(1);
     });
 
     it('takes a burst of sign-ups, repeats within it included, each acknowledged once', async () => {
       const store = await open();
       const emails = Array.from({ length: 400 }, (_, index) => `person${index % 300}@example.com`);
-      const acknowledged = await Promise.all(emails.map((email) => store.add({ ...rosa, email }).then(() => true)));
+      const acknowledged = await Promise.all(emails.map((email) => store.signups.add({ ...rosa, email }).then(() => true)));
       expect(acknowledged.filter(Boolean)).toHaveLength(400);
-      expect(await store.count()).toBe(300);
+      expect(await store.signups.count()).toBe(300);
       const stored = await all(store);
       expect(new Set(stored.map((record) => record.id)).size).toBe(300);
       expect(stored.reduce((sum, record) => sum + record.signupCount, 0)).toBe(400);
@@ -172,8 +172,8 @@ for (const engine of storeEngines) {
     it('lists more than one batch, in the order first stored, with filters', async () => {
       const store = await open();
       for (let index = 0; index < 1100; index += 1)
-        void store.add({ ...rosa, email: `p${index}@example.com`, betaTesting: index % 10 === 0 });
-      await store.add({ ...rosa, email: 'last@example.com' });
+        void store.signups.add({ ...rosa, email: `p${index}@example.com`, betaTesting: index % 10 === 0 });
+      await store.signups.add({ ...rosa, email: 'last@example.com' });
       const records = await all(store);
       expect(records).toHaveLength(1101);
       expect(records.at(-1)?.email).toBe('last@example.com');
@@ -189,16 +189,16 @@ for (const engine of storeEngines) {
 
     it('never overwrites an existing record: a clashing id is replaced, its batch neighbours still land', async () => {
       const database = await engine.database();
-      const first = await openSignupStore(database);
-      await first.add(rosa);
+      const first = await openDatabase(database);
+      await first.signups.add(rosa);
       const [existing] = await all(first);
       await first.close();
       if (!existing) throw new Error('nothing stored');
       let calls = 0;
       const store = await open(database, () => (calls++ === 0 ? existing.id : crypto.randomUUID()));
       await Promise.all([
-        store.add({ ...rosa, email: 'second@example.com' }),
-        store.add({ ...rosa, email: 'third@example.com' }),
+        store.signups.add({ ...rosa, email: 'second@example.com' }),
+        store.signups.add({ ...rosa, email: 'third@example.com' }),
       ]);
       const records = await all(store);
       expect(records.map((record) => record.email).sort()).toEqual([
@@ -212,19 +212,19 @@ for (const engine of storeEngines) {
 
     it('counts people, repeats, beta testers, confirmed people, days, sources and campaigns', async () => {
       const store = await open();
-      await store.add(rosa);
-      await store.add({ ...rosa, email: 'ROSA@example.com', betaTesting: true });
-      await store.add({ ...rosa, email: 'b@example.com', attribution: { referrer: 'https://www.facebook.com/x' } });
-      await store.add({ ...rosa, email: 'c@example.com', attribution: undefined });
-      await store.add({
+      await store.signups.add(rosa);
+      await store.signups.add({ ...rosa, email: 'ROSA@example.com', betaTesting: true });
+      await store.signups.add({ ...rosa, email: 'b@example.com', attribution: { referrer: 'https://www.facebook.com/x' } });
+      await store.signups.add({ ...rosa, email: 'c@example.com', attribution: undefined });
+      await store.signups.add({
         ...rosa,
         email: 'd@example.com',
         attribution: { utmSource: 'newsletter', utmCampaign: 'spring' },
       });
       const confirmedOne = (await all(store)).find((record) => record.email === 'b@example.com');
-      expect(await store.messaging.confirm(confirmedOne?.id ?? '', 'confirm_page')).toBe('confirmed');
+      expect(await store.consent.confirm(confirmedOne?.id ?? '', 'confirm_page')).toBe('confirmed');
       const now = new Date();
-      const stats = await store.stats({ days: 7, top: 5, now });
+      const stats = await store.signups.stats({ days: 7, top: 5, now });
       expect(stats).toMatchObject({ total: 4, submissions: 5, betaTesting: 1, confirmed: 1 });
       expect(stats.byDay).toEqual([{ label: now.toISOString().slice(0, 10), count: 4 }]);
       expect(stats.topSources).toEqual([
@@ -241,7 +241,7 @@ for (const engine of storeEngines) {
 
     it('reports empty figures for an empty list', async () => {
       const store = await open();
-      expect(await store.stats({ days: 30, top: 10 })).toEqual({
+      expect(await store.signups.stats({ days: 30, top: 10 })).toEqual({
         total: 0,
         submissions: 0,
         betaTesting: 0,
@@ -256,7 +256,7 @@ for (const engine of storeEngines) {
       const database = await engine.database();
       const store = await open(database);
       const before = Date.now() - 1000;
-      await expect(store.recordEvents([landingView, scrolled(50), formFailed])).resolves.toBeUndefined();
+      await expect(store.events.record([landingView, scrolled(50), formFailed])).resolves.toBeUndefined();
       const rows = await storedEvents(database);
       expect(rows.map(({ createdAt: _time, ...row }) => row)).toEqual([
         { name: 'page_view', pageName: 'home', params: { page_name: 'home' } },
@@ -282,23 +282,23 @@ for (const engine of storeEngines) {
       const store = await open();
       const now = new Date('2026-11-22T15:00:00Z');
       await Promise.all([
-        store.recordEvents(
+        store.events.record(
           [...times(3, landingView), missingPageView, scrolled(25, 'missing-page'), dialogOpen],
           new Date('2026-11-15T23:59:59.999Z'), // the day before a 7-day window starts
         ),
-        store.recordEvents(
+        store.events.record(
           [...times(4, landingView), missingPageView, dialogOpen, dialogOpen, signedUp, formFailed, formSucceeded],
           new Date('2026-11-16T00:00:00.000Z'), // the window's first moment
         ),
-        store.recordEvents(
+        store.events.record(
           [scrolled(25), scrolled(25), scrolled(50), scrolled(75), scrolled(100), downloadIntent, buttonClick],
           new Date('2026-11-16T23:59:59.999Z'),
         ),
-        store.recordEvents(
+        store.events.record(
           [...times(10, landingView), signedUp, signedUp, scrolled(25), scrolled(50, 'missing-page')],
           now,
         ),
-        store.recordEvents([landingView, signedUp], new Date('2026-11-23T00:00:00.000Z')), // after the window
+        store.events.record([landingView, signedUp], new Date('2026-11-23T00:00:00.000Z')), // after the window
       ]);
       const scrollDepth = (s25: number, s50: number, s75: number, s100: number) => ({
         25: s25,
@@ -306,7 +306,7 @@ for (const engine of storeEngines) {
         75: s75,
         100: s100,
       });
-      expect(await store.funnel({ days: 7, now })).toEqual([
+      expect(await store.events.funnel({ days: 7, now })).toEqual([
         {
           day: '2026-11-16',
           landingViews: 4,
@@ -326,41 +326,41 @@ for (const engine of storeEngines) {
           scrollDepth: scrollDepth(1, 0, 0, 0),
         },
       ]);
-      expect((await store.funnel({ days: 8, now }))[0]).toMatchObject({ day: '2026-11-15', landingViews: 3 });
-      expect(await store.funnel({ days: 1, now: new Date('2026-11-10T12:00:00Z') })).toEqual([]);
+      expect((await store.events.funnel({ days: 8, now }))[0]).toMatchObject({ day: '2026-11-15', landingViews: 3 });
+      expect(await store.events.funnel({ days: 1, now: new Date('2026-11-10T12:00:00Z') })).toEqual([]);
     });
 
     it('writes the events it accepted before closing, and takes them alongside a burst of sign-ups', async () => {
       const database = await engine.database();
-      const first = await openSignupStore(database);
-      const signups = Array.from({ length: 200 }, (_, index) => first.add({ ...rosa, email: `p${index}@example.com` }));
-      const beacons = Array.from({ length: 100 }, () => first.recordEvents([landingView, dialogOpen]));
+      const first = await openDatabase(database);
+      const signups = Array.from({ length: 200 }, (_, index) => first.signups.add({ ...rosa, email: `p${index}@example.com` }));
+      const beacons = Array.from({ length: 100 }, () => first.events.record([landingView, dialogOpen]));
       await Promise.all([...signups, ...beacons]);
-      void first.recordEvents(times(5, signedUp)); // not awaited: close() must still write it
+      void first.events.record(times(5, signedUp)); // not awaited: close() must still write it
       await first.close();
       const second = await open(database);
-      expect(await second.count()).toBe(200);
-      expect(await second.funnel({ days: 1 })).toMatchObject([{ landingViews: 100, dialogOpens: 100, signups: 5 }]);
+      expect(await second.signups.count()).toBe(200);
+      expect(await second.events.funnel({ days: 1 })).toMatchObject([{ landingViews: 100, dialogOpens: 100, signups: 5 }]);
     });
 
     it('reports no funnel days when there are no events', async () => {
       const store = await open();
-      await store.add(rosa);
-      expect(await store.funnel({ days: 30 })).toEqual([]);
+      await store.signups.add(rosa);
+      expect(await store.events.funnel({ days: 30 })).toEqual([]);
     });
 
     it('refuses to read a database that was never set up, rather than create one', async () => {
       const database = await engine.database();
-      await expect(openSignupStore(database, { migrate: false })).rejects.toSatisfy(
+      await expect(openDatabase(database, { migrate: false })).rejects.toSatisfy(
         (error) => error instanceof NotMigratedError || (error as { code?: string }).code === 'SQLITE_CANTOPEN',
       );
     });
 
     it('rejects sign-ups and events after it is closed', async () => {
-      const store = await openSignupStore(await engine.database());
+      const store = await openDatabase(await engine.database());
       await store.close();
-      await expect(store.add(rosa)).rejects.toThrow(/closed/);
-      await expect(store.recordEvents([landingView])).rejects.toThrow(/closed/);
+      await expect(store.signups.add(rosa)).rejects.toThrow(/closed/);
+      await expect(store.events.record([landingView])).rejects.toThrow(/closed/);
     });
   });
 }

@@ -1,8 +1,8 @@
 // The port every sign-up store implements; the server and the owner's commands use only this.
 import type { AnalyticsEvent, ScrollPercentage } from '../../shared/analytics-events.js';
 import { emailKey, type SignupButton, type SignupInput, type SignupRecord } from '../../shared/signup-schema.js';
-import type { OutboxRepository } from './outbox-repository.js';
 import type { ConsentRepository } from './consent-repository.js';
+import type { OutboxRepository } from './outbox-repository.js';
 import type { OwnerRepository } from './owner-repository.js';
 
 export interface SignupFilter {
@@ -66,7 +66,8 @@ export interface FunnelDay {
   scrollDepth: Record<ScrollPercentage, number>;
 }
 
-export interface SignupStore {
+/** Sign-ups: writing them (group commit) and reading them back (export, counts, figures). */
+export interface SignupsRepository {
   /**
    * Stores a sign-up and resolves once it is durable. A second sign-up with the same email
    * (compared by `emailKey`) keeps the first record: beta interest is turned on if either asked,
@@ -77,24 +78,35 @@ export interface SignupStore {
   /** Records in the order they were first stored, read in batches so a large list never sits in memory. */
   list(filter?: SignupFilter): AsyncIterable<SignupRecord>;
   count(): Promise<number>;
-  /** Resolves if the database answers a trivial query; rejects if it cannot be reached. */
-  ping(): Promise<void>;
   stats(options: StatsOptions): Promise<SignupStats>;
+}
+
+/** The page's first-party analytics events: recording them and counting the funnel. */
+export interface EventsRepository {
   /**
    * Stores first-party analytics events (already validated) and resolves once they are written.
    * They are written in batches a little later than sign-ups and never ahead of them, since losing
    * an event is acceptable and losing a sign-up is not. `at` is when they happened; left out, the
    * database's clock at the write.
    */
-  recordEvents(events: AnalyticsEvent[], at?: Date): Promise<void>;
+  record(events: AnalyticsEvent[], at?: Date): Promise<void>;
   /** The landing page's funnel per UTC day, oldest first, for the days asked (days without events are left out). */
   funnel(options: FunnelOptions): Promise<FunnelDay[]>;
-  /** Consent, confirmation, opt-outs and the suppression list, on the same database. */
-  readonly messaging: ConsentRepository;
+}
+
+/** The open database: one repository per domain, each written once for both engines. */
+export interface Db {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly signups: SignupsRepository;
+  readonly events: EventsRepository;
+  /** Consent, confirmation, opt-outs and the suppression list. */
+  readonly consent: ConsentRepository;
   /** Launch-day broadcasts and their outbox. */
-  readonly broadcasts: OutboxRepository;
+  readonly outbox: OutboxRepository;
   /** The dashboard's owners, their sign-in links and sessions, and the audit log. */
   readonly owners: OwnerRepository;
+  /** Resolves if the database answers a trivial query; rejects if it cannot be reached. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -36,7 +36,7 @@ describe('SqliteSignupStore', () => {
 
     const store = new SqliteSignupStore(file);
     const records = [];
-    for await (const record of store.list()) records.push(record);
+    for await (const record of store.signups.list()) records.push(record);
     expect(
       records.map((record) => [record.id, record.name, record.betaTesting, record.signupCount, record.lastSeenAt]),
     ).toEqual([
@@ -48,7 +48,7 @@ describe('SqliteSignupStore', () => {
 
   it('writes events while sign-ups keep arriving, rather than waiting for a quiet moment', async () => {
     const store = new SqliteSignupStore(tempDatabaseFile());
-    await store.add({ name: 'Rosa Díaz', phone: '+15551234567', email: 'first@example.com', betaTesting: false });
+    await store.signups.add({ name: 'Rosa Díaz', phone: '+15551234567', email: 'first@example.com', betaTesting: false });
     // Sign-ups arrive on every turn of the event loop, so one is always waiting when a batch ends.
     let arriving = true;
     let sent = 0;
@@ -57,7 +57,7 @@ describe('SqliteSignupStore', () => {
       if (!arriving) return;
       sent += 1;
       accepted.push(
-        store.add({ name: 'Rosa Díaz', phone: '+15551234567', email: `p${sent}@example.com`, betaTesting: false }),
+        store.signups.add({ name: 'Rosa Díaz', phone: '+15551234567', email: `p${sent}@example.com`, betaTesting: false }),
       );
       setImmediate(arrive);
     };
@@ -72,7 +72,7 @@ describe('SqliteSignupStore', () => {
     arriving = false;
     await Promise.all(accepted);
     expect(outcome.whileSignupsArrived).toBe(true);
-    expect(await store.count()).toBe(sent + 1);
+    expect(await store.signups.count()).toBe(sent + 1);
     await store.close();
   });
 

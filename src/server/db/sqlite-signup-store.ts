@@ -22,7 +22,9 @@ import {
   type FunnelOptions,
   type SignupFilter,
   type SignupStats,
-  type SignupStore,
+  type Db,
+  type EventsRepository,
+  type SignupsRepository,
   type SignupStoreOptions,
   type StatsOptions,
 } from './signup-store.js';
@@ -110,18 +112,29 @@ export interface SqliteSignupStoreOptions extends SignupStoreOptions {
  * Analytics events share the writer but not the transactions: they wait a moment to be written
  * together, and take a turn only when no sign-up waits, or every other batch while some do.
  */
-export class SqliteSignupStore implements SignupStore {
+export class SqliteSignupStore implements Db {
+  readonly engine = 'sqlite' as const;
+  readonly signups: SignupsRepository = {
+    add: (input) => this.add(input),
+    list: (filter) => this.list(filter),
+    count: () => this.count(),
+    stats: (options) => this.stats(options),
+  };
+  readonly events: EventsRepository = {
+    record: (events, at) => this.recordEvents(events, at),
+    funnel: (options) => this.funnel(options),
+  };
   private readonly db: Database.Database;
   private readonly newId: () => string;
   private readonly now: () => Date;
   private readonly confirmSignups: boolean;
-  readonly messaging: ConsentRepository;
-  readonly broadcasts: OutboxRepository;
+  readonly consent: ConsentRepository;
+  readonly outbox: OutboxRepository;
   readonly owners: OwnerRepository;
   private writer: Worker | undefined;
   private pending: PendingAdd[] = [];
   private readonly inFlight = new Map<number, PendingAdd[]>();
-  private readonly events = new EventBuffer(() => this.flush());
+  private readonly eventBuffer = new EventBuffer(() => this.flush());
   private readonly eventsInFlight = new Map<number, PendingEvents[]>();
   private lastSent: 'signups' | 'events' | undefined;
   private nextBatch = 1;
@@ -149,8 +162,8 @@ export class SqliteSignupStore implements SignupStore {
     // Messaging's reads and its few writes go through this thread's connection; sign-ups through the writer's.
     // One Kysely (one connection queue) for both, so their transactions never interleave.
     const kysely = new Kysely<MessagingTables>({ dialect: new SqliteDialect({ database: this.db }) });
-    this.messaging = new ConsentRepository(kysely, 'sqlite', { now });
-    this.broadcasts = new OutboxRepository(kysely as unknown as Kysely<BroadcastTables>, 'sqlite', { now });
+    this.consent = new ConsentRepository(kysely, 'sqlite', { now });
+    this.outbox = new OutboxRepository(kysely as unknown as Kysely<BroadcastTables>, 'sqlite', { now });
     this.owners = new OwnerRepository(kysely as unknown as Kysely<OwnerTables>, 'sqlite', now);
   }
 
@@ -189,7 +202,7 @@ export class SqliteSignupStore implements SignupStore {
   recordEvents(events: AnalyticsEvent[], at?: Date): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
     if (events.length === 0) return Promise.resolve();
-    return this.events.add(events.map((event) => toEventRow(event, at)));
+    return this.eventBuffer.add(events.map((event) => toEventRow(event, at)));
   }
 
   async *list(filter: SignupFilter = {}): AsyncIterable<SignupRecord> {
@@ -263,8 +276,8 @@ export class SqliteSignupStore implements SignupStore {
     if (this.closed) return;
     this.closed = true;
     // Everything already accepted is written before the store closes, events included.
-    this.events.drain();
-    while (this.pending.length > 0 || this.inFlight.size > 0 || !this.events.empty || this.eventsInFlight.size > 0) {
+    this.eventBuffer.drain();
+    while (this.pending.length > 0 || this.inFlight.size > 0 || !this.eventBuffer.empty || this.eventsInFlight.size > 0) {
       await new Promise<void>((resolve) => {
         this.drained = resolve;
         this.flush();
@@ -294,7 +307,7 @@ export class SqliteSignupStore implements SignupStore {
    */
   private flush(): void {
     if (this.inFlight.size > 0 || this.eventsInFlight.size > 0) return;
-    if (this.events.due && (this.pending.length === 0 || this.lastSent === 'signups')) return this.sendEvents();
+    if (this.eventBuffer.due && (this.pending.length === 0 || this.lastSent === 'signups')) return this.sendEvents();
     if (this.pending.length > 0) return this.sendSignups();
     this.drained?.();
   }
@@ -311,7 +324,7 @@ export class SqliteSignupStore implements SignupStore {
 
   private sendEvents(): void {
     const batch = this.nextBatch++;
-    const calls = this.events.take();
+    const calls = this.eventBuffer.take();
     this.eventsInFlight.set(batch, calls);
     this.lastSent = 'events';
     const rows = rowsOf(calls).map((row): EventWriterRow => [row.name, row.pageName, row.params, row.createdAt]);

@@ -8,8 +8,8 @@ import { createApp } from '../app.js';
 import { newSecret, secretHash, SIGN_IN_LINK_LIFETIME_MS } from './owner-auth.js';
 import { createSignInMailer } from './sign-in-mailer.js';
 import { OWNER_SIGN_IN_ATTEMPTS } from '../rate-limit.js';
-import { openSignupStore } from '../db/open-signup-store.js';
-import type { SignupStore } from '../db/signup-store.js';
+import { openDatabase } from '../db/open-database.js';
+import type { Db } from '../db/signup-store.js';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
 import { testConfig } from '../test/test-config.js';
@@ -29,17 +29,17 @@ afterEach(async () => {
 
 interface SetUp {
   app: FastifyInstance;
-  store: SignupStore;
+  store: Db;
   routes: RouteOptions[];
 }
 
 async function setUp({ mail = false, trustProxy = false } = {}): Promise<SetUp> {
-  const store = await openSignupStore({ kind: 'sqlite', file: tempDatabaseFile() });
+  const store = await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() });
   const routes: RouteOptions[] = [];
   if (mail) sink = await startSmtpSink();
   app = await createApp({
     config: testConfig({ trustProxy }),
-    store,
+    db: store,
     serveSite: false,
     logger: false,
     onRoute: (route) => routes.push(route),
@@ -48,8 +48,8 @@ async function setUp({ mail = false, trustProxy = false } = {}): Promise<SetUp> 
       : {}),
   });
   await store.owners.add(OWNER);
-  await store.add({ name: 'Rosa Díaz', phone: '+15551234567', email: 'rosa@example.com', betaTesting: true });
-  await store.broadcasts.create({
+  await store.signups.add({ name: 'Rosa Díaz', phone: '+15551234567', email: 'rosa@example.com', betaTesting: true });
+  await store.outbox.create({
     name: 'launch',
     template: 'launch',
     segment: 'all',
@@ -89,7 +89,7 @@ const PUBLIC_ROUTES = [
 describe('without a session', () => {
   it('every owner route the server registers refuses: pages and their forms redirect to sign-in, data answers 401', async () => {
     const setup = await setUp();
-    const person = (await setup.store.messaging.subscriberByEmailKey('rosa@example.com'))?.id ?? '';
+    const person = (await setup.store.consent.subscriberByEmailKey('rosa@example.com'))?.id ?? '';
     const ownerRoutes = setup.routes
       .filter((route) => route.url.startsWith('/owner'))
       .flatMap((route) =>
@@ -126,8 +126,8 @@ describe('without a session', () => {
     }
     expect(checked).toEqual(guarded);
     // Nothing changed: the person is still there, the broadcast was not started.
-    expect(await setup.store.messaging.subscriber(person)).toBeDefined();
-    expect((await setup.store.broadcasts.get('launch'))?.state).toBe('ready');
+    expect(await setup.store.consent.subscriber(person)).toBeDefined();
+    expect((await setup.store.outbox.get('launch'))?.state).toBe('ready');
   });
 
   it('a session that was signed out is refused like none at all', async () => {
@@ -253,7 +253,7 @@ describe('signed in', () => {
   it('refuses a change from another site, or from nowhere, and changes nothing', async () => {
     const setup = await setUp();
     const session = await signIn(setup);
-    const person = (await setup.store.messaging.subscriberByEmailKey('rosa@example.com'))?.id ?? '';
+    const person = (await setup.store.consent.subscriberByEmailKey('rosa@example.com'))?.id ?? '';
     for (const headers of [
       { origin: 'https://evil.example' },
       { origin: 'null' },
@@ -267,7 +267,7 @@ describe('signed in', () => {
       });
       expect(response.statusCode, JSON.stringify(headers)).toBe(403);
     }
-    expect(await setup.store.messaging.subscriber(person)).toBeDefined();
+    expect(await setup.store.consent.subscriber(person)).toBeDefined();
   });
 
   it('owner pages are never cached or indexed, and load nothing from another host', async () => {
@@ -296,7 +296,7 @@ describe('signed in', () => {
     const setup = await setUp();
     const session = await signIn(setup);
     const cookie = { cookie: `scamsavvy_owner=${session}` };
-    await setup.store.add({ name: 'Ann Lee', phone: '+15559876543', email: 'ann@example.com', betaTesting: false });
+    await setup.store.signups.add({ name: 'Ann Lee', phone: '+15559876543', email: 'ann@example.com', betaTesting: false });
     const byEmail = await setup.app.inject({ url: '/owner/people?q=ROSA@', headers: cookie });
     expect(byEmail.body).toContain('rosa@example.com');
     expect(byEmail.body).not.toContain('ann@example.com');
@@ -307,7 +307,7 @@ describe('signed in', () => {
     expect((await setup.app.inject({ url: '/owner/people?q=%25%25%25', headers: cookie })).body).toContain(
       'Nobody matches',
     );
-    const id = (await setup.store.messaging.subscriberByEmailKey('rosa@example.com'))?.id ?? '';
+    const id = (await setup.store.consent.subscriberByEmailKey('rosa@example.com'))?.id ?? '';
     const record = await setup.app.inject({ url: `/owner/people/${id}`, headers: cookie });
     expect(record.statusCode).toBe(200);
     expect(record.body).toContain('Consent history');
@@ -316,15 +316,15 @@ describe('signed in', () => {
     expect((await setup.app.inject({ url: `/owner/people/${id}/delete`, headers: cookie })).body).toContain(
       'Yes, delete them',
     );
-    expect(await setup.store.messaging.subscriber(id)).toBeDefined();
+    expect(await setup.store.consent.subscriber(id)).toBeDefined();
     const deleted = await setup.app.inject({
       method: 'POST',
       url: `/owner/people/${id}/delete`,
       headers: { ...cookie, ...SAME_ORIGIN },
     });
     expect(deleted.statusCode).toBe(303);
-    expect(await setup.store.messaging.subscriber(id)).toBeUndefined();
-    expect(await setup.store.messaging.history(id)).toEqual([]);
+    expect(await setup.store.consent.subscriber(id)).toBeUndefined();
+    expect(await setup.store.consent.history(id)).toEqual([]);
     const log = await setup.store.owners.auditLog(10);
     expect(log.map((entry) => [entry.action, entry.detail])).toEqual([
       ['deleted_person', 'ro•••@example.com'],
@@ -336,7 +336,7 @@ describe('signed in', () => {
     ]);
     // A search with more matches than the page shows says so.
     for (let index = 0; index < 51; index += 1)
-      await setup.store.add({
+      await setup.store.signups.add({
         name: `P ${index}`,
         phone: '+15550001111',
         email: `many${index}@example.com`,
@@ -372,7 +372,7 @@ describe('signed in', () => {
   it('exports the same safe CSV as the command, streamed, and logs the export', async () => {
     const setup = await setUp();
     const session = await signIn(setup);
-    await setup.store.add({
+    await setup.store.signups.add({
       name: '=HYPERLINK("x")',
       phone: '+15559876543',
       email: 'ann@example.com',
@@ -419,7 +419,7 @@ describe('signed in', () => {
       headers: { ...cookie, ...SAME_ORIGIN },
     });
     expect(send.statusCode).toBe(303);
-    expect((await setup.store.broadcasts.get('launch'))?.state).toBe('ready');
+    expect((await setup.store.outbox.get('launch'))?.state).toBe('ready');
     expect((await setup.app.inject({ url: '/owner/broadcasts/nothing', headers: cookie })).statusCode).toBe(404);
     expect((await setup.app.inject({ url: `/owner/people/${randomUUID()}`, headers: cookie })).statusCode).toBe(404);
   });

@@ -41,11 +41,11 @@ import { fieldOf, html } from './owner-reply.js';
 import { exportChunks, type ExportFormat } from '../signups/signup-export.js';
 import type { Owner } from '../db/owner-repository.js';
 import type { Broadcast } from '../db/outbox-repository.js';
-import type { SignupStore } from '../db/signup-store.js';
+import type { Db } from '../db/signup-store.js';
 import { signInRoutes } from './owner-sign-in-routes.js';
 
 export interface OwnerRouteOptions {
-  store: SignupStore;
+  store: Db;
   subscriptions: Subscriptions;
   /** The site's address: a POST's Origin may be it, and sign-in links point to it. */
   siteUrl: string;
@@ -125,8 +125,8 @@ function dashboardRoutes(app: FastifyInstance, { store, subscriptions }: OwnerRo
   app.get('/owner', async (request, reply) => {
     const now = new Date();
     const [stats, funnel] = await Promise.all([
-      store.stats({ days: OVERVIEW_DAYS, top: OVERVIEW_TOP, now }),
-      store.funnel({ days: OVERVIEW_DAYS, now }),
+      store.signups.stats({ days: OVERVIEW_DAYS, top: OVERVIEW_TOP, now }),
+      store.events.funnel({ days: OVERVIEW_DAYS, now }),
     ]);
     return html(reply, overviewPage({ stats, funnel, days: OVERVIEW_DAYS, now, ownerEmail: ownerOf(request).email }));
   });
@@ -139,7 +139,7 @@ function dashboardRoutes(app: FastifyInstance, { store, subscriptions }: OwnerRo
     const digits = query.replace(/\D/g, '');
     if (query.length < 3 && digits.length < 4)
       return html(reply, peoplePage({ ownerEmail: owner.email, query, tooShort: true }), 400);
-    const results = await store.messaging.search(query, SEARCH_LIMIT + 1);
+    const results = await store.consent.search(query, SEARCH_LIMIT + 1);
     await audit({
       ownerEmail: owner.email,
       action: 'searched',
@@ -152,7 +152,7 @@ function dashboardRoutes(app: FastifyInstance, { store, subscriptions }: OwnerRo
     return html(reply, peoplePage({ ownerEmail: owner.email, query, results }));
   });
 
-  const person = async (id: string) => (UUID.test(id) ? store.messaging.subscriber(id) : undefined);
+  const person = async (id: string) => (UUID.test(id) ? store.consent.subscriber(id) : undefined);
 
   app.get<{ Params: { id: string } }>('/owner/people/:id', async (request, reply) => {
     const owner = ownerOf(request);
@@ -164,7 +164,7 @@ function dashboardRoutes(app: FastifyInstance, { store, subscriptions }: OwnerRo
       subject: found.id,
       detail: maskEmail(found.email),
     });
-    const history = await store.messaging.history(found.id);
+    const history = await store.consent.history(found.id);
     return html(reply, personPage({ ownerEmail: owner.email, person: found, history }));
   });
 
@@ -190,7 +190,7 @@ function dashboardRoutes(app: FastifyInstance, { store, subscriptions }: OwnerRo
     app.get(`/owner/export.${format}`, async (request, reply) => {
       const owner = ownerOf(request);
       // Written before any data leaves, so an export that breaks half-way is still in the log.
-      const people = await store.count();
+      const people = await store.signups.count();
       await audit({
         ownerEmail: owner.email,
         action: 'exported',
@@ -235,23 +235,23 @@ function broadcastRoutes(app: FastifyInstance, { store, control, script }: Owner
     broadcastPage({
       ownerEmail: owner.email,
       broadcast,
-      progress: await broadcastProgress(store.broadcasts, broadcast),
+      progress: await broadcastProgress(store.outbox, broadcast),
       ...(script ? { script } : {}),
       ...(said.notice ? { notice: said.notice } : {}),
       ...(said.problem ? { problem: said.problem } : {}),
     });
 
   app.get('/owner/broadcasts', async (request, reply) => {
-    const all = await store.broadcasts.list();
+    const all = await store.outbox.list();
     const broadcasts = await Promise.all(
-      all.map(async (broadcast) => ({ broadcast, progress: await broadcastProgress(store.broadcasts, broadcast) })),
+      all.map(async (broadcast) => ({ broadcast, progress: await broadcastProgress(store.outbox, broadcast) })),
     );
     return html(reply, broadcastsPage({ ownerEmail: ownerOf(request).email, broadcasts }));
   });
 
   app.get<BroadcastParams>('/owner/broadcasts/:name', async (request, reply) => {
     const owner = ownerOf(request);
-    const broadcast = await store.broadcasts.get(request.params.name);
+    const broadcast = await store.outbox.get(request.params.name);
     if (!broadcast) return html(reply, broadcastMissingPage(owner.email), 404);
     const done = request.query.done;
     const notice =
@@ -270,9 +270,9 @@ function broadcastRoutes(app: FastifyInstance, { store, control, script }: Owner
   });
 
   app.get<BroadcastParams>('/owner/broadcasts/:name/progress', async (request, reply) => {
-    const broadcast = await store.broadcasts.get(request.params.name);
+    const broadcast = await store.outbox.get(request.params.name);
     if (!broadcast) return reply.code(404).send({ error: { code: 'not_found', message: 'No such broadcast.' } });
-    const progress = await broadcastProgress(store.broadcasts, broadcast);
+    const progress = await broadcastProgress(store.outbox, broadcast);
     return reply.send({ ...progress, stateLabel: stateLabel(progress.state) });
   });
 
@@ -282,11 +282,11 @@ function broadcastRoutes(app: FastifyInstance, { store, control, script }: Owner
   app.get<BroadcastParams>('/owner/broadcasts/:name/:action', async (request, reply) => {
     const owner = ownerOf(request);
     const { action } = request.params;
-    const broadcast = await store.broadcasts.get(request.params.name);
+    const broadcast = await store.outbox.get(request.params.name);
     if (!broadcast || !isAction(action)) return html(reply, broadcastMissingPage(owner.email), 404);
     const to = (request.query.to ?? '').trim();
     if (action === 'test' && !to) return reply.redirect(`/owner/broadcasts/${encodeURIComponent(broadcast.name)}`, 303);
-    const counts = await store.broadcasts.counts(broadcast.id);
+    const counts = await store.outbox.counts(broadcast.id);
     const question =
       action === 'test'
         ? words.confirm.test(to)
@@ -304,7 +304,7 @@ function broadcastRoutes(app: FastifyInstance, { store, control, script }: Owner
   app.post<BroadcastParams>('/owner/broadcasts/:name/:action', async (request, reply) => {
     const owner = ownerOf(request);
     const { action } = request.params;
-    const broadcast = await store.broadcasts.get(request.params.name);
+    const broadcast = await store.outbox.get(request.params.name);
     if (!broadcast || !isAction(action)) return html(reply, broadcastMissingPage(owner.email), 404);
     const back = (query: string) =>
       reply.redirect(`/owner/broadcasts/${encodeURIComponent(broadcast.name)}?${query}`, 303);

@@ -52,7 +52,7 @@ async function setup({ rateLimit = {}, logLevel = 'info', redis }: SetupOptions 
       logLevel,
       rateLimit: { perMinute: 0, perHour: 0, redisUrl: undefined, eventsPerMinute: 0, ...rateLimit },
     }),
-    store: new SqliteSignupStore(file),
+    db: new SqliteSignupStore(file),
     ...(redis ? { redis } : {}),
     serveSite: false,
     logger: pino(loggerOptions(logLevel), stream),

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync, preHandlerAsyncHookHandler 
 import type { z } from 'zod';
 import { eventBatchSchema } from '../../shared/analytics-events.js';
 import { AppError } from '../errors.js';
-import { StoreUnavailableError, type SignupStore } from '../db/signup-store.js';
+import { StoreUnavailableError, type EventsRepository } from '../db/signup-store.js';
 
 /** A full beacon (50 events) is about 8 KB; anything much larger is not from our page. */
 export const EVENTS_BODY_LIMIT_BYTES = 16 * 1024;
@@ -13,12 +13,12 @@ const MAX_PROBLEMS = 10;
 const MAX_PROBLEM_LENGTH = 200;
 
 export interface EventRoutesOptions {
-  store: SignupStore;
+  events: Pick<EventsRepository, 'record'>;
   /** Rate limits, run before the body is looked at. */
   limits: preHandlerAsyncHookHandler[];
 }
 
-export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, { store, limits }) => {
+export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, { events, limits }) => {
   const writes = writeFailureLog(app.log);
   app.post(
     '/api/events',
@@ -37,7 +37,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, {
       }
       // Answered before the write: sendBeacon neither reads the answer nor retries, so a 503 would
       // tell no one. A failed write drops the batch, and the log says so once.
-      store.recordEvents(parsed.data.events).then(writes.succeeded, writes.failed);
+      events.record(parsed.data.events).then(writes.succeeded, writes.failed);
       return reply.code(204).send();
     },
   );

@@ -20,7 +20,7 @@ async function storeWith(
 ): Promise<{ store: SqliteSignupStore; records: SignupRecord[] }> {
   const store = new SqliteSignupStore(tempDatabaseFile());
   for (const [index, input] of inputs.entries()) {
-    await store.add({
+    await store.signups.add({
       name: 'Rosa Díaz',
       phone: `+1555000000${index}`,
       email: `p${index}@example.com`,
@@ -29,7 +29,7 @@ async function storeWith(
     });
   }
   const records: SignupRecord[] = [];
-  for await (const record of store.list()) records.push(record);
+  for await (const record of store.signups.list()) records.push(record);
   return { store, records };
 }
 

@@ -2,7 +2,7 @@
 import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { SignupRecord } from '../../shared/signup-schema.js';
-import type { SignupFilter, SignupStore } from '../db/signup-store.js';
+import type { SignupFilter, Db } from '../db/signup-store.js';
 
 export const exportFormats = ['csv', 'json'] as const;
 export type ExportFormat = (typeof exportFormats)[number];
@@ -70,14 +70,14 @@ function write(out: Writable, text: string): Promise<void> {
  * in batches. As a generator, a consumer that stops early (a cancelled download) ends the read.
  */
 export async function* exportChunks(
-  store: SignupStore,
+  store: Db,
   format: ExportFormat,
   filter: SignupFilter = {},
 ): AsyncGenerator<string, number> {
   let count = 0;
   if (format === 'json') {
     yield '[';
-    for await (const record of store.list(filter)) {
+    for await (const record of store.signups.list(filter)) {
       const row = Object.fromEntries(exportColumns.map((column) => [column, record[column]]));
       yield `${count === 0 ? '\n' : ',\n'}  ${JSON.stringify(row)}`;
       count += 1;
@@ -86,7 +86,7 @@ export async function* exportChunks(
     return count;
   }
   yield stringify([exportColumns], { record_delimiter: 'windows' });
-  for await (const record of store.list(filter)) {
+  for await (const record of store.signups.list(filter)) {
     yield stringify([exportColumns.map((column) => spreadsheetCell(column, record[column]))], {
       record_delimiter: 'windows',
     });
@@ -97,7 +97,7 @@ export async function* exportChunks(
 
 /** Streams the store to `out` in the chosen format; returns how many sign-ups it wrote. */
 export async function exportSignups(
-  store: SignupStore,
+  store: Db,
   format: ExportFormat,
   out: Writable,
   filter: SignupFilter = {},

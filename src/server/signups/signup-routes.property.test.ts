@@ -103,7 +103,7 @@ describe('POST /api/signups, on generated bodies', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-property-'));
     store = new SqliteSignupStore(path.join(dir, 'signups.db'));
-    app = await createApp({ config: testConfig(), store, serveSite: false, logger: false });
+    app = await createApp({ config: testConfig(), db: store, serveSite: false, logger: false });
   });
   afterAll(async () => {
     await app.close();
@@ -112,7 +112,7 @@ describe('POST /api/signups, on generated bodies', () => {
 
   async function storedByKey(): Promise<Map<string, SignupRecord>> {
     const records = new Map<string, SignupRecord>();
-    for await (const record of store.list()) records.set(emailKey(record.email), record);
+    for await (const record of store.signups.list()) records.set(emailKey(record.email), record);
     return records;
   }
 
@@ -125,11 +125,11 @@ describe('POST /api/signups, on generated bodies', () => {
           invalidBody.map((body) => ({ valid: false as const, body })),
         ),
         async ({ valid, body }) => {
-          const before = await store.count();
+          const before = await store.signups.count();
           if (!valid) {
             const response = await app.inject({ method: 'POST', url: '/api/signups', payload: body as object });
             expect(response.statusCode).toBe(400);
-            expect(await store.count()).toBe(before);
+            expect(await store.signups.count()).toBe(before);
             return;
           }
           sequence += 1;
@@ -137,7 +137,7 @@ describe('POST /api/signups, on generated bodies', () => {
           const unique = { ...body, email: body.email.replace('@', `.${sequence}@`) };
           const response = await app.inject({ method: 'POST', url: '/api/signups', payload: unique });
           expect(response.statusCode).toBe(201);
-          expect(await store.count()).toBe(before + 1);
+          expect(await store.signups.count()).toBe(before + 1);
           const expected = signupInputSchema.parse(unique);
           const record = (await storedByKey()).get(emailKey(expected.email));
           expect(record).toMatchObject({

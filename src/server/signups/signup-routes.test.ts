@@ -24,7 +24,7 @@ async function setup() {
   const store = new SqliteSignupStore(tempDatabaseFile());
   app = await createApp({
     config: testConfig(),
-    store,
+    db: store,
     serveSite: false,
     logger: false,
   });
@@ -33,7 +33,7 @@ async function setup() {
 
 async function stored(store: SqliteSignupStore) {
   const records = [];
-  for await (const record of store.list()) records.push(record);
+  for await (const record of store.signups.list()) records.push(record);
   return records;
 }
 
@@ -119,7 +119,7 @@ describe('POST /api/signups', () => {
       url: '/api/signups',
       payload: { ...valid, openedForMs: MIN_FORM_TIME_MS, comments: '' },
     });
-    expect(await store.count()).toBe(1);
+    expect(await store.signups.count()).toBe(1);
   });
 
   it('defaults beta testing to false when it is left out', async () => {
@@ -145,7 +145,7 @@ describe('POST /api/signups', () => {
       const response = await app.inject({ method: 'POST', url: '/api/signups', payload: payload as object });
       expect(response.statusCode).toBe(400);
       expect(response.json().error).toMatchObject({ code: 'validation_failed', fields });
-      expect(await store.count()).toBe(0);
+      expect(await store.signups.count()).toBe(0);
     });
   }
 
@@ -158,7 +158,7 @@ describe('POST /api/signups', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.other).toEqual(['Unknown fields: id, timestamp']);
-    expect(await store.count()).toBe(0);
+    expect(await store.signups.count()).toBe(0);
   });
 
   it('answers 400 for a body that is not an object, or not JSON at all', async () => {
@@ -174,7 +174,7 @@ describe('POST /api/signups', () => {
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().error.code).toBe('invalid_json');
     expect(malformed.body).not.toMatch(/at |node_modules|SyntaxError/);
-    expect(await store.count()).toBe(0);
+    expect(await store.signups.count()).toBe(0);
   });
 
   it('answers 415 for a body that is not JSON', async () => {
@@ -188,7 +188,7 @@ describe('POST /api/signups', () => {
       });
       expect(response.statusCode, contentType).toBe(415);
     }
-    expect(await store.count()).toBe(0);
+    expect(await store.signups.count()).toBe(0);
   });
 
   it('answers 413 for a body over 10 KB', async () => {
@@ -199,7 +199,7 @@ describe('POST /api/signups', () => {
       payload: { ...valid, name: 'R'.repeat(11 * 1024) },
     });
     expect(response.statusCode).toBe(413);
-    expect(await store.count()).toBe(0);
+    expect(await store.signups.count()).toBe(0);
   });
 
   it('answers 500 without internals when the store fails, and the sign-up is not claimed as saved', async () => {

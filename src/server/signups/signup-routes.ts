@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import { describeSignupIssues, looksAutomated, signupInputSchema } from '../../shared/signup-schema.js';
 import { AppError } from '../errors.js';
-import { StoreUnavailableError, type SignupStore } from '../db/signup-store.js';
+import { StoreUnavailableError, type SignupsRepository } from '../db/signup-store.js';
 
 /** A sign-up is a few hundred bytes; anything much larger is not one. */
 export const SIGNUP_BODY_LIMIT_BYTES = 10 * 1024;
@@ -14,14 +14,14 @@ const SIGNUP_OK = JSON.stringify({ status: 'ok' });
 export const RETRY_AFTER_SECONDS = 10;
 
 export interface SignupRoutesOptions {
-  store: SignupStore;
+  signups: Pick<SignupsRepository, 'add'>;
   /** Rate limits, run before the body is validated or stored. */
   limits: preHandlerAsyncHookHandler[];
   /** Told once a sign-up is durable (its confirmation email, if any, goes out after). */
   onStored?: () => void;
 }
 
-export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app, { store, limits, onStored }) => {
+export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app, { signups, limits, onStored }) => {
   const outage: { since: number | undefined } = { since: undefined };
   app.post('/api/signups', { bodyLimit: SIGNUP_BODY_LIMIT_BYTES, preHandler: limits }, async (request, reply) => {
     const parsed = signupInputSchema.safeParse(request.body);
@@ -39,7 +39,7 @@ export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app,
       return reply.code(201).type('application/json; charset=utf-8').send(SIGNUP_OK);
     }
     try {
-      await store.add(parsed.data);
+      await signups.add(parsed.data);
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
       // Log the start of an outage once, not once per request.

@@ -63,7 +63,7 @@ const apps: FastifyInstance[] = [];
 
 async function appWith(launch: LaunchConfig): Promise<FastifyInstance> {
   const store = new SqliteSignupStore(path.join(dist, `links-${apps.length}.db`));
-  const app = await createApp({ config: testConfig({ distDir: dist, launch }), store, logger: false });
+  const app = await createApp({ config: testConfig({ distDir: dist, launch }), db: store, logger: false });
   apps.push(app);
   return app;
 }

@@ -23,7 +23,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'client', 'assets', 'index-abc123.js'), 'console.info(1)');
   writeFileSync(path.join(dist, 'client', 'favicon.svg'), '<svg/>');
   const store = new SqliteSignupStore(path.join(dist, 'signups.db'));
-  app = await createApp({ config: testConfig({ distDir: dist }), store, logger: false });
+  app = await createApp({ config: testConfig({ distDir: dist }), db: store, logger: false });
 });
 
 afterAll(async () => {
@@ -83,7 +83,7 @@ describe('the page settings written into every page', () => {
 
   async function appWith(publicConfig: PublicConfig) {
     const store = new SqliteSignupStore(path.join(dist, `settings-${Math.random()}.db`));
-    return createApp({ config: testConfig({ distDir: dist, publicConfig }), store, logger: false });
+    return createApp({ config: testConfig({ distDir: dist, publicConfig }), db: store, logger: false });
   }
 
   it('carries only the public IDs and the consent mode, as JSON data', async () => {
@@ -129,7 +129,7 @@ describe('the page settings written into every page', () => {
       writeFileSync(path.join(old, 'pages', 'home.html'), '<h1>home</h1>');
       writeFileSync(path.join(old, 'pages', 'not-found.html'), '<h1>404</h1>');
       const store = new SqliteSignupStore(path.join(old, 'signups.db'));
-      await expect(createApp({ config: testConfig({ distDir: old }), store, logger: false })).rejects.toThrow(
+      await expect(createApp({ config: testConfig({ distDir: old }), db: store, logger: false })).rejects.toThrow(
         /built by an older version: run "npm run build"/,
       );
       await store.close();
@@ -158,7 +158,7 @@ describe('what the server sends fast: compression, revalidation, crawlers', () =
     const store = new SqliteSignupStore(path.join(big, 'signups.db'));
     site = await createApp({
       config: testConfig({ distDir: big, siteUrl: 'https://family.example' }),
-      store,
+      db: store,
       logger: false,
     });
   });
@@ -279,7 +279,7 @@ describe('SITE_MODE=launched: the launched pages, built beside the coming-soon o
     const store = new SqliteSignupStore(path.join(launchedDist, 'signups.db'));
     launched = await createApp({
       config: testConfig({ distDir: launchedDist, launch: { mode: 'launched' } }),
-      store,
+      db: store,
       logger: false,
     });
   });
@@ -313,7 +313,7 @@ describe('SITE_MODE=launched: the launched pages, built beside the coming-soon o
       writeFileSync(path.join(old, 'pages', 'not-found.html'), '<!--public-config--><h1>404</h1>');
       const store = new SqliteSignupStore(path.join(old, 'signups.db'));
       await expect(
-        createApp({ config: testConfig({ distDir: old, launch: { mode: 'launched' } }), store, logger: false }),
+        createApp({ config: testConfig({ distDir: old, launch: { mode: 'launched' } }), db: store, logger: false }),
       ).rejects.toThrow(/missing .*home-launched\.html: run "npm run build"/);
       await store.close();
     } finally {

@@ -1,15 +1,15 @@
 // Opens the sign-up store that DATABASE_URL names.
 import type { DatabaseConfig } from '../config.js';
 import { PostgresSignupStore } from './postgres-signup-store.js';
-import type { SignupStore, SignupStoreOptions } from './signup-store.js';
+import type { Db, SignupStoreOptions } from './signup-store.js';
 import { SqliteSignupStore } from './sqlite-signup-store.js';
 
-export type OpenSignupStoreOptions = SignupStoreOptions;
+export type OpenDatabaseOptions = SignupStoreOptions;
 
-export async function openSignupStore(
+export async function openDatabase(
   database: DatabaseConfig,
-  { migrate = true, ...options }: OpenSignupStoreOptions = {},
-): Promise<SignupStore> {
+  { migrate = true, ...options }: OpenDatabaseOptions = {},
+): Promise<Db> {
   switch (database.kind) {
     case 'sqlite':
       return new SqliteSignupStore(database.file, { migrate, ...options });

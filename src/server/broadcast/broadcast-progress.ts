@@ -1,6 +1,7 @@
 // How far a broadcast has got, in figures a person reads: the terminal's status and the dashboard's
 // live progress both come from here.
-import { MESSAGE_STATES, type Broadcast, type OutboxRepository, type StateCounts } from '../db/outbox-repository.js';
+import type { Broadcast, OutboxRepository, StateCounts } from '../db/outbox-repository.js';
+import { MESSAGE_STATES } from '../db/outbox.table.js';
 import { number } from '../signups/stats-report.js';
 
 /** "about 3 min", "about 45 s", "under a second". */

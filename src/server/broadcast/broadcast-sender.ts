@@ -14,12 +14,12 @@ import { retryDelayMs } from '../consent/confirmation-mailer.js';
 import { personalise } from './broadcast-templates.js';
 import type {
   Broadcast,
-  BroadcastChannel,
   OutboxRepository,
   ClaimedMessage,
   Outcome,
   SenderInfo,
 } from '../db/outbox-repository.js';
+import type { BroadcastChannel } from '../db/outbox.table.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { EXCLUSION_WORDS, exclusionOf, suppressionsFor, type Audience } from './eligibility.js';
 import { LatencyHistogram } from './latency-histogram.js';

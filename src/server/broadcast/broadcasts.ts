@@ -17,11 +17,11 @@ import { createTwilioSmsProvider } from '../consent/twilio-sms-provider.js';
 import { messageWords } from '../consent/messaging-content.js';
 import type {
   Broadcast,
-  BroadcastChannel,
   BroadcastSegment,
   OutboxRepository,
   Recipient,
 } from '../db/outbox-repository.js';
+import type { BroadcastChannel } from '../db/outbox.table.js';
 import type { Db } from '../db/signup-store.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { BroadcastSender, type BroadcastSenderOptions } from './broadcast-sender.js';

@@ -1,7 +1,8 @@
 // Who may get a broadcast's message on a channel: the one rule used when the broadcast is created
 // (and topped up) and again right before each message goes out.
 import type { Subscriptions } from '../consent/subscriptions.js';
-import type { BroadcastChannel, BroadcastSegment, OutboxRepository, Recipient } from '../db/outbox-repository.js';
+import type { BroadcastSegment, OutboxRepository, Recipient } from '../db/outbox-repository.js';
+import type { BroadcastChannel } from '../db/outbox.table.js';
 
 /** Why someone does not get a message, in the order the owner's report lists them. */
 export const EXCLUSIONS = ['left', 'opted_out', 'stopped', 'suppressed', 'not_confirmed', 'not_beta'] as const;

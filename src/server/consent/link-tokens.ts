@@ -1,5 +1,6 @@
 // The personal links in messages (signed with SECRET_KEY) and the keyed hashes the suppression list keeps.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { AddressKind } from '../db/consent.table.js';
 
 /** What a link may do: confirm a sign-up, or manage one (the preferences page and one-click unsubscribe). */
 export type LinkPurpose = 'confirm' | 'manage';
@@ -43,8 +44,6 @@ export function createLinkSigner(secretKey: string): LinkSigner {
     },
   };
 }
-
-export type AddressKind = 'email' | 'phone';
 
 export interface AddressHasher {
   /**

@@ -1,14 +1,8 @@
 // What a person may change about their place on the list, and whether a message may reach them: the
 // one place that turns a choice into stored consent and suppression hashes.
 import { emailKey } from '../../shared/signup-schema.js';
-import type {
-  ConsentSource,
-  ConsentRepository,
-  Preferences,
-  Subscriber,
-  Suppression,
-  SuppressionReason,
-} from '../db/consent-repository.js';
+import type { ConsentRepository, Preferences, Subscriber, Suppression } from '../db/consent-repository.js';
+import type { ConsentSource, SuppressionReason } from '../db/consent.table.js';
 import type { AddressHasher } from './link-tokens.js';
 import { storedForms, toE164 } from './phone.js';
 

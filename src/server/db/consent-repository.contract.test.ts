@@ -221,9 +221,7 @@ for (const engine of storeEngines) {
       expect(later?.emailOptOutAt).not.toBeNull();
       expect((await kinds()).slice(3)).toEqual(['email_off/one_click_unsubscribe', 'sms_on/one_click_unsubscribe']);
 
-      expect(await store.consent.updatePreferences(randomUUID(), { email: false }, 'preferences_page')).toBe(
-        undefined,
-      );
+      expect(await store.consent.updatePreferences(randomUUID(), { email: false }, 'preferences_page')).toBe(undefined);
     });
 
     it('leaving turns both channels off, is recorded, suppresses both addresses and cancels the confirmation', async () => {

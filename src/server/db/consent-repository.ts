@@ -1,35 +1,8 @@
 // Consent, confirmation, opt-outs and the suppression list: written once with Kysely for both engines.
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { AddressKind } from '../consent/link-tokens.js';
-
-export type Engine = 'sqlite' | 'postgres';
-
-/** A change of someone's consent, as the history records it. */
-export const CONSENT_KINDS = [
-  'signed_up',
-  'confirmed',
-  'email_on',
-  'email_off',
-  'sms_on',
-  'sms_off',
-  'beta_on',
-  'beta_off',
-  'left',
-] as const;
-export type ConsentKind = (typeof CONSENT_KINDS)[number];
-
-/** How a change arrived. */
-export const CONSENT_SOURCES = [
-  'signup_form',
-  'confirm_page',
-  'preferences_page',
-  'one_click_unsubscribe',
-  'sms_reply',
-  'owner',
-] as const;
-export type ConsentSource = (typeof CONSENT_SOURCES)[number];
-
-export type SuppressionReason = 'left' | 'deleted' | 'sms_stop';
+import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
+import { iso, isoOrNull, isTrue, type Engine } from './column-types.js';
+import type { AddressKind, ConsentKind, ConsentSource, SuppressionReason } from './consent.table.js';
+import type { Database } from './database.js';
 
 export interface ConsentEvent {
   kind: ConsentKind;
@@ -89,51 +62,7 @@ export interface ConfirmationJob {
   attempts: number;
 }
 
-type Time = string | Date;
-
-/** The columns these queries touch, as Kysely sees them (both engines). */
-export interface MessagingTables {
-  signups: {
-    id: string;
-    name: string;
-    phone: string;
-    email: string;
-    email_key: string;
-    beta_testing: number | boolean;
-    created_at: Time;
-    last_seen_at: Time;
-    consent_version: string | null;
-    confirmed_at: Time | null;
-    confirm_requested_at: Time | null;
-    confirm_sent_at: Time | null;
-    confirm_attempts: number;
-    confirm_error: string | null;
-    email_opt_out_at: Time | null;
-    sms_opt_out_at: Time | null;
-    left_at: Time | null;
-  };
-  consent_events: {
-    id: never; // generated
-    signup_id: string;
-    kind: ConsentKind;
-    source: ConsentSource;
-    consent_version: string | null;
-    created_at: Time;
-  };
-  suppressions: {
-    id: never; // generated
-    kind: AddressKind;
-    address_hash: string;
-    reason: SuppressionReason;
-    source: ConsentSource;
-    created_at: Time;
-  };
-}
-
-type Db = Kysely<MessagingTables> | Transaction<MessagingTables>;
-
-const iso = (value: Time): string => (value instanceof Date ? value.toISOString() : value);
-const isoOrNull = (value: Time | null): string | null => (value === null ? null : iso(value));
+type Db = Kysely<Database> | Transaction<Database>;
 
 const SUBSCRIBER_COLUMNS = [
   'id',
@@ -151,7 +80,7 @@ const SUBSCRIBER_COLUMNS = [
   'left_at',
 ] as const;
 
-type SubscriberRow = Pick<MessagingTables['signups'], (typeof SUBSCRIBER_COLUMNS)[number]>;
+type SubscriberRow = Pick<Database['signups'], (typeof SUBSCRIBER_COLUMNS)[number]>;
 
 function subscriberFrom(row: SubscriberRow): Subscriber {
   return {
@@ -159,7 +88,7 @@ function subscriberFrom(row: SubscriberRow): Subscriber {
     name: row.name,
     email: row.email,
     phone: row.phone,
-    betaTesting: row.beta_testing === true || row.beta_testing === 1,
+    betaTesting: isTrue(row.beta_testing),
     createdAt: iso(row.created_at),
     lastSeenAt: iso(row.last_seen_at),
     consentVersion: row.consent_version,
@@ -187,7 +116,7 @@ export class ConsentRepository {
   private readonly now: () => Date;
 
   constructor(
-    private readonly db: Kysely<MessagingTables>,
+    private readonly db: Kysely<Database>,
     private readonly engine: Engine,
     { now = () => new Date() }: ConsentRepositoryOptions = {},
   ) {
@@ -305,7 +234,7 @@ export class ConsentRepository {
     const at = this.stamp();
     const now = preferencesOf(current);
     const changes: ConsentKind[] = [];
-    const set: Partial<MessagingTables['signups']> = {};
+    const set: Updateable<Database['signups']> = {};
     if (wanted.email !== undefined && wanted.email !== now.email) {
       set.email_opt_out_at = wanted.email ? null : at;
       changes.push(wanted.email ? 'email_on' : 'email_off');

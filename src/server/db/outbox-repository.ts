@@ -2,28 +2,17 @@
 // One outbox row per broadcast, person and channel (unique). A sender claims rows by moving them to
 // 'sending' under its own id (FOR UPDATE SKIP LOCKED on PostgreSQL, so senders never take the same
 // row); a row still 'sending' when its sender died may or may not have gone out: 'unknown'.
-import { sql, type Generated, type Kysely, type Selectable } from 'kysely';
-import type { Engine } from './consent-repository.js';
-
-export const BROADCAST_CHANNELS = ['email', 'sms'] as const;
-export type BroadcastChannel = (typeof BROADCAST_CHANNELS)[number];
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { iso, isoOrNull, isTrue, type Engine } from './column-types.js';
+import type { Time } from './column-types.js';
+import type { Database } from './database.js';
+import { MESSAGE_STATES, type BroadcastChannel, type MessageState } from './outbox.table.js';
 
 export const BROADCAST_SEGMENTS = ['all', 'beta'] as const;
 export type BroadcastSegment = (typeof BROADCAST_SEGMENTS)[number];
 
 /** ready: created, nothing sent yet (or topped up); sending; paused by the owner; finished: nothing left to try. */
 export type BroadcastState = 'ready' | 'sending' | 'paused' | 'finished';
-
-export const MESSAGE_STATES = [
-  'queued',
-  'sending',
-  'sent',
-  'failed_temporary',
-  'failed_permanent',
-  'skipped',
-  'unknown',
-] as const;
-export type MessageState = (typeof MESSAGE_STATES)[number];
 
 /** What a broadcast sends, fixed when it is created: what was previewed is what goes out. */
 export interface BroadcastContent {
@@ -102,71 +91,6 @@ export class SenderBusyError extends Error {
   }
 }
 
-type Time = string | Date;
-
-export interface BroadcastTables {
-  broadcasts: {
-    id: Generated<number>;
-    name: string;
-    template: string;
-    segment: string;
-    channels: string;
-    include_unconfirmed: number | boolean;
-    content: string;
-    state: string;
-    created_at: Time;
-    started_at: Time | null;
-    finished_at: Time | null;
-  };
-  broadcast_messages: {
-    id: Generated<number>;
-    broadcast_id: number | string;
-    signup_id: string;
-    channel: BroadcastChannel;
-    state: MessageState;
-    attempts: number;
-    next_attempt_at: Time | null;
-    claimed_by: string | null;
-    claimed_at: Time | null;
-    sent_at: Time | null;
-    provider_id: string | null;
-    error: string | null;
-  };
-  broadcast_senders: {
-    id: string;
-    broadcast_id: number | string;
-    slot: number | null;
-    host: string;
-    pid: number;
-    started_at: Time;
-    heartbeat_at: Time;
-    stopped_at: Time | null;
-  };
-  signups: {
-    id: string;
-    email: string;
-    phone: string;
-    beta_testing: number | boolean;
-    last_seen_at: Time;
-    confirmed_at: Time | null;
-    confirm_requested_at: Time | null;
-    confirm_sent_at: Time | null;
-    email_opt_out_at: Time | null;
-    sms_opt_out_at: Time | null;
-    left_at: Time | null;
-  };
-  suppressions: {
-    id: Generated<number>;
-    kind: 'email' | 'phone';
-    address_hash: string;
-    reason: string;
-    source: string;
-    created_at: Time;
-  };
-}
-
-const iso = (value: Time): string => (value instanceof Date ? value.toISOString() : value);
-const isoOrNull = (value: Time | null): string | null => (value === null ? null : iso(value));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const RECIPIENT_COLUMNS = [
@@ -183,12 +107,12 @@ const RECIPIENT_COLUMNS = [
   'left_at',
 ] as const;
 
-function recipientFrom(row: Pick<BroadcastTables['signups'], (typeof RECIPIENT_COLUMNS)[number]>): Recipient {
+function recipientFrom(row: Pick<Database['signups'], (typeof RECIPIENT_COLUMNS)[number]>): Recipient {
   return {
     id: String(row.id),
     email: row.email,
     phone: row.phone,
-    betaTesting: row.beta_testing === true || row.beta_testing === 1,
+    betaTesting: isTrue(row.beta_testing),
     lastSeenAt: iso(row.last_seen_at),
     confirmedAt: isoOrNull(row.confirmed_at),
     askedToConfirm: row.confirm_requested_at !== null || row.confirm_sent_at !== null,
@@ -209,7 +133,7 @@ export class OutboxRepository {
   private readonly now: () => Date;
 
   constructor(
-    private readonly db: Kysely<BroadcastTables>,
+    private readonly db: Kysely<Database>,
     readonly engine: Engine,
     { now = () => new Date() }: OutboxRepositoryOptions = {},
   ) {
@@ -220,14 +144,14 @@ export class OutboxRepository {
     return this.now().toISOString();
   }
 
-  private broadcastFrom(row: Selectable<BroadcastTables['broadcasts']>): Broadcast {
+  private broadcastFrom(row: Selectable<Database['broadcasts']>): Broadcast {
     return {
       id: Number(row.id),
       name: row.name,
       template: row.template,
       segment: row.segment as BroadcastSegment,
       channels: row.channels.split(',').filter(Boolean) as BroadcastChannel[],
-      includeUnconfirmed: row.include_unconfirmed === true || row.include_unconfirmed === 1,
+      includeUnconfirmed: isTrue(row.include_unconfirmed),
       content: JSON.parse(row.content) as BroadcastContent,
       state: row.state as BroadcastState,
       createdAt: iso(row.created_at),

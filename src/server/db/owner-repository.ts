@@ -2,40 +2,10 @@
 // data: written once with Kysely for SQLite and PostgreSQL (docs/owner-guide.md, decision 024).
 // Links and sessions are kept only as SHA-256 hashes of their secrets: a copy of the database signs
 // nobody in.
-import type { Generated, Kysely } from 'kysely';
-import type { Engine } from './consent-repository.js';
-
-type Time = string | Date;
-
-export interface OwnerTables {
-  owners: {
-    id: Generated<number>;
-    email: string;
-    created_at: Time;
-  };
-  owner_sign_in_links: {
-    token_hash: string;
-    owner_id: number | string;
-    created_at: Time;
-    expires_at: Time;
-    used_at: Time | null;
-  };
-  owner_sessions: {
-    id_hash: string;
-    owner_id: number | string;
-    created_at: Time;
-    last_seen_at: Time;
-    ended_at: Time | null;
-  };
-  owner_audit_log: {
-    id: Generated<number>;
-    at: Time;
-    owner_email: string;
-    action: string;
-    subject: string | null;
-    detail: string | null;
-  };
-}
+import type { Kysely } from 'kysely';
+import { iso, type Engine } from './column-types.js';
+import type { Time } from './column-types.js';
+import type { Database } from './database.js';
 
 export interface Owner {
   id: number;
@@ -70,14 +40,12 @@ export interface AuditEntry {
   detail: string | null;
 }
 
-const iso = (value: Time): string => (value instanceof Date ? value.toISOString() : value);
-
 /** An owner's address as stored and compared: trimmed, lower case. */
 export const ownerEmailKey = (email: string) => email.trim().toLowerCase();
 
 export class OwnerRepository {
   constructor(
-    private readonly db: Kysely<OwnerTables>,
+    private readonly db: Kysely<Database>,
     readonly engine: Engine,
     private readonly now: () => Date = () => new Date(),
   ) {}

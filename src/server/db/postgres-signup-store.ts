@@ -29,9 +29,10 @@ import {
   type SignupStoreOptions,
   type StatsOptions,
 } from './signup-store.js';
-import { OutboxRepository, type BroadcastTables } from './outbox-repository.js';
-import { ConsentRepository, type MessagingTables } from './consent-repository.js';
-import { OwnerRepository, type OwnerTables } from './owner-repository.js';
+import { OutboxRepository } from './outbox-repository.js';
+import { ConsentRepository } from './consent-repository.js';
+import type { Database } from './database.js';
+import { OwnerRepository } from './owner-repository.js';
 
 /** PostgreSQL's rows carry `seq`, the insertion order the export follows. */
 interface StoredRow extends StoredSignupColumns {
@@ -219,10 +220,10 @@ export class PostgresSignupStore implements Db {
     private readonly confirmSignups: boolean,
     now: () => Date,
   ) {
-    const kysely = new Kysely<MessagingTables>({ dialect: new PostgresDialect({ pool }) });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     this.consent = new ConsentRepository(kysely, 'postgres', { now });
-    this.outbox = new OutboxRepository(kysely as unknown as Kysely<BroadcastTables>, 'postgres', { now });
-    this.owners = new OwnerRepository(kysely as unknown as Kysely<OwnerTables>, 'postgres', now);
+    this.outbox = new OutboxRepository(kysely, 'postgres', { now });
+    this.owners = new OwnerRepository(kysely, 'postgres', now);
   }
 
   static async open(

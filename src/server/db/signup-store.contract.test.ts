@@ -161,7 +161,9 @@ for (const engine of storeEngines) {
     it('takes a burst of sign-ups, repeats within it included, each acknowledged once', async () => {
       const store = await open();
       const emails = Array.from({ length: 400 }, (_, index) => `person${index % 300}@example.com`);
-      const acknowledged = await Promise.all(emails.map((email) => store.signups.add({ ...rosa, email }).then(() => true)));
+      const acknowledged = await Promise.all(
+        emails.map((email) => store.signups.add({ ...rosa, email }).then(() => true)),
+      );
       expect(acknowledged.filter(Boolean)).toHaveLength(400);
       expect(await store.signups.count()).toBe(300);
       const stored = await all(store);
@@ -214,7 +216,11 @@ for (const engine of storeEngines) {
       const store = await open();
       await store.signups.add(rosa);
       await store.signups.add({ ...rosa, email: 'ROSA@example.com', betaTesting: true });
-      await store.signups.add({ ...rosa, email: 'b@example.com', attribution: { referrer: 'https://www.facebook.com/x' } });
+      await store.signups.add({
+        ...rosa,
+        email: 'b@example.com',
+        attribution: { referrer: 'https://www.facebook.com/x' },
+      });
       await store.signups.add({ ...rosa, email: 'c@example.com', attribution: undefined });
       await store.signups.add({
         ...rosa,
@@ -333,14 +339,18 @@ for (const engine of storeEngines) {
     it('writes the events it accepted before closing, and takes them alongside a burst of sign-ups', async () => {
       const database = await engine.database();
       const first = await openDatabase(database);
-      const signups = Array.from({ length: 200 }, (_, index) => first.signups.add({ ...rosa, email: `p${index}@example.com` }));
+      const signups = Array.from({ length: 200 }, (_, index) =>
+        first.signups.add({ ...rosa, email: `p${index}@example.com` }),
+      );
       const beacons = Array.from({ length: 100 }, () => first.events.record([landingView, dialogOpen]));
       await Promise.all([...signups, ...beacons]);
       void first.events.record(times(5, signedUp)); // not awaited: close() must still write it
       await first.close();
       const second = await open(database);
       expect(await second.signups.count()).toBe(200);
-      expect(await second.events.funnel({ days: 1 })).toMatchObject([{ landingViews: 100, dialogOpens: 100, signups: 5 }]);
+      expect(await second.events.funnel({ days: 1 })).toMatchObject([
+        { landingViews: 100, dialogOpens: 100, signups: 5 },
+      ]);
     });
 
     it('reports no funnel days when there are no events', async () => {

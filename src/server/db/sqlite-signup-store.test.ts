@@ -48,7 +48,12 @@ describe('SqliteSignupStore', () => {
 
   it('writes events while sign-ups keep arriving, rather than waiting for a quiet moment', async () => {
     const store = new SqliteSignupStore(tempDatabaseFile());
-    await store.signups.add({ name: 'Rosa Díaz', phone: '+15551234567', email: 'first@example.com', betaTesting: false });
+    await store.signups.add({
+      name: 'Rosa Díaz',
+      phone: '+15551234567',
+      email: 'first@example.com',
+      betaTesting: false,
+    });
     // Sign-ups arrive on every turn of the event loop, so one is always waiting when a batch ends.
     let arriving = true;
     let sent = 0;
@@ -57,7 +62,12 @@ describe('SqliteSignupStore', () => {
       if (!arriving) return;
       sent += 1;
       accepted.push(
-        store.signups.add({ name: 'Rosa Díaz', phone: '+15551234567', email: `p${sent}@example.com`, betaTesting: false }),
+        store.signups.add({
+          name: 'Rosa Díaz',
+          phone: '+15551234567',
+          email: `p${sent}@example.com`,
+          betaTesting: false,
+        }),
       );
       setImmediate(arrive);
     };

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
@@ -28,9 +28,10 @@ import {
   type SignupStoreOptions,
   type StatsOptions,
 } from './signup-store.js';
-import { OutboxRepository, type BroadcastTables } from './outbox-repository.js';
-import { ConsentRepository, type MessagingTables } from './consent-repository.js';
-import { OwnerRepository, type OwnerTables } from './owner-repository.js';
+import { OutboxRepository } from './outbox-repository.js';
+import { ConsentRepository } from './consent-repository.js';
+import type { Database } from './database.js';
+import { OwnerRepository } from './owner-repository.js';
 import { sqliteMigrations, type SqliteMigration } from './sqlite-migrations.js';
 import {
   isSqliteUnavailable,
@@ -73,7 +74,7 @@ function startWriter(file: string): Worker {
 }
 
 /** Applies the migrations this file does not have yet, in one write transaction; returns their versions. */
-export function migrateSqlite(db: Database.Database, migrations: SqliteMigration[] = sqliteMigrations): number[] {
+export function migrateSqlite(db: BetterSqlite3.Database, migrations: SqliteMigration[] = sqliteMigrations): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY NOT NULL,
     name TEXT NOT NULL,
@@ -124,7 +125,7 @@ export class SqliteSignupStore implements Db {
     record: (events, at) => this.recordEvents(events, at),
     funnel: (options) => this.funnel(options),
   };
-  private readonly db: Database.Database;
+  private readonly db: BetterSqlite3.Database;
   private readonly newId: () => string;
   private readonly now: () => Date;
   private readonly confirmSignups: boolean;
@@ -161,10 +162,10 @@ export class SqliteSignupStore implements Db {
     else if (!this.hasCurrentSchema()) throw new NotMigratedError();
     // Messaging's reads and its few writes go through this thread's connection; sign-ups through the writer's.
     // One Kysely (one connection queue) for both, so their transactions never interleave.
-    const kysely = new Kysely<MessagingTables>({ dialect: new SqliteDialect({ database: this.db }) });
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: this.db }) });
     this.consent = new ConsentRepository(kysely, 'sqlite', { now });
-    this.outbox = new OutboxRepository(kysely as unknown as Kysely<BroadcastTables>, 'sqlite', { now });
-    this.owners = new OwnerRepository(kysely as unknown as Kysely<OwnerTables>, 'sqlite', now);
+    this.outbox = new OutboxRepository(kysely, 'sqlite', { now });
+    this.owners = new OwnerRepository(kysely, 'sqlite', now);
   }
 
   add(input: SignupInput): Promise<void> {
@@ -277,7 +278,12 @@ export class SqliteSignupStore implements Db {
     this.closed = true;
     // Everything already accepted is written before the store closes, events included.
     this.eventBuffer.drain();
-    while (this.pending.length > 0 || this.inFlight.size > 0 || !this.eventBuffer.empty || this.eventsInFlight.size > 0) {
+    while (
+      this.pending.length > 0 ||
+      this.inFlight.size > 0 ||
+      !this.eventBuffer.empty ||
+      this.eventsInFlight.size > 0
+    ) {
       await new Promise<void>((resolve) => {
         this.drained = resolve;
         this.flush();

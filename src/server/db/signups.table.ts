@@ -1,0 +1,35 @@
+// The signups table: one record per email (decision 009), with attribution, consent and confirmation.
+import type { Generated } from 'kysely';
+import type { Flag, Time } from './column-types.js';
+
+export interface SignupsTable {
+  id: string;
+  name: string;
+  phone: string;
+  email: string;
+  /** The email as compared for repeats (shared/signup-schema.ts emailKey). */
+  email_key: string;
+  beta_testing: Flag;
+  created_at: Time;
+  last_seen_at: Time;
+  signup_count: Generated<number>;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_term: string | null;
+  utm_content: string | null;
+  referrer: string | null;
+  landing_path: string | null;
+  button: string | null;
+  /** utm_source, else the referring site, else "(direct)": what the figures group by. */
+  source: string;
+  consent_version: string | null;
+  confirmed_at: Time | null;
+  confirm_requested_at: Time | null;
+  confirm_sent_at: Time | null;
+  confirm_attempts: Generated<number>;
+  confirm_error: string | null;
+  email_opt_out_at: Time | null;
+  sms_opt_out_at: Time | null;
+  left_at: Time | null;
+}

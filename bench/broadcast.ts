@@ -13,8 +13,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig, type DatabaseConfig } from '../src/server/config.js';
 import { Broadcasts } from '../src/server/broadcast/broadcasts.js';
-import { openDatabase } from '../src/server/db/open-database.js';
-import type { Db } from '../src/server/db/signup-store.js';
+import { openDatabase, type Db } from '../src/server/db/open-database.js';
 
 const { values } = parseArgs({
   options: {

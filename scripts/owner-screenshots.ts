@@ -6,7 +6,7 @@ import path from 'node:path';
 import { chromium } from '@playwright/test';
 import type { AnalyticsEvent } from '../src/shared/analytics-events';
 import { newSecret, secretHash, SIGN_IN_LINK_LIFETIME_MS } from '../src/server/owner/owner-auth';
-import { SqliteSignupStore } from '../src/server/db/sqlite-signup-store';
+import { openDatabase } from '../src/server/db/open-database';
 import { startBuiltServer } from './built-server.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
 
@@ -23,7 +23,7 @@ const SOURCES = [
 
 // A month of sign-ups, more each week, and the page's funnel beside them.
 let now = new Date(Date.now() - 30 * DAY);
-const store = new SqliteSignupStore(file, { now: () => now });
+const store = (await openDatabase({ kind: 'sqlite', file: file }, { now: () => now }));
 let person = 0;
 for (let day = 0; day < 30; day += 1) {
   const count = 2 + Math.round(day * 0.6 + 3 * Math.sin(day));

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SqliteSignupStore } from '../server/db/sqlite-signup-store.js';
+import { openDatabase } from '../server/db/open-database.js';
 import { startSmtpSink, type SmtpSink } from '../server/test/smtp-sink.js';
 import { tempDatabaseFile } from '../server/test/temp-database.js';
 import { main } from './broadcast.js';
@@ -15,7 +15,7 @@ let sink: SmtpSink;
 const run = (...argv: string[]) => runCommand(main, argv);
 
 async function addPeople(count: number): Promise<string[]> {
-  const store = new SqliteSignupStore(file);
+  const store = (await openDatabase({ kind: 'sqlite', file: file }));
   const emails = Array.from({ length: count }, (_, index) => `person${index}@example.com`);
   for (const [index, email] of emails.entries())
     await store.signups.add({
@@ -103,7 +103,7 @@ describe('npm run broadcast', () => {
     await addPeople(2);
     await run('create', '--name', 'launch', '--template', 'launch');
     await run('send', 'launch');
-    const store = new SqliteSignupStore(file);
+    const store = (await openDatabase({ kind: 'sqlite', file: file }));
     await store.signups.add({ name: 'Late Comer', email: 'late@example.com', phone: '+15550109999', betaTesting: false });
     await store.close();
     const topUp = await run('top-up', 'launch');

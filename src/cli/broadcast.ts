@@ -9,7 +9,7 @@ import { BroadcastError, Broadcasts, transportsFrom, type AudienceReport } from 
 import type { SenderReport } from '../server/broadcast/broadcast-sender.js';
 import { EXCLUSION_WORDS, EXCLUSIONS } from '../server/broadcast/eligibility.js';
 import { SenderBusyError, type Broadcast, type OutboxRepository } from '../server/db/outbox-repository.js';
-import type { Db } from '../server/db/signup-store.js';
+import type { Db } from '../server/db/open-database.js';
 import { done, progressLine, statusLines } from './broadcast-progress.js';
 import { CliError, isEntryPoint, openStoreForCli, runCli } from './cli-support.js';
 

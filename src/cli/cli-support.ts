@@ -2,8 +2,8 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, type DatabaseConfig } from '../server/config.js';
-import { openDatabase } from '../server/db/open-database.js';
-import { NotMigratedError, type Db } from '../server/db/signup-store.js';
+import { openDatabase, type Db } from '../server/db/open-database.js';
+import { NotMigratedError } from '../server/db/errors.js';
 
 export class CliError extends Error {}
 

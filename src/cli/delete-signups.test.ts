@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SignupInput, SignupRecord } from '../shared/signup-schema.js';
 import { createAddressHasher } from '../server/consent/link-tokens.js';
-import { SqliteSignupStore } from '../server/db/sqlite-signup-store.js';
+import { openDatabase, type Db } from '../server/db/open-database.js';
 import { tempDatabaseFile } from '../server/test/temp-database.js';
 import { main } from './delete-signups.js';
 import { runCommand } from '../server/test/run-command.js';
@@ -17,14 +17,14 @@ let file: string;
 
 /** A database with these sign-ups (each repeated as often as it appears), as the server leaves it. */
 async function databaseWith(...inputs: SignupInput[]): Promise<SignupRecord[]> {
-  const store = new SqliteSignupStore(file);
+  const store = (await openDatabase({ kind: 'sqlite', file: file }));
   for (const input of inputs) await store.signups.add(input);
   const records = await listed(store);
   await store.close();
   return records;
 }
 
-async function listed(store: SqliteSignupStore): Promise<SignupRecord[]> {
+async function listed(store: Db): Promise<SignupRecord[]> {
   const records: SignupRecord[] = [];
   for await (const record of store.signups.list()) records.push(record);
   return records;
@@ -33,8 +33,8 @@ async function listed(store: SqliteSignupStore): Promise<SignupRecord[]> {
 const run = (...argv: string[]) => runCommand(main, argv);
 
 /** Opens the database afterwards and calls `read` with it. */
-async function afterwards<T>(read: (store: SqliteSignupStore) => Promise<T>): Promise<T> {
-  const store = new SqliteSignupStore(file, { migrate: false });
+async function afterwards<T>(read: (store: Db) => Promise<T>): Promise<T> {
+  const store = (await openDatabase({ kind: 'sqlite', file: file }, { migrate: false }));
   try {
     return await read(store);
   } finally {

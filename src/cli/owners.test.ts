@@ -1,7 +1,7 @@
 // The owner commands, in-process against a temporary SQLite database: add, list, link, remove.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { secretHash } from '../server/owner/owner-auth.js';
-import { SqliteSignupStore } from '../server/db/sqlite-signup-store.js';
+import { openDatabase } from '../server/db/open-database.js';
 import { runCommand } from '../server/test/run-command.js';
 import { tempDatabaseFile } from '../server/test/temp-database.js';
 import { main } from './owners.js';
@@ -43,7 +43,7 @@ describe('owner commands', () => {
     expect(code).toBe(0);
     const token = out.match(/^https:\/\/scamsavvy\.example\/owner\/sign-in\/([A-Za-z0-9_-]{43})\n/)?.[1] ?? '';
     expect(token).not.toBe('');
-    const store = new SqliteSignupStore(file, { migrate: false });
+    const store = (await openDatabase({ kind: 'sqlite', file: file }, { migrate: false }));
     try {
       expect(await store.owners.linkUsable(secretHash(token))).toBe(true);
       expect(await store.owners.linkUsable(token)).toBe(false);

@@ -8,9 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import { loggerOptions } from './logger.js';
 import { RETRY_AFTER_SECONDS } from './signups/signup-routes.js';
-import { openDatabase } from './db/open-database.js';
-import type { Db } from './db/signup-store.js';
-import { SqliteSignupStore } from './db/sqlite-signup-store.js';
+import { openDatabase, type Db } from './db/open-database.js';
 import { tempPostgresUrl, testDatabaseUrl } from './test/store-engines.js';
 import { tempDatabaseFile } from './test/temp-database.js';
 import { testConfig } from './test/test-config.js';
@@ -58,7 +56,7 @@ async function expectUnavailable(response: Awaited<ReturnType<Awaited<ReturnType
 describe('when the database is unavailable', () => {
   it('SQLite locked by another process: 503 within seconds, logged once, and back to 201 when released', async () => {
     const file = tempDatabaseFile();
-    const store = new SqliteSignupStore(file);
+    const store = (await openDatabase({ kind: 'sqlite', file: file }));
     const { signUp, logged } = await appWith(store);
     expect((await signUp()).statusCode).toBe(201);
 

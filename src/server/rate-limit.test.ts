@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { clientKey, OWNER_SIGN_IN_ATTEMPTS, rateLimitedMessage } from './rate-limit.js';
-import { SqliteSignupStore } from './db/sqlite-signup-store.js';
+import { openDatabase } from './db/open-database.js';
 import { testRedisUrl } from './test/store-engines.js';
 import { tempDatabaseFile } from './test/temp-database.js';
 import { testConfig } from './test/test-config.js';
@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 async function appWith(rateLimit: Partial<Config['rateLimit']>, extra: Partial<Config> = {}, redis?: Redis) {
-  const store = new SqliteSignupStore(tempDatabaseFile());
+  const store = (await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() }));
   const app = await createApp({
     config: testConfig({
       rateLimit: { perMinute: 0, perHour: 0, redisUrl: undefined, eventsPerMinute: 0, ...rateLimit },

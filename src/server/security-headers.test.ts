@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import { HSTS, PERMISSIONS_POLICY } from './security-headers.js';
-import { SqliteSignupStore } from './db/sqlite-signup-store.js';
+import { openDatabase } from './db/open-database.js';
 import { tempDatabaseFile } from './test/temp-database.js';
 import { testConfig } from './test/test-config.js';
 
@@ -15,7 +15,7 @@ afterEach(async () => {
 async function setup(trustProxy: boolean = false) {
   app = await createApp({
     config: testConfig({ trustProxy }),
-    db: new SqliteSignupStore(tempDatabaseFile()),
+    db: (await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() })),
     serveSite: false,
     logger: false,
   });
@@ -77,7 +77,7 @@ describe('security headers', () => {
 
 describe('health and readiness', () => {
   it('/api/health answers while the process is up; /api/ready while the database answers', async () => {
-    const store = new SqliteSignupStore(tempDatabaseFile());
+    const store = (await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() }));
     app = await createApp({ config: testConfig(), db: store, serveSite: false, logger: false });
     expect((await app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok' });
     const ready = await app.inject({ method: 'GET', url: '/api/ready' });

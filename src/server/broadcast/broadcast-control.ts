@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import { hostname } from 'node:os';
 import { SenderBusyError, type Broadcast, type SenderInfo } from '../db/outbox-repository.js';
-import type { Db } from '../db/signup-store.js';
+import type { Db } from '../db/open-database.js';
 import { BroadcastError, Broadcasts, transportsFrom } from './broadcasts.js';
 import { processAlive, type BroadcastSender } from './broadcast-sender.js';
 

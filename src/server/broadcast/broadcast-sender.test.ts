@@ -3,8 +3,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
-import { openDatabase } from '../db/open-database.js';
-import type { Db } from '../db/signup-store.js';
+import { openDatabase, type Db } from '../db/open-database.js';
 import { SenderBusyError, type Broadcast } from '../db/outbox-repository.js';
 import { waitForMatch } from '../test/poll.js';
 import { startCountingSmtpSink, startSmtpSink, type CountingSmtpSink } from '../test/smtp-sink.js';

@@ -22,7 +22,7 @@ import type {
   Recipient,
 } from '../db/outbox-repository.js';
 import type { BroadcastChannel } from '../db/outbox.table.js';
-import type { Db } from '../db/signup-store.js';
+import type { Db } from '../db/open-database.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { BroadcastSender, type BroadcastSenderOptions } from './broadcast-sender.js';
 import { EXCLUSIONS, exclusionOf, suppressionsFor, type Audience, type Exclusion } from './eligibility.js';

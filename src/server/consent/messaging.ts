@@ -2,7 +2,7 @@
 // subscriptions service, the confirmation mailer and the clean-up of unconfirmed sign-ups.
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../config.js';
-import type { Db } from '../db/signup-store.js';
+import type { Db } from '../db/open-database.js';
 import { ConfirmationMailer } from './confirmation-mailer.js';
 import { createEmailSender, type EmailSender } from './email-sender.js';
 import { createAddressHasher, createLinkSigner, type LinkSigner } from './link-tokens.js';

@@ -8,8 +8,7 @@ import type { DatabaseConfig } from '../config.js';
 import { storedForms, toE164 } from '../consent/phone.js';
 import { storeEngines, type StoreEngine } from '../test/store-engines.js';
 import type { ConfirmationJob, Subscriber, Suppression } from './consent-repository.js';
-import { openDatabase } from './open-database.js';
-import type { Db } from './signup-store.js';
+import { openDatabase, type Db } from './open-database.js';
 
 const rosa: SignupInput = {
   name: 'Rosa Díaz',

@@ -1,6 +1,7 @@
 // Holds analytics events between the request and their write, so they reach the database in a few
 // short transactions a second, whatever the traffic, instead of one per beacon.
-import { StoreUnavailableError, type EventRow } from './signup-store.js';
+import { StoreUnavailableError } from './errors.js';
+import type { EventRow } from './events-repository.js';
 
 /** How long events wait to be written together: at most four event transactions a second. */
 export const EVENT_WRITE_DELAY_MS = 250;

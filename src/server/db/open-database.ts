@@ -1,19 +1,212 @@
-// Opens the sign-up store that DATABASE_URL names.
+// Opens the database DATABASE_URL names (an SQLite file, or PostgreSQL), brings its schema up to
+// date, and hands out one repository per domain over one Kysely<Database>.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
-import { PostgresSignupStore } from './postgres-signup-store.js';
-import type { Db, SignupStoreOptions } from './signup-store.js';
-import { SqliteSignupStore } from './sqlite-signup-store.js';
+import type { Engine } from './column-types.js';
+import { ConsentRepository } from './consent-repository.js';
+import type { Database } from './database.js';
+import { NotMigratedError } from './errors.js';
+import { EventsRepository } from './events-repository.js';
+import { OutboxRepository } from './outbox-repository.js';
+import { OwnerRepository } from './owner-repository.js';
+import { postgresMigrations, type PostgresMigration } from './postgres-migrations.js';
+import { PostgresSignupWriter, withSynchronousCommit } from './postgres-signup-writer.js';
+import type { SignupWriter } from './signup-writer.js';
+import { SignupsRepository } from './signups-repository.js';
+import { postgresDialect, sqliteDialect, type SqlDialect } from './sql-dialect.js';
+import { openSqlite } from './sqlite-shared.js';
+import { SqliteSignupWriter } from './sqlite-signup-writer.js';
+import { sqliteMigrations, type SqliteMigration } from './sqlite-migrations.js';
 
-export type OpenDatabaseOptions = SignupStoreOptions;
+/** The open database: one repository per domain, each written once for both engines. */
+export interface Db {
+  readonly engine: Engine;
+  readonly signups: SignupsRepository;
+  /** The page's first-party events and the funnel. */
+  readonly events: EventsRepository;
+  /** Consent, confirmation, opt-outs and the suppression list. */
+  readonly consent: ConsentRepository;
+  /** Launch-day broadcasts and their outbox. */
+  readonly outbox: OutboxRepository;
+  /** The dashboard's owners, their sign-in links and sessions, and the audit log. */
+  readonly owners: OwnerRepository;
+  /** Resolves if the database answers a trivial query; rejects if it cannot be reached. */
+  ping(): Promise<void>;
+  /** Writes what was already accepted, then closes every connection. */
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** Create or update the schema (the server and db:migrate do; export and stats only read). */
+  migrate?: boolean;
+  /**
+   * Each new sign-up (and a repeat one not yet confirmed, at most once a day) asks for a
+   * confirmation email, in the same transaction that stores it (EMAIL_CONFIRMATION).
+   */
+  confirmSignups?: boolean;
+  /** The clock for what the app stamps (not the sign-up's own times on PostgreSQL, which are the database's). */
+  now?: () => Date;
+  /** Makes record ids; random UUIDs unless a test needs to force a clash. */
+  newId?: () => string;
+}
+
+/** One lock for everyone migrating a PostgreSQL database, so two instances starting together take turns. */
+const MIGRATION_LOCK = 'scamsavvy.migrations';
 
 export async function openDatabase(
   database: DatabaseConfig,
-  { migrate = true, ...options }: OpenDatabaseOptions = {},
+  { migrate = true, confirmSignups = false, now = () => new Date(), newId = randomUUID }: OpenDatabaseOptions = {},
 ): Promise<Db> {
+  const writerOptions = { confirmSignups, now, newId };
   switch (database.kind) {
-    case 'sqlite':
-      return new SqliteSignupStore(database.file, { migrate, ...options });
-    case 'postgres':
-      return PostgresSignupStore.open(database.url, { migrate, poolSize: database.poolSize, ...options });
+    case 'sqlite': {
+      if (migrate) mkdirSync(path.dirname(database.file), { recursive: true });
+      // The owner's commands must not create an empty database where they expected one.
+      const connection = openSqlite(database.file, { fileMustExist: !migrate });
+      try {
+        if (migrate) migrateSqlite(connection);
+        else if (!sqliteSchemaIsCurrent(connection)) throw new NotMigratedError();
+      } catch (error) {
+        connection.close();
+        throw error;
+      }
+      // Reads and the repositories' few writes share this thread's connection (one Kysely, one
+      // queue, so their transactions never interleave); sign-ups go through the writer thread's.
+      const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+      return handle(kysely, sqliteDialect, new SqliteSignupWriter(database.file, writerOptions), now);
+    }
+    case 'postgres': {
+      const pool = new pg.Pool({
+        connectionString: withSynchronousCommit(database.url),
+        max: database.poolSize,
+        connectionTimeoutMillis: 2000, // an unreachable database is answered with 503 quickly
+      });
+      // An idle connection that drops (a database restart) must not crash the process.
+      pool.on('error', () => undefined);
+      try {
+        if (migrate) await migratePostgres(pool);
+        else await assertPostgresMigrated(pool);
+      } catch (error) {
+        await pool.end();
+        throw error;
+      }
+      const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+      return handle(kysely, postgresDialect, new PostgresSignupWriter(pool, writerOptions), now);
+    }
+  }
+}
+
+function handle(kysely: Kysely<Database>, dialect: SqlDialect, writer: SignupWriter, now: () => Date): Db {
+  const { engine } = dialect;
+  let closing: Promise<void> | undefined;
+  return {
+    engine,
+    signups: new SignupsRepository(kysely, dialect, writer, now),
+    events: new EventsRepository(kysely, dialect, writer, now),
+    consent: new ConsentRepository(kysely, engine, { now }),
+    outbox: new OutboxRepository(kysely, engine, { now }),
+    owners: new OwnerRepository(kysely, engine, now),
+    async ping() {
+      await sql`SELECT 1 FROM signups LIMIT 1`.execute(kysely);
+    },
+    close() {
+      // Everything already accepted is written before the connections close.
+      closing ??= writer.close().then(() => kysely.destroy());
+      return closing;
+    },
+  };
+}
+
+/** Applies the migrations this file does not have yet, in one write transaction; returns their versions. */
+export function migrateSqlite(db: BetterSqlite3.Database, migrations: SqliteMigration[] = sqliteMigrations): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY NOT NULL,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  ) STRICT`);
+  const apply = db.transaction(() => {
+    const done = new Set(
+      (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((row) => row.version),
+    );
+    const applied: number[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (done.has(migration.version)) continue;
+      migration.up(db);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+      applied.push(migration.version);
+    }
+    return applied;
+  });
+  // IMMEDIATE takes the write lock first, so two processes starting together cannot both migrate.
+  return apply.immediate();
+}
+
+function sqliteSchemaIsCurrent(db: BetterSqlite3.Database): boolean {
+  const latest = Math.max(...sqliteMigrations.map((migration) => migration.version));
+  try {
+    const row = db.prepare('SELECT max(version) AS version FROM schema_migrations').get() as {
+      version: number | null;
+    };
+    return row.version !== null && row.version >= latest;
+  } catch {
+    return false; // no schema_migrations table at all
+  }
+}
+
+export async function migratePostgres(
+  pool: pg.Pool,
+  migrations: PostgresMigration[] = postgresMigrations,
+): Promise<number[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK]);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const done = new Set(
+      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
+    );
+    const applied: number[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (done.has(migration.version)) continue;
+      await client.query(migration.sql);
+      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
+      applied.push(migration.version);
+    }
+    await client.query('COMMIT');
+    return applied;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function assertPostgresMigrated(pool: pg.Pool): Promise<void> {
+  const latest = Math.max(...postgresMigrations.map((migration) => migration.version));
+  try {
+    const { rows } = await pool.query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM schema_migrations',
+    );
+    if ((rows[0]?.version ?? 0) < latest) throw new NotMigratedError();
+  } catch (error) {
+    if ((error as { code?: string }).code === '42P01') throw new NotMigratedError(); // no such table
+    throw error;
   }
 }

@@ -6,10 +6,9 @@ import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
 import type { DatabaseConfig } from '../config.js';
 import { storeEngines } from '../test/store-engines.js';
-import { openDatabase } from './open-database.js';
-import { PostgresSignupStore } from './postgres-signup-store.js';
-import { NotMigratedError, type SignupFilter, type Db } from './signup-store.js';
-import { SqliteSignupStore } from './sqlite-signup-store.js';
+import { openDatabase, type Db } from './open-database.js';
+import { NotMigratedError } from './errors.js';
+import type { SignupFilter } from './signups-repository.js';
 
 const rosa: SignupInput = {
   name: 'Rosa Díaz',
@@ -91,8 +90,8 @@ for (const engine of storeEngines) {
         newId === undefined
           ? await openDatabase(config)
           : config.kind === 'sqlite'
-            ? new SqliteSignupStore(config.file, { newId })
-            : await PostgresSignupStore.open(config.url, { newId, poolSize: 2 });
+            ? await openDatabase({ kind: 'sqlite', file: config.file }, { newId })
+            : await openDatabase({ kind: 'postgres', url: config.url, poolSize: 2 }, { newId });
       onTestFinished(() => store.close());
       return store;
     }

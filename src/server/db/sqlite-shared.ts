@@ -1,6 +1,6 @@
-// What the SQLite store's main thread and its writer thread share: settings, statements, messages.
+// What the SQLite writer's main-thread side and its thread share: settings, statements, messages.
 import Database from 'better-sqlite3';
-import type { StoredSignupColumns } from './signup-store.js';
+import { onRepeatSignup, SIGNUP_CONSENT_EVENT, sqliteUpsert } from './signup-upsert.js';
 
 /** How long a write waits for a lock another process holds before the store reports itself unavailable. */
 export const WRITE_BUSY_TIMEOUT_MS = 2000;
@@ -50,47 +50,16 @@ export const WRITER_ROW_INDEX = {
   consentVersion: WRITER_COLUMNS.indexOf('consent_version'),
 } as const;
 
-/**
- * One statement for new and repeated emails alike, so both take the same path and time. A repeat
- * sign-up is new consent: it lifts earlier opt-outs and leaving, and someone who had left or turned
- * email off confirms again (anyone can type an address, so only its owner may undo their "no"). It
- * asks for a confirmation email (confirm_requested_at, null when confirmation is off) unless the
- * person is confirmed, one is already waiting, or one went out in the last day; someone coming back
- * after leaving or turning email off is asked whenever they come back (the last email confirmed the
- * consent they withdrew; withdrawing takes their personal link, so this is one email per "no" at most).
- * (In DO UPDATE, a bare column is the stored row's value before this update.)
- */
+/** The sign-up upsert (signup-upsert.ts) in SQLite's words. */
 export const SQLITE_UPSERT = `
   INSERT INTO signups (${WRITER_COLUMNS.join(', ')})
   VALUES (${WRITER_COLUMNS.map(() => '?').join(', ')})
-  ON CONFLICT (email_key) DO UPDATE SET
-    beta_testing = max(beta_testing, excluded.beta_testing),
-    last_seen_at = excluded.last_seen_at,
-    signup_count = signup_count + 1,
-    left_at = NULL,
-    email_opt_out_at = NULL,
-    sms_opt_out_at = NULL,
-    confirmed_at = CASE WHEN left_at IS NULL AND email_opt_out_at IS NULL THEN confirmed_at END,
-    confirm_requested_at = CASE
-      WHEN excluded.confirm_requested_at IS NULL THEN confirm_requested_at
-      WHEN confirmed_at IS NOT NULL AND left_at IS NULL AND email_opt_out_at IS NULL THEN confirm_requested_at
-      WHEN confirm_requested_at IS NOT NULL THEN confirm_requested_at
-      WHEN left_at IS NOT NULL
-        OR email_opt_out_at IS NOT NULL
-        OR confirm_sent_at IS NULL
-        OR confirm_sent_at < strftime('%Y-%m-%dT%H:%M:%fZ', excluded.last_seen_at, '-1 day')
-        THEN excluded.confirm_requested_at
-    END`;
+  ${onRepeatSignup(sqliteUpsert)}`;
 
 /** The consent history's line for a sign-up, in the same transaction: values consent_version, created_at, email_key. */
 export const SQLITE_INSERT_SIGNUP_CONSENT = `
   INSERT INTO consent_events (signup_id, kind, source, consent_version, created_at)
-  SELECT id, 'signed_up', 'signup_form', ?, ? FROM signups WHERE email_key = ?`;
-
-/** SQLite's rows carry `rowid`, the insertion order the export follows. */
-export interface StoredSqliteRow extends StoredSignupColumns {
-  rowid: number;
-}
+  SELECT id, '${SIGNUP_CONSENT_EVENT.kind}', '${SIGNUP_CONSENT_EVENT.source}', ?, ? FROM signups WHERE email_key = ?`;
 
 /**
  * The upsert's values for one sign-up, in WRITER_COLUMNS order. A plain array, because it is

@@ -3,23 +3,24 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { tempDatabaseFile } from '../test/temp-database.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
-import { migrateSqlite, SqliteSignupStore } from './sqlite-signup-store.js';
+import { openSqlite } from './sqlite-shared.js';
+import { migrateSqlite, openDatabase } from './open-database.js';
 
-describe('SqliteSignupStore', () => {
+describe('the SQLite database', () => {
   it('uses WAL and synchronous=FULL, and records each migration once', async () => {
     const file = tempDatabaseFile();
-    await new SqliteSignupStore(file).close();
-    await new SqliteSignupStore(file).close(); // a second start applies nothing new
+    await (await openDatabase({ kind: 'sqlite', file: file })).close();
+    await (await openDatabase({ kind: 'sqlite', file: file })).close(); // a second start applies nothing new
     const db = new Database(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual(
       sqliteMigrations.map(({ version, name }) => ({ version, name })),
     );
     db.close();
-    const store = new SqliteSignupStore(file);
-    // synchronous is per connection: check the store's own.
-    expect((store as unknown as { db: Database.Database }).db.pragma('synchronous', { simple: true })).toBe(2);
-    await store.close();
+    // synchronous is per connection: check one opened the way the database opens each of its own.
+    const own = openSqlite(file);
+    expect(own.pragma('synchronous', { simple: true })).toBe(2);
+    own.close();
   });
 
   it('folds repeated emails from before migration 2 into their first record', async () => {
@@ -34,7 +35,7 @@ describe('SqliteSignupStore', () => {
     insert.run('c', 'Rosa D', '+15550000000', 'ROSA@example.com', 1, '2026-11-03T10:00:00.000Z');
     db.close();
 
-    const store = new SqliteSignupStore(file);
+    const store = await openDatabase({ kind: 'sqlite', file: file });
     const records = [];
     for await (const record of store.signups.list()) records.push(record);
     expect(
@@ -47,7 +48,7 @@ describe('SqliteSignupStore', () => {
   });
 
   it('writes events while sign-ups keep arriving, rather than waiting for a quiet moment', async () => {
-    const store = new SqliteSignupStore(tempDatabaseFile());
+    const store = await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() });
     await store.signups.add({
       name: 'Rosa Díaz',
       phone: '+15551234567',
@@ -72,8 +73,8 @@ describe('SqliteSignupStore', () => {
       setImmediate(arrive);
     };
     arrive();
-    const eventsWritten = store
-      .recordEvents([{ name: 'page_view', params: { page_name: 'home' } }])
+    const eventsWritten = store.events
+      .record([{ name: 'page_view', params: { page_name: 'home' } }])
       .then(() => ({ whileSignupsArrived: arriving }));
     const giveUp = new Promise<{ whileSignupsArrived: boolean }>((resolve) =>
       setTimeout(() => resolve({ whileSignupsArrived: false }), 3000),
@@ -86,7 +87,7 @@ describe('SqliteSignupStore', () => {
     await store.close();
   });
 
-  it('does not create a file when asked only to read', () => {
-    expect(() => new SqliteSignupStore(tempDatabaseFile(), { migrate: false })).toThrow();
+  it('does not create a file when asked only to read', async () => {
+    await expect(openDatabase({ kind: 'sqlite', file: tempDatabaseFile() }, { migrate: false })).rejects.toThrow();
   });
 });

@@ -1,7 +1,8 @@
 // The dashboard's first page: the same figures `npm run signups:stats` prints, from the same store
 // queries, as figures, a chart with its table, the page's funnel and the top sources and campaigns.
 import { ownerWords } from './owner-words.js';
-import type { CountedLabel, FunnelDay, SignupStats } from '../db/signup-store.js';
+import type { CountedLabel, SignupStats } from '../db/signups-repository.js';
+import type { FunnelDay } from '../db/events-repository.js';
 import { fillDays, fillFunnelDays, number, percent, totalFunnel } from '../signups/stats-report.js';
 import { renderOwnerPage, ScrollTable } from './owner-layout.js';
 import { SignupsChart } from './signups-chart.js';

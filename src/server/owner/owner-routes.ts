@@ -41,7 +41,7 @@ import { fieldOf, html } from './owner-reply.js';
 import { exportChunks, type ExportFormat } from '../signups/signup-export.js';
 import type { Owner } from '../db/owner-repository.js';
 import type { Broadcast } from '../db/outbox-repository.js';
-import type { Db } from '../db/signup-store.js';
+import type { Db } from '../db/open-database.js';
 import { signInRoutes } from './owner-sign-in-routes.js';
 
 export interface OwnerRouteOptions {

@@ -1,6 +1,6 @@
 // New people per day as a bar chart, drawn here as SVG: no chart library and no script in the page.
 // The chart is one image with a label; the figures it draws are in a table beside it.
-import type { CountedLabel } from '../db/signup-store.js';
+import type { CountedLabel } from '../db/signups-repository.js';
 
 const WIDTH = 720;
 const HEIGHT = 240;

@@ -13,7 +13,7 @@ import { createApp } from '../app.js';
 import type { Config } from '../config.js';
 import { loggerOptions } from '../logger.js';
 import { eventsRateLimitedMessage } from '../rate-limit.js';
-import { SqliteSignupStore } from '../db/sqlite-signup-store.js';
+import { openDatabase } from '../db/open-database.js';
 import { testRedisUrl } from '../test/store-engines.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
 import { testConfig } from '../test/test-config.js';
@@ -52,7 +52,7 @@ async function setup({ rateLimit = {}, logLevel = 'info', redis }: SetupOptions 
       logLevel,
       rateLimit: { perMinute: 0, perHour: 0, redisUrl: undefined, eventsPerMinute: 0, ...rateLimit },
     }),
-    db: new SqliteSignupStore(file),
+    db: (await openDatabase({ kind: 'sqlite', file: file })),
     ...(redis ? { redis } : {}),
     serveSite: false,
     logger: pino(loggerOptions(logLevel), stream),

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
 import { exportColumns, exportSignups } from './signup-export.js';
-import type { SignupFilter } from '../db/signup-store.js';
-import { SqliteSignupStore } from '../db/sqlite-signup-store.js';
+import type { SignupFilter } from '../db/signups-repository.js';
+import { openDatabase, type Db } from '../db/open-database.js';
 
-async function exported(store: SqliteSignupStore, format: 'csv' | 'json', filter?: SignupFilter) {
+async function exported(store: Db, format: 'csv' | 'json', filter?: SignupFilter) {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -17,8 +17,8 @@ async function exported(store: SqliteSignupStore, format: 'csv' | 'json', filter
 
 async function storeWith(
   ...inputs: Partial<SignupInput>[]
-): Promise<{ store: SqliteSignupStore; records: SignupRecord[] }> {
-  const store = new SqliteSignupStore(tempDatabaseFile());
+): Promise<{ store: Db; records: SignupRecord[] }> {
+  const store = (await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() }));
   for (const [index, input] of inputs.entries()) {
     await store.signups.add({
       name: 'Rosa Díaz',

@@ -2,7 +2,8 @@
 import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { SignupRecord } from '../../shared/signup-schema.js';
-import type { SignupFilter, Db } from '../db/signup-store.js';
+import type { SignupFilter } from '../db/signups-repository.js';
+import type { Db } from '../db/open-database.js';
 
 export const exportFormats = ['csv', 'json'] as const;
 export type ExportFormat = (typeof exportFormats)[number];

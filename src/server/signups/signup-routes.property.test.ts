@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailKey, signupInputSchema, type SignupRecord } from '../../shared/signup-schema.js';
 import { createApp } from '../app.js';
-import { SqliteSignupStore } from '../db/sqlite-signup-store.js';
+import { openDatabase, type Db } from '../db/open-database.js';
 import { testConfig } from '../test/test-config.js';
 
 // eslint-disable-next-line no-control-regex
@@ -98,11 +98,11 @@ describe('the sign-up schema, on generated bodies', () => {
 
 describe('POST /api/signups, on generated bodies', () => {
   let app: FastifyInstance;
-  let store: SqliteSignupStore;
+  let store: Db;
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-property-'));
-    store = new SqliteSignupStore(path.join(dir, 'signups.db'));
+    store = (await openDatabase({ kind: 'sqlite', file: path.join(dir, 'signups.db') }));
     app = await createApp({ config: testConfig(), db: store, serveSite: false, logger: false });
   });
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { MIN_FORM_TIME_MS, signupMessages } from '../../shared/signup-schema.js';
 import { createApp } from '../app.js';
-import { SqliteSignupStore } from '../db/sqlite-signup-store.js';
+import { openDatabase, type Db } from '../db/open-database.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
 import { testConfig } from '../test/test-config.js';
 
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const store = new SqliteSignupStore(tempDatabaseFile());
+  const store = (await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() }));
   app = await createApp({
     config: testConfig(),
     db: store,
@@ -31,7 +31,7 @@ async function setup() {
   return { app, store };
 }
 
-async function stored(store: SqliteSignupStore) {
+async function stored(store: Db) {
   const records = [];
   for await (const record of store.signups.list()) records.push(record);
   return records;

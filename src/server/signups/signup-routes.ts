@@ -2,7 +2,8 @@
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import { describeSignupIssues, looksAutomated, signupInputSchema } from '../../shared/signup-schema.js';
 import { AppError } from '../errors.js';
-import { StoreUnavailableError, type SignupsRepository } from '../db/signup-store.js';
+import { StoreUnavailableError } from '../db/errors.js';
+import type { SignupsRepository } from '../db/signups-repository.js';
 
 /** A sign-up is a few hundred bytes; anything much larger is not one. */
 export const SIGNUP_BODY_LIMIT_BYTES = 10 * 1024;

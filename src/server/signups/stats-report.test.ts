@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FunnelDay } from '../db/signup-store.js';
+import type { FunnelDay } from '../db/events-repository.js';
 import { emptyFunnelDay, fillDays, fillFunnelDays, formatFunnelReport, formatStatsReport } from './stats-report.js';
 
 const now = new Date('2026-11-22T15:00:00Z');

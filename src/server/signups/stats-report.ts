@@ -1,6 +1,8 @@
 // Turns sign-up figures and the page funnel into the plain-text report `npm run signups:stats` prints.
 import { SCROLL_THRESHOLDS, type ScrollPercentage } from '../../shared/analytics-events.js';
-import { firstDay, type CountedLabel, type FunnelDay, type SignupStats } from '../db/signup-store.js';
+import { firstDay } from '../db/utc-days.js';
+import type { CountedLabel, SignupStats } from '../db/signups-repository.js';
+import type { FunnelDay } from '../db/events-repository.js';
 
 const BAR_WIDTH = 40;
 /** 1,234: figures as the owner's commands and pages print them. */

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import type { LaunchConfig } from '../config.js';
-import { SqliteSignupStore } from '../db/sqlite-signup-store.js';
+import { openDatabase } from '../db/open-database.js';
 import { testConfig } from '../test/test-config.js';
 import { phonePlatform } from './app-link-routes.js';
 
@@ -62,7 +62,7 @@ let dist: string;
 const apps: FastifyInstance[] = [];
 
 async function appWith(launch: LaunchConfig): Promise<FastifyInstance> {
-  const store = new SqliteSignupStore(path.join(dist, `links-${apps.length}.db`));
+  const store = (await openDatabase({ kind: 'sqlite', file: path.join(dist, `links-${apps.length}.db`) }));
   const app = await createApp({ config: testConfig({ distDir: dist, launch }), db: store, logger: false });
   apps.push(app);
   return app;

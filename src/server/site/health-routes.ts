@@ -1,6 +1,6 @@
 // For load balancers: /api/health says the process is up, /api/ready that the database answers.
 import type { FastifyPluginAsync } from 'fastify';
-import type { Db } from '../db/signup-store.js';
+import type { Db } from '../db/open-database.js';
 
 export const healthRoutes: FastifyPluginAsync<{ db: Pick<Db, 'ping'> }> = async (app, { db }) => {
   app.get('/api/health', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));

@@ -1,0 +1,131 @@
+// The page's first-party events: recorded through the engine's writer (a few batches a second,
+// never in a sign-up's transaction), counted once in Kysely for both engines (the funnel).
+import type { Kysely } from 'kysely';
+import { SCROLL_THRESHOLDS, type AnalyticsEvent, type ScrollPercentage } from '../../shared/analytics-events.js';
+import type { Database } from './database.js';
+import type { SignupWriter } from './signup-writer.js';
+import type { SqlDialect } from './sql-dialect.js';
+import { dayAfter, firstDay } from './utc-days.js';
+
+/** The page name the landing page's events carry; anything else is another page (the 404 page). */
+export const LANDING_PAGE_NAME = 'home';
+
+export interface FunnelOptions {
+  /** How many UTC days back, counting today, the funnel covers. */
+  days: number;
+  now?: Date;
+}
+
+/** One UTC day of the landing page's first-party events, counted in SQL. */
+export interface FunnelDay {
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  /** page_view events on the landing page (page_name "home"). */
+  landingViews: number;
+  /** sign_up_start: the sign-up dialog opened. */
+  dialogOpens: number;
+  /** sign_up: a sign-up the server accepted. */
+  signups: number;
+  /** form_submission events with success false. */
+  formFailures: number;
+  /** download_intent: an app-store button pressed. */
+  downloadIntents: number;
+  /** scroll_depth events on the landing page, per threshold reached. */
+  scrollDepth: Record<ScrollPercentage, number>;
+}
+
+/** An analytics event as both engines store it: no visitor, address or browser, only the event. */
+export interface EventRow {
+  name: AnalyticsEvent['name'];
+  pageName: string;
+  /** The validated params, page_name included, as JSON: enough to re-validate the event as it was. */
+  params: string;
+  /** ISO 8601, or null for the database's clock. */
+  createdAt: string | null;
+}
+
+export function toEventRow(event: AnalyticsEvent, at: Date | undefined): EventRow {
+  return {
+    name: event.name,
+    pageName: event.params.page_name,
+    params: JSON.stringify(event.params),
+    createdAt: at ? at.toISOString() : null,
+  };
+}
+
+export class EventsRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+    private readonly writer: SignupWriter,
+    private readonly now: () => Date,
+  ) {}
+
+  /**
+   * Stores first-party analytics events (already validated) and resolves once they are written.
+   * They are written in batches a little later than sign-ups and never ahead of them, since losing
+   * an event is acceptable and losing a sign-up is not. `at` is when they happened; left out, the
+   * database's clock at the write.
+   */
+  record(events: AnalyticsEvent[], at?: Date): Promise<void> {
+    return this.writer.recordEvents(events, at);
+  }
+
+  /**
+   * The landing page's funnel per UTC day, oldest first, for the days asked (days without events
+   * are left out): one pass over the window's rows, counted by the database.
+   */
+  async funnel({ days, now = this.now() }: FunnelOptions): Promise<FunnelDay[]> {
+    const day = this.dialect.utcDay('created_at');
+    const param = (name: string) => this.dialect.jsonText('params', name);
+    const rows = await this.db
+      .selectFrom('analytics_events')
+      .select((eb) => {
+        const count = () => eb.fn.countAll();
+        const onLanding = eb('page_name', '=', LANDING_PAGE_NAME);
+        return [
+          day.as('day'),
+          count()
+            .filterWhere(eb.and([eb('name', '=', 'page_view'), onLanding]))
+            .as('landing_views'),
+          count().filterWhere('name', '=', 'sign_up_start').as('dialog_opens'),
+          count().filterWhere('name', '=', 'sign_up').as('signups'),
+          count()
+            .filterWhere(eb.and([eb('name', '=', 'form_submission'), eb(param('success'), '=', 'false')]))
+            .as('form_failures'),
+          count().filterWhere('name', '=', 'download_intent').as('download_intents'),
+          ...SCROLL_THRESHOLDS.map((threshold) =>
+            count()
+              .filterWhere(
+                eb.and([
+                  eb('name', '=', 'scroll_depth'),
+                  onLanding,
+                  eb(param('scroll_percentage'), '=', String(threshold)),
+                ]),
+              )
+              .as(`scroll_${threshold}`),
+          ),
+        ];
+      })
+      .where('created_at', '>=', this.dialect.dayStart(firstDay(now, days)))
+      .where('created_at', '<', this.dialect.dayStart(dayAfter(now)))
+      .groupBy(day)
+      .orderBy('day')
+      .execute();
+    return rows.map((row) => {
+      const counts = row as unknown as Record<string, number | string | bigint>;
+      const scrollDepth = Object.fromEntries(
+        SCROLL_THRESHOLDS.map((threshold) => [threshold, Number(counts[`scroll_${threshold}`])]),
+      ) as Record<ScrollPercentage, number>;
+      return {
+        day: row.day,
+        landingViews: Number(row.landing_views),
+        dialogOpens: Number(row.dialog_opens),
+        signups: Number(row.signups),
+        formFailures: Number(row.form_failures),
+        downloadIntents: Number(row.download_intents),
+        scrollDepth,
+      };
+    });
+  }
+}

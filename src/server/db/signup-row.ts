@@ -1,0 +1,92 @@
+// What a sign-up becomes on its way into the database and back, the same for both engines.
+import { emailKey, type SignupButton, type SignupInput, type SignupRecord } from '../../shared/signup-schema.js';
+import type { Selectable } from 'kysely';
+import { iso, isoOrNull, isTrue } from './column-types.js';
+import type { SignupsTable } from './signups.table.js';
+
+/** What the server derives from a sign-up before storing it, the same for every engine. */
+export interface SignupRow extends Pick<
+  SignupRecord,
+  | 'name'
+  | 'phone'
+  | 'email'
+  | 'betaTesting'
+  | 'utmSource'
+  | 'utmMedium'
+  | 'utmCampaign'
+  | 'utmTerm'
+  | 'utmContent'
+  | 'referrer'
+  | 'landingPath'
+  | 'button'
+  | 'consentVersion'
+> {
+  emailKey: string;
+  /** The label stats group by: utm_source, else the referring site's host, else "(direct)". */
+  source: string;
+}
+
+export const DIRECT_SOURCE = '(direct)';
+export const NO_CAMPAIGN = '(none)';
+
+function referrerHost(referrer: string | undefined): string | null {
+  if (!referrer) return null;
+  try {
+    return new URL(referrer).hostname.replace(/^www\./, '') || null;
+  } catch {
+    return null;
+  }
+}
+
+const orNull = (value: string | undefined) => (value === undefined || value === '' ? null : value);
+
+export function toSignupRow(input: SignupInput): SignupRow {
+  const attribution = input.attribution ?? {};
+  const utmSource = orNull(attribution.utmSource);
+  return {
+    name: input.name,
+    phone: input.phone,
+    email: input.email,
+    emailKey: emailKey(input.email),
+    betaTesting: input.betaTesting,
+    utmSource,
+    utmMedium: orNull(attribution.utmMedium),
+    utmCampaign: orNull(attribution.utmCampaign),
+    utmTerm: orNull(attribution.utmTerm),
+    utmContent: orNull(attribution.utmContent),
+    referrer: orNull(attribution.referrer),
+    landingPath: orNull(attribution.landingPath),
+    button: attribution.button ?? null,
+    source: utmSource ?? referrerHost(attribution.referrer) ?? DIRECT_SOURCE,
+    consentVersion: input.consentVersion ?? null,
+  };
+}
+
+/** A stored sign-up as either engine returns it (SQLite: 0/1 and ISO text; PostgreSQL: booleans and Dates). */
+export type StoredSignup = Selectable<SignupsTable>;
+
+export function recordFromColumns(row: StoredSignup): SignupRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    betaTesting: isTrue(row.beta_testing),
+    timestamp: iso(row.created_at),
+    lastSeenAt: iso(row.last_seen_at),
+    signupCount: row.signup_count,
+    utmSource: row.utm_source,
+    utmMedium: row.utm_medium,
+    utmCampaign: row.utm_campaign,
+    utmTerm: row.utm_term,
+    utmContent: row.utm_content,
+    referrer: row.referrer,
+    landingPath: row.landing_path,
+    button: row.button as SignupButton | null,
+    consentVersion: row.consent_version,
+    confirmedAt: isoOrNull(row.confirmed_at),
+    emailOptOutAt: isoOrNull(row.email_opt_out_at),
+    smsOptOutAt: isoOrNull(row.sms_opt_out_at),
+    leftAt: isoOrNull(row.left_at),
+  };
+}

@@ -1,0 +1,149 @@
+// Sign-ups: written through the engine's hand-tuned writer (group commit), read back once in
+// Kysely for both engines (the export, counts and the owner's figures).
+import { sql, type Kysely } from 'kysely';
+import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
+import type { Database } from './database.js';
+import { recordFromColumns } from './signup-row.js';
+import { NO_CAMPAIGN } from './signup-row.js';
+import type { SignupWriter } from './signup-writer.js';
+import type { SqlDialect } from './sql-dialect.js';
+import { firstDay } from './utc-days.js';
+
+export interface SignupFilter {
+  /** Only sign-ups first stored at or after this moment. */
+  since?: Date;
+  /** Only sign-ups that asked to beta test. */
+  betaOnly?: boolean;
+}
+
+export interface CountedLabel {
+  label: string;
+  count: number;
+}
+
+export interface SignupStats {
+  /** People on the list (one record per email). */
+  total: number;
+  /** Sign-up submissions, repeats included. */
+  submissions: number;
+  /** People who asked to beta test. */
+  betaTesting: number;
+  /** People who confirmed their email (EMAIL_CONFIRMATION); 0 while confirmation has never been on. */
+  confirmed: number;
+  /** New people per UTC day, oldest first, for the days asked (days without any are left out). */
+  byDay: CountedLabel[];
+  /** utm_source, else the referring site, else "(direct)". */
+  topSources: CountedLabel[];
+  /** utm_campaign, else "(none)". */
+  topCampaigns: CountedLabel[];
+}
+
+export interface StatsOptions {
+  /** How many UTC days back, counting today, `byDay` covers. */
+  days: number;
+  /** How many entries the top lists keep. */
+  top: number;
+  now?: Date;
+}
+
+const LIST_BATCH_SIZE = 1000;
+
+export class SignupsRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+    private readonly writer: SignupWriter,
+    private readonly now: () => Date,
+  ) {}
+
+  /**
+   * Stores a sign-up and resolves once it is durable. A second sign-up with the same email
+   * (compared by `emailKey`) keeps the first record: beta interest is turned on if either asked,
+   * and `lastSeenAt` and `signupCount` are updated (signup-upsert.ts). Either way it only says
+   * "stored" (spec section 7 reads the answer only as success or failure), which keeps writes lean.
+   */
+  add(input: SignupInput): Promise<void> {
+    return this.writer.add(input);
+  }
+
+  /** Records in the order they were first stored, read in batches so a large list never sits in memory. */
+  async *list(filter: SignupFilter = {}): AsyncIterable<SignupRecord> {
+    // rowid (SQLite) and seq (PostgreSQL) are insertion order, so sign-ups within one millisecond keep theirs too.
+    const position = sql.ref<number | string>(this.dialect.insertionOrder);
+    let query = this.db
+      .selectFrom('signups')
+      .selectAll()
+      .select(position.as('position'))
+      .orderBy(position)
+      .limit(LIST_BATCH_SIZE);
+    if (filter.since) query = query.where('created_at', '>=', filter.since.toISOString());
+    if (filter.betaOnly) query = query.where(sql<boolean>`beta_testing`);
+    let after: number | string = 0;
+    for (;;) {
+      const rows = await query.where(position, '>', after).execute();
+      for (const row of rows) yield recordFromColumns(row);
+      const last = rows.at(-1);
+      if (!last || rows.length < LIST_BATCH_SIZE) return;
+      after = last.position;
+    }
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('signups')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** The owner's figures, counted by the database (GROUP BY), never by reading every row here. */
+  async stats({ days, top, now = this.now() }: StatsOptions): Promise<SignupStats> {
+    const day = this.dialect.utcDay('created_at');
+    const counted = (rows: { label: string; count: number | string | bigint }[]) =>
+      rows.map((row) => ({ label: row.label, count: Number(row.count) }));
+    const campaign = sql<string>`coalesce(utm_campaign, ${NO_CAMPAIGN})`;
+    const [totals, byDay, topSources, topCampaigns] = await Promise.all([
+      this.db
+        .selectFrom('signups')
+        .select((eb) => [
+          eb.fn.countAll().as('total'),
+          sql<number | string>`coalesce(sum(signup_count), 0)`.as('submissions'),
+          sql<number | string>`count(*) FILTER (WHERE beta_testing)`.as('beta'),
+          eb.fn.count('confirmed_at').as('confirmed'),
+        ])
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('signups')
+        .select((eb) => [day.as('label'), eb.fn.countAll().as('count')])
+        .where('created_at', '>=', this.dialect.dayStart(firstDay(now, days)))
+        .groupBy(sql`label`)
+        .orderBy('label')
+        .execute(),
+      this.db
+        .selectFrom('signups')
+        .select((eb) => ['source as label', eb.fn.countAll().as('count')])
+        .groupBy('source')
+        .orderBy('count', 'desc')
+        .orderBy('label')
+        .limit(top)
+        .execute(),
+      this.db
+        .selectFrom('signups')
+        .select((eb) => [campaign.as('label'), eb.fn.countAll().as('count')])
+        .groupBy(sql`label`)
+        .orderBy('count', 'desc')
+        .orderBy('label')
+        .limit(top)
+        .execute(),
+    ]);
+    return {
+      total: Number(totals?.total ?? 0),
+      submissions: Number(totals?.submissions ?? 0),
+      betaTesting: Number(totals?.beta ?? 0),
+      confirmed: Number(totals?.confirmed ?? 0),
+      byDay: counted(byDay),
+      topSources: counted(topSources),
+      topCampaigns: counted(topCampaigns),
+    };
+  }
+}

@@ -1,0 +1,39 @@
+// Where SQLite and PostgreSQL differ, in one small object per engine: every query is written once
+// and asks its dialect for these few words.
+import { sql, type RawBuilder } from 'kysely';
+import type { Engine } from './column-types.js';
+import { postgresUpsert, sqliteUpsert, type UpsertDialect } from './signup-upsert.js';
+
+export interface SqlDialect {
+  engine: Engine;
+  /** The column that keeps insertion order: SQLite's rowid, PostgreSQL's seq. */
+  insertionOrder: 'rowid' | 'seq';
+  /** A time column's UTC day as YYYY-MM-DD text. */
+  utcDay(column: string): RawBuilder<string>;
+  /** The start of a UTC day (YYYY-MM-DD), comparable with a time column. */
+  dayStart(day: string): RawBuilder<string>;
+  /** A field of a JSON column as text (false, 25), so one comparison works in both engines. */
+  jsonText(column: string, field: string): RawBuilder<string>;
+  /** The sign-up upsert's words (signup-upsert.ts). */
+  upsert: UpsertDialect;
+}
+
+/** Times are ISO 8601 text, so a day is their first ten characters and compares as text. */
+export const sqliteDialect: SqlDialect = {
+  engine: 'sqlite',
+  insertionOrder: 'rowid',
+  utcDay: (column) => sql<string>`substr(${sql.ref(column)}, 1, 10)`,
+  dayStart: (day) => sql<string>`${day}`,
+  jsonText: (column, field) => sql<string>`(${sql.ref(column)} -> ${`$.${field}`})`,
+  upsert: sqliteUpsert,
+};
+
+/** Days are taken in UTC, whatever the session's time zone. */
+export const postgresDialect: SqlDialect = {
+  engine: 'postgres',
+  insertionOrder: 'seq',
+  utcDay: (column) => sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+  dayStart: (day) => sql<string>`(${day}::date)::timestamp AT TIME ZONE 'UTC'`,
+  jsonText: (column, field) => sql<string>`(${sql.ref(column)} ->> ${field})`,
+  upsert: postgresUpsert,
+};

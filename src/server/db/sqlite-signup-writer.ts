@@ -1,0 +1,222 @@
+// Sign-ups into an SQLite file through a writer thread: WAL, synchronous=FULL, and group commit for
+// bursts. The event loop keeps serving requests while a commit is synced to disk.
+import { Worker } from 'node:worker_threads';
+import type { AnalyticsEvent } from '../../shared/analytics-events.js';
+import type { SignupInput } from '../../shared/signup-schema.js';
+import { StoreUnavailableError } from './errors.js';
+import { EventBuffer, rowsOf, type PendingEvents } from './event-buffer.js';
+import { toEventRow } from './events-repository.js';
+import { toSignupRow } from './signup-row.js';
+import type { SignupWriter, SignupWriterOptions } from './signup-writer.js';
+import {
+  isSqliteUnavailable,
+  type EventWriterRequest,
+  type EventWriterResult,
+  type EventWriterRow,
+  type WriterRequest,
+  type WriterResult,
+  type WriterRow,
+} from './sqlite-shared.js';
+
+interface PendingAdd {
+  row: WriterRow;
+  /** Id clashes met so far: the row is retried with a fresh id, a couple of times at most. */
+  clashes: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** The writer thread: compiled JavaScript in production; in tests, run from the TypeScript source through tsx. */
+function startWriter(file: string): Worker {
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./sqlite-writer.js', import.meta.url), { workerData: { file } });
+  const source = JSON.stringify(new URL('./sqlite-writer.ts', import.meta.url).href);
+  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${source}); })`;
+  return new Worker(boot, { eval: true, workerData: { file } });
+}
+
+/**
+ * Writes go to a writer thread (started on the first write) with its own connection; reads go
+ * through the main thread's (open-database.ts).
+ * Sign-ups that arrive while a batch is being written form the next batch: group commit.
+ * Analytics events share the writer but not the transactions: they wait a moment to be written
+ * together, and take a turn only when no sign-up waits, or every other batch while some do.
+ */
+export class SqliteSignupWriter implements SignupWriter {
+  private readonly newId: () => string;
+  private readonly now: () => Date;
+  private readonly confirmSignups: boolean;
+  private writer: Worker | undefined;
+  private pending: PendingAdd[] = [];
+  private readonly inFlight = new Map<number, PendingAdd[]>();
+  private readonly eventBuffer = new EventBuffer(() => this.flush());
+  private readonly eventsInFlight = new Map<number, PendingEvents[]>();
+  private lastSent: 'signups' | 'events' | undefined;
+  private nextBatch = 1;
+  private flushScheduled = false;
+  private closed = false;
+  private drained: (() => void) | undefined;
+
+  constructor(
+    private readonly file: string,
+    { newId, now, confirmSignups }: SignupWriterOptions,
+  ) {
+    this.newId = newId;
+    this.now = now;
+    this.confirmSignups = confirmSignups;
+  }
+
+  add(input: SignupInput): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
+    const signup = toSignupRow(input);
+    const now = this.now().toISOString();
+    // In WRITER_COLUMNS order.
+    const row: WriterRow = [
+      this.newId(),
+      signup.name,
+      signup.phone,
+      signup.email,
+      signup.emailKey,
+      signup.betaTesting ? 1 : 0,
+      now,
+      now,
+      signup.utmSource,
+      signup.utmMedium,
+      signup.utmCampaign,
+      signup.utmTerm,
+      signup.utmContent,
+      signup.referrer,
+      signup.landingPath,
+      signup.button,
+      signup.source,
+      signup.consentVersion,
+      this.confirmSignups ? now : null,
+    ];
+    return new Promise((resolve, reject) => {
+      this.pending.push({ row, clashes: 0, resolve, reject });
+      this.scheduleFlush();
+    });
+  }
+
+  recordEvents(events: AnalyticsEvent[], at?: Date): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
+    if (events.length === 0) return Promise.resolve();
+    return this.eventBuffer.add(events.map((event) => toEventRow(event, at)));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Everything already accepted is written before the writer stops, events included.
+    this.eventBuffer.drain();
+    while (
+      this.pending.length > 0 ||
+      this.inFlight.size > 0 ||
+      !this.eventBuffer.empty ||
+      this.eventsInFlight.size > 0
+    ) {
+      await new Promise<void>((resolve) => {
+        this.drained = resolve;
+        this.flush();
+      });
+    }
+    if (this.writer) {
+      const exited = new Promise((resolve) => this.writer?.once('exit', resolve));
+      this.writer.postMessage({ close: true });
+      await exited;
+    }
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flush();
+    });
+  }
+
+  /**
+   * Sends what is waiting as one batch, unless a batch is still being written (it then goes next).
+   * Events that are due go when no sign-up waits, or after a sign-up batch: a sign-up waits for at
+   * most one short event transaction, and events are not held back for long by a stream of sign-ups.
+   */
+  private flush(): void {
+    if (this.inFlight.size > 0 || this.eventsInFlight.size > 0) return;
+    if (this.eventBuffer.due && (this.pending.length === 0 || this.lastSent === 'signups')) return this.sendEvents();
+    if (this.pending.length > 0) return this.sendSignups();
+    this.drained?.();
+  }
+
+  private sendSignups(): void {
+    const batch = this.nextBatch++;
+    const adds = this.pending;
+    this.pending = [];
+    this.inFlight.set(batch, adds);
+    this.lastSent = 'signups';
+    this.writer ??= this.startWriter();
+    this.writer.postMessage({ batch, rows: JSON.stringify(adds.map((add) => add.row)) } satisfies WriterRequest);
+  }
+
+  private sendEvents(): void {
+    const batch = this.nextBatch++;
+    const calls = this.eventBuffer.take();
+    this.eventsInFlight.set(batch, calls);
+    this.lastSent = 'events';
+    const rows = rowsOf(calls).map((row): EventWriterRow => [row.name, row.pageName, row.params, row.createdAt]);
+    this.writer ??= this.startWriter();
+    this.writer.postMessage({ batch, events: JSON.stringify(rows) } satisfies EventWriterRequest);
+  }
+
+  private startWriter(): Worker {
+    const writer = startWriter(this.file);
+    writer.on('message', (result: WriterResult | EventWriterResult) =>
+      'events' in result ? this.settleEvents(result) : this.settle(result),
+    );
+    writer.on('error', (error) => {
+      // The thread died: what it held fails (the callers get an error, not a false "saved"), and
+      // the next sign-up starts a new thread.
+      for (const adds of this.inFlight.values()) for (const add of adds) add.reject(error);
+      for (const calls of this.eventsInFlight.values()) for (const call of calls) call.reject(error);
+      this.inFlight.clear();
+      this.eventsInFlight.clear();
+      this.writer = undefined;
+      this.flush();
+    });
+    return writer;
+  }
+
+  private settleEvents({ batch, events }: EventWriterResult): void {
+    const calls = this.eventsInFlight.get(batch) ?? [];
+    this.eventsInFlight.delete(batch);
+    const failure =
+      events === 'ok'
+        ? undefined
+        : isSqliteUnavailable(events.code)
+          ? new StoreUnavailableError(events.message)
+          : new Error(events.message);
+    for (const call of calls) {
+      if (failure) call.reject(failure);
+      else call.resolve();
+    }
+    this.flush();
+  }
+
+  private settle({ batch, results }: WriterResult): void {
+    const adds = this.inFlight.get(batch) ?? [];
+    this.inFlight.delete(batch);
+    adds.forEach((add, index) => {
+      const result = results === 'all' ? ({ ok: true } as const) : results[index];
+      if (result?.ok) return add.resolve();
+      // A random 122-bit id clashing is next to impossible, but an existing record is never overwritten.
+      if (result && !result.ok && result.idClash && add.clashes < 2) {
+        this.pending.push({ ...add, row: [this.newId(), ...add.row.slice(1)], clashes: add.clashes + 1 });
+        return;
+      }
+      if (result && !result.ok && isSqliteUnavailable(result.code))
+        return add.reject(new StoreUnavailableError(result.message));
+      add.reject(new Error(result && !result.ok ? result.message : 'The sign-up was not written.'));
+    });
+    this.flush();
+  }
+}

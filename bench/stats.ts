@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openSqlite } from '../src/server/db/sqlite-shared.js';
-import { migrateSqlite } from '../src/server/db/sqlite-signup-store.js';
+import { migrateSqlite } from '../src/server/db/migrate.js';
 import { PostgresSignupStore } from '../src/server/db/postgres-signup-store.js';
 
 const { values } = parseArgs({

@@ -6,12 +6,11 @@ import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
 import { EventBuffer, rowsOf } from './event-buffer.js';
 import { funnelDayFromColumns, funnelQuery, type StoredFunnelColumns } from './funnel-sql.js';
-import { postgresMigrations, type PostgresMigration } from './postgres-migrations.js';
+import { assertPostgresMigrated, migratePostgres } from './migrate.js';
 import {
   dayAfter,
   firstDay,
   NO_CAMPAIGN,
-  NotMigratedError,
   recordFromColumns,
   StoreUnavailableError,
   toEventRow,
@@ -45,8 +44,6 @@ interface PendingAdd {
 }
 
 const LIST_BATCH_SIZE = 1000;
-/** One lock for everyone migrating this database, so two instances starting together take turns. */
-const MIGRATION_LOCK = 'scamsavvy.migrations';
 
 const columns = [
   ['id', 'uuid'],
@@ -148,42 +145,6 @@ export function withSynchronousCommit(connectionString: string): string {
   return url.toString();
 }
 
-export async function migratePostgres(
-  pool: pg.Pool,
-  migrations: PostgresMigration[] = postgresMigrations,
-): Promise<number[]> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK]);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version integer PRIMARY KEY,
-      name text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    const done = new Set(
-      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
-    );
-    const applied: number[] = [];
-    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (done.has(migration.version)) continue;
-      await client.query(migration.sql);
-      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-        migration.version,
-        migration.name,
-      ]);
-      applied.push(migration.version);
-    }
-    await client.query('COMMIT');
-    return applied;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
 export interface PostgresSignupStoreOptions extends SignupStoreOptions {
   /** Connections in the pool (PG_POOL_SIZE). */
   poolSize?: number;
@@ -244,7 +205,7 @@ export class PostgresSignupStore implements Db {
     pool.on('error', () => undefined);
     try {
       if (migrate) await migratePostgres(pool);
-      else await PostgresSignupStore.assertMigrated(pool);
+      else await assertPostgresMigrated(pool);
     } catch (error) {
       await pool.end();
       throw error;
@@ -456,18 +417,5 @@ export class PostgresSignupStore implements Db {
       rows.map(() => this.confirmSignups),
     ];
     await this.pool.query(UPSERT, values);
-  }
-
-  private static async assertMigrated(pool: pg.Pool): Promise<void> {
-    const latest = Math.max(...postgresMigrations.map((migration) => migration.version));
-    try {
-      const { rows } = await pool.query<{ version: number | null }>(
-        'SELECT max(version) AS version FROM schema_migrations',
-      );
-      if ((rows[0]?.version ?? 0) < latest) throw new NotMigratedError();
-    } catch (error) {
-      if ((error as { code?: string }).code === '42P01') throw new NotMigratedError(); // no such table
-      throw error;
-    }
   }
 }

@@ -2,8 +2,9 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { tempDatabaseFile } from '../test/temp-database.js';
+import { migrateSqlite } from './migrate.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
-import { migrateSqlite, SqliteSignupStore } from './sqlite-signup-store.js';
+import { SqliteSignupStore } from './sqlite-signup-store.js';
 
 describe('SqliteSignupStore', () => {
   it('uses WAL and synchronous=FULL, and records each migration once', async () => {

@@ -13,7 +13,6 @@ import {
   dayAfter,
   firstDay,
   NO_CAMPAIGN,
-  NotMigratedError,
   recordFromColumns,
   StoreUnavailableError,
   toEventRow,
@@ -31,7 +30,7 @@ import {
 import { OutboxRepository, type BroadcastTables } from './outbox-repository.js';
 import { ConsentRepository, type MessagingTables } from './consent-repository.js';
 import { OwnerRepository, type OwnerTables } from './owner-repository.js';
-import { sqliteMigrations, type SqliteMigration } from './sqlite-migrations.js';
+import { assertSqliteMigrated, migrateSqlite } from './migrate.js';
 import {
   isSqliteUnavailable,
   openSqlite,
@@ -70,34 +69,6 @@ function startWriter(file: string): Worker {
   const source = JSON.stringify(new URL('./sqlite-writer.ts', import.meta.url).href);
   const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${source}); })`;
   return new Worker(boot, { eval: true, workerData: { file } });
-}
-
-/** Applies the migrations this file does not have yet, in one write transaction; returns their versions. */
-export function migrateSqlite(db: Database.Database, migrations: SqliteMigration[] = sqliteMigrations): number[] {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY NOT NULL,
-    name TEXT NOT NULL,
-    applied_at TEXT NOT NULL
-  ) STRICT`);
-  const apply = db.transaction(() => {
-    const done = new Set(
-      (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((row) => row.version),
-    );
-    const applied: number[] = [];
-    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (done.has(migration.version)) continue;
-      migration.up(db);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        migration.version,
-        migration.name,
-        new Date().toISOString(),
-      );
-      applied.push(migration.version);
-    }
-    return applied;
-  });
-  // IMMEDIATE takes the write lock first, so two processes starting together cannot both migrate.
-  return apply.immediate();
 }
 
 export interface SqliteSignupStoreOptions extends SignupStoreOptions {
@@ -158,7 +129,7 @@ export class SqliteSignupStore implements Db {
     // The owner's commands must not create an empty database where they expected one.
     this.db = openSqlite(file, { fileMustExist: !migrate });
     if (migrate) migrateSqlite(this.db);
-    else if (!this.hasCurrentSchema()) throw new NotMigratedError();
+    else assertSqliteMigrated(this.db);
     // Messaging's reads and its few writes go through this thread's connection; sign-ups through the writer's.
     // One Kysely (one connection queue) for both, so their transactions never interleave.
     const kysely = new Kysely<MessagingTables>({ dialect: new SqliteDialect({ database: this.db }) });
@@ -382,17 +353,5 @@ export class SqliteSignupStore implements Db {
       add.reject(new Error(result && !result.ok ? result.message : 'The sign-up was not written.'));
     });
     this.flush();
-  }
-
-  private hasCurrentSchema(): boolean {
-    const latest = Math.max(...sqliteMigrations.map((migration) => migration.version));
-    try {
-      const row = this.db.prepare('SELECT max(version) AS version FROM schema_migrations').get() as {
-        version: number | null;
-      };
-      return row.version !== null && row.version >= latest;
-    } catch {
-      return false; // no schema_migrations table at all
-    }
   }
 }

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openSqlite } from '../src/server/db/sqlite-shared.js';
-import { migrateSqlite, openDatabase } from '../src/server/db/open-database.js';
+import { openDatabase } from '../src/server/db/open-database.js';
+import { migrateSqlite } from '../src/server/db/migrate.js';
 
 const { values } = parseArgs({
   options: { rows: { type: 'string', default: '1000000' }, postgres: { type: 'string' } },
@@ -85,7 +86,7 @@ if (postgresUrl) {
   const url = new URL(postgresUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
   try {
-    await (await (await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10 }))).close(); // creates the tables
+    await (await await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10 })).close(); // creates the tables
     await admin.query(`SET search_path = ${schema}`);
     await admin.query(
       `INSERT INTO signups (id, name, phone, email, email_key, beta_testing, created_at, last_seen_at, utm_source, utm_campaign, source)

@@ -3,25 +3,22 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { Engine } from './column-types.js';
 import { ConsentRepository } from './consent-repository.js';
 import type { Database } from './database.js';
-import { NotMigratedError } from './errors.js';
 import { EventsRepository } from './events-repository.js';
 import { OutboxRepository } from './outbox-repository.js';
 import { OwnerRepository } from './owner-repository.js';
-import { postgresMigrations, type PostgresMigration } from './postgres-migrations.js';
+import { assertPostgresMigrated, assertSqliteMigrated, migratePostgres, migrateSqlite } from './migrate.js';
 import { PostgresSignupWriter, withSynchronousCommit } from './postgres-signup-writer.js';
 import type { SignupWriter } from './signup-writer.js';
 import { SignupsRepository } from './signups-repository.js';
 import { postgresDialect, sqliteDialect, type SqlDialect } from './sql-dialect.js';
 import { openSqlite } from './sqlite-shared.js';
 import { SqliteSignupWriter } from './sqlite-signup-writer.js';
-import { sqliteMigrations, type SqliteMigration } from './sqlite-migrations.js';
 
 /** The open database: one repository per domain, each written once for both engines. */
 export interface Db {
@@ -55,9 +52,6 @@ export interface OpenDatabaseOptions {
   newId?: () => string;
 }
 
-/** One lock for everyone migrating a PostgreSQL database, so two instances starting together take turns. */
-const MIGRATION_LOCK = 'scamsavvy.migrations';
-
 export async function openDatabase(
   database: DatabaseConfig,
   { migrate = true, confirmSignups = false, now = () => new Date(), newId = randomUUID }: OpenDatabaseOptions = {},
@@ -70,7 +64,7 @@ export async function openDatabase(
       const connection = openSqlite(database.file, { fileMustExist: !migrate });
       try {
         if (migrate) migrateSqlite(connection);
-        else if (!sqliteSchemaIsCurrent(connection)) throw new NotMigratedError();
+        else assertSqliteMigrated(connection);
       } catch (error) {
         connection.close();
         throw error;
@@ -120,93 +114,4 @@ function handle(kysely: Kysely<Database>, dialect: SqlDialect, writer: SignupWri
       return closing;
     },
   };
-}
-
-/** Applies the migrations this file does not have yet, in one write transaction; returns their versions. */
-export function migrateSqlite(db: BetterSqlite3.Database, migrations: SqliteMigration[] = sqliteMigrations): number[] {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY NOT NULL,
-    name TEXT NOT NULL,
-    applied_at TEXT NOT NULL
-  ) STRICT`);
-  const apply = db.transaction(() => {
-    const done = new Set(
-      (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((row) => row.version),
-    );
-    const applied: number[] = [];
-    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (done.has(migration.version)) continue;
-      migration.up(db);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        migration.version,
-        migration.name,
-        new Date().toISOString(),
-      );
-      applied.push(migration.version);
-    }
-    return applied;
-  });
-  // IMMEDIATE takes the write lock first, so two processes starting together cannot both migrate.
-  return apply.immediate();
-}
-
-function sqliteSchemaIsCurrent(db: BetterSqlite3.Database): boolean {
-  const latest = Math.max(...sqliteMigrations.map((migration) => migration.version));
-  try {
-    const row = db.prepare('SELECT max(version) AS version FROM schema_migrations').get() as {
-      version: number | null;
-    };
-    return row.version !== null && row.version >= latest;
-  } catch {
-    return false; // no schema_migrations table at all
-  }
-}
-
-export async function migratePostgres(
-  pool: pg.Pool,
-  migrations: PostgresMigration[] = postgresMigrations,
-): Promise<number[]> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK]);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version integer PRIMARY KEY,
-      name text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    const done = new Set(
-      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
-    );
-    const applied: number[] = [];
-    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (done.has(migration.version)) continue;
-      await client.query(migration.sql);
-      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-        migration.version,
-        migration.name,
-      ]);
-      applied.push(migration.version);
-    }
-    await client.query('COMMIT');
-    return applied;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
-async function assertPostgresMigrated(pool: pg.Pool): Promise<void> {
-  const latest = Math.max(...postgresMigrations.map((migration) => migration.version));
-  try {
-    const { rows } = await pool.query<{ version: number | null }>(
-      'SELECT max(version) AS version FROM schema_migrations',
-    );
-    if ((rows[0]?.version ?? 0) < latest) throw new NotMigratedError();
-  } catch (error) {
-    if ((error as { code?: string }).code === '42P01') throw new NotMigratedError(); // no such table
-    throw error;
-  }
 }

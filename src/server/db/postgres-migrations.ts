@@ -1,4 +1,5 @@
 // Numbered schema changes for PostgreSQL, applied in order on start; never edit one that has shipped.
+// Same version and name as SQLite's for the same change (sqlite-migrations.ts).
 
 export interface PostgresMigration {
   version: number;
@@ -38,6 +39,14 @@ export const postgresMigrations: PostgresMigration[] = [
   },
   {
     version: 2,
+    name: 'one-record-per-email-and-attribution',
+    // Nothing to do: PostgreSQL's version 1 already creates these columns and the unique email_key.
+    // It is here so that both engines number the same change the same way. Databases from before the numbers were unified recorded 3..6
+    // as 2..5; the runner (migrate.ts) moves those rows forward by name.
+    sql: '',
+  },
+  {
+    version: 3,
     name: 'create-analytics-events',
     // The page's first-party events: what happened and on which page, never who or from where.
     sql: `
@@ -52,7 +61,7 @@ export const postgresMigrations: PostgresMigration[] = [
     `,
   },
   {
-    version: 3,
+    version: 4,
     name: 'messaging',
     // Confirmation, opt-outs and leaving live on the sign-up; every change of consent is a row of
     // consent_events; the suppression list keeps keyed hashes only, so it can outlive a deletion.
@@ -89,7 +98,7 @@ export const postgresMigrations: PostgresMigration[] = [
     `,
   },
   {
-    version: 4,
+    version: 5,
     name: 'broadcasts',
     // Launch day (docs/launch-day.md, decision 023): a broadcast, its outbox (one row per person
     // and channel, unique, with its state), and the senders working on it, who claim rows with
@@ -139,7 +148,7 @@ export const postgresMigrations: PostgresMigration[] = [
     `,
   },
   {
-    version: 5,
+    version: 6,
     name: 'owners',
     // The owner's dashboard (docs/owner-guide.md, decision 024): who may sign in, their one-time
     // links and sessions (hashes of the secrets only), and the audit log of what they did.

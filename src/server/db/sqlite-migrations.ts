@@ -1,4 +1,5 @@
 // Numbered schema changes for SQLite, applied in order on start; never edit one that has shipped.
+// Same version and name as PostgreSQL's for the same change (postgres-migrations.ts).
 import type Database from 'better-sqlite3';
 import { emailKey } from '../../shared/signup-schema.js';
 

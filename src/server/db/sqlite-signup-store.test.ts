@@ -2,9 +2,10 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { tempDatabaseFile } from '../test/temp-database.js';
+import { migrateSqlite } from './migrate.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 import { openSqlite } from './sqlite-shared.js';
-import { migrateSqlite, openDatabase } from './open-database.js';
+import { openDatabase } from './open-database.js';
 
 describe('the SQLite database', () => {
   it('uses WAL and synchronous=FULL, and records each migration once', async () => {

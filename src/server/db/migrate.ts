@@ -1,0 +1,229 @@
+// The one migration runner and the one "is the schema current" check, for both engines.
+//
+// Each engine has a numbered list of migrations (sqlite-migrations.ts, postgres-migrations.ts) with
+// the same version and name for the same change, and a small adapter below that says how to lock,
+// read and write schema_migrations on it. Adding a change means one migration per engine with the
+// same number; nothing here changes. The runner is written once as a generator of adapter calls:
+// SQLite's adapter answers synchronously (better-sqlite3, and the SQLite store opens synchronously),
+// PostgreSQL's with promises, and a driver of each kind feeds the answers back in.
+import type Database from 'better-sqlite3';
+import type pg from 'pg';
+import { postgresMigrations, type PostgresMigration } from './postgres-migrations.js';
+import { NotMigratedError } from './errors.js';
+import { sqliteMigrations, type SqliteMigration } from './sqlite-migrations.js';
+
+/** A row of schema_migrations, and what every migration has: the two must match for it to count as applied. */
+export interface MigrationInfo {
+  version: number;
+  name: string;
+}
+
+type Maybe<T> = T | Promise<T>;
+
+/** How the runner reaches one engine; each call may answer at once or with a promise. */
+export interface MigrationAdapter<M extends MigrationInfo> {
+  /** Starts the one transaction, taking the engine's migration lock first, and makes sure schema_migrations exists. */
+  begin(): Maybe<void>;
+  commit(): Maybe<void>;
+  rollback(): Maybe<void>;
+  /** What schema_migrations holds, or undefined when the table does not exist yet. */
+  recorded(): Maybe<MigrationInfo[] | undefined>;
+  /** Moves a recorded row to another version; its name and applied_at stay. */
+  renumber(from: number, to: number): Maybe<void>;
+  apply(migration: M): Maybe<void>;
+  record(migration: M): Maybe<void>;
+}
+
+type Steps<T> = Generator<unknown, T, unknown>;
+
+/** One adapter call inside the runner: `const rows = yield* answer(adapter.recorded())` gets its result, typed. */
+function* answer<T>(value: Maybe<T>): Generator<Maybe<T>, T, unknown> {
+  return (yield value) as T;
+}
+
+/**
+ * Databases created before the engines' numbers were unified recorded some migrations under other
+ * versions (PostgreSQL's analytics..owners were 2..5 and are 3..6 now). A recorded row whose name
+ * belongs to a migration with another version is moved to that version, highest first so that
+ * moving forward never lands on a row that has not moved yet. Returns the moves, in order.
+ */
+export function renumbering(recorded: MigrationInfo[], migrations: MigrationInfo[]): { from: number; to: number }[] {
+  const versionOf = new Map(migrations.map((migration) => [migration.name, migration.version]));
+  const taken = new Map(recorded.map((row) => [row.version, row.name]));
+  const moves: { from: number; to: number }[] = [];
+  for (const row of [...recorded].sort((a, b) => b.version - a.version)) {
+    const to = versionOf.get(row.name);
+    if (to === undefined || to === row.version) continue;
+    const holder = taken.get(to);
+    if (holder !== undefined)
+      throw new Error(
+        `schema_migrations: cannot move "${row.name}" from version ${row.version} to ${to}, which "${holder}" holds.`,
+      );
+    taken.delete(row.version);
+    taken.set(to, row.name);
+    moves.push({ from: row.version, to });
+  }
+  return moves;
+}
+
+/** Current: every migration this code knows is recorded under its own version and name (a newer release may have added more). */
+export function isSchemaCurrent(recorded: MigrationInfo[] | undefined, migrations: MigrationInfo[]): boolean {
+  if (!recorded) return false;
+  const names = new Map(recorded.map((row) => [row.version, row.name]));
+  return migrations.every((migration) => names.get(migration.version) === migration.name);
+}
+
+/** The runner: under the lock, renumber rows from before the unified numbers, then apply what is missing, in order. */
+function* migrationSteps<M extends MigrationInfo>(adapter: MigrationAdapter<M>, migrations: M[]): Steps<number[]> {
+  yield* answer(adapter.begin());
+  try {
+    const recorded = (yield* answer(adapter.recorded())) ?? [];
+    const done = new Set(recorded.map((row) => row.version));
+    for (const { from, to } of renumbering(recorded, migrations)) {
+      yield* answer(adapter.renumber(from, to));
+      done.delete(from);
+      done.add(to);
+    }
+    const applied: number[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (done.has(migration.version)) continue;
+      yield* answer(adapter.apply(migration));
+      yield* answer(adapter.record(migration));
+      applied.push(migration.version);
+    }
+    yield* answer(adapter.commit());
+    return applied;
+  } catch (error) {
+    yield* answer(adapter.rollback());
+    throw error;
+  }
+}
+
+/** The check for the owner's read-only commands, which never migrate: NotMigratedError tells them what to run. */
+function* assertMigratedSteps<M extends MigrationInfo>(adapter: MigrationAdapter<M>, migrations: M[]): Steps<void> {
+  if (!isSchemaCurrent(yield* answer(adapter.recorded()), migrations)) throw new NotMigratedError();
+}
+
+function runSync<T>(steps: Steps<T>): T {
+  let next = steps.next();
+  while (!next.done) {
+    if (next.value instanceof Promise) throw new Error('A synchronous migration adapter answered with a promise.');
+    next = steps.next(next.value);
+  }
+  return next.value;
+}
+
+async function runAsync<T>(steps: Steps<T>): Promise<T> {
+  let next = steps.next();
+  while (!next.done) {
+    let value: unknown;
+    try {
+      value = await next.value;
+    } catch (error) {
+      next = steps.throw(error); // into the runner, which rolls back
+      continue;
+    }
+    next = steps.next(value);
+  }
+  return next.value;
+}
+
+function sqliteAdapter(db: Database.Database): MigrationAdapter<SqliteMigration> {
+  return {
+    begin: () => {
+      // IMMEDIATE takes the write lock first, so two processes starting together cannot both migrate.
+      db.exec('BEGIN IMMEDIATE');
+      db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version INTEGER PRIMARY KEY NOT NULL,
+        name TEXT NOT NULL,
+        applied_at TEXT NOT NULL
+      ) STRICT`);
+    },
+    commit: () => void db.exec('COMMIT'),
+    // Some errors end SQLite's transaction themselves; rolling back then would hide the first error.
+    rollback: () => void (db.inTransaction && db.exec('ROLLBACK')),
+    recorded: () => {
+      try {
+        return db.prepare('SELECT version, name FROM schema_migrations').all() as MigrationInfo[];
+      } catch {
+        return undefined; // no schema_migrations table at all
+      }
+    },
+    renumber: (from, to) => void db.prepare('UPDATE schema_migrations SET version = ? WHERE version = ?').run(to, from),
+    apply: (migration) => migration.up(db),
+    record: (migration) =>
+      void db
+        .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+        .run(migration.version, migration.name, new Date().toISOString()),
+  };
+}
+
+/** One lock for everyone migrating this database, so two instances starting together take turns. */
+const MIGRATION_LOCK = 'scamsavvy.migrations';
+
+/** On one client: the transaction and the advisory lock it holds must stay on the same connection. */
+function postgresAdapter(client: pg.ClientBase): MigrationAdapter<PostgresMigration> {
+  return {
+    begin: async () => {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK]);
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY,
+        name text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`);
+    },
+    commit: async () => void (await client.query('COMMIT')),
+    rollback: async () => void (await client.query('ROLLBACK').catch(() => undefined)),
+    recorded: async () => {
+      try {
+        return (await client.query<MigrationInfo>('SELECT version, name FROM schema_migrations')).rows;
+      } catch (error) {
+        if ((error as { code?: string }).code === '42P01') return undefined; // no such table
+        throw error;
+      }
+    },
+    renumber: async (from, to) =>
+      void (await client.query('UPDATE schema_migrations SET version = $1 WHERE version = $2', [to, from])),
+    apply: async (migration) => void (await client.query(migration.sql)),
+    record: async (migration) =>
+      void (await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ])),
+  };
+}
+
+/** Applies the migrations this file does not have yet, in one write transaction; returns their versions. */
+export function migrateSqlite(db: Database.Database, migrations: SqliteMigration[] = sqliteMigrations): number[] {
+  return runSync(migrationSteps(sqliteAdapter(db), migrations));
+}
+
+export function assertSqliteMigrated(db: Database.Database, migrations: SqliteMigration[] = sqliteMigrations): void {
+  runSync(assertMigratedSteps(sqliteAdapter(db), migrations));
+}
+
+/** Applies the migrations this database does not have yet, in one transaction under the advisory lock; returns their versions. */
+export async function migratePostgres(
+  pool: pg.Pool,
+  migrations: PostgresMigration[] = postgresMigrations,
+): Promise<number[]> {
+  const client = await pool.connect();
+  try {
+    return await runAsync(migrationSteps(postgresAdapter(client), migrations));
+  } finally {
+    client.release();
+  }
+}
+
+export async function assertPostgresMigrated(
+  pool: pg.Pool,
+  migrations: PostgresMigration[] = postgresMigrations,
+): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await runAsync(assertMigratedSteps(postgresAdapter(client), migrations));
+  } finally {
+    client.release();
+  }
+}

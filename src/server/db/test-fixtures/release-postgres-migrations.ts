@@ -1,0 +1,177 @@
+// Fixture: release ea7849e's PostgreSQL migrations and their old numbers, verbatim (git show ea7849e:src/server/storage/postgres-migrations.ts); only this line differs.
+
+export interface PostgresMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const postgresMigrations: PostgresMigration[] = [
+  {
+    version: 1,
+    name: 'create-signups',
+    sql: `
+      CREATE TABLE signups (
+        seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        id uuid PRIMARY KEY,
+        name text NOT NULL,
+        phone text NOT NULL,
+        email text NOT NULL,
+        email_key text NOT NULL UNIQUE,
+        beta_testing boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        last_seen_at timestamptz NOT NULL DEFAULT now(),
+        signup_count integer NOT NULL DEFAULT 1,
+        utm_source text,
+        utm_medium text,
+        utm_campaign text,
+        utm_term text,
+        utm_content text,
+        referrer text,
+        landing_path text,
+        button text,
+        source text NOT NULL DEFAULT '(direct)',
+        consent_version text
+      );
+      CREATE INDEX signups_created_at ON signups (created_at);
+    `,
+  },
+  {
+    version: 2,
+    name: 'create-analytics-events',
+    // The page's first-party events: what happened and on which page, never who or from where.
+    sql: `
+      CREATE TABLE analytics_events (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        name text NOT NULL,
+        page_name text NOT NULL,
+        params jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX analytics_events_created_at ON analytics_events (created_at);
+    `,
+  },
+  {
+    version: 3,
+    name: 'messaging',
+    // Confirmation, opt-outs and leaving live on the sign-up; every change of consent is a row of
+    // consent_events; the suppression list keeps keyed hashes only, so it can outlive a deletion.
+    sql: `
+      ALTER TABLE signups
+        ADD COLUMN confirmed_at timestamptz,
+        ADD COLUMN confirm_requested_at timestamptz,
+        ADD COLUMN confirm_sent_at timestamptz,
+        ADD COLUMN confirm_attempts integer NOT NULL DEFAULT 0,
+        ADD COLUMN confirm_error text,
+        ADD COLUMN email_opt_out_at timestamptz,
+        ADD COLUMN sms_opt_out_at timestamptz,
+        ADD COLUMN left_at timestamptz;
+      CREATE INDEX signups_confirm_due ON signups (confirm_requested_at) WHERE confirm_requested_at IS NOT NULL;
+      CREATE INDEX signups_phone ON signups (phone);
+      CREATE TABLE consent_events (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        signup_id uuid NOT NULL,
+        kind text NOT NULL,
+        source text NOT NULL,
+        consent_version text,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX consent_events_signup ON consent_events (signup_id, id);
+      CREATE TABLE suppressions (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        kind text NOT NULL CHECK (kind IN ('email', 'phone')),
+        address_hash text NOT NULL,
+        reason text NOT NULL,
+        source text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX suppressions_address ON suppressions (kind, address_hash, created_at);
+    `,
+  },
+  {
+    version: 4,
+    name: 'broadcasts',
+    // Launch day (docs/launch-day.md, decision 023): a broadcast, its outbox (one row per person
+    // and channel, unique, with its state), and the senders working on it, who claim rows with
+    // FOR UPDATE SKIP LOCKED.
+    sql: `
+      CREATE TABLE broadcasts (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        name text NOT NULL UNIQUE,
+        template text NOT NULL,
+        segment text NOT NULL,
+        channels text NOT NULL,
+        include_unconfirmed boolean NOT NULL,
+        content text NOT NULL,
+        state text NOT NULL,
+        created_at timestamptz NOT NULL,
+        started_at timestamptz,
+        finished_at timestamptz
+      );
+      CREATE TABLE broadcast_messages (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        broadcast_id bigint NOT NULL REFERENCES broadcasts (id),
+        signup_id uuid NOT NULL,
+        channel text NOT NULL CHECK (channel IN ('email', 'sms')),
+        state text NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz,
+        claimed_by text,
+        claimed_at timestamptz,
+        sent_at timestamptz,
+        provider_id text,
+        error text,
+        UNIQUE (broadcast_id, signup_id, channel)
+      );
+      CREATE INDEX broadcast_messages_due ON broadcast_messages (broadcast_id, channel, next_attempt_at, id)
+        WHERE state IN ('queued', 'failed_temporary');
+      CREATE INDEX broadcast_messages_state ON broadcast_messages (broadcast_id, state);
+      CREATE TABLE broadcast_senders (
+        id text PRIMARY KEY,
+        broadcast_id bigint NOT NULL,
+        slot integer UNIQUE,
+        host text NOT NULL,
+        pid integer NOT NULL,
+        started_at timestamptz NOT NULL,
+        heartbeat_at timestamptz NOT NULL,
+        stopped_at timestamptz
+      );
+    `,
+  },
+  {
+    version: 5,
+    name: 'owners',
+    // The owner's dashboard (docs/owner-guide.md, decision 024): who may sign in, their one-time
+    // links and sessions (hashes of the secrets only), and the audit log of what they did.
+    sql: `
+      CREATE TABLE owners (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        email text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE owner_sign_in_links (
+        token_hash text PRIMARY KEY,
+        owner_id bigint NOT NULL REFERENCES owners (id),
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz
+      );
+      CREATE TABLE owner_sessions (
+        id_hash text PRIMARY KEY,
+        owner_id bigint NOT NULL REFERENCES owners (id),
+        created_at timestamptz NOT NULL,
+        last_seen_at timestamptz NOT NULL,
+        ended_at timestamptz
+      );
+      CREATE INDEX owner_sessions_owner ON owner_sessions (owner_id);
+      CREATE TABLE owner_audit_log (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        at timestamptz NOT NULL,
+        owner_email text NOT NULL,
+        action text NOT NULL,
+        subject text,
+        detail text
+      );
+    `,
+  },
+];

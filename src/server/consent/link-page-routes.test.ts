@@ -11,7 +11,7 @@ import { openDatabase } from '../db/open-database.js';
 import type { Db } from '../db/signup-store.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
 import { testConfig } from '../test/test-config.js';
-import { maskEmail } from './link-page-routes.js';
+import { maskEmail } from './mask-email.js';
 
 const KEY = 'link-pages-test-key-that-is-long-enough';
 const links = createLinkSigner(KEY);

@@ -22,7 +22,7 @@ import type { Db } from './db/signup-store.js';
 import type { Messaging } from './consent/messaging.js';
 import { linkPageRoutes } from './consent/link-page-routes.js';
 import { smsInboundRoutes } from './consent/sms-inbound-routes.js';
-import { ownerRoutes } from './owner/owner-routes.js';
+import { ownerDashboard } from './owner/owner-dashboard.js';
 import { ownerSignInLimit } from './rate-limit.js';
 import { Subscriptions } from './consent/subscriptions.js';
 import type { BroadcastControl } from './broadcast/broadcast-control.js';
@@ -134,8 +134,8 @@ export async function createApp({
   await app.register(eventRoutes, { events: db.events, limits: eventRateLimits(app, config.rateLimit.eventsPerMinute) });
   const control = owner?.broadcastControl?.(app.log);
   const script = serveSite ? ownerScript(sitePaths(config.distDir).pagesDir) : undefined;
-  await app.register(ownerRoutes, {
-    store: db,
+  await app.register(ownerDashboard, {
+    db,
     subscriptions: messaging?.subscriptions ?? new Subscriptions(db.consent, undefined),
     siteUrl: config.siteUrl,
     allowSignIn: ownerSignInLimit(app),

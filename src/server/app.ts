@@ -22,7 +22,7 @@ import type { Db } from './db/open-database.js';
 import type { Messaging } from './consent/messaging.js';
 import { linkPageRoutes } from './consent/link-page-routes.js';
 import { smsInboundRoutes } from './consent/sms-inbound-routes.js';
-import { ownerRoutes } from './owner/owner-routes.js';
+import { ownerDashboard } from './owner/owner-dashboard.js';
 import { Subscriptions } from './consent/subscriptions.js';
 import type { BroadcastControl } from './broadcast/broadcast-control.js';
 import type { SignInMailer } from './owner/sign-in-mailer.js';
@@ -114,7 +114,11 @@ export async function createApp({
   });
   await app.register(healthRoutes, { db });
   const limits = await signupRateLimits(app, config.rateLimit, redis);
-  await app.register(signupRoutes, { signups: db.signups, limits, ...(messaging ? { onStored: messaging.signupStored } : {}) });
+  await app.register(signupRoutes, {
+    signups: db.signups,
+    limits,
+    ...(messaging ? { onStored: messaging.signupStored } : {}),
+  });
   if (messaging?.links) {
     await app.register(linkPageRoutes, {
       subscriptions: messaging.subscriptions,
@@ -130,11 +134,14 @@ export async function createApp({
       contact: messaging.contact,
     });
   }
-  await app.register(eventRoutes, { events: db.events, limits: eventRateLimits(app, config.rateLimit.eventsPerMinute) });
+  await app.register(eventRoutes, {
+    events: db.events,
+    limits: eventRateLimits(app, config.rateLimit.eventsPerMinute),
+  });
   const control = owner?.broadcastControl?.(app.log);
   const script = serveSite ? ownerScript(sitePaths(config.distDir).pagesDir) : undefined;
-  await app.register(ownerRoutes, {
-    store: db,
+  await app.register(ownerDashboard, {
+    db,
     subscriptions: messaging?.subscriptions ?? new Subscriptions(db.consent, undefined),
     siteUrl: config.siteUrl,
     allowSignIn: ownerSignInLimit(app),

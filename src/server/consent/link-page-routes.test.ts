@@ -10,7 +10,7 @@ import { Subscriptions } from './subscriptions.js';
 import { openDatabase, type Db } from '../db/open-database.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
 import { testConfig } from '../test/test-config.js';
-import { maskEmail } from './link-page-routes.js';
+import { maskEmail } from './mask-email.js';
 
 const KEY = 'link-pages-test-key-that-is-long-enough';
 const links = createLinkSigner(KEY);

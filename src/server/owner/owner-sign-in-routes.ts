@@ -1,12 +1,15 @@
 // Signing owners in and out: the sign-in page sends a one-time link (the same answer whether or not
 // the address is an owner's), the link's page signs in with a POST, and a session cookie follows.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/open-database.js';
 import {
+  clearSessionCookie,
   newSecret,
   OWNER_EMAIL,
   sameOrigin,
   SECRET_PATTERN,
   secretHash,
+  SESSION_COOKIE,
   setSessionCookie,
   SIGN_IN_LINK_LIFETIME_MS,
   signInLink,
@@ -18,16 +21,28 @@ import {
   linkSentPage,
   signInLinkPage,
   signInPage,
+  signedOutPage,
 } from './sign-in-pages.js';
 import { fieldOf, html } from './owner-reply.js';
-import type { OwnerRouteOptions } from './owner-routes.js';
+import { requireOwner } from './require-owner.js';
+import type { SignInMailer } from './sign-in-mailer.js';
+
+export interface SignInRouteOptions {
+  owners: Db['owners'];
+  /** The site's address: a POST's Origin may be it, and sign-in links point to it. */
+  siteUrl: string;
+  /** Sends sign-in links; absent when email is not set up (owner:link prints one instead). */
+  mailer?: SignInMailer | undefined;
+  /** Counts a sign-in attempt against the connection's allowance (memory or Redis); false once used up. */
+  allowSignIn: (request: FastifyRequest) => Promise<boolean>;
+}
 
 type TokenParams = { Params: { token: string } };
 
-export function signInRoutes(app: FastifyInstance, options: OwnerRouteOptions): void {
-  const { store, siteUrl, mailer, allowSignIn } = options;
-  const owners = store.owners;
-
+export const signInRoutes: FastifyPluginAsync<SignInRouteOptions> = async (
+  app,
+  { owners, siteUrl, mailer, allowSignIn },
+) => {
   /** The attempt counts against this connection's allowance; false (and the page said so) when it is used up. */
   const withinLimit = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
     if (await allowSignIn(request)) return true;
@@ -76,4 +91,14 @@ export function signInRoutes(app: FastifyInstance, options: OwnerRouteOptions): 
     await owners.audit({ ownerEmail: owner.email, action: 'signed_in', detail: ownerWords.audit.signedInDetail });
     return reply.redirect('/owner', 303);
   });
-}
+
+  // Signing out needs a session like any other page: without one, it is the sign-in page.
+  const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
+
+  app.post('/owner/sign-out', page, async (request, reply) => {
+    const secret = request.cookies[SESSION_COOKIE];
+    if (secret) await owners.endSession(secretHash(secret));
+    clearSessionCookie(request, reply);
+    return html(reply, signedOutPage());
+  });
+};

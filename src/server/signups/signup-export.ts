@@ -71,7 +71,7 @@ function write(out: Writable, text: string): Promise<void> {
  * in batches. As a generator, a consumer that stops early (a cancelled download) ends the read.
  */
 export async function* exportChunks(
-  store: Db,
+  store: Pick<Db, 'signups'>,
   format: ExportFormat,
   filter: SignupFilter = {},
 ): AsyncGenerator<string, number> {

@@ -1,0 +1,143 @@
+// Launch day from the browser, /owner/broadcasts: each broadcast's page and progress, and its
+// buttons (a test message, send, pause, resume), each behind a question page and a POST.
+import type { FastifyPluginAsync } from 'fastify';
+import { broadcastProgress } from '../broadcast/broadcast-progress.js';
+import type { BroadcastControl } from '../broadcast/broadcast-control.js';
+import type { Owner } from '../db/owner-repository.js';
+import type { Broadcast } from '../db/outbox-repository.js';
+import type { Db } from '../db/open-database.js';
+import {
+  BROADCAST_ACTIONS,
+  broadcastMissingPage,
+  broadcastPage,
+  broadcastsPage,
+  confirmActionPage,
+  type BroadcastAction,
+} from './broadcast-pages.js';
+import { maskAddress, maskedOnly } from './masked-address.js';
+import { fieldOf, html } from './owner-reply.js';
+import { ownerWords } from './owner-words.js';
+import { ownerOf, requireOwner } from './require-owner.js';
+
+export interface BroadcastRouteOptions {
+  outbox: Db['outbox'];
+  owners: Db['owners'];
+  siteUrl: string;
+  /** Launch day from the browser; absent without SECRET_KEY (nothing can be sent then). */
+  control?: BroadcastControl | undefined;
+  /** The owner's script (/assets/owner-….js), from the build's manifest; absent in API tests. */
+  script?: string | undefined;
+}
+
+type BroadcastParams = { Params: { name: string; action?: string }; Querystring: { to?: string; done?: string } };
+
+const isAction = (value: string | undefined): value is BroadcastAction =>
+  (BROADCAST_ACTIONS as readonly string[]).includes(value ?? '');
+
+export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async (
+  app,
+  { outbox, owners, siteUrl, control, script },
+) => {
+  const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
+  // Data (the progress the page's script polls) rather than a page: refused with 401 instead of a redirect.
+  const data = { preHandler: requireOwner({ owners, siteUrl, refuse: '401' }) };
+  const words = ownerWords.broadcasts;
+  const stateLabel = (state: string) => words.states[state] ?? state;
+
+  /** A broadcast's page with its progress now, and what just happened or went wrong. */
+  const pageOf = async (
+    owner: Owner,
+    broadcast: Broadcast,
+    said: { notice?: string | undefined; problem?: string | undefined },
+  ) =>
+    broadcastPage({
+      ownerEmail: owner.email,
+      broadcast,
+      progress: await broadcastProgress(outbox, broadcast),
+      ...(script ? { script } : {}),
+      ...(said.notice ? { notice: said.notice } : {}),
+      ...(said.problem ? { problem: said.problem } : {}),
+    });
+
+  app.get('/owner/broadcasts', page, async (request, reply) => {
+    const all = await outbox.list();
+    const broadcasts = await Promise.all(
+      all.map(async (broadcast) => ({ broadcast, progress: await broadcastProgress(outbox, broadcast) })),
+    );
+    return html(reply, broadcastsPage({ ownerEmail: ownerOf(request).email, broadcasts }));
+  });
+
+  app.get<BroadcastParams>('/owner/broadcasts/:name', page, async (request, reply) => {
+    const owner = ownerOf(request);
+    const broadcast = await outbox.get(request.params.name);
+    if (!broadcast) return html(reply, broadcastMissingPage(owner.email), 404);
+    const done = request.query.done;
+    const notice =
+      done === 'test' && maskedOnly(request.query.to)
+        ? words.doneTest(maskedOnly(request.query.to) ?? '')
+        : done === 'send' || done === 'resume' || done === 'pause'
+          ? words.done[done]
+          : undefined;
+    const missing = control?.missingChannels(broadcast) ?? [];
+    const problem = !control
+      ? words.noSecretKey
+      : missing.length > 0
+        ? words.notSetUp(missing.join(' and '))
+        : undefined;
+    return html(reply, await pageOf(owner, broadcast, { notice, problem }));
+  });
+
+  app.get<BroadcastParams>('/owner/broadcasts/:name/progress', data, async (request, reply) => {
+    const broadcast = await outbox.get(request.params.name);
+    if (!broadcast) return reply.code(404).send({ error: { code: 'not_found', message: 'No such broadcast.' } });
+    const progress = await broadcastProgress(outbox, broadcast);
+    return reply.send({ ...progress, stateLabel: stateLabel(progress.state) });
+  });
+
+  app.get<BroadcastParams>('/owner/broadcasts/:name/:action', page, async (request, reply) => {
+    const owner = ownerOf(request);
+    const { action } = request.params;
+    const broadcast = await outbox.get(request.params.name);
+    if (!broadcast || !isAction(action)) return html(reply, broadcastMissingPage(owner.email), 404);
+    const to = (request.query.to ?? '').trim();
+    if (action === 'test' && !to) return reply.redirect(`/owner/broadcasts/${encodeURIComponent(broadcast.name)}`, 303);
+    const counts = await outbox.counts(broadcast.id);
+    const question =
+      action === 'test'
+        ? words.confirm.test(to)
+        : action === 'send'
+          ? words.confirm.send(broadcast.name, counts.total)
+          : action === 'resume'
+            ? words.confirm.resume(broadcast.name)
+            : words.confirm.pause(broadcast.name);
+    return html(
+      reply,
+      confirmActionPage({ ownerEmail: owner.email, broadcast, action, question, ...(to ? { to } : {}) }),
+    );
+  });
+
+  app.post<BroadcastParams>('/owner/broadcasts/:name/:action', page, async (request, reply) => {
+    const owner = ownerOf(request);
+    const { action } = request.params;
+    const broadcast = await outbox.get(request.params.name);
+    if (!broadcast || !isAction(action)) return html(reply, broadcastMissingPage(owner.email), 404);
+    const back = (query: string) =>
+      reply.redirect(`/owner/broadcasts/${encodeURIComponent(broadcast.name)}?${query}`, 303);
+    if (!control) return back('');
+    const to = fieldOf(request.body, 'to');
+    try {
+      if (action === 'test') await control.test(broadcast, to);
+      else if (action === 'pause') await control.pause(broadcast);
+      else await control.send(broadcast);
+    } catch (error) {
+      return html(reply, await pageOf(owner, broadcast, { problem: (error as Error).message }), 409);
+    }
+    await owners.audit({
+      ownerEmail: owner.email,
+      action: 'broadcast',
+      subject: broadcast.name,
+      detail: ownerWords.audit.broadcastDetail(action, action === 'test' ? maskAddress(to) : ''),
+    });
+    return back(action === 'test' ? `done=test&to=${encodeURIComponent(maskAddress(to))}` : `done=${action}`);
+  });
+};

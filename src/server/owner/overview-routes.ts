@@ -1,0 +1,33 @@
+// The dashboard's first page, /owner: sign-ups by day, the funnel, the top sources and campaigns.
+import type { FastifyPluginAsync } from 'fastify';
+import type { Db } from '../db/open-database.js';
+import { html } from './owner-reply.js';
+import { overviewPage } from './overview-page.js';
+import { ownerOf, requireOwner } from './require-owner.js';
+
+export interface OverviewRouteOptions {
+  signups: Db['signups'];
+  events: Db['events'];
+  owners: Db['owners'];
+  siteUrl: string;
+}
+
+/** The days the overview's chart and funnel cover, and how many sources and campaigns it lists. */
+const OVERVIEW_DAYS = 30;
+const OVERVIEW_TOP = 10;
+
+export const overviewRoutes: FastifyPluginAsync<OverviewRouteOptions> = async (
+  app,
+  { signups, events, owners, siteUrl },
+) => {
+  const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
+
+  app.get('/owner', page, async (request, reply) => {
+    const now = new Date();
+    const [stats, funnel] = await Promise.all([
+      signups.stats({ days: OVERVIEW_DAYS, top: OVERVIEW_TOP, now }),
+      events.funnel({ days: OVERVIEW_DAYS, now }),
+    ]);
+    return html(reply, overviewPage({ stats, funnel, days: OVERVIEW_DAYS, now, ownerEmail: ownerOf(request).email }));
+  });
+};

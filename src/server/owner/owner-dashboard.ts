@@ -1,0 +1,77 @@
+// The owner's pages under /owner (docs/owner-guide.md, decision 024), put together: the scope they
+// share (cookies, forms, headers) and the route groups, each handed only what it uses. Only the
+// sign-in pages answer without a session; every other route runs requireOwner, and start-up fails
+// if one does not. Every change is a POST from one of our own pages; nothing here is cached by
+// anyone or indexed.
+import cookie from '@fastify/cookie';
+import formBody from '@fastify/formbody';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { BroadcastControl } from '../broadcast/broadcast-control.js';
+import type { Subscriptions } from '../consent/subscriptions.js';
+import type { Db } from '../db/open-database.js';
+import { auditRoutes } from './audit-routes.js';
+import { broadcastRoutes } from './broadcast-routes.js';
+import { exportRoutes } from './export-routes.js';
+import { SIGN_IN_PATH } from './owner-auth.js';
+import { signInRoutes } from './owner-sign-in-routes.js';
+import { overviewRoutes } from './overview-routes.js';
+import { peopleRoutes } from './people-routes.js';
+import { runsRequireOwner } from './require-owner.js';
+import type { SignInMailer } from './sign-in-mailer.js';
+
+export interface OwnerDashboardOptions {
+  db: Pick<Db, 'signups' | 'events' | 'consent' | 'outbox' | 'owners'>;
+  subscriptions: Subscriptions;
+  /** The site's address: a POST's Origin may be it, and sign-in links point to it. */
+  siteUrl: string;
+  /** Sends sign-in links; absent when email is not set up (owner:link prints one instead). */
+  mailer?: SignInMailer;
+  /** Launch day from the browser; absent without SECRET_KEY (nothing can be sent then). */
+  control?: BroadcastControl;
+  /** The owner's script (/assets/owner-….js), from the build's manifest; absent in API tests. */
+  script?: string;
+  /** Counts a sign-in attempt against the connection's allowance (memory or Redis); false once used up. */
+  allowSignIn: (request: FastifyRequest) => Promise<boolean>;
+}
+
+/** The sign-in pages: the only owner routes that answer without a session. */
+const isSignInPage = (url: string) => url === SIGN_IN_PATH || url.startsWith(`${SIGN_IN_PATH}/`);
+
+export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (app, options) => {
+  const { db, siteUrl } = options;
+  const { owners } = db;
+  await app.register(cookie);
+  await app.register(formBody, { bodyLimit: 8 * 1024 });
+  app.decorateRequest('owner', undefined);
+
+  // Personal data: never kept by a browser's back button or any cache, never indexed, never sent on as a referrer.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    reply.header('x-robots-tag', 'noindex, nofollow');
+    reply.header('referrer-policy', 'no-referrer');
+  });
+
+  // A route added without the session check would serve anyone: refuse to start instead.
+  app.addHook('onRoute', (route) => {
+    if (!isSignInPage(route.url) && !runsRequireOwner(route))
+      throw new Error(`${String(route.method)} ${route.url} does not run requireOwner.`);
+  });
+
+  await app.register(signInRoutes, {
+    owners,
+    siteUrl,
+    mailer: options.mailer,
+    allowSignIn: options.allowSignIn,
+  });
+  await app.register(overviewRoutes, { signups: db.signups, events: db.events, owners, siteUrl });
+  await app.register(peopleRoutes, { consent: db.consent, owners, subscriptions: options.subscriptions, siteUrl });
+  await app.register(exportRoutes, { signups: db.signups, owners, siteUrl });
+  await app.register(auditRoutes, { owners, siteUrl });
+  await app.register(broadcastRoutes, {
+    outbox: db.outbox,
+    owners,
+    siteUrl,
+    control: options.control,
+    script: options.script,
+  });
+};

@@ -1,0 +1,85 @@
+// Finding a person, their record and consent history, and deleting them; each step is written in
+// the audit log, with the address masked.
+import type { FastifyPluginAsync } from 'fastify';
+import { maskEmail } from '../consent/mask-email.js';
+import type { Subscriptions } from '../consent/subscriptions.js';
+import type { Db } from '../db/open-database.js';
+import { maskedOnly } from './masked-address.js';
+import { html } from './owner-reply.js';
+import { ownerWords } from './owner-words.js';
+import { deleteQuestionPage, peoplePage, personMissingPage, personPage, SEARCH_LIMIT } from './people-pages.js';
+import { ownerOf, requireOwner } from './require-owner.js';
+
+export interface PeopleRouteOptions {
+  consent: Db['consent'];
+  owners: Db['owners'];
+  /** Deletes a person the way every other door does (their consent history goes with them). */
+  subscriptions: Subscriptions;
+  siteUrl: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type PersonParams = { Params: { id: string } };
+
+export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
+  app,
+  { consent, owners, subscriptions, siteUrl },
+) => {
+  const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
+  const audit = owners.audit.bind(owners);
+  const person = async (id: string) => (UUID.test(id) ? consent.subscriber(id) : undefined);
+
+  app.get<{ Querystring: { q?: string; deleted?: string } }>('/owner/people', page, async (request, reply) => {
+    const owner = ownerOf(request);
+    const query = (request.query.q ?? '').trim().slice(0, 200);
+    const deleted = maskedOnly(request.query.deleted);
+    if (!query) return html(reply, peoplePage({ ownerEmail: owner.email, query, ...(deleted ? { deleted } : {}) }));
+    const digits = query.replace(/\D/g, '');
+    if (query.length < 3 && digits.length < 4)
+      return html(reply, peoplePage({ ownerEmail: owner.email, query, tooShort: true }), 400);
+    const results = await consent.search(query, SEARCH_LIMIT + 1);
+    await audit({
+      ownerEmail: owner.email,
+      action: 'searched',
+      detail: ownerWords.audit.searchedDetail(
+        query,
+        Math.min(results.length, SEARCH_LIMIT),
+        results.length > SEARCH_LIMIT,
+      ),
+    });
+    return html(reply, peoplePage({ ownerEmail: owner.email, query, results }));
+  });
+
+  app.get<PersonParams>('/owner/people/:id', page, async (request, reply) => {
+    const owner = ownerOf(request);
+    const found = await person(request.params.id);
+    if (!found) return html(reply, personMissingPage(owner.email), 404);
+    await audit({
+      ownerEmail: owner.email,
+      action: 'viewed_person',
+      subject: found.id,
+      detail: maskEmail(found.email),
+    });
+    const history = await consent.history(found.id);
+    return html(reply, personPage({ ownerEmail: owner.email, person: found, history }));
+  });
+
+  app.get<PersonParams>('/owner/people/:id/delete', page, async (request, reply) => {
+    const owner = ownerOf(request);
+    const found = await person(request.params.id);
+    if (!found) return html(reply, personMissingPage(owner.email), 404);
+    return html(reply, deleteQuestionPage({ ownerEmail: owner.email, person: found }));
+  });
+
+  app.post<PersonParams>('/owner/people/:id/delete', page, async (request, reply) => {
+    const owner = ownerOf(request);
+    const found = await person(request.params.id);
+    if (!found) return html(reply, personMissingPage(owner.email), 404);
+    const removed = await subscriptions.remove(found.id, 'owner');
+    if (!removed) return html(reply, personMissingPage(owner.email), 404);
+    const masked = maskEmail(found.email);
+    await audit({ ownerEmail: owner.email, action: 'deleted_person', subject: found.id, detail: masked });
+    return reply.redirect(`/owner/people?deleted=${encodeURIComponent(masked)}`, 303);
+  });
+};

@@ -19,12 +19,11 @@ import { signupRoutes } from './signups/signup-routes.js';
 import { ownerScript, sitePaths, siteRoutes } from './site/site-routes.js';
 import { appLinkRoutes } from './site/app-link-routes.js';
 import type { Db } from './db/signup-store.js';
-import type { Messaging } from './consent/messaging.js';
+import { createMessagingCore, type Messaging } from './consent/messaging.js';
 import { linkPageRoutes } from './consent/link-page-routes.js';
 import { smsInboundRoutes } from './consent/sms-inbound-routes.js';
 import { ownerRoutes } from './owner/owner-routes.js';
 import { ownerSignInLimit } from './rate-limit.js';
-import { Subscriptions } from './consent/subscriptions.js';
 import type { BroadcastControl } from './broadcast/broadcast-control.js';
 import type { SignInMailer } from './owner/sign-in-mailer.js';
 
@@ -136,7 +135,8 @@ export async function createApp({
   const script = serveSite ? ownerScript(sitePaths(config.distDir).pagesDir) : undefined;
   await app.register(ownerRoutes, {
     store: db,
-    subscriptions: messaging?.subscriptions ?? new Subscriptions(db.consent, undefined),
+    // Without messaging nothing is sent, so nothing is suppressed by hash: no SECRET_KEY is used.
+    subscriptions: messaging?.subscriptions ?? createMessagingCore({}, db.consent).subscriptions,
     siteUrl: config.siteUrl,
     allowSignIn: ownerSignInLimit(app),
     ...(owner?.mailer ? { mailer: owner.mailer } : {}),

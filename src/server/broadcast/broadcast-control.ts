@@ -43,7 +43,7 @@ export interface SendStart {
 }
 
 export class BroadcastControl {
-  readonly broadcasts: Broadcasts;
+  private readonly broadcasts: Broadcasts;
   private readonly outbox: OutboxRepository;
   private readonly running = new Map<string, { sender: RunningSender; done: Promise<unknown> }>();
 

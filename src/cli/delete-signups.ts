@@ -2,9 +2,8 @@
 import { parseArgs } from 'node:util';
 import { emailKey, normalisePhone, PHONE_PATTERN } from '../shared/signup-schema.js';
 import { loadConfig } from '../server/config.js';
-import { createAddressHasher } from '../server/consent/link-tokens.js';
+import { createMessagingCore } from '../server/consent/messaging.js';
 import { storedForms, toE164 } from '../server/consent/phone.js';
-import { Subscriptions } from '../server/consent/subscriptions.js';
 import type { ConsentRepository, Subscriber } from '../server/db/consent-repository.js';
 import { isEntryPoint, openStoreForCli, runCli } from './cli-support.js';
 
@@ -103,7 +102,7 @@ export async function main(
   try {
     const address = { ...(email ? { email } : {}), ...(phone ? { phone } : {}) };
     const sizes = await historySizes(store.consent, address);
-    const subscriptions = new Subscriptions(store.consent, secretKey ? createAddressHasher(secretKey) : undefined);
+    const { subscriptions } = createMessagingCore({ secretKey }, store.consent);
     const removed = await subscriptions.removeByAddress(address, 'owner');
     if (removed.length === 0) {
       const asked = [email ? `the email ${email}` : '', phone ? `the phone number ${phone}` : ''].filter(Boolean);

@@ -19,11 +19,10 @@ import { signupRoutes } from './signups/signup-routes.js';
 import { ownerScript, sitePaths, siteRoutes } from './site/site-routes.js';
 import { appLinkRoutes } from './site/app-link-routes.js';
 import type { Db } from './db/open-database.js';
-import type { Messaging } from './consent/messaging.js';
+import { createMessagingCore, type Messaging } from './consent/messaging.js';
 import { linkPageRoutes } from './consent/link-page-routes.js';
 import { smsInboundRoutes } from './consent/sms-inbound-routes.js';
 import { ownerDashboard } from './owner/owner-dashboard.js';
-import { Subscriptions } from './consent/subscriptions.js';
 import type { BroadcastControl } from './broadcast/broadcast-control.js';
 import type { SignInMailer } from './owner/sign-in-mailer.js';
 
@@ -142,7 +141,8 @@ export async function createApp({
   const script = serveSite ? ownerScript(sitePaths(config.distDir).pagesDir) : undefined;
   await app.register(ownerDashboard, {
     db,
-    subscriptions: messaging?.subscriptions ?? new Subscriptions(db.consent, undefined),
+    // Without messaging nothing is sent, so nothing is suppressed by hash: no SECRET_KEY is used.
+    subscriptions: messaging?.subscriptions ?? createMessagingCore({}, db.consent).subscriptions,
     siteUrl: config.siteUrl,
     allowSignIn: ownerSignInLimit(app),
     ...(owner?.mailer ? { mailer: owner.mailer } : {}),

@@ -28,7 +28,12 @@ async function main(): Promise<void> {
     owner: {
       ...(email ? { mailer: createSignInMailer(email, config.siteUrl) } : {}),
       // Launch day from the dashboard needs SECRET_KEY, as the broadcast command does.
-      ...(secretKey ? { broadcastControl: (logger) => new BroadcastControl(config, store, logger) } : {}),
+      ...(secretKey
+        ? {
+            broadcastControl: (logger) =>
+              new BroadcastControl(config, { outbox: store.outbox, consent: store.consent }, logger),
+          }
+        : {}),
     },
   });
   redis?.on('error', (error: Error) =>

@@ -9,7 +9,8 @@ import { waitForMatch } from '../test/poll.js';
 import { startCountingSmtpSink, startSmtpSink, type CountingSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
 import { startTwilioStandIn, type TwilioStandIn } from '../test/twilio-stand-in.js';
-import { Broadcasts, transportsFrom, type Transports } from './broadcasts.js';
+import type { Transports } from '../consent/messaging.js';
+import { Broadcasts, transportsFrom } from './broadcasts.js';
 
 const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
 const AUTH_TOKEN = 'a'.repeat(32);
@@ -92,7 +93,7 @@ async function setup(
   const store = await openDatabase(database);
   onTestFinished(() => store.close());
   const config = configFor(sink.url, twilio);
-  const broadcasts = new Broadcasts(config, store.outbox, store);
+  const broadcasts = new Broadcasts(config, store.outbox, store.consent);
   const transports: Transports = transportsFrom(config);
   onTestFinished(() => transports.email?.close());
   const send = (broadcast: Broadcast, options: Parameters<Broadcasts['sender']>[2] = {}) =>
@@ -155,7 +156,7 @@ for (const engine of storeEngines) {
       const store = await openDatabase(await engineSetup.database());
       onTestFinished(() => store.close());
       const config = configFor(full.url);
-      const broadcasts = new Broadcasts(config, store.outbox, store);
+      const broadcasts = new Broadcasts(config, store.outbox, store.consent);
       const [person] = await addPeople(store, 1);
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
       const transports = transportsFrom(config);
@@ -416,7 +417,7 @@ for (const engine of storeEngines) {
           MAIL_FROM: 'a@scamsavvy.example',
         }),
         store.outbox,
-        store,
+        store.consent,
       );
       await expect(bare.create({ name: 'news', template: 'launch' })).rejects.toThrow(
         /APP_STORE_URL and PLAY_STORE_URL/,

@@ -1,26 +1,23 @@
 // One sender of a broadcast: claims messages from the shared outbox, checks each person again, sends
 // within its share of the channel's rate, and records what happened. Several may run at once on
-// PostgreSQL (on one machine or several); SQLite allows one. Decision 023 says why it is built so.
+// PostgreSQL (on one machine or several); SQLite allows one (broadcast-rules.ts). Decision 023 says
+// why it is built so.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EmailSendError, type EmailSender } from '../consent/email-sender.js';
 import type { LinkSigner } from '../consent/link-tokens.js';
+import { manageUrls } from '../consent/link-urls.js';
 import { withoutAddresses } from '../consent/log-safe.js';
 import { toE164 } from '../consent/phone.js';
 import { SmsSendError, type SmsProvider } from '../consent/sms-provider.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import { retryDelayMs } from '../consent/confirmation-mailer.js';
 import { personalise } from './broadcast-templates.js';
-import type {
-  Broadcast,
-  OutboxRepository,
-  ClaimedMessage,
-  Outcome,
-  SenderInfo,
-} from '../db/outbox-repository.js';
+import type { Broadcast, OutboxRepository, ClaimedMessage, Outcome, SenderInfo } from '../db/outbox-repository.js';
 import type { BroadcastChannel } from '../db/outbox.table.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
+import { changeState, SENDER_STALE_MS, senderIsDead } from './broadcast-rules.js';
 import { EXCLUSION_WORDS, exclusionOf, suppressionsFor, type Audience } from './eligibility.js';
 import { LatencyHistogram } from './latency-histogram.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -68,16 +65,6 @@ export interface SenderReport {
   latency: { p50: number; p99: number; count: number };
 }
 
-/** True if a process with this id runs on this machine. */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export class BroadcastSender {
   readonly id: string;
   private readonly options: Required<
@@ -103,7 +90,7 @@ export class BroadcastSender {
       retryBaseMs: 30_000,
       maxRetryMs: 60 * 60_000,
       heartbeatMs: 2_000,
-      staleMs: 15_000,
+      staleMs: SENDER_STALE_MS,
       random: Math.random,
       maxBatch: 200,
       recordAttempts: 8,
@@ -121,12 +108,9 @@ export class BroadcastSender {
     this.wake?.();
   }
 
-  /** A sender is dead when its process is gone (same machine) or it has not been heard from for staleMs. */
-  private isDead = (other: SenderInfo): boolean => {
-    if (other.id === this.id) return false;
-    if (other.host === this.options.host && !processAlive(other.pid)) return true;
-    return Date.now() - Date.parse(other.heartbeatAt) > this.options.staleMs;
-  };
+  /** Another sender's liveness, by this sender's host and staleMs. */
+  private isDead = (other: SenderInfo): boolean =>
+    senderIsDead(other, { self: this.id, host: this.options.host, staleMs: this.options.staleMs });
 
   /** Each sender takes an equal share of the channel's rate, by how many send this broadcast now. */
   private async shareRates(broadcastId: number): Promise<void> {
@@ -142,7 +126,7 @@ export class BroadcastSender {
       this.isDead,
     );
     this.report.markedUnknown += unknown;
-    await store.setState(broadcast.id, 'sending', ['ready']);
+    await changeState(store, broadcast.id, 'start');
     await this.shareRates(broadcast.id);
     const heartbeat = setInterval(() => {
       void (async () => {
@@ -169,7 +153,7 @@ export class BroadcastSender {
           channel === 'email' ? !this.options.email : !this.options.sms,
         );
         if (counts.queued === 0 && counts.sending === 0 && counts.retrying === 0 && !missingChannel) {
-          await store.setState(broadcast.id, 'finished', ['sending']);
+          await changeState(store, broadcast.id, 'finish');
           this.report.ended = 'finished';
         } else this.report.ended = 'waiting';
       }
@@ -303,12 +287,9 @@ export class BroadcastSender {
   ): Promise<string> {
     const { links, siteUrl, email } = this.options;
     if (!email) throw new EmailSendError('Email is not set up (SMTP_URL, MAIL_FROM).', false);
-    const manage = links.sign('manage', signupId);
-    const unsubscribeUrl = `${siteUrl}/unsubscribe/${manage}`;
-    const parts = personalise(broadcast.content, {
-      preferencesUrl: `${siteUrl}/preferences/${manage}`,
-      unsubscribeUrl,
-    });
+    const urls = manageUrls(links, siteUrl, signupId);
+    const unsubscribeUrl = urls.unsubscribe;
+    const parts = personalise(broadcast.content, { preferencesUrl: urls.preferences, unsubscribeUrl });
     // The same Message-ID for the same outbox row, every time: a re-send of an unknown one can be
     // recognised as the same message by the receiving side.
     const messageId = `broadcast-${broadcast.id}.message-${message.id}@${messageIdDomain(this.options.mailFrom ?? '')}`;

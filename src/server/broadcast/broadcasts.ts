@@ -1,7 +1,19 @@
-// Launch day's operations, for the owner's command (and later the dashboard): create a broadcast
-// with its recipients, top it up, preview it, test it, and build its senders. Decision 023.
+// A broadcast's contents and recipients: create one and choose who gets it, top it up, preview it,
+// send one test message, and build its senders. BroadcastControl (broadcast-control.ts) runs these
+// for the owner's command and the dashboard. Decision 023.
 import type { Config } from '../config.js';
-import { createEmailSender, type EmailSender } from '../consent/email-sender.js';
+import type { LinkSigner } from '../consent/link-tokens.js';
+import { manageUrls } from '../consent/link-urls.js';
+import { createMessagingCore, createTransports, listIdentity, type Transports } from '../consent/messaging.js';
+import { toE164 } from '../consent/phone.js';
+import type { Subscriptions } from '../consent/subscriptions.js';
+import type { ConsentRepository } from '../db/consent-repository.js';
+import type { Broadcast, BroadcastSegment, OutboxRepository, Recipient } from '../db/outbox-repository.js';
+import type { BroadcastChannel } from '../db/outbox.table.js';
+import { BroadcastError } from './broadcast-error.js';
+import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
+import { changeState } from './broadcast-rules.js';
+import { BroadcastSender, type BroadcastSenderOptions } from './broadcast-sender.js';
 import {
   BROADCAST_TEMPLATES,
   personalise,
@@ -9,25 +21,7 @@ import {
   templateProblems,
   type BroadcastTemplate,
 } from './broadcast-templates.js';
-import { createAddressHasher, createLinkSigner, type LinkSigner } from '../consent/link-tokens.js';
-import { toE164 } from '../consent/phone.js';
-import type { SmsProvider } from '../consent/sms-provider.js';
-import { Subscriptions } from '../consent/subscriptions.js';
-import { createTwilioSmsProvider } from '../consent/twilio-sms-provider.js';
-import { messageWords } from '../consent/messaging-content.js';
-import type {
-  Broadcast,
-  BroadcastSegment,
-  OutboxRepository,
-  Recipient,
-} from '../db/outbox-repository.js';
-import type { BroadcastChannel } from '../db/outbox.table.js';
-import type { Db } from '../db/open-database.js';
-import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
-import { BroadcastSender, type BroadcastSenderOptions } from './broadcast-sender.js';
 import { EXCLUSIONS, exclusionOf, suppressionsFor, type Audience, type Exclusion } from './eligibility.js';
-
-export class BroadcastError extends Error {}
 
 /** A link for nobody (the preview's and a test message's): it opens the "we hold no details" page. */
 export const NOBODY = '00000000-0000-4000-8000-000000000000';
@@ -43,24 +37,9 @@ export interface AudienceReport {
   >;
 }
 
-export interface Transports {
-  email?: EmailSender;
-  sms?: SmsProvider;
-}
-
-export function listIdentity(siteUrl: string): { listId: string; listName: string } {
-  return { listId: `launch.${new URL(siteUrl).hostname}`, listName: messageWords.listName };
-}
-
 /** The transports the configuration sets up; a broadcast's email keeps more connections open. */
 export function transportsFrom(config: Config, { connections = 8 } = {}): Transports {
-  const { email, sms } = config.messaging;
-  return {
-    ...(email
-      ? { email: createEmailSender(email, { ...listIdentity(config.siteUrl), maxConnections: connections }) }
-      : {}),
-    ...(sms ? { sms: createTwilioSmsProvider(sms) } : {}),
-  };
+  return createTransports(config.messaging, config.siteUrl, { connections });
 }
 
 export class Broadcasts {
@@ -70,15 +49,15 @@ export class Broadcasts {
   constructor(
     private readonly config: Config,
     readonly store: OutboxRepository,
-    signups: Db,
+    consent: ConsentRepository,
   ) {
-    const { secretKey } = config.messaging;
-    if (!secretKey)
+    const { subscriptions, links } = createMessagingCore(config.messaging, consent);
+    if (!links)
       throw new BroadcastError(
         'SECRET_KEY is not set: it signs the unsubscribe links and reads the suppression list, so nothing can be sent without it.',
       );
-    this.subscriptions = new Subscriptions(signups.consent, createAddressHasher(secretKey));
-    this.links = createLinkSigner(secretKey);
+    this.subscriptions = subscriptions;
+    this.links = links;
   }
 
   /** The channels configured here (email needs SMTP_URL and MAIL_FROM; texts, TWILIO_*). */
@@ -157,7 +136,7 @@ export class Broadcasts {
     const broadcast = await this.get(name);
     const report = await this.fill(broadcast);
     const added = Object.values(report.channels).reduce((sum, channel) => sum + channel.added, 0);
-    if (added > 0 && broadcast.state === 'finished') await this.store.setState(broadcast.id, 'ready', ['finished']);
+    if (added > 0 && broadcast.state === 'finished') await changeState(this.store, broadcast.id, 'reopen');
     return { broadcast: await this.get(name), report };
   }
 
@@ -209,10 +188,10 @@ export class Broadcasts {
 
   /** The broadcast's messages as one person would get them, with links that name nobody. */
   preview(broadcast: Broadcast): { subject: string; text: string; html: string; sms: string } {
-    const manage = this.links.sign('manage', NOBODY);
+    const urls = manageUrls(this.links, this.config.siteUrl, NOBODY);
     const parts = personalise(broadcast.content, {
-      preferencesUrl: `${this.config.siteUrl}/preferences/${manage}`,
-      unsubscribeUrl: `${this.config.siteUrl}/unsubscribe/${manage}`,
+      preferencesUrl: urls.preferences,
+      unsubscribeUrl: urls.unsubscribe,
     });
     return { subject: broadcast.content.subject, ...parts, sms: broadcast.content.sms };
   }
@@ -230,7 +209,7 @@ export class Broadcasts {
         subject: `[Test] ${broadcast.content.subject}`,
         ...listIdentity(this.config.siteUrl),
       });
-      const unsubscribeUrl = `${this.config.siteUrl}/unsubscribe/${this.links.sign('manage', NOBODY)}`;
+      const unsubscribeUrl = manageUrls(this.links, this.config.siteUrl, NOBODY).unsubscribe;
       const sent = await transports.email.sendRaw({
         to,
         messageId,

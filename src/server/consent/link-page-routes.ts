@@ -6,6 +6,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { linkPageWords } from './messaging-content.js';
 import type { LinkPurpose, LinkSigner } from './link-tokens.js';
 import type { Subscriptions } from './subscriptions.js';
+import { preferencesPath } from './link-urls.js';
 import { badLinkPage, confirmPage, noticePage, unsubscribePage } from './link-pages.js';
 import { deleteQuestionPage, preferencesPage } from './preferences-page.js';
 import { preferencesOf } from '../db/consent-repository.js';
@@ -45,7 +46,6 @@ export const linkPageRoutes: FastifyPluginAsync<LinkPageOptions> = async (app, {
   });
 
   const idFor = (purpose: LinkPurpose, token: string) => links.verify(purpose, token);
-  const preferencesPath = (id: string) => `/preferences/${links.sign('manage', id)}`;
 
   // The pages' own forms: url-encoded bodies, parsed in this scope only (the JSON API still answers
   // 415 to a form post).
@@ -57,7 +57,7 @@ export const linkPageRoutes: FastifyPluginAsync<LinkPageOptions> = async (app, {
       const subscriber = id ? await subscriptions.subscriber(id) : undefined;
       if (!id || !subscriber) return html(reply, badLinkPage(), 404);
       const state = subscriber.leftAt !== null ? 'left' : subscriber.confirmedAt !== null ? 'confirmed' : 'unconfirmed';
-      return html(reply, confirmPage({ state, preferencesUrl: preferencesPath(id) }));
+      return html(reply, confirmPage({ state, preferencesUrl: preferencesPath(links, id) }));
     });
 
     forms.post<TokenParams>('/confirm/:token', async (request, reply) => {
@@ -144,7 +144,7 @@ export const linkPageRoutes: FastifyPluginAsync<LinkPageOptions> = async (app, {
       const id = idFor('manage', request.params.token);
       const subscriber = id ? await subscriptions.subscriber(id) : undefined;
       if (!id || !subscriber) return html(reply, badLinkPage(), 404);
-      return html(reply, unsubscribePage({ done: false, preferencesUrl: preferencesPath(id) }));
+      return html(reply, unsubscribePage({ done: false, preferencesUrl: preferencesPath(links, id) }));
     });
 
     oneClick.post<TokenParams>('/unsubscribe/:token', async (request, reply) => {
@@ -152,7 +152,7 @@ export const linkPageRoutes: FastifyPluginAsync<LinkPageOptions> = async (app, {
       if (!id) return html(reply, badLinkPage(), 404);
       if (!(await subscriptions.updatePreferences(id, { email: false }, 'one_click_unsubscribe')))
         return html(reply, badLinkPage(), 404);
-      return html(reply, unsubscribePage({ done: true, preferencesUrl: preferencesPath(id) }));
+      return html(reply, unsubscribePage({ done: true, preferencesUrl: preferencesPath(links, id) }));
     });
   });
 };

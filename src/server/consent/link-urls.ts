@@ -1,4 +1,5 @@
-// The personal addresses a message links to, all on SITE_URL.
+// The personal addresses a message or a page links to: the one place each is built. Paths are what
+// the link pages serve; the URLs put them on SITE_URL for emails and texts.
 import type { LinkSigner } from './link-tokens.js';
 
 export interface LinkUrls {
@@ -10,11 +11,32 @@ export interface LinkUrls {
   unsubscribe: string;
 }
 
-export function linkUrls(links: LinkSigner, siteUrl: string, signupId: string): LinkUrls {
+/** /confirm/…, for the confirmation email. */
+function confirmPath(links: LinkSigner, signupId: string): string {
+  return `/confirm/${links.sign('confirm', signupId)}`;
+}
+
+/** /preferences/… and /unsubscribe/…: both carry the one "manage" token, signed once (a broadcast signs millions). */
+function managePaths(links: LinkSigner, signupId: string): { preferences: string; unsubscribe: string } {
   const manage = links.sign('manage', signupId);
-  return {
-    confirm: `${siteUrl}/confirm/${links.sign('confirm', signupId)}`,
-    preferences: `${siteUrl}/preferences/${manage}`,
-    unsubscribe: `${siteUrl}/unsubscribe/${manage}`,
-  };
+  return { preferences: `/preferences/${manage}`, unsubscribe: `/unsubscribe/${manage}` };
+}
+
+/** /preferences/…, the person's own page (the link pages link to it on this site). */
+export function preferencesPath(links: LinkSigner, signupId: string): string {
+  return managePaths(links, signupId).preferences;
+}
+
+/** The person's preferences and unsubscribe URLs, as every message but the confirmation carries. */
+export function manageUrls(
+  links: LinkSigner,
+  siteUrl: string,
+  signupId: string,
+): Pick<LinkUrls, 'preferences' | 'unsubscribe'> {
+  const paths = managePaths(links, signupId);
+  return { preferences: `${siteUrl}${paths.preferences}`, unsubscribe: `${siteUrl}${paths.unsubscribe}` };
+}
+
+export function linkUrls(links: LinkSigner, siteUrl: string, signupId: string): LinkUrls {
+  return { confirm: `${siteUrl}${confirmPath(links, signupId)}`, ...manageUrls(links, siteUrl, signupId) };
 }

@@ -1,11 +1,13 @@
-// Puts messaging together from the configuration: the transports, the signed links, the
-// subscriptions service, the confirmation mailer and the clean-up of unconfirmed sign-ups.
+// Messaging's composition root: the one place that builds the subscriptions service, the link
+// signer, the address hasher and the transports from the configuration (for the server, the
+// broadcast and the owner's commands alike), and the server's confirmation mailer and clean-up.
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../config.js';
-import type { Db } from '../db/open-database.js';
+import type { ConsentRepository } from '../db/consent-repository.js';
 import { ConfirmationMailer } from './confirmation-mailer.js';
 import { createEmailSender, type EmailSender } from './email-sender.js';
 import { createAddressHasher, createLinkSigner, type LinkSigner } from './link-tokens.js';
+import { messageWords } from './messaging-content.js';
 import type { SmsProvider } from './sms-provider.js';
 import { Subscriptions } from './subscriptions.js';
 import { createTwilioSmsProvider } from './twilio-sms-provider.js';
@@ -36,6 +38,54 @@ export interface Messaging {
   stop(): Promise<void>;
 }
 
+/** What SECRET_KEY unlocks: the subscriptions service (with suppression hashes) and the link signer. */
+export interface MessagingCore {
+  subscriptions: Subscriptions;
+  /** Set when SECRET_KEY is. */
+  links?: LinkSigner;
+}
+
+/** The subscriptions service and the link signer; without SECRET_KEY, no hashes and no links. */
+export function createMessagingCore(
+  config: Pick<MessagingConfig, 'secretKey'>,
+  consent: ConsentRepository,
+): MessagingCore {
+  const { secretKey } = config;
+  const subscriptions = new Subscriptions(consent, secretKey ? createAddressHasher(secretKey) : undefined);
+  return { subscriptions, ...(secretKey ? { links: createLinkSigner(secretKey) } : {}) };
+}
+
+/** How email and texts leave: each is set when the configuration sets it up. */
+export interface Transports {
+  email?: EmailSender;
+  sms?: SmsProvider;
+}
+
+/** The list's name and id in every email's List-Id header. */
+export function listIdentity(siteUrl: string): { listId: string; listName: string } {
+  return { listId: `launch.${new URL(siteUrl).hostname}`, listName: messageWords.listName };
+}
+
+/** The transports the configuration sets up; `connections` keeps more SMTP connections open (a broadcast's). */
+export function createTransports(
+  config: Pick<MessagingConfig, 'email' | 'sms'>,
+  siteUrl: string,
+  { connections }: { connections?: number } = {},
+): Transports {
+  const { email, sms } = config;
+  return {
+    ...(email
+      ? {
+          email: createEmailSender(email, {
+            ...listIdentity(siteUrl),
+            ...(connections === undefined ? {} : { maxConnections: connections }),
+          }),
+        }
+      : {}),
+    ...(sms ? { sms: createTwilioSmsProvider(sms) } : {}),
+  };
+}
+
 export function contactFor(config: MessagingConfig, siteUrl: string): string {
   const from = config.email?.from;
   const address = from?.match(/<([^>]+)>/)?.[1] ?? from;
@@ -44,19 +94,21 @@ export function contactFor(config: MessagingConfig, siteUrl: string): string {
 
 export function createMessaging(
   config: MessagingConfig,
-  store: Db,
+  store: { consent: ConsentRepository },
   siteUrl: string,
   overrides: MessagingOverrides = {},
 ): Messaging {
-  const secretKey = config.secretKey;
-  const hasher = secretKey ? createAddressHasher(secretKey) : undefined;
-  const subscriptions = new Subscriptions(store.consent, hasher);
-  const links = secretKey ? createLinkSigner(secretKey) : undefined;
-  const listId = `launch.${new URL(siteUrl).hostname}`;
-  const email =
-    overrides.email ??
-    (config.email ? createEmailSender(config.email, { listId, listName: 'ScamSavvy launch news' }) : undefined);
-  const sms = overrides.sms ?? (config.sms ? createTwilioSmsProvider(config.sms) : undefined);
+  const { subscriptions, links } = createMessagingCore(config, store.consent);
+  // A transport the caller brings is used instead of one built here (not beside it).
+  const transports = createTransports(
+    {
+      ...(config.email && !overrides.email ? { email: config.email } : {}),
+      ...(config.sms && !overrides.sms ? { sms: config.sms } : {}),
+    },
+    siteUrl,
+  );
+  const email = overrides.email ?? transports.email;
+  const sms = overrides.sms ?? transports.sms;
   let mailer: ConfirmationMailer | undefined;
   let sweep: NodeJS.Timeout | undefined;
 

@@ -1,0 +1,24 @@
+// Who gets a broadcast and why the others do not, as create and top-up say it.
+import type { AudienceReport } from '../../server/broadcast/broadcasts.js';
+import { EXCLUSION_WORDS, EXCLUSIONS } from '../../server/broadcast/eligibility.js';
+import type { Broadcast } from '../../server/db/outbox-repository.js';
+import { number, plural } from './command-support.js';
+
+export function describeReport(report: AudienceReport, broadcast: Broadcast, topUp: boolean): string[] {
+  const lines = [`${plural(report.people, 'person', 'people')} on the list.`];
+  for (const channel of broadcast.channels) {
+    const tally = report.channels[channel];
+    if (!tally) continue;
+    const what = channel === 'email' ? 'the email' : 'the text message';
+    lines.push(
+      topUp
+        ? `${plural(tally.added, 'more person', 'more people')} will get ${what} (${number(tally.recipients)} in all).`
+        : `${plural(tally.recipients, 'person', 'people')} will get ${what}.`,
+    );
+    for (const why of EXCLUSIONS) {
+      const count = tally.excluded[why];
+      if (count > 0) lines.push(`  not ${number(count)}: ${EXCLUSION_WORDS[why]}`);
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,27 @@
+// `broadcast -- create`: a new broadcast with its recipients taken now.
+import { describeReport } from './audience-words.js';
+import { UsageError, type Context, type Values } from './command-support.js';
+
+export async function create(context: Context, values: Values): Promise<number> {
+  const name = typeof values.name === 'string' ? values.name : undefined;
+  const template = typeof values.template === 'string' ? values.template : undefined;
+  if (!name || !template) throw new UsageError('create needs --name NAME and --template launch|beta.');
+  const channels =
+    typeof values.channels === 'string' ? values.channels.split(',').map((part) => part.trim()) : undefined;
+  const { broadcast, report } = await context.control.create({
+    name,
+    template,
+    ...(typeof values.segment === 'string' ? { segment: values.segment } : {}),
+    ...(channels ? { channels } : {}),
+    includeUnconfirmed: values['include-unconfirmed'] === true,
+  });
+  const { out } = context.output;
+  out.write(
+    `Created the broadcast "${broadcast.name}" (${broadcast.template}, ${broadcast.segment === 'beta' ? 'beta testers' : 'everyone'}, ${broadcast.channels.join(' and ')}).\n`,
+  );
+  if (!broadcast.includeUnconfirmed)
+    out.write('Only people who confirmed their email are in it (--include-unconfirmed adds the others).\n');
+  for (const line of describeReport(report, broadcast, false)) out.write(`${line}\n`);
+  out.write(`\nNext: npm run broadcast -- preview ${broadcast.name}\n`);
+  return 0;
+}

@@ -1,6 +1,7 @@
 // A button that opens the sign-up dialog, and loads the dialog's code as soon as a visitor shows intent.
 import { trackSignupInterest } from '../analytics/analytics';
-import { preloadSignupDialog, useSignupDialog, type SignupSource } from './signup-dialog-host';
+import type { SignupSource } from '../signup-source';
+import { preloadSignupDialog, useSignupDialog } from './signup-dialog-host';
 
 export function SignupButton({ source, children }: { source: SignupSource; children: string }) {
   const { openSignup } = useSignupDialog();

@@ -1,10 +1,7 @@
 // Holds whether the sign-up dialog is open; its code loads on intent, or when idle after the visitor's first move.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { SignupButton } from '../../shared/signup-schema.js';
 import { trackSignupStart } from '../analytics/analytics';
-
-/** Which button opened the dialog (spec section 2: the click's section). */
-export type SignupSource = SignupButton;
+import type { SignupSource } from '../signup-source';
 
 type DialogCode = typeof import('./signup-dialog');
 type DialogComponent = DialogCode['SignupDialog'];

@@ -3,8 +3,8 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, useState } from 'react';
 import { privacyNotice } from '../content';
 import { signupDialog } from '../signup-content';
+import type { SignupSource } from '../signup-source';
 import { openPrivacyNotice } from './privacy-notice';
-import type { SignupSource } from './signup-dialog-host';
 import { SignupForm } from './signup-form';
 import { SignupSuccess } from './signup-success';
 

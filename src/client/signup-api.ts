@@ -1,7 +1,6 @@
 // Sends a sign-up to our server; any answer but 2xx counts as a failed save.
-import type { SignupFields, SignupInput } from '../shared/signup-schema.js';
+import type { SignupButton as SignupSource, SignupFields, SignupInput } from '../shared/signup-schema.js';
 import { readAttribution } from './attribution';
-import type { SignupSource } from './components/signup-dialog-host';
 import { signupDialog } from './signup-content';
 
 /** Long enough for a slow phone connection, short enough that nobody waits forever. */

@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import { privacyNotice } from '../content';
 import { signupDialog } from '../signup-content';
 import { openPrivacyNotice } from './privacy-notice';
-import type { SignupSource } from './signup-dialog-host';
+import type { SignupButton as SignupSource } from '../../shared/signup-schema.js';
 import { SignupForm } from './signup-form';
 import { SignupSuccess } from './signup-success';
 

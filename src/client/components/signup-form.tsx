@@ -13,7 +13,7 @@ import { trackFormSubmission, trackSignup } from '../analytics/analytics';
 import { privacyNotice } from '../content';
 import { signupDialog } from '../signup-content';
 import { signupBody, submitSignup } from '../signup-api';
-import type { SignupSource } from './signup-dialog-host';
+import type { SignupButton as SignupSource } from '../../shared/signup-schema.js';
 import { ErrorSummary, type ErrorSummaryItem } from './error-summary';
 import { TextField } from './text-field';
 

@@ -37,7 +37,8 @@ const shippedZones = [
   {
     target: 'src/server/!(app|index).ts',
     from: [...features, 'site', 'db'].map(serverPath),
-    message: 'The server\'s top-level modules (config, errors, logger …) sit below db/ and every feature: they import neither.',
+    message:
+      "The server's top-level modules (config, errors, logger …) sit below db/ and every feature: they import neither.",
   },
   {
     target: [...features, 'site', 'db'].map(serverPath).concat('src/server/!(app|index).ts'),
@@ -58,10 +59,16 @@ const storageImports = [
   {
     name: 'kysely',
     allowTypeImports: true,
-    message: 'Only src/server/db/ builds queries and picks dialects (SqliteDialect, PostgresDialect); elsewhere use the repositories.',
+    message:
+      'Only src/server/db/ builds queries and picks dialects (SqliteDialect, PostgresDialect); elsewhere use the repositories.',
   },
 ];
-const pageFiles = ['src/server/**/*-page.tsx', 'src/server/**/*-pages.tsx', 'src/server/**/*-layout.tsx', 'src/server/**/signups-chart.tsx'];
+const pageFiles = [
+  'src/server/**/*-page.tsx',
+  'src/server/**/*-pages.tsx',
+  'src/server/**/*-layout.tsx',
+  'src/server/**/signups-chart.tsx',
+];
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'src/test-fixtures/'] },

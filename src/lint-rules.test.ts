@@ -23,10 +23,18 @@ const rules: RuleCases[] = [
     rule: zones,
     message: /db\/ is the lowest layer/,
     refused: [
-      { name: 'db imports a feature', filePath: 'src/server/db/fixture.ts', code: "import '../owner/owner-routes.js';" },
+      {
+        name: 'db imports a feature',
+        filePath: 'src/server/db/fixture.ts',
+        code: "import '../owner/owner-routes.js';",
+      },
       { name: 'db imports site/', filePath: 'src/server/db/fixture.ts', code: "import '../site/site-routes.js';" },
       { name: 'db imports app.ts', filePath: 'src/server/db/fixture.ts', code: "import '../app.js';" },
-      { name: 'a db test imports a feature', filePath: 'src/server/db/fixture.test.ts', code: "import '../consent/link-tokens.js';" },
+      {
+        name: 'a db test imports a feature',
+        filePath: 'src/server/db/fixture.test.ts',
+        code: "import '../consent/link-tokens.js';",
+      },
     ],
     allowed: [
       {
@@ -40,31 +48,91 @@ const rules: RuleCases[] = [
     rule: zones,
     message: /Features are layered signups < consent < broadcast < owner/,
     refused: [
-      { name: 'signups imports consent', filePath: 'src/server/signups/fixture.ts', code: "import '../consent/link-tokens.js';" },
-      { name: 'consent imports broadcast', filePath: 'src/server/consent/fixture.ts', code: "import '../broadcast/broadcast-control.js';" },
-      { name: 'broadcast imports owner', filePath: 'src/server/broadcast/fixture.ts', code: "import '../owner/owner-words.js';" },
-      { name: 'owner imports site/', filePath: 'src/server/owner/fixture.ts', code: "import '../site/site-routes.js';" },
-      { name: 'signups imports site/', filePath: 'src/server/signups/fixture.ts', code: "import '../site/health-routes.js';" },
-      { name: 'a consent test imports owner', filePath: 'src/server/consent/fixture.test.ts', code: "import '../owner/owner-words.js';" },
+      {
+        name: 'signups imports consent',
+        filePath: 'src/server/signups/fixture.ts',
+        code: "import '../consent/link-tokens.js';",
+      },
+      {
+        name: 'consent imports broadcast',
+        filePath: 'src/server/consent/fixture.ts',
+        code: "import '../broadcast/broadcast-control.js';",
+      },
+      {
+        name: 'broadcast imports owner',
+        filePath: 'src/server/broadcast/fixture.ts',
+        code: "import '../owner/owner-words.js';",
+      },
+      {
+        name: 'owner imports site/',
+        filePath: 'src/server/owner/fixture.ts',
+        code: "import '../site/site-routes.js';",
+      },
+      {
+        name: 'signups imports site/',
+        filePath: 'src/server/signups/fixture.ts',
+        code: "import '../site/health-routes.js';",
+      },
+      {
+        name: 'a consent test imports owner',
+        filePath: 'src/server/consent/fixture.test.ts',
+        code: "import '../owner/owner-words.js';",
+      },
     ],
     allowed: [
-      { name: 'signups imports db', filePath: 'src/server/signups/fixture.ts', code: "import '../db/open-database.js';" },
-      { name: 'consent imports signups', filePath: 'src/server/consent/fixture.ts', code: "import '../signups/signup-routes.js';" },
-      { name: 'broadcast imports consent', filePath: 'src/server/broadcast/fixture.ts', code: "import '../consent/link-tokens.js';" },
-      { name: 'owner imports broadcast', filePath: 'src/server/owner/fixture.ts', code: "import '../broadcast/broadcast-control.js';" },
-      { name: 'app.ts imports every feature', filePath: 'src/server/app.ts', code: "import './owner/owner-routes.js';\nimport './site/site-routes.js';" },
+      {
+        name: 'signups imports db',
+        filePath: 'src/server/signups/fixture.ts',
+        code: "import '../db/open-database.js';",
+      },
+      {
+        name: 'consent imports signups',
+        filePath: 'src/server/consent/fixture.ts',
+        code: "import '../signups/signup-routes.js';",
+      },
+      {
+        name: 'broadcast imports consent',
+        filePath: 'src/server/broadcast/fixture.ts',
+        code: "import '../consent/link-tokens.js';",
+      },
+      {
+        name: 'owner imports broadcast',
+        filePath: 'src/server/owner/fixture.ts',
+        code: "import '../broadcast/broadcast-control.js';",
+      },
+      {
+        name: 'app.ts imports every feature',
+        filePath: 'src/server/app.ts',
+        code: "import './owner/owner-routes.js';\nimport './site/site-routes.js';",
+      },
     ],
   },
   {
     rule: zones,
     message: /A route file never imports another route file/,
     refused: [
-      { name: 'a route file imports one beside it', filePath: 'src/server/signups/fixture-routes.ts', code: "import './signup-routes.js';" },
-      { name: 'a route file imports a lower feature\'s', filePath: 'src/server/owner/fixture-routes.ts', code: "import '../consent/link-page-routes.js';" },
+      {
+        name: 'a route file imports one beside it',
+        filePath: 'src/server/signups/fixture-routes.ts',
+        code: "import './signup-routes.js';",
+      },
+      {
+        name: "a route file imports a lower feature's",
+        filePath: 'src/server/owner/fixture-routes.ts',
+        code: "import '../consent/link-page-routes.js';",
+      },
     ],
     allowed: [
-      { name: 'a route file imports a service', filePath: 'src/server/owner/fixture-routes.ts', code: "import '../consent/link-tokens.js';" },
-      { name: 'a route test imports its route file', filePath: 'src/server/signups/fixture-routes.test.ts', code: "import './signup-routes.js';" },
+      {
+        name: 'a route file imports a service',
+        filePath: 'src/server/owner/fixture-routes.ts',
+        code: "import '../consent/link-tokens.js';",
+      },
+      {
+        name: 'a route test imports its route file',
+        filePath: 'src/server/signups/fixture-routes.test.ts',
+        code: "import './signup-routes.js';",
+      },
     ],
   },
   {
@@ -75,7 +143,11 @@ const rules: RuleCases[] = [
       { name: 'a top-level module imports index.ts', filePath: 'src/server/fixture.ts', code: "import './index.js';" },
     ],
     allowed: [
-      { name: 'a feature\'s test builds the app', filePath: 'src/server/consent/fixture.test.ts', code: "import '../app.js';" },
+      {
+        name: "a feature's test builds the app",
+        filePath: 'src/server/consent/fixture.test.ts',
+        code: "import '../app.js';",
+      },
       { name: 'index.ts imports app.ts', filePath: 'src/server/index.ts', code: "import './app.js';" },
     ],
   },
@@ -84,48 +156,116 @@ const rules: RuleCases[] = [
     message: /top-level modules .* sit below db\/ and every feature/,
     refused: [
       { name: 'config.ts imports db', filePath: 'src/server/config.ts', code: "import './db/open-database.js';" },
-      { name: 'a top-level module imports a feature', filePath: 'src/server/fixture.ts', code: "import './signups/signup-routes.js';" },
+      {
+        name: 'a top-level module imports a feature',
+        filePath: 'src/server/fixture.ts',
+        code: "import './signups/signup-routes.js';",
+      },
     ],
     allowed: [
-      { name: 'a top-level module imports another and shared', filePath: 'src/server/fixture.ts', code: "import './errors.js';\nimport '../shared/routes.js';" },
-      { name: 'a top-level test imports db', filePath: 'src/server/fixture.test.ts', code: "import './db/open-database.js';" },
+      {
+        name: 'a top-level module imports another and shared',
+        filePath: 'src/server/fixture.ts',
+        code: "import './errors.js';\nimport '../shared/routes.js';",
+      },
+      {
+        name: 'a top-level test imports db',
+        filePath: 'src/server/fixture.test.ts',
+        code: "import './db/open-database.js';",
+      },
     ],
   },
   {
     rule: zones,
     message: /Test helpers are not built into dist/,
     refused: [
-      { name: 'a feature imports a test helper', filePath: 'src/server/signups/fixture.ts', code: "import '../test/test-config.js';" },
-      { name: 'a command imports a test helper', filePath: 'src/cli/fixture.ts', code: "import '../server/test/test-config.js';" },
+      {
+        name: 'a feature imports a test helper',
+        filePath: 'src/server/signups/fixture.ts',
+        code: "import '../test/test-config.js';",
+      },
+      {
+        name: 'a command imports a test helper',
+        filePath: 'src/cli/fixture.ts',
+        code: "import '../server/test/test-config.js';",
+      },
     ],
     allowed: [
-      { name: 'a test imports a test helper', filePath: 'src/server/signups/fixture.test.ts', code: "import '../test/test-config.js';" },
-      { name: 'test helpers import each other', filePath: 'src/server/test/fixture.ts', code: "import './test-config.js';" },
+      {
+        name: 'a test imports a test helper',
+        filePath: 'src/server/signups/fixture.test.ts',
+        code: "import '../test/test-config.js';",
+      },
+      {
+        name: 'test helpers import each other',
+        filePath: 'src/server/test/fixture.ts',
+        code: "import './test-config.js';",
+      },
     ],
   },
   {
     rule: imports,
     message: /Pages render what they are given: they import only types from db\//,
     refused: [
-      { name: 'a -page.tsx', filePath: 'src/server/consent/fixture-page.tsx', code: "import { openDatabase } from '../db/open-database.js';\nexport const x = openDatabase;" },
-      { name: 'a -pages.tsx', filePath: 'src/server/owner/fixture-pages.tsx', code: "import { openDatabase } from '../db/open-database.js';\nexport const x = openDatabase;" },
-      { name: 'a -layout.tsx', filePath: 'src/server/owner/fixture-layout.tsx', code: "import { openDatabase } from '../db/open-database.js';\nexport const x = openDatabase;" },
-      { name: 'signups-chart.tsx', filePath: 'src/server/owner/signups-chart.tsx', code: "import { openDatabase } from '../db/open-database.js';\nexport const x = openDatabase;" },
+      {
+        name: 'a -page.tsx',
+        filePath: 'src/server/consent/fixture-page.tsx',
+        code: "import { openDatabase } from '../db/open-database.js';\nexport const x = openDatabase;",
+      },
+      {
+        name: 'a -pages.tsx',
+        filePath: 'src/server/owner/fixture-pages.tsx',
+        code: "import { openDatabase } from '../db/open-database.js';\nexport const x = openDatabase;",
+      },
+      {
+        name: 'a -layout.tsx',
+        filePath: 'src/server/owner/fixture-layout.tsx',
+        code: "import { openDatabase } from '../db/open-database.js';\nexport const x = openDatabase;",
+      },
+      {
+        name: 'signups-chart.tsx',
+        filePath: 'src/server/owner/signups-chart.tsx',
+        code: "import { openDatabase } from '../db/open-database.js';\nexport const x = openDatabase;",
+      },
     ],
     allowed: [
-      { name: 'a page imports a type', filePath: 'src/server/owner/fixture-page.tsx', code: "import type { Db } from '../db/signup-store.js';\nexport type X = Db;" },
-      { name: 'a page imports types inline', filePath: 'src/server/owner/fixture-pages.tsx', code: "import { type Db } from '../db/signup-store.js';\nexport type X = Db;" },
+      {
+        name: 'a page imports a type',
+        filePath: 'src/server/owner/fixture-page.tsx',
+        code: "import type { Db } from '../db/signup-store.js';\nexport type X = Db;",
+      },
+      {
+        name: 'a page imports types inline',
+        filePath: 'src/server/owner/fixture-pages.tsx',
+        code: "import { type Db } from '../db/signup-store.js';\nexport type X = Db;",
+      },
     ],
   },
   {
     rule: imports,
     message: /Only src\/server\/db\//,
     refused: [
-      { name: 'better-sqlite3 outside db', filePath: 'src/server/signups/fixture.ts', code: "import Database from 'better-sqlite3';\nexport const x = Database;" },
+      {
+        name: 'better-sqlite3 outside db',
+        filePath: 'src/server/signups/fixture.ts',
+        code: "import Database from 'better-sqlite3';\nexport const x = Database;",
+      },
       { name: 'pg outside db', filePath: 'src/cli/fixture.ts', code: "import pg from 'pg';\nexport const x = pg;" },
-      { name: 'SqliteDialect outside db', filePath: 'src/server/owner/fixture.ts', code: "import { SqliteDialect } from 'kysely';\nexport const x = SqliteDialect;" },
-      { name: 'PostgresDialect outside db', filePath: 'src/server/fixture.ts', code: "import { PostgresDialect } from 'kysely';\nexport const x = PostgresDialect;" },
-      { name: 'a page reaches the driver', filePath: 'src/server/owner/fixture-page.tsx', code: "import pg from 'pg';\nexport const x = pg;" },
+      {
+        name: 'SqliteDialect outside db',
+        filePath: 'src/server/owner/fixture.ts',
+        code: "import { SqliteDialect } from 'kysely';\nexport const x = SqliteDialect;",
+      },
+      {
+        name: 'PostgresDialect outside db',
+        filePath: 'src/server/fixture.ts',
+        code: "import { PostgresDialect } from 'kysely';\nexport const x = PostgresDialect;",
+      },
+      {
+        name: 'a page reaches the driver',
+        filePath: 'src/server/owner/fixture-page.tsx',
+        code: "import pg from 'pg';\nexport const x = pg;",
+      },
     ],
     allowed: [
       {
@@ -133,8 +273,16 @@ const rules: RuleCases[] = [
         filePath: 'src/server/db/fixture.ts',
         code: "import Database from 'better-sqlite3';\nimport pg from 'pg';\nimport { PostgresDialect, SqliteDialect } from 'kysely';\nexport const x = [Database, pg, PostgresDialect, SqliteDialect];",
       },
-      { name: 'a type from kysely elsewhere', filePath: 'src/server/signups/fixture.ts', code: "import type { Kysely } from 'kysely';\nexport type X = Kysely<object>;" },
-      { name: 'a test opens the file itself', filePath: 'src/server/signups/fixture.test.ts', code: "import Database from 'better-sqlite3';\nexport const x = Database;" },
+      {
+        name: 'a type from kysely elsewhere',
+        filePath: 'src/server/signups/fixture.ts',
+        code: "import type { Kysely } from 'kysely';\nexport type X = Kysely<object>;",
+      },
+      {
+        name: 'a test opens the file itself',
+        filePath: 'src/server/signups/fixture.test.ts',
+        code: "import Database from 'better-sqlite3';\nexport const x = Database;",
+      },
     ],
   },
   {
@@ -143,9 +291,21 @@ const rules: RuleCases[] = [
     refused: [
       { name: 'shared imports the client', filePath: 'src/shared/fixture.ts', code: "import '../client/content.js';" },
       { name: 'shared imports the server', filePath: 'src/shared/fixture.ts', code: "import '../server/config.js';" },
-      { name: 'the client imports the server', filePath: 'src/client/fixture.ts', code: "import '../server/config.js';" },
-      { name: 'the server imports the client', filePath: 'src/server/fixture.ts', code: "import '../client/content.js';" },
-      { name: 'the server imports the CLI', filePath: 'src/server/fixture.ts', code: "import '../cli/cli-support.js';" },
+      {
+        name: 'the client imports the server',
+        filePath: 'src/client/fixture.ts',
+        code: "import '../server/config.js';",
+      },
+      {
+        name: 'the server imports the client',
+        filePath: 'src/server/fixture.ts',
+        code: "import '../client/content.js';",
+      },
+      {
+        name: 'the server imports the CLI',
+        filePath: 'src/server/fixture.ts',
+        code: "import '../cli/cli-support.js';",
+      },
       { name: 'the CLI imports the client', filePath: 'src/cli/fixture.ts', code: "import '../client/content.js';" },
     ],
     allowed: [
@@ -186,9 +346,14 @@ describe('import-x/no-cycle', () => {
   });
 
   it('refuses two files that import each other, and one through a .tsx file', { timeout }, async () => {
-    const results = await eslintWithFixtures.lintFiles(['cycle-a.ts', 'cycle-b.ts', 'cycle-view.tsx', 'cycle-label.ts'].map(fixture));
+    const results = await eslintWithFixtures.lintFiles(
+      ['cycle-a.ts', 'cycle-b.ts', 'cycle-view.tsx', 'cycle-label.ts'].map(fixture),
+    );
     for (const result of results) {
-      expect(result.messages.map((found) => found.ruleId), path.basename(result.filePath)).toContain('import-x/no-cycle');
+      expect(
+        result.messages.map((found) => found.ruleId),
+        path.basename(result.filePath),
+      ).toContain('import-x/no-cycle');
     }
   });
 

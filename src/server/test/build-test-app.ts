@@ -43,8 +43,9 @@ export async function buildTestApp({
   onRoute,
 }: TestAppOptions = {}): Promise<TestApp> {
   const chosen = typeof engine === 'string' ? storeEngines.find((candidate) => candidate.name === engine) : engine;
-  if (!chosen?.available) throw new Error(`The ${String(typeof engine === 'string' ? engine : engine.name)} engine is not available here.`);
-  // Registered before the app's, so (vitest runs these last first) the app closes before its database is removed.
+  if (!chosen?.available)
+    throw new Error(`The ${String(typeof engine === 'string' ? engine : engine.name)} engine is not available here.`);
+  // The database's clean-up is registered here, before the app's close: vitest runs them last first, so the app closes first.
   const database = await chosen.database();
   const db = await openDatabase(database, databaseOptions);
   let app: FastifyInstance;

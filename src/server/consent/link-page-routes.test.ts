@@ -9,7 +9,7 @@ import type { Db } from '../db/signup-store.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { rosa } from '../test/people.js';
 import { storeEngines, type StoreEngine } from '../test/store-engines.js';
-import { maskEmail } from './link-page-routes.js';
+import { maskEmail } from './mask-email.js';
 
 const KEY = 'link-pages-test-key-that-is-long-enough';
 const links = createLinkSigner(KEY);

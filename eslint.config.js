@@ -1,15 +1,88 @@
-// Lint rules, including the one that keeps client, server and shared code apart (see ../shared/STYLE.md).
+// Lint rules, including the ones that keep the code's shape: three roots, server layers, no import circles (see docs/architecture.md).
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+const root = import.meta.dirname;
+const testFiles = ['**/*.test.ts', '**/*.test.tsx'];
+
+// The server's features, lowest first: a feature may import a lower one, never a higher one.
+// site/ (page serving, app links, health) is a leaf beside them that no feature imports.
+const features = ['signups', 'consent', 'broadcast', 'owner'];
+
+// Folders are paths (not globs) so that a zone also covers the folder's own files.
+const serverPath = (name) => `src/server/${name}`;
+const layerZones = [
+  {
+    target: serverPath('db'),
+    from: [...features, 'site'].map(serverPath).concat(serverPath('app.ts'), serverPath('index.ts')),
+    message: 'db/ is the lowest layer: it imports no feature and not the app that composes them.',
+  },
+  ...features.map((feature, index) => ({
+    target: serverPath(feature),
+    from: [...features.slice(index + 1), 'site'].map(serverPath),
+    message: `Features are layered ${features.join(' < ')} (site/ is a leaf): ${feature}/ never imports a higher one.`,
+  })),
+  {
+    target: 'src/**/*-routes.ts',
+    from: 'src/**/*-routes.ts',
+    message: 'A route file never imports another route file: app.ts registers them all.',
+  },
+];
+
+// Only for code that is built and shipped (tests may build the whole app and use test helpers).
+const shippedZones = [
+  {
+    target: 'src/server/!(app|index).ts',
+    from: [...features, 'site', 'db'].map(serverPath),
+    message:
+      "The server's top-level modules (config, errors, logger …) sit below db/ and every feature: they import neither.",
+  },
+  {
+    target: [...features, 'site', 'db'].map(serverPath).concat('src/server/!(app|index).ts'),
+    from: [serverPath('app.ts'), serverPath('index.ts')],
+    message: 'app.ts and index.ts compose the server; the layers below them never import them.',
+  },
+  {
+    target: ['src/server/!(test)/**', 'src/server/*', 'src/shared/**', 'src/cli/**'],
+    from: serverPath('test'),
+    message: 'Test helpers are not built into dist/: only tests import src/server/test/.',
+  },
+];
+
+// Storage drivers and raw queries live in db/ only; elsewhere code uses the Db handle and its repositories.
+const storageImports = [
+  { name: 'better-sqlite3', message: 'Only src/server/db/ talks to the database driver.' },
+  { name: 'pg', message: 'Only src/server/db/ talks to the database driver.' },
+  {
+    name: 'kysely',
+    allowTypeImports: true,
+    message:
+      'Only src/server/db/ builds queries and picks dialects (SqliteDialect, PostgresDialect); elsewhere use the repositories.',
+  },
+];
+const pageFiles = [
+  'src/server/**/*-page.tsx',
+  'src/server/**/*-pages.tsx',
+  'src/server/**/*-layout.tsx',
+  'src/server/**/signups-chart.tsx',
+];
+
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/'] },
+  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'src/test-fixtures/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks },
+    plugins: { 'react-hooks': reactHooks, 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      // Resolves './x.js' to x.ts or x.tsx as TypeScript does.
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${root}/tsconfig.json` })],
+    },
     rules: {
       ...reactHooks.configs.recommended.rules,
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -21,6 +94,51 @@ export default tseslint.config(
   restrictImports('src/client/**', ['server', 'cli'], 'The browser app never imports server or CLI code.'),
   restrictImports('src/server/**', ['client', 'cli'], 'The server never imports browser or CLI code.'),
   restrictImports('src/cli/**', ['client'], 'Owner commands use the server side, not the browser app.'),
+  // No import circles. Tests are left out: nothing imports a test, so none can close a circle.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: testFiles,
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  // The server's layers: one rule setting per file set, because a later setting of a rule replaces an earlier one.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: testFiles,
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: root, zones: [...layerZones, ...shippedZones] }] },
+  },
+  // Tests keep the features' layers; a db/ contract test may use a feature's helper to make its input.
+  {
+    files: testFiles.map((pattern) => `src/${pattern}`),
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: root, zones: layerZones.filter((zone) => zone.target !== serverPath('db')) },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/server/db/**', 'src/server/test/**', ...testFiles],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: storageImports }] },
+  },
+  {
+    files: pageFiles,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: storageImports,
+          patterns: [
+            {
+              group: ['**/db/**'],
+              allowTypeImports: true,
+              message: 'Pages render what they are given: they import only types from db/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['scripts/**/*.mjs', 'bench/**/*.mjs', '*.js'],
     languageOptions: {

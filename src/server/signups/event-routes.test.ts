@@ -4,19 +4,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { InjectOptions } from 'fastify';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import pino from 'pino';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EVENT_BATCH_MAX, type AnalyticsEvent } from '../../shared/analytics-events.js';
-import { createApp } from '../app.js';
 import type { Config } from '../config.js';
 import { loggerOptions } from '../logger.js';
 import { eventsRateLimitedMessage } from '../rate-limit.js';
-import { openDatabase } from '../db/open-database.js';
-import { testRedisUrl } from '../test/store-engines.js';
-import { tempDatabaseFile } from '../test/temp-database.js';
-import { testConfig } from '../test/test-config.js';
+import { buildTestApp } from '../test/build-test-app.js';
+import { rosa } from '../test/people.js';
+import { storeEngines, testRedisUrl, type StoreEngine } from '../test/store-engines.js';
 import { EVENTS_BODY_LIMIT_BYTES } from './event-routes.js';
 
 const landingView: AnalyticsEvent = { name: 'page_view', params: { page_name: 'home' } };
@@ -26,20 +25,14 @@ const scrolledHalfway: AnalyticsEvent = {
 };
 const dialogOpen: AnalyticsEvent = { name: 'sign_up_start', params: { page_name: 'home', method: 'modal' } };
 
-const openApps = new Set<FastifyInstance>();
-afterEach(async () => {
-  await Promise.all([...openApps].map((app) => app.close()));
-  openApps.clear();
-});
-
 interface SetupOptions {
+  engine?: StoreEngine | StoreEngine['name'];
   rateLimit?: Partial<Config['rateLimit']>;
   logLevel?: Config['logLevel'];
   redis?: Redis;
 }
 
-async function setup({ rateLimit = {}, logLevel = 'info', redis }: SetupOptions = {}) {
-  const file = tempDatabaseFile();
+async function setupApp({ engine = 'sqlite', rateLimit = {}, logLevel = 'info', redis }: SetupOptions = {}) {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -47,17 +40,16 @@ async function setup({ rateLimit = {}, logLevel = 'info', redis }: SetupOptions 
       done();
     },
   });
-  const app = await createApp({
-    config: testConfig({
+  const { app, database } = await buildTestApp({
+    engine,
+    config: {
       logLevel,
       rateLimit: { perMinute: 0, perHour: 0, redisUrl: undefined, eventsPerMinute: 0, ...rateLimit },
-    }),
-    db: (await openDatabase({ kind: 'sqlite', file: file })),
+    },
     ...(redis ? { redis } : {}),
-    serveSite: false,
     logger: pino(loggerOptions(logLevel), stream),
   });
-  openApps.add(app);
+  const file = database.kind === 'sqlite' ? database.file : '';
   const send = (payload: unknown, options: Omit<InjectOptions, 'method' | 'url' | 'payload'> = {}) =>
     app.inject({
       method: 'POST',
@@ -67,17 +59,10 @@ async function setup({ rateLimit = {}, logLevel = 'info', redis }: SetupOptions 
       headers: { 'content-type': 'application/json', ...options.headers },
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
     });
-  /** Closes the app (which writes everything accepted), then reads the table straight from the file. */
+  /** Closes the app (which writes everything accepted), then reads the table straight from the database. */
   const stored = async () => {
     await app.close();
-    openApps.delete(app);
-    const db = new Database(file, { readonly: true });
-    const rows = db.prepare('SELECT * FROM analytics_events ORDER BY id').all() as Record<string, unknown>[];
-    const columns = (db.prepare('PRAGMA table_info(analytics_events)').all() as { name: string }[]).map(
-      (column) => column.name,
-    );
-    db.close();
-    return { rows, columns };
+    return database.kind === 'sqlite' ? storedInFile(database.file) : await storedInPostgres(database.url);
   };
   /** Rows written so far, read while the app runs (events are written a moment after the answer). */
   const written = () => {
@@ -90,88 +75,157 @@ async function setup({ rateLimit = {}, logLevel = 'info', redis }: SetupOptions 
   return { app, file, send, stored, written, lines, logged };
 }
 
+function storedInFile(file: string) {
+  const db = new Database(file, { readonly: true });
+  const rows = db.prepare('SELECT * FROM analytics_events ORDER BY id').all() as Record<string, unknown>[];
+  const columns = (db.prepare('PRAGMA table_info(analytics_events)').all() as { name: string }[]).map(
+    (column) => column.name,
+  );
+  db.close();
+  return { rows, columns };
+}
+
+/** The same rows as storedInFile gives: params as JSON text, the time as an ISO string. */
+async function storedInPostgres(url: string) {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    const { rows } = await client.query<Record<string, unknown>>(
+      `SELECT id, name, page_name, params::text AS params,
+              to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
+         FROM analytics_events ORDER BY id`,
+    );
+    const columns = await client.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns
+        WHERE table_name = 'analytics_events' AND table_schema = current_schema() ORDER BY ordinal_position`,
+    );
+    return { rows, columns: columns.rows.map((column) => column.column_name) };
+  } finally {
+    await client.end();
+  }
+}
+
 /** An address no other test run uses, so counters kept in Redis never carry over. */
 function randomAddress(): string {
   return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 }
 
-describe('POST /api/events', () => {
-  it('answers 204 with no body, and stores each event of the batch with its validated params', async () => {
-    const { send, stored } = await setup();
-    const response = await send({ events: [landingView, scrolledHalfway, dialogOpen] });
-    expect(response.statusCode).toBe(204);
-    expect(response.body).toBe('');
-    const { rows } = await stored();
-    expect(rows.map((row) => [row.name, row.page_name, JSON.parse(String(row.params))])).toEqual([
-      ['page_view', 'home', { page_name: 'home' }],
-      ['scroll_depth', 'home', { page_name: 'home', scroll_percentage: 50, section: 'scam-statistics' }],
-      ['sign_up_start', 'home', { page_name: 'home', method: 'modal' }],
-    ]);
-    expect(Math.abs(Date.parse(String(rows[0]?.created_at)) - Date.now())).toBeLessThan(10_000);
-  });
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(`POST /api/events on ${engine.name}`, () => {
+    const setup = (options: SetupOptions = {}) => setupApp({ ...options, engine });
 
-  it(`takes a full beacon of ${EVENT_BATCH_MAX} events`, async () => {
-    const { send, stored } = await setup();
-    const response = await send({ events: Array.from({ length: EVENT_BATCH_MAX }, () => landingView) });
-    expect(response.statusCode).toBe(204);
-    expect((await stored()).rows).toHaveLength(EVENT_BATCH_MAX);
-  });
-
-  const refused: [what: string, body: unknown, problem: RegExp][] = [
-    ['an unknown event name', { events: [{ name: 'purchase', params: { page_name: 'home' } }] }, /^events\[0\]/],
-    [
-      'a personal detail in the params (an email)',
-      { events: [landingView, { name: 'page_view', params: { page_name: 'home', email: 'rosa@example.com' } }] },
-      /^events\[1\]\.params: .*"email"/,
-    ],
-    [
-      'a name typed into a free-text field (a section with spaces)',
-      { events: [{ ...scrolledHalfway, params: { ...scrolledHalfway.params, section: 'Rosa Díaz' } }] },
-      /^events\[0\]\.params\.section/,
-    ],
-    ['an empty batch', { events: [] }, /^events: /],
-    [
-      `${EVENT_BATCH_MAX + 1} events`,
-      { events: Array.from({ length: EVENT_BATCH_MAX + 1 }, () => landingView) },
-      /^events: /,
-    ],
-    ['a key beside the events', { events: [landingView], visitorId: 'abc' }, /^body: .*"visitorId"/],
-    ['a body that is not a batch', [landingView], /^body: /],
-  ];
-  for (const [what, body, problem] of refused) {
-    it(`answers 400 for ${what}, storing nothing`, async () => {
+    it('answers 204 with no body, and stores each event of the batch with its validated params', async () => {
       const { send, stored } = await setup();
-      const response = await send(body);
-      expect(response.statusCode).toBe(400);
-      const { error } = response.json();
-      expect(error).toMatchObject({ code: 'invalid_events', message: 'The event batch is not valid.' });
-      expect(error.problems).toEqual(expect.arrayContaining([expect.stringMatching(problem)]));
-      expect(response.body).not.toContain('rosa@example.com'); // the value is never echoed back
+      const response = await send({ events: [landingView, scrolledHalfway, dialogOpen] });
+      expect(response.statusCode).toBe(204);
+      expect(response.body).toBe('');
+      const { rows } = await stored();
+      expect(rows.map((row) => [row.name, row.page_name, JSON.parse(String(row.params))])).toEqual([
+        ['page_view', 'home', { page_name: 'home' }],
+        ['scroll_depth', 'home', { page_name: 'home', scroll_percentage: 50, section: 'scam-statistics' }],
+        ['sign_up_start', 'home', { page_name: 'home', method: 'modal' }],
+      ]);
+      expect(Math.abs(Date.parse(String(rows[0]?.created_at)) - Date.now())).toBeLessThan(10_000);
+    });
+
+    it(`takes a full beacon of ${EVENT_BATCH_MAX} events`, async () => {
+      const { send, stored } = await setup();
+      const response = await send({ events: Array.from({ length: EVENT_BATCH_MAX }, () => landingView) });
+      expect(response.statusCode).toBe(204);
+      expect((await stored()).rows).toHaveLength(EVENT_BATCH_MAX);
+    });
+
+    const refused: [what: string, body: unknown, problem: RegExp][] = [
+      ['an unknown event name', { events: [{ name: 'purchase', params: { page_name: 'home' } }] }, /^events\[0\]/],
+      [
+        'a personal detail in the params (an email)',
+        { events: [landingView, { name: 'page_view', params: { page_name: 'home', email: 'rosa@example.com' } }] },
+        /^events\[1\]\.params: .*"email"/,
+      ],
+      [
+        'a name typed into a free-text field (a section with spaces)',
+        { events: [{ ...scrolledHalfway, params: { ...scrolledHalfway.params, section: 'Rosa Díaz' } }] },
+        /^events\[0\]\.params\.section/,
+      ],
+      ['an empty batch', { events: [] }, /^events: /],
+      [
+        `${EVENT_BATCH_MAX + 1} events`,
+        { events: Array.from({ length: EVENT_BATCH_MAX + 1 }, () => landingView) },
+        /^events: /,
+      ],
+      ['a key beside the events', { events: [landingView], visitorId: 'abc' }, /^body: .*"visitorId"/],
+      ['a body that is not a batch', [landingView], /^body: /],
+    ];
+    for (const [what, body, problem] of refused) {
+      it(`answers 400 for ${what}, storing nothing`, async () => {
+        const { send, stored } = await setup();
+        const response = await send(body);
+        expect(response.statusCode).toBe(400);
+        const { error } = response.json();
+        expect(error).toMatchObject({ code: 'invalid_events', message: 'The event batch is not valid.' });
+        expect(error.problems).toEqual(expect.arrayContaining([expect.stringMatching(problem)]));
+        expect(response.body).not.toContain('rosa@example.com'); // the value is never echoed back
+        expect((await stored()).rows).toEqual([]);
+      });
+    }
+
+    it(`answers 413 for a body over ${EVENTS_BODY_LIMIT_BYTES / 1024} KB, and 415 for one that is not JSON`, async () => {
+      const { send, stored } = await setup();
+      const large = await send({ events: Array.from({ length: 400 }, () => landingView) }); // about 20 KB
+      expect(large.statusCode).toBe(413);
+      // sendBeacon with a plain string sends text/plain: the page must send a JSON Blob.
+      const text = await send({ events: [landingView] }, { headers: { 'content-type': 'text/plain;charset=UTF-8' } });
+      expect(text.statusCode).toBe(415);
       expect((await stored()).rows).toEqual([]);
     });
-  }
 
-  it(`answers 413 for a body over ${EVENTS_BODY_LIMIT_BYTES / 1024} KB, and 415 for one that is not JSON`, async () => {
-    const { send, stored } = await setup();
-    const large = await send({ events: Array.from({ length: 400 }, () => landingView) }); // about 20 KB
-    expect(large.statusCode).toBe(413);
-    // sendBeacon with a plain string sends text/plain: the page must send a JSON Blob.
-    const text = await send({ events: [landingView] }, { headers: { 'content-type': 'text/plain;charset=UTF-8' } });
-    expect(text.statusCode).toBe(415);
-    expect((await stored()).rows).toEqual([]);
-  });
+    it('sets no cookie, whatever the answer', async () => {
+      const { send } = await setup({ rateLimit: { eventsPerMinute: 1 } });
+      const client = randomAddress();
+      const answers = [
+        await send({ events: [landingView] }, { remoteAddress: client }),
+        await send({ events: [] }, { remoteAddress: randomAddress() }),
+        await send({ events: [landingView] }, { remoteAddress: client }),
+      ];
+      expect(answers.map((response) => response.statusCode)).toEqual([204, 400, 429]);
+      for (const response of answers) expect(response.headers['set-cookie']).toBeUndefined();
+    });
 
-  it('sets no cookie, whatever the answer', async () => {
-    const { send } = await setup({ rateLimit: { eventsPerMinute: 1 } });
-    const client = randomAddress();
-    const answers = [
-      await send({ events: [landingView] }, { remoteAddress: client }),
-      await send({ events: [] }, { remoteAddress: randomAddress() }),
-      await send({ events: [landingView] }, { remoteAddress: client }),
-    ];
-    expect(answers.map((response) => response.statusCode)).toEqual([204, 400, 429]);
-    for (const response of answers) expect(response.headers['set-cookie']).toBeUndefined();
+    it('logs nothing about the client, even at debug level where other requests log their address', async () => {
+      const { app, send, lines } = await setup({ logLevel: 'debug' });
+      const headers = { 'user-agent': 'Mozilla/5.0 (TestAgent 7.7)' };
+      await send({ events: [landingView] }, { remoteAddress: '203.0.113.77', headers });
+      await send({ events: [{ name: 'nope' }] }, { remoteAddress: '203.0.113.77', headers });
+      await app.inject({ method: 'GET', url: '/api/health', remoteAddress: '192.0.2.1' });
+      expect(lines.join('')).toContain('192.0.2.1'); // debug request lines are captured here...
+      expect(lines.join('')).not.toContain('203.0.113.77'); // ...but not for this route
+      expect(lines.join('')).not.toContain('TestAgent');
+    });
+
+    it('answers 429 past the per-minute limit per address, without using up that address’s sign-ups', async () => {
+      const { app, send, stored } = await setup({ rateLimit: { eventsPerMinute: 2, perMinute: 1 } });
+      const client = randomAddress();
+      expect((await send({ events: [landingView] }, { remoteAddress: client })).statusCode).toBe(204);
+      expect((await send({ events: [landingView] }, { remoteAddress: client })).statusCode).toBe(204);
+      const limited = await send({ events: [landingView] }, { remoteAddress: client });
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual({ error: { code: 'rate_limited', message: eventsRateLimitedMessage } });
+      expect((await send({ events: [landingView] }, { remoteAddress: randomAddress() })).statusCode).toBe(204);
+      const signup = await app.inject({
+        method: 'POST',
+        url: '/api/signups',
+        remoteAddress: client,
+        payload: { name: rosa.name, phone: rosa.phone, email: rosa.email, openedForMs: 5000 },
+      });
+      expect(signup.statusCode).toBe(201);
+      expect((await stored()).rows).toHaveLength(3);
+    });
   });
+}
+
+// These read the SQLite file itself (every byte of it, or a lock held on it), so they run on SQLite only.
+describe('POST /api/events on the SQLite file', () => {
+  const setup = (options: SetupOptions = {}) => setupApp({ ...options, engine: 'sqlite' });
 
   it('keeps nothing about the client: only the event columns, and no address or browser anywhere in the file', async () => {
     const { send, stored, file } = await setup();
@@ -201,36 +255,6 @@ describe('POST /api/events', () => {
     }
   });
 
-  it('logs nothing about the client, even at debug level where other requests log their address', async () => {
-    const { app, send, lines } = await setup({ logLevel: 'debug' });
-    const headers = { 'user-agent': 'Mozilla/5.0 (TestAgent 7.7)' };
-    await send({ events: [landingView] }, { remoteAddress: '203.0.113.77', headers });
-    await send({ events: [{ name: 'nope' }] }, { remoteAddress: '203.0.113.77', headers });
-    await app.inject({ method: 'GET', url: '/api/health', remoteAddress: '192.0.2.1' });
-    expect(lines.join('')).toContain('192.0.2.1'); // debug request lines are captured here...
-    expect(lines.join('')).not.toContain('203.0.113.77'); // ...but not for this route
-    expect(lines.join('')).not.toContain('TestAgent');
-  });
-
-  it('answers 429 past the per-minute limit per address, without using up that address’s sign-ups', async () => {
-    const { app, send, stored } = await setup({ rateLimit: { eventsPerMinute: 2, perMinute: 1 } });
-    const client = randomAddress();
-    expect((await send({ events: [landingView] }, { remoteAddress: client })).statusCode).toBe(204);
-    expect((await send({ events: [landingView] }, { remoteAddress: client })).statusCode).toBe(204);
-    const limited = await send({ events: [landingView] }, { remoteAddress: client });
-    expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ error: { code: 'rate_limited', message: eventsRateLimitedMessage } });
-    expect((await send({ events: [landingView] }, { remoteAddress: randomAddress() })).statusCode).toBe(204);
-    const signup = await app.inject({
-      method: 'POST',
-      url: '/api/signups',
-      remoteAddress: client,
-      payload: { name: 'Rosa Díaz', phone: '+15551234567', email: 'rosa@example.com', openedForMs: 5000 },
-    });
-    expect(signup.statusCode).toBe(201);
-    expect((await stored()).rows).toHaveLength(3);
-  });
-
   it('still answers 204 when the database cannot take the events: it drops them, logs once, and recovers', async () => {
     const { send, stored, written, file, logged } = await setup();
     expect((await send({ events: [landingView] })).statusCode).toBe(204);
@@ -258,6 +282,8 @@ describe('POST /api/events', () => {
 });
 
 describe.skipIf(!testRedisUrl)('POST /api/events limits shared through Redis', () => {
+  const setup = setupApp;
+
   it('two instances on one Redis enforce one limit', async () => {
     const first = await setup({ rateLimit: { eventsPerMinute: 2 }, redis: new Redis(testRedisUrl ?? '') });
     const second = await setup({ rateLimit: { eventsPerMinute: 2 }, redis: new Redis(testRedisUrl ?? '') });

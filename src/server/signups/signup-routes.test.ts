@@ -1,35 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
+// POST /api/signups in-process, on each database engine: what it stores, what it refuses, and how it fails.
+import { describe, expect, it } from 'vitest';
 import { MIN_FORM_TIME_MS, signupMessages } from '../../shared/signup-schema.js';
-import { createApp } from '../app.js';
-import { openDatabase, type Db } from '../db/open-database.js';
-import { tempDatabaseFile } from '../test/temp-database.js';
-import { testConfig } from '../test/test-config.js';
-
-const valid = {
-  name: 'Rosa Díaz',
-  phone: '+1 (555) 123-4567',
-  email: ' rosa@example.com ',
-  betaTesting: true,
-  openedForMs: 8000,
-};
-
-let app: FastifyInstance | undefined;
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
-
-async function setup() {
-  const store = (await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() }));
-  app = await createApp({
-    config: testConfig(),
-    db: store,
-    serveSite: false,
-    logger: false,
-  });
-  return { app, store };
-}
+import type { Db } from '../db/open-database.js';
+import { buildTestApp } from '../test/build-test-app.js';
+import { rosaForm as valid } from '../test/people.js';
+import { storeEngines } from '../test/store-engines.js';
 
 async function stored(store: Db) {
   const records = [];
@@ -37,178 +12,189 @@ async function stored(store: Db) {
   return records;
 }
 
-describe('POST /api/signups', () => {
-  it('answers 201 and stores the normalised sign-up with an id and the server time', async () => {
-    const { app, store } = await setup();
-    const response = await app.inject({ method: 'POST', url: '/api/signups', payload: valid });
-    expect(response.statusCode).toBe(201);
-    expect(response.json()).toEqual({ status: 'ok' });
-    const records = await stored(store);
-    expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({
-      name: 'Rosa Díaz',
-      phone: '+15551234567',
-      email: 'rosa@example.com',
-      betaTesting: true,
-    });
-    expect(records[0]?.id).toBeTruthy();
-    expect(Math.abs(Date.parse(records[0]?.timestamp ?? '') - Date.now())).toBeLessThan(5000);
-  });
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(`POST /api/signups on ${engine.name}`, () => {
+    async function setup() {
+      const { app, db } = await buildTestApp({ engine });
+      return { app, store: db };
+    }
 
-  it('stores where the sign-up came from and the consent version', async () => {
-    const { app, store } = await setup();
-    const payload = {
-      ...valid,
-      attribution: { utmSource: 'newsletter', utmMedium: 'email', landingPath: '/spring', button: 'cta_section' },
-      consentVersion: '2026-11-22',
-    };
-    expect((await app.inject({ method: 'POST', url: '/api/signups', payload })).statusCode).toBe(201);
-    expect((await stored(store))[0]).toMatchObject({
-      utmSource: 'newsletter',
-      utmMedium: 'email',
-      landingPath: '/spring',
-      button: 'cta_section',
-      consentVersion: '2026-11-22',
-    });
-  });
-
-  it('answers a repeated email exactly as a new one, and keeps one record', async () => {
-    const { app, store } = await setup();
-    const first = await app.inject({ method: 'POST', url: '/api/signups', payload: valid });
-    const again = await app.inject({
-      method: 'POST',
-      url: '/api/signups',
-      payload: { ...valid, email: 'ROSA@example.com', betaTesting: false },
-    });
-    expect(again.statusCode).toBe(first.statusCode);
-    expect(again.body).toBe(first.body);
-    const headerNames = (response: typeof first) =>
-      Object.keys(response.headers)
-        .filter((name) => name !== 'date')
-        .sort();
-    expect(headerNames(again)).toEqual(headerNames(first));
-    expect(again.headers['content-length']).toBe(first.headers['content-length']);
-    const records = await stored(store);
-    expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ betaTesting: true, signupCount: 2 });
-  });
-
-  for (const [what, payload] of [
-    ['the hidden trap field is filled in', { ...valid, comments: 'Buy cheap watches' }],
-    ['the form was submitted faster than a person could', { ...valid, openedForMs: MIN_FORM_TIME_MS - 1 }],
-    ['it says nothing of how long the form was open', { ...valid, openedForMs: undefined }],
-  ] as const) {
-    it(`answers a bot as it answers a person, and stores nothing, when ${what}`, async () => {
+    it('answers 201 and stores the normalised sign-up with an id and the server time', async () => {
       const { app, store } = await setup();
-      const person = await app.inject({
+      const response = await app.inject({ method: 'POST', url: '/api/signups', payload: valid });
+      expect(response.statusCode).toBe(201);
+      expect(response.json()).toEqual({ status: 'ok' });
+      const records = await stored(store);
+      expect(records).toHaveLength(1);
+      expect(records[0]).toMatchObject({
+        name: 'Rosa Díaz',
+        phone: '+15551234567',
+        email: 'rosa@example.com',
+        betaTesting: true,
+      });
+      expect(records[0]?.id).toBeTruthy();
+      expect(Math.abs(Date.parse(records[0]?.timestamp ?? '') - Date.now())).toBeLessThan(5000);
+    });
+
+    it('stores where the sign-up came from and the consent version', async () => {
+      const { app, store } = await setup();
+      const payload = {
+        ...valid,
+        attribution: { utmSource: 'newsletter', utmMedium: 'email', landingPath: '/spring', button: 'cta_section' },
+        consentVersion: '2026-11-22',
+      };
+      expect((await app.inject({ method: 'POST', url: '/api/signups', payload })).statusCode).toBe(201);
+      expect((await stored(store))[0]).toMatchObject({
+        utmSource: 'newsletter',
+        utmMedium: 'email',
+        landingPath: '/spring',
+        button: 'cta_section',
+        consentVersion: '2026-11-22',
+      });
+    });
+
+    it('answers a repeated email exactly as a new one, and keeps one record', async () => {
+      const { app, store } = await setup();
+      const first = await app.inject({ method: 'POST', url: '/api/signups', payload: valid });
+      const again = await app.inject({
         method: 'POST',
         url: '/api/signups',
-        payload: { ...valid, email: 'person@example.com' },
+        payload: { ...valid, email: 'ROSA@example.com', betaTesting: false },
       });
-      const bot = await app.inject({ method: 'POST', url: '/api/signups', payload });
-      expect(bot.statusCode).toBe(201);
-      expect(bot.body).toBe(person.body);
-      expect((await stored(store)).map((record) => record.email)).toEqual(['person@example.com']);
+      expect(again.statusCode).toBe(first.statusCode);
+      expect(again.body).toBe(first.body);
+      const headerNames = (response: typeof first) =>
+        Object.keys(response.headers)
+          .filter((name) => name !== 'date')
+          .sort();
+      expect(headerNames(again)).toEqual(headerNames(first));
+      expect(again.headers['content-length']).toBe(first.headers['content-length']);
+      const records = await stored(store);
+      expect(records).toHaveLength(1);
+      expect(records[0]).toMatchObject({ betaTesting: true, signupCount: 2 });
     });
-  }
 
-  it('takes a sign-up submitted right at the minimum time, with the trap empty', async () => {
-    const { app, store } = await setup();
-    await app.inject({
-      method: 'POST',
-      url: '/api/signups',
-      payload: { ...valid, openedForMs: MIN_FORM_TIME_MS, comments: '' },
-    });
-    expect(await store.signups.count()).toBe(1);
-  });
+    for (const [what, payload] of [
+      ['the hidden trap field is filled in', { ...valid, comments: 'Buy cheap watches' }],
+      ['the form was submitted faster than a person could', { ...valid, openedForMs: MIN_FORM_TIME_MS - 1 }],
+      ['it says nothing of how long the form was open', { ...valid, openedForMs: undefined }],
+    ] as const) {
+      it(`answers a bot as it answers a person, and stores nothing, when ${what}`, async () => {
+        const { app, store } = await setup();
+        const person = await app.inject({
+          method: 'POST',
+          url: '/api/signups',
+          payload: { ...valid, email: 'person@example.com' },
+        });
+        const bot = await app.inject({ method: 'POST', url: '/api/signups', payload });
+        expect(bot.statusCode).toBe(201);
+        expect(bot.body).toBe(person.body);
+        expect((await stored(store)).map((record) => record.email)).toEqual(['person@example.com']);
+      });
+    }
 
-  it('defaults beta testing to false when it is left out', async () => {
-    const { app, store } = await setup();
-    const { betaTesting: _omitted, ...withoutBeta } = valid;
-    expect((await app.inject({ method: 'POST', url: '/api/signups', payload: withoutBeta })).statusCode).toBe(201);
-    expect((await stored(store))[0]?.betaTesting).toBe(false);
-  });
-
-  const invalidBodies: [string, unknown, Record<string, string>][] = [
-    ['a missing name', { ...valid, name: undefined }, { name: signupMessages.nameRequired }],
-    ['a one-letter name', { ...valid, name: 'R' }, { name: signupMessages.nameTooShort }],
-    ['a phone starting with 0', { ...valid, phone: '0555123456' }, { phone: signupMessages.phoneInvalid }],
-    ['a 17-digit phone', { ...valid, phone: '12345678901234567' }, { phone: signupMessages.phoneInvalid }],
-    ['a bad email', { ...valid, email: 'rosa@' }, { email: signupMessages.emailInvalid }],
-    ['a beta flag that is text', { ...valid, betaTesting: 'yes' }, { betaTesting: signupMessages.betaTestingInvalid }],
-    ['a number for a name', { ...valid, name: 42 }, { name: signupMessages.notText }],
-  ];
-
-  for (const [what, payload, fields] of invalidBodies) {
-    it(`answers 400 with the field message for ${what}, storing nothing`, async () => {
+    it('takes a sign-up submitted right at the minimum time, with the trap empty', async () => {
       const { app, store } = await setup();
-      const response = await app.inject({ method: 'POST', url: '/api/signups', payload: payload as object });
-      expect(response.statusCode).toBe(400);
-      expect(response.json().error).toMatchObject({ code: 'validation_failed', fields });
-      expect(await store.signups.count()).toBe(0);
+      await app.inject({
+        method: 'POST',
+        url: '/api/signups',
+        payload: { ...valid, openedForMs: MIN_FORM_TIME_MS, comments: '' },
+      });
+      expect(await store.signups.count()).toBe(1);
     });
-  }
 
-  it('answers 400 for unknown keys (a visitor cannot choose the id or time), storing nothing', async () => {
-    const { app, store } = await setup();
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/signups',
-      payload: { ...valid, id: 'chosen', timestamp: '2000-01-01T00:00:00Z' },
+    it('defaults beta testing to false when it is left out', async () => {
+      const { app, store } = await setup();
+      const { betaTesting: _omitted, ...withoutBeta } = valid;
+      expect((await app.inject({ method: 'POST', url: '/api/signups', payload: withoutBeta })).statusCode).toBe(201);
+      expect((await stored(store))[0]?.betaTesting).toBe(false);
     });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error.other).toEqual(['Unknown fields: id, timestamp']);
-    expect(await store.signups.count()).toBe(0);
-  });
 
-  it('answers 400 for a body that is not an object, or not JSON at all', async () => {
-    const { app, store } = await setup();
-    const array = await app.inject({ method: 'POST', url: '/api/signups', payload: [valid] });
-    expect(array.statusCode).toBe(400);
-    const malformed = await app.inject({
-      method: 'POST',
-      url: '/api/signups',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"name": "Rosa",',
-    });
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().error.code).toBe('invalid_json');
-    expect(malformed.body).not.toMatch(/at |node_modules|SyntaxError/);
-    expect(await store.signups.count()).toBe(0);
-  });
+    const invalidBodies: [string, unknown, Record<string, string>][] = [
+      ['a missing name', { ...valid, name: undefined }, { name: signupMessages.nameRequired }],
+      ['a one-letter name', { ...valid, name: 'R' }, { name: signupMessages.nameTooShort }],
+      ['a phone starting with 0', { ...valid, phone: '0555123456' }, { phone: signupMessages.phoneInvalid }],
+      ['a 17-digit phone', { ...valid, phone: '12345678901234567' }, { phone: signupMessages.phoneInvalid }],
+      ['a bad email', { ...valid, email: 'rosa@' }, { email: signupMessages.emailInvalid }],
+      [
+        'a beta flag that is text',
+        { ...valid, betaTesting: 'yes' },
+        { betaTesting: signupMessages.betaTestingInvalid },
+      ],
+      ['a number for a name', { ...valid, name: 42 }, { name: signupMessages.notText }],
+    ];
 
-  it('answers 415 for a body that is not JSON', async () => {
-    const { app, store } = await setup();
-    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
+    for (const [what, payload, fields] of invalidBodies) {
+      it(`answers 400 with the field message for ${what}, storing nothing`, async () => {
+        const { app, store } = await setup();
+        const response = await app.inject({ method: 'POST', url: '/api/signups', payload: payload as object });
+        expect(response.statusCode).toBe(400);
+        expect(response.json().error).toMatchObject({ code: 'validation_failed', fields });
+        expect(await store.signups.count()).toBe(0);
+      });
+    }
+
+    it('answers 400 for unknown keys (a visitor cannot choose the id or time), storing nothing', async () => {
+      const { app, store } = await setup();
       const response = await app.inject({
         method: 'POST',
         url: '/api/signups',
-        headers: { 'content-type': contentType },
-        payload: 'name=Rosa',
+        payload: { ...valid, id: 'chosen', timestamp: '2000-01-01T00:00:00Z' },
       });
-      expect(response.statusCode, contentType).toBe(415);
-    }
-    expect(await store.signups.count()).toBe(0);
-  });
-
-  it('answers 413 for a body over 10 KB', async () => {
-    const { app, store } = await setup();
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/signups',
-      payload: { ...valid, name: 'R'.repeat(11 * 1024) },
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.other).toEqual(['Unknown fields: id, timestamp']);
+      expect(await store.signups.count()).toBe(0);
     });
-    expect(response.statusCode).toBe(413);
-    expect(await store.signups.count()).toBe(0);
-  });
 
-  it('answers 500 without internals when the store fails, and the sign-up is not claimed as saved', async () => {
-    const { app, store } = await setup();
-    await store.close();
-    const response = await app.inject({ method: 'POST', url: '/api/signups', payload: valid });
-    expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({
-      error: { code: 'internal_error', message: 'Something went wrong on our side. Please try again.' },
+    it('answers 400 for a body that is not an object, or not JSON at all', async () => {
+      const { app, store } = await setup();
+      const array = await app.inject({ method: 'POST', url: '/api/signups', payload: [valid] });
+      expect(array.statusCode).toBe(400);
+      const malformed = await app.inject({
+        method: 'POST',
+        url: '/api/signups',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"name": "Rosa",',
+      });
+      expect(malformed.statusCode).toBe(400);
+      expect(malformed.json().error.code).toBe('invalid_json');
+      expect(malformed.body).not.toMatch(/at |node_modules|SyntaxError/);
+      expect(await store.signups.count()).toBe(0);
+    });
+
+    it('answers 415 for a body that is not JSON', async () => {
+      const { app, store } = await setup();
+      for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
+        const response = await app.inject({
+          method: 'POST',
+          url: '/api/signups',
+          headers: { 'content-type': contentType },
+          payload: 'name=Rosa',
+        });
+        expect(response.statusCode, contentType).toBe(415);
+      }
+      expect(await store.signups.count()).toBe(0);
+    });
+
+    it('answers 413 for a body over 10 KB', async () => {
+      const { app, store } = await setup();
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/signups',
+        payload: { ...valid, name: 'R'.repeat(11 * 1024) },
+      });
+      expect(response.statusCode).toBe(413);
+      expect(await store.signups.count()).toBe(0);
+    });
+
+    it('answers 500 without internals when the store fails, and the sign-up is not claimed as saved', async () => {
+      const { app, store } = await setup();
+      await store.close();
+      const response = await app.inject({ method: 'POST', url: '/api/signups', payload: valid });
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({
+        error: { code: 'internal_error', message: 'Something went wrong on our side. Please try again.' },
+      });
     });
   });
-});
+}

@@ -1,0 +1,70 @@
+// Test helper: the app in-process over a fresh database of the given engine, closed when the test ends.
+import type { FastifyInstance } from 'fastify';
+import { onTestFinished } from 'vitest';
+import { createApp, type CreateAppOptions } from '../app.js';
+import type { Config, DatabaseConfig } from '../config.js';
+import { openDatabase, type OpenDatabaseOptions } from '../db/open-database.js';
+import type { Db } from '../db/open-database.js';
+import { storeEngines, type StoreEngine } from './store-engines.js';
+import { testConfig } from './test-config.js';
+
+export interface TestAppOptions {
+  /** Which database: an entry of storeEngines (suites loop over them), or SQLite by default. */
+  engine?: StoreEngine | StoreEngine['name'];
+  /** Settings over testConfig()'s (rate limits off, logging silent, no site). */
+  config?: Partial<Config>;
+  /** How the database opens (e.g. confirmSignups). */
+  database?: OpenDatabaseOptions;
+  /** Email and texts, built over the test's database (e.g. with createMessaging). */
+  messaging?: (db: Db) => NonNullable<CreateAppOptions['messaging']>;
+  /** The owner's dashboard options, built over the test's database. */
+  owner?: (db: Db) => NonNullable<CreateAppOptions['owner']>;
+  /** No logger unless the test captures lines. */
+  logger?: CreateAppOptions['logger'];
+  redis?: CreateAppOptions['redis'];
+  onRoute?: CreateAppOptions['onRoute'];
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  /** Where the database is (a SQLite file, or a PostgreSQL URL with its own schema), to open it again. */
+  database: DatabaseConfig;
+}
+
+export async function buildTestApp({
+  engine = 'sqlite',
+  config,
+  database: databaseOptions,
+  messaging,
+  owner,
+  logger = false,
+  redis,
+  onRoute,
+}: TestAppOptions = {}): Promise<TestApp> {
+  const chosen = typeof engine === 'string' ? storeEngines.find((candidate) => candidate.name === engine) : engine;
+  if (!chosen?.available)
+    throw new Error(`The ${String(typeof engine === 'string' ? engine : engine.name)} engine is not available here.`);
+  // The database's clean-up is registered here, before the app's close: vitest runs them last first, so the app closes first.
+  const database = await chosen.database();
+  const db = await openDatabase(database, databaseOptions);
+  let app: FastifyInstance;
+  try {
+    app = await createApp({
+      config: testConfig(config),
+      db,
+      serveSite: false,
+      logger,
+      ...(messaging ? { messaging: messaging(db) } : {}),
+      ...(owner ? { owner: owner(db) } : {}),
+      ...(redis ? { redis } : {}),
+      ...(onRoute ? { onRoute } : {}),
+    });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  // Closing the app closes the database; a test that closed it already is fine.
+  onTestFinished(() => app.close());
+  return { app, db, database };
+}

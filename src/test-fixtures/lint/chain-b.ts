@@ -1,0 +1,2 @@
+// Lint fixture: the end of a one-way chain (see chain-a.ts).
+export const chainB = 'b';

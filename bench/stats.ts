@@ -48,7 +48,7 @@ try {
   const file = path.join(dir, 'signups.db');
   const db = openSqlite(file);
   db.pragma('synchronous = OFF'); // filling only; the commands read with the normal settings
-  migrateSqlite(db);
+  await migrateSqlite(db);
   const insert = db.prepare(
     `INSERT INTO signups (id, name, phone, email, email_key, beta_testing, created_at, last_seen_at, utm_source, utm_campaign, source)
      VALUES (?, 'Rosa Díaz', '+15551234567', ?, ?, ?, ?, ?, ?, ?, ?)`,

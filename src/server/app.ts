@@ -1,11 +1,6 @@
-// Builds the HTTP app (no listening): the sign-up API, the site, and one error handler.
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyError,
-  type FastifyInstance,
-  type RouteOptions,
-} from 'fastify';
+// Builds the HTTP app (no listening): the one place that opens nothing but puts together what it is
+// given: the site, the sign-up API, messaging's pages, the owner's dashboard, and one error handler.
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { providerOrigins } from '../shared/public-config.js';
 import type { Config } from './config.js';
@@ -13,7 +8,7 @@ import { loggerOptions } from './logger.js';
 import { eventRateLimits, signupRateLimits, ownerSignInLimit } from './rate-limit.js';
 import { healthRoutes } from './site/health-routes.js';
 import { securityHeaders } from './security-headers.js';
-import { AppError } from './errors.js';
+import { errorHandler } from './errors.js';
 import { eventRoutes } from './signups/event-routes.js';
 import { signupRoutes } from './signups/signup-routes.js';
 import { ownerScript, sitePaths, siteRoutes } from './site/site-routes.js';
@@ -46,18 +41,6 @@ export interface CreateAppOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
-/** Fastify's own client errors, in words a caller can act on. */
-const clientErrors: Record<string, { status: number; code: string; message: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'body_too_large', message: 'The request is too large.' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    status: 415,
-    code: 'unsupported_media_type',
-    message: 'Send JSON (content-type: application/json).',
-  },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'bad_request', message: 'The request is malformed.' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json', message: 'The request body is empty.' },
-};
-
 export async function createApp({
   config,
   db,
@@ -87,23 +70,7 @@ export async function createApp({
   // Only JSON bodies: a form post or plain text gets 415 instead of being half-understood.
   app.removeContentTypeParser('text/plain');
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return reply.code(error.status).send(error.toJSON());
-    const known = error.code ? clientErrors[error.code] : undefined;
-    if (known) return reply.code(known.status).send(new AppError(known.status, known.code, known.message).toJSON());
-    if (error instanceof SyntaxError || (error.statusCode === 400 && error.code?.startsWith('FST_ERR_CTP'))) {
-      return reply.code(400).send(new AppError(400, 'invalid_json', 'The request body is not valid JSON.').toJSON());
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply
-        .code(error.statusCode)
-        .send(new AppError(error.statusCode, 'bad_request', 'The request was refused.').toJSON());
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply
-      .code(500)
-      .send(new AppError(500, 'internal_error', 'Something went wrong on our side. Please try again.').toJSON());
-  });
+  app.setErrorHandler(errorHandler);
 
   const origins = providerOrigins(config.publicConfig);
   await securityHeaders(app, {

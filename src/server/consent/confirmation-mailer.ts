@@ -1,7 +1,7 @@
 // Sends the confirmation emails that sign-ups asked for, after they are stored: in the background,
 // retried with back-off while the mail server is away, never more than once a day to one address.
 import type { FastifyBaseLogger } from 'fastify';
-import type { ConfirmationJob } from '../db/consent-repository.js';
+import type { ConfirmationJob, ConsentRepository } from '../db/consent-repository.js';
 import { EmailSendError, type EmailSender } from './email-sender.js';
 import { renderConfirmationEmail } from './email-templates.js';
 import type { LinkSigner } from './link-tokens.js';
@@ -10,7 +10,10 @@ import { withoutAddresses } from './log-safe.js';
 import type { Subscriptions } from './subscriptions.js';
 
 export interface ConfirmationMailerOptions {
+  /** Who may be written to, the same rule every sender asks. */
   subscriptions: Subscriptions;
+  /** The confirmation queue: claims, outcomes and retries. */
+  confirmations: ConsentRepository;
   email: EmailSender;
   links: LinkSigner;
   siteUrl: string;
@@ -111,8 +114,8 @@ export class ConfirmationMailer {
 
   /** Claims one batch of due confirmations and sends them one after another. */
   async runOnce(): Promise<MailerRun> {
-    const { subscriptions, batchSize, leaseMs } = this.options;
-    const jobs = await subscriptions.store.claimConfirmations(batchSize, leaseMs);
+    const { confirmations, batchSize, leaseMs } = this.options;
+    const jobs = await confirmations.claimConfirmations(batchSize, leaseMs);
     const run: MailerRun = { sent: 0, retrying: 0, failed: 0, dropped: 0 };
     for (const [index, job] of jobs.entries()) {
       if (this.stopped) break; // the lease hands what is left to the next start
@@ -121,7 +124,7 @@ export class ConfirmationMailer {
       if (outcome === 'retrying') {
         // The mail server is away: the rest of the batch waits for the same retry, untried.
         for (const rest of jobs.slice(index + 1)) {
-          await subscriptions.store.confirmationFailed(rest.id, 'waiting for the mail server', this.retryAt(rest));
+          await confirmations.confirmationFailed(rest.id, 'waiting for the mail server', this.retryAt(rest));
           run.retrying += 1;
         }
         break;
@@ -136,8 +139,7 @@ export class ConfirmationMailer {
   }
 
   private async sendOne(job: ConfirmationJob): Promise<keyof MailerRun> {
-    const { subscriptions, email, links, siteUrl, retentionDays, logger } = this.options;
-    const store = subscriptions.store;
+    const { subscriptions, confirmations: store, email, links, siteUrl, retentionDays, logger } = this.options;
     // Checked at the moment of sending: the person may have confirmed, left or been deleted since.
     const subscriber = await subscriptions.subscriber(job.id);
     if (!subscriber || subscriber.confirmedAt !== null) {

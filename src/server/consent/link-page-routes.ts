@@ -2,9 +2,9 @@
 // shows a page (mail scanners open every link); only a POST behind a button changes anything, then
 // redirects (303) to the page that says what happened (decisions/019).
 import formBody from '@fastify/formbody';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { linkPageWords } from './messaging-content.js';
-import type { LinkPurpose, LinkSigner } from './link-tokens.js';
+import type { LinkSigner } from './link-tokens.js';
 import type { Subscriptions } from './subscriptions.js';
 import { preferencesPath } from './link-urls.js';
 import { badLinkPage, confirmPage, noticePage, unsubscribePage } from './link-pages.js';
@@ -37,122 +37,132 @@ function html(reply: FastifyReply, markup: string, status = 200): FastifyReply {
 const { preferences: words } = linkPageWords;
 const nothingHeldPage = () => noticePage(words.nothingHeldTitle, words.nothingHeld);
 
-export const linkPageRoutes: FastifyPluginAsync<LinkPageOptions> = async (app, { subscriptions, links }) => {
+type Handlers = Pick<LinkPageOptions, 'subscriptions' | 'links'>;
+
+/** /confirm/…: the confirmation email's button, behind a page. */
+async function confirmRoutes(forms: FastifyInstance, { subscriptions, links }: Handlers): Promise<void> {
+  forms.get<TokenParams>('/confirm/:token', async (request, reply) => {
+    const id = links.verify('confirm', request.params.token);
+    const subscriber = id ? await subscriptions.subscriber(id) : undefined;
+    if (!id || !subscriber) return html(reply, badLinkPage(), 404);
+    const state = subscriber.leftAt !== null ? 'left' : subscriber.confirmedAt !== null ? 'confirmed' : 'unconfirmed';
+    return html(reply, confirmPage({ state, preferencesUrl: preferencesPath(links, id) }));
+  });
+
+  forms.post<TokenParams>('/confirm/:token', async (request, reply) => {
+    const id = links.verify('confirm', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    if ((await subscriptions.confirm(id, 'confirm_page')) === 'missing') return html(reply, badLinkPage(), 404);
+    return reply.redirect(`/confirm/${request.params.token}`, 303);
+  });
+}
+
+/** /preferences/…: what someone gets, leaving the list, and deleting their details (asked once more). */
+async function preferencesRoutes(forms: FastifyInstance, { subscriptions, links }: Handlers): Promise<void> {
+  forms.get<TokenParams & { Querystring: { done?: string } }>('/preferences/:token', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    const subscriber = await subscriptions.subscriber(id);
+    const { done } = request.query;
+    if (!subscriber) {
+      // Just deleted, by this page's own button: say it is done. Otherwise the link names nobody: 404.
+      return done === 'deleted'
+        ? html(reply, noticePage(words.deletedTitle, words.deleted))
+        : html(reply, nothingHeldPage(), 404);
+    }
+    const preferences = preferencesOf(subscriber);
+    const left = subscriber.leftAt !== null;
+    // On in the record, yet the number said STOP since: texts stay off until it says START.
+    const smsStopped = preferences.sms && !(await subscriptions.mayContact(subscriber, 'sms'));
+    return html(
+      reply,
+      preferencesPage({
+        // What we will send: after leaving, beta news too is off (the record keeps the old wish).
+        preferences: { ...preferences, sms: preferences.sms && !smsStopped, beta: preferences.beta && !left },
+        smsStopped,
+        left,
+        email: maskEmail(subscriber.email),
+        phoneEnd: phoneEnd(subscriber.phone),
+        ...(done === 'saved' || done === 'left' ? { done } : {}),
+        path: `/preferences/${request.params.token}`,
+      }),
+    );
+  });
+
+  forms.post<TokenParams>('/preferences/:token', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    const wanted = {
+      email: ticked(request.body, 'email'),
+      sms: ticked(request.body, 'sms'),
+      beta: ticked(request.body, 'beta'),
+    };
+    if (!(await subscriptions.updatePreferences(id, wanted, 'preferences_page')))
+      return html(reply, nothingHeldPage(), 404);
+    return reply.redirect(`/preferences/${request.params.token}?done=saved`, 303);
+  });
+
+  forms.post<TokenParams>('/preferences/:token/leave', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    if (!(await subscriptions.leave(id, 'preferences_page'))) return html(reply, nothingHeldPage(), 404);
+    return reply.redirect(`/preferences/${request.params.token}?done=left`, 303);
+  });
+
+  forms.post<TokenParams>('/preferences/:token/delete', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    const path = `/preferences/${request.params.token}`;
+    if ((request.body as Record<string, unknown> | undefined)?.confirm !== 'yes') {
+      if (!(await subscriptions.subscriber(id))) return html(reply, nothingHeldPage(), 404);
+      return html(reply, deleteQuestionPage({ path }));
+    }
+    // Already gone (the button pressed twice) ends on the same page: what they asked for is done.
+    await subscriptions.remove(id, 'preferences_page');
+    return reply.redirect(`${path}?done=deleted`, 303);
+  });
+}
+
+/**
+ * RFC 8058 one-click: a mail provider's POST (no cookie, no login) or our own page's button. The
+ * body carries nothing we need, so whatever its type (form, multipart, JSON, none) it is read up
+ * to a limit and ignored, never refused.
+ */
+async function unsubscribeRoutes(oneClick: FastifyInstance, { subscriptions, links }: Handlers): Promise<void> {
+  oneClick.removeAllContentTypeParsers();
+  oneClick.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_request, _body, done) =>
+    done(null, undefined),
+  );
+
+  oneClick.get<TokenParams>('/unsubscribe/:token', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    const subscriber = id ? await subscriptions.subscriber(id) : undefined;
+    if (!id || !subscriber) return html(reply, badLinkPage(), 404);
+    return html(reply, unsubscribePage({ done: false, preferencesUrl: preferencesPath(links, id) }));
+  });
+
+  oneClick.post<TokenParams>('/unsubscribe/:token', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    if (!(await subscriptions.updatePreferences(id, { email: false }, 'one_click_unsubscribe')))
+      return html(reply, badLinkPage(), 404);
+    return html(reply, unsubscribePage({ done: true, preferencesUrl: preferencesPath(links, id) }));
+  });
+}
+
+export const linkPageRoutes: FastifyPluginAsync<LinkPageOptions> = async (app, options) => {
   // Personal pages: never stored by a cache, never indexed, the token never sent on as a referrer.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     reply.header('x-robots-tag', 'noindex');
     reply.header('referrer-policy', 'no-referrer');
   });
-
-  const idFor = (purpose: LinkPurpose, token: string) => links.verify(purpose, token);
-
   // The pages' own forms: url-encoded bodies, parsed in this scope only (the JSON API still answers
   // 415 to a form post).
   await app.register(async (forms) => {
     await forms.register(formBody, { bodyLimit: 8 * 1024 });
-
-    forms.get<TokenParams>('/confirm/:token', async (request, reply) => {
-      const id = idFor('confirm', request.params.token);
-      const subscriber = id ? await subscriptions.subscriber(id) : undefined;
-      if (!id || !subscriber) return html(reply, badLinkPage(), 404);
-      const state = subscriber.leftAt !== null ? 'left' : subscriber.confirmedAt !== null ? 'confirmed' : 'unconfirmed';
-      return html(reply, confirmPage({ state, preferencesUrl: preferencesPath(links, id) }));
-    });
-
-    forms.post<TokenParams>('/confirm/:token', async (request, reply) => {
-      const id = idFor('confirm', request.params.token);
-      if (!id) return html(reply, badLinkPage(), 404);
-      if ((await subscriptions.store.confirm(id, 'confirm_page')) === 'missing') return html(reply, badLinkPage(), 404);
-      return reply.redirect(`/confirm/${request.params.token}`, 303);
-    });
-
-    forms.get<TokenParams & { Querystring: { done?: string } }>('/preferences/:token', async (request, reply) => {
-      const id = idFor('manage', request.params.token);
-      if (!id) return html(reply, badLinkPage(), 404);
-      const subscriber = await subscriptions.subscriber(id);
-      const { done } = request.query;
-      if (!subscriber) {
-        // Just deleted, by this page's own button: say it is done. Otherwise the link names nobody: 404.
-        return done === 'deleted'
-          ? html(reply, noticePage(words.deletedTitle, words.deleted))
-          : html(reply, nothingHeldPage(), 404);
-      }
-      const preferences = preferencesOf(subscriber);
-      const left = subscriber.leftAt !== null;
-      // On in the record, yet the number said STOP since: texts stay off until it says START.
-      const smsStopped = preferences.sms && !(await subscriptions.mayContact(subscriber, 'sms'));
-      return html(
-        reply,
-        preferencesPage({
-          // What we will send: after leaving, beta news too is off (the record keeps the old wish).
-          preferences: { ...preferences, sms: preferences.sms && !smsStopped, beta: preferences.beta && !left },
-          smsStopped,
-          left,
-          email: maskEmail(subscriber.email),
-          phoneEnd: phoneEnd(subscriber.phone),
-          ...(done === 'saved' || done === 'left' ? { done } : {}),
-          path: `/preferences/${request.params.token}`,
-        }),
-      );
-    });
-
-    forms.post<TokenParams>('/preferences/:token', async (request, reply) => {
-      const id = idFor('manage', request.params.token);
-      if (!id) return html(reply, badLinkPage(), 404);
-      const wanted = {
-        email: ticked(request.body, 'email'),
-        sms: ticked(request.body, 'sms'),
-        beta: ticked(request.body, 'beta'),
-      };
-      if (!(await subscriptions.updatePreferences(id, wanted, 'preferences_page')))
-        return html(reply, nothingHeldPage(), 404);
-      return reply.redirect(`/preferences/${request.params.token}?done=saved`, 303);
-    });
-
-    forms.post<TokenParams>('/preferences/:token/leave', async (request, reply) => {
-      const id = idFor('manage', request.params.token);
-      if (!id) return html(reply, badLinkPage(), 404);
-      if (!(await subscriptions.leave(id, 'preferences_page'))) return html(reply, nothingHeldPage(), 404);
-      return reply.redirect(`/preferences/${request.params.token}?done=left`, 303);
-    });
-
-    forms.post<TokenParams>('/preferences/:token/delete', async (request, reply) => {
-      const id = idFor('manage', request.params.token);
-      if (!id) return html(reply, badLinkPage(), 404);
-      const path = `/preferences/${request.params.token}`;
-      if ((request.body as Record<string, unknown> | undefined)?.confirm !== 'yes') {
-        if (!(await subscriptions.subscriber(id))) return html(reply, nothingHeldPage(), 404);
-        return html(reply, deleteQuestionPage({ path }));
-      }
-      // Already gone (the button pressed twice) ends on the same page: what they asked for is done.
-      await subscriptions.remove(id, 'preferences_page');
-      return reply.redirect(`${path}?done=deleted`, 303);
-    });
+    await confirmRoutes(forms, options);
+    await preferencesRoutes(forms, options);
   });
-
-  // RFC 8058 one-click: a mail provider's POST (no cookie, no login) or our own page's button. The
-  // body carries nothing we need, so whatever its type (form, multipart, JSON, none) it is read up
-  // to a limit and ignored, never refused.
-  await app.register(async (oneClick) => {
-    oneClick.removeAllContentTypeParsers();
-    oneClick.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_request, _body, done) =>
-      done(null, undefined),
-    );
-
-    oneClick.get<TokenParams>('/unsubscribe/:token', async (request, reply) => {
-      const id = idFor('manage', request.params.token);
-      const subscriber = id ? await subscriptions.subscriber(id) : undefined;
-      if (!id || !subscriber) return html(reply, badLinkPage(), 404);
-      return html(reply, unsubscribePage({ done: false, preferencesUrl: preferencesPath(links, id) }));
-    });
-
-    oneClick.post<TokenParams>('/unsubscribe/:token', async (request, reply) => {
-      const id = idFor('manage', request.params.token);
-      if (!id) return html(reply, badLinkPage(), 404);
-      if (!(await subscriptions.updatePreferences(id, { email: false }, 'one_click_unsubscribe')))
-        return html(reply, badLinkPage(), 404);
-      return html(reply, unsubscribePage({ done: true, preferencesUrl: preferencesPath(links, id) }));
-    });
-  });
+  await app.register(async (oneClick) => unsubscribeRoutes(oneClick, options));
 };

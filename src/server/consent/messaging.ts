@@ -137,6 +137,7 @@ export function createMessaging(
       if (email && links && config.emailConfirmation) {
         mailer = new ConfirmationMailer({
           subscriptions,
+          confirmations: store.consent,
           email,
           links,
           siteUrl,

@@ -10,7 +10,7 @@ export type Channel = 'email' | 'sms';
 
 export class Subscriptions {
   constructor(
-    readonly store: ConsentRepository,
+    private readonly store: ConsentRepository,
     /** Unset while no messaging is configured: nothing can be sent, so nothing needs suppressing by hash. */
     private readonly hasher: AddressHasher | undefined,
   ) {}
@@ -21,6 +21,11 @@ export class Subscriptions {
 
   subscriber(id: string): Promise<Subscriber | undefined> {
     return this.store.subscriber(id);
+  }
+
+  /** The person pressed the button in the confirmation email. */
+  confirm(id: string, source: ConsentSource): Promise<'confirmed' | 'already' | 'missing'> {
+    return this.store.confirm(id, source);
   }
 
   emailHash(email: string): string | undefined {

@@ -359,7 +359,7 @@ export class ConsentRepository {
     return row !== undefined;
   }
 
-  /** How many hashes the suppression list holds, by kind (for the owner's figures). */
+  /** How many hashes the suppression list holds, of either kind (for the owner's figures). */
   async suppressionCount(): Promise<number> {
     const row = await this.db
       .selectFrom('suppressions')

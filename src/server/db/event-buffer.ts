@@ -24,7 +24,7 @@ export class EventBuffer {
   private delayPassed = false;
   private draining = false;
 
-  /** `onDue` is called when the delay has passed: the store then writes a batch when its writer is free. */
+  /** `onDue` is called when the delay has passed: the writer then writes a batch when it is free. */
   constructor(private readonly onDue: () => void) {}
 
   add(rows: EventRow[]): Promise<void> {
@@ -45,7 +45,7 @@ export class EventBuffer {
     });
   }
 
-  /** Whether a batch should be written now: events wait and their delay has passed (or the store is closing). */
+  /** Whether a batch should be written now: events wait and their delay has passed (or the writer is closing). */
   get due(): boolean {
     return this.pending.length > 0 && (this.delayPassed || this.draining);
   }
@@ -70,7 +70,7 @@ export class EventBuffer {
     return batch;
   }
 
-  /** The store is closing: everything waiting, and anything still added, is due at once. */
+  /** The writer is closing: everything waiting, and anything still added, is due at once. */
   drain(): void {
     this.draining = true;
     clearTimeout(this.timer);

@@ -166,7 +166,7 @@ for (const engine of storeEngines) {
             throw new Error('broken');
           },
         };
-        expect(() => migrateSqlite(db, [...sqliteMigrations, broken])).toThrow('broken');
+        await expect(migrateSqlite(db, [...sqliteMigrations, broken])).rejects.toThrow('broken');
         expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'signups'").all()).toEqual([]);
         db.close();
       } else {

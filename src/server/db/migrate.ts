@@ -3,9 +3,8 @@
 // Each engine has a numbered list of migrations (sqlite-migrations.ts, postgres-migrations.ts) with
 // the same version and name for the same change, and a small adapter below that says how to lock,
 // read and write schema_migrations on it. Adding a change means one migration per engine with the
-// same number; nothing here changes. The runner is written once as a generator of adapter calls:
-// SQLite's adapter answers synchronously (better-sqlite3, and the SQLite store opens synchronously),
-// PostgreSQL's with promises, and a driver of each kind feeds the answers back in.
+// same number; nothing here changes. SQLite's adapter answers at once (better-sqlite3 is
+// synchronous), PostgreSQL's with promises; the runner awaits either.
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
 import { postgresMigrations, type PostgresMigration } from './postgres-migrations.js';
@@ -20,7 +19,7 @@ export interface MigrationInfo {
 
 type Maybe<T> = T | Promise<T>;
 
-/** How the runner reaches one engine; each call may answer at once or with a promise. */
+/** How the runner reaches one engine; each call may answer at once (SQLite) or with a promise (PostgreSQL). */
 export interface MigrationAdapter<M extends MigrationInfo> {
   /** Starts the one transaction, taking the engine's migration lock first, and makes sure schema_migrations exists. */
   begin(): Maybe<void>;
@@ -32,13 +31,6 @@ export interface MigrationAdapter<M extends MigrationInfo> {
   renumber(from: number, to: number): Maybe<void>;
   apply(migration: M): Maybe<void>;
   record(migration: M): Maybe<void>;
-}
-
-type Steps<T> = Generator<unknown, T, unknown>;
-
-/** One adapter call inside the runner: `const rows = yield* answer(adapter.recorded())` gets its result, typed. */
-function* answer<T>(value: Maybe<T>): Generator<Maybe<T>, T, unknown> {
-  return (yield value) as T;
 }
 
 /**
@@ -74,58 +66,37 @@ export function isSchemaCurrent(recorded: MigrationInfo[] | undefined, migration
 }
 
 /** The runner: under the lock, renumber rows from before the unified numbers, then apply what is missing, in order. */
-function* migrationSteps<M extends MigrationInfo>(adapter: MigrationAdapter<M>, migrations: M[]): Steps<number[]> {
-  yield* answer(adapter.begin());
+async function runMigrations<M extends MigrationInfo>(
+  adapter: MigrationAdapter<M>,
+  migrations: M[],
+): Promise<number[]> {
+  await adapter.begin();
   try {
-    const recorded = (yield* answer(adapter.recorded())) ?? [];
+    const recorded = (await adapter.recorded()) ?? [];
     const done = new Set(recorded.map((row) => row.version));
     for (const { from, to } of renumbering(recorded, migrations)) {
-      yield* answer(adapter.renumber(from, to));
+      await adapter.renumber(from, to);
       done.delete(from);
       done.add(to);
     }
     const applied: number[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (done.has(migration.version)) continue;
-      yield* answer(adapter.apply(migration));
-      yield* answer(adapter.record(migration));
+      await adapter.apply(migration);
+      await adapter.record(migration);
       applied.push(migration.version);
     }
-    yield* answer(adapter.commit());
+    await adapter.commit();
     return applied;
   } catch (error) {
-    yield* answer(adapter.rollback());
+    await adapter.rollback();
     throw error;
   }
 }
 
 /** The check for the owner's read-only commands, which never migrate: NotMigratedError tells them what to run. */
-function* assertMigratedSteps<M extends MigrationInfo>(adapter: MigrationAdapter<M>, migrations: M[]): Steps<void> {
-  if (!isSchemaCurrent(yield* answer(adapter.recorded()), migrations)) throw new NotMigratedError();
-}
-
-function runSync<T>(steps: Steps<T>): T {
-  let next = steps.next();
-  while (!next.done) {
-    if (next.value instanceof Promise) throw new Error('A synchronous migration adapter answered with a promise.');
-    next = steps.next(next.value);
-  }
-  return next.value;
-}
-
-async function runAsync<T>(steps: Steps<T>): Promise<T> {
-  let next = steps.next();
-  while (!next.done) {
-    let value: unknown;
-    try {
-      value = await next.value;
-    } catch (error) {
-      next = steps.throw(error); // into the runner, which rolls back
-      continue;
-    }
-    next = steps.next(value);
-  }
-  return next.value;
+async function assertMigrated<M extends MigrationInfo>(adapter: MigrationAdapter<M>, migrations: M[]): Promise<void> {
+  if (!isSchemaCurrent(await adapter.recorded(), migrations)) throw new NotMigratedError();
 }
 
 function sqliteAdapter(db: Database.Database): MigrationAdapter<SqliteMigration> {
@@ -195,12 +166,18 @@ function postgresAdapter(client: pg.ClientBase): MigrationAdapter<PostgresMigrat
 }
 
 /** Applies the migrations this file does not have yet, in one write transaction; returns their versions. */
-export function migrateSqlite(db: Database.Database, migrations: SqliteMigration[] = sqliteMigrations): number[] {
-  return runSync(migrationSteps(sqliteAdapter(db), migrations));
+export function migrateSqlite(
+  db: Database.Database,
+  migrations: SqliteMigration[] = sqliteMigrations,
+): Promise<number[]> {
+  return runMigrations(sqliteAdapter(db), migrations);
 }
 
-export function assertSqliteMigrated(db: Database.Database, migrations: SqliteMigration[] = sqliteMigrations): void {
-  runSync(assertMigratedSteps(sqliteAdapter(db), migrations));
+export function assertSqliteMigrated(
+  db: Database.Database,
+  migrations: SqliteMigration[] = sqliteMigrations,
+): Promise<void> {
+  return assertMigrated(sqliteAdapter(db), migrations);
 }
 
 /** Applies the migrations this database does not have yet, in one transaction under the advisory lock; returns their versions. */
@@ -210,7 +187,7 @@ export async function migratePostgres(
 ): Promise<number[]> {
   const client = await pool.connect();
   try {
-    return await runAsync(migrationSteps(postgresAdapter(client), migrations));
+    return await runMigrations(postgresAdapter(client), migrations);
   } finally {
     client.release();
   }
@@ -222,7 +199,7 @@ export async function assertPostgresMigrated(
 ): Promise<void> {
   const client = await pool.connect();
   try {
-    await runAsync(assertMigratedSteps(postgresAdapter(client), migrations));
+    await assertMigrated(postgresAdapter(client), migrations);
   } finally {
     client.release();
   }

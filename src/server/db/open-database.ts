@@ -63,8 +63,8 @@ export async function openDatabase(
       // The owner's commands must not create an empty database where they expected one.
       const connection = openSqlite(database.file, { fileMustExist: !migrate });
       try {
-        if (migrate) migrateSqlite(connection);
-        else assertSqliteMigrated(connection);
+        if (migrate) await migrateSqlite(connection);
+        else await assertSqliteMigrated(connection);
       } catch (error) {
         connection.close();
         throw error;

@@ -169,7 +169,7 @@ export class PostgresSignupWriter implements SignupWriter {
     void flush.finally(() => this.inFlight.delete(flush));
   }
 
-  /** Group commit, as in the SQLite store: one statement for every sign-up of this turn of the event loop. */
+  /** Group commit, as in the SQLite writer: one statement for every sign-up of this turn of the event loop. */
   private async flush(): Promise<void> {
     this.flushScheduled = false;
     const adds = this.pending;

@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { onRepeatSignup, SIGNUP_CONSENT_EVENT, sqliteUpsert } from './signup-upsert.js';
 
-/** How long a write waits for a lock another process holds before the store reports itself unavailable. */
+/** How long a write waits for a lock another process holds before the database reports itself unavailable. */
 export const WRITE_BUSY_TIMEOUT_MS = 2000;
 
 /** Opens a connection with the settings every connection to the file uses. */

@@ -27,7 +27,7 @@ describe('the SQLite database', () => {
   it('folds repeated emails from before migration 2 into their first record', async () => {
     const file = tempDatabaseFile();
     const db = new Database(file);
-    migrateSqlite(db, sqliteMigrations.slice(0, 1));
+    await migrateSqlite(db, sqliteMigrations.slice(0, 1));
     const insert = db.prepare(
       'INSERT INTO signups (id, name, phone, email, beta_testing, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     );

@@ -1,7 +1,8 @@
-// The SQLite store's writer thread: it owns the write connection, so the event loop never waits
-// on the disk. It takes batches of rows, writes each batch in one transaction (group commit), and
-// answers with the stored rows once the transaction is committed and synced. Analytics events come
-// as batches of their own, each in its own transaction, so they can never fail a sign-up.
+// The SQLite writer thread (started by sqlite-signup-writer.ts): it owns the write connection, so
+// the event loop never waits on the disk. It takes batches of rows, writes each batch in one
+// transaction (group commit), and answers once the transaction is committed and synced: "all", or,
+// when the batch had to be written row by row, one result per row. Analytics events come as batches
+// of their own, each in its own transaction, so they can never fail a sign-up.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import {

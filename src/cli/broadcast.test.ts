@@ -15,7 +15,7 @@ let sink: SmtpSink;
 const run = (...argv: string[]) => runCommand(main, argv);
 
 async function addPeople(count: number): Promise<string[]> {
-  const store = (await openDatabase({ kind: 'sqlite', file: file }));
+  const store = await openDatabase({ kind: 'sqlite', file: file });
   const emails = Array.from({ length: count }, (_, index) => `person${index}@example.com`);
   for (const [index, email] of emails.entries())
     await store.signups.add({
@@ -103,8 +103,13 @@ describe('npm run broadcast', () => {
     await addPeople(2);
     await run('create', '--name', 'launch', '--template', 'launch');
     await run('send', 'launch');
-    const store = (await openDatabase({ kind: 'sqlite', file: file }));
-    await store.signups.add({ name: 'Late Comer', email: 'late@example.com', phone: '+15550109999', betaTesting: false });
+    const store = await openDatabase({ kind: 'sqlite', file: file });
+    await store.signups.add({
+      name: 'Late Comer',
+      email: 'late@example.com',
+      phone: '+15550109999',
+      betaTesting: false,
+    });
     await store.close();
     const topUp = await run('top-up', 'launch');
     expect(topUp.out).toContain('1 more person will get the email (3 in all).');

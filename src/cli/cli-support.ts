@@ -1,11 +1,45 @@
 // What the owner's commands share: opening the database with errors a person can act on.
 import { realpathSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, type DatabaseConfig } from '../server/config.js';
 import { openDatabase, type Db } from '../server/db/open-database.js';
 import { NotMigratedError } from '../server/db/errors.js';
 
 export class CliError extends Error {}
+
+/** Where a command writes: standard output and error, or a test's collectors. */
+export interface Output {
+  out: { write(text: string): unknown };
+  err: { write(text: string): unknown };
+}
+
+type Flags = NonNullable<ParseArgsConfig['options']>;
+type FlagValues<T extends Flags> = ReturnType<typeof parseArgs<{ args: string[]; options: T; strict: true }>>['values'];
+
+/**
+ * Reads a command's flags (T includes `help`). A mistake prints the problem and the usage (exit 2);
+ * --help prints the usage (exit 0); either way the command then stops with that exit code.
+ */
+export function readFlags<const T extends Flags>(
+  args: string[],
+  options: T,
+  usage: string,
+  { out, err }: Output = { out: process.stdout, err: process.stderr },
+): { values: FlagValues<T> } | { exitCode: number } {
+  let values: FlagValues<T>;
+  try {
+    ({ values } = parseArgs({ args, options, strict: true }));
+  } catch (error) {
+    err.write(`${(error as Error).message}\n\n${usage}\n`);
+    return { exitCode: 2 };
+  }
+  if ((values as { help?: boolean }).help) {
+    out.write(`${usage}\n`);
+    return { exitCode: 0 };
+  }
+  return { values };
+}
 
 function describe(database: DatabaseConfig): string {
   if (database.kind === 'sqlite') return `the SQLite file ${database.file}`;

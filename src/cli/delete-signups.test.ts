@@ -17,7 +17,7 @@ let file: string;
 
 /** A database with these sign-ups (each repeated as often as it appears), as the server leaves it. */
 async function databaseWith(...inputs: SignupInput[]): Promise<SignupRecord[]> {
-  const store = (await openDatabase({ kind: 'sqlite', file: file }));
+  const store = await openDatabase({ kind: 'sqlite', file: file });
   for (const input of inputs) await store.signups.add(input);
   const records = await listed(store);
   await store.close();
@@ -34,7 +34,7 @@ const run = (...argv: string[]) => runCommand(main, argv);
 
 /** Opens the database afterwards and calls `read` with it. */
 async function afterwards<T>(read: (store: Db) => Promise<T>): Promise<T> {
-  const store = (await openDatabase({ kind: 'sqlite', file: file }, { migrate: false }));
+  const store = await openDatabase({ kind: 'sqlite', file: file }, { migrate: false });
   try {
     return await read(store);
   } finally {

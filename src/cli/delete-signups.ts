@@ -1,11 +1,10 @@
 // `npm run signups:delete -- --email ADDRESS | --phone NUMBER`: deletes a person's sign-up on their request.
-import { parseArgs } from 'node:util';
 import { emailKey, normalisePhone, PHONE_PATTERN } from '../shared/signup-schema.js';
 import { loadConfig } from '../server/config.js';
 import { createMessagingCore } from '../server/consent/messaging.js';
 import { storedForms, toE164 } from '../server/consent/phone.js';
 import type { ConsentRepository, Subscriber } from '../server/db/consent-repository.js';
-import { isEntryPoint, openStoreForCli, runCli } from './cli-support.js';
+import { isEntryPoint, openStoreForCli, readFlags, runCli, type Output } from './cli-support.js';
 
 const usage = `Usage: npm run --silent signups:delete -- --email ADDRESS
        npm run --silent signups:delete -- --phone NUMBER
@@ -17,12 +16,6 @@ says what it deleted. Only a scrambled code of the email and phone is kept (a ke
 needs SECRET_KEY), so no later message reaches them. Reads the database DATABASE_URL names.
   --email ADDRESS   the email they signed up with
   --phone NUMBER    the phone number they gave`;
-
-/** Where the command writes: standard output and error, or a test's collectors. */
-export interface Output {
-  out: { write(text: string): unknown };
-  err: { write(text: string): unknown };
-}
 
 /** "r•••@example.com": enough to tell people apart, not the whole address. */
 function hiddenEmail(email: string): string {
@@ -71,21 +64,14 @@ export async function main(
   argv: string[],
   { out, err }: Output = { out: process.stdout, err: process.stderr },
 ): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { email: { type: 'string' }, phone: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    }));
-  } catch (error) {
-    err.write(`${(error as Error).message}\n\n${usage}\n`);
-    return 2;
-  }
-  if (values.help) {
-    out.write(`${usage}\n`);
-    return 0;
-  }
+  const flags = readFlags(
+    argv,
+    { email: { type: 'string' }, phone: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    usage,
+    { out, err },
+  );
+  if ('exitCode' in flags) return flags.exitCode;
+  const { values } = flags;
   const email = values.email?.trim() || undefined;
   const phone = values.phone?.trim() || undefined;
   if (!email && !phone) {

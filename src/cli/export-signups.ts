@@ -1,8 +1,7 @@
 // `npm run signups:export -- --format csv|json [--since DATE] [--beta-only] [--out FILE]`: sign-ups, for the owner.
 import { createWriteStream } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { exportFormats, exportSignups, type ExportFormat } from '../server/signups/signup-export.js';
-import { openStoreForCli, parseSince, runCli } from './cli-support.js';
+import { openStoreForCli, parseSince, readFlags, runCli } from './cli-support.js';
 
 const usage = `Usage: npm run --silent signups:export -- --format csv|json [--since DATE] [--beta-only] [--out FILE]
 
@@ -15,27 +14,19 @@ utmContent, referrer, landingPath, button, consentVersion. Reads the database DA
   --out FILE          write to FILE instead of standard output`;
 
 async function main(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        format: { type: 'string' },
-        since: { type: 'string' },
-        'beta-only': { type: 'boolean' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${usage}\n`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(`${usage}\n`);
-    return 0;
-  }
+  const flags = readFlags(
+    argv,
+    {
+      format: { type: 'string' },
+      since: { type: 'string' },
+      'beta-only': { type: 'boolean' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    usage,
+  );
+  if ('exitCode' in flags) return flags.exitCode;
+  const { values } = flags;
   const format = values.format as ExportFormat | undefined;
   if (!format || !exportFormats.includes(format)) {
     process.stderr.write(`--format must be csv or json.\n\n${usage}\n`);

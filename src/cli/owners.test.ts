@@ -43,7 +43,7 @@ describe('owner commands', () => {
     expect(code).toBe(0);
     const token = out.match(/^https:\/\/scamsavvy\.example\/owner\/sign-in\/([A-Za-z0-9_-]{43})\n/)?.[1] ?? '';
     expect(token).not.toBe('');
-    const store = (await openDatabase({ kind: 'sqlite', file: file }, { migrate: false }));
+    const store = await openDatabase({ kind: 'sqlite', file: file }, { migrate: false });
     try {
       expect(await store.owners.linkUsable(secretHash(token))).toBe(true);
       expect(await store.owners.linkUsable(token)).toBe(false);

@@ -1,6 +1,5 @@
 // `npm run owner:add|owner:remove|owner:list|owner:link`: who may sign in to the dashboard, and a
 // sign-in link for an owner whose email is not set up (docs/owner-guide.md).
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.js';
 import {
   newSecret,
@@ -10,7 +9,7 @@ import {
   signInLink,
 } from '../server/owner/owner-auth.js';
 import { ownerEmailKey } from '../server/db/owner-repository.js';
-import { CliError, isEntryPoint, openStoreForCli, runCli } from './cli-support.js';
+import { CliError, isEntryPoint, openStoreForCli, readFlags, runCli, type Output } from './cli-support.js';
 
 export const OWNER_COMMANDS = ['add', 'remove', 'list', 'link'] as const;
 type OwnerCommand = (typeof OWNER_COMMANDS)[number];
@@ -23,33 +22,21 @@ const usage = `Usage: npm run --silent owner:add -- --email ADDRESS      let thi
 The dashboard is at SITE_URL/owner. Owners sign in with a link sent by email (SMTP_URL, MAIL_FROM);
 owner:link prints one instead, for when email is not set up. Reads DATABASE_URL.`;
 
-/** Where the command writes: standard output and error, or a test's collectors. */
-export interface Output {
-  out: { write(text: string): unknown };
-  err: { write(text: string): unknown };
-}
-
 export async function main(
   argv: string[],
   { out, err }: Output = { out: process.stdout, err: process.stderr },
 ): Promise<number> {
   const [command, ...rest] = argv;
-  let values;
-  try {
-    if (!OWNER_COMMANDS.includes(command as OwnerCommand)) throw new Error(`Unknown command "${command ?? ''}".`);
-    ({ values } = parseArgs({
-      args: rest,
-      options: { email: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    }));
-  } catch (error) {
-    err.write(`${(error as Error).message}\n\n${usage}\n`);
+  if (!OWNER_COMMANDS.includes(command as OwnerCommand)) {
+    err.write(`Unknown command "${command ?? ''}".\n\n${usage}\n`);
     return 2;
   }
-  if (values.help) {
-    out.write(`${usage}\n`);
-    return 0;
-  }
+  const flags = readFlags(rest, { email: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, usage, {
+    out,
+    err,
+  });
+  if ('exitCode' in flags) return flags.exitCode;
+  const { values } = flags;
   try {
     return await run(command as OwnerCommand, values.email, out);
   } catch (error) {

@@ -1,7 +1,6 @@
 // `npm run signups:stats -- [--days N] [--top N]`: how the sign-ups are going, as text.
-import { parseArgs } from 'node:util';
 import { formatFunnelReport, formatStatsReport } from '../server/signups/stats-report.js';
-import { CliError, openStoreForCli, runCli } from './cli-support.js';
+import { CliError, openStoreForCli, readFlags, runCli } from './cli-support.js';
 
 const usage = `Usage: npm run --silent signups:stats -- [--days N] [--top N]
 
@@ -20,27 +19,22 @@ function positive(name: string, value: string | undefined, fallback: number): nu
 }
 
 runCli(async (argv) => {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { days: { type: 'string' }, top: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    }));
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${usage}\n`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(`${usage}\n`);
-    return 0;
-  }
+  const flags = readFlags(
+    argv,
+    { days: { type: 'string' }, top: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    usage,
+  );
+  if ('exitCode' in flags) return flags.exitCode;
+  const { values } = flags;
   const days = positive('days', values.days, 30);
   const top = positive('top', values.top, 10);
   const { store, where } = await openStoreForCli();
   try {
     const now = new Date();
-    const [stats, funnel] = await Promise.all([store.signups.stats({ days, top, now }), store.events.funnel({ days, now })]);
+    const [stats, funnel] = await Promise.all([
+      store.signups.stats({ days, top, now }),
+      store.events.funnel({ days, now }),
+    ]);
     process.stdout.write(
       `${formatStatsReport(stats, { where, now, days })}\n${formatFunnelReport(funnel, { now, days })}`,
     );

@@ -9,4 +9,7 @@ export type Engine = 'sqlite' | 'postgres';
 
 export const iso = (value: Time): string => (value instanceof Date ? value.toISOString() : value);
 export const isoOrNull = (value: Time | null): string | null => (value === null ? null : iso(value));
+/** A sign-up id as we make them (a UUID): anything else names nobody, and PostgreSQL would refuse it as a uuid. */
+export const isSignupId = (id: string): boolean =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 export const isTrue = (value: Flag): boolean => value === true || value === 1;

@@ -1,6 +1,6 @@
 // Consent, confirmation, opt-outs and the suppression list: written once with Kysely for both engines.
 import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
-import { iso, isoOrNull, isTrue, type Engine } from './column-types.js';
+import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
 import type { AddressKind, ConsentKind, ConsentSource, SuppressionReason } from './consent.table.js';
 import type { Database } from './database.js';
 
@@ -100,8 +100,6 @@ function subscriberFrom(row: SubscriberRow): Subscriber {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export interface ConsentRepositoryOptions {
   /** The clock; the real one unless a test needs another day. */
   now?: () => Date;
@@ -132,7 +130,7 @@ export class ConsentRepository {
   }
 
   async subscriber(id: string): Promise<Subscriber | undefined> {
-    if (!UUID.test(id)) return undefined;
+    if (!isSignupId(id)) return undefined;
     const row = await this.db.selectFrom('signups').select(SUBSCRIBER_COLUMNS).where('id', '=', id).executeTakeFirst();
     return row ? subscriberFrom(row) : undefined;
   }
@@ -184,7 +182,7 @@ export class ConsentRepository {
 
   /** Every change of this person's consent, oldest first. */
   async history(id: string): Promise<ConsentEvent[]> {
-    if (!UUID.test(id)) return [];
+    if (!isSignupId(id)) return [];
     const rows = await this.db
       .selectFrom('consent_events')
       .select(['kind', 'source', 'consent_version', 'created_at'])
@@ -201,7 +199,7 @@ export class ConsentRepository {
 
   /** Marks the sign-up confirmed (once); its pending confirmation email is no longer needed. */
   async confirm(id: string, source: ConsentSource = 'confirm_page'): Promise<'confirmed' | 'already' | 'missing'> {
-    if (!UUID.test(id)) return 'missing';
+    if (!isSignupId(id)) return 'missing';
     const at = this.stamp();
     return this.db.transaction().execute(async (trx) => {
       const updated = await trx
@@ -289,7 +287,7 @@ export class ConsentRepository {
    * when and how the deletion was asked for, and nothing else).
    */
   async remove(id: string, suppressions: Suppression[]): Promise<boolean> {
-    if (!UUID.test(id)) return false;
+    if (!isSignupId(id)) return false;
     const at = this.stamp();
     return this.db.transaction().execute(async (trx) => {
       const deleted = await trx.deleteFrom('signups').where('id', '=', id).executeTakeFirst();

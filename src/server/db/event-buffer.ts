@@ -1,7 +1,8 @@
 // Holds analytics events between the request and their write, so they reach the database in a few
 // short transactions a second, whatever the traffic, instead of one per beacon.
+import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import { StoreUnavailableError } from './errors.js';
-import type { EventRow } from './events-repository.js';
+import { toEventRow, type EventRow } from './events-repository.js';
 
 /** How long events wait to be written together: at most four event transactions a second. */
 export const EVENT_WRITE_DELAY_MS = 250;
@@ -26,6 +27,13 @@ export class EventBuffer {
 
   /** `onDue` is called when the delay has passed: the writer then writes a batch when it is free. */
   constructor(private readonly onDue: () => void) {}
+
+  /** A beacon's events, as either writer takes them: refused once the writer has closed, an empty batch at once. */
+  record(events: AnalyticsEvent[], at: Date | undefined, writerClosed: boolean): Promise<void> {
+    if (writerClosed) return Promise.reject(new Error('The sign-up store is closed.'));
+    if (events.length === 0) return Promise.resolve();
+    return this.add(events.map((event) => toEventRow(event, at)));
+  }
 
   add(rows: EventRow[]): Promise<void> {
     if (this.rowsWaiting + rows.length > EVENT_BACKLOG_MAX) {

@@ -1,10 +1,7 @@
 // The page's first-party events: recorded through the engine's writer (a few batches a second,
 // never in a sign-up's transaction), counted once in Kysely for both engines (the funnel).
-import type { Kysely } from 'kysely';
 import { SCROLL_THRESHOLDS, type AnalyticsEvent, type ScrollPercentage } from '../../shared/analytics-events.js';
-import type { Database } from './database.js';
-import type { SignupWriter } from './signup-writer.js';
-import type { SqlDialect } from './sql-dialect.js';
+import type { QueryContext } from './sql-dialect.js';
 import { dayAfter, firstDay } from './utc-days.js';
 
 /** The page name the landing page's events carry; anything else is another page (the 404 page). */
@@ -54,12 +51,7 @@ export function toEventRow(event: AnalyticsEvent, at: Date | undefined): EventRo
 }
 
 export class EventsRepository {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: SqlDialect,
-    private readonly writer: SignupWriter,
-    private readonly now: () => Date,
-  ) {}
+  constructor(private readonly context: QueryContext) {}
 
   /**
    * Stores first-party analytics events (already validated) and resolves once they are written.
@@ -68,17 +60,17 @@ export class EventsRepository {
    * database's clock at the write.
    */
   record(events: AnalyticsEvent[], at?: Date): Promise<void> {
-    return this.writer.recordEvents(events, at);
+    return this.context.writer.recordEvents(events, at);
   }
 
   /**
    * The landing page's funnel per UTC day, oldest first, for the days asked (days without events
    * are left out): one pass over the window's rows, counted by the database.
    */
-  async funnel({ days, now = this.now() }: FunnelOptions): Promise<FunnelDay[]> {
-    const day = this.dialect.utcDay('created_at');
-    const param = (name: string) => this.dialect.jsonText('params', name);
-    const rows = await this.db
+  async funnel({ days, now = this.context.now() }: FunnelOptions): Promise<FunnelDay[]> {
+    const day = this.context.dialect.utcDay('created_at');
+    const param = (name: string) => this.context.dialect.jsonText('params', name);
+    const rows = await this.context.db
       .selectFrom('analytics_events')
       .select((eb) => {
         const count = () => eb.fn.countAll();
@@ -107,8 +99,8 @@ export class EventsRepository {
           ),
         ];
       })
-      .where('created_at', '>=', this.dialect.dayStart(firstDay(now, days)))
-      .where('created_at', '<', this.dialect.dayStart(dayAfter(now)))
+      .where('created_at', '>=', this.context.dialect.dayStart(firstDay(now, days)))
+      .where('created_at', '<', this.context.dialect.dayStart(dayAfter(now)))
       .groupBy(day)
       .orderBy('day')
       .execute();

@@ -20,6 +20,7 @@ import {
   OWNER,
   ROSA,
 } from './test-fixtures/release-database.js';
+import { digest, RELEASE_DIGESTS, sqliteSchema } from './test-fixtures/release-migrate.js';
 
 const unified = sqliteMigrations.map(({ version, name }) => ({ version, name }));
 
@@ -107,6 +108,17 @@ async function expectSignupsStillWork(db: Db): Promise<void> {
 }
 
 describe('migration numbers', () => {
+  it('never edits a shipped migration: each makes what it made in the release, so the release fixture is exact', () => {
+    const db = new Database(':memory:');
+    for (const migration of sqliteMigrations) migration.up(db);
+    expect(digest(sqliteSchema(db))).toBe(RELEASE_DIGESTS.sqliteSchema);
+    db.close();
+    const postgres = postgresMigrations
+      .filter(({ version }) => version !== 2)
+      .map((migration) => [migration.name, digest(migration.sql)]);
+    expect(Object.fromEntries(postgres)).toEqual(RELEASE_DIGESTS.postgres);
+  });
+
   it('gives the same change the same version and name on both engines', () => {
     expect(postgresMigrations.map(({ version, name }) => ({ version, name }))).toEqual(unified);
     expect(unified.map((migration) => migration.version)).toEqual([1, 2, 3, 4, 5, 6]);

@@ -1,14 +1,10 @@
-// The one migration runner and the one "is the schema current" check, for both engines.
-//
-// Each engine has a numbered list of migrations (sqlite-migrations.ts, postgres-migrations.ts) with
-// the same version and name for the same change, and a small adapter below that says how to lock,
-// read and write schema_migrations on it. Adding a change means one migration per engine with the
-// same number; nothing here changes. SQLite's adapter answers at once (better-sqlite3 is
-// synchronous), PostgreSQL's with promises; the runner awaits either.
+// The one migration runner and the one "is the schema current" check, for both engines. Each engine
+// has a numbered list (sqlite-migrations.ts, postgres-migrations.ts) with the same version and name
+// for the same change; adding one means a migration per engine with the same number, nothing here.
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
-import { postgresMigrations, type PostgresMigration } from './postgres-migrations.js';
 import { NotMigratedError } from './errors.js';
+import { postgresMigrations, type PostgresMigration } from './postgres-migrations.js';
 import { sqliteMigrations, type SqliteMigration } from './sqlite-migrations.js';
 
 /** A row of schema_migrations, and what every migration has: the two must match for it to count as applied. */
@@ -17,20 +13,17 @@ export interface MigrationInfo {
   name: string;
 }
 
-type Maybe<T> = T | Promise<T>;
-
-/** How the runner reaches one engine; each call may answer at once (SQLite) or with a promise (PostgreSQL). */
-export interface MigrationAdapter<M extends MigrationInfo> {
-  /** Starts the one transaction, taking the engine's migration lock first, and makes sure schema_migrations exists. */
-  begin(): Maybe<void>;
-  commit(): Maybe<void>;
-  rollback(): Maybe<void>;
+/** How the runner reaches one engine; SQLite's answers at once (better-sqlite3 is synchronous), PostgreSQL's with promises. */
+interface Connection<M extends MigrationInfo> {
+  /** Begins the one transaction, taking the engine's migration lock first, and makes sure schema_migrations exists. */
+  begin(): unknown;
+  end(outcome: 'COMMIT' | 'ROLLBACK'): unknown;
   /** What schema_migrations holds, or undefined when the table does not exist yet. */
-  recorded(): Maybe<MigrationInfo[] | undefined>;
+  recorded(): MigrationInfo[] | undefined | Promise<MigrationInfo[] | undefined>;
   /** Moves a recorded row to another version; its name and applied_at stay. */
-  renumber(from: number, to: number): Maybe<void>;
-  apply(migration: M): Maybe<void>;
-  record(migration: M): Maybe<void>;
+  renumber(from: number, to: number): unknown;
+  /** Runs the migration and records it. */
+  apply(migration: M): unknown;
 }
 
 /**
@@ -60,46 +53,34 @@ export function renumbering(recorded: MigrationInfo[], migrations: MigrationInfo
 
 /** Current: every migration this code knows is recorded under its own version and name (a newer release may have added more). */
 export function isSchemaCurrent(recorded: MigrationInfo[] | undefined, migrations: MigrationInfo[]): boolean {
-  if (!recorded) return false;
-  const names = new Map(recorded.map((row) => [row.version, row.name]));
-  return migrations.every((migration) => names.get(migration.version) === migration.name);
+  const names = new Map((recorded ?? []).map((row) => [row.version, row.name]));
+  return recorded !== undefined && migrations.every((migration) => names.get(migration.version) === migration.name);
 }
 
-/** The runner: under the lock, renumber rows from before the unified numbers, then apply what is missing, in order. */
-async function runMigrations<M extends MigrationInfo>(
-  adapter: MigrationAdapter<M>,
-  migrations: M[],
-): Promise<number[]> {
-  await adapter.begin();
+/** Under the lock: renumber rows from before the unified numbers, then apply what is missing, in order. */
+async function runMigrations<M extends MigrationInfo>(connection: Connection<M>, migrations: M[]): Promise<number[]> {
+  await connection.begin();
   try {
-    const recorded = (await adapter.recorded()) ?? [];
-    const done = new Set(recorded.map((row) => row.version));
-    for (const { from, to } of renumbering(recorded, migrations)) {
-      await adapter.renumber(from, to);
-      done.delete(from);
-      done.add(to);
-    }
-    const applied: number[] = [];
-    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (done.has(migration.version)) continue;
-      await adapter.apply(migration);
-      await adapter.record(migration);
-      applied.push(migration.version);
-    }
-    await adapter.commit();
-    return applied;
+    const recorded = (await connection.recorded()) ?? [];
+    const moves = renumbering(recorded, migrations);
+    for (const { from, to } of moves) await connection.renumber(from, to);
+    const done = new Set(recorded.map((row) => moves.find((move) => move.from === row.version)?.to ?? row.version));
+    const missing = [...migrations].sort((a, b) => a.version - b.version).filter((m) => !done.has(m.version));
+    for (const migration of missing) await connection.apply(migration);
+    await connection.end('COMMIT');
+    return missing.map((migration) => migration.version);
   } catch (error) {
-    await adapter.rollback();
+    await connection.end('ROLLBACK');
     throw error;
   }
 }
 
 /** The check for the owner's read-only commands, which never migrate: NotMigratedError tells them what to run. */
-async function assertMigrated<M extends MigrationInfo>(adapter: MigrationAdapter<M>, migrations: M[]): Promise<void> {
-  if (!isSchemaCurrent(await adapter.recorded(), migrations)) throw new NotMigratedError();
+async function assertMigrated<M extends MigrationInfo>(connection: Connection<M>, migrations: M[]): Promise<void> {
+  if (!isSchemaCurrent(await connection.recorded(), migrations)) throw new NotMigratedError();
 }
 
-function sqliteAdapter(db: Database.Database): MigrationAdapter<SqliteMigration> {
+function sqliteConnection(db: Database.Database): Connection<SqliteMigration> {
   return {
     begin: () => {
       // IMMEDIATE takes the write lock first, so two processes starting together cannot both migrate.
@@ -110,9 +91,8 @@ function sqliteAdapter(db: Database.Database): MigrationAdapter<SqliteMigration>
         applied_at TEXT NOT NULL
       ) STRICT`);
     },
-    commit: () => void db.exec('COMMIT'),
     // Some errors end SQLite's transaction themselves; rolling back then would hide the first error.
-    rollback: () => void (db.inTransaction && db.exec('ROLLBACK')),
+    end: (outcome) => db.inTransaction && db.exec(outcome),
     recorded: () => {
       try {
         return db.prepare('SELECT version, name FROM schema_migrations').all() as MigrationInfo[];
@@ -120,12 +100,15 @@ function sqliteAdapter(db: Database.Database): MigrationAdapter<SqliteMigration>
         return undefined; // no schema_migrations table at all
       }
     },
-    renumber: (from, to) => void db.prepare('UPDATE schema_migrations SET version = ? WHERE version = ?').run(to, from),
-    apply: (migration) => migration.up(db),
-    record: (migration) =>
-      void db
-        .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
-        .run(migration.version, migration.name, new Date().toISOString()),
+    renumber: (from, to) => db.prepare('UPDATE schema_migrations SET version = ? WHERE version = ?').run(to, from),
+    apply: (migration) => {
+      migration.up(db);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+    },
   };
 }
 
@@ -133,7 +116,7 @@ function sqliteAdapter(db: Database.Database): MigrationAdapter<SqliteMigration>
 const MIGRATION_LOCK = 'scamsavvy.migrations';
 
 /** On one client: the transaction and the advisory lock it holds must stay on the same connection. */
-function postgresAdapter(client: pg.ClientBase): MigrationAdapter<PostgresMigration> {
+function postgresConnection(client: pg.ClientBase): Connection<PostgresMigration> {
   return {
     begin: async () => {
       await client.query('BEGIN');
@@ -144,8 +127,8 @@ function postgresAdapter(client: pg.ClientBase): MigrationAdapter<PostgresMigrat
         applied_at timestamptz NOT NULL DEFAULT now()
       )`);
     },
-    commit: async () => void (await client.query('COMMIT')),
-    rollback: async () => void (await client.query('ROLLBACK').catch(() => undefined)),
+    end: (outcome) =>
+      client.query(outcome).catch((error) => (outcome === 'COMMIT' ? Promise.reject(error) : undefined)),
     recorded: async () => {
       try {
         return (await client.query<MigrationInfo>('SELECT version, name FROM schema_migrations')).rows;
@@ -154,53 +137,41 @@ function postgresAdapter(client: pg.ClientBase): MigrationAdapter<PostgresMigrat
         throw error;
       }
     },
-    renumber: async (from, to) =>
-      void (await client.query('UPDATE schema_migrations SET version = $1 WHERE version = $2', [to, from])),
-    apply: async (migration) => void (await client.query(migration.sql)),
-    record: async (migration) =>
-      void (await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+    renumber: (from, to) => client.query('UPDATE schema_migrations SET version = $1 WHERE version = $2', [to, from]),
+    apply: async (migration) => {
+      await client.query(migration.sql);
+      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
         migration.version,
         migration.name,
-      ])),
+      ]);
+    },
   };
 }
 
 /** Applies the migrations this file does not have yet, in one write transaction; returns their versions. */
-export function migrateSqlite(
-  db: Database.Database,
-  migrations: SqliteMigration[] = sqliteMigrations,
-): Promise<number[]> {
-  return runMigrations(sqliteAdapter(db), migrations);
+export function migrateSqlite(db: Database.Database, migrations = sqliteMigrations): Promise<number[]> {
+  return runMigrations(sqliteConnection(db), migrations);
 }
 
-export function assertSqliteMigrated(
-  db: Database.Database,
-  migrations: SqliteMigration[] = sqliteMigrations,
-): Promise<void> {
-  return assertMigrated(sqliteAdapter(db), migrations);
+export function assertSqliteMigrated(db: Database.Database, migrations = sqliteMigrations): Promise<void> {
+  return assertMigrated(sqliteConnection(db), migrations);
+}
+
+/** On one pooled client, released after: the advisory lock is the transaction's. */
+async function withClient<T>(pool: pg.Pool, work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    return await work(client);
+  } finally {
+    client.release();
+  }
 }
 
 /** Applies the migrations this database does not have yet, in one transaction under the advisory lock; returns their versions. */
-export async function migratePostgres(
-  pool: pg.Pool,
-  migrations: PostgresMigration[] = postgresMigrations,
-): Promise<number[]> {
-  const client = await pool.connect();
-  try {
-    return await runMigrations(postgresAdapter(client), migrations);
-  } finally {
-    client.release();
-  }
+export function migratePostgres(pool: pg.Pool, migrations = postgresMigrations): Promise<number[]> {
+  return withClient(pool, (client) => runMigrations(postgresConnection(client), migrations));
 }
 
-export async function assertPostgresMigrated(
-  pool: pg.Pool,
-  migrations: PostgresMigration[] = postgresMigrations,
-): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await assertMigrated(postgresAdapter(client), migrations);
-  } finally {
-    client.release();
-  }
+export function assertPostgresMigrated(pool: pg.Pool, migrations = postgresMigrations): Promise<void> {
+  return withClient(pool, (client) => assertMigrated(postgresConnection(client), migrations));
 }

@@ -100,8 +100,8 @@ function handle(kysely: Kysely<Database>, dialect: SqlDialect, writer: SignupWri
   let closing: Promise<void> | undefined;
   return {
     engine,
-    signups: new SignupsRepository(kysely, dialect, writer, now),
-    events: new EventsRepository(kysely, dialect, writer, now),
+    signups: new SignupsRepository({ db: kysely, dialect, writer, now }),
+    events: new EventsRepository({ db: kysely, dialect, writer, now }),
     consent: new ConsentRepository(kysely, engine, { now }),
     outbox: new OutboxRepository(kysely, engine, { now }),
     owners: new OwnerRepository(kysely, engine, now),

@@ -3,7 +3,7 @@
 // 'sending' under its own id (FOR UPDATE SKIP LOCKED on PostgreSQL, so senders never take the same
 // row); a row still 'sending' when its sender died may or may not have gone out: 'unknown'.
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { iso, isoOrNull, isTrue, type Engine } from './column-types.js';
+import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
 import type { Time } from './column-types.js';
 import type { Database } from './database.js';
 import { MESSAGE_STATES, type BroadcastChannel, type MessageState } from './outbox.table.js';
@@ -91,8 +91,6 @@ export class SenderBusyError extends Error {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const RECIPIENT_COLUMNS = [
   'id',
   'email',
@@ -161,14 +159,9 @@ export class OutboxRepository {
   }
 
   /** Creates the broadcast (no recipients yet: see enqueue); undefined if the name is taken. */
-  async create(input: {
-    name: string;
-    template: string;
-    segment: BroadcastSegment;
-    channels: BroadcastChannel[];
-    includeUnconfirmed: boolean;
-    content: BroadcastContent;
-  }): Promise<Broadcast | undefined> {
+  async create(
+    input: Pick<Broadcast, 'name' | 'template' | 'segment' | 'channels' | 'includeUnconfirmed' | 'content'>,
+  ): Promise<Broadcast | undefined> {
     const inserted = await this.db
       .insertInto('broadcasts')
       .values({
@@ -239,7 +232,7 @@ export class OutboxRepository {
 
   /** These sign-ups as they are now (a deleted one is simply absent). */
   async recipients(ids: string[]): Promise<Map<string, Recipient>> {
-    const valid = ids.filter((id) => UUID.test(id));
+    const valid = ids.filter((id) => isSignupId(id));
     if (valid.length === 0) return new Map();
     const rows = await this.db.selectFrom('signups').select(RECIPIENT_COLUMNS).where('id', 'in', valid).execute();
     return new Map(rows.map((row) => [String(row.id), recipientFrom(row)]));

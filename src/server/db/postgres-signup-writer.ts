@@ -5,7 +5,7 @@ import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput } from '../../shared/signup-schema.js';
 import { StoreUnavailableError } from './errors.js';
 import { EventBuffer, rowsOf } from './event-buffer.js';
-import { toEventRow, type EventRow } from './events-repository.js';
+import type { EventRow } from './events-repository.js';
 import { toSignupRow, type SignupRow } from './signup-row.js';
 import { onRepeatSignup, postgresUpsert, SIGNUP_CONSENT_EVENT } from './signup-upsert.js';
 import type { SignupWriter, SignupWriterOptions } from './signup-writer.js';
@@ -120,9 +120,7 @@ export class PostgresSignupWriter implements SignupWriter {
   }
 
   recordEvents(events: AnalyticsEvent[], at?: Date): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
-    if (events.length === 0) return Promise.resolve();
-    return this.eventBuffer.add(events.map((event) => toEventRow(event, at)));
+    return this.eventBuffer.record(events, at, this.closed);
   }
 
   async close(): Promise<void> {

@@ -1,12 +1,10 @@
 // Sign-ups: written through the engine's hand-tuned writer (group commit), read back once in
 // Kysely for both engines (the export, counts and the owner's figures).
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
-import type { Database } from './database.js';
 import { recordFromColumns } from './signup-row.js';
 import { NO_CAMPAIGN } from './signup-row.js';
-import type { SignupWriter } from './signup-writer.js';
-import type { SqlDialect } from './sql-dialect.js';
+import type { QueryContext } from './sql-dialect.js';
 import { firstDay } from './utc-days.js';
 
 export interface SignupFilter {
@@ -49,12 +47,7 @@ export interface StatsOptions {
 const LIST_BATCH_SIZE = 1000;
 
 export class SignupsRepository {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: SqlDialect,
-    private readonly writer: SignupWriter,
-    private readonly now: () => Date,
-  ) {}
+  constructor(private readonly context: QueryContext) {}
 
   /**
    * Stores a sign-up and resolves once it is durable. A second sign-up with the same email
@@ -63,14 +56,14 @@ export class SignupsRepository {
    * "stored" (spec section 7 reads the answer only as success or failure), which keeps writes lean.
    */
   add(input: SignupInput): Promise<void> {
-    return this.writer.add(input);
+    return this.context.writer.add(input);
   }
 
   /** Records in the order they were first stored, read in batches so a large list never sits in memory. */
   async *list(filter: SignupFilter = {}): AsyncIterable<SignupRecord> {
     // rowid (SQLite) and seq (PostgreSQL) are insertion order, so sign-ups within one millisecond keep theirs too.
-    const position = sql.ref<number | string>(this.dialect.insertionOrder);
-    let query = this.db
+    const position = sql.ref<number | string>(this.context.dialect.insertionOrder);
+    let query = this.context.db
       .selectFrom('signups')
       .selectAll()
       .select(position.as('position'))
@@ -89,7 +82,7 @@ export class SignupsRepository {
   }
 
   async count(): Promise<number> {
-    const row = await this.db
+    const row = await this.context.db
       .selectFrom('signups')
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirst();
@@ -97,13 +90,13 @@ export class SignupsRepository {
   }
 
   /** The owner's figures, counted by the database (GROUP BY), never by reading every row here. */
-  async stats({ days, top, now = this.now() }: StatsOptions): Promise<SignupStats> {
-    const day = this.dialect.utcDay('created_at');
+  async stats({ days, top, now = this.context.now() }: StatsOptions): Promise<SignupStats> {
+    const day = this.context.dialect.utcDay('created_at');
     const counted = (rows: { label: string; count: number | string | bigint }[]) =>
       rows.map((row) => ({ label: row.label, count: Number(row.count) }));
     const campaign = sql<string>`coalesce(utm_campaign, ${NO_CAMPAIGN})`;
     const [totals, byDay, topSources, topCampaigns] = await Promise.all([
-      this.db
+      this.context.db
         .selectFrom('signups')
         .select((eb) => [
           eb.fn.countAll().as('total'),
@@ -112,14 +105,14 @@ export class SignupsRepository {
           eb.fn.count('confirmed_at').as('confirmed'),
         ])
         .executeTakeFirst(),
-      this.db
+      this.context.db
         .selectFrom('signups')
         .select((eb) => [day.as('label'), eb.fn.countAll().as('count')])
-        .where('created_at', '>=', this.dialect.dayStart(firstDay(now, days)))
+        .where('created_at', '>=', this.context.dialect.dayStart(firstDay(now, days)))
         .groupBy(sql`label`)
         .orderBy('label')
         .execute(),
-      this.db
+      this.context.db
         .selectFrom('signups')
         .select((eb) => ['source as label', eb.fn.countAll().as('count')])
         .groupBy('source')
@@ -127,7 +120,7 @@ export class SignupsRepository {
         .orderBy('label')
         .limit(top)
         .execute(),
-      this.db
+      this.context.db
         .selectFrom('signups')
         .select((eb) => [campaign.as('label'), eb.fn.countAll().as('count')])
         .groupBy(sql`label`)

@@ -1,7 +1,9 @@
 // Where SQLite and PostgreSQL differ, in one small object per engine: every query is written once
 // and asks its dialect for these few words.
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Engine } from './column-types.js';
+import type { Database } from './database.js';
+import type { SignupWriter } from './signup-writer.js';
 import { postgresUpsert, sqliteUpsert, type UpsertDialect } from './signup-upsert.js';
 
 export interface SqlDialect {
@@ -37,3 +39,11 @@ export const postgresDialect: SqlDialect = {
   jsonText: (column, field) => sql<string>`(${sql.ref(column)} ->> ${field})`,
   upsert: postgresUpsert,
 };
+
+/** What the sign-up and event repositories work with: reads through Kysely, writes through the engine's writer. */
+export interface QueryContext {
+  db: Kysely<Database>;
+  dialect: SqlDialect;
+  writer: SignupWriter;
+  now: () => Date;
+}

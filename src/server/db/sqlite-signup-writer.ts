@@ -5,7 +5,6 @@ import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput } from '../../shared/signup-schema.js';
 import { StoreUnavailableError } from './errors.js';
 import { EventBuffer, rowsOf, type PendingEvents } from './event-buffer.js';
-import { toEventRow } from './events-repository.js';
 import { toSignupRow } from './signup-row.js';
 import type { SignupWriter, SignupWriterOptions } from './signup-writer.js';
 import {
@@ -99,9 +98,7 @@ export class SqliteSignupWriter implements SignupWriter {
   }
 
   recordEvents(events: AnalyticsEvent[], at?: Date): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
-    if (events.length === 0) return Promise.resolve();
-    return this.eventBuffer.add(events.map((event) => toEventRow(event, at)));
+    return this.eventBuffer.record(events, at, this.closed);
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,8 @@
-// Fixture: a database as release ea7849e leaves it (its migrations, its runners, its numbers), filled
+// Fixture: a database as release ea7849e leaves it (its migrations and numbers: release-migrate.ts), filled
 // with people, consent, an analytics event or two, a broadcast with its outbox, and an owner.
 import pg from 'pg';
 import { openSqlite } from '../sqlite-shared.js';
-import { migratePostgres, migrateSqlite } from './release-migrate.js';
+import { migratePostgresAsRelease, migrateSqliteAsRelease } from './release-migrate.js';
 
 export const ROSA = '0b6d1c52-3c1e-4f4e-9a38-6f0f2f1d7a01';
 export const BOB = '5a0e8f7d-2b1c-4d3e-8f90-1a2b3c4d5e6f';
@@ -52,7 +52,7 @@ function fillSql(engine: 'sqlite' | 'postgres'): string {
 export function createReleaseSqlite(file: string): void {
   const db = openSqlite(file);
   try {
-    migrateSqlite(db);
+    migrateSqliteAsRelease(db);
     db.exec(fillSql('sqlite'));
   } finally {
     db.close();
@@ -61,11 +61,12 @@ export function createReleaseSqlite(file: string): void {
 
 /** Creates and fills a PostgreSQL database the way release ea7849e would have (its numbers: owners is 5). */
 export async function createReleasePostgres(url: string): Promise<void> {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const client = new pg.Client(url);
+  await client.connect();
   try {
-    await migratePostgres(pool);
-    await pool.query(fillSql('postgres'));
+    await migratePostgresAsRelease(client);
+    await client.query(fillSql('postgres'));
   } finally {
-    await pool.end();
+    await client.end();
   }
 }

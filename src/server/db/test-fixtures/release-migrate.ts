@@ -1,71 +1,79 @@
-// Fixture: release ea7849e's two migration runners, verbatim (git show ea7849e:src/server/storage/sqlite-signup-store.ts
-// and postgres-signup-store.ts, the functions migrateSqlite and migratePostgres and MIGRATION_LOCK); only imports and comments added.
+// Fixture: the schema release ea7849e leaves, under its own numbers. A shipped migration is never
+// edited, so the release's migrations are today's (RELEASE_DIGESTS, checked by migrate.test.ts,
+// proves each still reads as it did then); only PostgreSQL's numbers differ: it had no version 2,
+// so analytics..owners were recorded as 2..5.
+import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
-import { postgresMigrations, type PostgresMigration } from './release-postgres-migrations.js';
-import { sqliteMigrations, type SqliteMigration } from './release-sqlite-migrations.js';
+import { postgresMigrations } from '../postgres-migrations.js';
+import { sqliteMigrations } from '../sqlite-migrations.js';
 
-const MIGRATION_LOCK = 'scamsavvy.migrations';
+/** The version each migration had in the release, by name (SQLite's are today's). */
+export const RELEASE_POSTGRES_VERSIONS: Record<string, number> = {
+  'create-signups': 1,
+  'create-analytics-events': 2,
+  messaging: 3,
+  broadcasts: 4,
+  owners: 5,
+};
 
-export function migrateSqlite(db: Database.Database, migrations: SqliteMigration[] = sqliteMigrations): number[] {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+/**
+ * What the release's migrations made, at ea7849e: the first 16 hex digits of SHA-256 of the SQLite
+ * schema they leave (sqliteSchema), and of each PostgreSQL migration's SQL.
+ */
+export const RELEASE_DIGESTS = {
+  sqliteSchema: '0a74a98c87c82c51',
+  postgres: {
+    'create-signups': '33d7d62b1934be2b',
+    'create-analytics-events': '46292300629fab2d',
+    messaging: 'd0c38ad940988f91',
+    broadcasts: '7067da65c49f783f',
+    owners: '967262bda9df6d61',
+  },
+} as const;
+
+export const digest = (body: string) => createHash('sha256').update(body).digest('hex').slice(0, 16);
+
+/** Every table and index the SQLite migrations make, as SQLite itself writes them down. */
+export function sqliteSchema(db: Database.Database): string {
+  const rows = db.prepare('SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name').all() as {
+    sql: string;
+  }[];
+  return rows.map((row) => row.sql).join(';\n');
+}
+
+/** As the release's runner did: every migration in one transaction, each recorded with its version. */
+export function migrateSqliteAsRelease(db: Database.Database): void {
+  db.exec(`CREATE TABLE schema_migrations (
     version INTEGER PRIMARY KEY NOT NULL,
     name TEXT NOT NULL,
     applied_at TEXT NOT NULL
   ) STRICT`);
-  const apply = db.transaction(() => {
-    const done = new Set(
-      (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((row) => row.version),
-    );
-    const applied: number[] = [];
-    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (done.has(migration.version)) continue;
+  db.transaction(() => {
+    for (const migration of sqliteMigrations) {
       migration.up(db);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
         migration.version,
         migration.name,
         new Date().toISOString(),
       );
-      applied.push(migration.version);
     }
-    return applied;
-  });
-  // IMMEDIATE takes the write lock first, so two processes starting together cannot both migrate.
-  return apply.immediate();
+  })();
 }
 
-export async function migratePostgres(
-  pool: pg.Pool,
-  migrations: PostgresMigration[] = postgresMigrations,
-): Promise<number[]> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK]);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version integer PRIMARY KEY,
-      name text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    const done = new Set(
-      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
-    );
-    const applied: number[] = [];
-    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (done.has(migration.version)) continue;
-      await client.query(migration.sql);
-      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-        migration.version,
-        migration.name,
-      ]);
-      applied.push(migration.version);
-    }
-    await client.query('COMMIT');
-    return applied;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
+/** As the release's runner did on PostgreSQL, with the release's numbers. */
+export async function migratePostgresAsRelease(client: pg.ClientBase): Promise<void> {
+  await client.query('BEGIN');
+  await client.query(`CREATE TABLE schema_migrations (
+    version integer PRIMARY KEY,
+    name text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+  for (const migration of postgresMigrations) {
+    const version = RELEASE_POSTGRES_VERSIONS[migration.name];
+    if (version === undefined) continue; // version 2 came after the release (a no-op on PostgreSQL)
+    await client.query(migration.sql);
+    await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, migration.name]);
   }
+  await client.query('COMMIT');
 }

@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
   const { store } = await openStoreForCli();
   try {
     const out = values.out ? createWriteStream(values.out) : process.stdout;
-    const count = await exportSignups(store, format, out, filter);
+    const count = await exportSignups(store.signups, format, out, filter);
     if (values.out) {
       await new Promise<void>((resolve, reject) =>
         out.end((error?: Error | null) => (error ? reject(error) : resolve())),

@@ -29,7 +29,7 @@ export const exportRoutes: FastifyPluginAsync<ExportRouteOptions> = async (app, 
       });
       // Streamed as the store reads it, in batches: a million rows never sit in memory, and a
       // cancelled download stops the read.
-      const body = Readable.from(exportChunks({ signups }, format));
+      const body = Readable.from(exportChunks(signups, format));
       body.on('error', (error) => request.log.error({ err: error }, 'export failed part-way'));
       const day = new Date().toISOString().slice(0, 10);
       return reply

@@ -11,7 +11,7 @@ async function exported(store: Db, format: 'csv' | 'json', filter?: SignupFilter
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const count = await exportSignups(store, format, out, filter);
+  const count = await exportSignups(store.signups, format, out, filter);
   return { count, text: Buffer.concat(chunks).toString('utf8') };
 }
 

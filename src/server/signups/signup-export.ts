@@ -2,8 +2,7 @@
 import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { SignupRecord } from '../../shared/signup-schema.js';
-import type { SignupFilter } from '../db/signups-repository.js';
-import type { Db } from '../db/open-database.js';
+import type { SignupFilter, SignupsRepository } from '../db/signups-repository.js';
 
 export const exportFormats = ['csv', 'json'] as const;
 export type ExportFormat = (typeof exportFormats)[number];
@@ -71,14 +70,14 @@ function write(out: Writable, text: string): Promise<void> {
  * in batches. As a generator, a consumer that stops early (a cancelled download) ends the read.
  */
 export async function* exportChunks(
-  store: Pick<Db, 'signups'>,
+  signups: Pick<SignupsRepository, 'list'>,
   format: ExportFormat,
   filter: SignupFilter = {},
 ): AsyncGenerator<string, number> {
   let count = 0;
   if (format === 'json') {
     yield '[';
-    for await (const record of store.signups.list(filter)) {
+    for await (const record of signups.list(filter)) {
       const row = Object.fromEntries(exportColumns.map((column) => [column, record[column]]));
       yield `${count === 0 ? '\n' : ',\n'}  ${JSON.stringify(row)}`;
       count += 1;
@@ -87,7 +86,7 @@ export async function* exportChunks(
     return count;
   }
   yield stringify([exportColumns], { record_delimiter: 'windows' });
-  for await (const record of store.signups.list(filter)) {
+  for await (const record of signups.list(filter)) {
     yield stringify([exportColumns.map((column) => spreadsheetCell(column, record[column]))], {
       record_delimiter: 'windows',
     });
@@ -98,12 +97,12 @@ export async function* exportChunks(
 
 /** Streams the store to `out` in the chosen format; returns how many sign-ups it wrote. */
 export async function exportSignups(
-  store: Db,
+  signups: Pick<SignupsRepository, 'list'>,
   format: ExportFormat,
   out: Writable,
   filter: SignupFilter = {},
 ): Promise<number> {
-  const chunks = exportChunks(store, format, filter);
+  const chunks = exportChunks(signups, format, filter);
   for (;;) {
     const next = await chunks.next();
     if (next.done) return next.value;

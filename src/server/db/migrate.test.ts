@@ -110,18 +110,19 @@ async function expectSignupsStillWork(db: Db): Promise<void> {
 describe('migration numbers', () => {
   it('never edits a shipped migration: each makes what it made in the release, so the release fixture is exact', () => {
     const db = new Database(':memory:');
-    for (const migration of sqliteMigrations) migration.up(db);
+    // The release's six; a later migration changes the schema, not the release's part of it.
+    for (const migration of sqliteMigrations.filter(({ version }) => version <= 6)) migration.up(db);
     expect(digest(sqliteSchema(db))).toBe(RELEASE_DIGESTS.sqliteSchema);
     db.close();
     const postgres = postgresMigrations
-      .filter(({ version }) => version !== 2)
+      .filter(({ name }) => name in RELEASE_DIGESTS.postgres)
       .map((migration) => [migration.name, digest(migration.sql)]);
     expect(Object.fromEntries(postgres)).toEqual(RELEASE_DIGESTS.postgres);
   });
 
   it('gives the same change the same version and name on both engines', () => {
     expect(postgresMigrations.map(({ version, name }) => ({ version, name }))).toEqual(unified);
-    expect(unified.map((migration) => migration.version)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(unified.map((migration) => migration.version)).toEqual(unified.map((_, index) => index + 1));
   });
 
   it('moves rows recorded under the old numbers forward, highest first', () => {

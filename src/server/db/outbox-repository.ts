@@ -202,19 +202,13 @@ export class OutboxRepository {
       .updateTable('broadcasts')
       .set({
         state: to,
-        ...(to === 'sending' ? { finished_at: null } : {}),
+        // One statement: a refused move stamps nothing. started_at is the first start only.
+        ...(to === 'sending' ? { finished_at: null, started_at: sql<string>`coalesce(started_at, ${at})` } : {}),
         ...(to === 'finished' ? { finished_at: at } : {}),
       })
       .where('id', '=', broadcastId)
       .where('state', 'in', from)
       .executeTakeFirst();
-    if (to === 'sending')
-      await this.db
-        .updateTable('broadcasts')
-        .set({ started_at: at })
-        .where('id', '=', broadcastId)
-        .where('started_at', 'is', null)
-        .execute();
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -535,7 +529,7 @@ export class OutboxRepository {
     return Number(row?.n ?? 0);
   }
 
-  /** Sent in the last `seconds` (for the owner's rate figure). */
+  /** Sent since `since` (for the owner's rate figure). */
   async sentSince(broadcastId: number, since: Date): Promise<number> {
     const row = await this.db
       .selectFrom('broadcast_messages')

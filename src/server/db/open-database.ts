@@ -14,7 +14,7 @@ import { OutboxRepository } from './outbox-repository.js';
 import { OwnerRepository } from './owner-repository.js';
 import { assertPostgresMigrated, assertSqliteMigrated, migratePostgres, migrateSqlite } from './migrate.js';
 import { PostgresSignupWriter, withSynchronousCommit } from './postgres-signup-writer.js';
-import type { SignupWriter } from './signup-writer.js';
+import type { SignupWriter, SignupWriterOptions } from './signup-writer.js';
 import { SignupsRepository } from './signups-repository.js';
 import { postgresDialect, sqliteDialect, type SqlDialect } from './sql-dialect.js';
 import { openSqlite } from './sqlite-shared.js';
@@ -38,18 +38,9 @@ export interface Db {
   close(): Promise<void>;
 }
 
-export interface OpenDatabaseOptions {
+export interface OpenDatabaseOptions extends Partial<SignupWriterOptions> {
   /** Create or update the schema (the server and db:migrate do; export and stats only read). */
   migrate?: boolean;
-  /**
-   * Each new sign-up (and a repeat one not yet confirmed, at most once a day) asks for a
-   * confirmation email, in the same transaction that stores it (EMAIL_CONFIRMATION).
-   */
-  confirmSignups?: boolean;
-  /** The clock for what the app stamps (not the sign-up's own times on PostgreSQL, which are the database's). */
-  now?: () => Date;
-  /** Makes record ids; random UUIDs unless a test needs to force a clash. */
-  newId?: () => string;
 }
 
 export async function openDatabase(

@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { emailKey, type SignupInput, type SignupRecord } from '../../shared/signup-schema.js';
 import type { DatabaseConfig } from '../config.js';
 import { storedForms, toE164 } from '../consent/phone.js';
-import { storeEngines, type StoreEngine } from '../test/store-engines.js';
+import { storeEngines, suiteName } from '../test/store-engines.js';
 import type { ConfirmationJob, Subscriber, Suppression } from './consent-repository.js';
 import { openDatabase, type Db } from './open-database.js';
 
@@ -59,14 +59,8 @@ async function postgresQuery(database: DatabaseConfig, sql: string, values: unkn
   }
 }
 
-function suiteName(engine: StoreEngine): string {
-  return engine.available
-    ? `ConsentRepository on ${engine.name}`
-    : `ConsentRepository on ${engine.name} (skipped: set TEST_DATABASE_URL to run it)`;
-}
-
 for (const engine of storeEngines) {
-  describe.skipIf(!engine.available)(suiteName(engine), () => {
+  describe.skipIf(!engine.available)(suiteName('ConsentRepository', engine), () => {
     interface Opened {
       store: Db;
       database: DatabaseConfig;

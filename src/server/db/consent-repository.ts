@@ -100,26 +100,18 @@ function subscriberFrom(row: SubscriberRow): Subscriber {
   };
 }
 
-export interface ConsentRepositoryOptions {
-  /** The clock; the real one unless a test needs another day. */
-  now?: () => Date;
-}
-
 /**
  * Everything messaging reads and writes apart from the sign-up itself (which the engines' hand-tuned
  * group-commit paths write, confirmation request and consent event included). Times are written as
  * ISO 8601 text, which SQLite compares in order and PostgreSQL reads as timestamptz.
  */
 export class ConsentRepository {
-  private readonly now: () => Date;
-
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
-    { now = () => new Date() }: ConsentRepositoryOptions = {},
-  ) {
-    this.now = now;
-  }
+    /** The clock; the real one unless a test needs another day. */
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   private bool(value: boolean): number | boolean {
     return this.engine === 'sqlite' ? (value ? 1 : 0) : value;

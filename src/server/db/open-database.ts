@@ -93,8 +93,8 @@ function handle(kysely: Kysely<Database>, dialect: SqlDialect, writer: SignupWri
     engine,
     signups: new SignupsRepository({ db: kysely, dialect, writer, now }),
     events: new EventsRepository({ db: kysely, dialect, writer, now }),
-    consent: new ConsentRepository(kysely, engine, { now }),
-    outbox: new OutboxRepository(kysely, engine, { now }),
+    consent: new ConsentRepository(kysely, engine, now),
+    outbox: new OutboxRepository(kysely, engine, now),
     owners: new OwnerRepository(kysely, engine, now),
     async ping() {
       await sql`SELECT 1 FROM signups LIMIT 1`.execute(kysely);

@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { emailKey, type SignupInput } from '../../shared/signup-schema.js';
 import type { DatabaseConfig } from '../config.js';
 import { ann, rosa } from '../test/people.js';
-import { storeEngines, type StoreEngine } from '../test/store-engines.js';
+import { storeEngines, suiteName, type StoreEngine } from '../test/store-engines.js';
 import { openDatabase, type Db } from './open-database.js';
 import { SenderBusyError, type Broadcast, type ClaimedMessage, type OutboxRepository } from './outbox-repository.js';
 import type { BroadcastChannel } from './outbox.table.js';
@@ -74,14 +74,8 @@ async function storedMessages(database: DatabaseConfig): Promise<Map<number, Mes
   return new Map(rows.map((row) => [Number(row.id), { ...row, id: Number(row.id) }]));
 }
 
-function suiteName(engine: StoreEngine): string {
-  return engine.available
-    ? `OutboxRepository on ${engine.name}`
-    : `OutboxRepository on ${engine.name} (skipped: set TEST_DATABASE_URL to run it)`;
-}
-
 for (const engine of storeEngines) {
-  describe.skipIf(!engine.available)(suiteName(engine), () => {
+  describe.skipIf(!engine.available)(suiteName('OutboxRepository', engine), () => {
     // A test about one engine's behaviour is not registered at all on the other (not counted as skipped).
     const onlyOn = (name: StoreEngine['name']) =>
       engine.name === name ? it : ((() => undefined) as unknown as typeof it);

@@ -123,20 +123,12 @@ function recipientFrom(row: Pick<Database['signups'], (typeof RECIPIENT_COLUMNS)
 /** Error texts kept on outbox rows are short. */
 const ERROR_LENGTH = 300;
 
-export interface OutboxRepositoryOptions {
-  now?: () => Date;
-}
-
 export class OutboxRepository {
-  private readonly now: () => Date;
-
   constructor(
     private readonly db: Kysely<Database>,
     readonly engine: Engine,
-    { now = () => new Date() }: OutboxRepositoryOptions = {},
-  ) {
-    this.now = now;
-  }
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   private stamp(): string {
     return this.now().toISOString();

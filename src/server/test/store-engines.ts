@@ -46,3 +46,8 @@ export const storeEngines: StoreEngine[] = [
     database: async () => ({ kind: 'postgres', url: await tempPostgresUrl(), poolSize: 4 }),
   },
 ];
+
+/** A suite's name on one engine, saying how to run it where it is skipped. */
+export function suiteName(subject: string, engine: StoreEngine): string {
+  return `${subject} on ${engine.name}${engine.available ? '' : ' (skipped: set TEST_DATABASE_URL to run it)'}`;
+}

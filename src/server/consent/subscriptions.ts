@@ -103,6 +103,28 @@ export class Subscriptions {
   }
 
   /**
+   * A provider answered that this person's address (email) or number (sms) cannot be reached, for
+   * good: recorded on their history, and no later message tries it (docs/messaging.md).
+   */
+  async markUndeliverable(subscriber: Pick<Subscriber, 'id' | 'email' | 'phone'>, channel: Channel): Promise<void> {
+    const hash = channel === 'email' ? this.emailHash(subscriber.email) : this.phoneHash(subscriber.phone);
+    if (!hash) return;
+    await this.store.markUndeliverable(subscriber.id, {
+      kind: channel === 'email' ? 'email' : 'phone',
+      hash,
+      reason: 'undeliverable',
+      source: 'provider_answer',
+    });
+  }
+
+  /** The owner believes the provider was wrong: messages may try this person's address again. */
+  async clearUndeliverable(subscriber: Pick<Subscriber, 'id' | 'email' | 'phone'>, channel: Channel): Promise<void> {
+    const hash = channel === 'email' ? this.emailHash(subscriber.email) : this.phoneHash(subscriber.phone);
+    if (!hash) return;
+    await this.store.clearUndeliverable(subscriber.id, channel === 'email' ? 'email' : 'phone', hash);
+  }
+
+  /**
    * Whether a message on this channel may reach this person now: on the list, that channel on,
    * and the address not suppressed since their latest sign-up. Checked again right before each send.
    */

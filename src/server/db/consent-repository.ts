@@ -313,6 +313,45 @@ export class ConsentRepository {
   }
 
   /**
+   * A provider said this person's address (email) or number (phone) cannot be reached: a consent
+   * event on their history, and the address's hash suppressed (reason "undeliverable") so no later
+   * message tries it. A later sign-up with the address lifts it, as it lifts a leaving.
+   */
+  async markUndeliverable(id: string, suppression: Suppression): Promise<void> {
+    const at = this.stamp();
+    await this.db.transaction().execute(async (trx) => {
+      await this.suppress(trx, [suppression], at);
+      await this.record(
+        trx,
+        id,
+        suppression.kind === 'email' ? 'email_undeliverable' : 'sms_undeliverable',
+        suppression.source,
+        at,
+      );
+    });
+  }
+
+  /** The owner's "that answer was wrong": the undeliverable mark on this hash lifted, recorded on the person's history. */
+  async clearUndeliverable(id: string, kind: AddressKind, hash: string): Promise<void> {
+    const at = this.stamp();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('suppressions')
+        .where('kind', '=', kind)
+        .where('address_hash', '=', hash)
+        .where('reason', '=', 'undeliverable')
+        .execute();
+      await this.record(
+        trx,
+        id,
+        kind === 'email' ? 'email_undeliverable_cleared' : 'sms_undeliverable_cleared',
+        'owner',
+        at,
+      );
+    });
+  }
+
+  /**
    * Turns texts off (`at`) or back on (null, for those still on the list) for these numbers; returns
    * whom it changed. One UPDATE … RETURNING, not a read then a write: the rows it changed are exactly
    * the ones to record, even when the same STOP arrives twice at once (on PostgreSQL the second waits

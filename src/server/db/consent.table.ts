@@ -13,6 +13,12 @@ export const CONSENT_KINDS = [
   'beta_on',
   'beta_off',
   'left',
+  /** A provider said the address or number cannot be reached, for good (docs/messaging.md). */
+  'email_undeliverable',
+  'sms_undeliverable',
+  /** The owner believes that answer was wrong and lets messages try the address again. */
+  'email_undeliverable_cleared',
+  'sms_undeliverable_cleared',
 ] as const;
 export type ConsentKind = (typeof CONSENT_KINDS)[number];
 
@@ -24,10 +30,12 @@ export const CONSENT_SOURCES = [
   'one_click_unsubscribe',
   'sms_reply',
   'owner',
+  /** The mail server's or the text provider's answer to a send. */
+  'provider_answer',
 ] as const;
 export type ConsentSource = (typeof CONSENT_SOURCES)[number];
 
-export type SuppressionReason = 'left' | 'deleted' | 'sms_stop';
+export type SuppressionReason = 'left' | 'deleted' | 'sms_stop' | 'undeliverable';
 
 /** Which kind of address a keyed hash is of. */
 export type AddressKind = 'email' | 'phone';

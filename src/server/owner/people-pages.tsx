@@ -2,6 +2,7 @@
 // them, and the export buttons.
 import { ownerWords } from './owner-words.js';
 import type { ConsentEvent, Subscriber } from '../db/consent-repository.js';
+import type { ConsentKind, ConsentSource } from '../db/consent.table.js';
 import { Notice, renderOwnerPage, ScrollTable, shortPage, shortTime } from './owner-layout.js';
 
 const words = ownerWords.people;
@@ -99,7 +100,7 @@ export function peoplePage({ ownerEmail, query, results, tooShort, deleted }: Pe
   );
 }
 
-const KIND_WORDS: Record<string, string> = {
+const KIND_WORDS: Record<ConsentKind, string> = {
   signed_up: 'Signed up',
   confirmed: 'Confirmed their email',
   email_on: 'Email messages on',
@@ -109,15 +110,20 @@ const KIND_WORDS: Record<string, string> = {
   beta_on: 'Beta testing on',
   beta_off: 'Beta testing off',
   left: 'Left the list',
+  email_undeliverable: 'The mail server said this address does not exist: no more email to it',
+  sms_undeliverable: 'The text provider said this number cannot get texts: no more texts to it',
+  email_undeliverable_cleared: 'Email allowed to this address again',
+  sms_undeliverable_cleared: 'Texts allowed to this number again',
 };
 
-const SOURCE_WORDS: Record<string, string> = {
+const SOURCE_WORDS: Record<ConsentSource, string> = {
   signup_form: 'The sign-up form',
   confirm_page: 'The confirmation page',
   preferences_page: 'Their preferences page',
   one_click_unsubscribe: 'One-click unsubscribe',
   sms_reply: 'A text reply (STOP, START)',
   owner: 'An owner',
+  provider_answer: 'The mail server’s or text provider’s answer to a message we sent',
 };
 
 function channelState(optOutAt: string | null, leftAt: string | null): string {

@@ -56,7 +56,22 @@ function broadcastCommand(
   return { child, exited, output: () => output };
 }
 
-/** The processes `pid` started (the sender processes `send --workers N` forks). */
+/**
+ * The sender processes `send --workers N` forked: children of `pid` running `worker`. Only those:
+ * tsx also starts a helper process (esbuild's service) under the command, and a test that took it
+ * for a sender once killed it instead of one (the command then ended 0, both senders unharmed).
+ */
+function sendersOf(pid: number): number[] {
+  return childrenOf(pid).filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').includes('worker');
+    } catch {
+      return execFileSync('ps', ['-o', 'args=', '-p', String(child)], { encoding: 'utf8' }).includes(' worker ');
+    }
+  });
+}
+
+/** The processes `pid` started. */
 function childrenOf(pid: number): number[] {
   if (existsSync('/proc/self/stat')) {
     return readdirSync('/proc')
@@ -137,8 +152,8 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
     async () => {
       const { sink, store, broadcast, env, send } = await sendWithTwoSenders();
       await waitForMatch(
-        () => [childrenOf(send.child.pid ?? 0)],
-        (children) => children.length === 2,
+        () => [sendersOf(send.child.pid ?? 0)],
+        (senders) => senders.length === 2,
         20_000,
         'two senders started',
       );
@@ -148,7 +163,7 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
         60_000,
         'a third sent',
       );
-      const [victim] = childrenOf(send.child.pid ?? 0);
+      const [victim] = sendersOf(send.child.pid ?? 0);
       process.kill(victim!, 'SIGKILL');
       // The other sender finishes what it can; the command says one stopped and exits 1.
       expect(await send.exited).toBe(1);

@@ -1,6 +1,8 @@
 // Whose fault a failed send is: the one shape every provider's answer is turned into (by
 // smtp-answers.ts and twilio-answers.ts), and that every sender (the confirmation mailer, a
 // broadcast's senders, `broadcast test`) acts on. docs/messaging.md has the table.
+import type { FailureKind } from '../db/outbox.table.js';
+
 
 /**
  * recipient: this person's address or number, for good (no such mailbox, not a mobile): their row
@@ -11,7 +13,7 @@
  * unknown: an answer the tables do not know: retried like "message" a few times, then the channel
  *   pauses with the answer quoted. Never the person's fault.
  */
-export type FailureKind = 'recipient' | 'message' | 'sender' | 'unknown';
+export type { FailureKind };
 
 export interface FailureVerdict {
   kind: FailureKind;

@@ -2,7 +2,12 @@
 // one migration per engine (docs/architecture.md, "Adding a column").
 import type { AnalyticsEventsTable } from './analytics-events.table.js';
 import type { ConsentEventsTable, SuppressionsTable } from './consent.table.js';
-import type { BroadcastMessagesTable, BroadcastSendersTable, BroadcastsTable } from './outbox.table.js';
+import type {
+  BroadcastMessagesTable,
+  BroadcastPausesTable,
+  BroadcastSendersTable,
+  BroadcastsTable,
+} from './outbox.table.js';
 import type { OwnerAuditLogTable, OwnerSessionsTable, OwnerSignInLinksTable, OwnersTable } from './owners.table.js';
 import type { SignupsTable } from './signups.table.js';
 
@@ -14,6 +19,7 @@ export interface Database {
   broadcasts: BroadcastsTable;
   broadcast_messages: BroadcastMessagesTable;
   broadcast_senders: BroadcastSendersTable;
+  broadcast_pauses: BroadcastPausesTable;
   owners: OwnersTable;
   owner_sign_in_links: OwnerSignInLinksTable;
   owner_sessions: OwnerSessionsTable;

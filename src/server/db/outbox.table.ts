@@ -16,6 +16,10 @@ export const MESSAGE_STATES = [
 ] as const;
 export type MessageState = (typeof MESSAGE_STATES)[number];
 
+/** Whose fault a failed send was: the kinds consent/send-failure.ts explains. */
+export const FAILURE_KINDS = ['recipient', 'message', 'sender', 'unknown'] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
 export interface BroadcastsTable {
   id: Generated<number>;
   name: string;
@@ -45,6 +49,28 @@ export interface BroadcastMessagesTable {
   sent_at: Time | null;
   provider_id: string | null;
   error: string | null;
+  /** Whose fault the last failure was (consent/send-failure.ts); null before release 7 or when none. */
+  failure_kind: FailureKind | null;
+}
+
+/**
+ * Why a channel of a broadcast stopped sending until the owner resumes it: sender (our credentials,
+ * our From, our account), outage (nothing got through for BROADCAST_GIVE_UP_AFTER_SECONDS), unknown
+ * (an answer we do not recognise, repeated).
+ */
+export const PAUSE_CAUSES = ['sender', 'outage', 'unknown'] as const;
+export type PauseCause = (typeof PAUSE_CAUSES)[number];
+
+/** A channel paused by a failure of ours, one row per broadcast and channel while it lasts. */
+export interface BroadcastPausesTable {
+  broadcast_id: Id;
+  channel: BroadcastChannel;
+  cause: PauseCause;
+  /** In plain words, with what to do: shown by status, list, the progress line and the dashboard. */
+  reason: string;
+  /** The provider's own answer, quoted (addresses removed). */
+  answer: string | null;
+  paused_at: Time;
 }
 
 export interface BroadcastSendersTable {

@@ -1,13 +1,23 @@
 // The owner's view of a broadcast in the terminal: counts, a progress bar, and the time left.
 import { done, duration } from '../server/broadcast/broadcast-progress.js';
-import type { StateCounts } from '../server/db/outbox-repository.js';
+import type { ChannelPause, StateCounts } from '../server/db/outbox-repository.js';
 
 export { done, duration };
 
 const number = (value: number) => value.toLocaleString('en-US');
 
+const CHANNEL_WORDS = { email: 'Email', sms: 'Text messages' } as const;
+
+/** "Email paused since 14:02 UTC: The mail server refused our sign-in: …" and the answer, quoted. */
+export function pauseLines(pauses: ChannelPause[]): string[] {
+  return pauses.flatMap((pause) => [
+    `${CHANNEL_WORDS[pause.channel]} paused since ${pause.pausedAt.slice(11, 16)} UTC: ${pause.reason}`,
+    ...(pause.answer ? [`  Its answer: "${pause.answer}"`] : []),
+  ]);
+}
+
 /** One line: [#####.....] 45% 45,000 of 100,000 · sent 44,990 · failed 3 · skipped 7 · 1,234/s · about 45 s left */
-export function progressLine(counts: StateCounts, perSecond: number, width = 24): string {
+export function progressLine(counts: StateCounts, perSecond: number, width = 24, pauses: ChannelPause[] = []): string {
   const finished = done(counts);
   const share = counts.total === 0 ? 1 : finished / counts.total;
   const filled = Math.round(share * width);
@@ -21,8 +31,13 @@ export function progressLine(counts: StateCounts, perSecond: number, width = 24)
     ...(counts.retrying > 0 ? [`retrying ${number(counts.retrying)}`] : []),
     ...(counts.skipped > 0 ? [`skipped ${number(counts.skipped)}`] : []),
     ...(counts.unknown > 0 ? [`unknown ${number(counts.unknown)}`] : []),
+    ...pauses.map((pause) => `${pause.channel} PAUSED`),
     `${number(Math.round(perSecond))}/s`,
-    left === 0 ? 'done' : `${duration(perSecond > 0 ? left / perSecond : Infinity)} left`,
+    left === 0
+      ? 'done'
+      : pauses.length > 0
+        ? 'waiting for resume'
+        : `${duration(perSecond > 0 ? left / perSecond : Infinity)} left`,
   ];
   return parts.join(' · ');
 }
@@ -37,9 +52,9 @@ export function statusLines(counts: StateCounts): string[] {
     [
       'failed, temporary',
       counts.failed_temporary,
-      `${number(counts.retrying)} will be tried again, ${number(gaveUp)} gave up`,
+      `${number(counts.retrying)} will be tried again, ${number(gaveUp)} gave up (retry queues them again)`,
     ],
-    ['failed, permanent', counts.failed_permanent, 'refused for good (a bad address or number)'],
+    ['failed, permanent', counts.failed_permanent, 'the provider said the address or number cannot be reached'],
     ['skipped', counts.skipped, 'left, opted out, replied STOP or deleted their details after it was created'],
     ['unknown', counts.unknown, 'a sender stopped while sending them: not sent again unless you say --resend-unknown'],
   ];

@@ -10,6 +10,7 @@ import { create } from './broadcast/create.js';
 import { list } from './broadcast/list.js';
 import { pause } from './broadcast/pause.js';
 import { preview } from './broadcast/preview.js';
+import { retry } from './broadcast/retry.js';
 import { send } from './broadcast/send.js';
 import { status } from './broadcast/status.js';
 import { test } from './broadcast/test.js';
@@ -32,7 +33,12 @@ and sends through SMTP_URL and TWILIO_* like the server.
       where it stopped, and sends nobody anything twice.
   status NAME      Queued, sent, failed, skipped and unknown.
   pause NAME       Senders stop after the messages they are sending now.
-  resume NAME [send's options]    Goes on with a paused broadcast.
+  resume NAME [send's options]    Goes on with a paused broadcast (paused by you, or by a failure of ours:
+      status says why).
+  retry NAME [--include-undeliverable [--yes]]
+      Queues again the messages that failed by no fault of the person's: given up during an outage, or
+      refused because of our own settings. With --include-undeliverable (asked once more, or --yes),
+      also those whose address or number the provider said cannot be reached.
   top-up NAME      Adds people who signed up since it was created.
   list             Every broadcast.`;
 
@@ -57,6 +63,8 @@ export async function main(
         rate: { type: 'string' },
         'sms-rate': { type: 'string' },
         'resend-unknown': { type: 'boolean' },
+        'include-undeliverable': { type: 'boolean' },
+        yes: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -71,7 +79,7 @@ export async function main(
     (command ? output.out : output.err).write(`${usage}\n`);
     return values.help ? 0 : 2;
   }
-  const needsName = ['preview', 'test', 'send', 'status', 'pause', 'resume', 'top-up', 'worker'];
+  const needsName = ['preview', 'test', 'send', 'status', 'pause', 'resume', 'retry', 'top-up', 'worker'];
   const known = ['create', 'list', ...needsName];
   if (!known.includes(command)) {
     output.err.write(`There is no command "${command}".\n\n${usage}\n`);
@@ -111,6 +119,8 @@ export async function main(
         return await status(context, target);
       case 'pause':
         return await pause(context, target);
+      case 'retry':
+        return await retry(context, target, values);
       case 'top-up':
         return await topUp(context, target);
       case 'worker':

@@ -26,6 +26,8 @@ const HTTPS_URL = /^https:\/\/[^\s/]+(\/\S*)?$/;
 export const DEFAULT_BROADCAST_RATES = { email: 14, sms: 1 } as const;
 /** Tries per message before a temporary failure is given up. */
 export const DEFAULT_BROADCAST_MAX_ATTEMPTS = 6;
+/** Seconds a channel may fail "for now" with nothing getting through before it pauses (never abandons). */
+export const DEFAULT_BROADCAST_GIVE_UP_AFTER_SECONDS = 1800;
 /** PostHog Cloud, US region. EU projects use https://eu.i.posthog.com. */
 export const DEFAULT_POSTHOG_HOST = 'https://us.i.posthog.com';
 
@@ -128,6 +130,12 @@ const environmentSchema = z.object({
   BROADCAST_EMAIL_RATE: z.coerce.number().positive().max(100_000).default(DEFAULT_BROADCAST_RATES.email),
   BROADCAST_SMS_RATE: z.coerce.number().positive().max(10_000).default(DEFAULT_BROADCAST_RATES.sms),
   BROADCAST_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(DEFAULT_BROADCAST_MAX_ATTEMPTS),
+  BROADCAST_GIVE_UP_AFTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600)
+    .default(DEFAULT_BROADCAST_GIVE_UP_AFTER_SECONDS),
 });
 
 /** Every variable the server reads (README.md and .env.example document each; a test holds them to it). */
@@ -205,7 +213,10 @@ export interface LaunchConfig {
 export interface BroadcastConfig {
   emailRate: number;
   smsRate: number;
+  /** Tries per message while the channel otherwise gets through (one person's server is down). */
   maxAttempts: number;
+  /** A channel failing "for now" this long with nothing getting through pauses (BROADCAST_GIVE_UP_AFTER_SECONDS). */
+  giveUpAfterSeconds: number;
 }
 
 export interface EmailConfig {
@@ -291,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       emailRate: parsed.data.BROADCAST_EMAIL_RATE,
       smsRate: parsed.data.BROADCAST_SMS_RATE,
       maxAttempts: parsed.data.BROADCAST_MAX_ATTEMPTS,
+      giveUpAfterSeconds: parsed.data.BROADCAST_GIVE_UP_AFTER_SECONDS,
     },
   };
 }

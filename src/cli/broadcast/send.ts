@@ -4,17 +4,20 @@ import { fork, type ChildProcess } from 'node:child_process';
 import type { Rates } from '../../server/broadcast/broadcast-control.js';
 import { MOST_WORKERS } from '../../server/broadcast/broadcast-rules.js';
 import type { SenderReport } from '../../server/broadcast/broadcast-sender.js';
-import type { Broadcast } from '../../server/db/outbox-repository.js';
+import type { Broadcast, ChannelPause } from '../../server/db/outbox-repository.js';
+import { pauseLines } from '../broadcast-progress.js';
 import { CliError } from '../cli-support.js';
 import { number, plural, positiveNumber, ratesOf, UsageError, type Context, type Values } from './command-support.js';
 import { status } from './status.js';
 import { watch } from './watch.js';
 
-function describeEnd(report: Pick<SenderReport, 'ended'>, name: string): string {
+function describeEnd(report: Pick<SenderReport, 'ended'> & { pauses?: ChannelPause[] }, name: string): string {
   switch (report.ended) {
     case 'finished':
       return `Finished: nothing is left to send. See npm run broadcast -- status ${name}`;
     case 'paused':
+      if (report.pauses && report.pauses.length > 0)
+        return `Paused, and nobody was marked failed for it:\n${pauseLines(report.pauses).join('\n')}\nWhen it is put right, go on with: npm run broadcast -- resume ${name}`;
       return `Paused. Go on with: npm run broadcast -- resume ${name}`;
     case 'stopped':
       return `Stopped. Run the same command again to go on where it stopped.`;
@@ -37,6 +40,12 @@ export async function send(context: Context, name: string, values: Values, resum
   if (start.requeued !== undefined)
     out.write(`${plural(start.requeued, 'message')} whose fate was unknown will be sent again.\n`);
   if (start.notPaused) out.write(`"${name}" was not paused (it is ${start.notPaused}).\n`);
+  for (const pause of start.resumed ?? [])
+    out.write(`${pause.channel === 'email' ? 'Email' : 'Text messages'} goes on (it was paused: ${pause.reason})\n`);
+  if (start.resumedInPlace) {
+    out.write('The sender already running goes on with it. See: npm run broadcast -- status ' + name + '\n');
+    return 0;
+  }
   const { broadcast } = start;
   if (broadcast.state === 'finished') {
     out.write(`"${name}" has finished: nothing is left to send.\n`);
@@ -114,6 +123,9 @@ async function sendFromProcesses(
   const results = await all;
   const finished = (await context.control.state(broadcast)) === 'finished';
   const paused = results.some((result) => result.report?.ended === 'paused');
-  context.output.out.write(`${describeEnd({ ended: finished ? 'finished' : paused ? 'paused' : 'stopped' }, name)}\n`);
+  const pauses = await context.control.pauses(broadcast);
+  context.output.out.write(
+    `${describeEnd({ ended: finished ? 'finished' : paused ? 'paused' : 'stopped', pauses }, name)}\n`,
+  );
   return results.every((result) => result.code === 0) ? 0 : 1;
 }

@@ -1,5 +1,5 @@
 // `broadcast -- status NAME`: queued, sent, failed, skipped and unknown, per channel.
-import { done, statusLines } from '../broadcast-progress.js';
+import { done, pauseLines, statusLines } from '../broadcast-progress.js';
 import { number, type Context } from './command-support.js';
 
 export async function status(context: Context, name: string): Promise<number> {
@@ -9,6 +9,10 @@ export async function status(context: Context, name: string): Promise<number> {
   out.write(
     `Broadcast "${broadcast.name}": ${broadcast.template}, ${broadcast.state}, created ${broadcast.createdAt}.\n`,
   );
+  const pauses = await control.pauses(broadcast);
+  for (const line of pauseLines(pauses)) out.write(`${line}\n`);
+  if (pauses.length > 0) out.write(`When it is put right: npm run broadcast -- resume ${name}\n`);
+  else if (broadcast.state === 'paused') out.write(`Paused by you. Go on with: npm run broadcast -- resume ${name}\n`);
   for (const channel of broadcast.channels) {
     const counts = await control.counts(broadcast, channel);
     out.write(
@@ -18,5 +22,10 @@ export async function status(context: Context, name: string): Promise<number> {
   }
   const { senders, sentLastMinute } = await control.activity(broadcast);
   out.write(`Senders running: ${senders}. Sent in the last minute: ${number(sentLastMinute)}.\n`);
+  const plan = await control.retryPlan(broadcast);
+  if (plan.retryable > 0)
+    out.write(
+      `${number(plan.retryable)} failed by no fault of the person's and can go again: npm run broadcast -- retry ${name}\n`,
+    );
   return 0;
 }

@@ -5,16 +5,21 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { ConsentRepository } from '../db/consent-repository.js';
+import { classifyStoredAnswer } from '../consent/stored-answers.js';
+import { verdictOf } from '../consent/send-failure.js';
+import type { Subscriptions } from '../consent/subscriptions.js';
 import {
   SenderBusyError,
   type Broadcast,
   type BroadcastState,
+  type ChannelPause,
+  type FailedMessage,
   type OutboxRepository,
   type StateCounts,
 } from '../db/outbox-repository.js';
 import { type BroadcastChannel } from '../db/outbox.table.js';
 import { BroadcastError } from './broadcast-error.js';
-import { changeState, checkNoOtherSender, checkSenderCount } from './broadcast-rules.js';
+import { allowsSenders, changeState, checkNoOtherSender, checkSenderCount, senderIsDead } from './broadcast-rules.js';
 import type { BroadcastSender, SenderReport } from './broadcast-sender.js';
 import { Broadcasts, transportsFrom, type AudienceReport } from './broadcasts.js';
 
@@ -40,11 +45,45 @@ export interface SendStart {
   requeued?: number;
   /** resume of a broadcast that was not paused: the state it was in. */
   notPaused?: BroadcastState;
+  /** resume: the channel pauses lifted (a failure of ours had paused them). */
+  resumed?: ChannelPause[];
+  /** resume while a sender already runs it (SQLite, one at a time): that sender goes on; none is started. */
+  resumedInPlace?: boolean;
+}
+
+/** What `retry` queues again, per channel and reason. */
+export interface RetryGroup {
+  channel: BroadcastChannel;
+  /** Why they failed, in plain words. */
+  reason: string;
+  count: number;
+  /** The provider said the address or number cannot be reached: queued only when the owner says so. */
+  undeliverable: boolean;
+}
+
+export interface RetryPlan {
+  groups: RetryGroup[];
+  /** Failed "for now" and given up, or failed by a fault of ours (an earlier release called some of those permanent). */
+  retryable: number;
+  /** Failed because the provider said the address cannot be reached. */
+  undeliverable: number;
+}
+
+/** An earlier release's "gave up after 6 attempts: 421 …": the answer alone. */
+function answerOf(message: FailedMessage): string {
+  return (message.error ?? '').replace(/^gave up after \d+ attempts: /, '');
+}
+
+/** Whose fault a failed message was: as recorded, or (rows from before release 7) read from its answer. */
+function kindOf(message: FailedMessage): { kind: FailedMessage['failureKind']; reason: string } {
+  const verdict = classifyStoredAnswer(message.channel, answerOf(message));
+  return { kind: message.failureKind ?? verdict.kind, reason: verdict.reason };
 }
 
 export class BroadcastControl {
   private readonly broadcasts: Broadcasts;
   private readonly outbox: OutboxRepository;
+  private readonly subscriptions: Subscriptions;
   private readonly running = new Map<string, { sender: RunningSender; done: Promise<unknown> }>();
 
   constructor(
@@ -54,6 +93,72 @@ export class BroadcastControl {
   ) {
     this.outbox = outbox;
     this.broadcasts = new Broadcasts(config, outbox, consent);
+    this.subscriptions = this.broadcasts.subscriptions;
+  }
+
+  /** The channels a failure of ours paused, and why. */
+  pauses(broadcast: Broadcast): Promise<ChannelPause[]> {
+    return this.outbox.channelPauses(broadcast.id);
+  }
+
+  /** Several broadcasts' pauses at once (the list). */
+  pausesOf(broadcasts: Broadcast[]): Promise<Map<number, ChannelPause[]>> {
+    return this.outbox.pauses(broadcasts.map((broadcast) => broadcast.id));
+  }
+
+  /**
+   * Asks each provider the broadcast sends through whether it will take our messages, before any
+   * sender starts: one SMTP connection with sign-in, one authenticated Twilio account request.
+   * Refuses with the reason, in plain words, when one will not.
+   */
+  async checkProviders(broadcast: Broadcast): Promise<void> {
+    const transports = transportsFrom(this.config, { connections: 1 });
+    try {
+      for (const channel of broadcast.channels) {
+        try {
+          if (channel === 'email') await transports.email?.verify();
+          else await transports.sms?.checkAccount();
+        } catch (error) {
+          const verdict = verdictOf(error);
+          throw new BroadcastError(
+            `Not started: ${verdict.reason}${verdict.kind === 'message' ? ' Try again when it answers.' : ''}`,
+          );
+        }
+      }
+    } finally {
+      transports.email?.close();
+    }
+  }
+
+  /** What `retry` would queue again, without changing anything. */
+  async retryPlan(broadcast: Broadcast): Promise<RetryPlan> {
+    return planOf(await this.outbox.failedMessages(broadcast.id)).plan;
+  }
+
+  /**
+   * `npm run broadcast -- retry NAME` and the dashboard's "Try the failed ones again": queues again
+   * the messages that failed "for now" and gave up, and those failed by a fault of ours (an earlier
+   * release marked some of those failed for good); with `includeUndeliverable`, also those whose
+   * address the provider said cannot be reached, lifting that mark. Never a message that was sent,
+   * skipped or is unknown. A finished broadcast is ready to send again.
+   */
+  async retry(broadcast: Broadcast, { includeUndeliverable }: { includeUndeliverable: boolean }): Promise<RetryPlan> {
+    const { plan, retryable, undeliverable } = planOf(await this.outbox.failedMessages(broadcast.id));
+    const queue = includeUndeliverable ? [...retryable, ...undeliverable] : retryable;
+    if (includeUndeliverable && undeliverable.length > 0) {
+      const people = await this.outbox.recipients([...new Set(undeliverable.map((message) => message.signupId))]);
+      for (const message of undeliverable) {
+        const person = people.get(message.signupId);
+        if (person) await this.subscriptions.clearUndeliverable(person, message.channel);
+      }
+    }
+    const queued = await this.outbox.requeueFailed(
+      broadcast.id,
+      queue.map((message) => message.id),
+    );
+    if (queued > 0) await changeState(this.outbox, broadcast.id, 'reopen');
+    const groups = includeUndeliverable ? plan.groups : plan.groups.filter((group) => !group.undeliverable);
+    return { ...plan, groups };
   }
 
   async list(): Promise<Broadcast[]> {
@@ -144,9 +249,26 @@ export class BroadcastControl {
       throw new BroadcastError(
         `"${name}" sends ${missing.join(' and ')}, which is not set up here (docs/messaging.md).`,
       );
-    if (broadcast.state === 'paused' && !resume)
-      throw new BroadcastError(`"${name}" is paused. Go on with: npm run broadcast -- resume ${name}`);
+    const pauses = await this.outbox.channelPauses(broadcast.id);
+    if ((broadcast.state === 'paused' || pauses.length > 0) && !resume)
+      throw new BroadcastError(
+        `"${name}" is paused${pauses.map((pause) => `: ${pause.reason}`).join('')}\nGo on with: npm run broadcast -- resume ${name}`,
+      );
+    if (broadcast.state !== 'finished') await this.checkProviders(broadcast);
     const start: Omit<SendStart, 'broadcast'> = {};
+    if (resume) {
+      start.resumed = await this.outbox.clearPauses(broadcast.id);
+      // A sender still at work on another channel picks the lifted channel up itself.
+      const running = (await this.outbox.liveSenders(broadcast.id)).filter((sender) => !senderIsDead(sender));
+      if (
+        broadcast.state === 'sending' &&
+        running.length > 0 &&
+        !allowsSenders(this.outbox.engine, running.length + 1)
+      ) {
+        start.resumedInPlace = true;
+        return { broadcast: await this.broadcasts.get(name), ...start };
+      }
+    }
     if (resendUnknown) {
       start.requeued = await this.outbox.requeueUnknown(broadcast.id);
       if (start.requeued > 0) await changeState(this.outbox, broadcast.id, 'reopen');
@@ -165,6 +287,9 @@ export class BroadcastControl {
     const missing = this.missingChannels(broadcast);
     if (missing.length > 0)
       throw new BroadcastError(`This broadcast sends ${missing.join(' and ')}, which is not set up here.`);
+    // Send and Resume are one button: what a failure of ours paused goes on too, once the providers answer.
+    await this.checkProviders(broadcast);
+    await this.outbox.clearPauses(broadcast.id);
     const previous = this.running.get(broadcast.name);
     if (previous) {
       // Pressed twice: it is already sending here.
@@ -200,4 +325,35 @@ export class BroadcastControl {
     for (const { sender } of all) sender.stop();
     await Promise.all(all.map(({ done }) => done));
   }
+}
+
+/** Sorts failed messages into those `retry` queues, and those only `includeUndeliverable` does. */
+function planOf(failed: FailedMessage[]): {
+  plan: RetryPlan;
+  retryable: FailedMessage[];
+  undeliverable: FailedMessage[];
+} {
+  const retryable: FailedMessage[] = [];
+  const undeliverable: FailedMessage[] = [];
+  const groups = new Map<string, RetryGroup>();
+  for (const message of failed) {
+    const { kind, reason } = kindOf(message);
+    // A row failed for good by the person's own answer is undeliverable; every other failure is ours
+    // or the provider's, whatever state an earlier release gave it.
+    const isUndeliverable = message.state === 'failed_permanent' && kind === 'recipient';
+    (isUndeliverable ? undeliverable : retryable).push(message);
+    const key = `${message.channel}\u0000${isUndeliverable}\u0000${reason}`;
+    const group = groups.get(key) ?? { channel: message.channel, reason, count: 0, undeliverable: isUndeliverable };
+    group.count += 1;
+    groups.set(key, group);
+  }
+  return {
+    plan: {
+      groups: [...groups.values()].sort((a, b) => a.channel.localeCompare(b.channel) || b.count - a.count),
+      retryable: retryable.length,
+      undeliverable: undeliverable.length,
+    },
+    retryable,
+    undeliverable,
+  };
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EmailSendError, type EmailSender } from '../consent/email-sender.js';
+import { verdictOf } from '../consent/send-failure.js';
 import type { LinkSigner } from '../consent/link-tokens.js';
 import { manageUrls } from '../consent/link-urls.js';
 import { withoutAddresses } from '../consent/log-safe.js';
@@ -14,8 +15,16 @@ import { SmsSendError, type SmsProvider } from '../consent/sms-provider.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import { retryDelayMs } from '../consent/confirmation-mailer.js';
 import { personalise } from './broadcast-templates.js';
-import type { Broadcast, OutboxRepository, ClaimedMessage, Outcome, SenderInfo } from '../db/outbox-repository.js';
-import type { BroadcastChannel } from '../db/outbox.table.js';
+import type {
+  Broadcast,
+  ChannelPause,
+  ClaimedMessage,
+  OutboxRepository,
+  Outcome,
+  Recipient,
+  SenderInfo,
+} from '../db/outbox-repository.js';
+import type { BroadcastChannel, PauseCause } from '../db/outbox.table.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { changeState, SENDER_STALE_MS, senderIsDead } from './broadcast-rules.js';
 import { EXCLUSION_WORDS, exclusionOf, suppressionsFor, type Audience } from './eligibility.js';
@@ -35,7 +44,13 @@ export interface BroadcastSenderOptions {
   sms?: SmsProvider;
   /** Messages per second on each channel, for all of this broadcast's senders together. */
   rates: Record<BroadcastChannel, number>;
+  /** Tries per message while the channel otherwise gets through: one person's server down for long. */
   maxAttempts: number;
+  /**
+   * A channel that has failed "for now" this long with nothing getting through pauses, with the
+   * reason, instead of giving anyone up (BROADCAST_GIVE_UP_AFTER_SECONDS).
+   */
+  giveUpMs?: number;
   /** Whether the audience must have confirmed (as when the broadcast was created). */
   audience: Audience;
   retryBaseMs?: number;
@@ -54,8 +69,13 @@ export interface BroadcastSenderOptions {
 }
 
 export interface SenderReport {
-  /** finished: nothing left to send; paused: the owner paused it; stopped: asked to stop (Ctrl-C). */
+  /**
+   * finished: nothing left to send; paused: the owner paused it, or a failure of ours paused its
+   * channels (`pauses` says why); stopped: asked to stop (Ctrl-C); waiting: others still send.
+   */
   ended: 'finished' | 'paused' | 'stopped' | 'waiting';
+  /** The channels a failure of ours paused, and why, when it ended. */
+  pauses: ChannelPause[];
   sent: number;
   failedTemporary: number;
   failedPermanent: number;
@@ -63,6 +83,31 @@ export interface SenderReport {
   /** Rows of senders found dead, marked unknown by this one. */
   markedUnknown: number;
   latency: { p50: number; p99: number; count: number };
+}
+
+/** An answer we do not recognise: tried this many times on one message, then the channel pauses. */
+export const UNKNOWN_ANSWER_ATTEMPTS = 3;
+/** …or this many unrecognised answers in a row on a channel, whoever they were for. */
+export const UNKNOWN_ANSWERS_IN_A_ROW = 10;
+
+/** How a channel is doing, as this sender has seen it: what the give-up and unknown-answer rules read. */
+interface ChannelHealth {
+  /** When a message last got through (ms), or null. */
+  lastSuccessAt: number | null;
+  /** When the failures "for now" began with nothing getting through since (ms), or null. */
+  failingSince: number | null;
+  lastAnswer: string;
+  unknownInARow: number;
+}
+
+const WHO: Record<BroadcastChannel, { server: string; noun: string }> = {
+  email: { server: 'The mail server', noun: 'an email' },
+  sms: { server: 'Twilio', noun: 'a text' },
+};
+
+/** "14:02 UTC". */
+function clock(ms: number): string {
+  return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
 }
 
 export class BroadcastSender {
@@ -75,8 +120,17 @@ export class BroadcastSender {
   private stopping: 'stop' | 'pause' | undefined;
   private wake: (() => void) | undefined;
   private readonly latency = new LatencyHistogram();
+  private readonly health: Record<BroadcastChannel, ChannelHealth> = {
+    email: { lastSuccessAt: null, failingSince: null, lastAnswer: '', unknownInARow: 0 },
+    sms: { lastSuccessAt: null, failingSince: null, lastAnswer: '', unknownInARow: 0 },
+  };
+  /** Channels whose loop runs, those of them waiting on a pause, and those this sender knows are paused. */
+  private readonly looping = new Set<BroadcastChannel>();
+  private readonly waitingOnPause = new Set<BroadcastChannel>();
+  private readonly paused = new Set<BroadcastChannel>();
   private report: SenderReport = {
     ended: 'stopped',
+    pauses: [],
     sent: 0,
     failedTemporary: 0,
     failedPermanent: 0,
@@ -89,6 +143,7 @@ export class BroadcastSender {
     this.options = {
       retryBaseMs: 30_000,
       maxRetryMs: 60 * 60_000,
+      giveUpMs: 30 * 60_000,
       heartbeatMs: 2_000,
       staleMs: SENDER_STALE_MS,
       random: Math.random,
@@ -146,7 +201,10 @@ export class BroadcastSender {
       );
       await Promise.all(channels.map((channel) => this.channelLoop(broadcast, channel)));
       this.report.markedUnknown += await store.reapDeadSenders(this.isDead);
+      const pauses = await store.channelPauses(broadcast.id);
+      this.report.pauses = pauses;
       if (this.stopping) this.report.ended = this.stopping === 'pause' ? 'paused' : 'stopped';
+      else if (pauses.length > 0) this.report.ended = await this.pauseIfNothingElse(broadcast, pauses);
       else {
         const counts = await store.counts(broadcast.id);
         const missingChannel = broadcast.channels.some((channel) =>
@@ -165,6 +223,58 @@ export class BroadcastSender {
     return this.report;
   }
 
+  /**
+   * Some channels are paused by a failure of ours. When nothing else of the broadcast can go on (the
+   * other channels are done, or paused too), the broadcast itself pauses, so that `status`, `list` and
+   * the dashboard say so and `resume` goes on; while another channel still sends, it sends.
+   */
+  private async pauseIfNothingElse(broadcast: Broadcast, pauses: ChannelPause[]): Promise<SenderReport['ended']> {
+    const { store } = this.options;
+    for (const channel of broadcast.channels) {
+      if (pauses.some((pause) => pause.channel === channel)) continue;
+      const counts = await store.counts(broadcast.id, channel);
+      if (counts.queued + counts.sending + counts.retrying > 0) return 'waiting';
+    }
+    await changeState(store, broadcast.id, 'pause');
+    return 'paused';
+  }
+
+  /** Pauses a channel of the broadcast (the first reason stays) and stops this sender taking more of it. */
+  private async pauseChannel(
+    broadcast: Broadcast,
+    channel: BroadcastChannel,
+    cause: PauseCause,
+    reason: string,
+    answer: string,
+  ): Promise<void> {
+    this.paused.add(channel);
+    await this.options.store.pauseChannel(broadcast.id, channel, { cause, reason, answer });
+  }
+
+  /**
+   * The give-up rule: a channel that has failed "for now" for giveUpMs with nothing getting through
+   * (here or, on PostgreSQL, from another sender) pauses with the reason, instead of abandoning anyone.
+   */
+  private async pauseIfOutageTooLong(broadcast: Broadcast, channel: BroadcastChannel): Promise<void> {
+    const health = this.health[channel];
+    const since = health.failingSince;
+    if (since === null || Date.now() - since < this.options.giveUpMs) return;
+    const lastSent = await this.options.store.lastSentAt(broadcast.id, channel);
+    if (lastSent && Date.parse(lastSent) > since) {
+      health.failingSince = null; // another sender got through: not an outage
+      return;
+    }
+    const { server, noun } = WHO[channel];
+    await this.pauseChannel(
+      broadcast,
+      channel,
+      'outage',
+      `${server} has not accepted ${noun} since ${clock(since)} (${Math.round((Date.now() - since) / 60_000)} min). ` +
+        'Nobody was given up: when it works again, resume.',
+      health.lastAnswer,
+    );
+  }
+
   /** How many to claim: about half a second's worth at this sender's rate, so little waits claimed. */
   private batchSize(channel: BroadcastChannel): number {
     return Math.max(1, Math.min(this.options.maxBatch, Math.ceil(this.limiters[channel].perSecond / 2)));
@@ -179,11 +289,28 @@ export class BroadcastSender {
       listId: this.options.listId,
       listName: this.options.listName,
     });
+    this.looping.add(channel);
     while (!this.stopping) {
       if ((await store.state(broadcast.id)) === 'paused') {
         this.stopping = 'pause';
         break;
       }
+      if ((await store.channelPauses(broadcast.id)).some((pause) => pause.channel === channel)) {
+        this.paused.add(channel);
+        if (inFlight.size > 0) {
+          await Promise.all(inFlight);
+          continue;
+        }
+        // Paused by a failure of ours: wait for the owner's resume while another channel still sends.
+        this.waitingOnPause.add(channel);
+        if ([...this.looping].every((other) => this.waitingOnPause.has(other))) break;
+        await this.pause(1_000);
+        continue;
+      }
+      this.paused.delete(channel);
+      this.waitingOnPause.delete(channel);
+      await this.pauseIfOutageTooLong(broadcast, channel);
+      if (this.paused.has(channel)) continue;
       const claimed = await store.claim(broadcast.id, channel, this.id, this.batchSize(channel));
       if (claimed.length > 0) {
         const batch: Promise<void> = this.sendBatch(broadcast, channel, claimed, writeEmail).finally(() =>
@@ -203,6 +330,8 @@ export class BroadcastSender {
       await this.pause(Math.min(1_000, Math.max(10, Date.parse(next) - Date.now())));
     }
     await Promise.all(inFlight);
+    this.looping.delete(channel);
+    this.waitingOnPause.delete(channel);
   }
 
   private async pause(ms: number): Promise<void> {
@@ -235,6 +364,9 @@ export class BroadcastSender {
         );
         if (why) return { id: message.id, result: 'skipped', error: EXCLUSION_WORDS[why] };
         await this.limiters[channel].take();
+        // The channel paused while this waited its turn: back in the queue, untried.
+        if (this.paused.has(channel) || this.stopping === 'pause')
+          return { id: message.id, result: 'requeue', kind: null, error: 'not sent: the channel paused' };
         const started = performance.now();
         try {
           const providerId =
@@ -242,9 +374,13 @@ export class BroadcastSender {
               ? await this.sendEmail(broadcast, message, person.id, person.email, writeEmail)
               : (await this.smsProvider().send({ to: toE164(person.phone), body: broadcast.content.sms })).id;
           this.latency.add(performance.now() - started);
+          const health = this.health[channel];
+          health.lastSuccessAt = Date.now();
+          health.failingSince = null;
+          health.unknownInARow = 0;
           return { id: message.id, result: 'sent', providerId };
         } catch (error) {
-          return this.failure(message, error);
+          return this.failure(broadcast, channel, message, person, error);
         }
       }),
     );
@@ -253,7 +389,7 @@ export class BroadcastSender {
       if (outcome.result === 'sent') this.report.sent += 1;
       else if (outcome.result === 'skipped') this.report.skipped += 1;
       else if (outcome.result === 'permanent') this.report.failedPermanent += 1;
-      else this.report.failedTemporary += 1;
+      else if (outcome.result === 'temporary') this.report.failedTemporary += 1;
     }
   }
 
@@ -298,24 +434,70 @@ export class BroadcastSender {
     return providerIdFrom(sent.response) ?? messageId;
   }
 
-  private failure(message: ClaimedMessage, error: unknown): Outcome {
-    const permanent = error instanceof EmailSendError || error instanceof SmsSendError ? error.permanent : false;
-    const text = withoutAddresses((error as Error).message ?? String(error));
-    if (permanent) return { id: message.id, result: 'permanent', error: text };
-    if (message.attempts >= this.options.maxAttempts)
+  /**
+   * What a failed send means, by whose fault it was (consent/send-failure.ts): the person's address
+   * fails and is marked undeliverable; ours pauses the channel and puts the message back untried;
+   * "for now" and unknown answers are tried again, and only pause the channel, never fail the person.
+   */
+  private async failure(
+    broadcast: Broadcast,
+    channel: BroadcastChannel,
+    message: ClaimedMessage,
+    person: Recipient,
+    error: unknown,
+  ): Promise<Outcome> {
+    const verdict = verdictOf(error);
+    const answer = withoutAddresses((error as Error)?.message ?? String(error));
+    const { id, attempts } = message;
+    if (verdict.kind === 'recipient') {
+      await this.markUndeliverable(person, channel, verdict.stop === true);
+      return { id, result: 'permanent', kind: 'recipient', error: answer };
+    }
+    if (verdict.kind === 'sender') {
+      await this.pauseChannel(broadcast, channel, 'sender', verdict.reason, answer);
+      return { id, result: 'requeue', kind: 'sender', error: answer };
+    }
+    const now = Date.now();
+    const health = this.health[channel];
+    health.failingSince ??= now;
+    health.lastAnswer = answer;
+    if (verdict.kind === 'unknown') {
+      health.unknownInARow += 1;
+      if (attempts >= UNKNOWN_ANSWER_ATTEMPTS || health.unknownInARow >= UNKNOWN_ANSWERS_IN_A_ROW)
+        await this.pauseChannel(
+          broadcast,
+          channel,
+          'unknown',
+          `${WHO[channel].server} keeps giving an answer we do not recognise (below). Nobody was marked failed: ` +
+            'check the provider and the settings, then resume.',
+          answer,
+        );
+    }
+    // One person's server down for long while the channel gets through: that message gives up (the
+    // owner's `retry` can queue it again). While nothing gets through, nobody is given up.
+    const gettingThrough = health.lastSuccessAt !== null && now - health.lastSuccessAt < this.options.giveUpMs;
+    if (verdict.kind === 'message' && attempts >= this.options.maxAttempts && gettingThrough)
       return {
-        id: message.id,
+        id,
         result: 'temporary',
-        error: `gave up after ${message.attempts} attempts: ${text}`,
+        kind: 'message',
+        error: `gave up after ${attempts} attempts: ${answer}`,
         retryAt: null,
       };
-    const delay = retryDelayMs(
-      message.attempts,
-      this.options.retryBaseMs,
-      this.options.maxRetryMs,
-      this.options.random,
-    );
-    return { id: message.id, result: 'temporary', error: text, retryAt: new Date(Date.now() + delay) };
+    const delay = retryDelayMs(attempts, this.options.retryBaseMs, this.options.maxRetryMs, this.options.random);
+    return { id, result: 'temporary', kind: verdict.kind, error: answer, retryAt: new Date(now + delay) };
+  }
+
+  /** The provider said this address or number cannot be reached (21610: they replied STOP). */
+  private async markUndeliverable(person: Recipient, channel: BroadcastChannel, stop: boolean): Promise<void> {
+    const { subscriptions } = this.options;
+    try {
+      if (stop && channel === 'sms') await subscriptions.stopTexts(person.phone);
+      else await subscriptions.markUndeliverable(person, channel);
+    } catch {
+      // The row still fails for this person (recorded with the batch); a database blip here must not
+      // leave the batch unrecorded. The next message to the address gets the same answer again.
+    }
   }
 }
 

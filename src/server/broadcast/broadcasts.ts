@@ -245,6 +245,7 @@ export class Broadcasts {
         sms: rates?.sms ?? this.config.broadcast.smsRate,
       },
       maxAttempts: this.config.broadcast.maxAttempts,
+      giveUpMs: this.config.broadcast.giveUpAfterSeconds * 1000,
       audience: this.audienceOf(broadcast),
       ...options,
     });

@@ -5,7 +5,15 @@ import type { BroadcastSegment, OutboxRepository, Recipient } from '../db/outbox
 import type { BroadcastChannel } from '../db/outbox.table.js';
 
 /** Why someone does not get a message, in the order the owner's report lists them. */
-export const EXCLUSIONS = ['left', 'opted_out', 'stopped', 'suppressed', 'not_confirmed', 'not_beta'] as const;
+export const EXCLUSIONS = [
+  'left',
+  'opted_out',
+  'stopped',
+  'suppressed',
+  'undeliverable',
+  'not_confirmed',
+  'not_beta',
+] as const;
 export type Exclusion = (typeof EXCLUSIONS)[number];
 
 export const EXCLUSION_WORDS: Record<Exclusion | 'deleted', string> = {
@@ -13,6 +21,7 @@ export const EXCLUSION_WORDS: Record<Exclusion | 'deleted', string> = {
   opted_out: 'turned this channel off',
   stopped: 'replied STOP to a text',
   suppressed: 'asked never to be written to again (deleted their details or left)',
+  undeliverable: 'the mail server or text provider said this address or number cannot be reached',
   not_confirmed: 'never confirmed their email',
   not_beta: 'did not ask to test the beta',
   deleted: 'deleted their details',
@@ -27,6 +36,8 @@ export interface Audience {
 interface SuppressionEntry {
   stop: boolean;
   latestAt: string;
+  /** When a provider said the address cannot be reached ('' if never): this channel only. */
+  undeliverableAt: string;
 }
 
 /**
@@ -77,6 +88,9 @@ export function exclusionOf(
   if (!canHash) return 'suppressed'; // without SECRET_KEY the suppression list cannot be read: send nothing
   if (suppressed?.email && suppressed.email.latestAt > person.lastSeenAt) return 'suppressed';
   if (channel === 'sms' && suppressed?.phone && suppressed.phone.latestAt > person.lastSeenAt) return 'suppressed';
+  // A provider's "cannot be reached" holds for that address only: a dead email still gets texts.
+  const address = channel === 'email' ? suppressed?.email : suppressed?.phone;
+  if (address && address.undeliverableAt > person.lastSeenAt) return 'undeliverable';
   if (audience.confirmedOnly && person.confirmedAt === null) return 'not_confirmed';
   if (audience.segment === 'beta' && !person.betaTesting) return 'not_beta';
   return undefined;

@@ -223,7 +223,7 @@ for (const engine of storeEngines) {
       // A retry is not due before its time, and is claimed again then with its attempts counted.
       const [retry] = first;
       await outbox.record(me, [
-        { id: retry?.id ?? 0, result: 'temporary', error: '421 busy', retryAt: new Date(at(30_000)) },
+        { id: retry?.id ?? 0, result: 'temporary', error: '421 busy', retryAt: new Date(at(30_000)), kind: 'message' },
       ]);
       expect(await outbox.claim(id, 'email', me, 10)).toEqual([]);
       clock.advance(29_999);
@@ -350,9 +350,15 @@ for (const engine of storeEngines) {
       const longError = `550 ${'x'.repeat(1000)}`;
       await outbox.record(me, [
         { id: sent?.id ?? 0, result: 'sent', providerId: '<broadcast-1.message-1@example.com>' },
-        { id: retry?.id ?? 0, result: 'temporary', error: '421 try later', retryAt: new Date(at(35_000)) },
-        { id: gaveUp?.id ?? 0, result: 'temporary', error: '451 still failing', retryAt: null },
-        { id: permanent?.id ?? 0, result: 'permanent', error: longError },
+        {
+          id: retry?.id ?? 0,
+          result: 'temporary',
+          error: '421 try later',
+          retryAt: new Date(at(35_000)),
+          kind: 'message',
+        },
+        { id: gaveUp?.id ?? 0, result: 'temporary', error: '451 still failing', retryAt: null, kind: 'message' },
+        { id: permanent?.id ?? 0, result: 'permanent', error: longError, kind: 'recipient' },
         { id: skipped?.id ?? 0, result: 'skipped', error: 'replied STOP' },
         { id: other?.id ?? 0, result: 'sent', providerId: 'SM0123456789' },
       ]);
@@ -400,7 +406,7 @@ for (const engine of storeEngines) {
       await outbox.record(holder, [{ id: held?.id ?? 0, result: 'sent', providerId: 'mine' }]);
       expect(await outbox.counts(id)).toMatchObject({ sending: 0, sent: 1, queued: 1 });
       // Recorded once: a repeat (a retried request) cannot turn a sent row into a failure.
-      await outbox.record(holder, [{ id: held?.id ?? 0, result: 'permanent', error: 'late' }]);
+      await outbox.record(holder, [{ id: held?.id ?? 0, result: 'permanent', error: 'late', kind: 'recipient' }]);
       expect(await outbox.counts(id)).toMatchObject({ sent: 1, failed_permanent: 0 });
     });
 
@@ -471,7 +477,7 @@ for (const engine of storeEngines) {
       expect(await outbox.reapDeadSenders(() => true)).toBe(2);
       await outbox.record(slow, [
         { id: first?.id ?? 0, result: 'sent', providerId: 'smtp-1' },
-        { id: second?.id ?? 0, result: 'permanent', error: '550 no such user' },
+        { id: second?.id ?? 0, result: 'permanent', error: '550 no such user', kind: 'recipient' },
       ]);
       expect(await outbox.counts(id)).toMatchObject({ unknown: 0, sent: 1, failed_permanent: 1 });
     });
@@ -486,8 +492,8 @@ for (const engine of storeEngines) {
       const [a, b, c] = await outbox.claim(id, 'email', me, 3);
       expect(await outbox.nextDue(id, 'email')).toBeUndefined();
       await outbox.record(me, [
-        { id: a?.id ?? 0, result: 'temporary', error: '421', retryAt: new Date(at(60_000)) },
-        { id: b?.id ?? 0, result: 'temporary', error: '421', retryAt: new Date(at(30_000)) },
+        { id: a?.id ?? 0, result: 'temporary', error: '421', retryAt: new Date(at(60_000)), kind: 'message' },
+        { id: b?.id ?? 0, result: 'temporary', error: '421', retryAt: new Date(at(30_000)), kind: 'message' },
         { id: c?.id ?? 0, result: 'sent', providerId: 'smtp-c' },
       ]);
       expect(await outbox.nextDue(id, 'email')).toBe(at(30_000));
@@ -552,7 +558,7 @@ for (const engine of storeEngines) {
       expect(await outbox.recipients([])).toEqual(new Map());
     });
 
-    it('suppressions gives, per hash, whether the number replied STOP and its newest leaving', async () => {
+    it('suppressions gives, per hash, whether the number replied STOP, its newest leaving, and when it was last undeliverable', async () => {
       const { store, outbox, clock } = await open();
       await store.consent.stopTexts([], { kind: 'phone', hash: 'phone-a', reason: 'sms_stop', source: 'sms_reply' });
       clock.advance(1000);
@@ -562,16 +568,32 @@ for (const engine of storeEngines) {
         { kind: 'phone', hash: 'phone-b', reason: 'deleted', source: 'owner' },
         { kind: 'email', hash: 'email-a', reason: 'deleted', source: 'owner' },
       ]);
+      clock.advance(1000);
+      const kept = await signUp(store, ann);
+      await store.consent.markUndeliverable(kept, {
+        kind: 'email',
+        hash: 'email-b',
+        reason: 'undeliverable',
+        source: 'provider_answer',
+      });
       const phones = await outbox.suppressions('phone', ['phone-a', 'phone-b', 'phone-a', 'phone-none', 'email-a']);
       expect(phones).toEqual(
         new Map([
-          ['phone-a', { stop: true, latestAt: at(1000) }],
-          ['phone-b', { stop: false, latestAt: at(1000) }],
+          ['phone-a', { stop: true, latestAt: at(1000), undeliverableAt: '' }],
+          ['phone-b', { stop: false, latestAt: at(1000), undeliverableAt: '' }],
         ]),
       );
-      expect(await outbox.suppressions('email', ['email-a'])).toEqual(
-        new Map([['email-a', { stop: false, latestAt: at(1000) }]]),
+      // An undeliverable address is not a leaving: it holds for that address alone (eligibility.ts).
+      expect(await outbox.suppressions('email', ['email-a', 'email-b'])).toEqual(
+        new Map([
+          ['email-a', { stop: false, latestAt: at(1000), undeliverableAt: '' }],
+          ['email-b', { stop: false, latestAt: '', undeliverableAt: at(2000) }],
+        ]),
       );
+      expect((await store.consent.history(kept)).map((event) => [event.kind, event.source])).toContainEqual([
+        'email_undeliverable',
+        'provider_answer',
+      ]);
       expect(await outbox.suppressions('email', [])).toEqual(new Map());
     });
   });

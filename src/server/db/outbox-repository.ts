@@ -6,7 +6,13 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
 import type { Time } from './column-types.js';
 import type { Database } from './database.js';
-import { MESSAGE_STATES, type BroadcastChannel, type MessageState } from './outbox.table.js';
+import {
+  MESSAGE_STATES,
+  type BroadcastChannel,
+  type FailureKind,
+  type MessageState,
+  type PauseCause,
+} from './outbox.table.js';
 
 export const BROADCAST_SEGMENTS = ['all', 'beta'] as const;
 export type BroadcastSegment = (typeof BROADCAST_SEGMENTS)[number];
@@ -59,12 +65,40 @@ export interface ClaimedMessage {
   attempts: number;
 }
 
-/** What became of one claimed message. */
+/**
+ * What became of one claimed message. temporary: tried again at `retryAt` (null: it gave up, and
+ * only the owner's `retry` queues it again); permanent: this person's address, for good; requeue:
+ * not the person's failure at all (the sender's, as a wrong password): back in the queue as if
+ * never tried; skipped: not sent, and why.
+ */
 export type Outcome =
   | { id: number; result: 'sent'; providerId: string }
-  | { id: number; result: 'temporary'; error: string; retryAt: Date | null }
-  | { id: number; result: 'permanent'; error: string }
+  | { id: number; result: 'temporary'; error: string; retryAt: Date | null; kind: 'message' | 'unknown' }
+  | { id: number; result: 'permanent'; error: string; kind: 'recipient' }
+  | { id: number; result: 'requeue'; error: string; kind: FailureKind | null }
   | { id: number; result: 'skipped'; error: string };
+
+/** A channel of a broadcast that a failure of ours paused, until the owner resumes it. */
+export interface ChannelPause {
+  channel: BroadcastChannel;
+  cause: PauseCause;
+  /** In plain words, with what to do. */
+  reason: string;
+  /** The provider's answer, quoted (addresses removed). */
+  answer: string | null;
+  pausedAt: string;
+}
+
+/** A failed message the owner's `retry` may queue again. */
+export interface FailedMessage {
+  id: number;
+  signupId: string;
+  channel: BroadcastChannel;
+  state: 'failed_temporary' | 'failed_permanent';
+  /** Null before release 7: the kind is then read from `error`. */
+  failureKind: FailureKind | null;
+  error: string | null;
+}
 
 export type StateCounts = Record<MessageState, number> & {
   /** Of failed_temporary: how many will be tried again (the rest gave up after the last attempt). */
@@ -226,14 +260,15 @@ export class OutboxRepository {
 
   /**
    * The suppressions among these hashes, newest per hash: `stop` when the number replied STOP (which
-   * holds whatever comes later), and `latestAt`, the newest leaving or deletion, which only a later
-   * sign-up lifts (the same rule as ConsentRepository.isSuppressed).
+   * holds whatever comes later), `latestAt`, the newest leaving or deletion, which only a later
+   * sign-up lifts (the same rule as ConsentRepository.isSuppressed), and `undeliverableAt`, when a
+   * provider last said the address cannot be reached.
    */
   async suppressions(
     kind: 'email' | 'phone',
     hashes: string[],
-  ): Promise<Map<string, { stop: boolean; latestAt: string }>> {
-    const found = new Map<string, { stop: boolean; latestAt: string }>();
+  ): Promise<Map<string, { stop: boolean; latestAt: string; undeliverableAt: string }>> {
+    const found = new Map<string, { stop: boolean; latestAt: string; undeliverableAt: string }>();
     if (hashes.length === 0) return found;
     const rows = await this.db
       .selectFrom('suppressions')
@@ -243,7 +278,13 @@ export class OutboxRepository {
       .execute();
     for (const row of rows) {
       const at = iso(row.created_at);
-      const entry = found.get(row.address_hash) ?? { stop: false, latestAt: '' };
+      const entry = found.get(row.address_hash) ?? { stop: false, latestAt: '', undeliverableAt: '' };
+      if (row.reason === 'undeliverable') {
+        // Not the person's wish: it holds for this address alone (eligibility.ts).
+        if (at > entry.undeliverableAt) entry.undeliverableAt = at;
+        found.set(row.address_hash, entry);
+        continue;
+      }
       if (row.reason === 'sms_stop') entry.stop = true;
       if (at > entry.latestAt) entry.latestAt = at;
       found.set(row.address_hash, entry);
@@ -450,6 +491,20 @@ export class OutboxRepository {
               'timestamptz',
             ),
             error: this.caseById(temporary.map((outcome) => [outcome.id, outcome.error.slice(0, ERROR_LENGTH)])),
+            failure_kind: this.caseById(temporary.map((outcome) => [outcome.id, outcome.kind])) as never,
+          }))
+          .execute();
+      const requeue = byResult('requeue');
+      if (requeue.length > 0)
+        // Not this person's failure: the attempt does not count, and the row waits in the queue.
+        await mine(requeue.map((outcome) => outcome.id))
+          .set((eb) => ({
+            state: 'queued',
+            attempts: eb('attempts', '-', 1),
+            next_attempt_at: at,
+            claimed_by: null,
+            error: this.caseById(requeue.map((outcome) => [outcome.id, outcome.error.slice(0, ERROR_LENGTH)])),
+            failure_kind: this.caseById(requeue.map((outcome) => [outcome.id, outcome.kind])) as never,
           }))
           .execute();
       for (const result of ['permanent', 'skipped'] as const) {
@@ -460,6 +515,7 @@ export class OutboxRepository {
             state: result === 'permanent' ? 'failed_permanent' : 'skipped',
             next_attempt_at: null,
             error: this.caseById(group.map((outcome) => [outcome.id, outcome.error.slice(0, ERROR_LENGTH)])),
+            failure_kind: result === 'permanent' ? 'recipient' : null,
           }))
           .execute();
       }
@@ -531,6 +587,145 @@ export class OutboxRepository {
       .where('sent_at', '>=', since.toISOString())
       .executeTakeFirst();
     return Number(row?.n ?? 0);
+  }
+
+  /**
+   * Pauses a channel of the broadcast because of a failure of ours; the first reason stays until the
+   * owner resumes. True when this call paused it (false: it already was).
+   */
+  async pauseChannel(
+    broadcastId: number,
+    channel: BroadcastChannel,
+    pause: { cause: PauseCause; reason: string; answer?: string | null },
+  ): Promise<boolean> {
+    const result = await this.db
+      .insertInto('broadcast_pauses')
+      .values({
+        broadcast_id: broadcastId,
+        channel,
+        cause: pause.cause,
+        reason: pause.reason.slice(0, 1000),
+        answer: pause.answer ? pause.answer.slice(0, ERROR_LENGTH) : null,
+        paused_at: this.stamp(),
+      })
+      .onConflict((conflict) => conflict.columns(['broadcast_id', 'channel']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** The broadcast's paused channels and why (several broadcasts at once for the list). */
+  async pauses(broadcastIds: number | number[]): Promise<Map<number, ChannelPause[]>> {
+    const ids = Array.isArray(broadcastIds) ? broadcastIds : [broadcastIds];
+    const found = new Map<number, ChannelPause[]>(ids.map((id) => [id, []]));
+    if (ids.length === 0) return found;
+    const rows = await this.db
+      .selectFrom('broadcast_pauses')
+      .selectAll()
+      .where('broadcast_id', 'in', ids)
+      .orderBy('paused_at')
+      .execute();
+    for (const row of rows)
+      found.get(Number(row.broadcast_id))?.push({
+        channel: row.channel,
+        cause: row.cause,
+        reason: row.reason,
+        answer: row.answer,
+        pausedAt: iso(row.paused_at),
+      });
+    return found;
+  }
+
+  /** The paused channels of one broadcast. */
+  async channelPauses(broadcastId: number): Promise<ChannelPause[]> {
+    return (await this.pauses(broadcastId)).get(broadcastId) ?? [];
+  }
+
+  /**
+   * The owner resumes: the pauses are lifted, and on each channel that was paused the messages
+   * waiting to be tried again are due now, their count of attempts started afresh (the failures were
+   * ours, or the provider's outage, not the person's). Returns the pauses lifted.
+   */
+  async clearPauses(broadcastId: number): Promise<ChannelPause[]> {
+    const pauses = await this.channelPauses(broadcastId);
+    if (pauses.length === 0) return [];
+    const at = this.stamp();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('broadcast_pauses').where('broadcast_id', '=', broadcastId).execute();
+      await trx
+        .updateTable('broadcast_messages')
+        .set({ next_attempt_at: at, attempts: 0 })
+        .where('broadcast_id', '=', broadcastId)
+        .where(
+          'channel',
+          'in',
+          pauses.map((pause) => pause.channel),
+        )
+        .where((eb) =>
+          eb.or([
+            eb('state', '=', 'queued'),
+            eb.and([eb('state', '=', 'failed_temporary'), eb('next_attempt_at', 'is not', null)]),
+          ]),
+        )
+        .execute();
+    });
+    return pauses;
+  }
+
+  /** The broadcast's failed messages (the owner's `retry` chooses among them). */
+  async failedMessages(broadcastId: number): Promise<FailedMessage[]> {
+    const rows = await this.db
+      .selectFrom('broadcast_messages')
+      .select(['id', 'signup_id', 'channel', 'state', 'failure_kind', 'error', 'next_attempt_at'])
+      .where('broadcast_id', '=', broadcastId)
+      .where((eb) =>
+        eb.or([
+          eb('state', '=', 'failed_permanent'),
+          // Gave up: no next attempt. One still due again is not failed yet.
+          eb.and([eb('state', '=', 'failed_temporary'), eb('next_attempt_at', 'is', null)]),
+        ]),
+      )
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({
+      id: Number(row.id),
+      signupId: String(row.signup_id),
+      channel: row.channel,
+      state: row.state as FailedMessage['state'],
+      failureKind: row.failure_kind,
+      error: row.error,
+    }));
+  }
+
+  /**
+   * Failed messages back in the queue, as if never tried (only rows still failed: never one that
+   * was sent, skipped or is unknown). Returns how many.
+   */
+  async requeueFailed(broadcastId: number, ids: number[]): Promise<number> {
+    let count = 0;
+    const at = this.stamp();
+    for (let start = 0; start < ids.length; start += 500) {
+      const result = await this.db
+        .updateTable('broadcast_messages')
+        .set({ state: 'queued', next_attempt_at: at, attempts: 0, error: null, failure_kind: null, claimed_by: null })
+        .where('broadcast_id', '=', broadcastId)
+        .where('id', 'in', ids.slice(start, start + 500))
+        .where('state', 'in', ['failed_temporary', 'failed_permanent'])
+        .executeTakeFirst();
+      count += Number(result.numUpdatedRows);
+    }
+    return count;
+  }
+
+  /** When a message of this channel last went out (for "not answered since"). */
+  async lastSentAt(broadcastId: number, channel: BroadcastChannel): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('broadcast_messages')
+      .select((eb) => eb.fn.max('sent_at').as('at'))
+      .where('broadcast_id', '=', broadcastId)
+      .where('channel', '=', channel)
+      .where('state', '=', 'sent')
+      .executeTakeFirst();
+    return row?.at ? iso(row.at as Time) : undefined;
   }
 
   /** The owner's "send them anyway": unknown rows go back in the queue. Returns how many. */

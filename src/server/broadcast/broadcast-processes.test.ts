@@ -122,8 +122,8 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
   const postgres = storeEngines.find((engine) => engine.name === 'postgres')!;
 
   /** A filled list on a fresh PostgreSQL schema, an SMTP sink counting each address, and `send --workers 2` started. */
-  async function sendWithTwoSenders() {
-    const sink = await startCountingSmtpSink();
+  async function sendWithTwoSenders({ auth = false }: { auth?: boolean } = {}) {
+    const sink = await startCountingSmtpSink(auth ? { auth: { user: 'launch', pass: 'right-password' } } : {});
     onTestFinished(() => sink.stop());
     const database = await postgres.database();
     if (database.kind !== 'postgres') throw new Error('PostgreSQL expected');
@@ -146,56 +146,101 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
     expect((await store.outbox.get('launch'))?.state).toBe('finished');
   });
 
+  /**
+   * One of the two senders `send` (or `resume`) started is killed with SIGKILL once a share has gone;
+   * the owner runs send again, then --resend-unknown: nobody gets two except the reported unknowns,
+   * and nobody is left without it.
+   */
+  async function killOneAndFinish({
+    sink,
+    store,
+    broadcast,
+    env,
+    send,
+    before,
+  }: Awaited<ReturnType<typeof sendWithTwoSenders>> & { before: number }) {
+    await waitForMatch(
+      () => [sendersOf(send.child.pid ?? 0)],
+      (senders) => senders.length === 2,
+      20_000,
+      'two senders started',
+    );
+    await waitForMatch(
+      () => sink.received(),
+      () => sink.received().length >= before + (PEOPLE - before) / 3,
+      60_000,
+      'a third more sent',
+    );
+    const [victim] = sendersOf(send.child.pid ?? 0);
+    process.kill(victim!, 'SIGKILL');
+    // The other sender finishes what it can; the command says one stopped and exits 1.
+    expect(await send.exited, send.output()).toBe(1);
+    expect(send.output()).toMatch(/Sender \d \(process \d+\) stopped by SIGKILL/);
+    // The owner runs it again: it marks the killed sender's in-flight messages unknown and finishes.
+    const again = broadcastCommand(env, 'send', 'launch', '--rate', '100000');
+    expect(await again.exited, again.output()).toBe(0);
+
+    const outbox = await store.outbox.counts(broadcast.id);
+    const unknown = outbox.unknown;
+    expect(unknown).toBeLessThanOrEqual(MOST_IN_FLIGHT);
+    expect(outbox).toMatchObject({ queued: 0, sending: 0, failed_temporary: 0, failed_permanent: 0 });
+    expect(outbox.sent + unknown).toBe(PEOPLE);
+    const counts = sink.countsByAddress();
+    const twice = [...counts.entries()].filter(([, count]) => count > 1);
+    expect(twice).toEqual([]);
+    // Everyone got it, except some of the unknown ones (killed before their message left).
+    expect(PEOPLE - counts.size).toBeLessThanOrEqual(unknown);
+    expect((await store.outbox.get('launch'))?.state).toBe('finished');
+    const status = broadcastCommand(env, 'status', 'launch');
+    expect(await status.exited).toBe(0);
+    expect(status.output()).toMatch(new RegExp(`^ {2}unknown +${unknown.toLocaleString('en-US')} `, 'm'));
+
+    // The owner would rather risk a second copy than a missed one: nobody is left without it.
+    if (unknown > 0) {
+      const resend = broadcastCommand(env, 'send', 'launch', '--resend-unknown', '--rate', '100000');
+      expect(await resend.exited, resend.output()).toBe(0);
+      expect(resend.output()).toContain(`${unknown.toLocaleString('en-US')} messages whose fate was unknown`);
+      const after = sink.countsByAddress();
+      expect(after.size).toBe(PEOPLE);
+      expect([...after.values()].filter((count) => count > 1).length).toBeLessThanOrEqual(unknown);
+    }
+  }
+
   it(
     'a sender killed with SIGKILL half-way: a new one finishes, nobody gets two, only the killed one’s in-flight messages are unknown, and --resend-unknown leaves nobody without it',
     { timeout: 120_000 },
     async () => {
-      const { sink, store, broadcast, env, send } = await sendWithTwoSenders();
-      await waitForMatch(
-        () => [sendersOf(send.child.pid ?? 0)],
-        (senders) => senders.length === 2,
-        20_000,
-        'two senders started',
-      );
+      const sending = await sendWithTwoSenders();
+      await killOneAndFinish({ ...sending, before: 0 });
+    },
+  );
+
+  it(
+    'a password revoked mid-send pauses both senders and fails nobody; resumed, one killed, --resend-unknown: everyone once but the unknowns',
+    { timeout: 180_000 },
+    async () => {
+      const first = await sendWithTwoSenders({ auth: true });
+      const { sink, store, broadcast, env } = first;
       await waitForMatch(
         () => sink.received(),
-        () => sink.received().length >= PEOPLE / 3,
+        () => sink.received().length >= PEOPLE / 5,
         60_000,
-        'a third sent',
+        'a fifth sent',
       );
-      const [victim] = sendersOf(send.child.pid ?? 0);
-      process.kill(victim!, 'SIGKILL');
-      // The other sender finishes what it can; the command says one stopped and exits 1.
-      expect(await send.exited).toBe(1);
-      expect(send.output()).toMatch(/Sender \d \(process \d+\) stopped by SIGKILL/);
-      // The owner runs it again: it marks the killed sender's in-flight messages unknown and finishes.
-      const again = broadcastCommand(env, 'send', 'launch', '--rate', '100000');
-      expect(await again.exited, again.output()).toBe(0);
+      sink.refuseAuth(true);
+      expect(await first.send.exited, first.send.output()).toBe(0);
+      expect(first.send.output()).toMatch(/Paused, and nobody was marked failed for it:\nEmail paused since .*sign-in/);
+      const paused = await store.outbox.counts(broadcast.id);
+      expect(paused).toMatchObject({ failed_permanent: 0, sending: 0 });
+      expect(paused.sent).toBeLessThan(PEOPLE);
+      expect((await store.outbox.get('launch'))?.state).toBe('paused');
+      expect(await store.outbox.liveSenders(broadcast.id)).toEqual([]);
+      const before = sink.received().length;
+      expect([...sink.countsByAddress().values()].every((count) => count === 1)).toBe(true);
 
-      const outbox = await store.outbox.counts(broadcast.id);
-      const unknown = outbox.unknown;
-      expect(unknown).toBeLessThanOrEqual(MOST_IN_FLIGHT);
-      expect(outbox).toMatchObject({ queued: 0, sending: 0, failed_temporary: 0, failed_permanent: 0 });
-      expect(outbox.sent + unknown).toBe(PEOPLE);
-      const counts = sink.countsByAddress();
-      const twice = [...counts.entries()].filter(([, count]) => count > 1);
-      expect(twice).toEqual([]);
-      // Everyone got it, except some of the unknown ones (killed before their message left).
-      expect(PEOPLE - counts.size).toBeLessThanOrEqual(unknown);
-      expect((await store.outbox.get('launch'))?.state).toBe('finished');
-      const status = broadcastCommand(env, 'status', 'launch');
-      expect(await status.exited).toBe(0);
-      expect(status.output()).toMatch(new RegExp(`^ {2}unknown +${unknown.toLocaleString('en-US')} `, 'm'));
-
-      // The owner would rather risk a second copy than a missed one: nobody is left without it.
-      if (unknown > 0) {
-        const resend = broadcastCommand(env, 'send', 'launch', '--resend-unknown', '--rate', '100000');
-        expect(await resend.exited, resend.output()).toBe(0);
-        expect(resend.output()).toContain(`${unknown.toLocaleString('en-US')} messages whose fate was unknown`);
-        const after = sink.countsByAddress();
-        expect(after.size).toBe(PEOPLE);
-        expect([...after.values()].filter((count) => count > 1).length).toBeLessThanOrEqual(unknown);
-      }
+      sink.refuseAuth(false);
+      const resumed = broadcastCommand(env, 'resume', 'launch', '--workers', '2', '--rate', '100000');
+      await killOneAndFinish({ ...first, send: resumed, before });
     },
   );
 });

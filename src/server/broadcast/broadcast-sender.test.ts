@@ -2,118 +2,14 @@
 // who is chosen, exactly once, opt-outs mid-broadcast, failures, pause and resume, top-up, unknowns.
 import { spawn } from 'node:child_process';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { loadConfig, type Config } from '../config.js';
-import { openDatabase, type Db } from '../db/open-database.js';
-import { SenderBusyError, type Broadcast } from '../db/outbox-repository.js';
+import { loadConfig } from '../config.js';
+import { openDatabase } from '../db/open-database.js';
+import { SenderBusyError } from '../db/outbox-repository.js';
+import { addPeople, configFor, countsFor, setup } from '../test/broadcast-setup.js';
 import { waitForMatch } from '../test/poll.js';
-import { startCountingSmtpSink, startSmtpSink, type CountingSmtpSink } from '../test/smtp-sink.js';
+import { startSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
-import { startTwilioStandIn, type TwilioStandIn } from '../test/twilio-stand-in.js';
-import type { Transports } from '../consent/messaging.js';
 import { Broadcasts, transportsFrom } from './broadcasts.js';
-
-const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
-const AUTH_TOKEN = 'a'.repeat(32);
-
-function configFor(smtpUrl: string, twilio?: TwilioStandIn, extra: Record<string, string> = {}): Config {
-  return loadConfig({
-    SITE_URL: 'https://scamsavvy.example',
-    SECRET_KEY: 'k'.repeat(40),
-    SMTP_URL: smtpUrl,
-    MAIL_FROM: 'ScamSavvy <news@scamsavvy.example>',
-    APP_STORE_URL: 'https://apps.apple.com/app/id000000',
-    PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=example.app',
-    BETA_IOS_URL: 'https://testflight.apple.com/join/EXAMPLE',
-    BETA_ANDROID_URL: 'https://play.google.com/apps/testing/example.app',
-    ...(twilio
-      ? {
-          TWILIO_ACCOUNT_SID: ACCOUNT_SID,
-          TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-          TWILIO_FROM: '+15550000000',
-          TWILIO_API_BASE_URL: twilio.baseUrl,
-        }
-      : {}),
-    ...extra,
-  });
-}
-
-interface Person {
-  email: string;
-  phone: string;
-  id: string;
-}
-
-/** `count` people, confirmed unless said otherwise; returns them in the outbox's order (by id). */
-async function addPeople(
-  store: Db,
-  count: number,
-  {
-    prefix = 'person',
-    beta = () => false,
-    confirmed = () => true,
-  }: {
-    prefix?: string;
-    beta?: (index: number) => boolean;
-    confirmed?: (index: number) => boolean;
-  } = {},
-): Promise<Person[]> {
-  await Promise.all(
-    Array.from({ length: count }, (_, index) =>
-      store.signups.add({
-        name: `Person ${index}`,
-        phone: `+1555${String(index).padStart(7, '0')}`,
-        email: `${prefix}${index}@example.com`,
-        betaTesting: beta(index),
-        consentVersion: '2026-11-23',
-      }),
-    ),
-  );
-  const people: Person[] = [];
-  for (let index = 0; index < count; index += 1) {
-    const email = `${prefix}${index}@example.com`;
-    const subscriber = await store.consent.subscriberByEmailKey(email);
-    if (!subscriber) throw new Error(`${email} was not stored`);
-    if (confirmed(index)) await store.consent.confirm(subscriber.id);
-    people.push({ email, phone: subscriber.phone, id: subscriber.id });
-  }
-  return people.sort((a, b) => (a.id < b.id ? -1 : 1));
-}
-
-async function setup(
-  engineName: 'sqlite' | 'postgres',
-  { texts = false, smtp }: { texts?: boolean; smtp?: CountingSmtpSink } = {},
-) {
-  const engine = storeEngines.find((each) => each.name === engineName);
-  if (!engine) throw new Error(engineName);
-  const sink = smtp ?? (await startCountingSmtpSink());
-  onTestFinished(() => sink.stop());
-  const twilio = texts ? await startTwilioStandIn({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN }) : undefined;
-  if (twilio) onTestFinished(() => twilio.stop());
-  const database = await engine.database();
-  const store = await openDatabase(database);
-  onTestFinished(() => store.close());
-  const config = configFor(sink.url, twilio);
-  const broadcasts = new Broadcasts(config, store.outbox, store.consent);
-  const transports: Transports = transportsFrom(config);
-  onTestFinished(() => transports.email?.close());
-  const send = (broadcast: Broadcast, options: Parameters<Broadcasts['sender']>[2] = {}) =>
-    broadcasts
-      .sender(broadcast, transports, {
-        rates: { email: 2_000, sms: 2_000 },
-        heartbeatMs: 50,
-        retryBaseMs: 20,
-        maxRetryMs: 40,
-        ...options,
-      })
-      .run(broadcast);
-  return { sink, twilio, store, config, broadcasts, transports, send, database };
-}
-
-/** Each address's count of messages, for these people. */
-function countsFor(sink: CountingSmtpSink, people: Person[]): number[] {
-  const counts = sink.countsByAddress();
-  return people.map((person) => counts.get(person.email) ?? 0);
-}
 
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`broadcasts on ${engine.name}`, () => {

@@ -1,0 +1,285 @@
+// Launch day recovers, on every engine, through a real SMTP server on loopback and the Twilio
+// stand-in: a wrong password or credentials pause the channel and fail nobody; one dead address
+// fails only its person; an outage longer than BROADCAST_GIVE_UP_AFTER_SECONDS pauses instead of
+// abandoning; flaky answers still reach everyone once; `retry` brings back what an older release
+// failed for a fault of ours. After each, resume reaches every person exactly once.
+import { describe, expect, it } from 'vitest';
+import { openSqlite } from '../db/sqlite-shared.js';
+import { createReleaseSqlite } from '../db/test-fixtures/release-database.js';
+import { addPeople, countsFor, setup } from '../test/broadcast-setup.js';
+import { startCountingSmtpSink } from '../test/smtp-sink.js';
+import { storeEngines } from '../test/store-engines.js';
+import { tempDatabaseFile } from '../test/temp-database.js';
+import { BroadcastControl } from './broadcast-control.js';
+
+const AUTH = { user: 'launch', pass: 'right-password' };
+
+/** The owner's resume, as `npm run broadcast -- resume` does it: checks, lifts the pauses, sends here. */
+async function resume(control: BroadcastControl, name: string) {
+  const start = await control.startFromCommand(name, { workers: 1, resume: true, resendUnknown: false });
+  return { start, report: await control.startSender(start.broadcast, { rates: { email: 2_000, sms: 2_000 } }).done };
+}
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(`launch day recovers on ${engine.name}`, () => {
+    it('a refused sign-in (535) pauses email with the reason, fails nobody; fixed and resumed, everyone gets one', async () => {
+      const sink = await startCountingSmtpSink({ auth: AUTH });
+      const { store, broadcasts, send, config } = await setup(engine.name, { smtp: sink });
+      const people = await addPeople(store, 20);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      const control = new BroadcastControl(config, { outbox: store.outbox, consent: store.consent });
+
+      sink.refuseAuth(true);
+      // The check before starting says why, and starts nothing.
+      await expect(
+        control.startFromCommand('launch', { workers: 1, resume: false, resendUnknown: false }),
+      ).rejects.toThrow(/^Not started: The mail server refused our sign-in/);
+      expect((await store.outbox.get('launch'))?.state).toBe('ready');
+
+      // A password revoked mid-send (the sender here starts without the check): it pauses at once.
+      const first = await send(broadcast);
+      expect(first.ended).toBe('paused');
+      expect(first.pauses).toEqual([
+        expect.objectContaining({
+          channel: 'email',
+          cause: 'sender',
+          reason: expect.stringMatching(/sign-in.*SMTP_URL/),
+        }),
+      ]);
+      expect(first.pauses[0]?.answer).toMatch(/535/);
+      expect(first.failedPermanent + first.failedTemporary + first.sent).toBe(0);
+      const paused = await store.outbox.counts(broadcast.id);
+      expect(paused).toMatchObject({ queued: 20, failed_permanent: 0, failed_temporary: 0, sending: 0, sent: 0 });
+      expect((await store.outbox.get('launch'))?.state).toBe('paused');
+      expect(sink.received()).toHaveLength(0);
+      // Nobody's address was marked: they are all still reachable.
+      for (const person of people)
+        expect(await broadcasts.subscriptions.mayContact((await store.consent.subscriber(person.id))!, 'email')).toBe(
+          true,
+        );
+      // While paused, send refuses and names the reason.
+      await expect(
+        control.startFromCommand('launch', { workers: 1, resume: false, resendUnknown: false }),
+      ).rejects.toThrow(/is paused: The mail server refused our sign-in/);
+
+      sink.refuseAuth(false);
+      const { start, report } = await resume(control, 'launch');
+      expect(start.resumed?.map((pause) => pause.channel)).toEqual(['email']);
+      expect(report.ended).toBe('finished');
+      expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+      expect(await store.outbox.channelPauses(broadcast.id)).toEqual([]);
+      expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sent: 20, failed_permanent: 0 });
+    });
+
+    it('550 5.1.1 for one address: only that person fails, their address is marked undeliverable, everyone else gets theirs', async () => {
+      const { store, broadcasts, send, sink } = await setup(engine.name);
+      const people = await addPeople(store, 10);
+      const dead = people[3]!;
+      sink.answerFor((to, stage) =>
+        to === dead.email && stage === 'rcpt'
+          ? { code: 550, message: '5.1.1 The email account does not exist' }
+          : undefined,
+      );
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      const result = await send(broadcast);
+      expect(result).toMatchObject({ ended: 'finished', sent: 9, failedPermanent: 1, failedTemporary: 0 });
+      expect(countsFor(sink, people)).toEqual(people.map((person) => (person === dead ? 0 : 1)));
+      expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sent: 9, failed_permanent: 1 });
+      const history = await store.consent.history(dead.id);
+      expect(history.map((event) => [event.kind, event.source])).toContainEqual([
+        'email_undeliverable',
+        'provider_answer',
+      ]);
+      const subscriber = (await store.consent.subscriber(dead.id))!;
+      expect(await broadcasts.subscriptions.mayContact(subscriber, 'email')).toBe(false);
+      // No later message tries it: the next broadcast leaves it out, and says why.
+      const { report } = await broadcasts.create({ name: 'again', template: 'launch' });
+      expect(report.channels.email).toMatchObject({
+        recipients: 9,
+        excluded: expect.objectContaining({ undeliverable: 1 }),
+      });
+    });
+
+    it(
+      'an outage longer than BROADCAST_GIVE_UP_AFTER_SECONDS pauses email and abandons nobody; restored and resumed, everyone gets one',
+      { timeout: 60_000 },
+      async () => {
+        const { store, broadcasts, send, sink, config } = await setup(engine.name, {
+          env: { BROADCAST_GIVE_UP_AFTER_SECONDS: '20' },
+        });
+        expect(config.broadcast.giveUpAfterSeconds).toBe(20);
+        const people = await addPeople(store, 8);
+        const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+        await sink.stop(); // unreachable: connection refused
+        const startedAt = Date.now();
+        const outage = await send(broadcast, { retryBaseMs: 200, maxRetryMs: 2_000, maxAttempts: 3 });
+        const waited = Date.now() - startedAt;
+        expect(outage.ended).toBe('paused');
+        expect(waited).toBeGreaterThanOrEqual(20_000);
+        expect(outage.pauses).toEqual([
+          expect.objectContaining({
+            channel: 'email',
+            cause: 'outage',
+            reason: expect.stringMatching(
+              /^The mail server has not accepted an email since \d\d:\d\d UTC .*Nobody was given up/,
+            ),
+          }),
+        ]);
+        // Many more tries than maxAttempts, and still nobody given up or failed.
+        const counts = await store.outbox.counts(broadcast.id);
+        expect(counts.failed_permanent).toBe(0);
+        expect(counts.failed_temporary).toBe(counts.retrying);
+        expect(counts.queued + counts.failed_temporary).toBe(8);
+
+        await sink.restart();
+        const { report } = await resume(new BroadcastControl(config, store), 'launch');
+        expect(report.ended).toBe('finished');
+        expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+      },
+    );
+
+    it('421 on every other message: everyone is reached once', async () => {
+      const { store, broadcasts, send, sink } = await setup(engine.name);
+      const people = await addPeople(store, 12);
+      sink.answerFor((_to, stage, count) =>
+        stage === 'data' && count % 2 === 1
+          ? { code: 421, message: '4.7.0 Try again later, closing connection' }
+          : undefined,
+      );
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      const result = await send(broadcast, { rates: { email: 50 } });
+      expect(result.ended).toBe('finished');
+      expect(result.failedTemporary).toBeGreaterThan(0);
+      expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+      expect(await store.outbox.counts(broadcast.id)).toMatchObject({
+        sent: 12,
+        failed_temporary: 0,
+        failed_permanent: 0,
+      });
+    });
+
+    it('Twilio 401 pauses texts (email goes on) and fails nobody; credentials fixed and resumed, everyone gets one text', async () => {
+      const { store, broadcasts, send, sink, twilio, config } = await setup(engine.name, { texts: true });
+      const people = await addPeople(store, 6);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch', channels: ['email', 'sms'] });
+      twilio!.refuseAuth(true);
+      const first = await send(broadcast);
+      expect(first.ended).toBe('paused');
+      expect(first.pauses).toEqual([
+        expect.objectContaining({
+          channel: 'sms',
+          cause: 'sender',
+          reason: expect.stringMatching(/TWILIO_AUTH_TOKEN/),
+        }),
+      ]);
+      // Email was not held up by the texts' pause.
+      expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+      expect(await store.outbox.counts(broadcast.id, 'sms')).toMatchObject({ queued: 6, failed_permanent: 0 });
+      expect(twilio!.sent()).toHaveLength(0);
+
+      twilio!.refuseAuth(false);
+      const { report } = await resume(new BroadcastControl(config, store), 'launch');
+      expect(report.ended).toBe('finished');
+      const texted = twilio!.sent().map((text) => text.to);
+      expect(texted.sort()).toEqual(people.map((person) => person.phone).sort());
+      expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+    });
+
+    it('Twilio 21610 for one number: that person becomes a STOP, and no later message texts them', async () => {
+      const { store, broadcasts, send, twilio } = await setup(engine.name, { texts: true });
+      const people = await addPeople(store, 4);
+      const stopper = people[1]!;
+      twilio!.failFor(stopper.phone, 400, 21610, 'Attempt to send to unsubscribed recipient');
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch', channels: ['sms'] });
+      const result = await send(broadcast);
+      expect(result).toMatchObject({ ended: 'finished', sent: 3, failedPermanent: 1 });
+      const subscriber = (await store.consent.subscriber(stopper.id))!;
+      expect(subscriber.smsOptOutAt).not.toBeNull();
+      expect(await broadcasts.subscriptions.mayContact(subscriber, 'sms')).toBe(false);
+      const { report } = await broadcasts.create({ name: 'again', template: 'launch', channels: ['sms'] });
+      expect(report.channels.sms).toMatchObject({ recipients: 3 });
+      expect(report.channels.sms?.excluded.stopped ?? report.channels.sms?.excluded.opted_out).toBe(1);
+    });
+
+    it('retry queues what gave up and what failed for a fault of ours, never what was sent, skipped or unknown', async () => {
+      const { store, broadcasts, send, sink, config } = await setup(engine.name);
+      const people = await addPeople(store, 6);
+      const dead = people[0]!;
+      sink.answerFor((to, stage) =>
+        to === dead.email && stage === 'rcpt' ? { code: 550, message: '5.1.1 No such user' } : undefined,
+      );
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      // One person's server keeps saying "later" while the others get through: that one gives up.
+      const slow = people[1]!;
+      sink.answerFor((to, stage) =>
+        to === dead.email && stage === 'rcpt'
+          ? { code: 550, message: '5.1.1 No such user' }
+          : to === slow.email && stage === 'rcpt'
+            ? { code: 452, message: '4.2.2 Mailbox full' }
+            : undefined,
+      );
+      const first = await send(broadcast, { maxAttempts: 2, retryBaseMs: 5, maxRetryMs: 10 });
+      expect(first.ended).toBe('finished');
+      expect(await store.outbox.counts(broadcast.id)).toMatchObject({
+        sent: 4,
+        failed_permanent: 1,
+        failed_temporary: 1,
+      });
+
+      const control = new BroadcastControl(config, store);
+      const plan = await control.retryPlan(broadcast);
+      expect(plan).toMatchObject({ retryable: 1, undeliverable: 1 });
+      sink.answerFor(undefined);
+      const done = await control.retry(broadcast, { includeUndeliverable: false });
+      expect(done.retryable).toBe(1);
+      expect(await store.outbox.counts(broadcast.id)).toMatchObject({ queued: 1, sent: 4, failed_permanent: 1 });
+      expect((await store.outbox.get('launch'))?.state).toBe('ready');
+      await send((await store.outbox.get('launch'))!);
+      expect(countsFor(sink, people)).toEqual(people.map((person) => (person === dead ? 0 : 1)));
+
+      // The owner believes the "no such user" was wrong: asked for, it goes again, and the mark is lifted.
+      await control.retry(broadcast, { includeUndeliverable: true });
+      expect(await broadcasts.subscriptions.mayContact((await store.consent.subscriber(dead.id))!, 'email')).toBe(true);
+      await send((await store.outbox.get('launch'))!);
+      expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+      expect((await store.consent.history(dead.id)).map((event) => event.kind)).toContain(
+        'email_undeliverable_cleared',
+      );
+    });
+  });
+}
+
+describe('a database from the release before, with a send failed by its old rule', () => {
+  it('rows failed for good by a 535 (our password, not the person) are queued again by retry and sent once', async () => {
+    const file = tempDatabaseFile();
+    createReleaseSqlite(file);
+    const sink = await startCountingSmtpSink();
+    const { store, broadcasts, send, config } = await setup('sqlite', { smtp: sink, file });
+    const people = await addPeople(store, 5);
+    const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+    // What the release left after a send with a wrong password: every row failed "for good" with
+    // the 535 answer, and no kind recorded (migration 7 adds the column empty).
+    const raw = openSqlite(file);
+    raw
+      .prepare(
+        "UPDATE broadcast_messages SET state = 'failed_permanent', attempts = 1, next_attempt_at = NULL, error = ? WHERE broadcast_id = ?",
+      )
+      .run('Invalid login: 535 5.7.8 Authentication credentials invalid', broadcast.id);
+    raw.prepare("UPDATE broadcasts SET state = 'finished' WHERE id = ?").run(broadcast.id);
+    expect(raw.prepare('SELECT count(*) AS n FROM broadcast_messages WHERE failure_kind IS NULL').get()).toEqual({
+      n: 5 + 3, // ours, and the release's own three rows
+    });
+    raw.close();
+
+    const control = new BroadcastControl(config, store);
+    const plan = await control.retryPlan(broadcast);
+    expect(plan).toMatchObject({ retryable: 5, undeliverable: 0 });
+    expect(plan.groups).toEqual([
+      expect.objectContaining({ channel: 'email', count: 5, reason: expect.stringMatching(/sign-in/) }),
+    ]);
+    await control.retry(broadcast, { includeUndeliverable: false });
+    const report = await send((await store.outbox.get('launch'))!);
+    expect(report.ended).toBe('finished');
+    expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+  });
+});

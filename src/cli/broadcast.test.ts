@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../server/db/open-database.js';
+import { openSqlite } from '../server/db/sqlite-shared.js';
 import { startSmtpSink, type SmtpSink } from '../server/test/smtp-sink.js';
 import { tempDatabaseFile } from '../server/test/temp-database.js';
 import { main } from './broadcast.js';
@@ -139,5 +140,76 @@ describe('npm run broadcast', () => {
     const missing = await run('status', 'lunch');
     expect([missing.code, missing.err]).toEqual([1, expect.stringContaining('no broadcast called "lunch"')]);
     expect(sink.messages()).toHaveLength(0);
+  });
+
+  it('says why a test message was refused, in the words a paused broadcast uses', async () => {
+    await addPeople(1);
+    await run('create', '--name', 'launch', '--template', 'launch');
+    sink.rejectNext(554, '5.7.1 Sending paused for this account');
+    const refused = await run('test', 'launch', '--to', 'owner@example.com');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/^The test email was not sent\. .+\n {2}Its answer: ".*554.*"\n$/);
+    expect(refused.err).not.toContain('owner@example.com');
+    expect(sink.messages()).toHaveLength(0);
+  });
+
+  it('shows a pause of ours in status and list, and retry queues what failed by no fault of the person', async () => {
+    await addPeople(4);
+    await run('create', '--name', 'launch', '--template', 'launch');
+    const store = await openDatabase({ kind: 'sqlite', file });
+    const broadcast = (await store.outbox.get('launch'))!;
+    const claimed = await store.outbox.claim(broadcast.id, 'email', 'a-sender', 4);
+    const [gaveUp, dead, ours, sent] = claimed;
+    await store.outbox.record('a-sender', [
+      { id: gaveUp!.id, result: 'temporary', kind: 'message', error: '421 4.7.0 Try again later', retryAt: null },
+      { id: dead!.id, result: 'permanent', kind: 'recipient', error: '550 5.1.1 No such user' },
+      { id: ours!.id, result: 'permanent', kind: 'recipient', error: 'Invalid login: 535 Authentication failed' },
+      { id: sent!.id, result: 'sent', providerId: 'id-1' },
+    ]);
+    await store.outbox.pauseChannel(broadcast.id, 'email', {
+      cause: 'sender',
+      reason: 'The mail server refused our sign-in: check SMTP_URL, then resume.',
+      answer: '535 Authentication failed',
+    });
+    await store.outbox.setState(broadcast.id, 'paused', ['ready']);
+    await store.close();
+    // The third as an earlier release left it: failed for good by a 535, no kind recorded.
+    const raw = openSqlite(file);
+    raw.prepare('UPDATE broadcast_messages SET failure_kind = NULL WHERE id = ?').run(ours!.id);
+    raw.close();
+
+    const status = await run('status', 'launch');
+    expect(status.out).toMatch(/^Email paused since \d\d:\d\d UTC: The mail server refused our sign-in/m);
+    expect(status.out).toContain('  Its answer: "535 Authentication failed"');
+    expect(status.out).toContain('When it is put right: npm run broadcast -- resume launch');
+    expect(status.out).toContain(
+      "2 failed by no fault of the person's and can go again: npm run broadcast -- retry launch",
+    );
+    const list = await run('list');
+    expect(list.out).toMatch(/\n {21}email paused: The mail server refused our sign-in/);
+
+    const retried = await run('retry', 'launch');
+    expect(retried.code).toBe(0);
+    expect(retried.out).toContain('Queued again: 2 messages.');
+    expect(retried.out).toMatch(/ {2}Email, 1: .*sign-in/);
+    expect(retried.out).toContain('Not queued: 1 message whose address or number the provider said cannot be reached.');
+    expect(retried.out).toContain('Send them with: npm run broadcast -- resume launch');
+    // Without anyone at the keyboard, the undeliverable ones need saying twice.
+    const unasked = await run('retry', 'launch', '--include-undeliverable');
+    expect(unasked.code).toBe(1);
+    expect(unasked.err).toContain('say it once more with --yes');
+    const asked = await run('retry', 'launch', '--include-undeliverable', '--yes');
+    expect(asked.out).toContain('Queued again: 1 message.');
+
+    const resumed = await run('resume', 'launch');
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.out).toContain('Email goes on (it was paused: The mail server refused our sign-in');
+    expect(resumed.out).toContain('Finished');
+    expect(
+      sink
+        .messages()
+        .map((mail) => mail.envelope.to[0])
+        .sort(),
+    ).toHaveLength(3);
   });
 });

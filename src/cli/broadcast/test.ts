@@ -1,11 +1,24 @@
-// `broadcast -- test NAME --to EMAIL|PHONE`: one real message to the owner.
+// `broadcast -- test NAME --to EMAIL|PHONE`: one real message to the owner. A refusal is said in the
+// same words as a paused broadcast's (consent/send-failure.ts), with the provider's answer.
+import { SendFailure } from '../../server/consent/send-failure.js';
+import { withoutAddresses } from '../../server/consent/log-safe.js';
 import { UsageError, type Context, type Values } from './command-support.js';
 
 export async function test(context: Context, name: string, values: Values): Promise<number> {
   const to = typeof values.to === 'string' ? values.to.trim() : '';
   if (!to) throw new UsageError('test needs --to EMAIL or --to PHONE.');
   const broadcast = await context.control.get(name);
-  const id = await context.control.test(broadcast, to);
-  context.output.out.write(`Sent one test ${to.includes('@') ? 'email' : 'text message'} to ${to} (${id}).\n`);
+  const kind = to.includes('@') ? 'email' : 'text message';
+  let id: string;
+  try {
+    id = await context.control.test(broadcast, to);
+  } catch (error) {
+    if (!(error instanceof SendFailure)) throw error;
+    context.output.err.write(
+      `The test ${kind} was not sent. ${error.verdict.reason}\n  Its answer: "${withoutAddresses(error.message)}"\n`,
+    );
+    return 1;
+  }
+  context.output.out.write(`Sent one test ${kind} to ${to} (${id}).\n`);
   return 0;
 }

@@ -252,7 +252,9 @@ export class BroadcastControl {
     const pauses = await this.outbox.channelPauses(broadcast.id);
     if ((broadcast.state === 'paused' || pauses.length > 0) && !resume)
       throw new BroadcastError(
-        `"${name}" is paused${pauses.map((pause) => `: ${pause.reason}`).join('')}\nGo on with: npm run broadcast -- resume ${name}`,
+        pauses.length > 0
+          ? `"${name}" is paused: ${pauses.map((pause) => pause.reason).join(' ')}\nGo on with: npm run broadcast -- resume ${name}`
+          : `"${name}" is paused. Go on with: npm run broadcast -- resume ${name}`,
       );
     if (broadcast.state !== 'finished') await this.checkProviders(broadcast);
     const start: Omit<SendStart, 'broadcast'> = {};

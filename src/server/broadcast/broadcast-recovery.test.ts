@@ -195,6 +195,10 @@ for (const engine of storeEngines) {
       expect(result).toMatchObject({ ended: 'finished', sent: 3, failedPermanent: 1 });
       const subscriber = (await store.consent.subscriber(stopper.id))!;
       expect(subscriber.smsOptOutAt).not.toBeNull();
+      expect((await store.consent.history(stopper.id)).map((event) => [event.kind, event.source])).toContainEqual([
+        'sms_off',
+        'provider_answer',
+      ]);
       expect(await broadcasts.subscriptions.mayContact(subscriber, 'sms')).toBe(false);
       const { report } = await broadcasts.create({ name: 'again', template: 'launch', channels: ['sms'] });
       expect(report.channels.sms).toMatchObject({ recipients: 3 });

@@ -492,7 +492,7 @@ export class BroadcastSender {
   private async markUndeliverable(person: Recipient, channel: BroadcastChannel, stop: boolean): Promise<void> {
     const { subscriptions } = this.options;
     try {
-      if (stop && channel === 'sms') await subscriptions.stopTexts(person.phone);
+      if (stop && channel === 'sms') await subscriptions.stopTexts(person.phone, 'provider_answer');
       else await subscriptions.markUndeliverable(person, channel);
     } catch {
       // The row still fails for this person (recorded with the batch); a database blip here must not

@@ -86,12 +86,15 @@ export class Subscriptions {
     return removed;
   }
 
-  /** STOP (or another stop word) from this number: texts off for everyone who gave it. */
-  async stopTexts(from: string): Promise<number> {
+  /**
+   * STOP (or another stop word) from this number: texts off for everyone who gave it. Also when the
+   * provider answers a send with "this number replied STOP to you" (Twilio 21610: `provider_answer`).
+   */
+  async stopTexts(from: string, source: ConsentSource = 'sms_reply'): Promise<number> {
     const e164 = toE164(from);
     const hash = this.phoneHash(e164);
     if (!hash) return 0;
-    return this.store.stopTexts(storedForms(e164), { kind: 'phone', hash, reason: 'sms_stop', source: 'sms_reply' });
+    return this.store.stopTexts(storedForms(e164), { kind: 'phone', hash, reason: 'sms_stop', source });
   }
 
   /** START or UNSTOP from this number: texts on again for those still on the list. */

@@ -410,7 +410,11 @@ export class BroadcastSender {
   }
 
   private smsProvider(): SmsProvider {
-    if (!this.options.sms) throw new SmsSendError('Texts are not set up (TWILIO_*).', false);
+    if (!this.options.sms)
+      throw new SmsSendError('Texts are not set up (TWILIO_*).', {
+        kind: 'sender',
+        reason: 'Texts are not set up (TWILIO_*).',
+      });
     return this.options.sms;
   }
 
@@ -422,7 +426,11 @@ export class BroadcastSender {
     writeEmail: ReturnType<typeof broadcastEmailWriter>,
   ): Promise<string> {
     const { links, siteUrl, email } = this.options;
-    if (!email) throw new EmailSendError('Email is not set up (SMTP_URL, MAIL_FROM).', false);
+    if (!email)
+      throw new EmailSendError('Email is not set up (SMTP_URL, MAIL_FROM).', {
+        kind: 'sender',
+        reason: 'Email is not set up (SMTP_URL, MAIL_FROM).',
+      });
     const urls = manageUrls(links, siteUrl, signupId);
     const unsubscribeUrl = urls.unsubscribe;
     const parts = personalise(broadcast.content, { preferencesUrl: urls.preferences, unsubscribeUrl });

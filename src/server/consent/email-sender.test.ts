@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
-import { createEmailSender, EmailSendError, type EmailSender } from './email-sender.js';
+import { createEmailSender, EmailSendError, refusalIn, type EmailSender } from './email-sender.js';
+import { SendFailure } from './send-failure.js';
 
 const email = {
   to: 'rosa@example.com',
@@ -18,14 +19,31 @@ afterEach(async () => {
   await open.sink?.stop();
 });
 
+const from = 'ScamSavvy <hello@scamsavvy.example>';
+const credentials = { user: 'launch', pass: 'right password' };
+
 async function setUp(dkim?: { domainName: string; keySelector: string; privateKey: string }) {
   open.sink = await startSmtpSink();
-  open.sender = createEmailSender(
-    { smtpUrl: open.sink.url, from: 'ScamSavvy <hello@scamsavvy.example>', ...(dkim ? { dkim } : {}) },
-    list,
-  );
+  open.sender = createEmailSender({ smtpUrl: open.sink.url, from, ...(dkim ? { dkim } : {}) }, list);
   return { sink: open.sink, sender: open.sender };
 }
+
+/** A sink that asks for a sign-in, and a sender signing in with `pass` (the right one unless given). */
+async function setUpSignIn(pass = credentials.pass) {
+  open.sink = await startSmtpSink({ auth: credentials });
+  const url = new URL(open.sink.url);
+  url.password = encodeURIComponent(pass);
+  open.sender = createEmailSender({ smtpUrl: url.toString(), from }, list);
+  return { sink: open.sink, sender: open.sender };
+}
+
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('the send succeeded');
+    },
+    (error: unknown) => error as EmailSendError,
+  );
 
 /** The message's header block with folded lines unfolded. */
 const headersOf = (raw: string) => (raw.split(/\r?\n\r?\n/)[0] ?? '').replace(/\r?\n[ \t]+/g, ' ');
@@ -60,22 +78,118 @@ describe('createEmailSender', () => {
     );
   });
 
-  it('reports a 5xx refusal as permanent and a 4xx one as temporary', async () => {
+  it('calls an address refused for good the recipient’s, and a 4xx the message’s, for now', async () => {
     const { sink, sender } = await setUp();
     sink.rejectNext(550, 'No such user');
-    const refused = await sender.send(email).catch((error: unknown) => error);
+    const refused = await failureOf(sender.send(email));
     expect(refused).toBeInstanceOf(EmailSendError);
-    expect(refused).toMatchObject({ permanent: true, responseCode: 550 });
+    expect(refused).toBeInstanceOf(SendFailure);
+    expect(refused).toMatchObject({ kind: 'recipient', permanent: true, responseCode: 550 });
     sink.rejectNext(451, 'Try again later');
-    const deferred = await sender.send(email).catch((error: unknown) => error);
-    expect(deferred).toMatchObject({ permanent: false, responseCode: 451 });
+    const deferred = await failureOf(sender.send(email));
+    expect(deferred).toMatchObject({ kind: 'message', permanent: false, responseCode: 451 });
   });
 
-  it('reports a mail server that cannot be reached as temporary', async () => {
+  it('calls 550 5.1.1 at RCPT for one address the recipient’s, and still sends to the others', async () => {
+    const { sink, sender } = await setUp();
+    sink.answerFor((to, stage) =>
+      to === 'gone@example.com' && stage === 'rcpt'
+        ? { code: 550, message: '5.1.1 <gone@example.com>: User unknown' }
+        : undefined,
+    );
+    const refused = await failureOf(sender.send({ ...email, to: 'gone@example.com' }));
+    expect(refused.verdict).toEqual({
+      kind: 'recipient',
+      reason: 'The mail server says this address does not exist (550 5.1.1).',
+    });
+    await sender.send(email);
+    await failureOf(
+      sender.sendRaw({ to: 'gone@example.com', messageId: 'x@scamsavvy.example', raw: 'Subject: x\r\n\r\nx' }),
+    );
+    expect(sink.messages().map((mail) => mail.envelope.to)).toEqual([['rosa@example.com']]);
+  });
+
+  it('calls a 421 at the end of DATA the message’s trouble, for now', async () => {
+    const { sink, sender } = await setUp();
+    let messages = 0;
+    sink.answerFor((_to, stage) => {
+      if (stage !== 'data') return undefined;
+      messages += 1;
+      return messages % 2 === 1 ? { code: 421, message: '4.7.0 Try again later, closing connection' } : undefined;
+    });
+    const busy = await failureOf(sender.send(email));
+    expect(busy).toMatchObject({ kind: 'message', responseCode: 421 });
+    expect(busy.verdict.reason).toBe(
+      'The mail server is busy or closing connections (421 4.7.0): we will keep trying.',
+    );
+    await sender.send(email);
+    expect(sink.messages()).toHaveLength(1);
+  });
+
+  it('reports a mail server that cannot be reached as the message’s trouble, for now', async () => {
     const { sink, sender } = await setUp();
     await sink.stop();
-    const failed = await sender.send(email).catch((error: unknown) => error);
+    const failed = await failureOf(sender.send(email));
     expect(failed).toBeInstanceOf(EmailSendError);
-    expect((failed as EmailSendError).permanent).toBe(false);
+    expect(failed.verdict).toEqual({
+      kind: 'message',
+      reason: 'The mail server did not answer (connection refused): we will keep trying.',
+    });
+    expect(failed.permanent).toBe(false);
+  });
+
+  it('signs in with the user and password in SMTP_URL', async () => {
+    const { sink, sender } = await setUpSignIn();
+    await sender.send(email);
+    expect(sink.messages()).toHaveLength(1);
+  });
+
+  it('calls a refused sign-in ours, never the person’s, and sends again once it is accepted', async () => {
+    const { sink, sender } = await setUpSignIn();
+    sink.refuseAuth(true);
+    const refused = await failureOf(sender.send(email));
+    expect(refused).toMatchObject({ kind: 'sender', permanent: false, responseCode: 535 });
+    expect(refused.verdict.reason).toBe(
+      'The mail server refused our sign-in (535 5.7.8): check the user name and password in SMTP_URL, then resume.',
+    );
+    expect((await failureOf(sender.sendRaw({ to: 'rosa@example.com', messageId: 'x@y.example', raw: 'x' }))).kind).toBe(
+      'sender',
+    );
+    sink.refuseAuth(false);
+    await sender.send(email);
+    expect(sink.messages()).toHaveLength(1);
+  });
+
+  it('verify() passes with the right password and fails as ours with a wrong one, sending nothing', async () => {
+    const { sink, sender } = await setUpSignIn();
+    await expect(sender.verify()).resolves.toBeUndefined();
+    sender.close();
+    open.sender = createEmailSender({ smtpUrl: sink.url.replace('right%20password', 'wrong'), from }, list);
+    const refused = await failureOf(open.sender.verify());
+    expect(refused).toBeInstanceOf(EmailSendError);
+    expect(refused).toMatchObject({ kind: 'sender', responseCode: 535 });
+    expect(sink.messages()).toHaveLength(0);
+  });
+
+  it('verify() calls a mail server that cannot be reached the message’s trouble', async () => {
+    const { sink, sender } = await setUp();
+    await sink.stop();
+    expect((await failureOf(sender.verify())).kind).toBe('message');
+  });
+});
+
+describe('refusalIn', () => {
+  it('fails a send whose recipient was refused at RCPT without an error, by the server’s answer', () => {
+    const answer = Object.assign(new Error('Recipient command failed: 550 5.1.1 <gone@example.com>: User unknown'), {
+      code: 'EENVELOPE',
+      response: '550 5.1.1 <gone@example.com>: User unknown',
+      responseCode: 550,
+      command: 'RCPT TO',
+    });
+    const refused = refusalIn({ rejected: ['gone@example.com'], rejectedErrors: [answer] });
+    expect(refused).toMatchObject({ kind: 'recipient', responseCode: 550 });
+    expect(refusalIn({ rejected: ['gone@example.com'] })?.kind).toBe('recipient');
+    expect(refusalIn({ rejected: [], response: '250 Ok' })).toBeUndefined();
+    expect(refusalIn({ response: '250 Ok' })).toBeUndefined();
   });
 });

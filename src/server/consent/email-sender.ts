@@ -1,7 +1,10 @@
 // Sends email through SMTP (nodemailer, pooled), every list email with its unsubscribe headers,
-// DKIM-signed here when the owner's provider does not sign.
+// DKIM-signed here when the owner's provider does not sign. A failure carries its verdict
+// (smtp-answers.ts): whose fault it was and what the owner should do.
 import nodemailer from 'nodemailer';
 import type { EmailConfig } from '../config.js';
+import { SendFailure, type FailureVerdict } from './send-failure.js';
+import { classifySmtpError } from './smtp-answers.js';
 
 export interface OutgoingEmail {
   to: string;
@@ -22,17 +25,23 @@ export interface EmailSender {
   send(email: OutgoingEmail): Promise<SentEmail>;
   /** A message already written whole (a broadcast's, broadcast-email.ts): sent as it is, DKIM-signed here when set. */
   sendRaw(message: { to: string; messageId: string; raw: string }): Promise<SentEmail>;
+  /**
+   * Connects and signs in once, sending nothing: resolves when the mail server would take our
+   * email, rejects with an EmailSendError saying why not (a wrong password is the sender's fault).
+   */
+  verify(): Promise<void>;
   close(): void;
 }
 
-export class EmailSendError extends Error {
+/** An email that was not sent: the server's answer (or nodemailer's words), and whose fault it was. */
+export class EmailSendError extends SendFailure {
   constructor(
     message: string,
-    /** True when sending again cannot succeed (the server refused this address for good: SMTP 5xx). */
-    readonly permanent: boolean,
+    verdict: FailureVerdict,
+    /** The SMTP reply code, when the server gave one. */
     readonly responseCode?: number,
   ) {
-    super(message);
+    super(message, verdict, responseCode);
     this.name = 'EmailSendError';
   }
 }
@@ -70,12 +79,37 @@ export const DKIM_SIGNED_HEADERS = [
 /** Fail fast while the mail server is away: the mailer retries later, and nothing waits on it. */
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
-/** What nodemailer's errors say about trying again. */
+/** nodemailer's error as an EmailSendError, with the verdict smtp-answers.ts gives its answer. */
 export function sendErrorFrom(error: unknown): EmailSendError {
-  const { message, responseCode } = error as { message?: string; responseCode?: number };
-  const code = typeof responseCode === 'number' ? responseCode : undefined;
-  // 5xx: the server refused this message or address for good. 4xx, timeouts, refused connections: later.
-  return new EmailSendError(message ?? String(error), code !== undefined && code >= 500, code);
+  if (error instanceof EmailSendError) return error;
+  const { message, responseCode } = (error ?? {}) as { message?: unknown; responseCode?: unknown };
+  return new EmailSendError(
+    typeof message === 'string' ? message : String(error),
+    classifySmtpError(error),
+    typeof responseCode === 'number' ? responseCode : undefined,
+  );
+}
+
+/** What nodemailer resolves a send with; `rejected` lists recipients the server refused. */
+interface SendInfo {
+  messageId?: string;
+  response?: string;
+  rejected?: unknown[];
+  rejectedErrors?: unknown[];
+}
+
+/**
+ * A recipient refused at RCPT that nodemailer did not throw for (it throws only when every
+ * recipient is refused): the send failed all the same, judged by the server's answer for them.
+ */
+export function refusalIn(info: SendInfo): EmailSendError | undefined {
+  if (!info.rejected || info.rejected.length === 0) return undefined;
+  const [answer] = info.rejectedErrors ?? [];
+  if (answer !== undefined) return sendErrorFrom(answer);
+  return new EmailSendError('The mail server refused the recipient.', {
+    kind: 'recipient',
+    reason: 'The mail server refused this address and gave no reason.',
+  });
 }
 
 export function createEmailSender(
@@ -93,8 +127,9 @@ export function createEmailSender(
   const envelopeFrom = config.from.match(/<([^>]+)>/)?.[1] ?? config.from.trim();
   return {
     async send(email) {
+      let info: SendInfo;
       try {
-        const info = (await transport.sendMail({
+        info = (await transport.sendMail({
           from: config.from,
           to: email.to,
           subject: email.subject,
@@ -105,19 +140,31 @@ export function createEmailSender(
             'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
             'List-Id': `${listName} <${listId}>`,
           },
-        })) as { messageId: string };
-        return { messageId: info.messageId };
+        })) as SendInfo;
       } catch (error) {
         throw sendErrorFrom(error);
       }
+      const refused = refusalIn(info);
+      if (refused) throw refused;
+      return { messageId: info.messageId ?? '' };
     },
     async sendRaw({ to, messageId, raw }) {
+      let info: SendInfo;
       try {
-        const info = (await transport.sendMail({
+        info = (await transport.sendMail({
           envelope: { from: envelopeFrom, to: [to] },
           raw,
-        })) as { response?: string };
-        return { messageId, ...(info.response ? { response: info.response } : {}) };
+        })) as SendInfo;
+      } catch (error) {
+        throw sendErrorFrom(error);
+      }
+      const refused = refusalIn(info);
+      if (refused) throw refused;
+      return { messageId, ...(info.response ? { response: info.response } : {}) };
+    },
+    async verify() {
+      try {
+        await transport.verify();
       } catch (error) {
         throw sendErrorFrom(error);
       }

@@ -1,6 +1,7 @@
 // The port every text-message provider implements: send one text, and read and verify the provider's
 // inbound webhook (replies such as STOP and HELP). Twilio is the one implementation today; a second
 // provider is one new file beside twilio-sms-provider.ts.
+import { SendFailure, type FailureVerdict } from './send-failure.js';
 
 export interface OutgoingText {
   /** E.164, e.g. +15551234567. */
@@ -30,8 +31,13 @@ export interface InboundText {
 
 export interface SmsProvider {
   readonly name: string;
-  /** Sends one text. Rejects with SmsSendError, which says whether trying again could help. */
+  /** Sends one text. Rejects with SmsSendError, whose verdict says whose fault the failure was. */
   send(text: OutgoingText): Promise<SentText>;
+  /**
+   * Asks the provider, sending nothing, whether our account may send: resolves when it may, rejects
+   * with an SmsSendError saying why not (wrong credentials, a suspended account: the sender's fault).
+   */
+  checkAccount(): Promise<void>;
   /** True only when the request carries the provider's valid signature for this URL and these fields. */
   verifyInbound(request: InboundRequest): boolean;
   /** The sender and text of a verified inbound request, or undefined if it is not an incoming text. */
@@ -40,15 +46,10 @@ export interface SmsProvider {
   readonly emptyInboundAnswer: { contentType: string; body: string };
 }
 
-export class SmsSendError extends Error {
-  constructor(
-    message: string,
-    /** True when sending again cannot succeed (an invalid number, a number that opted out at the carrier). */
-    readonly permanent: boolean,
-    /** The provider's own error code, when it gave one. */
-    readonly code?: string | number,
-  ) {
-    super(message);
+/** A text that was not sent: the provider's answer, its own error code, and whose fault it was. */
+export class SmsSendError extends SendFailure {
+  constructor(message: string, verdict: FailureVerdict, code?: string | number) {
+    super(message, verdict, code);
     this.name = 'SmsSendError';
   }
 }

@@ -1,9 +1,49 @@
-// Texts through Twilio's Messages API (fetch, no SDK: decisions/021), and Twilio's webhook signature.
+// Texts through Twilio's Messages API (fetch, no SDK: decisions/021), the account check, and Twilio's
+// webhook signature. Every failure carries the verdict twilio-answers.ts gives Twilio's answer.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SmsConfig } from '../config.js';
 import { SmsSendError, type InboundRequest, type SmsProvider } from './sms-provider.js';
+import { accountStatusVerdict, classifyTwilioAnswer } from './twilio-answers.js';
 
 const SEND_TIMEOUT_MS = 15_000;
+
+/** What the network said when Twilio could not be reached, in a few words. */
+function networkTrouble(error: unknown): string {
+  if ((error as Error)?.name === 'TimeoutError') return 'timed out';
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
+  if (cause?.code === 'ECONNREFUSED') return 'connection refused';
+  if (typeof cause?.code === 'string') return cause.code;
+  return (error as Error)?.message ?? String(error);
+}
+
+/** One request to Twilio's API; Twilio unreachable is an SmsSendError with the verdict for it. */
+async function call(url: string, init: RequestInit): Promise<{ response: Response; answer: Record<string, unknown> }> {
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, signal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
+  } catch (error) {
+    const trouble = networkTrouble(error);
+    throw new SmsSendError(`Twilio could not be reached: ${trouble}`, classifyTwilioAnswer({ networkError: trouble }));
+  }
+  const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  return { response, answer };
+}
+
+/** Twilio's refusal as an SmsSendError: its status, its error code and message, and the verdict on them. */
+function refusal(response: Response, answer: Record<string, unknown>): SmsSendError {
+  const code = typeof answer.code === 'number' ? answer.code : undefined;
+  const message = typeof answer.message === 'string' ? answer.message : undefined;
+  const detail = `Twilio answered ${response.status}${code ? ` (error ${code})` : ''}: ${message ?? 'no details'}`;
+  return new SmsSendError(
+    detail,
+    classifyTwilioAnswer({
+      status: response.status,
+      ...(code !== undefined ? { code } : {}),
+      ...(message !== undefined ? { message } : {}),
+    }),
+    code,
+  );
+}
 
 /**
  * Twilio's X-Twilio-Signature: HMAC-SHA1 with the auth token over the full URL followed by each
@@ -22,6 +62,7 @@ function header(headers: InboundRequest['headers'], name: string): string | unde
 }
 
 export function createTwilioSmsProvider(config: SmsConfig): SmsProvider {
+  const account = `${config.apiBaseUrl}/2010-04-01/Accounts/${config.accountSid}.json`;
   const endpoint = `${config.apiBaseUrl}/2010-04-01/Accounts/${config.accountSid}/Messages.json`;
   const authorization = `Basic ${Buffer.from(`${config.accountSid}:${config.authToken}`).toString('base64')}`;
   return {
@@ -30,25 +71,20 @@ export function createTwilioSmsProvider(config: SmsConfig): SmsProvider {
       const form = new URLSearchParams({ To: to, Body: body });
       if (config.messagingServiceSid) form.set('MessagingServiceSid', config.messagingServiceSid);
       else if (config.from) form.set('From', config.from);
-      let response: Response;
-      try {
-        response = await fetch(endpoint, {
-          method: 'POST',
-          headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
-          body: form.toString(),
-          signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-        });
-      } catch (error) {
-        throw new SmsSendError(`Twilio could not be reached: ${(error as Error).message}`, false);
-      }
-      const answer = (await response.json().catch(() => ({}))) as { sid?: string; code?: number; message?: string };
-      if (response.ok && answer.sid) return { id: answer.sid };
-      const detail = `Twilio answered ${response.status}${answer.code ? ` (error ${answer.code})` : ''}: ${answer.message ?? 'no details'}`;
-      // 429 and 5xx pass; other 4xx (an invalid or opted-out number, bad credentials) will not.
-      const temporary = response.status === 429 || response.status >= 500;
-      if (response.status === 401 || response.status === 403)
-        throw new SmsSendError(`${detail}. Check TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN.`, true, answer.code);
-      throw new SmsSendError(detail, !temporary, answer.code);
+      const { response, answer } = await call(endpoint, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form.toString(),
+      });
+      if (response.ok && typeof answer.sid === 'string') return { id: answer.sid };
+      throw refusal(response, answer);
+    },
+    async checkAccount() {
+      const { response, answer } = await call(account, { headers: { authorization } });
+      if (!response.ok) throw refusal(response, answer);
+      const status = typeof answer.status === 'string' ? answer.status : undefined;
+      const stopped = accountStatusVerdict(status);
+      if (stopped) throw new SmsSendError(`Twilio says the account is ${status}`, stopped);
     },
     verifyInbound({ url, headers, params }) {
       const given = header(headers, 'x-twilio-signature');

@@ -152,6 +152,26 @@ for (const engine of storeEngines) {
       expect(await claim(store)).toEqual([{ id, email: 'rosa@example.com', attempts: 1 }]);
     });
 
+    it('retries a failed confirmation at its time, counting the attempt unless told the failure was not the person’s', async () => {
+      const { store, clock } = await open();
+      const { id } = await signUp(store);
+      const [first] = await claim(store);
+      expect(first?.attempts).toBe(1);
+      const retryAt = new Date(clock.now().getTime() + 1000);
+      await store.consent.confirmationFailed(id, 'waiting for the mail server', retryAt, { countAttempt: false });
+      expect(await claim(store)).toEqual([]);
+      clock.advance(1500);
+      // Given back: this claim is the first attempt again.
+      expect(await claim(store)).toEqual([{ id, email: 'rosa@example.com', attempts: 1 }]);
+      await store.consent.confirmationFailed(id, '421 try later', new Date(clock.now().getTime() + 1000));
+      clock.advance(1500);
+      expect(await claim(store)).toEqual([{ id, email: 'rosa@example.com', attempts: 2 }]);
+      // No retry time: not tried again.
+      await store.consent.confirmationFailed(id, '550 5.1.1 no such user');
+      clock.advance(LEASE_MS * 2);
+      expect(await claim(store)).toEqual([]);
+    });
+
     it('asks nobody to confirm when the store is opened without confirmSignups', async () => {
       const { store } = await open({ confirmSignups: false });
       await signUp(store);

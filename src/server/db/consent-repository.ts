@@ -431,11 +431,33 @@ export class ConsentRepository {
       .execute();
   }
 
-  /** A temporary failure is tried again at `retryAt`; a permanent one (no `retryAt`) is not tried again. */
-  async confirmationFailed(id: string, error: string, retryAt?: Date): Promise<void> {
+  /**
+   * A temporary failure is tried again at `retryAt`; a permanent one (no `retryAt`) is not tried again.
+   * `countAttempt: false` gives back the attempt the claim counted: the failure was not this person's
+   * (the mail server refused our sign-in, or the email was never tried), so their back-off does not grow.
+   */
+  async confirmationFailed(
+    id: string,
+    error: string,
+    retryAt?: Date,
+    { countAttempt = true }: { countAttempt?: boolean } = {},
+  ): Promise<void> {
     await this.db
       .updateTable('signups')
-      .set({ confirm_requested_at: retryAt ? retryAt.toISOString() : null, confirm_error: error.slice(0, 500) })
+      .set((eb) => ({
+        confirm_requested_at: retryAt ? retryAt.toISOString() : null,
+        confirm_error: error.slice(0, 500),
+        ...(countAttempt
+          ? {}
+          : {
+              confirm_attempts: eb
+                .case()
+                .when('confirm_attempts', '>', 0)
+                .then(eb('confirm_attempts', '-', 1))
+                .else(0)
+                .end(),
+            }),
+      }))
       .where('id', '=', id)
       .execute();
   }

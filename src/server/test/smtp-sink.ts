@@ -1,10 +1,11 @@
 // Test support: a real SMTP server on loopback (smtp-server) that keeps what arrives, read with
-// mailparser. It can refuse messages with a chosen code, and stop and start again on the same port.
+// mailparser. It can ask for a sign-in and refuse it, refuse messages or addresses with a chosen
+// answer, and stop and start again on the same port.
 // Plain Node (no test-runner APIs), so unit tests and browser tests both use it.
 import type { AddressInfo } from 'node:net';
 import { waitForMatch } from './poll.js';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 
 export interface ReceivedMail {
   raw: string;
@@ -12,38 +13,89 @@ export interface ReceivedMail {
   envelope: { from: string; to: string[] };
 }
 
+/** An SMTP answer: the reply code, and the words after it (an enhanced status code first, if any). */
+export interface SmtpReply {
+  code: number;
+  message: string;
+}
+
+/**
+ * Says how to answer a recipient at RCPT TO, or a message for them at the end of DATA: an answer
+ * refuses, undefined lets it through.
+ */
+export type AnswerRule = (to: string, stage: 'rcpt' | 'data') => SmtpReply | undefined;
+
 export interface SmtpSink {
   port: number;
+  /** smtp://127.0.0.1:port, with the user name and password when the sink asks for a sign-in. */
   url: string;
   messages(): ReceivedMail[];
   waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
   /** Answers the next `count` messages with this SMTP code (451: try later; 550: never). */
   rejectNext(code: number, message?: string, count?: number): void;
+  /** From now on, asks `rule` about each recipient and each message (undefined: stop asking). */
+  answerFor(rule: AnswerRule | undefined): void;
+  /** While on, every sign-in is refused (535 5.7.8 unless `message` says otherwise). A sink started with `auth` only. */
+  refuseAuth(on: boolean, message?: string): void;
   stop(): Promise<void>;
   /** Listens again on the same port, after stop(). */
   restart(): Promise<void>;
 }
 
-export async function startSmtpSink({ port = 0 }: { port?: number } = {}): Promise<SmtpSink> {
+export interface SmtpSinkOptions {
+  port?: number;
+  /** Ask for a sign-in (AUTH PLAIN or LOGIN, without TLS) with these credentials; a mismatch gets 535 5.7.8. */
+  auth?: { user: string; pass: string };
+}
+
+const refusal = ({ code, message }: SmtpReply) => Object.assign(new Error(message), { responseCode: code });
+
+export async function startSmtpSink({ port = 0, auth }: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
-  const rejections: { code: number; message: string }[] = [];
+  const rejections: SmtpReply[] = [];
+  let answerRule: AnswerRule | undefined;
+  let authRefusal: string | undefined;
   let server: SMTPServer | undefined;
   let boundPort = port;
 
+  const signIn: SMTPServerOptions = auth
+    ? {
+        authOptional: false,
+        authMethods: ['PLAIN', 'LOGIN'],
+        allowInsecureAuth: true,
+        disabledCommands: ['STARTTLS'],
+        onAuth(given, _session, callback) {
+          if (authRefusal !== undefined) return callback(refusal({ code: 535, message: authRefusal }));
+          if (given.username !== auth.user || given.password !== auth.pass)
+            return callback(refusal({ code: 535, message: '5.7.8 Authentication credentials invalid' }));
+          callback(null, { user: auth.user });
+        },
+      }
+    : { authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'] };
+
+  /** The rule's answer for the first recipient it refuses at the end of DATA, asked once per recipient. */
+  const answerAtData = (recipients: string[]) => {
+    for (const to of recipients) {
+      const answer = answerRule?.(to, 'data');
+      if (answer) return answer;
+    }
+    return undefined;
+  };
+
   const create = () =>
     new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
+      ...signIn,
       logger: false,
+      onRcptTo(address, _session, callback) {
+        const answer = answerRule?.(address.address, 'rcpt');
+        callback(answer ? refusal(answer) : undefined);
+      },
       onData(stream, session, callback) {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
-          const rejection = rejections.shift();
-          if (rejection) {
-            const error = Object.assign(new Error(rejection.message), { responseCode: rejection.code });
-            return callback(error);
-          }
+          const rejection = rejections.shift() ?? answerAtData(session.envelope.rcptTo.map((rcpt) => rcpt.address));
+          if (rejection) return callback(refusal(rejection));
           const raw = Buffer.concat(chunks).toString('utf8');
           simpleParser(raw).then(
             (parsed) => {
@@ -79,12 +131,20 @@ export async function startSmtpSink({ port = 0 }: { port?: number } = {}): Promi
       return boundPort;
     },
     get url() {
-      return `smtp://127.0.0.1:${boundPort}`;
+      const credentials = auth ? `${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.pass)}@` : '';
+      return `smtp://${credentials}127.0.0.1:${boundPort}`;
     },
     messages: () => [...received],
     waitFor: (predicate, timeoutMs = 10_000) => waitForMatch(() => received, predicate, timeoutMs, 'email'),
     rejectNext(code, message = code >= 500 ? 'Mailbox unavailable' : 'Try again later', count = 1) {
       for (let index = 0; index < count; index += 1) rejections.push({ code, message });
+    },
+    answerFor(rule) {
+      answerRule = rule;
+    },
+    refuseAuth(on, message = '5.7.8 Authentication credentials invalid') {
+      if (!auth) throw new Error('refuseAuth needs a sink started with { auth }: this one asks for no sign-in.');
+      authRefusal = on ? message : undefined;
     },
     async stop() {
       const running = server;

@@ -1,5 +1,6 @@
-// Test support: a local HTTP stand-in for Twilio's Messages API, at the network's edge. It checks the
-// Basic auth, answers like Twilio, keeps what was sent, and can fail on request.
+// Test support: a local HTTP stand-in for Twilio's Messages and Accounts API, at the network's edge.
+// It checks the Basic auth, answers like Twilio, keeps what was sent, and can fail on request: the
+// next sends, every send to one number, every request (credentials refused), or the account's status.
 // Plain Node (no test-runner APIs), so unit tests and browser tests both use it.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -19,9 +20,21 @@ export interface TwilioStandIn {
   waitFor(predicate: (sent: SentByStandIn) => boolean, timeoutMs?: number): Promise<SentByStandIn>;
   /** Answers the next `count` sends with this HTTP status and Twilio error code. */
   failNext(status: number, code: number, message: string, count?: number): void;
+  /** Answers every send to this number (E.164) with this HTTP status and Twilio error code. */
+  failFor(to: string, status: number, code: number, message: string): void;
+  /** While on, answers every request 401 with error 20003, as Twilio does for wrong credentials. */
+  refuseAuth(on: boolean): void;
+  /** The account's status in GET /2010-04-01/Accounts/{sid}.json: active (the start), suspended or closed. */
+  setAccountStatus(status: string): void;
   /** Forgets what was sent (a benchmark's next run). */
   clear(): void;
   stop(): Promise<void>;
+}
+
+interface Failure {
+  status: number;
+  code: number;
+  message: string;
 }
 
 export async function startTwilioStandIn({
@@ -32,9 +45,13 @@ export async function startTwilioStandIn({
   authToken: string;
 }): Promise<TwilioStandIn> {
   const sent: SentByStandIn[] = [];
-  const failures: { status: number; code: number; message: string }[] = [];
+  const failures: Failure[] = [];
+  const failuresFor = new Map<string, Failure>();
+  let refusingAuth = false;
+  let accountStatus = 'active';
   const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
   const path = `/2010-04-01/Accounts/${accountSid}/Messages.json`;
+  const accountPath = `/2010-04-01/Accounts/${accountSid}.json`;
 
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -44,14 +61,18 @@ export async function startTwilioStandIn({
         response.writeHead(status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(body));
       };
+      const fail = (failure: Failure) =>
+        answer(failure.status, { code: failure.code, message: failure.message, status: failure.status });
+      // Twilio checks the credentials before it looks for the resource.
+      if (refusingAuth || request.headers.authorization !== expectedAuth)
+        return answer(401, { code: 20003, message: 'Authenticate', status: 401 });
+      if (request.method === 'GET' && request.url === accountPath)
+        return answer(200, { sid: accountSid, friendly_name: 'Stand-in account', status: accountStatus, type: 'Full' });
       if (request.method !== 'POST' || request.url !== path)
         return answer(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
-      if (request.headers.authorization !== expectedAuth)
-        return answer(401, { code: 20003, message: 'Authenticate', status: 401 });
-      const failure = failures.shift();
-      if (failure)
-        return answer(failure.status, { code: failure.code, message: failure.message, status: failure.status });
       const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      const failure = failures.shift() ?? failuresFor.get(form.get('To') ?? '');
+      if (failure) return fail(failure);
       const to = form.get('To');
       const body = form.get('Body');
       if (!to || !body) return answer(400, { code: 21604, message: "A 'To' phone number is required.", status: 400 });
@@ -74,6 +95,15 @@ export async function startTwilioStandIn({
     waitFor: (predicate, timeoutMs = 10_000) => waitForMatch(() => sent, predicate, timeoutMs, 'text'),
     failNext(status, code, message, count = 1) {
       for (let index = 0; index < count; index += 1) failures.push({ status, code, message });
+    },
+    failFor(to, status, code, message) {
+      failuresFor.set(to, { status, code, message });
+    },
+    refuseAuth(on) {
+      refusingAuth = on;
+    },
+    setAccountStatus(status) {
+      accountStatus = status;
     },
     clear() {
       sent.length = 0;

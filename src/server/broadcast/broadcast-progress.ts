@@ -1,6 +1,6 @@
 // How far a broadcast has got, in figures a person reads: the terminal's status and the dashboard's
 // live progress both come from here.
-import type { Broadcast, OutboxRepository, StateCounts } from '../db/outbox-repository.js';
+import type { Broadcast, ChannelPause, OutboxRepository, StateCounts } from '../db/outbox-repository.js';
 import { MESSAGE_STATES } from '../db/outbox.table.js';
 import { number } from '../signups/stats-report.js';
 
@@ -26,7 +26,12 @@ export interface BroadcastProgress {
   percent: number;
   /** "email.sent" → "1,234"; "rate" → "12"; "eta" → "about 3 min"; "done" → "1,240 of 5,000". */
   fields: Record<string, string>;
+  /** The channels a failure of ours paused, as plain data: the page shows a notice for each. */
+  pauses: ProgressPause[];
 }
+
+/** A paused channel as the dashboard shows it: why, the provider's answer, and since when (ISO, UTC). */
+export type ProgressPause = Pick<ChannelPause, 'channel' | 'reason' | 'answer' | 'pausedAt'>;
 
 export const PROGRESS_COUNTS = [
   'total',
@@ -67,11 +72,12 @@ export async function broadcastProgress(
   broadcast: Broadcast,
   now = new Date(),
 ): Promise<BroadcastProgress> {
-  const [byChannel, senders, lastMinute, state] = await Promise.all([
+  const [byChannel, senders, lastMinute, state, pauses] = await Promise.all([
     Promise.all(broadcast.channels.map((channel) => store.counts(broadcast.id, channel))),
     store.liveSenders(broadcast.id),
     store.sentSince(broadcast.id, new Date(now.getTime() - 60_000)),
     store.state(broadcast.id),
+    store.channelPauses(broadcast.id),
   ]);
   const fields: Record<string, string> = {};
   broadcast.channels.forEach((channel, index) => {
@@ -84,12 +90,21 @@ export async function broadcastProgress(
   const perSecond = lastMinute / 60;
   fields.done = `${number(finished)} of ${number(all.total)}`;
   fields.rate = perSecond >= 10 ? number(Math.round(perSecond)) : perSecond.toFixed(1);
-  fields.eta = left === 0 ? 'none: done' : perSecond > 0 ? duration(left / perSecond) : '–';
+  // A paused channel does not finish at any rate: it waits for the owner (as the terminal's line says).
+  fields.eta =
+    left === 0
+      ? 'none: done'
+      : pauses.length > 0
+        ? 'waiting for resume'
+        : perSecond > 0
+          ? duration(left / perSecond)
+          : '–';
   fields.senders = number(senders.length);
   return {
     name: broadcast.name,
     state: state ?? broadcast.state,
     percent: all.total === 0 ? 100 : Math.floor((finished / all.total) * 100),
     fields,
+    pauses: pauses.map(({ channel, reason, answer, pausedAt }) => ({ channel, reason, answer, pausedAt })),
   };
 }

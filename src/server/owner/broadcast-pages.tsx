@@ -1,17 +1,20 @@
 // Launch day in the browser: the broadcasts, one broadcast's progress (updated in place by the
 // owner's script, src/client/owner/live-progress.ts), and the question before each action.
+import { Fragment } from 'react';
 import { PROGRESS_COUNTS, type BroadcastProgress } from '../broadcast/broadcast-progress.js';
+import type { RetryPlan } from '../broadcast/broadcast-control.js';
 import { ownerWords } from './owner-words.js';
 import type { Broadcast } from '../db/outbox-repository.js';
+import { PauseLines, PauseNotices } from './channel-pauses.js';
 import { Notice, renderOwnerPage, ScrollTable, shortPage, shortTime } from './owner-layout.js';
 
 const words = ownerWords.broadcasts;
 
-export const BROADCAST_ACTIONS = ['test', 'send', 'resume', 'pause'] as const;
+export const BROADCAST_ACTIONS = ['test', 'send', 'resume', 'pause', 'retry'] as const;
 export type BroadcastAction = (typeof BROADCAST_ACTIONS)[number];
 
 const stateWord = (state: string) => words.states[state] ?? state;
-const broadcastPath = (name: string) => `/owner/broadcasts/${encodeURIComponent(name)}`;
+export const broadcastPath = (name: string) => `/owner/broadcasts/${encodeURIComponent(name)}`;
 
 export function broadcastsPage({
   ownerEmail,
@@ -39,16 +42,26 @@ export function broadcastsPage({
           </thead>
           <tbody>
             {broadcasts.map(({ broadcast, progress }) => (
-              <tr key={broadcast.id}>
-                <td>
-                  <a className="link" href={broadcastPath(broadcast.name)} aria-label={words.open(broadcast.name)}>
-                    {broadcast.name}
-                  </a>
-                </td>
-                <td>{broadcast.template}</td>
-                <td>{stateWord(progress.state)}</td>
-                <td>{progress.fields.done}</td>
-              </tr>
+              <Fragment key={broadcast.id}>
+                <tr {...(progress.pauses.length > 0 ? { className: 'has-pauses' } : {})}>
+                  <td>
+                    <a className="link" href={broadcastPath(broadcast.name)} aria-label={words.open(broadcast.name)}>
+                      {broadcast.name}
+                    </a>
+                  </td>
+                  <td>{broadcast.template}</td>
+                  <td>{stateWord(progress.state)}</td>
+                  <td>{progress.fields.done}</td>
+                </tr>
+                {/* Under the broadcast, the whole width: a reason is a sentence, too long for a column. */}
+                {progress.pauses.length > 0 ? (
+                  <tr>
+                    <td colSpan={4}>
+                      <PauseLines pauses={progress.pauses} />
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
             ))}
           </tbody>
         </ScrollTable>
@@ -75,7 +88,12 @@ const BUTTON_WORDS: Record<Exclude<BroadcastAction, 'test'>, string> = {
   send: words.sendButton,
   resume: words.resumeButton,
   pause: words.pauseButton,
+  retry: words.retryButton,
 };
+
+/** Anything "Try the failed ones again" could queue (those the provider called unreachable only when ticked). */
+export const hasRetry = (plan: RetryPlan | undefined): plan is RetryPlan =>
+  plan !== undefined && plan.retryable + plan.undeliverable > 0;
 
 export function broadcastPage({
   ownerEmail,
@@ -84,6 +102,7 @@ export function broadcastPage({
   script,
   notice,
   problem,
+  retry,
 }: {
   ownerEmail: string;
   broadcast: Broadcast;
@@ -91,8 +110,12 @@ export function broadcastPage({
   script?: string;
   notice?: string;
   problem?: string;
+  /** What "Try the failed ones again" would queue; absent where nothing can be sent (no SECRET_KEY). */
+  retry?: RetryPlan;
 }): string {
   const live = (key: string) => ({ 'data-live': key });
+  // While a channel is paused, its notices carry Resume: the row of buttons does not repeat it.
+  const actions = actionsFor(progress.state).filter((action) => !(action === 'resume' && progress.pauses.length > 0));
   return renderOwnerPage(
     { title: broadcast.name, ownerEmail, current: 'broadcasts', ...(script ? { script } : {}) },
     <>
@@ -101,6 +124,12 @@ export function broadcastPage({
       </h1>
       {notice ? <Notice>{notice}</Notice> : null}
       {problem ? <Notice kind="error">{problem}</Notice> : null}
+      <PauseNotices
+        channels={broadcast.channels}
+        pauses={progress.pauses}
+        resumeHref={`${broadcastPath(broadcast.name)}/resume`}
+        resumeLabel={words.resumeButton}
+      />
       <p>
         {broadcast.template} · {broadcast.segment} · created {shortTime(broadcast.createdAt)} UTC
       </p>
@@ -170,12 +199,18 @@ export function broadcastPage({
         <p className="visually-hidden" role="status" data-live-announce="" />
       </section>
       <div className="actions">
-        {actionsFor(progress.state).map((action) => (
+        {actions.map((action) => (
           <a className="button button--primary" href={`${broadcastPath(broadcast.name)}/${action}`} key={action}>
             {BUTTON_WORDS[action as Exclude<BroadcastAction, 'test'>]}
           </a>
         ))}
+        {hasRetry(retry) ? (
+          <a className="button button--secondary" href={`${broadcastPath(broadcast.name)}/retry`}>
+            {BUTTON_WORDS.retry}
+          </a>
+        ) : null}
       </div>
+      {hasRetry(retry) ? <p className="hint">{words.retryHint(retry.retryable, retry.undeliverable)}</p> : null}
       <section>
         <h2 id="test-heading">{words.testHeading}</h2>
         <form method="get" action={`${broadcastPath(broadcast.name)}/test`}>
@@ -198,18 +233,22 @@ export function confirmActionPage({
   broadcast,
   action,
   question,
+  hint,
   to,
 }: {
   ownerEmail: string;
   broadcast: Broadcast;
   action: BroadcastAction;
   question: string;
+  /** What else happens, said before the button. */
+  hint?: string;
   to?: string;
 }): string {
   return renderOwnerPage(
     { title: broadcast.name, ownerEmail, current: 'broadcasts' },
     <>
       <h1>{question}</h1>
+      {hint ? <p>{hint}</p> : null}
       <div className="actions">
         <form method="post" action={`${broadcastPath(broadcast.name)}/${action}`}>
           {to ? <input type="hidden" name="to" value={to} /> : null}

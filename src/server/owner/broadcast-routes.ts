@@ -1,5 +1,6 @@
-// Launch day from the browser, /owner/broadcasts: each broadcast's page and progress, and its
-// buttons (a test message, send, pause, resume), each behind a question page and a POST.
+// Launch day from the browser, /owner/broadcasts: each broadcast's page and progress (with the
+// channels a failure of ours paused, and why), and its buttons (a test message, send, pause, resume,
+// try the failed ones again), each behind a question page and a POST.
 import type { FastifyPluginAsync } from 'fastify';
 import { broadcastProgress } from '../broadcast/broadcast-progress.js';
 import type { BroadcastControl } from '../broadcast/broadcast-control.js';
@@ -14,6 +15,7 @@ import {
   confirmActionPage,
   type BroadcastAction,
 } from './broadcast-pages.js';
+import { retryQuestionPage, UNDELIVERABLE_FIELD } from './broadcast-retry-page.js';
 import { maskAddress, maskedOnly } from './masked-address.js';
 import { fieldOf, html } from './owner-reply.js';
 import { ownerWords } from './owner-words.js';
@@ -29,10 +31,17 @@ export interface BroadcastRouteOptions {
   script?: string | undefined;
 }
 
-type BroadcastParams = { Params: { name: string; action?: string }; Querystring: { to?: string; done?: string } };
+type BroadcastParams = {
+  Params: { name: string; action?: string };
+  Querystring: { to?: string; done?: string; queued?: string; left?: string };
+};
 
 const isAction = (value: string | undefined): value is BroadcastAction =>
   (BROADCAST_ACTIONS as readonly string[]).includes(value ?? '');
+
+/** A count the server put in the address (after a retry); anything else is no count at all. */
+const countOf = (value: string | undefined): number | undefined =>
+  value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : undefined;
 
 export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async (
   app,
@@ -54,6 +63,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
       ownerEmail: owner.email,
       broadcast,
       progress: await broadcastProgress(outbox, broadcast),
+      ...(control ? { retry: await control.retryPlan(broadcast) } : {}),
       ...(script ? { script } : {}),
       ...(said.notice ? { notice: said.notice } : {}),
       ...(said.problem ? { problem: said.problem } : {}),
@@ -71,13 +81,15 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
     const owner = ownerOf(request);
     const broadcast = await outbox.get(request.params.name);
     if (!broadcast) return html(reply, broadcastMissingPage(owner.email), 404);
-    const done = request.query.done;
+    const { done, queued, left } = request.query;
     const notice =
       done === 'test' && maskedOnly(request.query.to)
         ? words.doneTest(maskedOnly(request.query.to) ?? '')
         : done === 'send' || done === 'resume' || done === 'pause'
           ? words.done[done]
-          : undefined;
+          : done === 'retry' && countOf(queued) !== undefined
+            ? words.doneRetry(countOf(queued) ?? 0, countOf(left) ?? 0, (await outbox.state(broadcast.id)) ?? '')
+            : undefined;
     const missing = control?.missingChannels(broadcast) ?? [];
     const problem = !control
       ? words.noSecretKey
@@ -100,8 +112,19 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
     const broadcast = await outbox.get(request.params.name);
     if (!broadcast || !isAction(action)) return html(reply, broadcastMissingPage(owner.email), 404);
     const to = (request.query.to ?? '').trim();
-    if (action === 'test' && !to) return reply.redirect(`/owner/broadcasts/${encodeURIComponent(broadcast.name)}`, 303);
+    const back = () => reply.redirect(`/owner/broadcasts/${encodeURIComponent(broadcast.name)}`, 303);
+    if (action === 'test' && !to) return back();
+    if (action === 'retry') {
+      // What would go again is the control's to say; without SECRET_KEY the broadcast's page says why not.
+      if (!control) return back();
+      return html(
+        reply,
+        retryQuestionPage({ ownerEmail: owner.email, broadcast, plan: await control.retryPlan(broadcast) }),
+      );
+    }
     const counts = await outbox.counts(broadcast.id);
+    // Send and Resume lift what a failure of ours paused, once the providers answer: say so first.
+    const paused = action !== 'pause' && action !== 'test' && (await outbox.channelPauses(broadcast.id)).length > 0;
     const question =
       action === 'test'
         ? words.confirm.test(to)
@@ -112,7 +135,14 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
             : words.confirm.pause(broadcast.name);
     return html(
       reply,
-      confirmActionPage({ ownerEmail: owner.email, broadcast, action, question, ...(to ? { to } : {}) }),
+      confirmActionPage({
+        ownerEmail: owner.email,
+        broadcast,
+        action,
+        question,
+        ...(paused ? { hint: words.confirm.resumePaused } : {}),
+        ...(to ? { to } : {}),
+      }),
     );
   });
 
@@ -125,19 +155,23 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
       reply.redirect(`/owner/broadcasts/${encodeURIComponent(broadcast.name)}?${query}`, 303);
     if (!control) return back('');
     const to = fieldOf(request.body, 'to');
+    let detail = ownerWords.audit.broadcastDetail(action, action === 'test' ? maskAddress(to) : '');
+    let query = action === 'test' ? `done=test&to=${encodeURIComponent(maskAddress(to))}` : `done=${action}`;
     try {
       if (action === 'test') await control.test(broadcast, to);
       else if (action === 'pause') await control.pause(broadcast);
-      else await control.send(broadcast);
+      else if (action === 'retry') {
+        const includeUndeliverable = fieldOf(request.body, UNDELIVERABLE_FIELD) === 'yes';
+        const done = await control.retry(broadcast, { includeUndeliverable });
+        const queued = done.retryable + (includeUndeliverable ? done.undeliverable : 0);
+        const leftOut = includeUndeliverable ? 0 : done.undeliverable;
+        detail = ownerWords.audit.retryDetail(queued, done.undeliverable, includeUndeliverable);
+        query = `done=retry&queued=${queued}&left=${leftOut}`;
+      } else await control.send(broadcast);
     } catch (error) {
       return html(reply, await pageOf(owner, broadcast, { problem: (error as Error).message }), 409);
     }
-    await owners.audit({
-      ownerEmail: owner.email,
-      action: 'broadcast',
-      subject: broadcast.name,
-      detail: ownerWords.audit.broadcastDetail(action, action === 'test' ? maskAddress(to) : ''),
-    });
-    return back(action === 'test' ? `done=test&to=${encodeURIComponent(maskAddress(to))}` : `done=${action}`);
+    await owners.audit({ ownerEmail: owner.email, action: 'broadcast', subject: broadcast.name, detail });
+    return back(query);
   });
 };

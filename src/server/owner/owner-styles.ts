@@ -42,4 +42,17 @@ input[type=email],input[type=search],input[type=text]{font:inherit;width:100%;ma
 .field-error{color:var(--error);font-weight:700;margin:0 0 0.5rem}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .progress{width:100%;height:1.5rem;accent-color:var(--teal)}
+[hidden]{display:none!important}
+.notice--pause{font-size:1.25rem;font-weight:400;border-left-width:0.5rem}
+.notice--pause h2{font-size:1.5rem;margin:0 0 0.5rem}
+.notice--pause p{margin:0 0 0.5rem}
+.notice--pause p:last-child{margin:0}
+.pauses__next{margin:0 0 1.5rem}
+.pauses__next p{margin:0 0 0.75rem;font-weight:700}
+tr.has-pauses td{border-bottom:0}
+.pause-lines{list-style:none;margin:0;padding:0 0 0 0.75rem;border-left:0.375rem solid var(--error);overflow-wrap:break-word}
+.pause-lines li{margin:0 0 0.25rem}
+.pause-lines strong{color:var(--error)}
+legend h2{margin:0}
+label.choice{font-weight:700;margin:0}
 `;

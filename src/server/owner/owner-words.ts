@@ -1,4 +1,8 @@
 // Every word the owner's pages and sign-in email say, in one place (docs/owner-guide.md).
+
+/** "1 message", "1,204 messages". */
+const messages = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'message' : 'messages'}`;
+
 export const ownerWords = {
   product: 'ScamSavvy',
   pageTitle: (title: string) => `${title} · ScamSavvy owner`,
@@ -166,16 +170,58 @@ export const ownerWords = {
     sendButton: 'Send to everyone…',
     resumeButton: 'Resume sending…',
     pauseButton: 'Pause…',
+    retryButton: 'Try the failed ones again…',
+    /** Beside the button: what it would queue (the terminal's status says the same). */
+    retryHint: (retryable: number, undeliverable: number) =>
+      [
+        retryable > 0 ? `${messages(retryable)} failed by no fault of the person’s and can go again.` : '',
+        undeliverable > 0
+          ? `${messages(undeliverable)} failed because the provider said the address or number cannot be reached.`
+          : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+    /** A channel a failure of ours paused (a wrong password, the provider's outage, an answer we do not know). */
+    paused: { email: 'Email paused', sms: 'Text messages paused' } as Record<string, string>,
+    pausedSince: 'since',
+    utc: 'UTC',
+    pausedAnswer: 'The provider’s answer:',
+    pausedAdvice:
+      'Nobody was given up: their messages wait. When this is put right, resume, and we first check that the provider takes our messages.',
+    retry: {
+      intro:
+        'These failed by no fault of the person’s: the provider was busy or down, or our own settings were wrong. They go back in the queue as if never tried. Nothing that was sent, skipped or unknown goes again.',
+      groups: 'What goes again',
+      channel: 'Sent by',
+      reason: 'Why they failed',
+      count: 'Messages',
+      none: 'Nothing failed by a fault of ours: there is nothing to try again.',
+      undeliverableHeading: 'The provider said these cannot be reached',
+      undeliverableIntro: 'They are not sent again unless you tick the box.',
+      undeliverableGroups: 'Cannot be reached, the provider said',
+      undeliverableLabel: (count: number) =>
+        `Also send again to the ${count.toLocaleString('en-US')} ${count === 1 ? 'address or number' : 'addresses or numbers'} the provider said cannot be reached (only if you believe that answer was wrong)`,
+      undeliverableHint: 'Ticking this also lifts that mark from their records.',
+      nothingTitle: 'Nothing to try again',
+      back: 'Back to the broadcast',
+    },
     confirm: {
       test: (to: string) => `Send one test message of this broadcast to ${to}?`,
       send: (name: string, count: number) =>
         `Send “${name}” to everyone in it (${count} messages)? Each person gets it once, even if you press this again.`,
       resume: (name: string) => `Resume sending “${name}” where it stopped?`,
       pause: (name: string) => `Pause “${name}”? Messages being sent right now finish; the rest wait.`,
-      yes: { test: 'Yes, send the test', send: 'Yes, send it', resume: 'Yes, resume', pause: 'Yes, pause' } as Record<
-        string,
-        string
-      >,
+      retry: (name: string) => `Try the failed messages of “${name}” again?`,
+      /** Resume when a failure of ours paused a channel: what happens first. */
+      resumePaused:
+        'The paused channels go on too. First we ask each provider whether it takes our messages now: if it still refuses, nothing starts and the page says why.',
+      yes: {
+        test: 'Yes, send the test',
+        send: 'Yes, send it',
+        resume: 'Yes, resume',
+        pause: 'Yes, pause',
+        retry: 'Yes, queue them again',
+      } as Record<string, string>,
       cancel: 'No, go back',
     },
     doneTest: (to: string) => `Sent a test to ${to}.`,
@@ -184,6 +230,24 @@ export const ownerWords = {
       resume: 'Sending has resumed.',
       pause: 'Paused. The senders stop after the messages they are sending now.',
     },
+    /** After "Try the failed ones again": how many went back in the queue, and how they go out. */
+    doneRetry: (queued: number, leftOut: number, state: string) =>
+      [
+        queued > 0
+          ? `Queued again: ${messages(queued)}. ${
+              state === 'paused'
+                ? 'Press “Resume sending…” to send them.'
+                : state === 'sending'
+                  ? 'The sender running now sends them.'
+                  : 'Press “Send to everyone…” to send them: nobody gets the broadcast twice.'
+            }`
+          : 'Nothing to queue again: no message failed by a fault of ours.',
+        leftOut > 0
+          ? `Not queued: ${messages(leftOut)} whose address or number the provider said cannot be reached. If you believe that answer was wrong, press “Try the failed ones again…” and tick the box.`
+          : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
     noSecretKey: 'SECRET_KEY is not set on this server, so nothing can be sent from here (docs/messaging.md).',
     notSetUp: (channels: string) => `This broadcast sends ${channels}, which is not set up on this server.`,
     missingTitle: 'No such broadcast',
@@ -212,6 +276,13 @@ export const ownerWords = {
       `“${query}”: ${matches}${more ? '+' : ''} ${matches === 1 && !more ? 'match' : 'matches'}`,
     exportedDetail: (format: string, people: number) =>
       `${format.toUpperCase()} of everyone on the list (${people.toLocaleString('en-US')} ${people === 1 ? 'person' : 'people'})`,
+    /** `included`: the owner ticked the box, so those the provider said cannot be reached went again too. */
+    retryDetail: (queued: number, undeliverable: number, included: boolean) =>
+      `Tried the failed ones again: queued ${messages(queued)}${
+        undeliverable > 0
+          ? `; ${undeliverable.toLocaleString('en-US')} the provider said cannot be reached ${included ? 'included' : 'left out'}`
+          : ''
+      }`,
     broadcastDetail: (action: string, to: string) =>
       ({ test: `Sent a test to ${to}`, send: 'Started sending', resume: 'Resumed sending', pause: 'Paused' })[action] ??
       action,

@@ -93,3 +93,6 @@ function start(): void {
 }
 
 start();
+
+// A module (Vite builds it as one; its test imports it): it exports nothing.
+export {};

@@ -260,13 +260,7 @@ export class BroadcastControl {
     const start: Omit<SendStart, 'broadcast'> = {};
     if (resume) {
       start.resumed = await this.outbox.clearPauses(broadcast.id);
-      // A sender still at work on another channel picks the lifted channel up itself.
-      const running = (await this.outbox.liveSenders(broadcast.id)).filter((sender) => !senderIsDead(sender));
-      if (
-        broadcast.state === 'sending' &&
-        running.length > 0 &&
-        !allowsSenders(this.outbox.engine, running.length + 1)
-      ) {
+      if (await this.runningElsewhere(broadcast)) {
         start.resumedInPlace = true;
         return { broadcast: await this.broadcasts.get(name), ...start };
       }
@@ -292,6 +286,7 @@ export class BroadcastControl {
     // Send and Resume are one button: what a failure of ours paused goes on too, once the providers answer.
     await this.checkProviders(broadcast);
     await this.outbox.clearPauses(broadcast.id);
+    if (!this.running.has(broadcast.name) && (await this.runningElsewhere(broadcast))) return;
     const previous = this.running.get(broadcast.name);
     if (previous) {
       // Pressed twice: it is already sending here.
@@ -314,6 +309,16 @@ export class BroadcastControl {
       )
       .finally(() => this.running.delete(current.name));
     this.running.set(current.name, { sender, done });
+  }
+
+  /**
+   * After lifting a pause: a sender still at work on the broadcast's other channel (from the
+   * terminal, say) takes the lifted channel up itself, and SQLite would refuse a second one.
+   */
+  private async runningElsewhere(broadcast: Broadcast): Promise<boolean> {
+    if ((await this.outbox.state(broadcast.id)) !== 'sending') return false;
+    const running = (await this.outbox.liveSenders(broadcast.id)).filter((sender) => !senderIsDead(sender));
+    return running.length > 0 && !allowsSenders(this.outbox.engine, running.length + 1);
   }
 
   /** Pauses the broadcast: every sender (here or anywhere) stops after what it is sending now. */

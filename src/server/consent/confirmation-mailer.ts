@@ -1,12 +1,16 @@
 // Sends the confirmation emails that sign-ups asked for, after they are stored: in the background,
-// retried with back-off while the mail server is away, never more than once a day to one address.
+// retried with back-off while the mail server is away or refuses us, never more than once a day to
+// one address. What a failure does follows its verdict (send-failure.ts): an address that does not
+// exist fails that confirmation and is marked undeliverable; our own trouble (a refused sign-in)
+// makes everyone wait without counting against them; anything else is retried.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConfirmationJob, ConsentRepository } from '../db/consent-repository.js';
-import { EmailSendError, type EmailSender } from './email-sender.js';
+import type { EmailSender } from './email-sender.js';
 import { renderConfirmationEmail } from './email-templates.js';
 import type { LinkSigner } from './link-tokens.js';
 import { linkUrls } from './link-urls.js';
 import { withoutAddresses } from './log-safe.js';
+import { verdictOf, type FailureKind, type FailureVerdict } from './send-failure.js';
 import type { Subscriptions } from './subscriptions.js';
 
 export interface ConfirmationMailerOptions {
@@ -45,13 +49,19 @@ export function retryDelayMs(attempts: number, base: number, max: number, random
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
+/** How one confirmation went; `waiting`: not sent because of us (a refused sign-in), counted as retrying. */
+type Outcome = keyof MailerRun | 'waiting';
+
 export class ConfirmationMailer {
   private readonly options: Required<ConfirmationMailerOptions>;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<MailerRun> | undefined;
   private again = false;
   private stopped = false;
-  private failing = false;
+  /** The kind of the failing streak the owner was told about, until an email goes out again. */
+  private failing: FailureKind | undefined;
+  /** Failures of ours in a row: their back-off is the mailer's, not each person's. */
+  private ourFailures = 0;
 
   constructor(options: ConfirmationMailerOptions) {
     this.options = {
@@ -120,11 +130,15 @@ export class ConfirmationMailer {
     for (const [index, job] of jobs.entries()) {
       if (this.stopped) break; // the lease hands what is left to the next start
       const outcome = await this.sendOne(job);
-      run[outcome] += 1;
-      if (outcome === 'retrying') {
-        // The mail server is away: the rest of the batch waits for the same retry, untried.
+      run[outcome === 'waiting' ? 'retrying' : outcome] += 1;
+      if (outcome === 'retrying' || outcome === 'waiting') {
+        // The mail server is away or refuses us: the rest of the batch waits for the same retry, untried.
         for (const rest of jobs.slice(index + 1)) {
-          await confirmations.confirmationFailed(rest.id, 'waiting for the mail server', this.retryAt(rest));
+          if (outcome === 'waiting')
+            await confirmations.confirmationFailed(rest.id, 'waiting for the mail server', this.ourRetryAt(), {
+              countAttempt: false,
+            });
+          else await confirmations.confirmationFailed(rest.id, 'waiting for the mail server', this.retryAt(rest));
           run.retrying += 1;
         }
         break;
@@ -134,11 +148,30 @@ export class ConfirmationMailer {
   }
 
   private retryAt(job: ConfirmationJob): Date {
-    const { retryBaseMs, maxRetryMs, random, now } = this.options;
-    return new Date(now().getTime() + retryDelayMs(job.attempts, retryBaseMs, maxRetryMs, random));
+    return this.after(job.attempts);
   }
 
-  private async sendOne(job: ConfirmationJob): Promise<keyof MailerRun> {
+  /** When to try again after a failure of ours: backing off with the mailer's streak, not the person's attempts. */
+  private ourRetryAt(): Date {
+    return this.after(this.ourFailures);
+  }
+
+  private after(attempts: number): Date {
+    const { retryBaseMs, maxRetryMs, random, now } = this.options;
+    return new Date(now().getTime() + retryDelayMs(attempts, retryBaseMs, maxRetryMs, random));
+  }
+
+  /** Tells the owner once per failing streak (and again if its kind changes), in the verdict's words. */
+  private reportFailing(verdict: FailureVerdict, answer: string): void {
+    if (this.failing === verdict.kind) return;
+    this.failing = verdict.kind;
+    this.options.logger.error(
+      { err: answer, kind: verdict.kind },
+      `confirmation emails cannot be sent just now, and will be retried: ${verdict.reason}`,
+    );
+  }
+
+  private async sendOne(job: ConfirmationJob): Promise<Outcome> {
     const { subscriptions, confirmations: store, email, links, siteUrl, retentionDays, logger } = this.options;
     // Checked at the moment of sending: the person may have confirmed, left or been deleted since.
     const subscriber = await subscriptions.subscriber(job.id);
@@ -161,22 +194,31 @@ export class ConfirmationMailer {
     try {
       await email.send({ to: subscriber.email, ...message, unsubscribeUrl: urls.unsubscribe });
     } catch (error) {
-      const reason = withoutAddresses((error as Error).message);
-      if (error instanceof EmailSendError && error.permanent) {
-        await store.confirmationFailed(job.id, reason);
-        logger.warn({ signup: job.id, err: reason }, 'confirmation email refused for good: not trying again');
+      const verdict = verdictOf(error);
+      const answer = withoutAddresses((error as Error)?.message ?? String(error));
+      if (verdict.kind === 'recipient') {
+        // This address cannot get email: no later message should try it either.
+        await store.confirmationFailed(job.id, answer);
+        await subscriptions.markUndeliverable(subscriber, 'email');
+        logger.warn(
+          { signup: job.id, err: answer },
+          `confirmation email refused for good, address marked undeliverable: ${verdict.reason}`,
+        );
         return 'failed';
       }
-      await store.confirmationFailed(job.id, reason, this.retryAt(job));
-      if (!this.failing) {
-        this.failing = true;
-        logger.error({ err: reason }, 'confirmation emails cannot be sent just now: they will be retried');
+      this.reportFailing(verdict, answer);
+      if (verdict.kind === 'sender') {
+        this.ourFailures += 1;
+        await store.confirmationFailed(job.id, answer, this.ourRetryAt(), { countAttempt: false });
+        return 'waiting';
       }
+      await store.confirmationFailed(job.id, answer, this.retryAt(job));
       return 'retrying';
     }
     await store.confirmationSent(job.id);
+    this.ourFailures = 0;
     if (this.failing) {
-      this.failing = false;
+      this.failing = undefined;
       logger.info('confirmation emails are going out again');
     }
     return 'sent';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StateCounts } from '../server/db/outbox-repository.js';
-import { done, duration, progressLine, statusLines } from './broadcast-progress.js';
+import { done, duration, pauseLines, progressLine, statusLines } from './broadcast-progress.js';
 
 const counts = (some: Partial<StateCounts>): StateCounts => {
   const all: StateCounts = {
@@ -40,6 +40,27 @@ describe('the broadcast progress line', () => {
     );
     expect(line).toBe('[##########] 100% · 10 of 10 · sent 6 · failed 2 · unknown 2 · 0/s · done');
     expect(progressLine(counts({ total: 10, queued: 10 }), 0, 10)).toContain('unknown left');
+  });
+
+  it('names a paused channel on the line, and its reason and answer in full above it', () => {
+    const pause = {
+      channel: 'email' as const,
+      cause: 'sender' as const,
+      reason:
+        'The mail server refused our sign-in (535 5.7.8): check the user name and password in SMTP_URL, then resume.',
+      answer: 'Invalid login: 535 5.7.8 Authentication credentials invalid',
+      pausedAt: '2026-11-23T14:02:09.000Z',
+    };
+    expect(progressLine(counts({ total: 10, sent: 4, queued: 6 }), 2, 10, [pause])).toBe(
+      '[####......] 40% · 4 of 10 · sent 4 · email PAUSED · 2/s · waiting for resume',
+    );
+    expect(
+      pauseLines([pause, { ...pause, channel: 'sms', answer: null, reason: 'Twilio refused our credentials.' }]),
+    ).toEqual([
+      `Email paused since 14:02 UTC: ${pause.reason}`,
+      `  Its answer: "${pause.answer}"`,
+      'Text messages paused since 14:02 UTC: Twilio refused our credentials.',
+    ]);
   });
 
   it('says durations the way people do', () => {

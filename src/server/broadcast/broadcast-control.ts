@@ -120,8 +120,10 @@ export class BroadcastControl {
           else await transports.sms?.checkAccount();
         } catch (error) {
           const verdict = verdictOf(error);
+          // Nothing was started: "then resume" in the reason means "then run it again" here.
+          const reason = verdict.reason.replace(/,? then resume\.$/, ', then run it again.');
           throw new BroadcastError(
-            `Not started: ${verdict.reason}${verdict.kind === 'message' ? ' Try again when it answers.' : ''}`,
+            `Not started: ${reason}${verdict.kind === 'message' ? ' Try again when it answers.' : ''}`,
           );
         }
       }

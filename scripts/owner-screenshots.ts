@@ -23,7 +23,7 @@ const SOURCES = [
 
 // A month of sign-ups, more each week, and the page's funnel beside them.
 let now = new Date(Date.now() - 30 * DAY);
-const store = (await openDatabase({ kind: 'sqlite', file: file }, { now: () => now }));
+const store = await openDatabase({ kind: 'sqlite', file: file }, { now: () => now });
 let person = 0;
 for (let day = 0; day < 30; day += 1) {
   const count = 2 + Math.round(day * 0.6 + 3 * Math.sin(day));
@@ -55,6 +55,47 @@ for (let day = 0; day < 30; day += 1) {
   );
 }
 now = new Date();
+// Launch day, paused by a refused sign-in after some went out, some failed by no fault of theirs.
+const launch = await store.outbox.create({
+  name: 'launch',
+  template: 'launch',
+  segment: 'all',
+  channels: ['email'],
+  includeUnconfirmed: true,
+  content: { subject: 'ScamSavvy is here', text: 'Hello', html: '<p>Hello</p>', sms: 'Hello' },
+});
+if (launch) {
+  const everyone = await store.outbox.recipientsAfter(null, 10_000);
+  await store.outbox.enqueue(
+    launch.id,
+    everyone.map((one) => ({ signupId: one.id, channel: 'email' as const })),
+  );
+  await store.outbox.setState(launch.id, 'sending', ['ready']);
+  const claimed = await store.outbox.claim(launch.id, 'email', 'screenshots', 200);
+  await store.outbox.record(
+    'screenshots',
+    claimed.map((message, index) =>
+      index === 0
+        ? { id: message.id, result: 'permanent' as const, kind: 'recipient' as const, error: '550 5.1.1 No such user' }
+        : index < 4
+          ? {
+              id: message.id,
+              result: 'temporary' as const,
+              kind: 'message' as const,
+              error: 'gave up after 6 attempts: 421 4.7.0 Try again later',
+              retryAt: null,
+            }
+          : { id: message.id, result: 'sent' as const, providerId: `id-${index}` },
+    ),
+  );
+  await store.outbox.pauseChannel(launch.id, 'email', {
+    cause: 'sender',
+    reason:
+      'The mail server refused our sign-in (535 5.7.8): check the user name and password in SMTP_URL, then resume.',
+    answer: 'Invalid login: 535 5.7.8 Authentication credentials invalid',
+  });
+  await store.outbox.setState(launch.id, 'paused', ['sending']);
+}
 await store.owners.add('owner@example.com');
 const owner = await store.owners.byEmail('owner@example.com');
 const token = newSecret();
@@ -64,6 +105,11 @@ await store.close();
 const { base, stop } = await startBuiltServer(port, {
   DATABASE_URL: `sqlite:${file}`,
   SITE_URL: `http://127.0.0.1:${port}`,
+  // Launch day's pages need messaging set up; nothing is sent while the screenshots are taken.
+  SECRET_KEY: 'screenshots-only-secret-key-0123456789abcdef',
+  SMTP_URL: 'smtp://127.0.0.1:9',
+  MAIL_FROM: 'ScamSavvy <news@scamsavvy.example>',
+  EMAIL_CONFIRMATION: 'off',
 });
 const browser = await chromium.launch(chromiumLaunchOptions());
 try {
@@ -89,7 +135,11 @@ try {
     await shot('/owner/people?q=person1', 'people');
     await shot(rosa ?? '/owner/people', 'person');
     await shot('/owner/audit', 'audit-log');
-    console.log(`docs/screenshots/owner-{overview,people,person,audit-log}-${name}.png`);
+    await shot('/owner/broadcasts/launch', 'broadcast-paused');
+    await shot('/owner/broadcasts/launch/retry', 'broadcast-retry');
+    console.log(
+      `docs/screenshots/owner-{overview,people,person,audit-log,broadcast-paused,broadcast-retry}-${name}.png`,
+    );
   }
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.setViewportSize({ width: 1280, height: 900 });

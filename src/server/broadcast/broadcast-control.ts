@@ -77,7 +77,12 @@ function answerOf(message: FailedMessage): string {
 /** Whose fault a failed message was: as recorded, or (rows from before release 7) read from its answer. */
 function kindOf(message: FailedMessage): { kind: FailedMessage['failureKind']; reason: string } {
   const verdict = classifyStoredAnswer(message.channel, answerOf(message));
-  return { kind: message.failureKind ?? verdict.kind, reason: verdict.reason };
+  // One that gave up is no longer being tried: its reason must not say "we will keep trying".
+  const reason =
+    message.state === 'failed_temporary'
+      ? `Gave up after repeated tries: ${verdict.reason.replace(/:? we will keep trying\.?$/, '.')}`
+      : verdict.reason;
+  return { kind: message.failureKind ?? verdict.kind, reason };
 }
 
 export class BroadcastControl {

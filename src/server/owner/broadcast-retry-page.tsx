@@ -26,7 +26,7 @@ function Groups({ label, groups }: { label: string; groups: RetryGroup[] }) {
       <tbody>
         {groups.map((group) => (
           <tr key={`${group.channel} ${group.reason}`}>
-            <td>{words.channel[group.channel] ?? group.channel}</td>
+            <td className="word">{words.channel[group.channel] ?? group.channel}</td>
             <td>{group.reason}</td>
             <td className="number">{group.count.toLocaleString('en-US')}</td>
           </tr>

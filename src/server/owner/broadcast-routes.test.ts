@@ -157,7 +157,7 @@ for (const engine of storeEngines) {
       expect(plan).toMatchObject({ retryable: 1, undeliverable: 1 });
       for (const group of plan.groups)
         expect(question.body).toContain(
-          `<tr><td>Emails</td><td>${escaped(group.reason)}</td><td class="number">${group.count}</td></tr>`,
+          `<tr><td class="word">Emails</td><td>${escaped(group.reason)}</td><td class="number">${group.count}</td></tr>`,
         );
       // Inside the POST's form: a checkbox, unticked, whose label says how many and when to tick it.
       const formAt = question.body.indexOf('<form action="/owner/broadcasts/launch/retry" method="post">');

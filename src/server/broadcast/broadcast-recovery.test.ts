@@ -3,7 +3,7 @@
 // fails only its person; an outage longer than BROADCAST_GIVE_UP_AFTER_SECONDS pauses instead of
 // abandoning; flaky answers still reach everyone once; `retry` brings back what an older release
 // failed for a fault of ours. After each, resume reaches every person exactly once.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { openSqlite } from '../db/sqlite-shared.js';
 import { createReleaseSqlite } from '../db/test-fixtures/release-database.js';
 import { addPeople, countsFor, setup } from '../test/broadcast-setup.js';
@@ -22,54 +22,67 @@ async function resume(control: BroadcastControl, name: string) {
 
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`launch day recovers on ${engine.name}`, () => {
-    it('a refused sign-in (535) pauses email with the reason, fails nobody; fixed and resumed, everyone gets one', async () => {
-      const sink = await startCountingSmtpSink({ auth: AUTH });
-      const { store, broadcasts, send, config } = await setup(engine.name, { smtp: sink });
-      const people = await addPeople(store, 20);
-      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
-      const control = new BroadcastControl(config, { outbox: store.outbox, consent: store.consent });
+    it(
+      '535 for every message for 10 s, then 250: email pauses with the reason, nobody fails; resumed, everyone gets one',
+      { timeout: 30_000 },
+      async () => {
+        const sink = await startCountingSmtpSink({ auth: AUTH });
+        const { store, broadcasts, send, config } = await setup(engine.name, { smtp: sink });
+        const people = await addPeople(store, 20);
+        const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+        const control = new BroadcastControl(config, { outbox: store.outbox, consent: store.consent });
 
-      sink.refuseAuth(true);
-      // The check before starting says why, and starts nothing.
-      await expect(
-        control.startFromCommand('launch', { workers: 1, resume: false, resendUnknown: false }),
-      ).rejects.toThrow(/^Not started: The mail server refused our sign-in/);
-      expect((await store.outbox.get('launch'))?.state).toBe('ready');
+        // The mail server refuses every sign-in for 10 s (a password being rotated), then takes them.
+        sink.refuseAuth(true);
+        const refusedUntil = Date.now() + 10_000;
+        const refusing = setTimeout(() => sink.refuseAuth(false), 10_000);
+        onTestFinished(() => clearTimeout(refusing));
+        // The check before starting says why, and starts nothing.
+        await expect(
+          control.startFromCommand('launch', { workers: 1, resume: false, resendUnknown: false }),
+        ).rejects.toThrow(/^Not started: The mail server refused our sign-in/);
+        expect((await store.outbox.get('launch'))?.state).toBe('ready');
 
-      // A password revoked mid-send (the sender here starts without the check): it pauses at once.
-      const first = await send(broadcast);
-      expect(first.ended).toBe('paused');
-      expect(first.pauses).toEqual([
-        expect.objectContaining({
-          channel: 'email',
-          cause: 'sender',
-          reason: expect.stringMatching(/sign-in.*SMTP_URL/),
-        }),
-      ]);
-      expect(first.pauses[0]?.answer).toMatch(/535/);
-      expect(first.failedPermanent + first.failedTemporary + first.sent).toBe(0);
-      const paused = await store.outbox.counts(broadcast.id);
-      expect(paused).toMatchObject({ queued: 20, failed_permanent: 0, failed_temporary: 0, sending: 0, sent: 0 });
-      expect((await store.outbox.get('launch'))?.state).toBe('paused');
-      expect(sink.received()).toHaveLength(0);
-      // Nobody's address was marked: they are all still reachable.
-      for (const person of people)
-        expect(await broadcasts.subscriptions.mayContact((await store.consent.subscriber(person.id))!, 'email')).toBe(
-          true,
-        );
-      // While paused, send refuses and names the reason.
-      await expect(
-        control.startFromCommand('launch', { workers: 1, resume: false, resendUnknown: false }),
-      ).rejects.toThrow(/is paused: The mail server refused our sign-in/);
+        // A password revoked mid-send (the sender here starts without the check): it pauses at once.
+        const first = await send(broadcast);
+        expect(first.ended).toBe('paused');
+        expect(first.pauses).toEqual([
+          expect.objectContaining({
+            channel: 'email',
+            cause: 'sender',
+            reason: expect.stringMatching(/sign-in.*SMTP_URL/),
+          }),
+        ]);
+        expect(first.pauses[0]?.answer).toMatch(/535/);
+        expect(first.failedPermanent + first.failedTemporary + first.sent).toBe(0);
+        const paused = await store.outbox.counts(broadcast.id);
+        expect(paused).toMatchObject({ queued: 20, failed_permanent: 0, failed_temporary: 0, sending: 0, sent: 0 });
+        expect((await store.outbox.get('launch'))?.state).toBe('paused');
+        expect(sink.received()).toHaveLength(0);
+        // Nobody's address was marked: they are all still reachable.
+        for (const person of people)
+          expect(await broadcasts.subscriptions.mayContact((await store.consent.subscriber(person.id))!, 'email')).toBe(
+            true,
+          );
+        // While paused, send refuses and names the reason.
+        await expect(
+          control.startFromCommand('launch', { workers: 1, resume: false, resendUnknown: false }),
+        ).rejects.toThrow(/is paused: The mail server refused our sign-in/);
 
-      sink.refuseAuth(false);
-      const { start, report } = await resume(control, 'launch');
-      expect(start.resumed?.map((pause) => pause.channel)).toEqual(['email']);
-      expect(report.ended).toBe('finished');
-      expect(countsFor(sink, people)).toEqual(people.map(() => 1));
-      expect(await store.outbox.channelPauses(broadcast.id)).toEqual([]);
-      expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sent: 20, failed_permanent: 0 });
-    });
+        // Resuming while it still refuses: the check says so again, and nothing is sent.
+        await expect(
+          control.startFromCommand('launch', { workers: 1, resume: true, resendUnknown: false }),
+        ).rejects.toThrow(/^Not started: The mail server refused our sign-in/);
+        expect(sink.received()).toHaveLength(0);
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, refusedUntil - Date.now()) + 100));
+        const { start, report } = await resume(control, 'launch');
+        expect(start.resumed?.map((pause) => pause.channel)).toEqual(['email']);
+        expect(report.ended).toBe('finished');
+        expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+        expect(await store.outbox.channelPauses(broadcast.id)).toEqual([]);
+        expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sent: 20, failed_permanent: 0 });
+      },
+    );
 
     it('550 5.1.1 for one address: only that person fails, their address is marked undeliverable, everyone else gets theirs', async () => {
       const { store, broadcasts, send, sink } = await setup(engine.name);

@@ -198,6 +198,46 @@ for (const engine of storeEngines) {
       expect(countsFor(sink, people)).toEqual(people.map(() => 1));
     });
 
+    it(
+      'texts paused by an outage while email still sends: resumed then, they go on at once and are not paused again',
+      { timeout: 20_000 },
+      async () => {
+        const { store, broadcasts, send, sink, twilio } = await setup(engine.name, { texts: true });
+        const people = await addPeople(store, 30);
+        const { broadcast } = await broadcasts.create({
+          name: 'launch',
+          template: 'launch',
+          channels: ['email', 'sms'],
+        });
+        twilio!.failNext(503, 20500, 'Service unavailable', 100_000);
+        const running = send(broadcast, {
+          rates: { email: 6, sms: 100 },
+          giveUpMs: 1_000,
+          retryBaseMs: 100,
+          maxRetryMs: 200,
+        });
+        // Texts pause (nothing got through for a second) while the email is still going out.
+        const deadline = Date.now() + 10_000;
+        while (!(await store.outbox.channelPauses(broadcast.id)).some((pause) => pause.cause === 'outage')) {
+          if (Date.now() > deadline) throw new Error('the texts did not pause');
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        expect(sink.received().length).toBeLessThan(people.length); // email is still going
+        twilio!.stopFailing();
+        await store.outbox.clearPauses(broadcast.id); // the owner resumes (the dashboard, or resume)
+        const report = await running;
+        expect(report.ended).toBe('finished');
+        expect(report.pauses).toEqual([]);
+        expect(
+          twilio!
+            .sent()
+            .map((text) => text.to)
+            .sort(),
+        ).toEqual(people.map((person) => person.phone).sort());
+        expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+      },
+    );
+
     it('Twilio 21610 for one number: that person becomes a STOP, and no later message texts them', async () => {
       const { store, broadcasts, send, twilio } = await setup(engine.name, { texts: true });
       const people = await addPeople(store, 4);

@@ -307,7 +307,13 @@ export class BroadcastSender {
         await this.pause(1_000);
         continue;
       }
-      this.paused.delete(channel);
+      if (this.paused.delete(channel)) {
+        // The owner resumed while this sender still ran another channel: the failures before the
+        // pause are history, and must not pause it again at once.
+        const health = this.health[channel];
+        health.failingSince = null;
+        health.unknownInARow = 0;
+      }
       this.waitingOnPause.delete(channel);
       await this.pauseIfOutageTooLong(broadcast, channel);
       if (this.paused.has(channel)) continue;

@@ -26,6 +26,8 @@ export interface TwilioStandIn {
   refuseAuth(on: boolean): void;
   /** The account's status in GET /2010-04-01/Accounts/{sid}.json: active (the start), suspended or closed. */
   setAccountStatus(status: string): void;
+  /** Forgets the failures asked for with failNext and failFor: Twilio answers again. */
+  stopFailing(): void;
   /** Forgets what was sent (a benchmark's next run). */
   clear(): void;
   stop(): Promise<void>;
@@ -104,6 +106,10 @@ export async function startTwilioStandIn({
     },
     setAccountStatus(status) {
       accountStatus = status;
+    },
+    stopFailing() {
+      failures.length = 0;
+      failuresFor.clear();
     },
     clear() {
       sent.length = 0;

@@ -10,7 +10,7 @@ const testFiles = ['**/*.test.ts', '**/*.test.tsx'];
 
 // The server's features, lowest first: a feature may import a lower one, never a higher one.
 // site/ (page serving, app links, health) is a leaf beside them that no feature imports.
-const features = ['signups', 'consent', 'broadcast', 'owner'];
+const features = ['signups', 'consent', 'feedback', 'broadcast', 'owner'];
 
 // Folders are paths (not globs) so that a zone also covers the folder's own files.
 const serverPath = (name) => `src/server/${name}`;

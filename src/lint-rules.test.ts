@@ -46,7 +46,7 @@ const rules: RuleCases[] = [
   },
   {
     rule: zones,
-    message: /Features are layered signups < consent < broadcast < owner/,
+    message: /Features are layered signups < consent < feedback < broadcast < owner/,
     refused: [
       {
         name: 'signups imports consent',

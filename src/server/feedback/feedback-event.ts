@@ -1,0 +1,61 @@
+// What comes back after a send, in one shape whoever reported it: a provider's webhook, Twilio's
+// status callback, the SMTP server's refusal during the send, or a report read from the bounce
+// mailbox. Every source turns its report into FeedbackEvents; feedback.ts acts on them.
+
+/** Who reported it. */
+export const FEEDBACK_SOURCES = ['smtp', 'imap', 'ses', 'postmark', 'mailgun', 'sendgrid', 'resend', 'twilio'] as const;
+export type FeedbackSource = (typeof FEEDBACK_SOURCES)[number];
+
+/**
+ * What happened to one message:
+ * - delivered: the receiving side took it (resets a soft-bounce count).
+ * - hard_bounce: the address does not exist or takes no mail, for good.
+ * - soft_bounce: not delivered for now (mailbox full, greylisting given up, a text's 30003).
+ * - complaint: the person pressed "Report spam" (an ARF / FBL report).
+ * - undeliverable: a text that cannot reach this number (Twilio 30005 unknown, 30006 landline).
+ * - stop: the number replied STOP to our sender (Twilio 21610).
+ * - filtered: carriers are filtering our texts (Twilio 30007): ours, not the person's.
+ * - delayed: still trying (a DSN "delayed"): recorded, changes nothing.
+ * - sent / queued: a provider's progress report: recorded, changes nothing.
+ */
+export const FEEDBACK_KINDS = [
+  'delivered',
+  'hard_bounce',
+  'soft_bounce',
+  'complaint',
+  'undeliverable',
+  'stop',
+  'filtered',
+  'delayed',
+  'sent',
+  'queued',
+] as const;
+export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
+
+/** How a report names the message it is about; at least one is set. */
+export interface MessageReference {
+  /** Our signed token (message-token.ts), found in the VERP address, a header, a tag or a callback URL. */
+  token?: string;
+  /** The provider's own id for the message (Twilio MessageSid, SES messageId, Postmark MessageID …). */
+  providerId?: string;
+  /** The message's SMTP Message-ID, without angle brackets. */
+  messageId?: string;
+}
+
+export interface FeedbackEvent {
+  source: FeedbackSource;
+  /**
+   * The report's own id, unique per source (SNS MessageId, Svix id, Mailgun event id, SendGrid
+   * sg_event_id, Postmark's record id, Twilio MessageSid + status, the report's Message-ID). The
+   * same report delivered twice has the same id and is acted on once.
+   */
+  eventId: string;
+  kind: FeedbackKind;
+  message: MessageReference;
+  /** When it happened, by the reporter's clock (ISO 8601). */
+  occurredAt: string;
+  /** The status or error code given (e.g. "5.1.1", "550", "30006"), when one was. */
+  code?: string;
+  /** The report's words, short, addresses removed (for the owner and the log). */
+  detail?: string;
+}

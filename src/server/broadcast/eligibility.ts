@@ -21,7 +21,8 @@ export const EXCLUSION_WORDS: Record<Exclusion | 'deleted', string> = {
   opted_out: 'turned this channel off',
   stopped: 'replied STOP to a text',
   suppressed: 'asked never to be written to again (deleted their details or left)',
-  undeliverable: 'the mail server or text provider said this address or number cannot be reached',
+  undeliverable:
+    'the mail server or text provider said this address or number cannot be reached (or it bounced, or the person reported our email as spam)',
   not_confirmed: 'never confirmed their email',
   not_beta: 'did not ask to test the beta',
   deleted: 'deleted their details',

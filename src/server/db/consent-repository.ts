@@ -331,6 +331,22 @@ export class ConsentRepository {
     });
   }
 
+  /**
+   * A report after the send (a bounce, a complaint, a dead number): the address's hash suppressed for
+   * `suppression.reason`, and the event on the person's history when they are still here (a report
+   * about someone since deleted still suppresses the address: it is all we keep).
+   */
+  async suppressByReport(signupId: string | null, suppression: Suppression, event: ConsentKind): Promise<void> {
+    const at = this.stamp();
+    await this.db.transaction().execute(async (trx) => {
+      await this.suppress(trx, [suppression], at);
+      if (signupId && isSignupId(signupId)) {
+        const found = await trx.selectFrom('signups').select('id').where('id', '=', signupId).executeTakeFirst();
+        if (found) await this.record(trx, signupId, event, suppression.source, at);
+      }
+    });
+  }
+
   /** The owner's "that answer was wrong": the undeliverable mark on this hash lifted, recorded on the person's history. */
   async clearUndeliverable(id: string, kind: AddressKind, hash: string): Promise<void> {
     const at = this.stamp();

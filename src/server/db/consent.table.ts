@@ -19,6 +19,9 @@ export const CONSENT_KINDS = [
   /** The owner believes that answer was wrong and lets messages try the address again. */
   'email_undeliverable_cleared',
   'sms_undeliverable_cleared',
+  /** A report after the send: the address bounced for good, or the person reported our email as spam. */
+  'email_bounced',
+  'email_complained',
 ] as const;
 export type ConsentKind = (typeof CONSENT_KINDS)[number];
 
@@ -32,10 +35,15 @@ export const CONSENT_SOURCES = [
   'owner',
   /** The mail server's or the text provider's answer to a send. */
   'provider_answer',
+  /** A report that came back later: a provider's webhook, a delivery receipt, the bounce mailbox. */
+  'provider_report',
 ] as const;
 export type ConsentSource = (typeof CONSENT_SOURCES)[number];
 
-export type SuppressionReason = 'left' | 'deleted' | 'sms_stop' | 'undeliverable';
+export type SuppressionReason = 'left' | 'deleted' | 'sms_stop' | 'undeliverable' | 'bounced' | 'complained';
+
+/** Reasons that are about the address alone, not the person's wish: they stop that channel only. */
+export const ADDRESS_ONLY_REASONS: readonly SuppressionReason[] = ['undeliverable', 'bounced', 'complained'];
 
 /** Which kind of address a keyed hash is of. */
 export type AddressKind = 'email' | 'phone';

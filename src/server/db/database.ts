@@ -2,6 +2,7 @@
 // one migration per engine (docs/architecture.md, "Adding a column").
 import type { AnalyticsEventsTable } from './analytics-events.table.js';
 import type { ConsentEventsTable, SuppressionsTable } from './consent.table.js';
+import type { FeedbackEventsTable, SentMessagesTable } from './feedback.table.js';
 import type {
   BroadcastMessagesTable,
   BroadcastPausesTable,
@@ -20,6 +21,8 @@ export interface Database {
   broadcast_messages: BroadcastMessagesTable;
   broadcast_senders: BroadcastSendersTable;
   broadcast_pauses: BroadcastPausesTable;
+  sent_messages: SentMessagesTable;
+  feedback_events: FeedbackEventsTable;
   owners: OwnersTable;
   owner_sign_in_links: OwnerSignInLinksTable;
   owner_sessions: OwnerSessionsTable;

@@ -10,6 +10,7 @@ import type { Engine } from './column-types.js';
 import { ConsentRepository } from './consent-repository.js';
 import type { Database } from './database.js';
 import { EventsRepository } from './events-repository.js';
+import { FeedbackRepository } from './feedback-repository.js';
 import { OutboxRepository } from './outbox-repository.js';
 import { OwnerRepository } from './owner-repository.js';
 import { assertPostgresMigrated, assertSqliteMigrated, migratePostgres, migrateSqlite } from './migrate.js';
@@ -30,6 +31,8 @@ export interface Db {
   readonly consent: ConsentRepository;
   /** Launch-day broadcasts and their outbox. */
   readonly outbox: OutboxRepository;
+  /** Every message sent, and what came back about it. */
+  readonly feedback: FeedbackRepository;
   /** The dashboard's owners, their sign-in links and sessions, and the audit log. */
   readonly owners: OwnerRepository;
   /** Resolves if the database answers a trivial query; rejects if it cannot be reached. */
@@ -95,6 +98,7 @@ function handle(kysely: Kysely<Database>, dialect: SqlDialect, writer: SignupWri
     events: new EventsRepository({ db: kysely, dialect, writer, now }),
     consent: new ConsentRepository(kysely, engine, now),
     outbox: new OutboxRepository(kysely, engine, now),
+    feedback: new FeedbackRepository(kysely, engine, now),
     owners: new OwnerRepository(kysely, engine, now),
     async ping() {
       await sql`SELECT 1 FROM signups LIMIT 1`.execute(kysely);

@@ -4,6 +4,7 @@
 // row); a row still 'sending' when its sender died may or may not have gone out: 'unknown'.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
+import { ADDRESS_ONLY_REASONS } from './consent.table.js';
 import type { Time } from './column-types.js';
 import type { Database } from './database.js';
 import {
@@ -279,7 +280,7 @@ export class OutboxRepository {
     for (const row of rows) {
       const at = iso(row.created_at);
       const entry = found.get(row.address_hash) ?? { stop: false, latestAt: '', undeliverableAt: '' };
-      if (row.reason === 'undeliverable') {
+      if (ADDRESS_ONLY_REASONS.includes(row.reason)) {
         // Not the person's wish: it holds for this address alone (eligibility.ts).
         if (at > entry.undeliverableAt) entry.undeliverableAt = at;
         found.set(row.address_hash, entry);

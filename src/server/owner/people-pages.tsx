@@ -114,6 +114,8 @@ const KIND_WORDS: Record<ConsentKind, string> = {
   sms_undeliverable: 'The text provider said this number cannot get texts: no more texts to it',
   email_undeliverable_cleared: 'Email allowed to this address again',
   sms_undeliverable_cleared: 'Texts allowed to this number again',
+  email_bounced: 'Email to this address bounced: no more email to it',
+  email_complained: 'Reported our email as spam: no more email',
 };
 
 const SOURCE_WORDS: Record<ConsentSource, string> = {
@@ -124,6 +126,7 @@ const SOURCE_WORDS: Record<ConsentSource, string> = {
   sms_reply: 'A text reply (STOP, START)',
   owner: 'An owner',
   provider_answer: 'The mail server’s or text provider’s answer to a message we sent',
+  provider_report: 'A report that came back after a message was sent (a bounce, a complaint, a delivery receipt)',
 };
 
 function channelState(optOutAt: string | null, leftAt: string | null): string {

@@ -1,0 +1,204 @@
+// Every message sent (by its signed token) and every report about one, written once with Kysely for
+// SQLite and PostgreSQL (docs/messaging.md, "Hearing back"). A report is stored once per source and
+// its own id, whatever the provider redelivers; a message's state only moves forward, whatever order
+// the reports arrive in.
+import type { Kysely } from 'kysely';
+import { iso, type Engine } from './column-types.js';
+import type { Database } from './database.js';
+import type { MessagePurpose, SentMessageState } from './feedback.table.js';
+import type { BroadcastChannel } from './outbox.table.js';
+
+/** A message as the reports about it need it. */
+export interface SentMessage {
+  token: string;
+  channel: BroadcastChannel;
+  purpose: MessagePurpose;
+  signupId: string | null;
+  broadcastId: number | null;
+  addressHash: string | null;
+  messageId: string | null;
+  providerId: string | null;
+  state: SentMessageState;
+  createdAt: string;
+}
+
+/** A message about to leave. */
+export interface SendingMessage {
+  token: string;
+  channel: BroadcastChannel;
+  purpose: MessagePurpose;
+  signupId: string | null;
+  broadcastId?: number | null;
+  outboxId?: number | null;
+  addressHash?: string | null;
+  messageId?: string | null;
+}
+
+/** A report as stored. */
+export interface StoredReport {
+  source: string;
+  eventId: string;
+  kind: string;
+  token: string | null;
+  code?: string | null;
+  detail?: string | null;
+  occurredAt: string;
+}
+
+/**
+ * How far on each state is: a report never moves a message back (Twilio's "sent" arriving after
+ * "delivered"), and of two final states the first stays.
+ */
+export const STATE_RANK: Record<SentMessageState, number> = {
+  sending: 0,
+  failed: 1,
+  sent: 1,
+  delivered: 2,
+  soft_bounced: 2,
+  bounced: 3,
+  complained: 3,
+  undeliverable: 3,
+  stopped: 3,
+  filtered: 3,
+};
+
+/** Reports and texts kept short. */
+const TEXT_LENGTH = 300;
+
+export class FeedbackRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly engine: Engine,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private stamp(): string {
+    return this.now().toISOString();
+  }
+
+  /** Records messages just before they leave, so that a report arriving at once finds them. */
+  async sending(messages: SendingMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const at = this.stamp();
+    await this.db
+      .insertInto('sent_messages')
+      .values(
+        messages.map((message) => ({
+          token: message.token,
+          channel: message.channel,
+          purpose: message.purpose,
+          signup_id: message.signupId,
+          broadcast_id: message.broadcastId ?? null,
+          outbox_id: message.outboxId ?? null,
+          address_hash: message.addressHash ?? null,
+          message_id: message.messageId ?? null,
+          provider_id: null,
+          state: 'sending' as const,
+          created_at: at,
+          state_at: at,
+        })),
+      )
+      .onConflict((conflict) => conflict.column('token').doNothing())
+      .execute();
+  }
+
+  /** The send's outcome: accepted (with the provider's ids) or refused during the send. */
+  async sent(
+    token: string,
+    outcome: { state: 'sent' | 'failed'; providerId?: string; messageId?: string },
+  ): Promise<void> {
+    await this.db
+      .updateTable('sent_messages')
+      .set({
+        state: outcome.state,
+        state_at: this.stamp(),
+        ...(outcome.providerId ? { provider_id: outcome.providerId.slice(0, TEXT_LENGTH) } : {}),
+        ...(outcome.messageId ? { message_id: outcome.messageId.slice(0, TEXT_LENGTH) } : {}),
+      })
+      .where('token', '=', token)
+      .where('state', '=', 'sending')
+      .execute();
+  }
+
+  /** The message a report names: by our token first, else by the provider's id, else by its Message-ID. */
+  async find(reference: { token?: string; providerId?: string; messageId?: string }): Promise<SentMessage | undefined> {
+    const query = this.db.selectFrom('sent_messages').selectAll();
+    const row = reference.token
+      ? await query.where('token', '=', reference.token).executeTakeFirst()
+      : reference.providerId
+        ? await query.where('provider_id', '=', reference.providerId).executeTakeFirst()
+        : reference.messageId
+          ? await query.where('message_id', '=', reference.messageId.replace(/^<|>$/g, '')).executeTakeFirst()
+          : undefined;
+    if (!row) return undefined;
+    return {
+      token: row.token,
+      channel: row.channel,
+      purpose: row.purpose,
+      signupId: row.signup_id === null ? null : String(row.signup_id),
+      broadcastId: row.broadcast_id === null ? null : Number(row.broadcast_id),
+      addressHash: row.address_hash,
+      messageId: row.message_id,
+      providerId: row.provider_id,
+      state: row.state,
+      createdAt: iso(row.created_at),
+    };
+  }
+
+  /** Stores a report once; false when this source already sent this one (a redelivery). */
+  async store(report: StoredReport): Promise<boolean> {
+    const result = await this.db
+      .insertInto('feedback_events')
+      .values({
+        source: report.source,
+        event_id: report.eventId.slice(0, TEXT_LENGTH),
+        kind: report.kind,
+        token: report.token,
+        code: report.code?.slice(0, 40) ?? null,
+        detail: report.detail?.slice(0, TEXT_LENGTH) ?? null,
+        occurred_at: report.occurredAt,
+        received_at: this.stamp(),
+      })
+      .onConflict((conflict) => conflict.columns(['source', 'event_id']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** Moves a message to `state` unless it is already as far on (reports come in any order). True when it moved. */
+  async advance(token: string, state: SentMessageState): Promise<boolean> {
+    // Only forward; and a delivery after a deferral (soft bounce) is a delivery.
+    const lower = (Object.keys(STATE_RANK) as SentMessageState[]).filter(
+      (each) => STATE_RANK[each] < STATE_RANK[state] || (state === 'delivered' && each === 'soft_bounced'),
+    );
+    const result = await this.db
+      .updateTable('sent_messages')
+      .set({ state, state_at: this.stamp() })
+      .where('token', '=', token)
+      .where('state', 'in', lower)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * The soft-bounce rule's count for one address: the different messages that soft-bounced since
+   * `since`, after the address's latest delivery (a delivery resets it).
+   */
+  async softBounces(addressHash: string, channel: BroadcastChannel, since: string): Promise<number> {
+    const rows = await this.db
+      .selectFrom('feedback_events')
+      .innerJoin('sent_messages', 'sent_messages.token', 'feedback_events.token')
+      .select(['feedback_events.kind', 'feedback_events.token', 'feedback_events.occurred_at'])
+      .where('sent_messages.address_hash', '=', addressHash)
+      .where('sent_messages.channel', '=', channel)
+      .where('feedback_events.kind', 'in', ['soft_bounce', 'delivered'])
+      .where('feedback_events.occurred_at', '>=', since)
+      .orderBy('feedback_events.occurred_at')
+      .execute();
+    const tokens = new Set<string>();
+    for (const row of rows) {
+      if (row.kind === 'delivered') tokens.clear();
+      else if (row.token) tokens.add(row.token);
+    }
+    return tokens.size;
+  }
+}

@@ -100,7 +100,7 @@ export async function main(
   try {
     const context: Context = {
       config,
-      control: new BroadcastControl(config, { outbox: db.outbox, consent: db.consent }),
+      control: new BroadcastControl(config, { outbox: db.outbox, consent: db.consent, feedback: db.feedback }),
       output,
     };
     const target = name as string;

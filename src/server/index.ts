@@ -31,7 +31,11 @@ async function main(): Promise<void> {
       ...(secretKey
         ? {
             broadcastControl: (logger) =>
-              new BroadcastControl(config, { outbox: store.outbox, consent: store.consent }, logger),
+              new BroadcastControl(
+                config,
+                { outbox: store.outbox, consent: store.consent, feedback: store.feedback },
+                logger,
+              ),
           }
         : {}),
     },

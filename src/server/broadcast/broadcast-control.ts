@@ -5,6 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { ConsentRepository } from '../db/consent-repository.js';
+import type { FeedbackRepository } from '../db/feedback-repository.js';
 import { classifyStoredAnswer } from '../consent/stored-answers.js';
 import { verdictOf } from '../consent/send-failure.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
@@ -93,11 +94,23 @@ export class BroadcastControl {
 
   constructor(
     private readonly config: Config,
-    { outbox, consent }: { outbox: OutboxRepository; consent: ConsentRepository },
+    {
+      outbox,
+      consent,
+      feedback,
+      tagHeaders,
+    }: {
+      outbox: OutboxRepository;
+      consent: ConsentRepository;
+      /** Where each message is recorded with its token, for what comes back. */
+      feedback?: FeedbackRepository;
+      /** The headers that make the providers' webhooks hand the token back (feedback/ composes them). */
+      tagHeaders?: (token: string) => Record<string, string>;
+    },
     private readonly logger?: SenderLogger,
   ) {
     this.outbox = outbox;
-    this.broadcasts = new Broadcasts(config, outbox, consent);
+    this.broadcasts = new Broadcasts(config, outbox, consent, feedback, tagHeaders);
     this.subscriptions = this.broadcasts.subscriptions;
   }
 

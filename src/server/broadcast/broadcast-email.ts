@@ -22,6 +22,8 @@ export interface PersonalEmail {
   text: string;
   html: string;
   date?: Date;
+  /** The message's own headers (its token, Feedback-ID: consent/message-log.ts), ASCII. */
+  headers?: Record<string, string>;
 }
 
 /** The bare address of MAIL_FROM (the envelope sender). */
@@ -73,6 +75,7 @@ export function broadcastEmailWriter(headers: BroadcastEmailHeaders): (email: Pe
       `Date: ${(email.date ?? new Date()).toUTCString().replace(/GMT$/, '+0000')}`,
       `Message-ID: <${email.messageId}>`,
       header('List-Unsubscribe', `<${email.unsubscribeUrl}>`),
+      ...Object.entries(email.headers ?? {}).map(([name, value]) => header(name, value)),
       `Content-Type: multipart/alternative;\r\n boundary="${boundary}"`,
       '',
       `--${boundary}`,

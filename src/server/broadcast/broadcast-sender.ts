@@ -5,8 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EmailSendError, type EmailSender } from '../consent/email-sender.js';
+import { EmailSendError, providerIdFrom, type EmailSender } from '../consent/email-sender.js';
 import { verdictOf } from '../consent/send-failure.js';
+import { feedbackId, type MessageLog, type OutgoingMessage } from '../consent/message-log.js';
 import type { LinkSigner } from '../consent/link-tokens.js';
 import { manageUrls } from '../consent/link-urls.js';
 import { withoutAddresses } from '../consent/log-safe.js';
@@ -42,6 +43,8 @@ export interface BroadcastSenderOptions {
   listName: string;
   email?: EmailSender;
   sms?: SmsProvider;
+  /** Records each message with its token, for what comes back (unset: nothing is recorded). */
+  log?: MessageLog;
   /** Messages per second on each channel, for all of this broadcast's senders together. */
   rates: Record<BroadcastChannel, number>;
   /** Tries per message while the channel otherwise gets through: one person's server down for long. */
@@ -113,7 +116,7 @@ function clock(ms: number): string {
 export class BroadcastSender {
   readonly id: string;
   private readonly options: Required<
-    Omit<BroadcastSenderOptions, 'mailFrom' | 'email' | 'sms' | 'senderId' | 'host' | 'pid'>
+    Omit<BroadcastSenderOptions, 'mailFrom' | 'email' | 'sms' | 'log' | 'senderId' | 'host' | 'pid'>
   > &
     BroadcastSenderOptions & { host: string; pid: number };
   private readonly limiters: Record<BroadcastChannel, RateLimiter>;
@@ -374,11 +377,34 @@ export class BroadcastSender {
         if (this.paused.has(channel) || this.stopping === 'pause')
           return { id: message.id, result: 'requeue', kind: null, error: 'not sent: the channel paused' };
         const started = performance.now();
+        // Recorded with its token just before it leaves, so what comes back about it finds it.
+        const outgoing = await this.options.log?.begin({
+          channel,
+          purpose: 'broadcast',
+          signupId: person.id,
+          broadcastId: broadcast.id,
+          outboxId: message.id,
+          addressHash:
+            (channel === 'email' ? subscriptions.emailHash(person.email) : subscriptions.phoneHash(person.phone)) ??
+            null,
+          feedbackId: feedbackId(broadcast.name, broadcast.template),
+        });
         try {
           const providerId =
             channel === 'email'
-              ? await this.sendEmail(broadcast, message, person.id, person.email, writeEmail)
-              : (await this.smsProvider().send({ to: toE164(person.phone), body: broadcast.content.sms })).id;
+              ? await this.sendEmail(broadcast, message, person.id, person.email, writeEmail, outgoing)
+              : (
+                  await this.smsProvider().send({
+                    to: toE164(person.phone),
+                    body: broadcast.content.sms,
+                    ...(outgoing ? { statusCallback: outgoing.statusCallback } : {}),
+                  })
+                ).id;
+          if (outgoing)
+            await this.options.log?.sent(outgoing.token, {
+              providerId,
+              ...(channel === 'email' ? { messageId: this.messageIdOf(broadcast, message) } : {}),
+            });
           this.latency.add(performance.now() - started);
           const health = this.health[channel];
           health.lastSuccessAt = Date.now();
@@ -386,6 +412,15 @@ export class BroadcastSender {
           health.unknownInARow = 0;
           return { id: message.id, result: 'sent', providerId };
         } catch (error) {
+          if (outgoing)
+            await this.options.log
+              ?.refused(
+                outgoing.token,
+                channel,
+                verdictOf(error),
+                withoutAddresses((error as Error)?.message ?? String(error)),
+              )
+              .catch(() => undefined); // the outcome below is what must be recorded
           return this.failure(broadcast, channel, message, person, error);
         }
       }),
@@ -430,6 +465,7 @@ export class BroadcastSender {
     signupId: string,
     to: string,
     writeEmail: ReturnType<typeof broadcastEmailWriter>,
+    outgoing: OutgoingMessage | undefined,
   ): Promise<string> {
     const { links, siteUrl, email } = this.options;
     if (!email)
@@ -442,10 +478,27 @@ export class BroadcastSender {
     const parts = personalise(broadcast.content, { preferencesUrl: urls.preferences, unsubscribeUrl });
     // The same Message-ID for the same outbox row, every time: a re-send of an unknown one can be
     // recognised as the same message by the receiving side.
-    const messageId = `broadcast-${broadcast.id}.message-${message.id}@${messageIdDomain(this.options.mailFrom ?? '')}`;
-    const raw = writeEmail({ to, messageId, unsubscribeUrl, text: parts.text, html: parts.html });
-    const sent = await email.sendRaw({ to, messageId, raw });
+    const messageId = this.messageIdOf(broadcast, message);
+    const raw = writeEmail({
+      to,
+      messageId,
+      unsubscribeUrl,
+      text: parts.text,
+      html: parts.html,
+      ...(outgoing ? { headers: outgoing.headers } : {}),
+    });
+    const sent = await email.sendRaw({
+      to,
+      messageId,
+      raw,
+      ...(outgoing?.envelopeFrom ? { envelopeFrom: outgoing.envelopeFrom } : {}),
+    });
     return providerIdFrom(sent.response) ?? messageId;
+  }
+
+  /** The same Message-ID for the same outbox row, every time (see sendEmail). */
+  private messageIdOf(broadcast: Broadcast, message: ClaimedMessage): string {
+    return `broadcast-${broadcast.id}.message-${message.id}@${messageIdDomain(this.options.mailFrom ?? '')}`;
   }
 
   /**
@@ -513,11 +566,4 @@ export class BroadcastSender {
       // leave the batch unrecorded. The next message to the address gets the same answer again.
     }
   }
-}
-
-/** "250 Ok 0100018c5f…" (Amazon SES), "250 2.0.0 OK id=1r…" : the provider's id, or the whole answer. */
-export function providerIdFrom(response: string | undefined): string | undefined {
-  if (!response) return undefined;
-  const text = response.replace(/^250[ -](\d\.\d\.\d\s+)?/, '').trim();
-  return text === '' ? undefined : text.slice(0, 200);
 }

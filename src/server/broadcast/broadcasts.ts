@@ -4,10 +4,19 @@
 import type { Config } from '../config.js';
 import type { LinkSigner } from '../consent/link-tokens.js';
 import { manageUrls } from '../consent/link-urls.js';
-import { createMessagingCore, createTransports, listIdentity, type Transports } from '../consent/messaging.js';
+import { providerIdFrom } from '../consent/email-sender.js';
+import { feedbackId, type MessageLog } from '../consent/message-log.js';
+import {
+  createMessageLog,
+  createMessagingCore,
+  createTransports,
+  listIdentity,
+  type Transports,
+} from '../consent/messaging.js';
 import { toE164 } from '../consent/phone.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { ConsentRepository } from '../db/consent-repository.js';
+import type { FeedbackRepository } from '../db/feedback-repository.js';
 import type { Broadcast, BroadcastSegment, OutboxRepository, Recipient } from '../db/outbox-repository.js';
 import type { BroadcastChannel } from '../db/outbox.table.js';
 import { BroadcastError } from './broadcast-error.js';
@@ -45,13 +54,18 @@ export function transportsFrom(config: Config, { connections = 8 } = {}): Transp
 export class Broadcasts {
   readonly subscriptions: Subscriptions;
   readonly links: LinkSigner;
+  /** Every message recorded with its token, for what comes back (docs/messaging.md, "Hearing back"). */
+  readonly log: MessageLog | undefined;
 
   constructor(
     private readonly config: Config,
     readonly store: OutboxRepository,
     consent: ConsentRepository,
+    feedback?: FeedbackRepository,
+    tagHeaders?: (token: string) => Record<string, string>,
   ) {
     const { subscriptions, links } = createMessagingCore(config.messaging, consent);
+    this.log = createMessageLog(config.messaging, { feedback }, config.siteUrl, tagHeaders);
     if (!links)
       throw new BroadcastError(
         'SECRET_KEY is not set: it signs the unsubscribe links and reads the suppression list, so nothing can be sent without it.',
@@ -210,17 +224,46 @@ export class Broadcasts {
         ...listIdentity(this.config.siteUrl),
       });
       const unsubscribeUrl = manageUrls(this.links, this.config.siteUrl, NOBODY).unsubscribe;
+      const outgoing = await this.log?.begin({
+        channel: 'email',
+        purpose: 'test',
+        signupId: null,
+        broadcastId: broadcast.id,
+        feedbackId: feedbackId(broadcast.name, 'test'),
+      });
       const sent = await transports.email.sendRaw({
         to,
         messageId,
-        raw: write({ to, messageId, unsubscribeUrl, text: preview.text, html: preview.html }),
+        raw: write({
+          to,
+          messageId,
+          unsubscribeUrl,
+          text: preview.text,
+          html: preview.html,
+          ...(outgoing ? { headers: outgoing.headers } : {}),
+        }),
+        ...(outgoing?.envelopeFrom ? { envelopeFrom: outgoing.envelopeFrom } : {}),
       });
+      if (outgoing) await this.log?.sent(outgoing.token, { messageId, providerId: providerIdFrom(sent.response) });
       return sent.response ?? messageId;
     }
     if (!transports.sms) throw new BroadcastError('Texts are not set up here: set TWILIO_* (docs/messaging.md).');
     if (!/^\+?[1-9]\d{6,15}$/.test(to.replace(/[\s().-]/g, '')))
       throw new BroadcastError(`--to must be an email address or a phone number such as +15551234567, not "${to}".`);
-    return (await transports.sms.send({ to: toE164(to), body: broadcast.content.sms })).id;
+    const outgoing = await this.log?.begin({
+      channel: 'sms',
+      purpose: 'test',
+      signupId: null,
+      broadcastId: broadcast.id,
+      feedbackId: feedbackId(broadcast.name, 'test'),
+    });
+    const { id } = await transports.sms.send({
+      to: toE164(to),
+      body: broadcast.content.sms,
+      ...(outgoing ? { statusCallback: outgoing.statusCallback } : {}),
+    });
+    if (outgoing) await this.log?.sent(outgoing.token, { providerId: id });
+    return id;
   }
 
   /** A sender for this broadcast, with this process's transports and rates. */
@@ -244,6 +287,7 @@ export class Broadcasts {
         email: rates?.email ?? this.config.broadcast.emailRate,
         sms: rates?.sms ?? this.config.broadcast.smsRate,
       },
+      ...(this.log ? { log: this.log } : {}),
       maxAttempts: this.config.broadcast.maxAttempts,
       giveUpMs: this.config.broadcast.giveUpAfterSeconds * 1000,
       audience: this.audienceOf(broadcast),

@@ -5,7 +5,8 @@
 // makes everyone wait without counting against them; anything else is retried.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConfirmationJob, ConsentRepository } from '../db/consent-repository.js';
-import type { EmailSender } from './email-sender.js';
+import { providerIdFrom, type EmailSender, type SentEmail } from './email-sender.js';
+import { feedbackId, type MessageLog } from './message-log.js';
 import { renderConfirmationEmail } from './email-templates.js';
 import type { LinkSigner } from './link-tokens.js';
 import { linkUrls } from './link-urls.js';
@@ -18,6 +19,8 @@ export interface ConfirmationMailerOptions {
   subscriptions: Subscriptions;
   /** The confirmation queue: claims, outcomes and retries. */
   confirmations: ConsentRepository;
+  /** Records each email with its token, for what comes back (unset: nothing is recorded). */
+  log?: MessageLog | undefined;
   email: EmailSender;
   links: LinkSigner;
   siteUrl: string;
@@ -53,7 +56,7 @@ export function retryDelayMs(attempts: number, base: number, max: number, random
 type Outcome = keyof MailerRun | 'waiting';
 
 export class ConfirmationMailer {
-  private readonly options: Required<ConfirmationMailerOptions>;
+  private readonly options: Required<Omit<ConfirmationMailerOptions, 'log'>> & Pick<ConfirmationMailerOptions, 'log'>;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<MailerRun> | undefined;
   private again = false;
@@ -191,11 +194,27 @@ export class ConfirmationMailer {
       siteUrl,
       retentionDays,
     });
+    // Recorded with its token just before it leaves, so what comes back about it finds it.
+    const outgoing = await this.options.log?.begin({
+      channel: 'email',
+      purpose: 'confirmation',
+      signupId: subscriber.id,
+      addressHash: subscriptions.emailHash(subscriber.email) ?? null,
+      feedbackId: feedbackId('confirmation', 'confirm'),
+    });
+    let sent: SentEmail;
     try {
-      await email.send({ to: subscriber.email, ...message, unsubscribeUrl: urls.unsubscribe });
+      sent = await email.send({
+        to: subscriber.email,
+        ...message,
+        unsubscribeUrl: urls.unsubscribe,
+        ...(outgoing ? { headers: outgoing.headers } : {}),
+        ...(outgoing?.envelopeFrom ? { envelopeFrom: outgoing.envelopeFrom } : {}),
+      });
     } catch (error) {
       const verdict = verdictOf(error);
       const answer = withoutAddresses((error as Error)?.message ?? String(error));
+      if (outgoing) await this.options.log?.refused(outgoing.token, 'email', verdict, answer);
       if (verdict.kind === 'recipient') {
         // This address cannot get email: no later message should try it either.
         await store.confirmationFailed(job.id, answer);
@@ -215,6 +234,11 @@ export class ConfirmationMailer {
       await store.confirmationFailed(job.id, answer, this.retryAt(job));
       return 'retrying';
     }
+    if (outgoing)
+      await this.options.log?.sent(outgoing.token, {
+        messageId: sent.messageId,
+        providerId: providerIdFrom(sent.response),
+      });
     await store.confirmationSent(job.id);
     this.ourFailures = 0;
     if (this.failing) {

@@ -13,6 +13,10 @@ export interface OutgoingEmail {
   html: string;
   /** The personal one-click unsubscribe link (HTTPS in production): List-Unsubscribe and List-Unsubscribe-Post. */
   unsubscribeUrl: string;
+  /** More headers (the message's token, Feedback-ID: message-log.ts). */
+  headers?: Record<string, string>;
+  /** The envelope sender, where bounces go (VERP: bounces+<token>@…); MAIL_FROM's address by default. */
+  envelopeFrom?: string;
 }
 
 export interface SentEmail {
@@ -24,7 +28,7 @@ export interface SentEmail {
 export interface EmailSender {
   send(email: OutgoingEmail): Promise<SentEmail>;
   /** A message already written whole (a broadcast's, broadcast-email.ts): sent as it is, DKIM-signed here when set. */
-  sendRaw(message: { to: string; messageId: string; raw: string }): Promise<SentEmail>;
+  sendRaw(message: { to: string; messageId: string; raw: string; envelopeFrom?: string }): Promise<SentEmail>;
   /**
    * Connects and signs in once, sending nothing: resolves when the mail server would take our
    * email, rejects with an EmailSendError saying why not (a wrong password is the sender's fault).
@@ -135,7 +139,9 @@ export function createEmailSender(
           subject: email.subject,
           text: email.text,
           html: email.html,
+          ...(email.envelopeFrom ? { envelope: { from: email.envelopeFrom, to: [email.to] } } : {}),
           headers: {
+            ...email.headers,
             'List-Unsubscribe': `<${email.unsubscribeUrl}>`,
             'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
             'List-Id': `${listName} <${listId}>`,
@@ -146,13 +152,13 @@ export function createEmailSender(
       }
       const refused = refusalIn(info);
       if (refused) throw refused;
-      return { messageId: info.messageId ?? '' };
+      return { messageId: info.messageId ?? '', ...(info.response ? { response: info.response } : {}) };
     },
-    async sendRaw({ to, messageId, raw }) {
+    async sendRaw({ to, messageId, raw, envelopeFrom: bounceTo }) {
       let info: SendInfo;
       try {
         info = (await transport.sendMail({
-          envelope: { from: envelopeFrom, to: [to] },
+          envelope: { from: bounceTo ?? envelopeFrom, to: [to] },
           raw,
         })) as SendInfo;
       } catch (error) {
@@ -171,4 +177,11 @@ export function createEmailSender(
     },
     close: () => transport.close(),
   };
+}
+
+/** "250 Ok 0100018c5f…" (Amazon SES), "250 2.0.0 OK id=1r…" : the provider's id, or the whole answer. */
+export function providerIdFrom(response: string | undefined): string | undefined {
+  if (!response) return undefined;
+  const text = response.replace(/^250[ -](\d\.\d\.\d\s+)?/, '').trim();
+  return text === '' ? undefined : text.slice(0, 200);
 }

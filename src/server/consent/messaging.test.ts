@@ -327,8 +327,7 @@ describe('unconfirmed sign-ups', () => {
     const store = await openDatabase(database, { confirmSignups: true, now: () => longAgo });
     await store.signups.add({ name: 'Old', phone: '+15550000010', email: 'old@example.com', betaTesting: false });
     await store.signups.add({ name: 'Kept', phone: '+15550000011', email: 'kept@example.com', betaTesting: false });
-    for (const job of await store.consent.claimConfirmations(10, 60_000))
-      await store.consent.confirmationSent(job.id);
+    for (const job of await store.consent.claimConfirmations(10, 60_000)) await store.consent.confirmationSent(job.id);
     await store.consent.confirm((await store.consent.subscriberByEmailKey('kept@example.com'))?.id ?? '');
     const messaging = createMessaging(
       {

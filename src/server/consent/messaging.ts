@@ -4,7 +4,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../config.js';
 import type { ConsentRepository } from '../db/consent-repository.js';
+import type { FeedbackRepository } from '../db/feedback-repository.js';
 import { ConfirmationMailer } from './confirmation-mailer.js';
+import { MessageLog } from './message-log.js';
+import { createMessageTokens, type MessageTokens } from './message-tokens.js';
 import { createEmailSender, type EmailSender } from './email-sender.js';
 import { createAddressHasher, createLinkSigner, type LinkSigner } from './link-tokens.js';
 import { messageWords } from './messaging-content.js';
@@ -17,6 +20,8 @@ const RETENTION_SWEEP_MS = 60 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
 
 export interface MessagingOverrides {
+  /** The headers that make the providers' webhooks hand each message's token back (feedback/ composes them). */
+  tagHeaders?: (token: string) => Record<string, string>;
   /** Tests: a transport of their own (still a real one, at the network's edge). */
   email?: EmailSender;
   sms?: SmsProvider;
@@ -30,6 +35,10 @@ export interface Messaging {
   email?: EmailSender;
   sms?: SmsProvider;
   mailer?: ConfirmationMailer;
+  /** Every message recorded with its token (set with SECRET_KEY and a database that keeps them). */
+  log?: MessageLog;
+  /** Set when SECRET_KEY is: issues and checks the tokens messages carry. */
+  tokens?: MessageTokens;
   /** How people reach us (the HELP answer): the sender's address, else the site. */
   contact: string;
   /** A sign-up was stored: its confirmation email (if any) goes out soon. */
@@ -92,13 +101,32 @@ export function contactFor(config: MessagingConfig, siteUrl: string): string {
   return address ?? siteUrl.replace(/^https?:\/\//, '');
 }
 
+/** Every message recorded with its token, when SECRET_KEY is set and the database keeps them. */
+export function createMessageLog(
+  config: Pick<MessagingConfig, 'secretKey' | 'feedback'>,
+  store: { feedback?: FeedbackRepository | undefined },
+  siteUrl: string,
+  tagHeaders?: (token: string) => Record<string, string>,
+): MessageLog | undefined {
+  if (!config.secretKey || !store.feedback) return undefined;
+  return new MessageLog({
+    store: store.feedback,
+    tokens: createMessageTokens(config.secretKey),
+    siteUrl,
+    ...(config.feedback ? { feedback: config.feedback } : {}),
+    ...(tagHeaders ? { tagHeaders } : {}),
+  });
+}
+
 export function createMessaging(
   config: MessagingConfig,
-  store: { consent: ConsentRepository },
+  store: { consent: ConsentRepository; feedback?: FeedbackRepository },
   siteUrl: string,
   overrides: MessagingOverrides = {},
 ): Messaging {
   const { subscriptions, links } = createMessagingCore(config, store.consent);
+  const log = createMessageLog(config, store, siteUrl, overrides.tagHeaders);
+  const tokens = config.secretKey ? createMessageTokens(config.secretKey) : undefined;
   // A transport the caller brings is used instead of one built here (not beside it).
   const transports = createTransports(
     {
@@ -115,6 +143,8 @@ export function createMessaging(
   const messaging: Messaging = {
     subscriptions,
     ...(links ? { links } : {}),
+    ...(log ? { log } : {}),
+    ...(tokens ? { tokens } : {}),
     ...(email ? { email } : {}),
     ...(sms ? { sms } : {}),
     contact: contactFor(config, siteUrl),
@@ -143,6 +173,7 @@ export function createMessaging(
           siteUrl,
           retentionDays: config.unconfirmedRetentionDays,
           logger,
+          log,
           ...overrides.mailer,
         });
         mailer.start();

@@ -3,7 +3,6 @@
 // broadcast's senders, `broadcast test`) acts on. docs/messaging.md has the table.
 import type { FailureKind } from '../db/outbox.table.js';
 
-
 /**
  * recipient: this person's address or number, for good (no such mailbox, not a mobile): their row
  *   fails and the address is marked undeliverable.

@@ -7,6 +7,8 @@ export interface OutgoingText {
   /** E.164, e.g. +15551234567. */
   to: string;
   body: string;
+  /** Where the provider reports what became of the text (Twilio's StatusCallback): message-log.ts. */
+  statusCallback?: string;
 }
 
 export interface SentText {

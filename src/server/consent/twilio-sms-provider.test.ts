@@ -24,11 +24,14 @@ async function provider(overrides: Partial<SmsConfig> = {}) {
 }
 
 describe('Twilio: sending', () => {
-  it('posts To, Body and From with the account credentials, and returns the message sid', async () => {
+  it('posts To, Body, From and the status callback with the account credentials, and returns the message sid', async () => {
     const { sms, standIn } = await provider();
-    const sent = await sms.send({ to: '+15551234567', body: 'Hello' });
+    const callback = 'https://scamsavvy.example/api/sms/status?t=abc';
+    const sent = await sms.send({ to: '+15551234567', body: 'Hello', statusCallback: callback });
     expect(sent.id).toMatch(/^SM[0-9a-f]{32}$/);
-    expect(standIn.sent()).toEqual([{ to: '+15551234567', body: 'Hello', from: '+15550001111' }]);
+    expect(standIn.sent()).toEqual([
+      { to: '+15551234567', body: 'Hello', from: '+15550001111', statusCallback: callback, sid: sent.id },
+    ]);
   });
 
   it('sends through a Messaging Service when one is configured', async () => {
@@ -38,6 +41,7 @@ describe('Twilio: sending', () => {
       to: '+15551234567',
       body: 'Hello',
       messagingServiceSid: `MG${'2'.repeat(32)}`,
+      sid: expect.stringMatching(/^SM/),
     });
   });
 

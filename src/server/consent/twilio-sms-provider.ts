@@ -67,8 +67,9 @@ export function createTwilioSmsProvider(config: SmsConfig): SmsProvider {
   const authorization = `Basic ${Buffer.from(`${config.accountSid}:${config.authToken}`).toString('base64')}`;
   return {
     name: 'twilio',
-    async send({ to, body }) {
+    async send({ to, body, statusCallback }) {
       const form = new URLSearchParams({ To: to, Body: body });
+      if (statusCallback) form.set('StatusCallback', statusCallback);
       if (config.messagingServiceSid) form.set('MessagingServiceSid', config.messagingServiceSid);
       else if (config.from) form.set('From', config.from);
       const { response, answer } = await call(endpoint, {

@@ -12,6 +12,10 @@ export interface SentByStandIn {
   body: string;
   from?: string;
   messagingServiceSid?: string;
+  /** Where Twilio would report what became of it. */
+  statusCallback?: string;
+  /** The id the stand-in answered with. */
+  sid?: string;
 }
 
 export interface TwilioStandIn {
@@ -83,9 +87,11 @@ export async function startTwilioStandIn({
         body,
         ...(form.get('From') ? { from: form.get('From') ?? '' } : {}),
         ...(form.get('MessagingServiceSid') ? { messagingServiceSid: form.get('MessagingServiceSid') ?? '' } : {}),
+        ...(form.get('StatusCallback') ? { statusCallback: form.get('StatusCallback') ?? '' } : {}),
+        sid: `SM${randomBytes(16).toString('hex')}`,
       };
       sent.push(message);
-      answer(201, { sid: `SM${randomBytes(16).toString('hex')}`, status: 'queued', to, from: message.from, body });
+      answer(201, { sid: message.sid, status: 'queued', to, from: message.from, body });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

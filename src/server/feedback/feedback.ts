@@ -21,6 +21,7 @@ export const SOFT_BOUNCE_WINDOW_MS = 30 * 86_400_000;
 
 /** What a report does to the message's state. */
 const STATE_OF: Partial<Record<FeedbackKind, SentMessageState>> = {
+  sent: 'sent',
   delivered: 'delivered',
   hard_bounce: 'bounced',
   soft_bounce: 'soft_bounced',

@@ -33,8 +33,9 @@ and sends through SMTP_URL and TWILIO_* like the server.
       where it stopped, and sends nobody anything twice.
   status NAME      Queued, sent, failed, skipped and unknown.
   pause NAME       Senders stop after the messages they are sending now.
-  resume NAME [send's options]    Goes on with a paused broadcast (paused by you, or by a failure of ours:
-      status says why).
+  resume NAME [send's options] [--despite-health]
+      Goes on with a paused broadcast (paused by you, or by a failure of ours: status says why). A
+      broadcast that paused itself for its bounce or complaint rates goes on only with --despite-health.
   retry NAME [--include-undeliverable [--yes]]
       Queues again the messages that failed by no fault of the person's: given up during an outage, or
       refused because of our own settings. With --include-undeliverable (asked once more, or --yes),
@@ -64,6 +65,7 @@ export async function main(
         'sms-rate': { type: 'string' },
         'resend-unknown': { type: 'boolean' },
         'include-undeliverable': { type: 'boolean' },
+        'despite-health': { type: 'boolean' },
         yes: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },

@@ -158,7 +158,26 @@ const environmentSchema = z.object({
     .min(1)
     .max(7 * 24 * 3600)
     .default(DEFAULT_BROADCAST_GIVE_UP_AFTER_SECONDS),
+  BROADCAST_MAX_BOUNCE_RATE: rate('2%'),
+  BROADCAST_MAX_COMPLAINT_RATE: rate('0.1%'),
 });
+
+/** A share, written "2%" or 0.02: the fraction. */
+function rate(fallback: string) {
+  return z
+    .string()
+    .trim()
+    .default(fallback)
+    .transform((text, context) => {
+      const percent = text.endsWith('%');
+      const value = Number(percent ? text.slice(0, -1) : text) / (percent ? 100 : 1);
+      if (!Number.isFinite(value) || value <= 0 || value >= 1) {
+        context.addIssue({ code: 'custom', message: 'must be a share such as 2% or 0.02' });
+        return z.NEVER;
+      }
+      return value;
+    });
+}
 
 /** Every variable the server reads (README.md and .env.example document each; a test holds them to it). */
 export const ENVIRONMENT_VARIABLES = Object.keys(environmentSchema.shape);
@@ -239,6 +258,12 @@ export interface BroadcastConfig {
   maxAttempts: number;
   /** A channel failing "for now" this long with nothing getting through pauses (BROADCAST_GIVE_UP_AFTER_SECONDS). */
   giveUpAfterSeconds: number;
+  /**
+   * A running broadcast pauses itself when, after at least 1,000 messages, hard bounces or complaints
+   * pass these shares (BROADCAST_MAX_BOUNCE_RATE, BROADCAST_MAX_COMPLAINT_RATE), as fractions.
+   */
+  maxBounceRate: number;
+  maxComplaintRate: number;
 }
 
 export interface EmailConfig {
@@ -339,6 +364,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       smsRate: parsed.data.BROADCAST_SMS_RATE,
       maxAttempts: parsed.data.BROADCAST_MAX_ATTEMPTS,
       giveUpAfterSeconds: parsed.data.BROADCAST_GIVE_UP_AFTER_SECONDS,
+      maxBounceRate: parsed.data.BROADCAST_MAX_BOUNCE_RATE,
+      maxComplaintRate: parsed.data.BROADCAST_MAX_COMPLAINT_RATE,
     },
   };
 }

@@ -36,6 +36,7 @@ export async function send(context: Context, name: string, values: Values, resum
     workers,
     resume,
     resendUnknown: values['resend-unknown'] === true,
+    despiteHealth: values['despite-health'] === true,
   });
   if (start.requeued !== undefined)
     out.write(`${plural(start.requeued, 'message')} whose fate was unknown will be sent again.\n`);

@@ -260,7 +260,12 @@ export class BroadcastControl {
    */
   async startFromCommand(
     name: string,
-    { workers, resume, resendUnknown }: { workers: number; resume: boolean; resendUnknown: boolean },
+    {
+      workers,
+      resume,
+      resendUnknown,
+      despiteHealth = false,
+    }: { workers: number; resume: boolean; resendUnknown: boolean; despiteHealth?: boolean },
   ): Promise<SendStart> {
     checkSenderCount(this.outbox.engine, workers);
     const broadcast = await this.broadcasts.get(name);
@@ -279,6 +284,7 @@ export class BroadcastControl {
     if (broadcast.state !== 'finished') await this.checkProviders(broadcast);
     const start: Omit<SendStart, 'broadcast'> = {};
     if (resume) {
+      await this.refuseUnhealthy(broadcast, pauses, despiteHealth);
       start.resumed = await this.outbox.clearPauses(broadcast.id);
       if (await this.runningElsewhere(broadcast)) {
         start.resumedInPlace = true;
@@ -305,6 +311,7 @@ export class BroadcastControl {
       throw new BroadcastError(`This broadcast sends ${missing.join(' and ')}, which is not set up here.`);
     // Send and Resume are one button: what a failure of ours paused goes on too, once the providers answer.
     await this.checkProviders(broadcast);
+    await this.refuseUnhealthy(broadcast, await this.outbox.channelPauses(broadcast.id), false);
     await this.outbox.clearPauses(broadcast.id);
     if (!this.running.has(broadcast.name) && (await this.runningElsewhere(broadcast))) return;
     const previous = this.running.get(broadcast.name);
@@ -329,6 +336,20 @@ export class BroadcastControl {
       )
       .finally(() => this.running.delete(current.name));
     this.running.set(current.name, { sender, done });
+  }
+
+  /**
+   * A broadcast that paused itself to protect the domain (bounces or complaints past their limits)
+   * goes on only when the owner says so knowingly: `resume --despite-health`, from the terminal.
+   */
+  private async refuseUnhealthy(broadcast: Broadcast, pauses: ChannelPause[], despiteHealth: boolean): Promise<void> {
+    const health = pauses.find((pause) => pause.cause === 'health');
+    if (!health) return;
+    if (!despiteHealth)
+      throw new BroadcastError(
+        `"${broadcast.name}" paused itself: ${health.reason}\nTo go on anyway: npm run broadcast -- resume ${broadcast.name} --despite-health`,
+      );
+    await this.outbox.acceptHealth(broadcast.id);
   }
 
   /**

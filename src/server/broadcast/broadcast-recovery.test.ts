@@ -344,3 +344,58 @@ describe('a database from the release before, with a send failed by its old rule
     expect(sink.received()).toHaveLength(ours);
   });
 });
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(`a broadcast's health on ${engine.name}`, () => {
+    it(
+      'the SMTP server refuses 3% of 2,000: the broadcast pauses itself after 1,000 with the bounce rate, and goes on only despite its health',
+      { timeout: 60_000 },
+      async () => {
+        const { store, broadcasts, send, sink, config } = await setup(engine.name);
+        const people = await addPeople(store, 2_000);
+        const refused = new Set(people.filter((_, index) => index % 33 === 5).map((person) => person.email));
+        sink.answerFor((to, stage) =>
+          stage === 'rcpt' && refused.has(to)
+            ? { code: 550, message: '5.1.1 The email account does not exist' }
+            : undefined,
+        );
+        const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+        const first = await send(broadcast, { rates: { email: 400 } });
+        expect(first.ended).toBe('paused');
+        expect(first.pauses).toEqual([
+          expect.objectContaining({
+            channel: 'email',
+            cause: 'health',
+            reason: expect.stringMatching(
+              /^Paused to protect the domain: 3(\.\d+)?% of its emails bounced \(the limit is 2%\)/,
+            ),
+          }),
+        ]);
+        const health = await store.feedback.health(
+          broadcast.id,
+          'email',
+          (await store.outbox.get('launch'))!.startedAt,
+        );
+        expect(health.messages).toBeGreaterThanOrEqual(1_000);
+        expect(health.messages).toBeLessThan(2_000);
+        expect(health.bounceRate).toBeGreaterThan(0.02);
+
+        const control = new BroadcastControl(config, store);
+        await expect(
+          control.startFromCommand('launch', { workers: 1, resume: true, resendUnknown: false }),
+        ).rejects.toThrow(
+          /paused itself: Paused to protect the domain.*\nTo go on anyway: npm run broadcast -- resume launch --despite-health/s,
+        );
+        const start = await control.startFromCommand('launch', {
+          workers: 1,
+          resume: true,
+          resendUnknown: false,
+          despiteHealth: true,
+        });
+        const report = await control.startSender(start.broadcast, { rates: { email: 2_000 } }).done;
+        expect(report.ended).toBe('finished');
+        expect(countsFor(sink, people)).toEqual(people.map((person) => (refused.has(person.email) ? 0 : 1)));
+      },
+    );
+  });
+}

@@ -25,6 +25,7 @@ import type {
   Recipient,
   SenderInfo,
 } from '../db/outbox-repository.js';
+import type { FeedbackRepository } from '../db/feedback-repository.js';
 import type { BroadcastChannel, PauseCause } from '../db/outbox.table.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { changeState, SENDER_STALE_MS, senderIsDead } from './broadcast-rules.js';
@@ -45,6 +46,8 @@ export interface BroadcastSenderOptions {
   sms?: SmsProvider;
   /** Records each message with its token, for what comes back (unset: nothing is recorded). */
   log?: MessageLog;
+  /** What came back about the messages: the broadcast pauses itself when the rates would hurt the domain. */
+  health?: { store: FeedbackRepository; maxBounceRate: number; maxComplaintRate: number };
   /** Messages per second on each channel, for all of this broadcast's senders together. */
   rates: Record<BroadcastChannel, number>;
   /** Tries per message while the channel otherwise gets through: one person's server down for long. */
@@ -88,6 +91,9 @@ export interface SenderReport {
   latency: { p50: number; p99: number; count: number };
 }
 
+/** The health rule reads the rates only after this many messages: fewer say little. */
+export const HEALTH_MINIMUM = 1_000;
+
 /** An answer we do not recognise: tried this many times on one message, then the channel pauses. */
 export const UNKNOWN_ANSWER_ATTEMPTS = 3;
 /** …or this many unrecognised answers in a row on a channel, whoever they were for. */
@@ -116,7 +122,7 @@ function clock(ms: number): string {
 export class BroadcastSender {
   readonly id: string;
   private readonly options: Required<
-    Omit<BroadcastSenderOptions, 'mailFrom' | 'email' | 'sms' | 'log' | 'senderId' | 'host' | 'pid'>
+    Omit<BroadcastSenderOptions, 'mailFrom' | 'email' | 'sms' | 'log' | 'health' | 'senderId' | 'host' | 'pid'>
   > &
     BroadcastSenderOptions & { host: string; pid: number };
   private readonly limiters: Record<BroadcastChannel, RateLimiter>;
@@ -191,6 +197,7 @@ export class BroadcastSender {
         await store.heartbeat(this.id);
         this.report.markedUnknown += await store.reapDeadSenders(this.isDead);
         await this.shareRates(broadcast.id);
+        await this.pauseIfUnhealthy(broadcast);
         if ((await store.state(broadcast.id)) === 'paused') {
           this.stopping ??= 'pause';
           this.wake?.();
@@ -240,6 +247,39 @@ export class BroadcastSender {
     }
     await changeState(store, broadcast.id, 'pause');
     return 'paused';
+  }
+
+  /**
+   * The health rule: after at least HEALTH_MINIMUM messages, email whose hard bounces or complaints
+   * pass their limits pauses, with the figures, until the owner resumes knowingly
+   * (resume --despite-health). Mailbox providers judge the sending domain by these shares.
+   */
+  private async pauseIfUnhealthy(broadcast: Broadcast): Promise<void> {
+    const { health, store } = this.options;
+    if (!health || !broadcast.channels.includes('email')) return;
+    const current = await store.get(broadcast.name);
+    if (!current || current.healthAcceptedAt) return;
+    const figures = await health.store.health(broadcast.id, 'email', current.startedAt);
+    if (figures.messages < HEALTH_MINIMUM) return;
+    const percent = (share: number) => `${(share * 100).toFixed(2).replace(/\.?0+$/, '')}%`;
+    const problems = [
+      ...(figures.bounceRate > health.maxBounceRate
+        ? [`${percent(figures.bounceRate)} of its emails bounced (the limit is ${percent(health.maxBounceRate)})`]
+        : []),
+      ...(figures.complaintRate > health.maxComplaintRate
+        ? [`${percent(figures.complaintRate)} were reported as spam (the limit is ${percent(health.maxComplaintRate)})`]
+        : []),
+    ];
+    if (problems.length === 0) return;
+    await this.pauseChannel(
+      broadcast,
+      'email',
+      'health',
+      `Paused to protect the domain: ${problems.join(', and ')}, of ${figures.messages.toLocaleString('en-US')} sent. ` +
+        'Mail providers may block our email past these. Look at the list (old or mistyped addresses?), then go on ' +
+        'knowingly with resume --despite-health.',
+      `${figures.hardBounced} hard bounces, ${figures.complained} complaints, ${figures.messages} messages`,
+    );
   }
 
   /** Pauses a channel of the broadcast (the first reason stays) and stops this sender taking more of it. */

@@ -56,6 +56,7 @@ export class Broadcasts {
   readonly links: LinkSigner;
   /** Every message recorded with its token, for what comes back (docs/messaging.md, "Hearing back"). */
   readonly log: MessageLog | undefined;
+  private readonly feedback: FeedbackRepository | undefined;
 
   constructor(
     private readonly config: Config,
@@ -66,6 +67,7 @@ export class Broadcasts {
   ) {
     const { subscriptions, links } = createMessagingCore(config.messaging, consent);
     this.log = createMessageLog(config.messaging, { feedback }, config.siteUrl, tagHeaders);
+    this.feedback = feedback;
     if (!links)
       throw new BroadcastError(
         'SECRET_KEY is not set: it signs the unsubscribe links and reads the suppression list, so nothing can be sent without it.',
@@ -288,6 +290,15 @@ export class Broadcasts {
         sms: rates?.sms ?? this.config.broadcast.smsRate,
       },
       ...(this.log ? { log: this.log } : {}),
+      ...(this.feedback
+        ? {
+            health: {
+              store: this.feedback,
+              maxBounceRate: this.config.broadcast.maxBounceRate,
+              maxComplaintRate: this.config.broadcast.maxComplaintRate,
+            },
+          }
+        : {}),
       maxAttempts: this.config.broadcast.maxAttempts,
       giveUpMs: this.config.broadcast.giveUpAfterSeconds * 1000,
       audience: this.audienceOf(broadcast),

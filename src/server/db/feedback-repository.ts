@@ -201,4 +201,72 @@ export class FeedbackRepository {
     }
     return tokens.size;
   }
+
+  /** How a broadcast's channel is faring: what came back about its messages, and who left during it. */
+  async health(broadcastId: number, channel: BroadcastChannel, startedAt: string | null): Promise<BroadcastHealth> {
+    const rows = await this.db
+      .selectFrom('sent_messages')
+      .select((eb) => ['state', eb.fn.countAll<string | number>().as('n')])
+      .where('broadcast_id', '=', broadcastId)
+      .where('channel', '=', channel)
+      .where('purpose', '=', 'broadcast')
+      .groupBy('state')
+      .execute();
+    const by = new Map(rows.map((row) => [row.state, Number(row.n)]));
+    const count = (...states: SentMessageState[]) => states.reduce((sum, state) => sum + (by.get(state) ?? 0), 0);
+    const messages = [...by.entries()].filter(([state]) => state !== 'sending').reduce((sum, [, n]) => sum + n, 0);
+    let unsubscribed = 0;
+    if (startedAt) {
+      const row = await this.db
+        .selectFrom('consent_events')
+        .select((eb) => eb.fn.count<string | number>('consent_events.signup_id').distinct().as('n'))
+        .where('consent_events.kind', 'in', channel === 'email' ? ['email_off', 'left'] : ['sms_off', 'left'])
+        .where('consent_events.source', 'in', ['preferences_page', 'one_click_unsubscribe', 'sms_reply'])
+        .where('consent_events.created_at', '>=', startedAt)
+        .where((eb) =>
+          eb(
+            'consent_events.signup_id',
+            'in',
+            eb
+              .selectFrom('broadcast_messages')
+              .select('broadcast_messages.signup_id')
+              .where('broadcast_messages.broadcast_id', '=', broadcastId)
+              .where('broadcast_messages.channel', '=', channel),
+          ),
+        )
+        .executeTakeFirst();
+      unsubscribed = Number(row?.n ?? 0);
+    }
+    const share = (n: number) => (messages === 0 ? 0 : n / messages);
+    const hardBounced = count('bounced');
+    const complained = count('complained');
+    return {
+      messages,
+      delivered: count('delivered'),
+      hardBounced,
+      softBounced: count('soft_bounced'),
+      complained,
+      undeliverable: count('undeliverable', 'stopped'),
+      unsubscribed,
+      bounceRate: share(hardBounced),
+      complaintRate: share(complained),
+    };
+  }
+}
+
+/** A broadcast channel's figures: what came back, and the shares the limits are read against. */
+export interface BroadcastHealth {
+  /** Messages that left or were refused during the send. */
+  messages: number;
+  delivered: number;
+  hardBounced: number;
+  softBounced: number;
+  complained: number;
+  /** Texts: numbers that cannot get texts, and STOPs the provider told us of. */
+  undeliverable: number;
+  /** People who turned this channel off, or left, since the broadcast started. */
+  unsubscribed: number;
+  /** Hard bounces and complaints as shares of `messages` (0 to 1). */
+  bounceRate: number;
+  complaintRate: number;
 }

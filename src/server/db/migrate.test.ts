@@ -151,9 +151,9 @@ describe('migration numbers', () => {
 
   it('counts a schema as current only when every version is recorded under its own name', () => {
     expect(isSchemaCurrent(unified, unified)).toBe(true);
-    expect(
-      isSchemaCurrent([...unified, { version: unified.length + 1, name: 'from-a-newer-release' }], unified),
-    ).toBe(true);
+    expect(isSchemaCurrent([...unified, { version: unified.length + 1, name: 'from-a-newer-release' }], unified)).toBe(
+      true,
+    );
     expect(isSchemaCurrent(unified.slice(0, unified.length - 1), unified)).toBe(false);
     expect(isSchemaCurrent(undefined, unified)).toBe(false);
   });

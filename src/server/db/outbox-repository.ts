@@ -41,6 +41,8 @@ export interface Broadcast {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** The owner resumed past a health pause: its rates no longer pause it. */
+  healthAcceptedAt: string | null;
 }
 
 /** One person as a broadcast needs them, to choose recipients and to check again before sending. */
@@ -182,6 +184,7 @@ export class OutboxRepository {
       createdAt: iso(row.created_at),
       startedAt: isoOrNull(row.started_at),
       finishedAt: isoOrNull(row.finished_at),
+      healthAcceptedAt: isoOrNull(row.health_accepted_at),
     };
   }
 
@@ -612,6 +615,15 @@ export class OutboxRepository {
       .onConflict((conflict) => conflict.columns(['broadcast_id', 'channel']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** resume --despite-health: the owner goes on knowingly; the rates no longer pause this broadcast. */
+  async acceptHealth(broadcastId: number): Promise<void> {
+    await this.db
+      .updateTable('broadcasts')
+      .set({ health_accepted_at: this.stamp() })
+      .where('id', '=', broadcastId)
+      .execute();
   }
 
   /** The broadcast's paused channels and why (several broadcasts at once for the list). */

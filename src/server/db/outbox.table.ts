@@ -34,6 +34,8 @@ export interface BroadcastsTable {
   created_at: Time;
   started_at: Time | null;
   finished_at: Time | null;
+  /** The owner resumed past a health pause (resume --despite-health): its rates no longer pause it. */
+  health_accepted_at: Time | null;
 }
 
 export interface BroadcastMessagesTable {
@@ -56,9 +58,9 @@ export interface BroadcastMessagesTable {
 /**
  * Why a channel of a broadcast stopped sending until the owner resumes it: sender (our credentials,
  * our From, our account), outage (nothing got through for BROADCAST_GIVE_UP_AFTER_SECONDS), unknown
- * (an answer we do not recognise, repeated).
+ * (an answer we do not recognise, repeated), health (bounces or complaints past their limit).
  */
-export const PAUSE_CAUSES = ['sender', 'outage', 'unknown'] as const;
+export const PAUSE_CAUSES = ['sender', 'outage', 'unknown', 'health'] as const;
 export type PauseCause = (typeof PAUSE_CAUSES)[number];
 
 /** A channel paused by a failure of ours, one row per broadcast and channel while it lasts. */

@@ -239,6 +239,7 @@ export const postgresMigrations: PostgresMigration[] = [
         UNIQUE (source, event_id)
       );
       CREATE INDEX feedback_events_token ON feedback_events (token, occurred_at);
+      ALTER TABLE broadcasts ADD COLUMN health_accepted_at timestamptz;
     `,
   },
 ];

@@ -275,6 +275,7 @@ export const sqliteMigrations: SqliteMigration[] = [
           UNIQUE (source, event_id)
         ) STRICT;
         CREATE INDEX feedback_events_token ON feedback_events (token, occurred_at);
+        ALTER TABLE broadcasts ADD COLUMN health_accepted_at TEXT;
       `),
   },
 ];

@@ -121,6 +121,7 @@ for (const engine of storeEngines) {
         createdAt: T0.toISOString(),
         startedAt: null,
         finishedAt: null,
+        healthAcceptedAt: null,
       });
       clock.advance(1000);
       expect(

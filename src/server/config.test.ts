@@ -182,7 +182,45 @@ describe('messaging', () => {
   };
 
   it('is off, with confirmation off, while nothing is set', () => {
-    expect(loadConfig({}, '/').messaging).toEqual({ emailConfirmation: false, unconfirmedRetentionDays: 30 });
+    expect(loadConfig({}, '/').messaging).toEqual({
+      emailConfirmation: false,
+      unconfirmedRetentionDays: 30,
+      feedback: {},
+    });
+  });
+  it('reads what comes back after a send: each provider off until set, shares as 2% or 0.02, and SECRET_KEY required', () => {
+    const secret = { SECRET_KEY: 'k'.repeat(40) };
+    expect(
+      loadConfig(
+        {
+          ...secret,
+          BOUNCE_ADDRESS: 'bounces@mail.example.org',
+          BOUNCE_IMAP_URL: 'imaps://bounces:pw@mail.example.org:993/INBOX',
+          SES_SNS_TOPIC_ARNS: 'arn:aws:sns:us-east-1:123456789012:a, arn:aws:sns:eu-west-1:123456789012:b',
+          MAILGUN_WEBHOOK_SIGNING_KEY: 'key-0123456789abcdef',
+          BROADCAST_MAX_BOUNCE_RATE: '3%',
+          BROADCAST_MAX_COMPLAINT_RATE: '0.002',
+        },
+        '/',
+      ),
+    ).toMatchObject({
+      messaging: {
+        feedback: {
+          bounceAddress: 'bounces@mail.example.org',
+          bounceImapUrl: 'imaps://bounces:pw@mail.example.org:993/INBOX',
+          ses: { topicArns: ['arn:aws:sns:us-east-1:123456789012:a', 'arn:aws:sns:eu-west-1:123456789012:b'] },
+          mailgun: { signingKey: 'key-0123456789abcdef' },
+        },
+      },
+      broadcast: { maxBounceRate: 0.03, maxComplaintRate: 0.002 },
+    });
+    expect(loadConfig({}, '/').broadcast).toMatchObject({ maxBounceRate: 0.02, maxComplaintRate: 0.001 });
+    expect(() => loadConfig({ BROADCAST_MAX_BOUNCE_RATE: '150%' }, '/')).toThrow(/BROADCAST_MAX_BOUNCE_RATE/);
+    expect(() => loadConfig({ MAILGUN_WEBHOOK_SIGNING_KEY: 'key-0123456789abcdef' }, '/')).toThrow(/SECRET_KEY/);
+    expect(() => loadConfig({ ...secret, POSTMARK_WEBHOOK_USER: 'postmark' }, '/')).toThrow(
+      /POSTMARK_WEBHOOK_PASSWORD/,
+    );
+    expect(() => loadConfig({ ...secret, BOUNCE_IMAP_URL: 'imaps://a:b@c/INBOX' }, '/')).toThrow(/BOUNCE_ADDRESS/);
   });
   it('turns email on with confirmation by default, and off when asked', () => {
     const { messaging } = loadConfig(email, '/');

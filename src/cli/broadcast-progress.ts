@@ -1,5 +1,6 @@
 // The owner's view of a broadcast in the terminal: counts, a progress bar, and the time left.
 import { done, duration } from '../server/broadcast/broadcast-progress.js';
+import type { BroadcastHealth } from '../server/db/feedback-repository.js';
 import type { ChannelPause, StateCounts } from '../server/db/outbox-repository.js';
 
 export { done, duration };
@@ -60,4 +61,21 @@ export function statusLines(counts: StateCounts): string[] {
   ];
   const width = Math.max(...rows.map(([, value]) => number(value).length));
   return rows.map(([label, value, meaning]) => `  ${label.padEnd(18)} ${number(value).padStart(width)}  ${meaning}`);
+}
+
+/** "3.4%": a share with up to two decimals. */
+export function percent(share: number): string {
+  return `${(share * 100).toFixed(2).replace(/\.?0+$/, '')}%`;
+}
+
+/** What came back about a channel's messages, as status prints it under the counts. */
+export function healthLines(channel: 'email' | 'sms', health: BroadcastHealth): string[] {
+  if (health.messages === 0) return [];
+  if (channel === 'sms')
+    return [
+      `  came back: delivered ${number(health.delivered)}, cannot get texts ${number(health.undeliverable)}, not delivered for now ${number(health.softBounced)}; turned texts off during the send ${number(health.unsubscribed)}`,
+    ];
+  return [
+    `  came back: delivered ${number(health.delivered)}, bounced ${number(health.hardBounced)} (${percent(health.bounceRate)}) and ${number(health.softBounced)} for now, reported as spam ${number(health.complained)} (${percent(health.complaintRate)}); unsubscribed during the send ${number(health.unsubscribed)}`,
+  ];
 }

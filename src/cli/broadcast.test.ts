@@ -205,11 +205,15 @@ describe('npm run broadcast', () => {
     expect(resumed.code, resumed.err).toBe(0);
     expect(resumed.out).toContain('Email goes on (it was paused: The mail server refused our sign-in');
     expect(resumed.out).toContain('Finished');
-    expect(
-      sink
-        .messages()
-        .map((mail) => mail.envelope.to[0])
-        .sort(),
-    ).toHaveLength(3);
+    expect(sink.messages()).toHaveLength(3);
+    // Each went out with its token and Feedback-ID, and status says what came back.
+    for (const mail of sink.messages()) {
+      expect(mail.parsed.headers.get('x-scamsavvy-token')).toMatch(/^[a-z2-7]{32}$/);
+      expect(mail.parsed.headers.get('feedback-id')).toBe('launch:launch:scamsavvy');
+    }
+    const after = await run('status', 'launch');
+    expect(after.out).toContain(
+      '  came back: delivered 0, bounced 0 (0%) and 0 for now, reported as spam 0 (0%); unsubscribed during the send 0',
+    );
   });
 });

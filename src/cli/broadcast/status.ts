@@ -1,5 +1,5 @@
 // `broadcast -- status NAME`: queued, sent, failed, skipped and unknown, per channel.
-import { done, pauseLines, statusLines } from '../broadcast-progress.js';
+import { done, healthLines, pauseLines, statusLines } from '../broadcast-progress.js';
 import { number, type Context } from './command-support.js';
 
 export async function status(context: Context, name: string): Promise<number> {
@@ -19,6 +19,8 @@ export async function status(context: Context, name: string): Promise<number> {
       `${channel === 'email' ? 'Email' : 'Text messages'}: ${number(counts.total)} in all, ${number(done(counts))} done\n`,
     );
     for (const line of statusLines(counts)) out.write(`${line}\n`);
+    const health = await control.health(broadcast, channel);
+    for (const line of health ? healthLines(channel, health) : []) out.write(`${line}\n`);
   }
   const { senders, sentLastMinute } = await control.activity(broadcast);
   out.write(`Senders running: ${senders}. Sent in the last minute: ${number(sentLastMinute)}.\n`);

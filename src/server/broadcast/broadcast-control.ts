@@ -5,7 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { ConsentRepository } from '../db/consent-repository.js';
-import type { FeedbackRepository } from '../db/feedback-repository.js';
+import type { BroadcastHealth, FeedbackRepository } from '../db/feedback-repository.js';
 import { classifyStoredAnswer } from '../consent/stored-answers.js';
 import { verdictOf } from '../consent/send-failure.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
@@ -90,6 +90,7 @@ export class BroadcastControl {
   private readonly broadcasts: Broadcasts;
   private readonly outbox: OutboxRepository;
   private readonly subscriptions: Subscriptions;
+  private readonly feedback: FeedbackRepository | undefined;
   private readonly running = new Map<string, { sender: RunningSender; done: Promise<unknown> }>();
 
   constructor(
@@ -110,8 +111,14 @@ export class BroadcastControl {
     private readonly logger?: SenderLogger,
   ) {
     this.outbox = outbox;
+    this.feedback = feedback;
     this.broadcasts = new Broadcasts(config, outbox, consent, feedback, tagHeaders);
     this.subscriptions = this.broadcasts.subscriptions;
+  }
+
+  /** What came back about a channel's messages (undefined where nothing is recorded). */
+  async health(broadcast: Broadcast, channel: BroadcastChannel): Promise<BroadcastHealth | undefined> {
+    return this.feedback?.health(broadcast.id, channel, broadcast.startedAt);
   }
 
   /** The channels a failure of ours paused, and why. */

@@ -216,4 +216,30 @@ describe('npm run broadcast', () => {
       '  came back: delivered 0, bounced 0 (0%) and 0 for now, reported as spam 0 (0%); unsubscribed during the send 0',
     );
   });
+
+  it('with BOUNCE_ADDRESS each message bounces to its own signed address, and a refusal at RCPT is a bounce at once', async () => {
+    vi.stubEnv('BOUNCE_ADDRESS', 'bounces@mail.example.org');
+    const emails = await addPeople(3);
+    sink.answerFor((to, stage) =>
+      to === emails[1] && stage === 'rcpt' ? { code: 550, message: '5.1.1 No such user here' } : undefined,
+    );
+    await run('create', '--name', 'launch', '--template', 'launch');
+    const sent = await run('send', 'launch');
+    expect(sent.code, sent.err).toBe(0);
+    expect(sink.messages()).toHaveLength(2);
+    for (const mail of sink.messages()) {
+      const token = String(mail.parsed.headers.get('x-scamsavvy-token'));
+      expect(mail.envelope.from).toBe(`bounces+${token}@mail.example.org`);
+    }
+    const store = await openDatabase({ kind: 'sqlite', file });
+    try {
+      const broadcast = (await store.outbox.get('launch'))!;
+      expect(await store.feedback.health(broadcast.id, 'email', broadcast.startedAt)).toMatchObject({
+        messages: 3,
+        hardBounced: 1,
+      });
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -252,6 +252,38 @@ export class FeedbackRepository {
       complaintRate: share(complained),
     };
   }
+
+  /**
+   * The list's health for the owner: addresses on the suppression list by reason, and what came
+   * back about the email sent since `since` (every kind of message).
+   */
+  async listHealth(since: string): Promise<ListHealth> {
+    const reasons = await this.db
+      .selectFrom('suppressions')
+      .select((eb) => ['reason', eb.fn.count<string | number>('address_hash').distinct().as('n')])
+      .groupBy('reason')
+      .execute();
+    const states = await this.db
+      .selectFrom('sent_messages')
+      .select((eb) => ['state', eb.fn.countAll<string | number>().as('n')])
+      .where('channel', '=', 'email')
+      .where('created_at', '>=', since)
+      .where('state', '!=', 'sending')
+      .groupBy('state')
+      .execute();
+    const by = new Map(states.map((row) => [row.state, Number(row.n)]));
+    const messages = [...by.values()].reduce((sum, n) => sum + n, 0);
+    const hardBounced = by.get('bounced') ?? 0;
+    const complained = by.get('complained') ?? 0;
+    return {
+      suppressed: Object.fromEntries(reasons.map((row) => [row.reason, Number(row.n)])),
+      messages,
+      hardBounced,
+      complained,
+      bounceRate: messages === 0 ? 0 : hardBounced / messages,
+      complaintRate: messages === 0 ? 0 : complained / messages,
+    };
+  }
 }
 
 /** A broadcast channel's figures: what came back, and the shares the limits are read against. */
@@ -267,6 +299,17 @@ export interface BroadcastHealth {
   /** People who turned this channel off, or left, since the broadcast started. */
   unsubscribed: number;
   /** Hard bounces and complaints as shares of `messages` (0 to 1). */
+  bounceRate: number;
+  complaintRate: number;
+}
+
+/** The list's health: the suppression list by reason, and the recent email's bounce and complaint rates. */
+export interface ListHealth {
+  /** Addresses (their hashes) suppressed, by reason: left, deleted, sms_stop, undeliverable, bounced, complained. */
+  suppressed: Partial<Record<string, number>>;
+  messages: number;
+  hardBounced: number;
+  complained: number;
   bounceRate: number;
   complaintRate: number;
 }

@@ -3,6 +3,7 @@
 import { ownerWords } from './owner-words.js';
 import type { CountedLabel, SignupStats } from '../db/signups-repository.js';
 import type { FunnelDay } from '../db/events-repository.js';
+import type { ListHealth } from '../db/feedback-repository.js';
 import { fillDays, fillFunnelDays, number, percent, totalFunnel } from '../signups/stats-report.js';
 import { renderOwnerPage, ScrollTable } from './owner-layout.js';
 import { SignupsChart } from './signups-chart.js';
@@ -15,6 +16,63 @@ export interface OverviewData {
   days: number;
   now: Date;
   ownerEmail: string;
+  /** What came back after sends: the suppression list by reason, the recent bounce and complaint rates. */
+  health?: ListHealth;
+}
+
+/** "1.2%": a share of 0..1, to one decimal (two under 1%). */
+function share(value: number): string {
+  const digits = value < 0.01 ? 2 : 1;
+  return `${(value * 100).toFixed(digits)}%`;
+}
+
+function ListHealthSection({ health, days }: { health: ListHealth; days: number }) {
+  const reasons = Object.entries(health.suppressed).filter(([, count]) => (count ?? 0) > 0);
+  return (
+    <section>
+      <h2 id="health-heading">{words.healthHeading(days)}</h2>
+      <p>{words.healthIntro}</p>
+      <ul className="figures">
+        <li data-figure="emails">
+          <span className="figure__label">{words.healthEmails}</span>
+          <span className="figure__value">{number(health.messages)}</span>
+        </li>
+        <li data-figure="bounce-rate">
+          <span className="figure__label">{words.healthBounced}</span>
+          <span className="figure__value">{share(health.bounceRate)}</span>
+          <span className="figure__note">{number(health.hardBounced)}</span>
+        </li>
+        <li data-figure="complaint-rate">
+          <span className="figure__label">{words.healthComplained}</span>
+          <span className="figure__value">{share(health.complaintRate)}</span>
+          <span className="figure__note">{number(health.complained)}</span>
+        </li>
+      </ul>
+      <h3>{words.suppressedHeading}</h3>
+      {reasons.length === 0 ? (
+        <p>{words.none}</p>
+      ) : (
+        <ScrollTable label={words.suppressedHeading}>
+          <thead>
+            <tr>
+              <th scope="col">{words.reason}</th>
+              <th scope="col" className="number">
+                {words.addresses}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {reasons.map(([reason, count]) => (
+              <tr key={reason}>
+                <th scope="row">{words.reasons[reason] ?? reason}</th>
+                <td className="number">{number(count ?? 0)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </ScrollTable>
+      )}
+    </section>
+  );
 }
 
 /** New today, and in the last seven days counting today, from the filled days (oldest first). */
@@ -69,7 +127,7 @@ function TopTable({
   );
 }
 
-export function overviewPage({ stats, funnel, days, now, ownerEmail }: OverviewData): string {
+export function overviewPage({ stats, funnel, days, now, ownerEmail, health }: OverviewData): string {
   const filled = fillDays(stats.byDay, now, days);
   const recent = recentCounts(filled);
   const inWindow = filled.reduce((sum, day) => sum + day.count, 0);
@@ -159,6 +217,7 @@ export function overviewPage({ stats, funnel, days, now, ownerEmail }: OverviewD
           total={stats.total}
         />
       </div>
+      {health ? <ListHealthSection health={health} days={days} /> : null}
     </>,
   );
 }

@@ -9,6 +9,8 @@ export interface OverviewRouteOptions {
   signups: Db['signups'];
   events: Db['events'];
   owners: Db['owners'];
+  /** What came back after sends (the list's health); absent in tests that do not need it. */
+  feedback?: Db['feedback'] | undefined;
   siteUrl: string;
 }
 
@@ -18,16 +20,27 @@ const OVERVIEW_TOP = 10;
 
 export const overviewRoutes: FastifyPluginAsync<OverviewRouteOptions> = async (
   app,
-  { signups, events, owners, siteUrl },
+  { signups, events, owners, feedback, siteUrl },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
 
   app.get('/owner', page, async (request, reply) => {
     const now = new Date();
-    const [stats, funnel] = await Promise.all([
+    const [stats, funnel, health] = await Promise.all([
       signups.stats({ days: OVERVIEW_DAYS, top: OVERVIEW_TOP, now }),
       events.funnel({ days: OVERVIEW_DAYS, now }),
+      feedback?.listHealth(new Date(now.getTime() - OVERVIEW_DAYS * 86_400_000).toISOString()),
     ]);
-    return html(reply, overviewPage({ stats, funnel, days: OVERVIEW_DAYS, now, ownerEmail: ownerOf(request).email }));
+    return html(
+      reply,
+      overviewPage({
+        stats,
+        funnel,
+        days: OVERVIEW_DAYS,
+        now,
+        ownerEmail: ownerOf(request).email,
+        ...(health ? { health } : {}),
+      }),
+    );
   });
 };

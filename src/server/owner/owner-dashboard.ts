@@ -20,7 +20,7 @@ import { runsRequireOwner } from './require-owner.js';
 import type { SignInMailer } from './sign-in-mailer.js';
 
 export interface OwnerDashboardOptions {
-  db: Pick<Db, 'signups' | 'events' | 'consent' | 'outbox' | 'owners'>;
+  db: Pick<Db, 'signups' | 'events' | 'consent' | 'outbox' | 'owners'> & Partial<Pick<Db, 'feedback'>>;
   subscriptions: Subscriptions;
   /** The site's address: a POST's Origin may be it, and sign-in links point to it. */
   siteUrl: string;
@@ -63,7 +63,13 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
     mailer: options.mailer,
     allowSignIn: options.allowSignIn,
   });
-  await app.register(overviewRoutes, { signups: db.signups, events: db.events, owners, siteUrl });
+  await app.register(overviewRoutes, {
+    signups: db.signups,
+    events: db.events,
+    owners,
+    feedback: db.feedback,
+    siteUrl,
+  });
   await app.register(peopleRoutes, { consent: db.consent, owners, subscriptions: options.subscriptions, siteUrl });
   await app.register(exportRoutes, { signups: db.signups, owners, siteUrl });
   await app.register(auditRoutes, { owners, siteUrl });

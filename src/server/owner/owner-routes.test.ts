@@ -293,6 +293,44 @@ for (const engine of storeEngines) {
         }
       });
 
+      it('the overview shows the list’s health: the last 30 days’ bounce and complaint rates, and the suppression list by reason', async () => {
+        const setup = await setUp(engine);
+        const ownerCookie = await signInAsOwner(setup.app, setup.store);
+        const { feedback, consent } = setup.store;
+        // 40 emails: 2 bounced, 1 reported as spam; one still sending (not counted).
+        for (let index = 0; index < 41; index += 1) {
+          const token = `token${String(index).padStart(27, '0')}`;
+          await feedback.sending([
+            { token, channel: 'email', purpose: 'broadcast', signupId: null, addressHash: `h${index}` },
+          ]);
+          if (index === 40) continue;
+          await feedback.sent(token, { state: 'sent' });
+          if (index < 2) await feedback.advance(token, 'bounced');
+          if (index === 2) await feedback.advance(token, 'complained');
+        }
+        await consent.suppressByReport(
+          null,
+          { kind: 'email', hash: 'h0', reason: 'bounced', source: 'provider_report' },
+          'email_bounced',
+        );
+        await consent.suppressByReport(
+          null,
+          { kind: 'email', hash: 'h2', reason: 'complained', source: 'provider_report' },
+          'email_complained',
+        );
+        const response = await setup.app.inject({ url: '/owner', headers: { cookie: ownerCookie } });
+        expect(response.body).toContain('The list&#x27;s health, last 30 days');
+        const figure = (name: string) =>
+          new RegExp(
+            `data-figure="${name}"><span class="figure__label">[^<]+</span><span class="figure__value">([^<]+)</span>`,
+          ).exec(response.body)?.[1];
+        expect(figure('emails')).toBe('40');
+        expect(figure('bounce-rate')).toBe('5.0%');
+        expect(figure('complaint-rate')).toBe('2.5%');
+        expect(response.body).toMatch(/<th scope="row">Email bounced<\/th><td class="number">1<\/td>/);
+        expect(response.body).toMatch(/<th scope="row">Reported our email as spam<\/th><td class="number">1<\/td>/);
+      });
+
       it('finds a person, shows their record, deletes them, and writes each step in the audit log', async () => {
         const setup = await setUp(engine);
         const ownerCookie = await signInAsOwner(setup.app, setup.store);

@@ -75,6 +75,23 @@ export const ownerWords = {
     count: 'People',
     share: 'Share',
     none: 'None yet.',
+    healthHeading: (days: number) => `The list's health, last ${days} days`,
+    healthIntro:
+      'What came back about the email sent. Mail providers judge us by these: keep bounces under 2% and spam reports under 0.1%.',
+    healthEmails: 'Emails sent',
+    healthBounced: 'Bounced (address gone)',
+    healthComplained: 'Reported as spam',
+    suppressedHeading: 'Never written to again, by reason',
+    reason: 'Reason',
+    addresses: 'Addresses',
+    reasons: {
+      left: 'Left the list',
+      deleted: 'Deleted their details',
+      sms_stop: 'Replied STOP to a text',
+      undeliverable: 'Cannot be reached (the provider said so)',
+      bounced: 'Email bounced',
+      complained: 'Reported our email as spam',
+    } as Record<string, string>,
   },
   people: {
     title: 'People',

@@ -63,6 +63,18 @@ describe('the broadcast progress line', () => {
     ]);
   });
 
+  it('adds the email’s bounce and spam-report rates once something came back', () => {
+    const line = progressLine(counts({ total: 10, sent: 10 }), 0, 10, [], {
+      messages: 10,
+      bounceRate: 0.1,
+      complaintRate: 0,
+    });
+    expect(line).toBe('[##########] 100% · 10 of 10 · sent 10 · bounced 10% · spam 0% · 0/s · done');
+    expect(
+      progressLine(counts({ total: 10, sent: 10 }), 0, 10, [], { messages: 0, bounceRate: 0, complaintRate: 0 }),
+    ).not.toContain('bounced');
+  });
+
   it('says durations the way people do', () => {
     expect(duration(0.4)).toBe('under a second');
     expect(duration(45)).toBe('about 45 s');

@@ -18,7 +18,13 @@ export function pauseLines(pauses: ChannelPause[]): string[] {
 }
 
 /** One line: [#####.....] 45% 45,000 of 100,000 · sent 44,990 · failed 3 · skipped 7 · 1,234/s · about 45 s left */
-export function progressLine(counts: StateCounts, perSecond: number, width = 24, pauses: ChannelPause[] = []): string {
+export function progressLine(
+  counts: StateCounts,
+  perSecond: number,
+  width = 24,
+  pauses: ChannelPause[] = [],
+  health?: Pick<BroadcastHealth, 'messages' | 'bounceRate' | 'complaintRate'>,
+): string {
   const finished = done(counts);
   const share = counts.total === 0 ? 1 : finished / counts.total;
   const filled = Math.round(share * width);
@@ -32,6 +38,9 @@ export function progressLine(counts: StateCounts, perSecond: number, width = 24,
     ...(counts.retrying > 0 ? [`retrying ${number(counts.retrying)}`] : []),
     ...(counts.skipped > 0 ? [`skipped ${number(counts.skipped)}`] : []),
     ...(counts.unknown > 0 ? [`unknown ${number(counts.unknown)}`] : []),
+    ...(health && health.messages > 0
+      ? [`bounced ${percent(health.bounceRate)}`, `spam ${percent(health.complaintRate)}`]
+      : []),
     ...pauses.map((pause) => `${pause.channel} PAUSED`),
     `${number(Math.round(perSecond))}/s`,
     left === 0

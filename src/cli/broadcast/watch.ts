@@ -27,7 +27,8 @@ export async function watch(context: Context, broadcast: Broadcast, until: Promi
     while (samples.length > 2 && now - (samples[0]?.at ?? now) > 10_000) samples.shift();
     const first = samples[0];
     const perSecond = first && now > first.at ? ((done(counts) - first.sent) * 1000) / (now - first.at) : 0;
-    const line = progressLine(counts, perSecond, 24, pauses);
+    const health = broadcast.channels.includes('email') ? await context.control.health(broadcast, 'email') : undefined;
+    const line = progressLine(counts, perSecond, 24, pauses, health);
     if (tty) out.write(`\r${line}\u001b[K${final ? '\n' : ''}`);
     else if (final || fresh.length > 0 || now - lastPrinted >= 10_000) {
       out.write(`${line}\n`);

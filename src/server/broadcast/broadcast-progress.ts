@@ -1,5 +1,6 @@
 // How far a broadcast has got, in figures a person reads: the terminal's status and the dashboard's
 // live progress both come from here.
+import type { FeedbackRepository } from '../db/feedback-repository.js';
 import type { Broadcast, ChannelPause, OutboxRepository, StateCounts } from '../db/outbox-repository.js';
 import { MESSAGE_STATES } from '../db/outbox.table.js';
 import { number } from '../signups/stats-report.js';
@@ -59,6 +60,16 @@ function countOf(counts: StateCounts, key: ProgressCount): number {
   }
 }
 
+/** What came back, per channel, as the page's rows (after PROGRESS_COUNTS). */
+export const HEALTH_COUNTS = ['delivered', 'hardBounced', 'softBounced', 'complained', 'unsubscribed'] as const;
+export type HealthCount = (typeof HEALTH_COUNTS)[number];
+export const HEALTH_RATES = ['bounceRate', 'complaintRate'] as const;
+
+/** "1.2%" (two decimals under 1%). */
+function share(value: number): string {
+  return `${(value * 100).toFixed(value < 0.01 ? 2 : 1)}%`;
+}
+
 /** The counts of several channels together. */
 function sumCounts(parts: StateCounts[]): StateCounts {
   const sum = Object.fromEntries([...MESSAGE_STATES, 'retrying', 'total'].map((key) => [key, 0])) as StateCounts;
@@ -71,6 +82,7 @@ export async function broadcastProgress(
   store: OutboxRepository,
   broadcast: Broadcast,
   now = new Date(),
+  feedback?: FeedbackRepository,
 ): Promise<BroadcastProgress> {
   const [byChannel, senders, lastMinute, state, pauses] = await Promise.all([
     Promise.all(broadcast.channels.map((channel) => store.counts(broadcast.id, channel))),
@@ -84,6 +96,14 @@ export async function broadcastProgress(
     const counts = byChannel[index];
     if (counts) for (const key of PROGRESS_COUNTS) fields[`${channel}.${key}`] = number(countOf(counts, key));
   });
+  // What came back about each channel's messages (docs/messaging.md, "Hearing back").
+  if (feedback)
+    for (const channel of broadcast.channels) {
+      const health = await feedback.health(broadcast.id, channel, broadcast.startedAt);
+      for (const key of HEALTH_COUNTS) fields[`${channel}.${key}`] = number(health[key]);
+      fields[`${channel}.bounceRate`] = share(health.bounceRate);
+      fields[`${channel}.complaintRate`] = share(health.complaintRate);
+    }
   const all = sumCounts(byChannel);
   const finished = done(all);
   const left = all.total - finished;

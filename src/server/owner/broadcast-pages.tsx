@@ -1,7 +1,12 @@
 // Launch day in the browser: the broadcasts, one broadcast's progress (updated in place by the
 // owner's script, src/client/owner/live-progress.ts), and the question before each action.
 import { Fragment } from 'react';
-import { PROGRESS_COUNTS, type BroadcastProgress } from '../broadcast/broadcast-progress.js';
+import {
+  HEALTH_COUNTS,
+  HEALTH_RATES,
+  PROGRESS_COUNTS,
+  type BroadcastProgress,
+} from '../broadcast/broadcast-progress.js';
 import type { RetryPlan } from '../broadcast/broadcast-control.js';
 import { ownerWords } from './owner-words.js';
 import type { Broadcast } from '../db/outbox-repository.js';
@@ -163,7 +168,10 @@ export function broadcastPage({
             </tr>
           </thead>
           <tbody>
-            {PROGRESS_COUNTS.map((key) => (
+            {[
+              ...PROGRESS_COUNTS,
+              ...(progress.fields[`${broadcast.channels[0]}.delivered`] ? [...HEALTH_COUNTS, ...HEALTH_RATES] : []),
+            ].map((key) => (
               <tr key={key}>
                 <th scope="row">{words.counts[key]}</th>
                 {broadcast.channels.map((channel) => (

@@ -23,6 +23,8 @@ import { ownerOf, requireOwner } from './require-owner.js';
 
 export interface BroadcastRouteOptions {
   outbox: Db['outbox'];
+  /** What came back about each broadcast's messages (its health); absent in tests that do not need it. */
+  feedback?: Db['feedback'] | undefined;
   owners: Db['owners'];
   siteUrl: string;
   /** Launch day from the browser; absent without SECRET_KEY (nothing can be sent then). */
@@ -45,7 +47,7 @@ const countOf = (value: string | undefined): number | undefined =>
 
 export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async (
   app,
-  { outbox, owners, siteUrl, control, script },
+  { outbox, feedback, owners, siteUrl, control, script },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
   // Data (the progress the page's script polls) rather than a page: refused with 401 instead of a redirect.
@@ -62,7 +64,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
     broadcastPage({
       ownerEmail: owner.email,
       broadcast,
-      progress: await broadcastProgress(outbox, broadcast),
+      progress: await broadcastProgress(outbox, broadcast, new Date(), feedback),
       ...(control ? { retry: await control.retryPlan(broadcast) } : {}),
       ...(script ? { script } : {}),
       ...(said.notice ? { notice: said.notice } : {}),
@@ -72,7 +74,10 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
   app.get('/owner/broadcasts', page, async (request, reply) => {
     const all = await outbox.list();
     const broadcasts = await Promise.all(
-      all.map(async (broadcast) => ({ broadcast, progress: await broadcastProgress(outbox, broadcast) })),
+      all.map(async (broadcast) => ({
+        broadcast,
+        progress: await broadcastProgress(outbox, broadcast, new Date(), feedback),
+      })),
     );
     return html(reply, broadcastsPage({ ownerEmail: ownerOf(request).email, broadcasts }));
   });
@@ -102,7 +107,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
   app.get<BroadcastParams>('/owner/broadcasts/:name/progress', data, async (request, reply) => {
     const broadcast = await outbox.get(request.params.name);
     if (!broadcast) return reply.code(404).send({ error: { code: 'not_found', message: 'No such broadcast.' } });
-    const progress = await broadcastProgress(outbox, broadcast);
+    const progress = await broadcastProgress(outbox, broadcast, new Date(), feedback);
     return reply.send({ ...progress, stateLabel: stateLabel(progress.state) });
   });
 

@@ -75,6 +75,7 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
   await app.register(auditRoutes, { owners, siteUrl });
   await app.register(broadcastRoutes, {
     outbox: db.outbox,
+    feedback: db.feedback,
     owners,
     siteUrl,
     control: options.control,

@@ -331,6 +331,37 @@ for (const engine of storeEngines) {
         expect(response.body).toMatch(/<th scope="row">Reported our email as spam<\/th><td class="number">1<\/td>/);
       });
 
+      it('a broadcast’s page and its live progress show what came back: delivered, bounced, spam reports and the rates', async () => {
+        const setup = await setUp(engine);
+        const ownerCookie = await signInAsOwner(setup.app, setup.store);
+        const broadcast = (await setup.store.outbox.get('launch'))!;
+        const { feedback } = setup.store;
+        for (let index = 0; index < 4; index += 1) {
+          const token = `token${String(index).padStart(27, '0')}`;
+          await feedback.sending([
+            { token, channel: 'email', purpose: 'broadcast', signupId: null, broadcastId: broadcast.id },
+          ]);
+          await feedback.sent(token, { state: 'sent' });
+          await feedback.advance(token, index === 0 ? 'bounced' : 'delivered');
+        }
+        const progress = await setup.app.inject({
+          url: '/owner/broadcasts/launch/progress',
+          headers: { cookie: ownerCookie },
+        });
+        expect(progress.json()).toMatchObject({
+          fields: {
+            'email.delivered': '3',
+            'email.hardBounced': '1',
+            'email.complained': '0',
+            'email.bounceRate': '25.0%',
+          },
+        });
+        const page = await setup.app.inject({ url: '/owner/broadcasts/launch', headers: { cookie: ownerCookie } });
+        expect(page.body).toMatch(
+          /<th scope="row">Bounce rate \(pauses past BROADCAST_MAX_BOUNCE_RATE\)<\/th><td class="number" data-live="email.bounceRate">25.0%<\/td>/,
+        );
+      });
+
       it('finds a person, shows their record, deletes them, and writes each step in the audit log', async () => {
         const setup = await setUp(engine);
         const ownerCookie = await signInAsOwner(setup.app, setup.store);

@@ -334,6 +334,45 @@ for (const engine of storeEngines) {
       });
     });
 
+    describe('after a report that the address or number cannot be reached', () => {
+      it('the preferences page says texts cannot reach the number, or email came back or was marked spam, and does not tick them', async () => {
+        const { app, store, id } = await setUp();
+        const subscriptions = new Subscriptions(store.consent, hasher);
+        const url = `/preferences/${links.sign('manage', id)}`;
+        const box = (name: string) => new RegExp(`<input type="checkbox" name="${name}"( checked="")? value="on"/>`);
+        const subscriber = (await store.consent.subscriber(id))!;
+        await store.consent.suppressByReport(
+          id,
+          {
+            kind: 'phone',
+            hash: subscriptions.phoneHash(subscriber.phone)!,
+            reason: 'undeliverable',
+            source: 'provider_report',
+          },
+          'sms_undeliverable',
+        );
+        let page = (await app.inject({ method: 'GET', url })).body;
+        expect(page.match(box('sms'))?.[1]).toBeUndefined();
+        expect(page).toContain(words.smsUnreachable);
+        expect(page).not.toContain('reply START');
+        expect(page.match(box('email'))?.[1]).toBe(' checked=""');
+
+        await store.consent.suppressByReport(
+          id,
+          {
+            kind: 'email',
+            hash: subscriptions.emailHash(subscriber.email)!,
+            reason: 'complained',
+            source: 'provider_report',
+          },
+          'email_complained',
+        );
+        page = (await app.inject({ method: 'GET', url })).body;
+        expect(page.match(box('email'))?.[1]).toBeUndefined();
+        expect(page).toContain(words.emailComplained);
+      });
+    });
+
     describe('a link that is not ours', () => {
       it('is refused with 404 and changes nothing: altered, cut short, signed with another key, or for another purpose', async () => {
         const { app, store, id } = await setUp();

@@ -72,14 +72,29 @@ async function preferencesRoutes(forms: FastifyInstance, { subscriptions, links 
     }
     const preferences = preferencesOf(subscriber);
     const left = subscriber.leftAt !== null;
-    // On in the record, yet the number said STOP since: texts stay off until it says START.
-    const smsStopped = preferences.sms && !(await subscriptions.mayContact(subscriber, 'sms'));
+    // On in the record, yet the number said STOP since (texts stay off until it says START), or a
+    // report said the address or number cannot be reached: the page says so, and does not tick it.
+    const smsBlock = preferences.sms && !left ? await subscriptions.blockedBy(subscriber, 'sms') : undefined;
+    const emailBlock = preferences.email && !left ? await subscriptions.blockedBy(subscriber, 'email') : undefined;
+    const smsStopped = smsBlock === 'sms_stop';
+    const smsUnreachable = smsBlock === 'undeliverable';
+    const emailUnreachable =
+      emailBlock === 'bounced' || emailBlock === 'undeliverable' || emailBlock === 'complained'
+        ? emailBlock
+        : undefined;
     return html(
       reply,
       preferencesPage({
         // What we will send: after leaving, beta news too is off (the record keeps the old wish).
-        preferences: { ...preferences, sms: preferences.sms && !smsStopped, beta: preferences.beta && !left },
+        preferences: {
+          ...preferences,
+          email: preferences.email && !emailUnreachable,
+          sms: preferences.sms && !smsStopped && !smsUnreachable,
+          beta: preferences.beta && !left,
+        },
         smsStopped,
+        smsUnreachable,
+        ...(emailUnreachable ? { emailUnreachable } : {}),
         left,
         email: maskEmail(subscriber.email),
         phoneEnd: phoneEnd(subscriber.phone),

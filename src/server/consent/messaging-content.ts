@@ -107,6 +107,12 @@ export const linkPageWords = {
     legend: 'Send me',
     smsStopped:
       'This phone number replied STOP to one of our texts, so we send it no texts. To get them again, reply START.',
+    smsUnreachable:
+      'Our texts cannot reach this phone number: the phone company says it cannot get texts (a landline, or a number no longer in use). To get texts, sign up again with a mobile number.',
+    emailUnreachable:
+      'Our emails to this address came back undelivered, so we send it no more email. If the address works again, sign up again with it.',
+    emailComplained:
+      'One of our emails to this address was marked as spam, so we send it no more email. To get email from us again, sign up again.',
     save: 'Save my choices',
     /** After saving: what they will get now, in a list the way people say it. */
     saved: (things: string[]) => {

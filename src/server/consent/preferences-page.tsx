@@ -19,6 +19,10 @@ export interface PreferencesPageProps {
   done?: 'saved' | 'left';
   /** The number texted STOP: only START from it brings texts back, whatever is ticked here. */
   smsStopped: boolean;
+  /** The phone company said this number cannot get texts (a landline, a dead number). */
+  smsUnreachable?: boolean;
+  /** Email to the address bounced, or was reported as spam: we send it none. */
+  emailUnreachable?: 'bounced' | 'undeliverable' | 'complained';
   /** The page's own path, for the forms. */
   path: string;
 }
@@ -46,6 +50,8 @@ export function preferencesPage({
   left,
   done,
   smsStopped,
+  smsUnreachable = false,
+  emailUnreachable,
   path,
 }: PreferencesPageProps): string {
   const text = words.preferences;
@@ -67,6 +73,12 @@ export function preferencesPage({
                 <span>{text.choices[channel]}</span>
               </label>
               {channel === 'sms' && smsStopped && <p className="choice__note">{text.smsStopped}</p>}
+              {channel === 'sms' && smsUnreachable && <p className="choice__note">{text.smsUnreachable}</p>}
+              {channel === 'email' && emailUnreachable && (
+                <p className="choice__note">
+                  {emailUnreachable === 'complained' ? text.emailComplained : text.emailUnreachable}
+                </p>
+              )}
             </div>
           ))}
         </fieldset>

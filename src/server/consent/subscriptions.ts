@@ -127,6 +127,13 @@ export class Subscriptions {
     await this.store.clearUndeliverable(subscriber.id, channel === 'email' ? 'email' : 'phone', hash);
   }
 
+  /** Why this channel cannot reach the person now (a STOP, a bounce, a dead number …), if it cannot for a reason of the address. */
+  async blockedBy(subscriber: Subscriber, channel: Channel): Promise<SuppressionReason | undefined> {
+    const hash = channel === 'email' ? this.emailHash(subscriber.email) : this.phoneHash(subscriber.phone);
+    if (!hash) return undefined;
+    return this.store.suppressionReason(channel === 'email' ? 'email' : 'phone', hash, subscriber.lastSeenAt);
+  }
+
   /**
    * Whether a message on this channel may reach this person now: on the list, that channel on,
    * and the address not suppressed since their latest sign-up. Checked again right before each send.

@@ -404,6 +404,22 @@ export class ConsentRepository {
     return row !== undefined;
   }
 
+  /**
+   * Why the address is suppressed for someone who consented at `consentedAt`, the newest reason
+   * that applies (the rule of isSuppressed), or undefined when it is not.
+   */
+  async suppressionReason(kind: AddressKind, hash: string, consentedAt: string): Promise<SuppressionReason | undefined> {
+    const row = await this.db
+      .selectFrom('suppressions')
+      .select('reason')
+      .where('kind', '=', kind)
+      .where('address_hash', '=', hash)
+      .where((eb) => eb.or([eb('created_at', '>', consentedAt), eb('reason', '=', 'sms_stop')]))
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    return row?.reason;
+  }
+
   /** How many hashes the suppression list holds, of either kind (for the owner's figures). */
   async suppressionCount(): Promise<number> {
     const row = await this.db

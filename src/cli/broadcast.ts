@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.js';
 import { BroadcastControl } from '../server/broadcast/broadcast-control.js';
 import { BroadcastError } from '../server/broadcast/broadcast-error.js';
+import { configuredWebhooks, tagHeadersFor } from '../server/feedback/feedback-setup.js';
 import { SenderBusyError } from '../server/db/outbox-repository.js';
 import { UsageError, type Context, type Output } from './broadcast/command-support.js';
 import { create } from './broadcast/create.js';
@@ -102,7 +103,12 @@ export async function main(
   try {
     const context: Context = {
       config,
-      control: new BroadcastControl(config, { outbox: db.outbox, consent: db.consent, feedback: db.feedback }),
+      control: new BroadcastControl(config, {
+        outbox: db.outbox,
+        consent: db.consent,
+        feedback: db.feedback,
+        tagHeaders: tagHeadersFor(configuredWebhooks(config.messaging)),
+      }),
       output,
     };
     const target = name as string;

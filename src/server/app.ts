@@ -18,6 +18,8 @@ import { createMessagingCore, type Messaging } from './consent/messaging.js';
 import { linkPageRoutes } from './consent/link-page-routes.js';
 import { smsInboundRoutes } from './consent/sms-inbound-routes.js';
 import { ownerDashboard } from './owner/owner-dashboard.js';
+import type { FeedbackParts } from './feedback/feedback-setup.js';
+import { webhookRoutes } from './feedback/webhook-routes.js';
 import type { BroadcastControl } from './broadcast/broadcast-control.js';
 import type { SignInMailer } from './owner/sign-in-mailer.js';
 
@@ -37,6 +39,8 @@ export interface CreateAppOptions {
     mailer?: SignInMailer;
     broadcastControl?: (logger: FastifyBaseLogger) => BroadcastControl;
   };
+  /** What comes back after a send: the providers' webhooks and Twilio's status callbacks (createFeedbackParts). */
+  feedback?: FeedbackParts | undefined;
   /** Sees every route as it is registered (the owner-access test lists them all). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -49,6 +53,7 @@ export async function createApp({
   logger,
   messaging,
   owner,
+  feedback,
   onRoute,
 }: CreateAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -98,6 +103,14 @@ export async function createApp({
       subscriptions: messaging.subscriptions,
       siteUrl: config.siteUrl,
       contact: messaging.contact,
+    });
+  }
+  if (feedback && (feedback.webhooks.length > 0 || feedback.smsStatus)) {
+    await app.register(webhookRoutes, {
+      feedback: feedback.feedback,
+      webhooks: feedback.webhooks,
+      smsStatus: feedback.smsStatus,
+      siteUrl: config.siteUrl,
     });
   }
   await app.register(eventRoutes, {

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createMessaging } from './consent/messaging.js';
+import { configuredWebhooks, createFeedbackParts, tagHeadersFor } from './feedback/feedback-setup.js';
 import { BroadcastControl } from './broadcast/broadcast-control.js';
 import { createSignInMailer } from './owner/sign-in-mailer.js';
 import { openDatabase } from './db/open-database.js';
@@ -18,13 +19,16 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openDatabase(config.database, { confirmSignups: config.messaging.emailConfirmation });
   const redis = config.rateLimit.redisUrl ? connectRedis(config.rateLimit.redisUrl) : undefined;
-  const messaging = createMessaging(config.messaging, store, config.siteUrl);
+  const webhooks = configuredWebhooks(config.messaging);
+  const messaging = createMessaging(config.messaging, store, config.siteUrl, { tagHeaders: tagHeadersFor(webhooks) });
+  const feedback = createFeedbackParts(config.messaging, store, messaging.subscriptions);
   const { email, secretKey } = config.messaging;
   const app = await createApp({
     config,
     db: store,
     redis,
     messaging,
+    feedback,
     owner: {
       ...(email ? { mailer: createSignInMailer(email, config.siteUrl) } : {}),
       // Launch day from the dashboard needs SECRET_KEY, as the broadcast command does.
@@ -33,7 +37,12 @@ async function main(): Promise<void> {
             broadcastControl: (logger) =>
               new BroadcastControl(
                 config,
-                { outbox: store.outbox, consent: store.consent, feedback: store.feedback },
+                {
+                  outbox: store.outbox,
+                  consent: store.consent,
+                  feedback: store.feedback,
+                  tagHeaders: tagHeadersFor(webhooks),
+                },
                 logger,
               ),
           }

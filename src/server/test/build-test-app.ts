@@ -19,6 +19,8 @@ export interface TestAppOptions {
   messaging?: (db: Db) => NonNullable<CreateAppOptions['messaging']>;
   /** The owner's dashboard options, built over the test's database. */
   owner?: (db: Db) => NonNullable<CreateAppOptions['owner']>;
+  /** What comes back after a send (createFeedbackParts), built over the test's database and messaging. */
+  feedback?: (db: Db, messaging: CreateAppOptions['messaging']) => CreateAppOptions['feedback'];
   /** No logger unless the test captures lines. */
   logger?: CreateAppOptions['logger'];
   redis?: CreateAppOptions['redis'];
@@ -38,6 +40,7 @@ export async function buildTestApp({
   database: databaseOptions,
   messaging,
   owner,
+  feedback,
   logger = false,
   redis,
   onRoute,
@@ -50,12 +53,15 @@ export async function buildTestApp({
   const db = await openDatabase(database, databaseOptions);
   let app: FastifyInstance;
   try {
+    const built = messaging?.(db);
+    const parts = feedback?.(db, built);
     app = await createApp({
       config: testConfig(config),
       db,
       serveSite: false,
       logger,
-      ...(messaging ? { messaging: messaging(db) } : {}),
+      ...(built ? { messaging: built } : {}),
+      ...(parts ? { feedback: parts } : {}),
       ...(owner ? { owner: owner(db) } : {}),
       ...(redis ? { redis } : {}),
       ...(onRoute ? { onRoute } : {}),

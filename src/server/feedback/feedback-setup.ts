@@ -1,0 +1,57 @@
+// What comes back after a send, put together from the configuration (for the server and the
+// broadcast command alike): the one place reports are acted on, the webhooks whose variables are
+// set, Twilio's status callbacks while texts are set up, and the headers that make the providers
+// hand each message's token back (docs/messaging.md, "Hearing back").
+import type { MessagingConfig } from '../config.js';
+import { createMessageTokens } from '../consent/message-tokens.js';
+import type { Subscriptions } from '../consent/subscriptions.js';
+import type { Db } from '../db/open-database.js';
+import { Feedback } from './feedback.js';
+import { createTwilioStatusWebhook } from './twilio-status-webhook.js';
+import type { FeedbackWebhook } from './webhook.js';
+
+export interface FeedbackParts {
+  feedback: Feedback;
+  /** Each at /api/webhooks/<source>, only those whose variables are set. */
+  webhooks: FeedbackWebhook[];
+  /** Twilio's status callbacks at /api/sms/status, while texts are set up. */
+  smsStatus?: FeedbackWebhook;
+  /** The providers' tag headers for a message's token, added to every email. */
+  tagHeaders: (token: string) => Record<string, string>;
+}
+
+/** The webhooks the configuration turns on (each provider's file beside this one). */
+export function configuredWebhooks(config: Pick<MessagingConfig, 'feedback'>): FeedbackWebhook[] {
+  const webhooks: FeedbackWebhook[] = [];
+  void config;
+  return webhooks;
+}
+
+/** The headers every email carries so that the providers in use hand its token back. */
+export function tagHeadersFor(webhooks: FeedbackWebhook[]): (token: string) => Record<string, string> {
+  return (token) =>
+    Object.assign({}, ...webhooks.map((hook) => hook.tagHeaders?.(token) ?? {})) as Record<string, string>;
+}
+
+/** Everything feedback needs, or undefined without SECRET_KEY (no token can be signed or checked). */
+export function createFeedbackParts(
+  config: MessagingConfig,
+  db: Pick<Db, 'feedback' | 'consent' | 'outbox'>,
+  subscriptions: Subscriptions,
+): FeedbackParts | undefined {
+  if (!config.secretKey) return undefined;
+  const webhooks = configuredWebhooks(config);
+  const feedback = new Feedback({
+    store: db.feedback,
+    consent: db.consent,
+    subscriptions,
+    outbox: db.outbox,
+    tokens: createMessageTokens(config.secretKey),
+  });
+  return {
+    feedback,
+    webhooks,
+    ...(config.sms ? { smsStatus: createTwilioStatusWebhook({ authToken: config.sms.authToken }) } : {}),
+    tagHeaders: tagHeadersFor(webhooks),
+  };
+}

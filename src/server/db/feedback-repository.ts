@@ -145,6 +145,18 @@ export class FeedbackRepository {
     };
   }
 
+  /** The messages sent to a person, newest first (their history, and tests). */
+  async messagesTo(signupId: string): Promise<SentMessage[]> {
+    const rows = await this.db
+      .selectFrom('sent_messages')
+      .select('token')
+      .where('signup_id', '=', signupId)
+      .orderBy('created_at', 'desc')
+      .execute();
+    const found = await Promise.all(rows.map((row) => this.find({ token: row.token })));
+    return found.filter((message): message is SentMessage => message !== undefined);
+  }
+
   /** Stores a report once; false when this source already sent this one (a redelivery). */
   async store(report: StoredReport): Promise<boolean> {
     const result = await this.db

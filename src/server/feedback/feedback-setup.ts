@@ -7,6 +7,7 @@ import { createMessageTokens } from '../consent/message-tokens.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { Db } from '../db/open-database.js';
 import { Feedback } from './feedback.js';
+import { createMailgunWebhook } from './mailgun-webhook.js';
 import { createTwilioStatusWebhook } from './twilio-status-webhook.js';
 import type { FeedbackWebhook } from './webhook.js';
 
@@ -22,8 +23,9 @@ export interface FeedbackParts {
 
 /** The webhooks the configuration turns on (each provider's file beside this one). */
 export function configuredWebhooks(config: Pick<MessagingConfig, 'feedback'>): FeedbackWebhook[] {
+  const { feedback } = config;
   const webhooks: FeedbackWebhook[] = [];
-  void config;
+  if (feedback?.mailgun) webhooks.push(createMailgunWebhook({ signingKey: feedback.mailgun.signingKey }));
   return webhooks;
 }
 

@@ -4,6 +4,7 @@ import { onTestFinished } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
 import type { Transports } from '../consent/messaging.js';
 import { Broadcasts, transportsFrom } from '../broadcast/broadcasts.js';
+import { configuredWebhooks, tagHeadersFor } from '../feedback/feedback-setup.js';
 import { openDatabase, type Db } from '../db/open-database.js';
 import type { Broadcast } from '../db/outbox-repository.js';
 import { startCountingSmtpSink, type CountingSmtpSink } from './smtp-sink.js';
@@ -102,7 +103,13 @@ export async function setup(
   const store = await openDatabase(database);
   onTestFinished(() => store.close());
   const config = configFor(sink.url, twilio, env);
-  const broadcasts = new Broadcasts(config, store.outbox, store.consent, store.feedback);
+  const broadcasts = new Broadcasts(
+    config,
+    store.outbox,
+    store.consent,
+    store.feedback,
+    tagHeadersFor(configuredWebhooks(config.messaging)),
+  );
   const transports: Transports = transportsFrom(config);
   onTestFinished(() => transports.email?.close());
   const send = (broadcast: Broadcast, options: Parameters<Broadcasts['sender']>[2] = {}) =>

@@ -1,0 +1,239 @@
+// `npm run bench:feedback [-- --postgres URL] [--runs N] [--events N] [--connections C]`: webhook
+// reports stored per second by the real production server (Mailgun's webhook, signed as Mailgun
+// signs it, each report about a message we recorded, 10% of them redelivered), on SQLite and
+// PostgreSQL when given; and the sign-up API's rate alone and while the reports pour in. Every
+// report is counted in the store after: stored once each, redeliveries not again.
+import { spawn } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import type { DatabaseConfig } from '../src/server/config.js';
+import { createMessageTokens } from '../src/server/consent/message-tokens.js';
+import { openDatabase } from '../src/server/db/open-database.js';
+import { stop, waitForServer } from './server-process.js';
+
+const { values } = parseArgs({
+  options: {
+    postgres: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    events: { type: 'string', default: '20000' },
+    connections: { type: 'string', default: '20' },
+  },
+});
+const runs = Number(values.runs);
+const events = Number(values.events);
+const connections = Number(values.connections);
+const postgresUrl = values.postgres ?? process.env.BENCH_POSTGRES_URL;
+const PORT = 4351;
+const SECRET = randomBytes(32).toString('hex');
+const SIGNING_KEY = `key-${randomBytes(16).toString('hex')}`;
+const DUPLICATE_SHARE = 0.1;
+
+const median = (numbers: number[]) => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+/** A Mailgun "delivered" report about this message, signed with a fresh signature token. */
+function mailgunReport(eventId: string, token: string): string {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signatureToken = randomBytes(25).toString('hex');
+  const signature = createHmac('sha256', SIGNING_KEY)
+    .update(timestamp + signatureToken)
+    .digest('hex');
+  return JSON.stringify({
+    signature: { timestamp, token: signatureToken, signature },
+    'event-data': {
+      id: eventId,
+      event: 'delivered',
+      timestamp: Date.now() / 1000,
+      recipient: 'person@example.com',
+      message: { headers: { 'message-id': `${token}@scamsavvy.example` } },
+      'user-variables': { token },
+    },
+  });
+}
+
+/** Records `count` messages as sent, as the senders do; their tokens. */
+async function recordMessages(database: DatabaseConfig, count: number): Promise<string[]> {
+  const tokens = createMessageTokens(SECRET);
+  const store = await openDatabase(database);
+  const issued = Array.from({ length: count }, () => tokens.issue());
+  for (let start = 0; start < issued.length; start += 500)
+    await store.feedback.sending(
+      issued.slice(start, start + 500).map((token) => ({
+        token,
+        channel: 'email' as const,
+        purpose: 'broadcast' as const,
+        signupId: null,
+        addressHash: token,
+      })),
+    );
+  await store.close();
+  return issued;
+}
+
+async function driveReports(url: string, tokens: string[]) {
+  let sequence = 0;
+  const result = await autocannon({
+    url: `${url}/api/webhooks/mailgun`,
+    method: 'POST',
+    connections,
+    amount: tokens.length,
+    sampleInt: 50,
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (request) => {
+          const index = sequence;
+          sequence += 1;
+          // 10% are a redelivery of an earlier report: the same event id, stored once.
+          const original = index > 10 && index % Math.round(1 / DUPLICATE_SHARE) === 0 ? index - 7 : index;
+          return { ...request, body: mailgunReport(`event-${original}`, tokens[original] as string) };
+        },
+      },
+    ],
+  });
+  return { perSecond: result['2xx'] / result.duration, ok: result['2xx'], errors: result.non2xx + result.errors };
+}
+
+async function driveSignups(url: string, seconds: number) {
+  let sequence = 0;
+  const result = await autocannon({
+    url: `${url}/api/signups`,
+    method: 'POST',
+    connections: 10,
+    duration: seconds,
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (request) => {
+          sequence += 1;
+          return {
+            ...request,
+            body: JSON.stringify({
+              name: 'Rosa Díaz',
+              phone: '+15551234567',
+              email: `bench-${randomBytes(3).toString('hex')}-${sequence}@example.com`,
+              betaTesting: false,
+              consentVersion: '2026-11-22',
+              openedForMs: 5000,
+            }),
+          };
+        },
+      },
+    ],
+  });
+  return { perSecond: result['2xx'] / result.duration, errors: result.non2xx + result.errors };
+}
+
+async function withServer<T>(database: DatabaseConfig, work: (url: string) => Promise<T>): Promise<T> {
+  const url = `http://127.0.0.1:${PORT}`;
+  const child = spawn(process.execPath, ['dist/node/server/index.js'], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.kind === 'sqlite' ? `sqlite:${database.file}` : database.url,
+      LOG_LEVEL: 'warn',
+      SITE_URL: url,
+      SECRET_KEY: SECRET,
+      MAILGUN_WEBHOOK_SIGNING_KEY: SIGNING_KEY,
+      SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
+      SIGNUP_RATE_LIMIT_PER_HOUR: '0',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    await waitForServer(child, url);
+    return await work(url);
+  } finally {
+    await stop(child);
+  }
+}
+
+async function fresh(kind: 'sqlite' | 'postgres'): Promise<{ database: DatabaseConfig; cleanup: () => Promise<void> }> {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-bench-'));
+    return {
+      database: { kind: 'sqlite', file: path.join(dir, 'signups.db') },
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const base = postgresUrl as string;
+  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client(base);
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    database: { kind: 'postgres', url: url.toString(), poolSize: 10 },
+    cleanup: async () => {
+      const client = new pg.Client(base);
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+async function countReports(database: DatabaseConfig): Promise<number> {
+  const store = await openDatabase(database, { migrate: false });
+  try {
+    return (await store.feedback.listHealth('1970-01-01T00:00:00.000Z')).messages;
+  } finally {
+    await store.close();
+  }
+}
+
+console.log(
+  `bench:feedback: POST /api/webhooks/mailgun, ${events} reports a run (${DUPLICATE_SHARE * 100}% redelivered), ${connections} connections, ${runs} runs each; ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
+);
+const engines: ('sqlite' | 'postgres')[] = ['sqlite', ...(postgresUrl ? ['postgres' as const] : [])];
+if (!postgresUrl) console.log('  (PostgreSQL not measured: pass -- --postgres postgres://… or set BENCH_POSTGRES_URL)');
+for (const engine of engines) {
+  const reportRates: number[] = [];
+  const alone: number[] = [];
+  const during: number[] = [];
+  for (let run = 1; run <= runs; run += 1) {
+    const { database, cleanup } = await fresh(engine);
+    try {
+      // The server migrates on its first start; the messages are recorded before the reports come.
+      await withServer(database, async () => undefined);
+      const tokens = await recordMessages(database, events);
+      const result = await withServer(database, async (url) => {
+        const signupsAlone = await driveSignups(url, 5);
+        const reports = driveReports(url, tokens);
+        const signupsDuring = await driveSignups(url, 5);
+        return { reports: await reports, signupsAlone, signupsDuring };
+      });
+      const delivered = await countReports(database);
+      const unique = new Set(
+        Array.from({ length: events }, (_, index) =>
+          index > 10 && index % Math.round(1 / DUPLICATE_SHARE) === 0 ? index - 7 : index,
+        ),
+      ).size;
+      reportRates.push(result.reports.perSecond);
+      alone.push(result.signupsAlone.perSecond);
+      during.push(result.signupsDuring.perSecond);
+      console.log(
+        `  ${engine} run ${run}: reports ${result.reports.perSecond.toFixed(0)}/s (2xx ${result.reports.ok}, errors ${result.reports.errors}; ${delivered} messages delivered in the store, ${unique} unique reports${delivered === unique ? '' : ' (MISMATCH)'}); sign-ups alone ${result.signupsAlone.perSecond.toFixed(0)}/s, while reports pour in ${result.signupsDuring.perSecond.toFixed(0)}/s`,
+      );
+    } finally {
+      await cleanup();
+    }
+  }
+  const change = (median(during) / median(alone) - 1) * 100;
+  console.log(
+    `${engine}: median reports stored ${median(reportRates).toFixed(0)}/s (target ≥ 2,000/s); sign-ups alone ${median(alone).toFixed(0)}/s, while reports pour in ${median(during).toFixed(0)}/s (${change.toFixed(1)}%, limit -20%)`,
+  );
+}

@@ -26,7 +26,10 @@ export interface TestDovecot {
   deliver(raw: string): Promise<void>;
   /** The full source of every message in a folder, oldest first; none when the folder does not exist. */
   list(folder: string): Promise<string[]>;
+  /** Stops the server; its mail stays (removed when the test process exits) for restart(). */
   stop(): Promise<void>;
+  /** Starts it again on the same port, with the same mail, after stop(). */
+  restart(): Promise<void>;
 }
 
 interface Account {
@@ -83,6 +86,8 @@ protocols = imap
 ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
+# A wrong password is refused at once, not after the usual 2 s.
+auth_failure_delay = 0
 mail_location = maildir:${dir}/mail/%u
 passdb {
   driver = passwd-file
@@ -104,6 +109,10 @@ service imap-login {
 }
 service anvil {
   chroot =
+  # No growing delay for a client that gave a wrong password (the tests do, on purpose).
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
 }
 `;
 }
@@ -133,6 +142,7 @@ export async function startDovecot(): Promise<TestDovecot> {
   if (!dovecotAvailable) throw new Error(`${DOVECOT} is missing: install dovecot-imapd.`);
   const runAs = account();
   const dir = mkdtempSync(join(tmpdir(), 'dovecot-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const user = 'bounces';
   const password = randomBytes(12).toString('hex');
   for (const sub of ['run', 'state', 'mail']) mkdirSync(join(dir, sub));
@@ -143,12 +153,9 @@ export async function startDovecot(): Promise<TestDovecot> {
     const port = await freePort();
     writeFileSync(join(dir, 'dovecot.conf'), configuration(dir, port, runAs));
     if (process.getuid?.() === 0) chownTree(dir, runAs);
-    const started = await run(dir, port, runAs);
-    if (started) return dovecotAt(dir, port, user, password, started);
-    if (attempt === 3) {
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`Dovecot did not start on 127.0.0.1:${port}.`);
-    }
+    const stop = await run(dir, port, runAs);
+    if (stop) return dovecotAt({ dir, port, user, password, runAs }, stop);
+    if (attempt === 3) throw new Error(`Dovecot did not start on 127.0.0.1:${port}.`);
   }
 }
 
@@ -160,19 +167,30 @@ function chownTree(dir: string, runAs: Account): void {
 /** Starts Dovecot in the foreground and waits for its greeting; a stop function, or undefined if it did not start. */
 async function run(dir: string, port: number, runAs: Account): Promise<(() => Promise<void>) | undefined> {
   const asRoot = process.getuid?.() === 0;
+  // A process group of its own (detached), so that one signal reaches Dovecot's every process.
   const child = spawn(DOVECOT, ['-F', '-c', join(dir, 'dovecot.conf')], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
     ...(asRoot ? { uid: runAs.uid, gid: runAs.gid } : {}),
   });
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
   let output = '';
   child.stdout.on('data', (data) => (output += data));
   child.stderr.on('data', (data) => (output += data));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const killOnExit = () => child.kill('SIGKILL');
+  const killOnExit = () => signalGroup('SIGKILL');
   process.once('exit', killOnExit);
   const stop = async () => {
     process.off('exit', killOnExit);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    // Told alone, Dovecot's master takes a second to stop its processes; told together, they stop at once.
+    signalGroup('SIGTERM');
     await exited;
   };
 
@@ -187,13 +205,16 @@ async function run(dir: string, port: number, runAs: Account): Promise<(() => Pr
   throw new Error(`Dovecot did not start:\n${output}${log}`);
 }
 
-function dovecotAt(
-  dir: string,
-  port: number,
-  user: string,
-  password: string,
-  stopProcess: () => Promise<void>,
-): TestDovecot {
+interface Instance {
+  dir: string;
+  port: number;
+  user: string;
+  password: string;
+  runAs: Account;
+}
+
+function dovecotAt({ dir, port, user, password, runAs }: Instance, stopFirst: () => Promise<void>): TestDovecot {
+  let stopRunning: (() => Promise<void>) | undefined = stopFirst;
   const withClient = async <T>(work: (client: ImapFlow) => Promise<T>): Promise<T> => {
     const client = new ImapFlow({
       host: '127.0.0.1',
@@ -237,8 +258,13 @@ function dovecotAt(
         }
       }),
     async stop() {
-      await stopProcess();
-      rmSync(dir, { recursive: true, force: true });
+      await stopRunning?.();
+      stopRunning = undefined;
+    },
+    async restart() {
+      if (stopRunning) throw new Error('Dovecot is running: stop() it first.');
+      stopRunning = await run(dir, port, runAs);
+      if (!stopRunning) throw new Error(`Dovecot could not listen on 127.0.0.1:${port} again (taken).`);
     },
   };
 }

@@ -194,7 +194,7 @@ function firstPart(mail: ParsedMail, types: string[]): string | undefined {
  * Header-style fields in groups separated by blank lines: a delivery-status part is one group for
  * the message, then one per recipient; a returned message's headers are its first group.
  */
-export function fieldGroups(text: string): Fields[] {
+function fieldGroups(text: string): Fields[] {
   return text
     .replace(/^(?:[ \t]*\r?\n)+/, '')
     .split(/\r?\n[ \t]*\r?\n/)

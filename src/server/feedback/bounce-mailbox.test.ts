@@ -201,7 +201,7 @@ describe.skipIf(!dovecotAvailable)('the bounce mailbox, against Dovecot', () => 
   it('says once per failing streak that the mailbox cannot be read, and once when it can again', async () => {
     const server = await dovecot();
     const { bounces, lines } = mailbox(server, { pollMs: 30_000 });
-    await server.stop();
+    await server.pause();
 
     await expect(bounces.checkNow()).rejects.toThrow();
     await expect(bounces.checkNow()).rejects.toThrow();
@@ -211,7 +211,7 @@ describe.skipIf(!dovecotAvailable)('the bounce mailbox, against Dovecot', () => 
       }),
     ]);
 
-    await server.restart();
+    await server.resume();
     await server.deliver(report('postfix-user-unknown', { token: tokens.issue() }));
     expect(await bounces.checkNow()).toEqual({ matched: 1, unmatched: 0 });
     expect(lines.filter((line) => line.level === ERROR)).toHaveLength(1);

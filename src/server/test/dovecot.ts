@@ -26,10 +26,12 @@ export interface TestDovecot {
   deliver(raw: string): Promise<void>;
   /** The full source of every message in a folder, oldest first; none when the folder does not exist. */
   list(folder: string): Promise<string[]>;
-  /** Stops the server; its mail stays (removed when the test process exits) for restart(). */
+  /** Stops the server for a while (an outage): its mail stays, for resume(). */
+  pause(): Promise<void>;
+  /** Starts it again on the same port, with the same mail, after pause(). */
+  resume(): Promise<void>;
+  /** Stops the server and removes its mail and configuration. */
   stop(): Promise<void>;
-  /** Starts it again on the same port, with the same mail, after stop(). */
-  restart(): Promise<void>;
 }
 
 interface Account {
@@ -142,20 +144,24 @@ export async function startDovecot(): Promise<TestDovecot> {
   if (!dovecotAvailable) throw new Error(`${DOVECOT} is missing: install dovecot-imapd.`);
   const runAs = account();
   const dir = mkdtempSync(join(tmpdir(), 'dovecot-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const user = 'bounces';
   const password = randomBytes(12).toString('hex');
   for (const sub of ['run', 'state', 'mail']) mkdirSync(join(dir, sub));
   writeFileSync(join(dir, 'users'), `${user}:{PLAIN}${password}:${runAs.uid}:${runAs.gid}::${dir}/mail/${user}::\n`);
 
-  // Another process may take the free port before Dovecot binds it: then start again on another.
-  for (let attempt = 1; ; attempt += 1) {
-    const port = await freePort();
-    writeFileSync(join(dir, 'dovecot.conf'), configuration(dir, port, runAs));
-    if (process.getuid?.() === 0) chownTree(dir, runAs);
-    const stop = await run(dir, port, runAs);
-    if (stop) return dovecotAt({ dir, port, user, password, runAs }, stop);
-    if (attempt === 3) throw new Error(`Dovecot did not start on 127.0.0.1:${port}.`);
+  try {
+    // Another process may take the free port before Dovecot binds it: then start again on another.
+    for (let attempt = 1; ; attempt += 1) {
+      const port = await freePort();
+      writeFileSync(join(dir, 'dovecot.conf'), configuration(dir, port, runAs));
+      if (process.getuid?.() === 0) chownTree(dir, runAs);
+      const stop = await run(dir, port, runAs);
+      if (stop) return dovecotAt({ dir, port, user, password, runAs }, stop);
+      if (attempt === 3) throw new Error(`Dovecot did not start on 127.0.0.1:${port}: the port was taken.`);
+    }
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   }
 }
 
@@ -257,14 +263,19 @@ function dovecotAt({ dir, port, user, password, runAs }: Instance, stopFirst: ()
           lock.release();
         }
       }),
-    async stop() {
+    async pause() {
       await stopRunning?.();
       stopRunning = undefined;
     },
-    async restart() {
-      if (stopRunning) throw new Error('Dovecot is running: stop() it first.');
+    async resume() {
+      if (stopRunning) throw new Error('Dovecot is running: pause() it first.');
       stopRunning = await run(dir, port, runAs);
       if (!stopRunning) throw new Error(`Dovecot could not listen on 127.0.0.1:${port} again (taken).`);
+    },
+    async stop() {
+      await stopRunning?.();
+      stopRunning = undefined;
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

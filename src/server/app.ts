@@ -144,7 +144,11 @@ export async function createApp({
     );
 
   if (messaging) app.addHook('onReady', async () => messaging.start(app.log));
+  // The bounce mailbox (BOUNCE_IMAP_URL) is read while the server runs, and let go before the database closes.
+  const mailbox = feedback?.bounceMailbox?.(app.log);
+  if (mailbox) app.addHook('onReady', async () => mailbox.start());
   app.addHook('onClose', async () => {
+    await mailbox?.stop();
     await control?.stop();
     owner?.mailer?.close();
     await messaging?.stop();

@@ -2,10 +2,12 @@
 // broadcast command alike): the one place reports are acted on, the webhooks whose variables are
 // set, Twilio's status callbacks while texts are set up, and the headers that make the providers
 // hand each message's token back (docs/messaging.md, "Hearing back").
+import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../config.js';
 import { createMessageTokens } from '../consent/message-tokens.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { Db } from '../db/open-database.js';
+import { createBounceMailbox, type BounceMailbox } from './bounce-mailbox.js';
 import { Feedback } from './feedback.js';
 import { createMailgunWebhook } from './mailgun-webhook.js';
 import { createTwilioStatusWebhook } from './twilio-status-webhook.js';
@@ -19,6 +21,8 @@ export interface FeedbackParts {
   smsStatus?: FeedbackWebhook;
   /** The providers' tag headers for a message's token, added to every email. */
   tagHeaders: (token: string) => Record<string, string>;
+  /** With BOUNCE_ADDRESS and BOUNCE_IMAP_URL: the bounce mailbox, read while the server runs. */
+  bounceMailbox?: (logger: FastifyBaseLogger) => BounceMailbox;
 }
 
 /** The webhooks the configuration turns on (each provider's file beside this one). */
@@ -43,16 +47,30 @@ export function createFeedbackParts(
 ): FeedbackParts | undefined {
   if (!config.secretKey) return undefined;
   const webhooks = configuredWebhooks(config);
+  const tokens = createMessageTokens(config.secretKey);
   const feedback = new Feedback({
     store: db.feedback,
     consent: db.consent,
     subscriptions,
     outbox: db.outbox,
-    tokens: createMessageTokens(config.secretKey),
+    tokens,
   });
+  const { bounceAddress, bounceImapUrl } = config.feedback ?? {};
   return {
     feedback,
     webhooks,
+    ...(bounceAddress && bounceImapUrl
+      ? {
+          bounceMailbox: (logger: FastifyBaseLogger) =>
+            createBounceMailbox({
+              url: bounceImapUrl,
+              bounceAddress,
+              tokens,
+              onEvents: (events) => feedback.receive(events),
+              logger,
+            }),
+        }
+      : {}),
     ...(config.sms ? { smsStatus: createTwilioStatusWebhook({ authToken: config.sms.authToken }) } : {}),
     tagHeaders: tagHeadersFor(webhooks),
   };

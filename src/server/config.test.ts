@@ -196,7 +196,6 @@ describe('messaging', () => {
           ...secret,
           BOUNCE_ADDRESS: 'bounces@mail.example.org',
           BOUNCE_IMAP_URL: 'imaps://bounces:pw@mail.example.org:993/INBOX',
-          SES_SNS_TOPIC_ARNS: 'arn:aws:sns:us-east-1:123456789012:a, arn:aws:sns:eu-west-1:123456789012:b',
           MAILGUN_WEBHOOK_SIGNING_KEY: 'key-0123456789abcdef',
           BROADCAST_MAX_BOUNCE_RATE: '3%',
           BROADCAST_MAX_COMPLAINT_RATE: '0.002',
@@ -208,7 +207,6 @@ describe('messaging', () => {
         feedback: {
           bounceAddress: 'bounces@mail.example.org',
           bounceImapUrl: 'imaps://bounces:pw@mail.example.org:993/INBOX',
-          ses: { topicArns: ['arn:aws:sns:us-east-1:123456789012:a', 'arn:aws:sns:eu-west-1:123456789012:b'] },
           mailgun: { signingKey: 'key-0123456789abcdef' },
         },
       },
@@ -217,9 +215,6 @@ describe('messaging', () => {
     expect(loadConfig({}, '/').broadcast).toMatchObject({ maxBounceRate: 0.02, maxComplaintRate: 0.001 });
     expect(() => loadConfig({ BROADCAST_MAX_BOUNCE_RATE: '150%' }, '/')).toThrow(/BROADCAST_MAX_BOUNCE_RATE/);
     expect(() => loadConfig({ MAILGUN_WEBHOOK_SIGNING_KEY: 'key-0123456789abcdef' }, '/')).toThrow(/SECRET_KEY/);
-    expect(() => loadConfig({ ...secret, POSTMARK_WEBHOOK_USER: 'postmark' }, '/')).toThrow(
-      /POSTMARK_WEBHOOK_PASSWORD/,
-    );
     expect(() => loadConfig({ ...secret, BOUNCE_IMAP_URL: 'imaps://a:b@c/INBOX' }, '/')).toThrow(/BOUNCE_ADDRESS/);
   });
   it('turns email on with confirmation by default, and off when asked', () => {

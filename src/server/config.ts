@@ -121,20 +121,7 @@ const environmentSchema = z.object({
     /^imaps?:\/\/\S+$/,
     'must be imaps://user:password@host:993/INBOX (or imap:// on loopback)',
   ),
-  SES_SNS_TOPIC_ARNS: optionalText(
-    /^arn:aws[a-z-]*:sns:[^\s,]+(,\s*arn:aws[a-z-]*:sns:[^\s,]+)*$/,
-    'must be SNS topic ARNs, comma-separated',
-  ),
-  /** Tests only: where SNS signing certificates are fetched (a local stand-in), as TWILIO_API_BASE_URL is. */
-  SES_SNS_CERT_BASE_URL: optionalText(/^https?:\/\/[^\s/]+\/?$/, 'must be an origin'),
-  POSTMARK_WEBHOOK_USER: optionalText(/^\S+$/, 'must have no spaces'),
-  POSTMARK_WEBHOOK_PASSWORD: optionalText(/^.{16,}$/, 'must be at least 16 characters'),
   MAILGUN_WEBHOOK_SIGNING_KEY: optionalText(/^\S{16,}$/, 'must be the HTTP webhook signing key from Mailgun'),
-  SENDGRID_WEBHOOK_PUBLIC_KEY: optionalText(
-    /^[A-Za-z0-9+/=\s-]{40,}$/,
-    'must be the verification key SendGrid shows (base64)',
-  ),
-  RESEND_WEBHOOK_SECRET: optionalText(/^whsec_[A-Za-z0-9+/=]+$/, 'must be the signing secret Resend shows (whsec_…)'),
   EMAIL_CONFIRMATION: z
     .enum(['on', 'off'])
     .optional()
@@ -301,11 +288,7 @@ export interface FeedbackConfig {
   bounceAddress?: string;
   /** The bounce mailbox, read over IMAP (BOUNCE_IMAP_URL). */
   bounceImapUrl?: string;
-  ses?: { topicArns: string[]; certificateBaseUrl?: string };
-  postmark?: { user: string; password: string };
   mailgun?: { signingKey: string };
-  sendgrid?: { publicKey: string };
-  resend?: { secret: string };
 }
 
 export const DEFAULT_TWILIO_API_BASE_URL = 'https://api.twilio.com';
@@ -395,35 +378,12 @@ function messagingFrom(env: Environment, problems: string[]): MessagingConfig {
 function feedbackFrom(env: Environment, problems: string[]): FeedbackConfig {
   if (env.BOUNCE_IMAP_URL && !env.BOUNCE_ADDRESS)
     problems.push('BOUNCE_IMAP_URL: needs BOUNCE_ADDRESS (the reports come back to bounces+…@ that address)');
-  if (Boolean(env.POSTMARK_WEBHOOK_USER) !== Boolean(env.POSTMARK_WEBHOOK_PASSWORD))
-    problems.push('POSTMARK_WEBHOOK_USER, POSTMARK_WEBHOOK_PASSWORD: set both, or neither');
-  if (
-    (env.BOUNCE_ADDRESS ||
-      env.SES_SNS_TOPIC_ARNS ||
-      env.POSTMARK_WEBHOOK_USER ||
-      env.MAILGUN_WEBHOOK_SIGNING_KEY ||
-      env.SENDGRID_WEBHOOK_PUBLIC_KEY ||
-      env.RESEND_WEBHOOK_SECRET) &&
-    !env.SECRET_KEY
-  )
+  if ((env.BOUNCE_ADDRESS || env.MAILGUN_WEBHOOK_SIGNING_KEY) && !env.SECRET_KEY)
     problems.push('SECRET_KEY: required to hear back from providers (it signs the token each message carries)');
   return {
     ...(env.BOUNCE_ADDRESS ? { bounceAddress: env.BOUNCE_ADDRESS } : {}),
     ...(env.BOUNCE_IMAP_URL ? { bounceImapUrl: env.BOUNCE_IMAP_URL } : {}),
-    ...(env.SES_SNS_TOPIC_ARNS
-      ? {
-          ses: {
-            topicArns: env.SES_SNS_TOPIC_ARNS.split(',').map((arn) => arn.trim()),
-            ...(env.SES_SNS_CERT_BASE_URL ? { certificateBaseUrl: env.SES_SNS_CERT_BASE_URL.replace(/\/$/, '') } : {}),
-          },
-        }
-      : {}),
-    ...(env.POSTMARK_WEBHOOK_USER && env.POSTMARK_WEBHOOK_PASSWORD
-      ? { postmark: { user: env.POSTMARK_WEBHOOK_USER, password: env.POSTMARK_WEBHOOK_PASSWORD } }
-      : {}),
     ...(env.MAILGUN_WEBHOOK_SIGNING_KEY ? { mailgun: { signingKey: env.MAILGUN_WEBHOOK_SIGNING_KEY } } : {}),
-    ...(env.SENDGRID_WEBHOOK_PUBLIC_KEY ? { sendgrid: { publicKey: env.SENDGRID_WEBHOOK_PUBLIC_KEY } } : {}),
-    ...(env.RESEND_WEBHOOK_SECRET ? { resend: { secret: env.RESEND_WEBHOOK_SECRET } } : {}),
   };
 }
 

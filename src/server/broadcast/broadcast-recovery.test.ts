@@ -151,6 +151,23 @@ for (const engine of storeEngines) {
       },
     );
 
+    it('the message log failing (a database blip) never stops a message nor sends one twice', async () => {
+      const { store, broadcasts, send, sink } = await setup(engine.name);
+      const people = await addPeople(store, 6);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      let failures = 0;
+      const fail = () => {
+        failures += 1;
+        return Promise.reject(new Error('Connection terminated unexpectedly'));
+      };
+      store.feedback.sending = fail;
+      store.feedback.sent = fail;
+      const result = await send(broadcast);
+      expect(failures).toBeGreaterThanOrEqual(12);
+      expect(result).toMatchObject({ ended: 'finished', sent: 6, failedTemporary: 0 });
+      expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+    });
+
     it('421 on every other message: everyone is reached once', async () => {
       const { store, broadcasts, send, sink } = await setup(engine.name);
       const people = await addPeople(store, 12);

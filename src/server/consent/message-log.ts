@@ -46,7 +46,9 @@ export class MessageLog {
     const { store, tokens, siteUrl, feedback, tagHeaders } = this.options;
     const token = tokens.issue();
     const { feedbackId: campaign, ...recorded } = message;
-    await store.sending([{ ...recorded, token }]);
+    // Best effort: a database blip must never stop a message, nor make one go twice. Without its
+    // record, a report about it matches nothing (kept as unmatched, acted on never).
+    await store.sending([{ ...recorded, token }]).catch(() => undefined);
     const bounceAddress = feedback?.bounceAddress;
     return {
       token,
@@ -58,11 +60,14 @@ export class MessageLog {
 
   /** It left: the provider took it. */
   sent(token: string, ids: { providerId?: string | undefined; messageId?: string | undefined }): Promise<void> {
-    return this.options.store.sent(token, {
-      state: 'sent',
-      ...(ids.providerId ? { providerId: ids.providerId } : {}),
-      ...(ids.messageId ? { messageId: ids.messageId.replace(/^<|>$/g, '') } : {}),
-    });
+    // It has left: a failure to note its ids must not look like a failed send (that would send it again).
+    return this.options.store
+      .sent(token, {
+        state: 'sent',
+        ...(ids.providerId ? { providerId: ids.providerId } : {}),
+        ...(ids.messageId ? { messageId: ids.messageId.replace(/^<|>$/g, '') } : {}),
+      })
+      .catch(() => undefined);
   }
 
   /**
@@ -71,6 +76,16 @@ export class MessageLog {
    * counts in the broadcast's health like any later bounce.
    */
   async refused(token: string, channel: 'email' | 'sms', verdict: FailureVerdict, answer: string): Promise<void> {
+    // Best effort, as sent(): the outcome the sender records is what must not be lost.
+    await this.recordRefusal(token, channel, verdict, answer).catch(() => undefined);
+  }
+
+  private async recordRefusal(
+    token: string,
+    channel: 'email' | 'sms',
+    verdict: FailureVerdict,
+    answer: string,
+  ): Promise<void> {
     const { store } = this.options;
     await store.sent(token, { state: 'failed' });
     if (verdict.kind !== 'recipient') return;

@@ -3,13 +3,11 @@
 // Node http server in the same run, with every acknowledged sign-up counted in the store after.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import path from 'node:path';
+import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { freshPostgres, freshSqlite, median } from './bench-databases.js';
 import { stop, waitForServer } from './server-process.js';
-import pg from 'pg';
 import { openDatabase } from '../src/server/db/open-database.js';
 import type { DatabaseConfig } from '../src/server/config.js';
 
@@ -121,43 +119,6 @@ async function benchBare(): Promise<RunResult> {
   }
 }
 
-async function freshSqlite(): Promise<{ database: DatabaseConfig; cleanup: () => void }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-bench-'));
-  return {
-    database: { kind: 'sqlite', file: path.join(dir, 'signups.db') },
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
-
-async function freshPostgres(base: string): Promise<{ database: DatabaseConfig; cleanup: () => Promise<void> }> {
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client(base);
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  const database: DatabaseConfig = { kind: 'postgres', url: url.toString(), poolSize: 10 };
-  // The server migrates on start; the store opened for counting only reads.
-  return {
-    database,
-    cleanup: async () => {
-      const client = new pg.Client(base);
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    },
-  };
-}
-
-const median = (numbers: number[]) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
-
 function report(name: string, run: number, result: RunResult): void {
   const rows = result.rows === null ? '' : `, rows ${result.rows}${result.rows === result.ok ? '' : ' (MISMATCH)'}`;
   console.log(
@@ -176,7 +137,7 @@ const targets: { name: string; once: () => Promise<RunResult> }[] = [
       try {
         return await benchServer(database);
       } finally {
-        cleanup();
+        await cleanup();
       }
     },
   },

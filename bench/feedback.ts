@@ -5,15 +5,13 @@
 // report is counted in the store after: stored once each, redeliveries not again.
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import path from 'node:path';
+import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import type { DatabaseConfig } from '../src/server/config.js';
 import { createMessageTokens } from '../src/server/consent/message-tokens.js';
 import { openDatabase } from '../src/server/db/open-database.js';
+import { freshPostgres, freshSqlite, median } from './bench-databases.js';
 import { stop, waitForServer } from './server-process.js';
 
 const { values } = parseArgs({
@@ -32,14 +30,6 @@ const PORT = 4351;
 const SECRET = randomBytes(32).toString('hex');
 const SIGNING_KEY = `key-${randomBytes(16).toString('hex')}`;
 const DUPLICATE_SHARE = 0.1;
-
-const median = (numbers: number[]) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 /** A Mailgun "delivered" report about this message, signed with a fresh signature token. */
 function mailgunReport(eventId: string, token: string): string {
@@ -159,33 +149,6 @@ async function withServer<T>(database: DatabaseConfig, work: (url: string) => Pr
   }
 }
 
-async function fresh(kind: 'sqlite' | 'postgres'): Promise<{ database: DatabaseConfig; cleanup: () => Promise<void> }> {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-bench-'));
-    return {
-      database: { kind: 'sqlite', file: path.join(dir, 'signups.db') },
-      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const base = postgresUrl as string;
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client(base);
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    database: { kind: 'postgres', url: url.toString(), poolSize: 10 },
-    cleanup: async () => {
-      const client = new pg.Client(base);
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    },
-  };
-}
-
 async function countReports(database: DatabaseConfig): Promise<number> {
   const store = await openDatabase(database, { migrate: false });
   try {
@@ -205,7 +168,8 @@ for (const engine of engines) {
   const alone: number[] = [];
   const during: number[] = [];
   for (let run = 1; run <= runs; run += 1) {
-    const { database, cleanup } = await fresh(engine);
+    const { database, cleanup } =
+      engine === 'sqlite' ? await freshSqlite() : await freshPostgres(postgresUrl as string);
     try {
       // The server migrates on its first start; the messages are recorded before the reports come.
       await withServer(database, async () => undefined);

@@ -1,9 +1,9 @@
 // The owner's view of a broadcast in the terminal: counts, a progress bar, and the time left.
-import { done, duration } from '../server/broadcast/broadcast-progress.js';
+import { done, duration, percent } from '../server/broadcast/broadcast-progress.js';
 import type { BroadcastHealth } from '../server/db/feedback-repository.js';
 import type { ChannelPause, StateCounts } from '../server/db/outbox-repository.js';
 
-export { done, duration };
+export { done, duration, percent };
 
 const number = (value: number) => value.toLocaleString('en-US');
 
@@ -70,11 +70,6 @@ export function statusLines(counts: StateCounts): string[] {
   ];
   const width = Math.max(...rows.map(([, value]) => number(value).length));
   return rows.map(([label, value, meaning]) => `  ${label.padEnd(18)} ${number(value).padStart(width)}  ${meaning}`);
-}
-
-/** "3.4%": a share with up to two decimals. */
-export function percent(share: number): string {
-  return `${(share * 100).toFixed(2).replace(/\.?0+$/, '')}%`;
 }
 
 /** What came back about a channel's messages, as status prints it under the counts. */

@@ -65,9 +65,14 @@ export const HEALTH_COUNTS = ['delivered', 'hardBounced', 'softBounced', 'compla
 export type HealthCount = (typeof HEALTH_COUNTS)[number];
 export const HEALTH_RATES = ['bounceRate', 'complaintRate'] as const;
 
-/** "1.2%" (two decimals under 1%). */
-function share(value: number): string {
+/** "1.2%" (two decimals under 1%): a share of 0..1 in a column of figures. */
+export function share(value: number): string {
   return `${(value * 100).toFixed(value < 0.01 ? 2 : 1)}%`;
+}
+
+/** "2.95%", "2%": a share of 0..1 in a sentence, no trailing zeros. */
+export function percent(value: number): string {
+  return `${(value * 100).toFixed(2).replace(/\.?0+$/, '')}%`;
 }
 
 /** The counts of several channels together. */

@@ -15,6 +15,7 @@ import { toE164 } from '../consent/phone.js';
 import { SmsSendError, type SmsProvider } from '../consent/sms-provider.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import { retryDelayMs } from '../consent/confirmation-mailer.js';
+import { percent } from './broadcast-progress.js';
 import { personalise } from './broadcast-templates.js';
 import type {
   Broadcast,
@@ -261,7 +262,6 @@ export class BroadcastSender {
     if (!current || current.healthAcceptedAt) return;
     const figures = await health.store.health(broadcast.id, 'email', current.startedAt);
     if (figures.messages < HEALTH_MINIMUM) return;
-    const percent = (share: number) => `${(share * 100).toFixed(2).replace(/\.?0+$/, '')}%`;
     const problems = [
       ...(figures.bounceRate > health.maxBounceRate
         ? [`${percent(figures.bounceRate)} of its emails bounced (the limit is ${percent(health.maxBounceRate)})`]

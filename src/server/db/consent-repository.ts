@@ -392,28 +392,25 @@ export class ConsentRepository {
    * comes later on the page, until START from that number.
    */
   async isSuppressed(kind: AddressKind, hash: string, consentedAt: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('suppressions')
-      .select('id')
-      .where('kind', '=', kind)
-      .where('address_hash', '=', hash)
-      // A STOP is the number's owner speaking: only their START lifts it, never a sign-up on the
-      // page, which anyone could make with someone else's number.
-      .where((eb) => eb.or([eb('created_at', '>', consentedAt), eb('reason', '=', 'sms_stop')]))
-      .executeTakeFirst();
-    return row !== undefined;
+    return (await this.suppressionReason(kind, hash, consentedAt)) !== undefined;
   }
 
   /**
    * Why the address is suppressed for someone who consented at `consentedAt`, the newest reason
    * that applies (the rule of isSuppressed), or undefined when it is not.
    */
-  async suppressionReason(kind: AddressKind, hash: string, consentedAt: string): Promise<SuppressionReason | undefined> {
+  async suppressionReason(
+    kind: AddressKind,
+    hash: string,
+    consentedAt: string,
+  ): Promise<SuppressionReason | undefined> {
     const row = await this.db
       .selectFrom('suppressions')
       .select('reason')
       .where('kind', '=', kind)
       .where('address_hash', '=', hash)
+      // A STOP is the number's owner speaking: only their START lifts it, never a sign-up on the
+      // page, which anyone could make with someone else's number.
       .where((eb) => eb.or([eb('created_at', '>', consentedAt), eb('reason', '=', 'sms_stop')]))
       .orderBy('created_at', 'desc')
       .executeTakeFirst();

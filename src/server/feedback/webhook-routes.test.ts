@@ -13,6 +13,17 @@ import { configuredWebhooks, createFeedbackParts, tagHeadersFor } from './feedba
 
 const SITE = 'https://scamsavvy.example';
 
+/** The app as the server builds it over this broadcast world: feedback's routes and nothing else of note. */
+function appFor({ store, broadcasts, config }: Awaited<ReturnType<typeof setup>>) {
+  return createApp({
+    config: testConfig({ siteUrl: SITE }),
+    db: store,
+    serveSite: false,
+    logger: false,
+    feedback: createFeedbackParts(config.messaging, store, broadcasts.subscriptions),
+  });
+}
+
 /** A status callback as Twilio posts it: form fields, signed over the full URL. */
 function callback(url: string, fields: Record<string, string>, token = AUTH_TOKEN) {
   return {
@@ -29,17 +40,12 @@ function callback(url: string, fields: Record<string, string>, token = AUTH_TOKE
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`Twilio status callbacks on ${engine.name}`, () => {
     it('a landline, a STOP and a delivery (reported out of order and twice) each act once; a forged one changes nothing', async () => {
-      const { store, broadcasts, send, twilio, config } = await setup(engine.name, { texts: true });
+      const world = await setup(engine.name, { texts: true });
+      const { store, broadcasts, send, twilio } = world;
       const people = await addPeople(store, 3);
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch', channels: ['sms'] });
       expect((await send(broadcast)).sent).toBe(3);
-      const app = await createApp({
-        config: testConfig({ siteUrl: SITE }),
-        db: store,
-        serveSite: false,
-        logger: false,
-        feedback: createFeedbackParts(config.messaging, store, broadcasts.subscriptions),
-      });
+      const app = await appFor(world);
       const texts = new Map(twilio!.sent().map((text) => [text.to, text]));
       const [landline, stopper, fine] = people.map((person) => texts.get(person.phone)!);
       for (const text of [landline, stopper, fine])
@@ -91,14 +97,8 @@ for (const engine of storeEngines) {
     });
 
     it('the route is not there while texts are not set up', async () => {
-      const { store, broadcasts, config } = await setup(engine.name);
-      const app = await createApp({
-        config: testConfig({ siteUrl: SITE }),
-        db: store,
-        serveSite: false,
-        logger: false,
-        feedback: createFeedbackParts(config.messaging, store, broadcasts.subscriptions),
-      });
+      const world = await setup(engine.name);
+      const app = await appFor(world);
       const response = await app.inject({
         method: 'POST',
         url: '/api/sms/status',
@@ -129,10 +129,8 @@ for (const engine of storeEngines) {
     it('hands our token back: a permanent failure suppresses, a complaint stops email, each once; forged, stale and replayed ones change nothing', async () => {
       const counting = await startCountingSmtpSink();
       onTestFinished(() => counting.stop());
-      const { store, broadcasts, send, config } = await setup(engine.name, {
-        smtp: counting,
-        env: { MAILGUN_WEBHOOK_SIGNING_KEY: SIGNING_KEY },
-      });
+      const world = await setup(engine.name, { smtp: counting, env: { MAILGUN_WEBHOOK_SIGNING_KEY: SIGNING_KEY } });
+      const { store, broadcasts, send, config } = world;
       // Every email carries the token where Mailgun hands it back.
       expect(tagHeadersFor(configuredWebhooks(config.messaging))('t0ken')).toEqual({
         'X-Mailgun-Variables': '{"token":"t0ken"}',
@@ -140,13 +138,7 @@ for (const engine of storeEngines) {
       const people = await addPeople(store, 3);
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
       expect((await send(broadcast)).sent).toBe(3);
-      const app = await createApp({
-        config: testConfig({ siteUrl: SITE }),
-        db: store,
-        serveSite: false,
-        logger: false,
-        feedback: createFeedbackParts(config.messaging, store, broadcasts.subscriptions),
-      });
+      const app = await appFor(world);
       const tokens = (await Promise.all(people.map((person) => store.feedback.messagesTo(person.id)))).map(
         (messages) => messages[0]!.token,
       );
@@ -205,14 +197,8 @@ for (const engine of storeEngines) {
     });
 
     it('is not there while MAILGUN_WEBHOOK_SIGNING_KEY is unset', async () => {
-      const { store, broadcasts, config } = await setup(engine.name);
-      const app = await createApp({
-        config: testConfig({ siteUrl: SITE }),
-        db: store,
-        serveSite: false,
-        logger: false,
-        feedback: createFeedbackParts(config.messaging, store, broadcasts.subscriptions),
-      });
+      const world = await setup(engine.name);
+      const app = await appFor(world);
       expect((await app.inject({ method: 'POST', url: '/api/webhooks/mailgun', payload: '{}' })).statusCode).toBe(404);
       await app.close();
     });

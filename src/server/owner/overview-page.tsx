@@ -1,5 +1,6 @@
 // The dashboard's first page: the same figures `npm run signups:stats` prints, from the same store
 // queries, as figures, a chart with its table, the page's funnel and the top sources and campaigns.
+import { share } from '../broadcast/broadcast-progress.js';
 import { ownerWords } from './owner-words.js';
 import type { CountedLabel, SignupStats } from '../db/signups-repository.js';
 import type { FunnelDay } from '../db/events-repository.js';
@@ -18,12 +19,6 @@ export interface OverviewData {
   ownerEmail: string;
   /** What came back after sends: the suppression list by reason, the recent bounce and complaint rates. */
   health?: ListHealth;
-}
-
-/** "1.2%": a share of 0..1, to one decimal (two under 1%). */
-function share(value: number): string {
-  const digits = value < 0.01 ? 2 : 1;
-  return `${(value * 100).toFixed(digits)}%`;
 }
 
 function ListHealthSection({ health, days }: { health: ListHealth; days: number }) {

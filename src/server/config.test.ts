@@ -217,6 +217,37 @@ describe('messaging', () => {
     expect(() => loadConfig({ MAILGUN_WEBHOOK_SIGNING_KEY: 'key-0123456789abcdef' }, '/')).toThrow(/SECRET_KEY/);
     expect(() => loadConfig({ ...secret, BOUNCE_IMAP_URL: 'imaps://a:b@c/INBOX' }, '/')).toThrow(/BOUNCE_ADDRESS/);
   });
+  it('reads the SES, Postmark, SendGrid and Resend webhooks, each off until set, and refuses half a setting', () => {
+    const secret = { SECRET_KEY: 'k'.repeat(40) };
+    const topic = 'arn:aws:sns:us-east-1:123456789012:ses-feedback';
+    expect(
+      loadConfig(
+        {
+          ...secret,
+          SES_SNS_TOPIC_ARNS: `${topic} , arn:aws:sns:eu-west-1:123456789012:other`,
+          POSTMARK_WEBHOOK_USER: 'postmark-hook',
+          POSTMARK_WEBHOOK_PASSWORD: 'p'.repeat(20),
+          SENDGRID_WEBHOOK_PUBLIC_KEY: `MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE${'A'.repeat(60)}==`,
+          RESEND_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        },
+        '/',
+      ).messaging.feedback,
+    ).toEqual({
+      ses: { topicArns: [topic, 'arn:aws:sns:eu-west-1:123456789012:other'] },
+      postmark: { user: 'postmark-hook', password: 'p'.repeat(20) },
+      sendgrid: { publicKey: `MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE${'A'.repeat(60)}==` },
+      resend: { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+    });
+    expect(loadConfig(secret, '/').messaging.feedback).toEqual({});
+    expect(() => loadConfig({ ...secret, SES_SNS_TOPIC_ARNS: 'ses-feedback' }, '/')).toThrow(/SES_SNS_TOPIC_ARNS/);
+    expect(() => loadConfig({ ...secret, POSTMARK_WEBHOOK_USER: 'postmark-hook' }, '/')).toThrow(
+      /POSTMARK_WEBHOOK_PASSWORD/,
+    );
+    expect(() => loadConfig({ ...secret, SES_SNS_BASE_URL: 'http://127.0.0.1:1' }, '/')).toThrow(/SES_SNS_BASE_URL/);
+    expect(() => loadConfig({ RESEND_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }, '/')).toThrow(
+      /SECRET_KEY/,
+    );
+  });
   it('turns email on with confirmation by default, and off when asked', () => {
     const { messaging } = loadConfig(email, '/');
     expect(messaging.email).toEqual({ smtpUrl: email.SMTP_URL, from: email.MAIL_FROM });

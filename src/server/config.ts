@@ -122,6 +122,18 @@ const environmentSchema = z.object({
     'must be imaps://user:password@host:993/INBOX (or imap:// on loopback)',
   ),
   MAILGUN_WEBHOOK_SIGNING_KEY: optionalText(/^\S{16,}$/, 'must be the HTTP webhook signing key from Mailgun'),
+  SES_SNS_TOPIC_ARNS: optionalText(
+    /^arn:aws(-[a-z]+)*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\s*,\s*arn:aws(-[a-z]+)*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256})*$/,
+    'must be the SNS topic ARNs SES reports to, separated by commas (arn:aws:sns:us-east-1:123456789012:ses-feedback)',
+  ),
+  SES_SNS_BASE_URL: optionalText(/^https?:\/\/[^\s/]+\/?$/, 'must be an origin such as http://127.0.0.1:4330'),
+  POSTMARK_WEBHOOK_USER: optionalText(/^[^\s:]{8,}$/, 'must be at least 8 characters, without spaces or colons'),
+  POSTMARK_WEBHOOK_PASSWORD: optionalText(/^\S{16,}$/, 'must be at least 16 characters (openssl rand -hex 16 makes one)'),
+  SENDGRID_WEBHOOK_PUBLIC_KEY: optionalText(
+    /^[A-Za-z0-9+/=\s]{80,}$/,
+    'must be the verification key SendGrid shows for the signed Event Webhook (base64)',
+  ),
+  RESEND_WEBHOOK_SECRET: optionalText(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be the signing secret Resend shows (whsec_…)'),
   EMAIL_CONFIRMATION: z
     .enum(['on', 'off'])
     .optional()
@@ -289,6 +301,15 @@ export interface FeedbackConfig {
   /** The bounce mailbox, read over IMAP (BOUNCE_IMAP_URL). */
   bounceImapUrl?: string;
   mailgun?: { signingKey: string };
+  /** Amazon SES through SNS: the topics whose messages are taken (SES_SNS_TOPIC_ARNS). */
+  ses?: {
+    topicArns: string[];
+    /** Tests only: where SNS's own hosts are reached (certificates, subscription confirmations). */
+    snsBaseUrl?: string;
+  };
+  postmark?: { user: string; password: string };
+  sendgrid?: { publicKey: string };
+  resend?: { secret: string };
 }
 
 export const DEFAULT_TWILIO_API_BASE_URL = 'https://api.twilio.com';
@@ -378,12 +399,39 @@ function messagingFrom(env: Environment, problems: string[]): MessagingConfig {
 function feedbackFrom(env: Environment, problems: string[]): FeedbackConfig {
   if (env.BOUNCE_IMAP_URL && !env.BOUNCE_ADDRESS)
     problems.push('BOUNCE_IMAP_URL: needs BOUNCE_ADDRESS (the reports come back to bounces+…@ that address)');
-  if ((env.BOUNCE_ADDRESS || env.MAILGUN_WEBHOOK_SIGNING_KEY) && !env.SECRET_KEY)
+  if (Boolean(env.POSTMARK_WEBHOOK_USER) !== Boolean(env.POSTMARK_WEBHOOK_PASSWORD))
+    problems.push('POSTMARK_WEBHOOK_USER, POSTMARK_WEBHOOK_PASSWORD: set both (the webhook refuses everything otherwise)');
+  if (env.SES_SNS_BASE_URL && !env.SES_SNS_TOPIC_ARNS)
+    problems.push('SES_SNS_BASE_URL: only for tests, with SES_SNS_TOPIC_ARNS');
+  const anyProvider = [
+    env.BOUNCE_ADDRESS,
+    env.MAILGUN_WEBHOOK_SIGNING_KEY,
+    env.SES_SNS_TOPIC_ARNS,
+    env.POSTMARK_WEBHOOK_USER,
+    env.SENDGRID_WEBHOOK_PUBLIC_KEY,
+    env.RESEND_WEBHOOK_SECRET,
+  ].some(Boolean);
+  if (anyProvider && !env.SECRET_KEY)
     problems.push('SECRET_KEY: required to hear back from providers (it signs the token each message carries)');
   return {
     ...(env.BOUNCE_ADDRESS ? { bounceAddress: env.BOUNCE_ADDRESS } : {}),
     ...(env.BOUNCE_IMAP_URL ? { bounceImapUrl: env.BOUNCE_IMAP_URL } : {}),
     ...(env.MAILGUN_WEBHOOK_SIGNING_KEY ? { mailgun: { signingKey: env.MAILGUN_WEBHOOK_SIGNING_KEY } } : {}),
+    ...(env.SES_SNS_TOPIC_ARNS
+      ? {
+          ses: {
+            topicArns: env.SES_SNS_TOPIC_ARNS.split(',').map((arn) => arn.trim()),
+            ...(env.SES_SNS_BASE_URL ? { snsBaseUrl: env.SES_SNS_BASE_URL.replace(/\/$/, '') } : {}),
+          },
+        }
+      : {}),
+    ...(env.POSTMARK_WEBHOOK_USER && env.POSTMARK_WEBHOOK_PASSWORD
+      ? { postmark: { user: env.POSTMARK_WEBHOOK_USER, password: env.POSTMARK_WEBHOOK_PASSWORD } }
+      : {}),
+    ...(env.SENDGRID_WEBHOOK_PUBLIC_KEY
+      ? { sendgrid: { publicKey: env.SENDGRID_WEBHOOK_PUBLIC_KEY.replace(/\s+/g, '') } }
+      : {}),
+    ...(env.RESEND_WEBHOOK_SECRET ? { resend: { secret: env.RESEND_WEBHOOK_SECRET } } : {}),
   };
 }
 

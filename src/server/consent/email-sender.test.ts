@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
-import { createEmailSender, EmailSendError, refusalIn, type EmailSender } from './email-sender.js';
+import { createEmailSender, EmailSendError, providerIdFrom, refusalIn, type EmailSender } from './email-sender.js';
 import { SendFailure } from './send-failure.js';
 
 const email = {
@@ -191,5 +191,20 @@ describe('refusalIn', () => {
     expect(refusalIn({ rejected: ['gone@example.com'] })?.kind).toBe('recipient');
     expect(refusalIn({ rejected: [], response: '250 Ok' })).toBeUndefined();
     expect(refusalIn({ response: '250 Ok' })).toBeUndefined();
+  });
+});
+
+describe('providerIdFrom', () => {
+  it("reads the provider's id for the message from the 250 answers of SES, Postfix, SendGrid and Exim", () => {
+    expect(providerIdFrom('250 Ok 0100018c5f2a3b4c-7e8f9a0b-1c2d-3e4f-5a6b-7c8d9e0f1a2b-000000')).toBe(
+      '0100018c5f2a3b4c-7e8f9a0b-1c2d-3e4f-5a6b-7c8d9e0f1a2b-000000',
+    );
+    expect(providerIdFrom('250 2.0.0 Ok: queued as 4F3C21E0A7')).toBe('4F3C21E0A7');
+    expect(providerIdFrom('250 Ok: queued as bmwlH4bWSXiNXpPsTcZ2Ew')).toBe('bmwlH4bWSXiNXpPsTcZ2Ew');
+    expect(providerIdFrom('250 OK id=1r2S3t-0004uV-9x')).toBe('1r2S3t-0004uV-9x');
+    // Nothing that looks like an id: kept whole (it matches a report only where it names one message).
+    expect(providerIdFrom('250 Great success')).toBe('Great success');
+    expect(providerIdFrom('250 OK')).toBe('OK');
+    expect(providerIdFrom(undefined)).toBeUndefined();
   });
 });

@@ -179,9 +179,15 @@ export function createEmailSender(
   };
 }
 
-/** "250 Ok 0100018c5f…" (Amazon SES), "250 2.0.0 OK id=1r…" : the provider's id, or the whole answer. */
+/**
+ * The provider's id for the message from its "250" answer: "250 Ok 0100018c5f…" (Amazon SES), "250
+ * 2.0.0 Ok: queued as 4F3C21E0A" (Postfix, SendGrid), "250 2.0.0 OK id=1r…" give the id; any other
+ * answer is kept whole (a report is matched by it only where it names one message).
+ */
 export function providerIdFrom(response: string | undefined): string | undefined {
   if (!response) return undefined;
   const text = response.replace(/^250[ -](\d\.\d\.\d\s+)?/, '').trim();
+  const id = /(?:queued as\s+|id=|^ok[:\s]+(?:id=)?)<?([^\s<>=]{6,})>?\s*$/i.exec(text)?.[1];
+  if (id) return id.slice(0, 200);
   return text === '' ? undefined : text.slice(0, 200);
 }

@@ -123,13 +123,16 @@ export class FeedbackRepository {
   /** The message a report names: by our token first, else by the provider's id, else by its Message-ID. */
   async find(reference: { token?: string; providerId?: string; messageId?: string }): Promise<SentMessage | undefined> {
     const query = this.db.selectFrom('sent_messages').selectAll();
-    const row = reference.token
-      ? await query.where('token', '=', reference.token).executeTakeFirst()
+    // A provider's id or a Message-ID names a message only where it names one: a server that answers
+    // every message alike ("250 OK") gives an id that must not pick someone at random.
+    const rows = reference.token
+      ? await query.where('token', '=', reference.token).execute()
       : reference.providerId
-        ? await query.where('provider_id', '=', reference.providerId).executeTakeFirst()
+        ? await query.where('provider_id', '=', reference.providerId).limit(2).execute()
         : reference.messageId
-          ? await query.where('message_id', '=', reference.messageId.replace(/^<|>$/g, '')).executeTakeFirst()
-          : undefined;
+          ? await query.where('message_id', '=', reference.messageId.replace(/^<|>$/g, '')).limit(2).execute()
+          : [];
+    const row = rows.length === 1 ? rows[0] : undefined;
     if (!row) return undefined;
     return {
       token: row.token,

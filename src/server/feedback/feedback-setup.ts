@@ -10,6 +10,10 @@ import type { Db } from '../db/open-database.js';
 import { createBounceMailbox, type BounceMailbox } from './bounce-mailbox.js';
 import { Feedback } from './feedback.js';
 import { createMailgunWebhook } from './mailgun-webhook.js';
+import { createPostmarkWebhook } from './postmark-webhook.js';
+import { createResendWebhook } from './resend-webhook.js';
+import { createSendgridWebhook } from './sendgrid-webhook.js';
+import { createSesWebhook } from './ses-webhook.js';
 import { createTwilioStatusWebhook } from './twilio-status-webhook.js';
 import type { FeedbackWebhook } from './webhook.js';
 
@@ -29,7 +33,11 @@ export interface FeedbackParts {
 export function configuredWebhooks(config: Pick<MessagingConfig, 'feedback'>): FeedbackWebhook[] {
   const { feedback } = config;
   const webhooks: FeedbackWebhook[] = [];
+  if (feedback?.ses) webhooks.push(createSesWebhook(feedback.ses));
+  if (feedback?.postmark) webhooks.push(createPostmarkWebhook(feedback.postmark));
   if (feedback?.mailgun) webhooks.push(createMailgunWebhook({ signingKey: feedback.mailgun.signingKey }));
+  if (feedback?.sendgrid) webhooks.push(createSendgridWebhook(feedback.sendgrid));
+  if (feedback?.resend) webhooks.push(createResendWebhook(feedback.resend));
   return webhooks;
 }
 

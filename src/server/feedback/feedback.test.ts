@@ -99,6 +99,29 @@ for (const engine of storeEngines) {
       expect((await store.consent.history(subscriber.id)).map((event) => event.kind)).toContain('email_complained');
     });
 
+    it("a provider id two messages share (a server answering every message alike) matches neither", async () => {
+      const { store, subscriptions, feedback, person, report } = await world(engine);
+      const [first, second] = [await person(rosa), await person(ann)];
+      const tokens = createMessageTokens(SECRET);
+      for (const subscriber of [first, second]) {
+        const token = tokens.issue();
+        await store.feedback.sending([
+          {
+            token,
+            channel: 'email',
+            purpose: 'broadcast',
+            signupId: subscriber.id,
+            broadcastId: null,
+            addressHash: subscriptions.emailHash(subscriber.email) ?? null,
+          },
+        ]);
+        await store.feedback.sent(token, { state: 'sent', providerId: 'OK' });
+      }
+      expect(await feedback.receive([report('hard_bounce', { providerId: 'OK' })])).toMatchObject({ unmatched: 1 });
+      for (const subscriber of [first, second])
+        expect(await subscriptions.mayContact((await store.consent.subscriber(subscriber.id))!, 'email')).toBe(true);
+    });
+
     it('three soft bounces on different sends suppress; a delivery between resets the count', async () => {
       const { store, subscriptions, feedback, person, sendTo, report } = await world(engine);
       const subscriber = await person(rosa);

@@ -126,8 +126,9 @@ export class Feedback {
         if (message.channel === 'sms') await this.stop(message);
         return;
       case 'filtered':
-        // Carriers filter our texts: ours to fix, never the person's. A broadcast's texts pause.
-        if (message.broadcastId !== null)
+        // Carriers filter our texts: ours to fix, never the person's. A broadcast's texts pause. (An
+        // email refused or filed as spam by one receiving server is recorded and shown, not acted on.)
+        if (message.broadcastId !== null && message.channel === 'sms')
           await this.options.outbox.pauseChannel(message.broadcastId, 'sms', {
             cause: 'sender',
             reason:

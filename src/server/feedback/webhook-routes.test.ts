@@ -3,26 +3,12 @@
 // and changes nothing; without texts set up the route is not there.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createApp } from '../app.js';
 import { twilioSignature } from '../consent/twilio-sms-provider.js';
 import { addPeople, AUTH_TOKEN, setup } from '../test/broadcast-setup.js';
 import { startCountingSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
-import { testConfig } from '../test/test-config.js';
-import { configuredWebhooks, createFeedbackParts, tagHeadersFor } from './feedback-setup.js';
-
-const SITE = 'https://scamsavvy.example';
-
-/** The app as the server builds it over this broadcast world: feedback's routes and nothing else of note. */
-function appFor({ store, broadcasts, config }: Awaited<ReturnType<typeof setup>>) {
-  return createApp({
-    config: testConfig({ siteUrl: SITE }),
-    db: store,
-    serveSite: false,
-    logger: false,
-    feedback: createFeedbackParts(config.messaging, store, broadcasts.subscriptions),
-  });
-}
+import { appFor, SITE } from '../test/feedback-app.js';
+import { configuredWebhooks, tagHeadersFor } from './feedback-setup.js';
 
 /** A status callback as Twilio posts it: form fields, signed over the full URL. */
 function callback(url: string, fields: Record<string, string>, token = AUTH_TOKEN) {

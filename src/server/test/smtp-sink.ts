@@ -2,6 +2,7 @@
 // mailparser. It can ask for a sign-in and refuse it, refuse messages or addresses with a chosen
 // answer, and stop and start again on the same port.
 // Plain Node (no test-runner APIs), so unit tests and browser tests both use it.
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { waitForMatch } from './poll.js';
 import { simpleParser, type ParsedMail } from 'mailparser';
@@ -244,7 +245,8 @@ export async function startCountingSmtpSink({
             to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
             messageId: head.match(/^Message-ID:\s*<([^>]+)>/im)?.[1],
           });
-          callback();
+          // As a provider answers: its own id for the message ("250 Ok: queued as …").
+          callback(null, `Ok: queued as ${randomBytes(8).toString('hex').toUpperCase()}`);
         });
       },
     });

@@ -61,7 +61,7 @@ const launch = await store.outbox.create({
   template: 'launch',
   segment: 'all',
   channels: ['email'],
-  includeUnconfirmed: true,
+  confirmation: 'everyone',
   content: { subject: 'ScamSavvy is here', text: 'Hello', html: '<p>Hello</p>', sms: 'Hello' },
 });
 if (launch) {

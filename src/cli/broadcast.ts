@@ -24,7 +24,7 @@ const usage = `Usage: npm run --silent broadcast -- COMMAND [options]
 Launch day: tell everyone on the list once (docs/launch-day.md). Reads the database DATABASE_URL names
 and sends through SMTP_URL and TWILIO_* like the server.
 
-  create --name NAME --template launch|beta [--segment all|beta] [--channels email,sms] [--include-unconfirmed]
+  create --name NAME --template launch|beta [--segment all|beta] [--channels email,sms] [--confirmed-only | --include-unconfirmed]
       Takes the recipients now and says how many get what, and why the others do not.
   preview NAME [--out FILE]      The email as text, an HTML file to open, and the text message.
   test NAME --to EMAIL|PHONE     Sends one real message to you ("[Test]" in the subject).
@@ -59,6 +59,7 @@ export async function main(
         segment: { type: 'string' },
         channels: { type: 'string' },
         'include-unconfirmed': { type: 'boolean' },
+        'confirmed-only': { type: 'boolean' },
         out: { type: 'string' },
         to: { type: 'string' },
         workers: { type: 'string' },

@@ -95,6 +95,7 @@ export async function createApp({
       subscriptions: messaging.subscriptions,
       links: messaging.links,
       siteUrl: config.siteUrl,
+      confirmationOn: messaging.confirmationOn,
     });
   }
   if (messaging?.sms) {

@@ -15,6 +15,10 @@ export function describeReport(report: AudienceReport, broadcast: Broadcast, top
         ? `${plural(tally.added, 'more person', 'more people')} will get ${what} (${number(tally.recipients)} in all).`
         : `${plural(tally.recipients, 'person', 'people')} will get ${what}.`,
     );
+    if (tally.beforeConfirmation > 0)
+      lines.push(
+        `  among them ${number(tally.beforeConfirmation)} signed up before confirmation was switched on (never asked to confirm; --confirmed-only leaves them out)`,
+      );
     for (const why of EXCLUSIONS) {
       const count = tally.excluded[why];
       if (count > 0) lines.push(`  not ${number(count)}: ${EXCLUSION_WORDS[why]}`);

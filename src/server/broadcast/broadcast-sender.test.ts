@@ -13,36 +13,54 @@ import { Broadcasts, transportsFrom } from './broadcasts.js';
 
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`broadcasts on ${engine.name}`, () => {
-    it('takes confirmed people who may be written to, says why the others are out, and sends each one email', async () => {
-      const { store, broadcasts, send, sink } = await setup(engine.name);
+    it('takes people who may be written to (those who signed up before confirmation was on too), says why the others are out, and sends each one email', async () => {
+      const { store, broadcasts, send, sink, database } = await setup(engine.name);
       const people = await addPeople(store, 12, { confirmed: (index) => index !== 0 });
-      const unconfirmed = people.find((p) => p.email === 'person0@example.com');
-      const [leaver, emailOff, deleted] = people.filter((p) => p !== unconfirmed).slice(5, 8);
+      // person0 signed up before confirmation was switched on: never asked, so not left out.
+      const beforeConfirmation = people.find((p) => p.email === 'person0@example.com');
+      // One who signed up while confirmation was on, was asked, and has not pressed the button.
+      const asking = await openDatabase(database, { confirmSignups: true });
+      await asking.signups.add({
+        name: 'Asked',
+        phone: '+15559990000',
+        email: 'asked@example.com',
+        betaTesting: false,
+        consentVersion: '2026-11-23',
+      });
+      await asking.close();
+      const [leaver, emailOff, deleted] = people.filter((p) => p !== beforeConfirmation).slice(5, 8);
       await broadcasts.subscriptions.leave(leaver!.id, 'preferences_page');
       await broadcasts.subscriptions.updatePreferences(emailOff!.id, { email: false }, 'preferences_page');
       await broadcasts.subscriptions.remove(deleted!.id, 'preferences_page');
 
       const { broadcast, report } = await broadcasts.create({ name: 'launch', template: 'launch' });
       expect(broadcast.channels).toEqual(['email']);
-      expect(report.people).toBe(11); // the deleted person is gone
-      expect(report.channels.email?.recipients).toBe(8);
+      expect(broadcast.confirmation).toBe('asked');
+      expect(report.people).toBe(12); // the deleted person is gone
+      expect(report.channels.email?.recipients).toBe(9);
+      expect(report.channels.email?.beforeConfirmation).toBe(1);
       expect(report.channels.email?.excluded).toMatchObject({ left: 1, opted_out: 1, not_confirmed: 1 });
-      expect(unconfirmed).toBeDefined();
+
+      // --confirmed-only leaves out the one who was never asked as well.
+      const strict = await broadcasts.create({ name: 'strict', template: 'launch', confirmation: 'confirmed_only' });
+      expect(strict.report.channels.email).toMatchObject({ recipients: 8, beforeConfirmation: 0 });
+      expect(strict.report.channels.email?.excluded).toMatchObject({ not_confirmed: 2 });
 
       const result = await send(broadcast);
       expect(result.ended).toBe('finished');
-      expect(result.sent).toBe(8);
-      const expected = people.filter((person) => ![unconfirmed, leaver, emailOff, deleted].includes(person));
+      expect(result.sent).toBe(9);
+      const expected = people.filter((person) => ![leaver, emailOff, deleted].includes(person));
       expect(countsFor(sink, expected)).toEqual(expected.map(() => 1));
-      expect(sink.received()).toHaveLength(8);
+      expect(sink.countsByAddress().get('asked@example.com')).toBeUndefined();
+      expect(sink.received()).toHaveLength(9);
       const counts = await store.outbox.counts(broadcast.id);
-      expect(counts).toMatchObject({ sent: 8, queued: 0, sending: 0, total: 8 });
+      expect(counts).toMatchObject({ sent: 9, queued: 0, sending: 0, total: 9 });
       expect((await store.outbox.get('launch'))?.state).toBe('finished');
 
       // Sending again sends nobody anything.
       const again = await send((await store.outbox.get('launch'))!);
       expect(again.sent).toBe(0);
-      expect(sink.received()).toHaveLength(8);
+      expect(sink.received()).toHaveLength(9);
     });
 
     it('writes a whole email: both parts, the person’s own unsubscribe link, list headers, a Message-ID per outbox row', async () => {

@@ -18,7 +18,7 @@ import type { Subscriptions } from '../consent/subscriptions.js';
 import type { ConsentRepository } from '../db/consent-repository.js';
 import type { FeedbackRepository } from '../db/feedback-repository.js';
 import type { Broadcast, BroadcastSegment, OutboxRepository, Recipient } from '../db/outbox-repository.js';
-import type { BroadcastChannel } from '../db/outbox.table.js';
+import type { AudienceConfirmation, BroadcastChannel } from '../db/outbox.table.js';
 import { BroadcastError } from './broadcast-error.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { changeState } from './broadcast-rules.js';
@@ -30,6 +30,7 @@ import {
   templateProblems,
   type BroadcastTemplate,
 } from './broadcast-templates.js';
+import { signedUpBeforeConfirmation } from '../consent/contact-rule.js';
 import { EXCLUSIONS, exclusionOf, suppressionsFor, type Audience, type Exclusion } from './eligibility.js';
 
 /** A link for nobody (the preview's and a test message's): it opens the "we hold no details" page. */
@@ -42,7 +43,16 @@ export interface AudienceReport {
   /** Everyone on the list when it was counted. */
   people: number;
   channels: Partial<
-    Record<BroadcastChannel, { recipients: number; added: number; excluded: Record<Exclusion, number> }>
+    Record<
+      BroadcastChannel,
+      {
+        recipients: number;
+        added: number;
+        excluded: Record<Exclusion, number>;
+        /** Among the recipients: signed up before confirmation was switched on (never asked to confirm). */
+        beforeConfirmation: number;
+      }
+    >
   >;
 }
 
@@ -100,7 +110,8 @@ export class Broadcasts {
     template: string;
     segment?: string;
     channels?: string[];
-    includeUnconfirmed?: boolean;
+    /** 'asked' unless said: confirmed_only (--confirmed-only) or everyone (--include-unconfirmed). */
+    confirmation?: AudienceConfirmation;
   }): Promise<{ broadcast: Broadcast; report: AudienceReport }> {
     if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(input.name))
       throw new BroadcastError(
@@ -139,8 +150,8 @@ export class Broadcasts {
       template,
       segment,
       channels,
-      // Confirmed sign-ups only while confirmation is on, unless the owner says otherwise.
-      includeUnconfirmed: Boolean(input.includeUnconfirmed) || !this.config.messaging.emailConfirmation,
+      // While confirmation is off nobody is asked, so everyone is taken; otherwise the owner's choice.
+      confirmation: this.config.messaging.emailConfirmation ? (input.confirmation ?? 'asked') : 'everyone',
       content,
     });
     if (!broadcast) throw new BroadcastError(`A broadcast called "${input.name}" already exists: pick another name.`);
@@ -157,7 +168,7 @@ export class Broadcasts {
   }
 
   audienceOf(broadcast: Broadcast): Audience {
-    return { segment: broadcast.segment, confirmedOnly: !broadcast.includeUnconfirmed };
+    return { segment: broadcast.segment, confirmation: broadcast.confirmation };
   }
 
   /** Goes through the whole list a page at a time, putting everyone who may get it in the outbox. */
@@ -169,6 +180,7 @@ export class Broadcasts {
         recipients: 0,
         added: 0,
         excluded: Object.fromEntries(EXCLUSIONS.map((why) => [why, 0])) as Record<Exclusion, number>,
+        beforeConfirmation: 0,
       };
     let after: string | null = null;
     for (;;) {
@@ -186,6 +198,7 @@ export class Broadcasts {
           if (why) tally.excluded[why] += 1;
           else {
             tally.recipients += 1;
+            if (signedUpBeforeConfirmation(person)) tally.beforeConfirmation += 1;
             rows.push({ signupId: person.id, channel });
           }
         }

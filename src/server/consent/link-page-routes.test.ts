@@ -175,6 +175,8 @@ for (const engine of storeEngines) {
           ['signed_up', 'signup_form'],
           ['sms_off', 'preferences_page'],
           ['beta_off', 'preferences_page'],
+          // The link came by email: saving with email on proves the mailbox.
+          ['confirmed', 'preferences_page'],
         ]);
         const page = (await app.inject({ method: 'GET', url: `${url}?done=saved` })).body;
         expect(page).toContain(
@@ -184,7 +186,7 @@ for (const engine of storeEngines) {
         await app.inject({ method: 'POST', url, ...form({ sms: 'on', beta: 'on' }) });
         expect(await store.consent.subscriber(id)).toMatchObject({ smsOptOutAt: null, betaTesting: true });
         expect((await store.consent.subscriber(id))?.emailOptOutAt).not.toBeNull();
-        expect((await store.consent.history(id)).slice(3).map((event) => event.kind)).toEqual([
+        expect((await store.consent.history(id)).slice(4).map((event) => event.kind)).toEqual([
           'email_off',
           'sms_on',
           'beta_on',

@@ -5,6 +5,7 @@ import formBody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { linkPageWords } from './messaging-content.js';
 import type { LinkSigner } from './link-tokens.js';
+import type { Audience } from './contact-rule.js';
 import type { Subscriptions } from './subscriptions.js';
 import { preferencesPath } from './link-urls.js';
 import { badLinkPage, confirmPage, noticePage, unsubscribePage } from './link-pages.js';
@@ -15,6 +16,8 @@ import { maskEmail } from './mask-email.js';
 export interface LinkPageOptions {
   subscriptions: Subscriptions;
   links: LinkSigner;
+  /** EMAIL_CONFIRMATION is on: people asked to confirm who did not are left out of the launch message. */
+  confirmationOn: boolean;
   /** The site's address; the pages link with paths, so it is not needed yet. */
   siteUrl: string;
 }
@@ -37,7 +40,7 @@ function html(reply: FastifyReply, markup: string, status = 200): FastifyReply {
 const { preferences: words } = linkPageWords;
 const nothingHeldPage = () => noticePage(words.nothingHeldTitle, words.nothingHeld);
 
-type Handlers = Pick<LinkPageOptions, 'subscriptions' | 'links'>;
+type Handlers = Pick<LinkPageOptions, 'subscriptions' | 'links' | 'confirmationOn'>;
 
 /** /confirm/…: the confirmation email's button, behind a page. */
 async function confirmRoutes(forms: FastifyInstance, { subscriptions, links }: Handlers): Promise<void> {
@@ -53,12 +56,18 @@ async function confirmRoutes(forms: FastifyInstance, { subscriptions, links }: H
     const id = links.verify('confirm', request.params.token);
     if (!id) return html(reply, badLinkPage(), 404);
     if ((await subscriptions.confirm(id, 'confirm_page')) === 'missing') return html(reply, badLinkPage(), 404);
+    // The link came by email: their own earlier leaving no longer holds on these addresses.
+    const subscriber = await subscriptions.subscriber(id);
+    if (subscriber && subscriber.leftAt === null) await subscriptions.provenByEmailedLink(subscriber, 'confirm_page');
     return reply.redirect(`/confirm/${request.params.token}`, 303);
   });
 }
 
 /** /preferences/…: what someone gets, leaving the list, and deleting their details (asked once more). */
-async function preferencesRoutes(forms: FastifyInstance, { subscriptions, links }: Handlers): Promise<void> {
+async function preferencesRoutes(
+  forms: FastifyInstance,
+  { subscriptions, links, confirmationOn }: Handlers,
+): Promise<void> {
   forms.get<TokenParams & { Querystring: { done?: string } }>('/preferences/:token', async (request, reply) => {
     const id = links.verify('manage', request.params.token);
     if (!id) return html(reply, badLinkPage(), 404);
@@ -72,29 +81,39 @@ async function preferencesRoutes(forms: FastifyInstance, { subscriptions, links 
     }
     const preferences = preferencesOf(subscriber);
     const left = subscriber.leftAt !== null;
-    // On in the record, yet the number said STOP since (texts stay off until it says START), or a
-    // report said the address or number cannot be reached: the page says so, and does not tick it.
-    const smsBlock = preferences.sms && !left ? await subscriptions.blockedBy(subscriber, 'sms') : undefined;
-    const emailBlock = preferences.email && !left ? await subscriptions.blockedBy(subscriber, 'email') : undefined;
-    const smsStopped = smsBlock === 'sms_stop';
-    const smsUnreachable = smsBlock === 'undeliverable';
+    // What the launch message will do for them, channel by channel: the senders' own rule.
+    const audience: Audience = { segment: 'all', confirmation: confirmationOn ? 'asked' : 'everyone' };
+    const emailWhy = left ? undefined : await subscriptions.exclusion(subscriber, 'email', audience);
+    const smsWhy = left ? undefined : await subscriptions.exclusion(subscriber, 'sms', audience);
+    const emailBlocked = emailWhy === 'undeliverable' || emailWhy === 'suppressed';
+    const smsBlocked = smsWhy === 'stopped' || smsWhy === 'undeliverable' || smsWhy === 'suppressed';
+    const emailReason = emailWhy === 'undeliverable' ? await subscriptions.blockedBy(subscriber, 'email') : undefined;
     const emailUnreachable =
-      emailBlock === 'bounced' || emailBlock === 'undeliverable' || emailBlock === 'complained'
-        ? emailBlock
-        : undefined;
+      emailReason === 'bounced' || emailReason === 'complained' || emailReason === 'undeliverable'
+        ? emailReason
+        : emailBlocked
+          ? 'undeliverable'
+          : undefined;
+    const sendable = {
+      email: preferences.email && emailWhy === undefined,
+      sms: preferences.sms && smsWhy === undefined,
+    };
     return html(
       reply,
       preferencesPage({
-        // What we will send: after leaving, beta news too is off (the record keeps the old wish).
+        // The boxes: what they asked for, less what cannot reach them whatever they tick here.
         preferences: {
           ...preferences,
-          email: preferences.email && !emailUnreachable,
-          sms: preferences.sms && !smsStopped && !smsUnreachable,
+          email: preferences.email && !emailBlocked,
+          sms: preferences.sms && !smsBlocked,
           beta: preferences.beta && !left,
         },
-        smsStopped,
-        smsUnreachable,
+        // What we will really send, for the words after a save.
+        willSend: { ...sendable, beta: preferences.beta && !left && (sendable.email || sendable.sms) },
+        smsStopped: smsWhy === 'stopped',
+        smsUnreachable: smsWhy === 'undeliverable' || smsWhy === 'suppressed',
         ...(emailUnreachable ? { emailUnreachable } : {}),
+        notConfirmed: emailWhy === 'not_confirmed' || smsWhy === 'not_confirmed',
         left,
         email: maskEmail(subscriber.email),
         phoneEnd: phoneEnd(subscriber.phone),
@@ -112,8 +131,10 @@ async function preferencesRoutes(forms: FastifyInstance, { subscriptions, links 
       sms: ticked(request.body, 'sms'),
       beta: ticked(request.body, 'beta'),
     };
-    if (!(await subscriptions.updatePreferences(id, wanted, 'preferences_page')))
-      return html(reply, nothingHeldPage(), 404);
+    const updated = await subscriptions.updatePreferences(id, wanted, 'preferences_page');
+    if (!updated) return html(reply, nothingHeldPage(), 404);
+    // The link came by email: keeping a channel on proves the mailbox and undoes their own leaving.
+    if (wanted.email || wanted.sms) await subscriptions.provenByEmailedLink(updated, 'preferences_page');
     return reply.redirect(`/preferences/${request.params.token}?done=saved`, 303);
   });
 

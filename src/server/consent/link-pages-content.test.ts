@@ -10,6 +10,7 @@ const { preferences: text } = words;
 const everything = { email: true, sms: true, beta: true };
 const person: PreferencesPageProps = {
   preferences: everything,
+  willSend: everything,
   email: 'ro•••@example.com',
   phoneEnd: '4567',
   left: false,
@@ -27,6 +28,7 @@ const pages: Record<string, string> = {
   confirmAfterLeaving: confirmPage({ state: 'left', preferencesUrl: '/preferences/token' }),
   preferences: preferencesPage(person),
   saved: preferencesPage({ ...person, done: 'saved' }),
+  notConfirmed: preferencesPage({ ...person, notConfirmed: true }),
   smsStopped: preferencesPage({ ...person, preferences: { ...everything, sms: false }, smsStopped: true }),
   left: preferencesPage({
     ...person,

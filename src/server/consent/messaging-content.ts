@@ -114,6 +114,8 @@ export const linkPageWords = {
     emailComplained:
       'One of our emails to this address was marked as spam, so we send it no more email. To get email from us again, sign up again.',
     save: 'Save my choices',
+    notConfirmed:
+      'We have not heard back from you since you signed up. To stay on the list, press "Save my choices" below.',
     /** After saving: what they will get now, in a list the way people say it. */
     saved: (things: string[]) => {
       if (things.length === 0) return 'Saved. We will not send you anything.';

@@ -41,6 +41,8 @@ export interface Messaging {
   tokens?: MessageTokens;
   /** How people reach us (the HELP answer): the sender's address, else the site. */
   contact: string;
+  /** EMAIL_CONFIRMATION is on (with email set up): new sign-ups are asked to confirm. */
+  confirmationOn: boolean;
   /** A sign-up was stored: its confirmation email (if any) goes out soon. */
   signupStored(): void;
   start(logger: FastifyBaseLogger): void;
@@ -148,6 +150,7 @@ export function createMessaging(
     ...(email ? { email } : {}),
     ...(sms ? { sms } : {}),
     contact: contactFor(config, siteUrl),
+    confirmationOn: config.emailConfirmation,
     signupStored: () => mailer?.nudge(),
     start(logger) {
       if (!email && !sms) {

@@ -7,8 +7,12 @@ import { Button, renderPage } from './link-page-layout.js';
 const CHANNELS = ['email', 'sms', 'beta'] as const satisfies readonly (keyof Preferences)[];
 
 export interface PreferencesPageProps {
-  /** What we will send: a channel the number said STOP to is off here, whatever the record says. */
+  /** The boxes: a channel that cannot reach them (a STOP, a bounce) is unticked, whatever the record says. */
   preferences: Preferences;
+  /** What we will really send them, by the senders' own rule: said after a save. */
+  willSend: Preferences;
+  /** Asked to confirm and have not: saving here is what keeps them on the list. */
+  notConfirmed?: boolean;
   /** The email, partly hidden. */
   email: string;
   /** The last four digits of the phone number. */
@@ -27,11 +31,11 @@ export interface PreferencesPageProps {
   path: string;
 }
 
-function StatusMessage({ done, preferences }: { done: 'saved' | 'left'; preferences: Preferences }) {
+function StatusMessage({ done, willSend }: { done: 'saved' | 'left'; willSend: Preferences }) {
   const text = words.preferences;
   const lines =
     done === 'saved'
-      ? [text.saved(CHANNELS.filter((channel) => preferences[channel]).map((channel) => text.savedThings[channel]))]
+      ? [text.saved(CHANNELS.filter((channel) => willSend[channel]).map((channel) => text.savedThings[channel]))]
       : [text.left, text.comeBack];
   // Present from the start of the page (it follows a redirect): nothing moves when it appears.
   return (
@@ -45,6 +49,8 @@ function StatusMessage({ done, preferences }: { done: 'saved' | 'left'; preferen
 
 export function preferencesPage({
   preferences,
+  willSend,
+  notConfirmed = false,
   email,
   phoneEnd,
   left,
@@ -59,7 +65,12 @@ export function preferencesPage({
     text.title,
     <>
       <h1>{text.title}</h1>
-      {done && <StatusMessage done={done} preferences={preferences} />}
+      {done && <StatusMessage done={done} willSend={willSend} />}
+      {notConfirmed && !done && (
+        <div className="status" role="status">
+          <p>{text.notConfirmed}</p>
+        </div>
+      )}
       <p className="who">{words.forAddress(email, phoneEnd)}</p>
       <p>{text.about}</p>
       <p>{text.intro}</p>

@@ -3,6 +3,7 @@
 import { emailKey } from '../../shared/signup-schema.js';
 import type { ConsentRepository, Preferences, Subscriber, Suppression } from '../db/consent-repository.js';
 import type { ConsentSource, SuppressionReason } from '../db/consent.table.js';
+import { exclusionOf, suppressionsFor, type Audience, type Exclusion } from './contact-rule.js';
 import type { AddressHasher } from './link-tokens.js';
 import { storedForms, toE164 } from './phone.js';
 
@@ -47,6 +48,24 @@ export class Subscriptions {
 
   updatePreferences(id: string, wanted: Partial<Preferences>, source: ConsentSource): Promise<Subscriber | undefined> {
     return this.store.updatePreferences(id, wanted, source);
+  }
+
+  /**
+   * A POST from a page an emailed link opened (saving choices with a channel on): the mailbox is
+   * theirs, so their email is confirmed and their own leaving or deletion is lifted on both their
+   * addresses (never a bounce, complaint or STOP).
+   */
+  async provenByEmailedLink(subscriber: Subscriber, source: ConsentSource): Promise<void> {
+    const email = this.emailHash(subscriber.email);
+    const phone = this.phoneHash(subscriber.phone);
+    await this.store.provenByEmailedLink(
+      subscriber.id,
+      [
+        ...(email ? [{ kind: 'email' as const, hash: email }] : []),
+        ...(phone ? [{ kind: 'phone' as const, hash: phone }] : []),
+      ],
+      source,
+    );
   }
 
   /** Off the list: the record stays (it shows when they left), both addresses go on the suppression list. */
@@ -127,11 +146,23 @@ export class Subscriptions {
     await this.store.clearUndeliverable(subscriber.id, channel === 'email' ? 'email' : 'phone', hash);
   }
 
-  /** Why this channel cannot reach the person now (a STOP, a bounce, a dead number …), if it cannot for a reason of the address. */
-  async blockedBy(subscriber: Subscriber, channel: Channel): Promise<SuppressionReason | undefined> {
-    const hash = channel === 'email' ? this.emailHash(subscriber.email) : this.phoneHash(subscriber.phone);
-    if (!hash) return undefined;
-    return this.store.suppressionReason(channel === 'email' ? 'email' : 'phone', hash, subscriber.lastSeenAt);
+  /**
+   * Why this channel's message may not reach this person now, or undefined when it may: the one
+   * contact rule (contact-rule.ts) the senders use, read for one person. By default for any message
+   * (the unconfirmed included); give the audience a broadcast uses to ask about its message.
+   */
+  async exclusion(
+    subscriber: Subscriber,
+    channel: Channel,
+    audience: Audience = { segment: 'all', confirmation: 'everyone' },
+  ): Promise<Exclusion | undefined> {
+    const suppressed = await suppressionsFor(
+      (kind, hashes) => this.store.suppressionEntries(kind, hashes),
+      this,
+      [subscriber],
+      [channel],
+    );
+    return exclusionOf(subscriber, channel, audience, suppressed.get(subscriber.id), this.canSuppress);
   }
 
   /**
@@ -139,11 +170,13 @@ export class Subscriptions {
    * and the address not suppressed since their latest sign-up. Checked again right before each send.
    */
   async mayContact(subscriber: Subscriber, channel: Channel): Promise<boolean> {
-    if (subscriber.leftAt !== null) return false;
-    if (channel === 'email' && subscriber.emailOptOutAt !== null) return false;
-    if (channel === 'sms' && subscriber.smsOptOutAt !== null) return false;
+    return (await this.exclusion(subscriber, channel)) === undefined;
+  }
+
+  /** What the suppression list says of this channel's address for this person, newest reason first (for the pages' words). */
+  async blockedBy(subscriber: Subscriber, channel: Channel): Promise<SuppressionReason | undefined> {
     const hash = channel === 'email' ? this.emailHash(subscriber.email) : this.phoneHash(subscriber.phone);
-    if (!hash) return false;
-    return !(await this.store.isSuppressed(channel === 'email' ? 'email' : 'phone', hash, subscriber.lastSeenAt));
+    if (!hash) return undefined;
+    return this.store.suppressionReason(channel === 'email' ? 'email' : 'phone', hash, subscriber.lastSeenAt);
   }
 }

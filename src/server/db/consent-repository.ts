@@ -1,8 +1,9 @@
 // Consent, confirmation, opt-outs and the suppression list: written once with Kysely for both engines.
 import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
-import type { AddressKind, ConsentKind, ConsentSource, SuppressionReason } from './consent.table.js';
+import { OWN_REASONS, type AddressKind, type ConsentKind, type ConsentSource, type SuppressionReason } from './consent.table.js';
 import type { Database } from './database.js';
+import { readSuppressionEntries, type SuppressionEntry } from './suppression-entries.js';
 
 export interface ConsentEvent {
   kind: ConsentKind;
@@ -26,6 +27,8 @@ export interface Subscriber {
   consentVersion: string | null;
   confirmedAt: string | null;
   confirmationSentAt: string | null;
+  /** Asked to confirm (a confirmation is due or was sent): sign-ups from before confirmation was on were never asked. */
+  askedToConfirm: boolean;
   emailOptOutAt: string | null;
   smsOptOutAt: string | null;
   leftAt: string | null;
@@ -75,6 +78,7 @@ const SUBSCRIBER_COLUMNS = [
   'consent_version',
   'confirmed_at',
   'confirm_sent_at',
+  'confirm_requested_at',
   'email_opt_out_at',
   'sms_opt_out_at',
   'left_at',
@@ -94,6 +98,7 @@ function subscriberFrom(row: SubscriberRow): Subscriber {
     consentVersion: row.consent_version,
     confirmedAt: isoOrNull(row.confirmed_at),
     confirmationSentAt: isoOrNull(row.confirm_sent_at),
+    askedToConfirm: row.confirm_requested_at !== null || row.confirm_sent_at !== null,
     emailOptOutAt: isoOrNull(row.email_opt_out_at),
     smsOptOutAt: isoOrNull(row.sms_opt_out_at),
     leftAt: isoOrNull(row.left_at),
@@ -249,6 +254,42 @@ export class ConsentRepository {
       for (const kind of changes) await this.record(trx, id, kind, source, at);
     });
     return this.subscriber(id);
+  }
+
+  /**
+   * The person acted on a page an emailed link opened, so the mailbox is theirs: their email is
+   * confirmed (once), and the leaving or deletion they themselves asked for no longer holds on these
+   * addresses. A bounce, a complaint, an undeliverable mark and a STOP stay: only the phone's START
+   * lifts a STOP. Each change is a consent event.
+   */
+  async provenByEmailedLink(
+    id: string,
+    addresses: { kind: AddressKind; hash: string }[],
+    source: ConsentSource,
+  ): Promise<{ confirmed: boolean; lifted: number }> {
+    if (!isSignupId(id)) return { confirmed: false, lifted: 0 };
+    const at = this.stamp();
+    return this.db.transaction().execute(async (trx) => {
+      const confirmed = await trx
+        .updateTable('signups')
+        .set({ confirmed_at: at, confirm_requested_at: null })
+        .where('id', '=', id)
+        .where('confirmed_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(confirmed.numUpdatedRows) > 0) await this.record(trx, id, 'confirmed', source, at);
+      let lifted = 0;
+      for (const address of addresses) {
+        const deleted = await trx
+          .deleteFrom('suppressions')
+          .where('kind', '=', address.kind)
+          .where('address_hash', '=', address.hash)
+          .where('reason', 'in', [...OWN_REASONS])
+          .executeTakeFirst();
+        lifted += Number(deleted.numDeletedRows);
+      }
+      if (lifted > 0) await this.record(trx, id, 'own_suppression_lifted', source, at);
+      return { confirmed: Number(confirmed.numUpdatedRows) > 0, lifted };
+    });
   }
 
   /** Off the list: no email, no texts, and the addresses' hashes on the suppression list. */
@@ -415,6 +456,11 @@ export class ConsentRepository {
       .orderBy('created_at', 'desc')
       .executeTakeFirst();
     return row?.reason;
+  }
+
+  /** What the suppression list holds for these hashes (the rule reads it: consent/contact-rule.ts). */
+  suppressionEntries(kind: AddressKind, hashes: string[]): Promise<Map<string, SuppressionEntry>> {
+    return readSuppressionEntries(this.db, kind, hashes);
   }
 
   /** How many hashes the suppression list holds, of either kind (for the owner's figures). */

@@ -22,6 +22,11 @@ export const CONSENT_KINDS = [
   /** A report after the send: the address bounced for good, or the person reported our email as spam. */
   'email_bounced',
   'email_complained',
+  /**
+   * The person acted on a page their emailed link opened (docs/messaging.md, "An emailed link proves
+   * the mailbox"): the leaving or deletion they themselves had asked for no longer holds.
+   */
+  'own_suppression_lifted',
 ] as const;
 export type ConsentKind = (typeof CONSENT_KINDS)[number];
 
@@ -41,6 +46,9 @@ export const CONSENT_SOURCES = [
 export type ConsentSource = (typeof CONSENT_SOURCES)[number];
 
 export type SuppressionReason = 'left' | 'deleted' | 'sms_stop' | 'undeliverable' | 'bounced' | 'complained';
+
+/** Reasons the person themselves gave (leaving, deleting): an emailed link's page may lift them; a STOP only START lifts. */
+export const OWN_REASONS: readonly SuppressionReason[] = ['left', 'deleted'];
 
 /** Reasons that are about the address alone, not the person's wish: they stop that channel only. */
 export const ADDRESS_ONLY_REASONS: readonly SuppressionReason[] = ['undeliverable', 'bounced', 'complained'];

@@ -19,7 +19,7 @@ const launch = {
   template: 'launch-day',
   segment: 'all',
   channels: ['email', 'sms'],
-  includeUnconfirmed: true,
+  confirmation: 'everyone',
   content: {
     subject: 'ScamSavvy is live',
     text: 'Hello, it is here.',
@@ -132,11 +132,11 @@ for (const engine of storeEngines) {
         name: 'texts-beta',
         segment: 'beta',
         channels: ['sms'],
-        includeUnconfirmed: false,
+        confirmation: 'confirmed_only',
       });
       expect(texts).toMatchObject({
         channels: ['sms'],
-        includeUnconfirmed: false,
+        confirmation: 'confirmed_only',
         segment: 'beta',
         createdAt: at(1000),
       });
@@ -580,15 +580,33 @@ for (const engine of storeEngines) {
       const phones = await outbox.suppressions('phone', ['phone-a', 'phone-b', 'phone-a', 'phone-none', 'email-a']);
       expect(phones).toEqual(
         new Map([
-          ['phone-a', { stop: true, latestAt: at(1000), undeliverableAt: '' }],
-          ['phone-b', { stop: false, latestAt: at(1000), undeliverableAt: '' }],
+          [
+            'phone-a',
+            { stop: true, latestAt: at(1000), latestReason: 'deleted', undeliverableAt: '', undeliverableReason: '' },
+          ],
+          [
+            'phone-b',
+            { stop: false, latestAt: at(1000), latestReason: 'deleted', undeliverableAt: '', undeliverableReason: '' },
+          ],
         ]),
       );
       // An undeliverable address is not a leaving: it holds for that address alone (eligibility.ts).
       expect(await outbox.suppressions('email', ['email-a', 'email-b'])).toEqual(
         new Map([
-          ['email-a', { stop: false, latestAt: at(1000), undeliverableAt: '' }],
-          ['email-b', { stop: false, latestAt: '', undeliverableAt: at(2000) }],
+          [
+            'email-a',
+            { stop: false, latestAt: at(1000), latestReason: 'deleted', undeliverableAt: '', undeliverableReason: '' },
+          ],
+          [
+            'email-b',
+            {
+              stop: false,
+              latestAt: '',
+              latestReason: '',
+              undeliverableAt: at(2000),
+              undeliverableReason: 'undeliverable',
+            },
+          ],
         ]),
       );
       expect((await store.consent.history(kept)).map((event) => [event.kind, event.source])).toContainEqual([

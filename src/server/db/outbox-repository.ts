@@ -4,11 +4,12 @@
 // row); a row still 'sending' when its sender died may or may not have gone out: 'unknown'.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
-import { ADDRESS_ONLY_REASONS } from './consent.table.js';
+import { readSuppressionEntries, type SuppressionEntry } from './suppression-entries.js';
 import type { Time } from './column-types.js';
 import type { Database } from './database.js';
 import {
   MESSAGE_STATES,
+  type AudienceConfirmation,
   type BroadcastChannel,
   type FailureKind,
   type MessageState,
@@ -35,7 +36,8 @@ export interface Broadcast {
   template: string;
   segment: BroadcastSegment;
   channels: BroadcastChannel[];
-  includeUnconfirmed: boolean;
+  /** Who it takes among the unconfirmed (consent/contact-rule.ts). */
+  confirmation: AudienceConfirmation;
   content: BroadcastContent;
   state: BroadcastState;
   createdAt: string;
@@ -171,6 +173,10 @@ export class OutboxRepository {
     return this.now().toISOString();
   }
 
+  private bool(value: boolean): number | boolean {
+    return this.engine === 'sqlite' ? (value ? 1 : 0) : value;
+  }
+
   private broadcastFrom(row: Selectable<Database['broadcasts']>): Broadcast {
     return {
       id: Number(row.id),
@@ -178,7 +184,7 @@ export class OutboxRepository {
       template: row.template,
       segment: row.segment as BroadcastSegment,
       channels: row.channels.split(',').filter(Boolean) as BroadcastChannel[],
-      includeUnconfirmed: isTrue(row.include_unconfirmed),
+      confirmation: row.confirmation as AudienceConfirmation,
       content: JSON.parse(row.content) as BroadcastContent,
       state: row.state as BroadcastState,
       createdAt: iso(row.created_at),
@@ -190,7 +196,7 @@ export class OutboxRepository {
 
   /** Creates the broadcast (no recipients yet: see enqueue); undefined if the name is taken. */
   async create(
-    input: Pick<Broadcast, 'name' | 'template' | 'segment' | 'channels' | 'includeUnconfirmed' | 'content'>,
+    input: Pick<Broadcast, 'name' | 'template' | 'segment' | 'channels' | 'confirmation' | 'content'>,
   ): Promise<Broadcast | undefined> {
     const inserted = await this.db
       .insertInto('broadcasts')
@@ -199,7 +205,8 @@ export class OutboxRepository {
         template: input.template,
         segment: input.segment,
         channels: input.channels.join(','),
-        include_unconfirmed: this.engine === 'sqlite' ? (input.includeUnconfirmed ? 1 : 0) : input.includeUnconfirmed,
+        include_unconfirmed: this.bool(input.confirmation === 'everyone'),
+        confirmation: input.confirmation,
         content: JSON.stringify(input.content),
         state: 'ready',
         created_at: this.stamp(),
@@ -262,38 +269,9 @@ export class OutboxRepository {
     return new Map(rows.map((row) => [String(row.id), recipientFrom(row)]));
   }
 
-  /**
-   * The suppressions among these hashes, newest per hash: `stop` when the number replied STOP (which
-   * holds whatever comes later), `latestAt`, the newest leaving or deletion, which only a later
-   * sign-up lifts (the same rule as ConsentRepository.isSuppressed), and `undeliverableAt`, when a
-   * provider last said the address cannot be reached.
-   */
-  async suppressions(
-    kind: 'email' | 'phone',
-    hashes: string[],
-  ): Promise<Map<string, { stop: boolean; latestAt: string; undeliverableAt: string }>> {
-    const found = new Map<string, { stop: boolean; latestAt: string; undeliverableAt: string }>();
-    if (hashes.length === 0) return found;
-    const rows = await this.db
-      .selectFrom('suppressions')
-      .select(['address_hash', 'reason', 'created_at'])
-      .where('kind', '=', kind)
-      .where('address_hash', 'in', [...new Set(hashes)])
-      .execute();
-    for (const row of rows) {
-      const at = iso(row.created_at);
-      const entry = found.get(row.address_hash) ?? { stop: false, latestAt: '', undeliverableAt: '' };
-      if (ADDRESS_ONLY_REASONS.includes(row.reason)) {
-        // Not the person's wish: it holds for this address alone (eligibility.ts).
-        if (at > entry.undeliverableAt) entry.undeliverableAt = at;
-        found.set(row.address_hash, entry);
-        continue;
-      }
-      if (row.reason === 'sms_stop') entry.stop = true;
-      if (at > entry.latestAt) entry.latestAt = at;
-      found.set(row.address_hash, entry);
-    }
-    return found;
+  /** What the suppression list holds for these hashes (the rule reads it: consent/contact-rule.ts). */
+  suppressions(kind: 'email' | 'phone', hashes: string[]): Promise<Map<string, SuppressionEntry>> {
+    return readSuppressionEntries(this.db, kind, hashes);
   }
 
   /** Adds these people to the outbox; those already in it are left as they are. Returns how many were added. */

@@ -20,6 +20,15 @@ export type MessageState = (typeof MESSAGE_STATES)[number];
 export const FAILURE_KINDS = ['recipient', 'message', 'sender', 'unknown'] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
+/**
+ * Who a broadcast takes among people who have not confirmed their email: 'asked' (the default)
+ * leaves out only those asked to confirm who did not, and takes those who signed up before
+ * confirmation was switched on; 'confirmed_only' leaves out every unconfirmed person; 'everyone'
+ * takes them all (and is what a broadcast gets while confirmation is off).
+ */
+export const AUDIENCE_CONFIRMATIONS = ['asked', 'confirmed_only', 'everyone'] as const;
+export type AudienceConfirmation = (typeof AUDIENCE_CONFIRMATIONS)[number];
+
 export interface BroadcastsTable {
   id: Generated<number>;
   name: string;
@@ -27,7 +36,10 @@ export interface BroadcastsTable {
   segment: string;
   /** Comma-separated BroadcastChannels. */
   channels: string;
+  /** Kept for older releases reading the table: true exactly when `confirmation` is 'everyone'. */
   include_unconfirmed: Flag;
+  /** Who it takes among the unconfirmed: AudienceConfirmation (migration 9). */
+  confirmation: Generated<string>;
   /** BroadcastContent as JSON: rendered once, at create. */
   content: string;
   state: string;

@@ -153,7 +153,7 @@ for (const engine of storeEngines) {
         template: 'launch',
         segment: 'all',
         channels: ['sms'],
-        includeUnconfirmed: true,
+        confirmation: 'everyone',
         content: { subject: 's', text: 't', html: 'h', sms: 'x' },
       });
       await feedback.receive([

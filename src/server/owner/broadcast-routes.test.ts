@@ -64,7 +64,7 @@ async function launchWithFailures(
     template: 'launch',
     segment: 'all',
     channels: ['email', 'sms'],
-    includeUnconfirmed: true,
+    confirmation: 'everyone',
     content: { subject: 'It is here', text: 'Text', html: '<p>HTML</p>', sms: 'SMS' },
   });
   if (!broadcast) throw new Error('launch was not created');

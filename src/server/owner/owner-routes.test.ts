@@ -54,7 +54,7 @@ async function setUp(engine: StoreEngine, { mail = false, trustProxy = false } =
     template: 'launch',
     segment: 'all',
     channels: ['email'],
-    includeUnconfirmed: true,
+    confirmation: 'everyone',
     content: { subject: 'It is here', text: 'Text', html: '<p>HTML</p>', sms: 'SMS' },
   });
   return { app, store, routes };

@@ -116,6 +116,7 @@ const KIND_WORDS: Record<ConsentKind, string> = {
   sms_undeliverable_cleared: 'Texts allowed to this number again',
   email_bounced: 'Email to this address bounced: no more email to it',
   email_complained: 'Reported our email as spam: no more email',
+  own_suppression_lifted: 'Came back through their emailed link: their own leaving no longer holds',
 };
 
 const SOURCE_WORDS: Record<ConsentSource, string> = {

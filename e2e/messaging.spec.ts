@@ -19,6 +19,7 @@ const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
 const AUTH_TOKEN = 'f'.repeat(32);
 const SUBJECT = 'Please confirm you want launch news from ScamSavvy';
 const CONFIRM_BUTTON = 'Yes, keep me on the list';
+const POSTAL_ADDRESS = '100 Example Street, Springfield, IL 62701';
 
 let server: RunningServer;
 let sink: SmtpSink;
@@ -36,6 +37,8 @@ test.beforeAll(async () => {
     SECRET_KEY: 'e2e-secret-key-that-is-long-enough-1234',
     SMTP_URL: sink.url,
     MAIL_FROM: 'ScamSavvy <hello@scamsavvy.example>',
+    MAIL_POSTAL_ADDRESS: POSTAL_ADDRESS,
+    UNCONFIRMED_RETENTION_DAYS: '14',
     TWILIO_ACCOUNT_SID: ACCOUNT_SID,
     TWILIO_AUTH_TOKEN: AUTH_TOKEN,
     TWILIO_FROM: '+15550001111',
@@ -329,4 +332,16 @@ test('leaving the list, and a link that does not work: both say so plainly, with
   expect(broken?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'This link does not work' })).toBeVisible();
   await expectNoViolations(page, 'a link that does not work');
+});
+
+test('the privacy notice states the settings: the days before unconfirmed details go, and who sends from where', async ({
+  page,
+}) => {
+  await page.goto(server.url);
+  await page.getByText('Privacy notice: what we collect and why').click();
+  const notice = page.locator('#privacy-notice');
+  await expect(notice).toContainText('If we ask you to confirm by email and you do not, we delete your details after 14 days.');
+  await expect(notice).toContainText(`ScamSavvy, ${POSTAL_ADDRESS}`);
+  await expect(notice).not.toContainText('{{');
+  // The page was hydrated without a mismatch: the fixture fails the test on any console error.
 });

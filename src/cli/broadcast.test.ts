@@ -37,6 +37,7 @@ beforeEach(async () => {
   vi.stubEnv('SITE_URL', 'https://scamsavvy.example');
   vi.stubEnv('SMTP_URL', sink.url);
   vi.stubEnv('MAIL_FROM', 'ScamSavvy <news@scamsavvy.example>');
+  vi.stubEnv('MAIL_POSTAL_ADDRESS', '100 Example Street, Springfield, IL 62701');
   vi.stubEnv('EMAIL_CONFIRMATION', 'off');
   vi.stubEnv('APP_STORE_URL', 'https://apps.apple.com/app/id000000');
   vi.stubEnv('PLAY_STORE_URL', 'https://play.google.com/store/apps/details?id=example.app');

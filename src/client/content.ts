@@ -273,7 +273,8 @@ export const privacyNotice = {
       heading: 'When you sign up',
       paragraphs: [
         `We keep your name, phone number, email address and whether you want to beta test. We use them only to tell you when ${productName} launches and about beta testing, by text message and email. We never sell them.`,
-        'We also record when and how you agreed, confirmed or changed your mind. If we ask you to confirm by email and you do not, we delete your details after 30 days.',
+        // {{UNCONFIRMED_RETENTION_DAYS}}: the page writes in UNCONFIRMED_RETENTION_DAYS (privacy-notice.tsx).
+        'We also record when and how you agreed, confirmed or changed your mind. If we ask you to confirm by email and you do not, we delete your details after {{UNCONFIRMED_RETENTION_DAYS}} days.',
       ],
     },
     {

@@ -112,6 +112,10 @@ const environmentSchema = z.object({
     'must be a Messaging Service SID (MG and 32 hex digits)',
   ),
   TWILIO_API_BASE_URL: optionalText(/^https?:\/\/[^\s/]+\/?$/, 'must be an origin such as https://api.twilio.com'),
+  MAIL_POSTAL_ADDRESS: optionalText(
+    /^[^\n]{10,300}$/,
+    'must be your postal address on one line, 10 to 300 characters (a street address, PO box or registered private mailbox)',
+  ),
   SECRET_KEY: optionalText(/^.{32,}$/, 'must be at least 32 characters (openssl rand -base64 32 makes one)'),
   BOUNCE_ADDRESS: optionalText(
     /^[^\s@+]+@[^\s@]+\.[^\s@]+$/,
@@ -291,6 +295,8 @@ export interface MessagingConfig {
   emailConfirmation: boolean;
   /** Unconfirmed sign-ups are deleted after this many days (while confirmation is on). */
   unconfirmedRetentionDays: number;
+  /** The sender's postal address (MAIL_POSTAL_ADDRESS), in every list email's footer (CAN-SPAM). */
+  postalAddress?: string;
   /** What comes back after a send: each part off until its variables are set (docs/messaging.md, "Hearing back"). */
   feedback?: FeedbackConfig;
 }
@@ -392,6 +398,7 @@ function messagingFrom(env: Environment, problems: string[]): MessagingConfig {
     ...(env.SECRET_KEY ? { secretKey: env.SECRET_KEY } : {}),
     emailConfirmation: email !== undefined && env.EMAIL_CONFIRMATION !== 'off',
     unconfirmedRetentionDays: env.UNCONFIRMED_RETENTION_DAYS,
+    ...(env.MAIL_POSTAL_ADDRESS ? { postalAddress: env.MAIL_POSTAL_ADDRESS.trim() } : {}),
     feedback: feedbackFrom(env, problems),
   };
 }
@@ -491,7 +498,10 @@ function publicConfigFrom(env: z.infer<typeof environmentSchema>, messaging: Mes
     ...(env.GA_MEASUREMENT_ID ? { ga4: { measurementId: env.GA_MEASUREMENT_ID } } : {}),
     ...(env.POSTHOG_KEY ? { posthog: { key: env.POSTHOG_KEY, host: env.POSTHOG_HOST.replace(/\/$/, '') } } : {}),
     ...(env.META_PIXEL_ID ? { metaPixel: { pixelId: env.META_PIXEL_ID } } : {}),
-    // The success view then says an email is on its way.
-    ...(messaging.emailConfirmation ? { emailConfirmation: true } : {}),
+    // The success view then says an email is on its way, and the privacy notice when the unconfirmed are deleted.
+    ...(messaging.emailConfirmation
+      ? { emailConfirmation: true, unconfirmedRetentionDays: messaging.unconfirmedRetentionDays }
+      : {}),
+    ...(messaging.postalAddress ? { postalAddress: messaging.postalAddress } : {}),
   };
 }

@@ -18,7 +18,19 @@ export interface PublicConfig {
   metaPixel?: { pixelId: string };
   /** Present only when new sign-ups get a confirmation email (the success view then says so). */
   emailConfirmation?: true;
+  /** With emailConfirmation: days until an unconfirmed sign-up is deleted (UNCONFIRMED_RETENTION_DAYS). */
+  unconfirmedRetentionDays?: number;
+  /** Who sends, where (MAIL_POSTAL_ADDRESS): the privacy notice names it. */
+  postalAddress?: string;
 }
+
+/** Who sends, and where, as the privacy notice and every list email's footer name it; nothing when unset. */
+export function senderLine(postalAddress: string | undefined): string {
+  return postalAddress ? `ScamSavvy, ${postalAddress}` : '';
+}
+
+/** The retention the page states when the server says nothing (confirmation off: nobody is deleted for it). */
+export const DEFAULT_RETENTION_DAYS = 30;
 
 type Fields = Record<string, unknown>;
 
@@ -53,10 +65,18 @@ function isHttpUrl(text: string): boolean {
  */
 export function parsePublicConfig(value: unknown): { config: PublicConfig } | { problem: string } {
   if (!isObject(value)) return { problem: 'not an object' };
-  const known = ['consentMode', 'ga4', 'posthog', 'metaPixel', 'emailConfirmation'];
+  const known = [
+    'consentMode',
+    'ga4',
+    'posthog',
+    'metaPixel',
+    'emailConfirmation',
+    'unconfirmedRetentionDays',
+    'postalAddress',
+  ];
   const unknown = Object.keys(value).filter((key) => !known.includes(key));
   if (unknown.length > 0) return { problem: `unknown settings: ${unknown.join(', ')}` };
-  const { consentMode, ga4, posthog, metaPixel, emailConfirmation } = value;
+  const { consentMode, ga4, posthog, metaPixel, emailConfirmation, unconfirmedRetentionDays, postalAddress } = value;
   if (!CONSENT_MODES.includes(consentMode as ConsentMode)) return { problem: 'consentMode is not opt-in or opt-out' };
   const config: PublicConfig = { consentMode: consentMode as ConsentMode };
   if (ga4 !== undefined) {
@@ -78,6 +98,21 @@ export function parsePublicConfig(value: unknown): { config: PublicConfig } | { 
     // Written only when on, so `true` is the one value a page may hold.
     if (emailConfirmation !== true) return { problem: 'emailConfirmation is not true' };
     config.emailConfirmation = true;
+  }
+  if (unconfirmedRetentionDays !== undefined) {
+    if (
+      typeof unconfirmedRetentionDays !== 'number' ||
+      !Number.isInteger(unconfirmedRetentionDays) ||
+      unconfirmedRetentionDays < 1 ||
+      unconfirmedRetentionDays > 3650
+    )
+      return { problem: 'unconfirmedRetentionDays is not a whole number of days' };
+    config.unconfirmedRetentionDays = unconfirmedRetentionDays;
+  }
+  if (postalAddress !== undefined) {
+    if (typeof postalAddress !== 'string' || postalAddress.length < 10 || postalAddress.length > 300)
+      return { problem: 'postalAddress is not valid' };
+    config.postalAddress = postalAddress;
   }
   return { config };
 }

@@ -1,5 +1,6 @@
 // The privacy notice (what is collected, why, by whom, how to be removed), folded into every page's footer.
 import type { MouseEvent } from 'react';
+import { POSTAL_ADDRESS_PLACEHOLDER } from '../../shared/page-placeholders.js';
 import { useConsentState } from '../analytics/consent';
 import { privacyNotice } from '../content';
 import { launchedPrivacySections } from '../launch-content';
@@ -40,6 +41,8 @@ export function PrivacyNotice() {
         <p>
           {privacyNotice.contactLabel} <a href={`mailto:${privacyNotice.contactEmail}`}>{privacyNotice.contactEmail}</a>
         </p>
+        {/* Who sends, from where: the server writes MAIL_POSTAL_ADDRESS in (site-routes.ts). */}
+        <p suppressHydrationWarning>{POSTAL_ADDRESS_PLACEHOLDER}</p>
       </div>
     </details>
   );
@@ -50,7 +53,11 @@ function PrivacySection({ heading, paragraphs }: { heading: string; paragraphs: 
     <>
       <h2 className="privacy-notice__heading">{heading}</h2>
       {paragraphs.map((paragraph) => (
-        <p key={paragraph}>{paragraph}</p>
+        // Settings only the server knows ({{UNCONFIRMED_RETENTION_DAYS}}) are written into the page by
+        // the server (site-routes.ts); the page keeps the server's words rather than its placeholders.
+        <p key={paragraph} suppressHydrationWarning>
+          {paragraph}
+        </p>
       ))}
     </>
   );

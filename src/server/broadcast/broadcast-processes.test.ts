@@ -26,6 +26,7 @@ function environment(databaseUrl: string, sink: CountingSmtpSink): NodeJS.Proces
     SECRET_KEY: 'k'.repeat(40),
     SMTP_URL: sink.url,
     MAIL_FROM: 'ScamSavvy <news@scamsavvy.example>',
+    MAIL_POSTAL_ADDRESS: '100 Example Street, Springfield, IL 62701',
     APP_STORE_URL: 'https://apps.apple.com/app/id000000',
     PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=example.app',
     EMAIL_CONFIRMATION: 'off',

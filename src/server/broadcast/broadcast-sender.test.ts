@@ -63,6 +63,18 @@ for (const engine of storeEngines) {
       expect(sink.received()).toHaveLength(9);
     });
 
+    it('refuses a launch or beta broadcast without MAIL_POSTAL_ADDRESS, naming it', async () => {
+      const engineSetup = storeEngines.find((each) => each.name === engine.name)!;
+      const store = await openDatabase(await engineSetup.database());
+      onTestFinished(() => store.close());
+      const config = configFor('smtp://127.0.0.1:9', undefined, { MAIL_POSTAL_ADDRESS: '' });
+      const broadcasts = new Broadcasts(config, store.outbox, store.consent);
+      await addPeople(store, 1);
+      for (const template of ['launch', 'beta'])
+        await expect(broadcasts.create({ name: template, template })).rejects.toThrow(/MAIL_POSTAL_ADDRESS/);
+      expect(await store.outbox.get('launch')).toBeUndefined();
+    });
+
     it('writes a whole email: both parts, the person’s own unsubscribe link, list headers, a Message-ID per outbox row', async () => {
       const full = await startSmtpSink();
       onTestFinished(() => full.stop());
@@ -87,6 +99,9 @@ for (const engine of storeEngines) {
         new RegExp(`^List-Unsubscribe:\\s+<https://scamsavvy.example/unsubscribe/${manage}>`, 'm'),
       );
       expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
+      // Who sends, and where (CAN-SPAM): in both parts.
+      expect(mail.parsed.text).toContain('ScamSavvy, 100 Example Street, Springfield, IL 62701');
+      expect(mail.parsed.html || '').toContain('ScamSavvy, 100 Example Street, Springfield, IL 62701');
       expect(mail.raw).toMatch(/^List-Id: .*<launch\.scamsavvy\.example>/m);
       expect(mail.parsed.messageId).toMatch(
         new RegExp(`^<broadcast-${broadcast.id}\\.message-\\d+@scamsavvy\\.example>$`),

@@ -4,6 +4,7 @@
 import { broadcastWords } from '../consent/messaging-content.js';
 import type { LaunchConfig } from '../config.js';
 import { escapeHtml, renderEmailParts } from '../consent/email-templates.js';
+import { senderLine } from '../../shared/public-config.js';
 
 export const BROADCAST_TEMPLATES = ['launch', 'beta'] as const;
 export type BroadcastTemplate = (typeof BROADCAST_TEMPLATES)[number];
@@ -45,7 +46,10 @@ export function templateProblems(template: BroadcastTemplate, launch: LaunchConf
   return needs.filter(([, value]) => !value).map(([name]) => name);
 }
 
-export function renderBroadcast(template: BroadcastTemplate, { siteUrl }: { siteUrl: string }): RenderedBroadcast {
+export function renderBroadcast(
+  template: BroadcastTemplate,
+  { siteUrl, postalAddress }: { siteUrl: string; postalAddress?: string | undefined },
+): RenderedBroadcast {
   const words = broadcastWords[template];
   const common = broadcastWords;
   const ios = `${siteUrl}${STORE_PATHS[template].ios}`;
@@ -70,6 +74,7 @@ export function renderBroadcast(template: BroadcastTemplate, { siteUrl }: { site
         { url: PERSONAL_LINK_TOKENS.unsubscribe, label: common.unsubscribeLink },
       ],
       siteUrl,
+      sender: senderLine(postalAddress),
     },
   });
   return { subject: words.subject, text, html, sms: words.sms(siteUrl) };

@@ -144,7 +144,15 @@ export class Broadcasts {
       throw new BroadcastError(
         'Neither email nor texts are set up here, so there is nothing to send with (docs/messaging.md).',
       );
-    const content = renderBroadcast(template, { siteUrl: this.config.siteUrl });
+    // US law for commercial email (CAN-SPAM, 15 U.S.C. 7704(a)(5)): the sender's postal address in each one.
+    if (!this.config.messaging.postalAddress)
+      throw new BroadcastError(
+        'The launch and beta emails must carry your postal address (a street address, PO box or registered private mailbox): set MAIL_POSTAL_ADDRESS and try again.',
+      );
+    const content = renderBroadcast(template, {
+      siteUrl: this.config.siteUrl,
+      postalAddress: this.config.messaging.postalAddress,
+    });
     const broadcast = await this.store.create({
       name: input.name,
       template,

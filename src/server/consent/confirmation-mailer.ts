@@ -25,6 +25,8 @@ export interface ConfirmationMailerOptions {
   links: LinkSigner;
   siteUrl: string;
   retentionDays: number;
+  /** MAIL_POSTAL_ADDRESS, for the footer. */
+  postalAddress?: string | undefined;
   logger: FastifyBaseLogger;
   /** How often to look for due confirmations when nothing nudges (retries, other instances' sign-ups). */
   pollMs?: number;
@@ -56,7 +58,8 @@ export function retryDelayMs(attempts: number, base: number, max: number, random
 type Outcome = keyof MailerRun | 'waiting';
 
 export class ConfirmationMailer {
-  private readonly options: Required<Omit<ConfirmationMailerOptions, 'log'>> & Pick<ConfirmationMailerOptions, 'log'>;
+  private readonly options: Required<Omit<ConfirmationMailerOptions, 'log' | 'postalAddress'>> &
+    Pick<ConfirmationMailerOptions, 'log' | 'postalAddress'>;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<MailerRun> | undefined;
   private again = false;
@@ -193,6 +196,7 @@ export class ConfirmationMailer {
       unsubscribeUrl: urls.unsubscribe,
       siteUrl,
       retentionDays,
+      postalAddress: this.options.postalAddress,
     });
     // Recorded with its token just before it leaves, so what comes back about it finds it.
     const outgoing = await this.options.log?.begin({

@@ -125,4 +125,12 @@ describe('plain language (about an 8th-grade reading level)', () => {
   it.each(Object.entries(texts))('%s reads at grade 8 or below', (_name, text) => {
     expect(readingGrade(text)).toBeLessThanOrEqual(8);
   });
+
+  it("names who sends, and where (MAIL_POSTAL_ADDRESS), at the foot of both parts; nothing when it is unset", () => {
+    const address = '100 Example Street, Springfield, IL 62701';
+    const withAddress = renderConfirmationEmail({ ...input, postalAddress: address });
+    expect(withAddress.text).toContain(`ScamSavvy, ${address}`);
+    expect(withAddress.html).toContain(`ScamSavvy, ${address}`);
+    expect(renderConfirmationEmail(input).text).not.toContain('Example Street');
+  });
 });

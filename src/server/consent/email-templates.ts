@@ -1,5 +1,6 @@
 // The confirmation email's two parts: plain text, and simple, accessible HTML (large text, strong
 // contrast, real words on links, no images, only our own links). It takes no name on purpose.
+import { senderLine } from '../../shared/public-config.js';
 import { messageWords } from './messaging-content.js';
 
 export interface ConfirmationEmailInput {
@@ -8,6 +9,8 @@ export interface ConfirmationEmailInput {
   unsubscribeUrl: string;
   siteUrl: string;
   retentionDays: number;
+  /** MAIL_POSTAL_ADDRESS, for the footer. */
+  postalAddress?: string | undefined;
 }
 
 export interface RenderedEmail {
@@ -42,6 +45,7 @@ export function renderConfirmationEmail(input: ConfirmationEmailInput): Rendered
         { url: input.unsubscribeUrl, label: words.unsubscribeLink },
       ],
       siteUrl: input.siteUrl,
+      sender: senderLine(input.postalAddress),
     },
   });
   return { subject: words.subject, text, html };
@@ -60,7 +64,8 @@ export interface EmailLayout {
   body: ({ paragraph: string; text?: string } | { button: EmailLink })[];
   signature: string;
   /** Why they got it, their links (preferences, unsubscribe), and the site. */
-  footer: { why: string; links: EmailLink[]; siteUrl: string };
+  /** `sender`: who sends, where (senderLine of MAIL_POSTAL_ADDRESS; '' when unset). */
+  footer: { why: string; links: EmailLink[]; siteUrl: string; sender?: string };
 }
 
 /** Both parts of an email from one layout. */
@@ -89,6 +94,7 @@ function emailText(layout: EmailLayout): string {
     ...layout.footer.links.flatMap((link) => [`${link.label}:`, link.url, '']),
     layout.footer.siteUrl,
     '',
+    ...(layout.footer.sender ? [layout.footer.sender, ''] : []),
   ].join('\n');
 }
 
@@ -126,6 +132,7 @@ ${body.join('\n')}
 <div style="padding:24px 8px 0;font-size:18px;line-height:1.5;color:${INK};">
 <p style="margin:0 0 8px;">${escapeHtml(layout.footer.why)}</p>
 ${[...layout.footer.links, site].map(link).join('\n')}
+${layout.footer.sender ? `<p style="margin:8px 0 0;">${escapeHtml(layout.footer.sender)}</p>` : ''}
 </div>
 </div>
 </body>

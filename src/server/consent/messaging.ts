@@ -175,6 +175,7 @@ export function createMessaging(
           links,
           siteUrl,
           retentionDays: config.unconfirmedRetentionDays,
+          postalAddress: config.postalAddress,
           logger,
           log,
           ...overrides.mailer,

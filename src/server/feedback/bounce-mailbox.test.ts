@@ -88,7 +88,8 @@ describe('parseImapUrl', () => {
   });
 });
 
-describe.skipIf(!dovecotAvailable)('the bounce mailbox, against Dovecot', () => {
+// Each test starts its own Dovecot (and may stop and start it): slower than most on a busy machine.
+describe.skipIf(!dovecotAvailable)('the bounce mailbox, against Dovecot', { timeout: 30_000 }, () => {
   it('hands on the events of the reports it can match, and deletes those reports', async () => {
     const server = await dovecot();
     const [bounced, complained] = [tokens.issue(), tokens.issue()];

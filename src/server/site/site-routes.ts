@@ -5,7 +5,14 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
-import { PUBLIC_CONFIG_ELEMENT_ID, serialisePublicConfig, type PublicConfig } from '../../shared/public-config.js';
+import { POSTAL_ADDRESS_PLACEHOLDER, RETENTION_DAYS_PLACEHOLDER } from '../../shared/page-placeholders.js';
+import {
+  DEFAULT_RETENTION_DAYS,
+  PUBLIC_CONFIG_ELEMENT_ID,
+  senderLine,
+  serialisePublicConfig,
+  type PublicConfig,
+} from '../../shared/public-config.js';
 import { resolveRoute } from '../../shared/routes.js';
 import type { SiteMode } from '../config.js';
 import { prepareDocument, sendDocument, type PreparedDocument } from './prepared-document.js';
@@ -69,7 +76,10 @@ function readPage(pagesDir: string, name: string, { publicConfig, siteUrl }: Sit
       CONFIG_PLACEHOLDER,
       `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${serialisePublicConfig(publicConfig)}</script>`,
     )
-    .replaceAll(SITE_URL_PLACEHOLDER, escapeAttribute(siteUrl));
+    .replaceAll(SITE_URL_PLACEHOLDER, escapeAttribute(siteUrl))
+    // The settings the page's words name (the page renders the same from the settings it reads).
+    .replaceAll(RETENTION_DAYS_PLACEHOLDER, String(publicConfig.unconfirmedRetentionDays ?? DEFAULT_RETENTION_DAYS))
+    .replaceAll(POSTAL_ADDRESS_PLACEHOLDER, escapeAttribute(senderLine(publicConfig.postalAddress)));
 }
 
 /** Everything may be crawled but the API; the sitemap lists the one page. */

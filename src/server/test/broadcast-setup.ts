@@ -20,6 +20,7 @@ export function configFor(smtpUrl: string, twilio?: TwilioStandIn, extra: Record
     SECRET_KEY: 'k'.repeat(40),
     SMTP_URL: smtpUrl,
     MAIL_FROM: 'ScamSavvy <news@scamsavvy.example>',
+    MAIL_POSTAL_ADDRESS: '100 Example Street, Springfield, IL 62701',
     APP_STORE_URL: 'https://apps.apple.com/app/id000000',
     PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=example.app',
     BETA_IOS_URL: 'https://testflight.apple.com/join/EXAMPLE',

@@ -1,0 +1,8 @@
+// Words the prerendered page holds in place of settings only the server knows; the server writes the
+// values in (src/server/site/site-routes.ts) before it sends the page. A module of its own, so the
+// page's first script carries these few strings and nothing else of the settings' code.
+
+/** UNCONFIRMED_RETENTION_DAYS, in the privacy notice. */
+export const RETENTION_DAYS_PLACEHOLDER = '{{UNCONFIRMED_RETENTION_DAYS}}';
+/** Who sends, from where (senderLine of MAIL_POSTAL_ADDRESS), in the privacy notice. */
+export const POSTAL_ADDRESS_PLACEHOLDER = '{{POSTAL_ADDRESS}}';

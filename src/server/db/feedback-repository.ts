@@ -2,7 +2,7 @@
 // SQLite and PostgreSQL (docs/messaging.md, "Hearing back"). A report is stored once per source and
 // its own id, whatever the provider redelivers; a message's state only moves forward, whatever order
 // the reports arrive in.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { iso, type Engine } from './column-types.js';
 import type { Database } from './database.js';
 import type { MessagePurpose, SentMessageState } from './feedback.table.js';
@@ -64,6 +64,30 @@ export const STATE_RANK: Record<SentMessageState, number> = {
 
 /** Reports and texts kept short. */
 const TEXT_LENGTH = 300;
+/** Rows per statement in the batch queries (well under either engine's limit on parameters). */
+const CHUNK = 200;
+
+/** The states a message may move to `state` from: only forward; and a delivery after a deferral (soft bounce) is a delivery. */
+function lowerThan(state: SentMessageState): SentMessageState[] {
+  return (Object.keys(STATE_RANK) as SentMessageState[]).filter(
+    (each) => STATE_RANK[each] < STATE_RANK[state] || (state === 'delivered' && each === 'soft_bounced'),
+  );
+}
+
+function sentMessageFrom(row: Selectable<Database['sent_messages']>): SentMessage {
+  return {
+    token: row.token,
+    channel: row.channel,
+    purpose: row.purpose,
+    signupId: row.signup_id === null ? null : String(row.signup_id),
+    broadcastId: row.broadcast_id === null ? null : Number(row.broadcast_id),
+    addressHash: row.address_hash,
+    messageId: row.message_id,
+    providerId: row.provider_id,
+    state: row.state,
+    createdAt: iso(row.created_at),
+  };
+}
 
 export class FeedbackRepository {
   constructor(
@@ -133,18 +157,73 @@ export class FeedbackRepository {
           ? await query.where('message_id', '=', reference.messageId.replace(/^<|>$/g, '')).limit(2).execute()
           : [];
     const row = rows.length === 1 ? rows[0] : undefined;
-    if (!row) return undefined;
+    return row ? sentMessageFrom(row) : undefined;
+  }
+
+  /** The messages these tokens name, by token (one query per few hundred: a batch of reports). */
+  async findByTokens(tokens: string[]): Promise<Map<string, SentMessage>> {
+    const found = new Map<string, SentMessage>();
+    const unique = [...new Set(tokens)];
+    for (let start = 0; start < unique.length; start += CHUNK) {
+      const rows = await this.db
+        .selectFrom('sent_messages')
+        .selectAll()
+        .where('token', 'in', unique.slice(start, start + CHUNK))
+        .execute();
+      for (const row of rows) found.set(row.token, sentMessageFrom(row));
+    }
+    return found;
+  }
+
+  /**
+   * Stores a batch of reports, each once: for each, in order, true when it is new (false when this
+   * source sent it already, before or earlier in the same batch). One statement per few hundred.
+   */
+  async storeMany(reports: StoredReport[]): Promise<boolean[]> {
+    const key = (source: string, eventId: string) => `${source}\u0000${eventId.slice(0, TEXT_LENGTH)}`;
+    const inserted = new Set<string>();
+    const at = this.stamp();
+    for (let start = 0; start < reports.length; start += CHUNK) {
+      const rows = await this.db
+        .insertInto('feedback_events')
+        .values(reports.slice(start, start + CHUNK).map((report) => this.reportRow(report, at)))
+        .onConflict((conflict) => conflict.columns(['source', 'event_id']).doNothing())
+        .returning(['source', 'event_id'])
+        .execute();
+      for (const row of rows) inserted.add(key(row.source, row.event_id));
+    }
+    // The first of the batch's copies is the one inserted; later copies are redeliveries.
+    const seen = new Set<string>();
+    return reports.map((report) => {
+      const id = key(report.source, report.eventId);
+      const fresh = inserted.has(id) && !seen.has(id);
+      seen.add(id);
+      return fresh;
+    });
+  }
+
+  /** Moves these messages to `state` where they are not already as far on (advance, for many at once). */
+  async advanceMany(tokens: string[], state: SentMessageState): Promise<void> {
+    const unique = [...new Set(tokens)];
+    for (let start = 0; start < unique.length; start += CHUNK)
+      await this.db
+        .updateTable('sent_messages')
+        .set({ state, state_at: this.stamp() })
+        .where('token', 'in', unique.slice(start, start + CHUNK))
+        .where('state', 'in', lowerThan(state))
+        .execute();
+  }
+
+  private reportRow(report: StoredReport, at: string) {
     return {
-      token: row.token,
-      channel: row.channel,
-      purpose: row.purpose,
-      signupId: row.signup_id === null ? null : String(row.signup_id),
-      broadcastId: row.broadcast_id === null ? null : Number(row.broadcast_id),
-      addressHash: row.address_hash,
-      messageId: row.message_id,
-      providerId: row.provider_id,
-      state: row.state,
-      createdAt: iso(row.created_at),
+      source: report.source,
+      event_id: report.eventId.slice(0, TEXT_LENGTH),
+      kind: report.kind,
+      token: report.token,
+      code: report.code?.slice(0, 40) ?? null,
+      detail: report.detail?.slice(0, TEXT_LENGTH) ?? null,
+      occurred_at: report.occurredAt,
+      received_at: at,
     };
   }
 
@@ -164,16 +243,7 @@ export class FeedbackRepository {
   async store(report: StoredReport): Promise<boolean> {
     const result = await this.db
       .insertInto('feedback_events')
-      .values({
-        source: report.source,
-        event_id: report.eventId.slice(0, TEXT_LENGTH),
-        kind: report.kind,
-        token: report.token,
-        code: report.code?.slice(0, 40) ?? null,
-        detail: report.detail?.slice(0, TEXT_LENGTH) ?? null,
-        occurred_at: report.occurredAt,
-        received_at: this.stamp(),
-      })
+      .values(this.reportRow(report, this.stamp()))
       .onConflict((conflict) => conflict.columns(['source', 'event_id']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -181,15 +251,11 @@ export class FeedbackRepository {
 
   /** Moves a message to `state` unless it is already as far on (reports come in any order). True when it moved. */
   async advance(token: string, state: SentMessageState): Promise<boolean> {
-    // Only forward; and a delivery after a deferral (soft bounce) is a delivery.
-    const lower = (Object.keys(STATE_RANK) as SentMessageState[]).filter(
-      (each) => STATE_RANK[each] < STATE_RANK[state] || (state === 'delivered' && each === 'soft_bounced'),
-    );
     const result = await this.db
       .updateTable('sent_messages')
       .set({ state, state_at: this.stamp() })
       .where('token', '=', token)
-      .where('state', 'in', lower)
+      .where('state', 'in', lowerThan(state))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }

@@ -99,6 +99,48 @@ for (const engine of storeEngines) {
       expect((await store.consent.history(subscriber.id)).map((event) => event.kind)).toContain('email_complained');
     });
 
+    it('reports arriving together are written together, each caller getting its own counts; copies in one batch count once', async () => {
+      const { store, feedback, person, sendTo, report } = await world(engine);
+      const rosaToken = await sendTo(await person(rosa));
+      const annToken = await sendTo(await person(ann));
+      const delivered = report('delivered', { token: rosaToken });
+      const bounce = report('hard_bounce', { token: annToken });
+      const forged = report('hard_bounce', { token: 'a'.repeat(32) });
+      // Three requests at once: one batch. The same report twice within it is stored once.
+      const outcomes = await Promise.all([
+        feedback.receive([delivered, delivered]),
+        feedback.receive([bounce, forged]),
+        feedback.receive([delivered]),
+      ]);
+      expect(outcomes).toEqual([
+        { stored: 1, duplicates: 1, unmatched: 0 },
+        { stored: 1, duplicates: 0, unmatched: 1 },
+        { stored: 0, duplicates: 1, unmatched: 0 },
+      ]);
+      expect((await store.feedback.find({ token: rosaToken }))?.state).toBe('delivered');
+      expect((await store.feedback.find({ token: annToken }))?.state).toBe('bounced');
+      // And in a later batch: still once.
+      expect(await feedback.receive([delivered, bounce])).toEqual({ stored: 0, duplicates: 2, unmatched: 0 });
+    });
+
+    it('a batch that cannot be written fails its callers (the provider sends again), and the next one goes on', async () => {
+      const { store, feedback, person, sendTo, report } = await world(engine);
+      const token = await sendTo(await person(rosa));
+      const storeMany = store.feedback.storeMany.bind(store.feedback);
+      let failNext = true;
+      store.feedback.storeMany = async (reports) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('the database is away');
+        }
+        return storeMany(reports);
+      };
+      const first = report('delivered', { token });
+      const results = await Promise.allSettled([feedback.receive([first]), feedback.receive([first])]);
+      expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+      expect(await feedback.receive([first])).toEqual({ stored: 1, duplicates: 0, unmatched: 0 });
+    });
+
     it("a provider id two messages share (a server answering every message alike) matches neither", async () => {
       const { store, subscriptions, feedback, person, report } = await world(engine);
       const [first, second] = [await person(rosa), await person(ann)];

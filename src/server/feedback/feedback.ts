@@ -31,6 +31,14 @@ const STATE_OF: Partial<Record<FeedbackKind, SentMessageState>> = {
   filtered: 'filtered',
 };
 
+/** Reports written in one batch at most (the rest wait for the next). */
+const MAX_BATCH = 500;
+/** How long the first report of a batch waits for others (a provider's 2xx comes this much later). */
+const GATHER_MS = 2;
+
+/** Reports that only move a message's state: written many at once. */
+const PROGRESS_ONLY: ReadonlySet<FeedbackKind> = new Set(['delivered', 'sent', 'queued', 'delayed']);
+
 export interface FeedbackOutcome {
   /** Stored and acted on. */
   stored: number;
@@ -58,28 +66,111 @@ export class Feedback {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** Stores these reports once each and acts on the new ones. */
-  async receive(events: FeedbackEvent[]): Promise<FeedbackOutcome> {
-    const outcome: FeedbackOutcome = { stored: 0, duplicates: 0, unmatched: 0 };
-    for (const event of events) {
-      const message = await this.match(event);
-      const fresh = await this.options.store.store({
+  /**
+   * Stores these reports once each and acts on the new ones; resolves once they are stored (a
+   * provider's 2xx must mean kept). Reports from requests arriving together are written together,
+   * a few statements a batch rather than three a report (docs/performance.md, bench:feedback);
+   * each caller still gets its own counts, and a failed batch fails only its callers.
+   */
+  receive(events: FeedbackEvent[]): Promise<FeedbackOutcome> {
+    if (events.length === 0) return Promise.resolve({ stored: 0, duplicates: 0, unmatched: 0 });
+    return new Promise((resolve, reject) => {
+      this.pending.push({ events, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private pending: {
+    events: FeedbackEvent[];
+    resolve: (outcome: FeedbackOutcome) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
+  private scheduled = false;
+  private flushing = false;
+
+  private pendingEvents(): number {
+    return this.pending.reduce((sum, each) => sum + each.events.length, 0);
+  }
+
+  private schedule(waited = false): void {
+    if (this.scheduled || this.flushing) return;
+    this.scheduled = true;
+    // A moment's wait gathers the reports of requests arriving close together into one write; those
+    // that waited for the previous batch, or a full batch, go at once.
+    if (waited || this.pendingEvents() >= MAX_BATCH) setImmediate(() => void this.flush());
+    else setTimeout(() => void this.flush(), GATHER_MS);
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    this.flushing = true;
+    const batch: typeof this.pending = [];
+    let size = 0;
+    while (this.pending.length > 0 && size < MAX_BATCH) {
+      const next = this.pending.shift()!;
+      batch.push(next);
+      size += next.events.length;
+    }
+    try {
+      const outcomes = await this.process(batch.map((each) => each.events));
+      batch.forEach((each, index) => each.resolve(outcomes[index]!));
+    } catch (error) {
+      for (const each of batch) each.reject(error);
+    } finally {
+      this.flushing = false;
+      if (this.pending.length > 0) this.schedule(true);
+    }
+  }
+
+  /** One batch: messages looked up together, reports stored together, states advanced together. */
+  private async process(groups: FeedbackEvent[][]): Promise<FeedbackOutcome[]> {
+    const { store, tokens } = this.options;
+    const events = groups.flat();
+    // A token that is not ours is a forgery or a mistake: it matches nothing, and nothing else is tried.
+    const ours = events.map((event) =>
+      event.message.token && tokens.verify(event.message.token) ? event.message.token.toLowerCase() : undefined,
+    );
+    const byToken = await store.findByTokens(ours.filter((token): token is string => token !== undefined));
+    const messages: (SentMessage | undefined)[] = [];
+    for (const [index, event] of events.entries()) {
+      const token = ours[index];
+      if (event.message.token) messages.push(token ? byToken.get(token) : undefined);
+      else messages.push(await this.match(event)); // by the provider's ids: rare, one at a time
+    }
+    const fresh = await store.storeMany(
+      events.map((event, index) => ({
         source: event.source,
         eventId: event.eventId,
         kind: event.kind,
-        token: message?.token ?? null,
+        token: messages[index]?.token ?? null,
         code: event.code ?? null,
         detail: event.detail ?? null,
         occurredAt: validTime(event.occurredAt) ?? this.now().toISOString(),
-      });
-      if (!fresh) outcome.duplicates += 1;
-      else if (!message) outcome.unmatched += 1;
-      else {
-        outcome.stored += 1;
-        await this.act(event, message);
-      }
+      })),
+    );
+    // Progress reports (delivered, sent …) only move a state: many at once. The rest act one by one.
+    const moves = new Map<SentMessageState, string[]>();
+    for (const [index, event] of events.entries()) {
+      const message = messages[index];
+      if (!fresh[index] || !message) continue;
+      const state = STATE_OF[event.kind];
+      if (PROGRESS_ONLY.has(event.kind) && state) moves.set(state, [...(moves.get(state) ?? []), message.token]);
+      else await this.act(event, message);
     }
-    return outcome;
+    for (const [state, moved] of moves) await store.advanceMany(moved, state);
+    // Each caller's own counts.
+    const outcomes: FeedbackOutcome[] = [];
+    let index = 0;
+    for (const group of groups) {
+      const outcome: FeedbackOutcome = { stored: 0, duplicates: 0, unmatched: 0 };
+      for (let count = 0; count < group.length; count += 1, index += 1) {
+        if (!fresh[index]) outcome.duplicates += 1;
+        else if (!messages[index]) outcome.unmatched += 1;
+        else outcome.stored += 1;
+      }
+      outcomes.push(outcome);
+    }
+    return outcomes;
   }
 
   /** The message a report is about: by a token only we could have issued, else by the provider's ids. */

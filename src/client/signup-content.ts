@@ -36,7 +36,8 @@ export const signupDialog = {
     title: "You're On the Protection List!",
     text: `Thank you. We will let you know the moment ${productName} launches.`,
     /** Shown only when new sign-ups are asked to confirm by email (the server's EMAIL_CONFIRMATION). */
-    confirmEmail: 'We are sending you an email. Please press the button in it so we know it is really you.',
+    confirmEmail: (days: number) =>
+      `We are sending you an email now. Pressing the button in it is what keeps you on the list. If you do not press it, we will not write to you again, and we will delete your details after ${days} days.`,
     button: 'Got it - Keep my family safe!',
   },
 };

@@ -184,7 +184,7 @@ describe('messaging', () => {
   it('is off, with confirmation off, while nothing is set', () => {
     expect(loadConfig({}, '/').messaging).toEqual({
       emailConfirmation: false,
-      unconfirmedRetentionDays: 30,
+      unconfirmedRetentionDays: 30, confirmationReminderDays: 7,
       feedback: {},
     });
   });
@@ -246,6 +246,16 @@ describe('messaging', () => {
     expect(() => loadConfig({ ...secret, SES_SNS_BASE_URL: 'http://127.0.0.1:1' }, '/')).toThrow(/SES_SNS_BASE_URL/);
     expect(() => loadConfig({ RESEND_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }, '/')).toThrow(
       /SECRET_KEY/,
+    );
+  });
+  it('reads CONFIRMATION_REMINDER_DAYS (7 by default, 0 for none) and refuses one that would come after the deletion', () => {
+    expect(loadConfig({}, '/').messaging.confirmationReminderDays).toBe(7);
+    // Unset with a short retention: the day before the deletion.
+    expect(loadConfig({ UNCONFIRMED_RETENTION_DAYS: '5' }, '/').messaging.confirmationReminderDays).toBe(4);
+    expect(loadConfig({ CONFIRMATION_REMINDER_DAYS: '0' }, '/').messaging.confirmationReminderDays).toBe(0);
+    expect(() => loadConfig({ CONFIRMATION_REMINDER_DAYS: '30' }, '/')).toThrow(/CONFIRMATION_REMINDER_DAYS/);
+    expect(() => loadConfig({ CONFIRMATION_REMINDER_DAYS: '5', UNCONFIRMED_RETENTION_DAYS: '5' }, '/')).toThrow(
+      /fewer than UNCONFIRMED_RETENTION_DAYS \(5\)/,
     );
   });
   it('turns email on with confirmation by default, and off when asked', () => {

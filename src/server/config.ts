@@ -143,6 +143,7 @@ const environmentSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   UNCONFIRMED_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  CONFIRMATION_REMINDER_DAYS: z.coerce.number().int().min(0).max(3650).optional(),
   // Launch day (docs/launch-day.md): the page's mode, the store links, and how fast broadcasts send.
   SITE_MODE: z
     .enum(SITE_MODES)
@@ -295,6 +296,8 @@ export interface MessagingConfig {
   emailConfirmation: boolean;
   /** Unconfirmed sign-ups are deleted after this many days (while confirmation is on). */
   unconfirmedRetentionDays: number;
+  /** Days after the confirmation email that the one reminder goes; 0: none (CONFIRMATION_REMINDER_DAYS). */
+  confirmationReminderDays: number;
   /** The sender's postal address (MAIL_POSTAL_ADDRESS), in every list email's footer (CAN-SPAM). */
   postalAddress?: string;
   /** What comes back after a send: each part off until its variables are set (docs/messaging.md, "Hearing back"). */
@@ -390,6 +393,10 @@ function messagingFrom(env: Environment, problems: string[]): MessagingConfig {
     problems.push('SECRET_KEY: required once SMTP_URL or TWILIO_ACCOUNT_SID is set (it signs the links in messages)');
   if ((email || sms) && !env.SITE_URL)
     problems.push('SITE_URL: required once SMTP_URL or TWILIO_ACCOUNT_SID is set (the links in messages point to it)');
+  if (env.CONFIRMATION_REMINDER_DAYS !== undefined && env.CONFIRMATION_REMINDER_DAYS >= env.UNCONFIRMED_RETENTION_DAYS)
+    problems.push(
+      `CONFIRMATION_REMINDER_DAYS: must be fewer than UNCONFIRMED_RETENTION_DAYS (${env.UNCONFIRMED_RETENTION_DAYS}), so the reminder comes before the deletion; 0 sends none`,
+    );
   if (env.EMAIL_CONFIRMATION === 'on' && !email)
     problems.push('EMAIL_CONFIRMATION: "on" needs email (SMTP_URL and MAIL_FROM) to send the confirmation');
   return {
@@ -398,6 +405,8 @@ function messagingFrom(env: Environment, problems: string[]): MessagingConfig {
     ...(env.SECRET_KEY ? { secretKey: env.SECRET_KEY } : {}),
     emailConfirmation: email !== undefined && env.EMAIL_CONFIRMATION !== 'off',
     unconfirmedRetentionDays: env.UNCONFIRMED_RETENTION_DAYS,
+    // Unset: a week, or the day before the deletion when the retention is shorter.
+    confirmationReminderDays: env.CONFIRMATION_REMINDER_DAYS ?? Math.min(7, env.UNCONFIRMED_RETENTION_DAYS - 1),
     ...(env.MAIL_POSTAL_ADDRESS ? { postalAddress: env.MAIL_POSTAL_ADDRESS.trim() } : {}),
     feedback: feedbackFrom(env, problems),
   };

@@ -1,13 +1,17 @@
 // The dialog's success view: announced by moving focus to its heading.
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useRef, useState } from 'react';
+import { DEFAULT_RETENTION_DAYS } from '../../shared/public-config.js';
 import { readPublicConfig } from '../analytics/read-public-config';
 import { signupDialog } from '../signup-content';
 
 export function SignupSuccess() {
   const heading = useRef<HTMLHeadingElement>(null);
   // The server says in the page whether new sign-ups are asked to confirm by email.
-  const [emailConfirmation] = useState(() => readPublicConfig().emailConfirmation === true);
+  const [confirmation] = useState(() => {
+    const config = readPublicConfig();
+    return config.emailConfirmation === true ? { days: config.unconfirmedRetentionDays ?? DEFAULT_RETENTION_DAYS } : undefined;
+  });
   useEffect(() => heading.current?.focus(), []);
 
   return (
@@ -27,7 +31,7 @@ export function SignupSuccess() {
         {signupDialog.success.title}
       </Dialog.Title>
       <Dialog.Description className="dialog__subtitle">{signupDialog.success.text}</Dialog.Description>
-      {emailConfirmation && <p className="dialog__subtitle">{signupDialog.success.confirmEmail}</p>}
+      {confirmation && <p className="dialog__subtitle">{signupDialog.success.confirmEmail(confirmation.days)}</p>}
       <Dialog.Close className="button button--primary button--block">{signupDialog.success.button}</Dialog.Close>
     </div>
   );

@@ -27,7 +27,7 @@ async function world(engine: StoreEngine) {
     database: { confirmSignups: true },
     messaging: (db) =>
       createMessaging(
-        { secretKey: KEY, emailConfirmation: true, unconfirmedRetentionDays: 30 },
+        { secretKey: KEY, emailConfirmation: true, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
         db,
         'https://scamsavvy.example',
       ),

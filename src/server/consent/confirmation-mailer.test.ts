@@ -40,7 +40,7 @@ async function start(smtp: SmtpSink) {
           email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
           secretKey: 'test-secret-key-that-is-long-enough-123',
           emailConfirmation: true,
-          unconfirmedRetentionDays: 30,
+          unconfirmedRetentionDays: 30, confirmationReminderDays: 7,
         },
         store,
         SITE,

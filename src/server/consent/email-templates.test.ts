@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { linkPageWords, messageWords } from './messaging-content.js';
 import { readingGrade } from '../../shared/reading-grade.js';
-import { renderConfirmationEmail } from './email-templates.js';
+import { deletionDay, renderConfirmationEmail } from './email-templates.js';
 
 const input = {
   confirmUrl: 'https://scamsavvy.example/confirm/AAAA',
   preferencesUrl: 'https://scamsavvy.example/preferences/BBBB',
   unsubscribeUrl: 'https://scamsavvy.example/unsubscribe/BBBB',
   siteUrl: 'https://scamsavvy.example',
-  retentionDays: 30,
+  deleteOn: 'December 24, 2026',
 };
 const urls = {
   confirm: input.confirmUrl,
@@ -59,10 +59,12 @@ describe('the confirmation email', () => {
     expect(email.html).toMatch(/<p style="[^"]*font-size:20px;line-height:1\.5;/);
   });
 
-  it('says how long unconfirmed details are kept, in both parts', () => {
-    const kept = renderConfirmationEmail({ ...input, retentionDays: 14 });
-    expect(kept.text).toContain('delete these details in 14 days');
-    expect(kept.html).toContain('delete these details in 14 days');
+  it('says that pressing the button keeps them on the list, and the day their details go without it, in both parts', () => {
+    const kept = renderConfirmationEmail({ ...input, deleteOn: deletionDay('2026-11-24T10:00:00.000Z', 14) });
+    const sentence =
+      'Pressing the button is what keeps you on the list. If it is not pressed, we will not write to you again, and we will delete your details on December 8, 2026.';
+    expect(kept.text.replace(/\s+/g, ' ')).toContain(sentence);
+    expect(kept.html).toContain(sentence);
   });
 
   it('greets no one by name: it repeats nothing a visitor typed', () => {
@@ -104,9 +106,11 @@ describe('plain language (about an 8th-grade reading level)', () => {
       confirmation.intro,
       confirmation.ask,
       confirmation.askText,
-      confirmation.notYou(30),
+      confirmation.keeps('December 24, 2026'),
+      confirmation.notYou,
       confirmation.footerWhy,
     ].join(' '),
+    reminderEmail: [messageWords.reminder.intro, messageWords.reminder.once].join(' '),
     helpReply: messageWords.sms.help('hello@scamsavvy.example'),
     textReplies: [messageWords.sms.stopped, messageWords.sms.started].join(' '),
     confirmPage: [linkPageWords.confirm.text, linkPageWords.confirm.doneText].join(' '),

@@ -8,7 +8,8 @@ export interface ConfirmationEmailInput {
   preferencesUrl: string;
   unsubscribeUrl: string;
   siteUrl: string;
-  retentionDays: number;
+  /** The day the details are deleted unless confirmed, in words ("December 24, 2026"). */
+  deleteOn: string;
   /** MAIL_POSTAL_ADDRESS, for the footer. */
   postalAddress?: string | undefined;
 }
@@ -28,14 +29,45 @@ const CREAM = '#fff9f0';
 
 export function renderConfirmationEmail(input: ConfirmationEmailInput): RenderedEmail {
   const words = messageWords.confirmation;
-  const { text, html } = renderEmailParts({
+  return askToConfirm(input, {
     subject: words.subject,
     heading: words.heading,
+    opening: [{ paragraph: words.intro }],
+    closing: [{ paragraph: words.notYou }],
+  });
+}
+
+/** The one reminder: the same button, the day the details go, and that no other reminder follows. */
+export function renderReminderEmail(input: ConfirmationEmailInput): RenderedEmail {
+  const words = messageWords.reminder;
+  return askToConfirm(input, {
+    subject: words.subject,
+    heading: words.heading,
+    opening: [{ paragraph: words.intro }],
+    closing: [{ paragraph: messageWords.confirmation.notYou }, { paragraph: words.once }],
+  });
+}
+
+/** The day `days` after `from`, in the words the emails use ("December 24, 2026"). */
+export function deletionDay(from: string, days: number): string {
+  const day = new Date(Date.parse(from) + days * 86_400_000);
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(day);
+}
+
+function askToConfirm(
+  input: ConfirmationEmailInput,
+  parts: { subject: string; heading: string; opening: EmailLayout['body']; closing: EmailLayout['body'] },
+): RenderedEmail {
+  const words = messageWords.confirmation;
+  const { text, html } = renderEmailParts({
+    subject: parts.subject,
+    heading: parts.heading,
     body: [
-      { paragraph: words.intro },
+      ...parts.opening,
       { paragraph: words.ask, text: words.askText },
       { button: { url: input.confirmUrl, label: words.button } },
-      { paragraph: words.notYou(input.retentionDays) },
+      { paragraph: words.keeps(input.deleteOn) },
+      ...parts.closing,
     ],
     signature: words.signature,
     footer: {
@@ -48,7 +80,7 @@ export function renderConfirmationEmail(input: ConfirmationEmailInput): Rendered
       sender: senderLine(input.postalAddress),
     },
   });
-  return { subject: words.subject, text, html };
+  return { subject: parts.subject, text, html };
 }
 
 export interface EmailLink {

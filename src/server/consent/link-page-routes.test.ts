@@ -23,7 +23,7 @@ async function setUpOn(engine: StoreEngine, email: string = rosa.email) {
     database: { confirmSignups: true },
     messaging: (db) =>
       createMessaging(
-        { secretKey: KEY, emailConfirmation: false, unconfirmedRetentionDays: 30 },
+        { secretKey: KEY, emailConfirmation: false, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
         db,
         'https://scamsavvy.example',
       ),

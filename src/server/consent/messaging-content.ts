@@ -17,12 +17,21 @@ export const messageWords = {
     /** The plain-text part has no button. */
     askText: 'If that was you, please open the link below so we know this is your email.',
     button: 'Yes, keep me on the list',
-    notYou: (days: number) =>
-      `If it was not you, do nothing. We will not write to you again, and we will delete these details in ${days} days.`,
+    /** What keeps them on the list, and what happens without it, with the day their details go. */
+    keeps: (deleteOn: string) =>
+      `Pressing the button is what keeps you on the list. If it is not pressed, we will not write to you again, and we will delete your details on ${deleteOn}.`,
+    notYou: 'If it was not you, do nothing.',
     footerWhy: `You got this email because this address was given on the ${product} website.`,
     preferencesLink: 'Change what we send you',
     unsubscribeLink: 'Stop all emails',
     signature: `The ${product} team`,
+  },
+  /** The one reminder, CONFIRMATION_REMINDER_DAYS after the confirmation email, before the details are deleted. */
+  reminder: {
+    subject: `Please confirm you still want launch news from ${product}`,
+    heading: 'Do you still want to hear from us?',
+    intro: `A few days ago, someone, we hope you, asked on the ${product} website to hear from us when our app is ready. We have not heard back yet.`,
+    once: 'This is the only reminder we will send.',
   },
   /** Replies to texts: plain ASCII, one text (160 characters or fewer) each. */
   sms: {

@@ -59,7 +59,7 @@ async function start(
       : {}),
     secretKey: SECRET_KEY,
     emailConfirmation: smtpUrl !== undefined,
-    unconfirmedRetentionDays: 30,
+    unconfirmedRetentionDays: 30, confirmationReminderDays: 7,
   };
   const store = await openDatabase(database, { confirmSignups: config.emailConfirmation });
   const messaging = createMessaging(config, store, SITE, {
@@ -193,7 +193,7 @@ describe('confirmation email, on SQLite', () => {
     await signUp(app, 'stays@example.com', '+15550000004');
     const gone = await store.consent.subscriberByEmailKey('gone@example.com');
     const messaging = createMessaging(
-      { secretKey: SECRET_KEY, emailConfirmation: false, unconfirmedRetentionDays: 30 },
+      { secretKey: SECRET_KEY, emailConfirmation: false, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
       store,
       SITE,
     );
@@ -310,7 +310,7 @@ describe('createMessaging', () => {
     );
     const store = await openDatabase(await storeEngines[0]!.database());
     cleanups.push(() => store.close());
-    const messaging = createMessaging({ emailConfirmation: false, unconfirmedRetentionDays: 30 }, store, SITE);
+    const messaging = createMessaging({ emailConfirmation: false, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 }, store, SITE);
     messaging.start(logger);
     expect(lines.filter((line) => line.includes('No messages will be sent'))).toHaveLength(1);
     expect(messaging.links).toBeUndefined();
@@ -334,7 +334,7 @@ describe('unconfirmed sign-ups', () => {
         email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
         secretKey: SECRET_KEY,
         emailConfirmation: true,
-        unconfirmedRetentionDays: 30,
+        unconfirmedRetentionDays: 30, confirmationReminderDays: 7,
       },
       store,
       SITE,

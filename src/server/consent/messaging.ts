@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../config.js';
 import type { ConsentRepository } from '../db/consent-repository.js';
 import type { FeedbackRepository } from '../db/feedback-repository.js';
+import { sendDueReminders } from './confirmation-reminders.js';
 import { ConfirmationMailer } from './confirmation-mailer.js';
 import { MessageLog } from './message-log.js';
 import { createMessageTokens, type MessageTokens } from './message-tokens.js';
@@ -188,7 +189,26 @@ export function createMessaging(
             .then((removed) => {
               if (removed > 0) logger.info({ removed }, 'deleted sign-ups that were never confirmed');
             })
-            .catch((error: Error) => logger.warn({ err: error.message }, 'could not delete unconfirmed sign-ups'));
+            .catch((error: Error) => logger.warn({ err: error.message }, 'could not delete unconfirmed sign-ups'))
+            // The one reminder, before the deletion it warns of (CONFIRMATION_REMINDER_DAYS).
+            .then(() =>
+              sendDueReminders({
+                store: store.consent,
+                subscriptions,
+                email,
+                links,
+                siteUrl,
+                reminderDays: config.confirmationReminderDays,
+                retentionDays: config.unconfirmedRetentionDays,
+                postalAddress: config.postalAddress,
+                log,
+                logger,
+              }),
+            )
+            .then((reminded) => {
+              if (reminded && reminded.sent > 0) logger.info({ sent: reminded.sent }, 'sent confirmation reminders');
+            })
+            .catch((error: Error) => logger.warn({ err: error.message }, 'could not send confirmation reminders'));
         void removeStale();
         sweep = setInterval(removeStale, RETENTION_SWEEP_MS);
         sweep.unref();

@@ -546,6 +546,39 @@ export class ConsentRepository {
    * Deletes sign-ups that were asked to confirm and did not, whose latest sign-up is older than
    * `before`. Sign-ups from before confirmation was switched on were never asked, and are kept.
    */
+  /**
+   * Claims up to `limit` unconfirmed sign-ups whose confirmation email went out before `sentBefore`
+   * and that were never reminded: each is marked reminded now, so no one gets a second reminder,
+   * whatever happens next (a failure of ours gives it back with reminderNotSent).
+   */
+  async claimReminders(limit: number, sentBefore: Date): Promise<{ id: string; email: string }[]> {
+    const due = this.db
+      .selectFrom('signups')
+      .select('id')
+      .where('confirmed_at', 'is', null)
+      .where('left_at', 'is', null)
+      .where('confirm_reminded_at', 'is', null)
+      .where('confirm_sent_at', 'is not', null)
+      .where('confirm_sent_at', '<=', sentBefore.toISOString())
+      .orderBy('confirm_sent_at')
+      .limit(limit)
+      .$if(this.engine === 'postgres', (query) => query.forUpdate().skipLocked());
+    const rows = await this.db
+      .updateTable('signups')
+      .set({ confirm_reminded_at: this.stamp() })
+      .where('id', 'in', due)
+      .where('confirm_reminded_at', 'is', null)
+      .returning(['id', 'email'])
+      .execute();
+    return rows.map((row) => ({ id: String(row.id), email: row.email }));
+  }
+
+  /** The reminder could not go out for a reason of ours: a later sweep tries again. */
+  async reminderNotSent(id: string): Promise<void> {
+    if (!isSignupId(id)) return;
+    await this.db.updateTable('signups').set({ confirm_reminded_at: null }).where('id', '=', id).execute();
+  }
+
   async deleteUnconfirmed(before: Date): Promise<number> {
     const cutoff = before.toISOString();
     return this.db.transaction().execute(async (trx) => {

@@ -254,4 +254,10 @@ export const postgresMigrations: PostgresMigration[] = [
       UPDATE broadcasts SET confirmation = CASE WHEN include_unconfirmed THEN 'everyone' ELSE 'confirmed_only' END;
     `,
   },
+  {
+    version: 10,
+    name: 'confirmation-reminder',
+    // The one reminder an unconfirmed sign-up gets before it is deleted (CONFIRMATION_REMINDER_DAYS).
+    sql: `ALTER TABLE signups ADD COLUMN confirm_reminded_at timestamptz;`,
+  },
 ];

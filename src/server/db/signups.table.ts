@@ -27,6 +27,8 @@ export interface SignupsTable {
   confirmed_at: Time | null;
   confirm_requested_at: Time | null;
   confirm_sent_at: Time | null;
+  /** The one reminder to confirm went out (or is going out) then. */
+  confirm_reminded_at: Generated<Time | null>;
   confirm_attempts: Generated<number>;
   confirm_error: string | null;
   email_opt_out_at: Time | null;

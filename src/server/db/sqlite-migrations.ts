@@ -291,4 +291,10 @@ export const sqliteMigrations: SqliteMigration[] = [
         UPDATE broadcasts SET confirmation = CASE WHEN include_unconfirmed = 1 THEN 'everyone' ELSE 'confirmed_only' END;
       `),
   },
+  {
+    version: 10,
+    name: 'confirmation-reminder',
+    // The one reminder an unconfirmed sign-up gets before it is deleted (CONFIRMATION_REMINDER_DAYS).
+    up: (db) => db.exec(`ALTER TABLE signups ADD COLUMN confirm_reminded_at TEXT;`),
+  },
 ];

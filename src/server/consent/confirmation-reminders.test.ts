@@ -1,0 +1,106 @@
+// The one reminder to confirm, on every engine, through a real SMTP server on loopback: due
+// CONFIRMATION_REMINDER_DAYS after the confirmation email, sent once and never again, with the same
+// button and the day the details go; none for the confirmed, those who left, or with 0 days; a mail
+// server that is away gives the reminder back for the next sweep.
+import pino from 'pino';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { openDatabase } from '../db/open-database.js';
+import { rosa, ann } from '../test/people.js';
+import { startSmtpSink } from '../test/smtp-sink.js';
+import { storeEngines } from '../test/store-engines.js';
+import { sendDueReminders } from './confirmation-reminders.js';
+import { createEmailSender } from './email-sender.js';
+import { deletionDay } from './email-templates.js';
+import { createAddressHasher, createLinkSigner } from './link-tokens.js';
+import { messageWords } from './messaging-content.js';
+import { Subscriptions } from './subscriptions.js';
+
+const KEY = 'reminder-test-key-that-is-long-enough-12';
+const SITE = 'https://scamsavvy.example';
+const DAY_MS = 86_400_000;
+
+async function world(engine: (typeof storeEngines)[number]) {
+  const sink = await startSmtpSink();
+  onTestFinished(() => sink.stop());
+  const store = await openDatabase(await engine.database(), { confirmSignups: true });
+  onTestFinished(() => store.close());
+  const email = createEmailSender(
+    { smtpUrl: sink.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
+    { listId: 'launch.scamsavvy.example', listName: 'ScamSavvy launch news' },
+  );
+  onTestFinished(() => email.close());
+  const subscriptions = new Subscriptions(store.consent, createAddressHasher(KEY));
+  const links = createLinkSigner(KEY);
+  /** Signs up and has the confirmation email sent (as the mailer records it). */
+  const signUp = async (person: { name: string; phone: string; email: string; betaTesting: boolean }) => {
+    await store.signups.add({ ...person, consentVersion: 'v1' });
+    const subscriber = (await store.consent.subscriberByEmailKey(person.email))!;
+    const jobs = await store.consent.claimConfirmations(10, 60_000);
+    expect(jobs.map((job) => job.id)).toContain(subscriber.id);
+    for (const job of jobs) await store.consent.confirmationSent(job.id);
+    return (await store.consent.subscriber(subscriber.id))!;
+  };
+  const sweep = (daysLater: number, reminderDays = 7) =>
+    sendDueReminders({
+      store: store.consent,
+      subscriptions,
+      email,
+      links,
+      siteUrl: SITE,
+      reminderDays,
+      retentionDays: 30,
+      postalAddress: '100 Example Street, Springfield, IL 62701',
+      logger: pino({ level: 'silent' }),
+      now: () => new Date(Date.now() + daysLater * DAY_MS),
+    });
+  return { sink, store, subscriptions, links, signUp, sweep };
+}
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(`the confirmation reminder on ${engine.name}`, () => {
+    it('goes once, CONFIRMATION_REMINDER_DAYS after the confirmation, with the button and the day the details go', async () => {
+      const { sink, store, subscriptions, links, signUp, sweep } = await world(engine);
+      const silent = await signUp(rosa);
+      const confirmed = await signUp(ann);
+      await store.consent.confirm(confirmed.id, 'confirm_page');
+      const leaver = await signUp({ ...rosa, email: 'leaver@example.com' });
+      await subscriptions.leave(leaver.id, 'preferences_page');
+
+      expect(await sweep(6)).toMatchObject({ sent: 0 }); // not due yet
+      expect(await sweep(8)).toMatchObject({ sent: 1 });
+      const mail = await sink.waitFor((each) => each.envelope.to.includes(rosa.email));
+      expect(mail.parsed.subject).toBe(messageWords.reminder.subject);
+      const confirmUrl = `${SITE}/confirm/${links.sign('confirm', silent.id)}`;
+      expect(mail.parsed.text).toContain(confirmUrl);
+      expect(mail.parsed.html || '').toContain(confirmUrl);
+      const day = deletionDay(silent.lastSeenAt, 30);
+      expect(mail.parsed.text?.replace(/\s+/g, ' ')).toContain(
+        `Pressing the button is what keeps you on the list. If it is not pressed, we will not write to you again, and we will delete your details on ${day}.`,
+      );
+      expect(mail.parsed.text).toContain(messageWords.reminder.once);
+
+      // Never a second one, however many sweeps follow; none for the confirmed or those who left.
+      expect(await sweep(9)).toMatchObject({ sent: 0 });
+      expect(await sweep(20)).toMatchObject({ sent: 0 });
+      expect(sink.messages().map((each) => each.envelope.to[0])).toEqual([rosa.email]);
+    });
+
+    it('sends none with CONFIRMATION_REMINDER_DAYS=0', async () => {
+      const { sink, signUp, sweep } = await world(engine);
+      await signUp(rosa);
+      expect(await sweep(20, 0)).toEqual({ sent: 0, skipped: 0, failed: 0, waiting: 0 });
+      expect(sink.messages()).toHaveLength(0);
+    });
+
+    it('a mail server that is away gives the reminder back: the next sweep sends it, once', async () => {
+      const { sink, signUp, sweep } = await world(engine);
+      await signUp(rosa);
+      await signUp(ann);
+      sink.rejectNext(421, '4.3.2 Service not available, closing channel', 1);
+      expect(await sweep(8)).toMatchObject({ sent: 0, waiting: 2 });
+      expect(await sweep(8)).toMatchObject({ sent: 2 });
+      expect(await sweep(8)).toMatchObject({ sent: 0 });
+      expect(sink.messages().map((each) => each.envelope.to[0]).sort()).toEqual([ann.email, rosa.email].sort());
+    });
+  });
+}

@@ -1,0 +1,112 @@
+// The one reminder to confirm (CONFIRMATION_REMINDER_DAYS after the confirmation email; 0 sends
+// none), with the same scanner-safe button and the day the details are deleted without it. Each
+// sign-up is claimed (marked reminded) before its reminder is written, so nobody ever gets two; a
+// failure of ours gives the claim back for the next sweep; an address refused for good is marked
+// undeliverable, as for any send (docs/messaging.md, "What a new sign-up gets").
+import type { FastifyBaseLogger } from 'fastify';
+import type { ConsentRepository } from '../db/consent-repository.js';
+import type { EmailSender } from './email-sender.js';
+import { providerIdFrom } from './email-sender.js';
+import { deletionDay, renderReminderEmail } from './email-templates.js';
+import { feedbackId, type MessageLog } from './message-log.js';
+import { linkUrls } from './link-urls.js';
+import type { LinkSigner } from './link-tokens.js';
+import { withoutAddresses } from './log-safe.js';
+import { verdictOf } from './send-failure.js';
+import type { Subscriptions } from './subscriptions.js';
+
+const DAY_MS = 86_400_000;
+
+export interface ReminderOptions {
+  store: ConsentRepository;
+  subscriptions: Subscriptions;
+  email: EmailSender;
+  links: LinkSigner;
+  siteUrl: string;
+  reminderDays: number;
+  retentionDays: number;
+  postalAddress?: string | undefined;
+  log?: MessageLog | undefined;
+  logger: FastifyBaseLogger;
+  batchSize?: number;
+  now?: () => Date;
+}
+
+export interface ReminderRun {
+  sent: number;
+  /** Claimed, but nothing to send: confirmed meanwhile, left, or their address takes no email. */
+  skipped: number;
+  /** Refused for good: the address is marked undeliverable. */
+  failed: number;
+  /** Not sent for a reason of ours (the mail server away, our password refused): given back for the next sweep. */
+  waiting: number;
+}
+
+/** Sends the reminders that are due now, a batch at a time, until none is left. */
+export async function sendDueReminders(options: ReminderOptions): Promise<ReminderRun> {
+  const run: ReminderRun = { sent: 0, skipped: 0, failed: 0, waiting: 0 };
+  if (options.reminderDays <= 0) return run;
+  const now = options.now ?? (() => new Date());
+  const batchSize = options.batchSize ?? 20;
+  for (;;) {
+    const due = await options.store.claimReminders(batchSize, new Date(now().getTime() - options.reminderDays * DAY_MS));
+    for (const [index, job] of due.entries()) {
+      const outcome = await remindOne(options, job.id);
+      run[outcome] += 1;
+      if (outcome === 'waiting') {
+        // The mail server is away or refuses us: the rest of the batch is given back, untried.
+        for (const rest of due.slice(index + 1)) await options.store.reminderNotSent(rest.id);
+        run.waiting += due.length - index - 1;
+        return run;
+      }
+    }
+    if (due.length < batchSize) return run;
+  }
+}
+
+async function remindOne(options: ReminderOptions, id: string): Promise<keyof ReminderRun> {
+  const { store, subscriptions, email, links, siteUrl, logger } = options;
+  const subscriber = await subscriptions.subscriber(id);
+  // The one rule: a leaving, a bounce, email turned off … all mean no reminder (and no second chance).
+  if (!subscriber || subscriber.confirmedAt !== null || !(await subscriptions.mayContact(subscriber, 'email')))
+    return 'skipped';
+  const urls = linkUrls(links, siteUrl, subscriber.id);
+  const message = renderReminderEmail({
+    confirmUrl: urls.confirm,
+    preferencesUrl: urls.preferences,
+    unsubscribeUrl: urls.unsubscribe,
+    siteUrl,
+    deleteOn: deletionDay(subscriber.lastSeenAt, options.retentionDays),
+    postalAddress: options.postalAddress,
+  });
+  const outgoing = await options.log?.begin({
+    channel: 'email',
+    purpose: 'confirmation',
+    signupId: subscriber.id,
+    addressHash: subscriptions.emailHash(subscriber.email) ?? null,
+    feedbackId: feedbackId('confirmation', 'reminder'),
+  });
+  try {
+    const sent = await email.send({
+      to: subscriber.email,
+      ...message,
+      unsubscribeUrl: urls.unsubscribe,
+      ...(outgoing ? { headers: outgoing.headers } : {}),
+      ...(outgoing?.envelopeFrom ? { envelopeFrom: outgoing.envelopeFrom } : {}),
+    });
+    if (outgoing)
+      await options.log?.sent(outgoing.token, { messageId: sent.messageId, providerId: providerIdFrom(sent.response) });
+    return 'sent';
+  } catch (error) {
+    const verdict = verdictOf(error);
+    const answer = withoutAddresses((error as Error)?.message ?? String(error));
+    if (outgoing) await options.log?.refused(outgoing.token, 'email', verdict, answer);
+    logger.warn({ signup: id, err: answer }, `confirmation reminder not sent: ${verdict.reason}`);
+    if (verdict.kind === 'recipient') {
+      await subscriptions.markUndeliverable(subscriber, 'email');
+      return 'failed';
+    }
+    await store.reminderNotSent(id);
+    return 'waiting';
+  }
+}

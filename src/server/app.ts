@@ -125,6 +125,7 @@ export async function createApp({
     // Without messaging nothing is sent, so nothing is suppressed by hash: no SECRET_KEY is used.
     subscriptions: messaging?.subscriptions ?? createMessagingCore({}, db.consent).subscriptions,
     siteUrl: config.siteUrl,
+    confirmationOn: messaging?.confirmationOn ?? false,
     allowSignIn: ownerSignInLimit(app),
     ...(owner?.mailer ? { mailer: owner.mailer } : {}),
     ...(control ? { control } : {}),

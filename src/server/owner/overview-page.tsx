@@ -17,6 +17,8 @@ export interface OverviewData {
   days: number;
   now: Date;
   ownerEmail: string;
+  /** EMAIL_CONFIRMATION is on: without it nobody is asked, and "0 % confirmed" would say what is not so. */
+  confirmationOn: boolean;
   /** What came back after sends: the suppression list by reason, the recent bounce and complaint rates. */
   health?: ListHealth;
 }
@@ -122,7 +124,7 @@ function TopTable({
   );
 }
 
-export function overviewPage({ stats, funnel, days, now, ownerEmail, health }: OverviewData): string {
+export function overviewPage({ stats, funnel, days, now, ownerEmail, health, confirmationOn }: OverviewData): string {
   const filled = fillDays(stats.byDay, now, days);
   const recent = recentCounts(filled);
   const inWindow = filled.reduce((sum, day) => sum + day.count, 0);
@@ -131,12 +133,14 @@ export function overviewPage({ stats, funnel, days, now, ownerEmail, health }: O
     { id: 'people', label: words.people, value: number(stats.total) },
     { id: 'today', label: words.newToday, value: number(recent.today) },
     { id: 'week', label: words.newThisWeek, value: number(recent.week) },
-    {
-      id: 'confirmed',
-      label: words.confirmed,
-      value: percent(stats.confirmed, stats.total),
-      note: number(stats.confirmed),
-    },
+    confirmationOn
+      ? {
+          id: 'confirmed',
+          label: words.confirmed,
+          value: percent(stats.confirmed, stats.total),
+          note: number(stats.confirmed),
+        }
+      : { id: 'confirmed', label: words.confirmed, value: '–', note: words.confirmationOff },
     { id: 'beta', label: words.beta, value: percent(stats.betaTesting, stats.total), note: number(stats.betaTesting) },
     { id: 'submissions', label: words.submissions, value: number(stats.submissions) },
   ];

@@ -12,6 +12,8 @@ export interface OverviewRouteOptions {
   /** What came back after sends (the list's health); absent in tests that do not need it. */
   feedback?: Db['feedback'] | undefined;
   siteUrl: string;
+  /** EMAIL_CONFIRMATION is on: a share confirmed means something. */
+  confirmationOn: boolean;
 }
 
 /** The days the overview's chart and funnel cover, and how many sources and campaigns it lists. */
@@ -20,7 +22,7 @@ const OVERVIEW_TOP = 10;
 
 export const overviewRoutes: FastifyPluginAsync<OverviewRouteOptions> = async (
   app,
-  { signups, events, owners, feedback, siteUrl },
+  { signups, events, owners, feedback, siteUrl, confirmationOn },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
 
@@ -39,6 +41,7 @@ export const overviewRoutes: FastifyPluginAsync<OverviewRouteOptions> = async (
         days: OVERVIEW_DAYS,
         now,
         ownerEmail: ownerOf(request).email,
+        confirmationOn,
         ...(health ? { health } : {}),
       }),
     );

@@ -24,6 +24,8 @@ export interface OwnerDashboardOptions {
   subscriptions: Subscriptions;
   /** The site's address: a POST's Origin may be it, and sign-in links point to it. */
   siteUrl: string;
+  /** EMAIL_CONFIRMATION is on (with email): the overview shows the share confirmed, else says it is off. */
+  confirmationOn?: boolean;
   /** Sends sign-in links; absent when email is not set up (owner:link prints one instead). */
   mailer?: SignInMailer;
   /** Launch day from the browser; absent without SECRET_KEY (nothing can be sent then). */
@@ -69,6 +71,7 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
     owners,
     feedback: db.feedback,
     siteUrl,
+    confirmationOn: options.confirmationOn ?? false,
   });
   await app.register(peopleRoutes, { consent: db.consent, owners, subscriptions: options.subscriptions, siteUrl });
   await app.register(exportRoutes, { signups: db.signups, owners, siteUrl });

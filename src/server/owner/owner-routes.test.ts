@@ -331,6 +331,15 @@ for (const engine of storeEngines) {
         expect(response.body).toMatch(/<th scope="row">Reported our email as spam<\/th><td class="number">1<\/td>/);
       });
 
+      it('the overview says "Email confirmation is off" rather than a share confirmed while it is off', async () => {
+        const setup = await setUp(engine);
+        const ownerCookie = await signInAsOwner(setup.app, setup.store);
+        const body = (await setup.app.inject({ url: '/owner', headers: { cookie: ownerCookie } })).body;
+        const confirmed = /data-figure="confirmed">(.*?)<\/li>/.exec(body)?.[1] ?? '';
+        expect(confirmed).toContain('Email confirmation is off');
+        expect(confirmed).not.toMatch(/%/);
+      });
+
       it('a broadcast’s page and its live progress show what came back: delivered, bounced, spam reports and the rates', async () => {
         const setup = await setUp(engine);
         const ownerCookie = await signInAsOwner(setup.app, setup.store);

@@ -54,6 +54,7 @@ export const ownerWords = {
     newToday: 'New today',
     newThisWeek: 'New in the last 7 days',
     confirmed: 'Confirmed their email',
+    confirmationOff: 'Email confirmation is off',
     beta: 'Want to beta test',
     submissions: 'Sign-ups made (repeats too)',
     chartHeading: (days: number) => `New people per day, last ${days} days`,

@@ -97,6 +97,7 @@ for (const [index, engine] of engines.entries()) {
         SECRET_KEY: 'e2e-owner-secret-key-that-is-long-enough',
         SMTP_URL: sink.url,
         MAIL_FROM: 'ScamSavvy <hello@scamsavvy.example>',
+        MAIL_POSTAL_ADDRESS: '100 Example Street, Springfield, IL 62701',
         APP_STORE_URL: 'https://apps.apple.com/us/app/scamsavvy/id1234567890',
         PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=com.scamsavvy.app',
         BROADCAST_EMAIL_RATE: EMAIL_RATE,

@@ -109,6 +109,7 @@ const { base, stop } = await startBuiltServer(port, {
   SECRET_KEY: 'screenshots-only-secret-key-0123456789abcdef',
   SMTP_URL: 'smtp://127.0.0.1:9',
   MAIL_FROM: 'ScamSavvy <news@scamsavvy.example>',
+  MAIL_POSTAL_ADDRESS: '100 Example Street, Springfield, IL 62701',
   EMAIL_CONFIRMATION: 'off',
 });
 const browser = await chromium.launch(chromiumLaunchOptions());

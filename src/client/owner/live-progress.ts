@@ -74,9 +74,12 @@ function start(): void {
     if (stopped) return;
     try {
       const response = await fetch(url, { headers: { accept: 'application/json' }, cache: 'no-store' });
-      // Signed out (or the session ran out): the page stops updating; a reload goes to the sign-in page.
+      // Signed out, or idle too long (this poll never counts as activity): off to the sign-in page,
+      // which says why.
       if (response.status === 401) {
         stopped = true;
+        const body = (await response.json().catch(() => ({}))) as { error?: { code?: string } };
+        window.location.assign(body.error?.code === 'idle' ? '/owner/sign-in?idle=1' : '/owner/sign-in');
         return;
       }
       if (response.ok) {

@@ -172,7 +172,7 @@ export class OwnerRepository {
    * The owner of a live session (not ended, seen within `idleMs`), marking it seen now. The mark is
    * written at most once a minute, so a page that polls does not write on every request.
    */
-  async session(sessionHash: string, idleMs: number): Promise<Owner | undefined> {
+  async session(sessionHash: string, idleMs: number, { touch = true } = {}): Promise<Owner | undefined> {
     const now = this.stamp();
     const row = await this.db
       .selectFrom('owner_sessions')
@@ -183,13 +183,26 @@ export class OwnerRepository {
       .where('owner_sessions.last_seen_at', '>', this.stamp(-idleMs))
       .executeTakeFirst();
     if (!row) return undefined;
-    if (Date.parse(iso(row.last_seen_at)) < Date.parse(now) - 60_000)
+    // A page's own background poll is not the owner at work: it never keeps the session alive.
+    if (touch && Date.parse(iso(row.last_seen_at)) < Date.parse(now) - 60_000)
       await this.db
         .updateTable('owner_sessions')
         .set({ last_seen_at: now })
         .where('id_hash', '=', sessionHash)
         .execute();
     return { id: Number(row.id), email: row.email, createdAt: iso(row.created_at) };
+  }
+
+  /** Why a session no longer lets its owner in: signed out, or idle too long (undefined: no such session). */
+  async sessionEnded(sessionHash: string, idleMs: number): Promise<'signed_out' | 'idle' | undefined> {
+    const row = await this.db
+      .selectFrom('owner_sessions')
+      .select(['ended_at', 'last_seen_at'])
+      .where('id_hash', '=', sessionHash)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    if (row.ended_at !== null) return 'signed_out';
+    return Date.parse(iso(row.last_seen_at)) <= Date.parse(this.stamp(-idleMs)) ? 'idle' : undefined;
   }
 
   async endSession(sessionHash: string): Promise<void> {

@@ -52,6 +52,8 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
   // Data (the progress the page's script polls) rather than a page: refused with 401 instead of a redirect.
   const data = { preHandler: requireOwner({ owners, siteUrl, refuse: '401' }) };
+  // The progress the page polls every 2 s: a tab left open must not keep its session alive for ever.
+  const poll = { preHandler: requireOwner({ owners, siteUrl, refuse: '401', background: true }) };
   const words = ownerWords.broadcasts;
   const stateLabel = (state: string) => words.states[state] ?? state;
 
@@ -104,7 +106,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
     return html(reply, await pageOf(owner, broadcast, { notice, problem }));
   });
 
-  app.get<BroadcastParams>('/owner/broadcasts/:name/progress', data, async (request, reply) => {
+  app.get<BroadcastParams>('/owner/broadcasts/:name/progress', poll, async (request, reply) => {
     const broadcast = await outbox.get(request.params.name);
     if (!broadcast) return reply.code(404).send({ error: { code: 'not_found', message: 'No such broadcast.' } });
     const progress = await broadcastProgress(outbox, broadcast, new Date(), feedback);

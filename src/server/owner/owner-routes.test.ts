@@ -33,8 +33,11 @@ interface SetUp {
   routes: RouteOptions[];
 }
 
-async function setUp(engine: StoreEngine, { mail = false, trustProxy = false } = {}): Promise<SetUp> {
-  const store = await openDatabase(await engine.database());
+async function setUp(
+  engine: StoreEngine,
+  { mail = false, trustProxy = false, now }: { mail?: boolean; trustProxy?: boolean; now?: () => Date } = {},
+): Promise<SetUp> {
+  const store = await openDatabase(await engine.database(), now ? { now } : {});
   const routes: RouteOptions[] = [];
   if (mail) sink = await startSmtpSink();
   app = await createApp({
@@ -137,6 +140,38 @@ for (const engine of storeEngines) {
         const after = await setup.app.inject({ url: '/owner', headers: cookie });
         expect(after.statusCode).toBe(303);
         expect(after.headers.location).toBe('/owner/sign-in');
+      });
+    });
+
+    describe('idle sessions', () => {
+      it('the progress poll never keeps a session alive: after 12 hours without the owner, the poll and the page say why', async () => {
+        let clock = Date.now();
+        const setup = await setUp(engine, { now: () => new Date(clock) });
+        const cookie = { cookie: await signInAsOwner(setup.app, setup.store) };
+        const poll = () => setup.app.inject({ url: '/owner/broadcasts/launch/progress', headers: cookie });
+        // A tab left open polls every 2 s for 12 hours: none of it counts as the owner being there.
+        for (const hours of [1, 6, 11.9]) {
+          clock = Date.now() + hours * 3_600_000;
+          expect((await poll()).statusCode).toBe(200);
+        }
+        clock = Date.now() + 12.1 * 3_600_000;
+        const refused = await poll();
+        expect(refused.statusCode).toBe(401);
+        expect(refused.json()).toMatchObject({ error: { code: 'idle' } });
+        const page = await setup.app.inject({ url: '/owner', headers: cookie });
+        expect(page.headers.location).toBe('/owner/sign-in?idle=1');
+        const signIn = await setup.app.inject({ url: '/owner/sign-in?idle=1' });
+        expect(signIn.body).toContain('You were signed out after 12 hours idle.');
+      });
+
+      it('a page the owner opens does keep it alive', async () => {
+        let clock = Date.now();
+        const setup = await setUp(engine, { now: () => new Date(clock) });
+        const cookie = { cookie: await signInAsOwner(setup.app, setup.store) };
+        clock = Date.now() + 11 * 3_600_000;
+        expect((await setup.app.inject({ url: '/owner', headers: cookie })).statusCode).toBe(200);
+        clock = Date.now() + 20 * 3_600_000;
+        expect((await setup.app.inject({ url: '/owner', headers: cookie })).statusCode).toBe(200);
       });
     });
 

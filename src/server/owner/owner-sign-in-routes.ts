@@ -50,7 +50,9 @@ export const signInRoutes: FastifyPluginAsync<SignInRouteOptions> = async (
     return false;
   };
 
-  app.get('/owner/sign-in', async (_request, reply) => html(reply, signInPage()));
+  app.get<{ Querystring: { idle?: string } }>('/owner/sign-in', async (request, reply) =>
+    html(reply, signInPage(request.query.idle === '1' ? { notice: 'idle' } : {})),
+  );
 
   app.post('/owner/sign-in', async (request, reply) => {
     if (!sameOrigin(request, siteUrl)) return html(reply, forbiddenPage(), 403);

@@ -28,6 +28,7 @@ export const ownerWords = {
     noEmailHint: 'No email set up on this site? On the server, run: npm run owner:link -- --email you@example.com',
     again: 'Send another link',
     tooMany: 'Too many tries from this connection. Please wait a quarter of an hour and try again.',
+    signedOutIdle: 'You were signed out after 12 hours idle. Sign in again to go on.',
     linkTitle: 'Sign in',
     linkHeading: 'Sign in to the dashboard',
     linkIntro: 'Press the button to sign in on this device.',

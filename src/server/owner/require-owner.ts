@@ -34,6 +34,8 @@ export interface RequireOwnerOptions {
   /** The site's address: a POST's Origin may be it. */
   siteUrl: string;
   refuse: Refusal;
+  /** A page's own background poll: it is let in like any request, but never keeps the session alive. */
+  background?: boolean;
 }
 
 type OwnerCheck = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
@@ -45,15 +47,19 @@ const checks = new WeakSet<OwnerCheck>();
  * A preHandler hook that lets a request through only with a live session cookie (idle and absolute
  * expiry are the store's), and a change (any method but GET) only from one of our own pages.
  */
-export function requireOwner({ owners, siteUrl, refuse }: RequireOwnerOptions): OwnerCheck {
+export function requireOwner({ owners, siteUrl, refuse, background = false }: RequireOwnerOptions): OwnerCheck {
   const check: OwnerCheck = async (request, reply) => {
     const secret = request.cookies[SESSION_COOKIE];
-    const owner =
-      secret && SECRET_PATTERN.test(secret) ? await owners.session(secretHash(secret), SESSION_IDLE_MS) : undefined;
+    const valid = secret !== undefined && SECRET_PATTERN.test(secret);
+    const owner = valid ? await owners.session(secretHash(secret), SESSION_IDLE_MS, { touch: !background }) : undefined;
     if (!owner) {
+      // A session that ran out while idle says so on the sign-in page (a poll's 401 says it too).
+      const idle = valid && (await owners.sessionEnded(secretHash(secret), SESSION_IDLE_MS)) === 'idle';
       if (secret) clearSessionCookie(request, reply);
-      if (refuse === 'redirect') return reply.redirect(SIGN_IN_PATH, 303);
-      return reply.code(401).send({ error: { code: 'signed_out', message: `Sign in at ${SIGN_IN_PATH}.` } });
+      if (refuse === 'redirect') return reply.redirect(idle ? `${SIGN_IN_PATH}?idle=1` : SIGN_IN_PATH, 303);
+      return reply.code(401).send({
+        error: { code: idle ? 'idle' : 'signed_out', message: `Sign in at ${SIGN_IN_PATH}.` },
+      });
     }
     if (request.method !== 'GET' && !sameOrigin(request, siteUrl)) return html(reply, forbiddenPage(), 403);
     request.owner = owner;

@@ -6,13 +6,18 @@ import { Notice, renderOwnerPage, shortPage } from './owner-layout.js';
 
 const words = ownerWords.signIn;
 
-export function signInPage({ error, email = '' }: { error?: 'invalid' | 'too_many'; email?: string } = {}): string {
+export function signInPage({
+  error,
+  email = '',
+  notice,
+}: { error?: 'invalid' | 'too_many'; email?: string; notice?: 'idle' } = {}): string {
   const invalid = error === 'invalid';
   return renderOwnerPage(
     { title: words.title },
     <>
       <h1>{words.heading}</h1>
       {error === 'too_many' ? <Notice kind="error">{words.tooMany}</Notice> : null}
+      {notice === 'idle' ? <Notice>{words.signedOutIdle}</Notice> : null}
       <p>{words.intro}</p>
       <form method="post" action="/owner/sign-in" noValidate>
         <label htmlFor="email">{words.emailLabel}</label>

@@ -50,9 +50,8 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
   { outbox, feedback, owners, siteUrl, control, script },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
-  // Data (the progress the page's script polls) rather than a page: refused with 401 instead of a redirect.
-  const data = { preHandler: requireOwner({ owners, siteUrl, refuse: '401' }) };
-  // The progress the page polls every 2 s: a tab left open must not keep its session alive for ever.
+  // The progress the page's script polls every 2 s: data, so refused with 401 rather than a redirect,
+  // and a tab left open must not keep its session alive for ever.
   const poll = { preHandler: requireOwner({ owners, siteUrl, refuse: '401', background: true }) };
   const words = ownerWords.broadcasts;
   const stateLabel = (state: string) => words.states[state] ?? state;

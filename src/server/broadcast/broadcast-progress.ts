@@ -1,5 +1,6 @@
 // How far a broadcast has got, in figures a person reads: the terminal's status and the dashboard's
 // live progress both come from here.
+import { senderIsDead } from './broadcast-rules.js';
 import type { FeedbackRepository } from '../db/feedback-repository.js';
 import type { Broadcast, ChannelPause, OutboxRepository, StateCounts } from '../db/outbox-repository.js';
 import { MESSAGE_STATES } from '../db/outbox.table.js';
@@ -22,7 +23,11 @@ export function done(counts: StateCounts): number {
 /** The figures a live view shows, each already written out, keyed as the page's elements are. */
 export interface BroadcastProgress {
   name: string;
-  state: Broadcast['state'];
+  /**
+   * The broadcast's state, or 'stopped': it is sending, but no sender is alive to do it (the process
+   * that ran it stopped: the web server restarted, a terminal was closed). Resume goes on.
+   */
+  state: Broadcast['state'] | 'stopped';
   /** Share of messages with an outcome, 0-100. */
   percent: number;
   /** "email.sent" → "1,234"; "rate" → "12"; "eta" → "about 3 min"; "done" → "1,240 of 5,000". */
@@ -124,10 +129,12 @@ export async function broadcastProgress(
         : perSecond > 0
           ? duration(left / perSecond)
           : '–';
-  fields.senders = number(senders.length);
+  fields.senders = number(senders.filter((sender) => !senderIsDead(sender)).length);
+  const current = state ?? broadcast.state;
+  const alive = senders.filter((sender) => !senderIsDead(sender));
   return {
     name: broadcast.name,
-    state: state ?? broadcast.state,
+    state: current === 'sending' && alive.length === 0 ? 'stopped' : current,
     percent: all.total === 0 ? 100 : Math.floor((finished / all.total) * 100),
     fields,
     pauses: pauses.map(({ channel, reason, answer, pausedAt }) => ({ channel, reason, answer, pausedAt })),

@@ -76,8 +76,10 @@ export function broadcastsPage({
 }
 
 /** Which buttons fit the broadcast's state: send when ready, resume when paused, pause while sending. */
-export function actionsFor(state: Broadcast['state']): BroadcastAction[] {
+export function actionsFor(state: BroadcastProgress['state']): BroadcastAction[] {
   switch (state) {
+    case 'stopped':
+      return ['resume'];
     case 'ready':
       return ['send'];
     case 'paused':

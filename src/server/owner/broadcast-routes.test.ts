@@ -4,6 +4,7 @@
 // messages (the unreachable ones only when ticked), writes the audit log, and needs an owner. The
 // failures are written through the outbox as a sender records them: nothing is sent here.
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { BroadcastControl } from '../broadcast/broadcast-control.js';
 import { loadConfig } from '../config.js';
@@ -77,6 +78,8 @@ async function launchWithFailures(
   );
   await db.outbox.setState(broadcast.id, 'sending', ['ready']);
   const sender = randomUUID();
+  // A sender alive in this process (as a dashboard send runs one), so the broadcast is sending, not stopped.
+  await db.outbox.registerSender({ id: sender, broadcastId: broadcast.id, host: hostname(), pid: process.pid }, () => false);
   const [sent, gaveUp, unreachable] = await db.outbox.claim(broadcast.id, 'email', sender, 3);
   if (!sent || !gaveUp || !unreachable) throw new Error('the email rows were not claimed');
   await db.outbox.record(sender, [

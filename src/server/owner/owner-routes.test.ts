@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
+import { changeState } from '../broadcast/broadcast-rules.js';
 import { newSecret, secretHash } from './owner-auth.js';
 import { createSignInMailer } from './sign-in-mailer.js';
 import { OWNER_SIGN_IN_ATTEMPTS } from '../rate-limit.js';
@@ -140,6 +141,22 @@ for (const engine of storeEngines) {
         const after = await setup.app.inject({ url: '/owner', headers: cookie });
         expect(after.statusCode).toBe(303);
         expect(after.headers.location).toBe('/owner/sign-in');
+      });
+    });
+
+    describe('a send whose sender died', () => {
+      it('says "Stopped: the server restarted" on its page and in its progress, and offers Resume', async () => {
+        const setup = await setUp(engine);
+        const cookie = { cookie: await signInAsOwner(setup.app, setup.store) };
+        const broadcast = (await setup.store.outbox.get('launch'))!;
+        // Sending, as a dashboard send leaves it, but the process that ran it is gone: no sender at all.
+        expect(await changeState(setup.store.outbox, broadcast.id, 'start')).toBe(true);
+        const page = (await setup.app.inject({ url: '/owner/broadcasts/launch', headers: cookie })).body;
+        expect(page).toContain('Stopped: the server restarted');
+        expect(page).toContain('href="/owner/broadcasts/launch/resume"');
+        expect(page).not.toContain('href="/owner/broadcasts/launch/pause"');
+        const progress = await setup.app.inject({ url: '/owner/broadcasts/launch/progress', headers: cookie });
+        expect(progress.json()).toMatchObject({ state: 'stopped', stateLabel: 'Stopped: the server restarted' });
       });
     });
 

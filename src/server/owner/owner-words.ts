@@ -164,7 +164,13 @@ export const ownerWords = {
     state: 'State',
     progress: 'Sent',
     open: (name: string) => `Open “${name}”`,
-    states: { ready: 'Ready to send', sending: 'Sending', paused: 'Paused', finished: 'Finished' } as Record<
+    states: {
+      ready: 'Ready to send',
+      sending: 'Sending',
+      stopped: 'Stopped: the server restarted',
+      paused: 'Paused',
+      finished: 'Finished',
+    } as Record<
       string,
       string
     >,

@@ -155,7 +155,7 @@ describe('sign-up dialog', () => {
     await fillValid(user);
     await user.click(screen.getByRole('checkbox', { name: signupDialog.betaTesting.label }));
     await user.click(submitButton());
-    await waitFor(() => expect(saves).toHaveLength(1));
+    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
     expect(saves[0]?.body).toEqual({
       name: 'Rosa Díaz',
       phone: '+15551234567',
@@ -182,7 +182,7 @@ describe('sign-up dialog', () => {
     const { user } = await openDialog();
     await fillValid(user);
     await user.click(submitButton());
-    await waitFor(() => expect(saves).toHaveLength(1));
+    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
     await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
     expect(screen.getByRole('dialog')).toHaveAccessibleName(signupDialog.success.title);
     expect(screen.getByText(signupDialog.success.text)).toBeInTheDocument();
@@ -198,7 +198,7 @@ describe('sign-up dialog', () => {
     const { user } = await openDialog();
     await fillValid(user);
     await user.click(submitButton());
-    await waitFor(() => expect(saves).toHaveLength(1));
+    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
     await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
     expect(await screen.findByRole('heading', { name: signupDialog.success.title })).toHaveFocus();
     expect(screen.getByRole('status')).toHaveTextContent(signupDialog.success.text);
@@ -212,7 +212,7 @@ describe('sign-up dialog', () => {
     const { user } = await openDialog();
     await fillValid(user);
     await user.click(submitButton());
-    await waitFor(() => expect(saves).toHaveLength(1));
+    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
     await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
     expect(await screen.findByRole('heading', { name: signupDialog.success.title })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent(signupDialog.success.text);
@@ -225,7 +225,7 @@ describe('sign-up dialog', () => {
     const { user } = await openDialog();
     await fillValid(user);
     await user.click(submitButton());
-    await waitFor(() => expect(saves).toHaveLength(1));
+    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
     await act(async () => saves[0]?.resolve(new Response('{}', { status: 503 })));
 
     expect(errors).toHaveBeenCalledWith('Error submitting signup', expect.any(Error));
@@ -245,7 +245,7 @@ describe('sign-up dialog', () => {
     const { user } = await openDialog();
     await fillValid(user);
     await user.click(submitButton());
-    await waitFor(() => expect(saves).toHaveLength(1));
+    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
     await act(async () => saves[0]?.reject(new TypeError('Failed to fetch')));
     expect(await screen.findByText(signupDialog.saveFailed)).toBeInTheDocument();
     expect(screen.getByRole('dialog')).toHaveAccessibleName(signupDialog.title);
@@ -255,7 +255,7 @@ describe('sign-up dialog', () => {
     const { user } = await openDialog();
     await fillValid(user);
     await user.click(submitButton());
-    await waitFor(() => expect(saves).toHaveLength(1));
+    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
     await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();

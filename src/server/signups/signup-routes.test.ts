@@ -79,16 +79,14 @@ for (const engine of storeEngines) {
       ['the form was submitted faster than a person could', { ...valid, openedForMs: MIN_FORM_TIME_MS - 1 }],
       ['it says nothing of how long the form was open', { ...valid, openedForMs: undefined }],
     ] as const) {
-      it(`answers a bot as it answers a person, and stores nothing, when ${what}`, async () => {
+      it(`refuses it (never a success for something thrown away), and stores nothing, when ${what}`, async () => {
         const { app, store } = await setup();
-        const person = await app.inject({
-          method: 'POST',
-          url: '/api/signups',
-          payload: { ...valid, email: 'person@example.com' },
+        await app.inject({ method: 'POST', url: '/api/signups', payload: { ...valid, email: 'person@example.com' } });
+        const doubted = await app.inject({ method: 'POST', url: '/api/signups', payload });
+        expect(doubted.statusCode).toBe(422);
+        expect(doubted.json()).toMatchObject({
+          error: { code: 'not_accepted', message: 'We could not take this sign-up. Please press the button again.' },
         });
-        const bot = await app.inject({ method: 'POST', url: '/api/signups', payload });
-        expect(bot.statusCode).toBe(201);
-        expect(bot.body).toBe(person.body);
         expect((await stored(store)).map((record) => record.email)).toEqual(['person@example.com']);
       });
     }

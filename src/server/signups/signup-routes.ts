@@ -31,13 +31,15 @@ export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app,
         ...describeSignupIssues(parsed.error),
       });
     }
-    // A bot gets the same answer as a person, so it learns nothing, and nothing is stored.
+    // Doubted (the hidden trap filled in, or sent faster than a person could): refused, never
+    // answered as a success for something thrown away (decision 033). The page itself waits out the
+    // minimum time before it sends, so a person is never doubted for being quick.
     if (looksAutomated(parsed.data)) {
       request.log.info(
         { trapFilled: Boolean(parsed.data.comments?.trim()), openedForMs: parsed.data.openedForMs },
-        'dropped an automated sign-up',
+        'refused a sign-up that looks automated',
       );
-      return reply.code(201).type('application/json; charset=utf-8').send(SIGNUP_OK);
+      throw new AppError(422, 'not_accepted', 'We could not take this sign-up. Please press the button again.');
     }
     try {
       await signups.add(parsed.data);

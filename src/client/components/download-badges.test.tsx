@@ -38,7 +38,7 @@ describe('DownloadBadges (spec section 1)', () => {
     } finally {
       vi.useRealTimers();
     }
-    await vi.waitFor(() => expect(beacons.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(beacons.length).toBeGreaterThan(0), { timeout: 5000 });
     const events = beacons.flatMap(
       (text) => (JSON.parse(text) as { events: { name: string; params: object }[] }).events,
     );

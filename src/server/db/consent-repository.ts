@@ -1,4 +1,5 @@
 // Consent, confirmation, opt-outs and the suppression list: written once with Kysely for both engines.
+import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
 import { OWN_REASONS, type AddressKind, type ConsentKind, type ConsentSource, type SuppressionReason } from './consent.table.js';
@@ -66,6 +67,9 @@ export interface ConfirmationJob {
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** What the owner's log says of a person once they are deleted: that it was someone, and nothing more. */
+export const DELETED_PERSON = 'a person, deleted';
 
 const SUBSCRIBER_COLUMNS = [
   'id',
@@ -323,9 +327,36 @@ export class ConsentRepository {
     if (!isSignupId(id)) return false;
     const at = this.stamp();
     return this.db.transaction().execute(async (trx) => {
+      const person = await trx.selectFrom('signups').select(['email', 'phone']).where('id', '=', id).executeTakeFirst();
       const deleted = await trx.deleteFrom('signups').where('id', '=', id).executeTakeFirst();
-      if (Number(deleted.numDeletedRows) === 0) return false;
+      if (!person || Number(deleted.numDeletedRows) === 0) return false;
       await trx.deleteFrom('consent_events').where('signup_id', '=', id).execute();
+      // Everything else tied to them keeps its counts and loses the person (docs/messaging.md,
+      // "Each person's own data"): a broadcast's rows name a random id that leads nowhere, with no
+      // provider id or answer; the message log keeps each message's state, nothing that names them.
+      await trx
+        .updateTable('broadcast_messages')
+        .set({ signup_id: randomUUID(), provider_id: null, error: null })
+        .where('signup_id', '=', id)
+        .execute();
+      await trx
+        .updateTable('sent_messages')
+        .set({ signup_id: null, address_hash: null, provider_id: null, message_id: null })
+        .where('signup_id', '=', id)
+        .execute();
+      // The owner's log keeps that something was done, about "a person, deleted": no part of them.
+      const digits = person.phone.replace(/\D/g, '');
+      await trx
+        .updateTable('owner_audit_log')
+        .set({ subject: null, detail: DELETED_PERSON })
+        .where((eb) =>
+          eb.or([
+            eb('subject', '=', id),
+            eb(eb.fn('lower', ['detail']), 'like', `%${person.email.toLowerCase()}%`),
+            ...(digits.length >= 4 ? [eb('detail', 'like', `%${digits}%`)] : []),
+          ]),
+        )
+        .execute();
       await this.suppress(trx, suppressions, at);
       return true;
     });

@@ -304,8 +304,8 @@ export const ownerWords = {
     } as Record<string, string>,
     signedInDetail: 'With a one-time link',
     /** `more`: there were more matches than the page shows. */
-    searchedDetail: (query: string, matches: number, more: boolean) =>
-      `“${query}”: ${matches}${more ? '+' : ''} ${matches === 1 && !more ? 'match' : 'matches'}`,
+    searchedDetail: (matches: number, more: boolean) =>
+      `By email or phone: ${matches}${more ? '+' : ''} ${matches === 1 && !more ? 'match' : 'matches'}`,
     exportedDetail: (format: string, people: number) =>
       `${format.toUpperCase()} of everyone on the list (${people.toLocaleString('en-US')} ${people === 1 ? 'person' : 'people'})`,
     /** `included`: the owner ticked the box, so those the provider said cannot be reached went again too. */

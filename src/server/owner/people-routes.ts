@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { maskEmail } from '../consent/mask-email.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
+import { DELETED_PERSON } from '../db/consent-repository.js';
 import type { Db } from '../db/open-database.js';
 import { maskedOnly } from './masked-address.js';
 import { html } from './owner-reply.js';
@@ -42,11 +43,8 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
     await audit({
       ownerEmail: owner.email,
       action: 'searched',
-      detail: ownerWords.audit.searchedDetail(
-        query,
-        Math.min(results.length, SEARCH_LIMIT),
-        results.length > SEARCH_LIMIT,
-      ),
+      // What was typed is an address or a number: the log says that a search was made, never what for.
+      detail: ownerWords.audit.searchedDetail(Math.min(results.length, SEARCH_LIMIT), results.length > SEARCH_LIMIT),
     });
     return html(reply, peoplePage({ ownerEmail: owner.email, query, results }));
   });
@@ -79,7 +77,8 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
     const removed = await subscriptions.remove(found.id, 'owner');
     if (!removed) return html(reply, personMissingPage(owner.email), 404);
     const masked = maskEmail(found.email);
-    await audit({ ownerEmail: owner.email, action: 'deleted_person', subject: found.id, detail: masked });
+    // The log keeps that someone was deleted, and nothing of them (not even a masked address).
+    await audit({ ownerEmail: owner.email, action: 'deleted_person', detail: DELETED_PERSON });
     return reply.redirect(`/owner/people?deleted=${encodeURIComponent(masked)}`, 303);
   });
 };

@@ -15,6 +15,7 @@ const { base, stop } = await startBuiltServer(port, {
   SECRET_KEY: 'screenshots-secret-key-that-is-long-enough',
   SMTP_URL: sink.url,
   MAIL_FROM: 'ScamSavvy <hello@scamsavvy.example>',
+  MAIL_POSTAL_ADDRESS: '100 Example Street, Springfield, IL 62701',
 });
 const browser = await chromium.launch(chromiumLaunchOptions());
 try {

@@ -124,7 +124,12 @@ test('opt-in: nothing reaches a provider before Accept; then every event arrives
   ]);
   expect(events[0]?.[1]).toEqual({ page_name: 'home', page_title: await page.title(), page_location: `${optIn.url}/` });
   expect(events.slice(1, 5).map(([, params]) => params.scroll_percentage)).toEqual([25, 50, 75, 100]);
-  expect(events[5]?.[1]).toMatchObject({ button_name: 'signup_interest', section: 'hero_section' });
+  expect(events[5]?.[1]).toMatchObject({
+    button_name: 'signup_interest',
+    section: 'hero_section',
+    location: 'hero_section',
+    element_name: 'signup_button',
+  });
   expect(events[6]?.[1]).toMatchObject({ method: 'modal' });
   expect(events[7]?.[1]).toEqual({ page_name: 'home', method: 'modal', beta_testing: true });
   expect(events[8]?.[1]).toMatchObject({ form_name: 'signup_modal', success: true });

@@ -206,7 +206,18 @@ for (const [store, platform, url] of [
       // Leaving the page sent what was waiting (a beacon), and our server stored it.
       await expect
         .poll(() => storedDownloadIntents().slice(before), { timeout: 10_000 })
-        .toEqual([{ name: 'download_intent', params: { page_name: 'home', platform, source: 'landing_page' } }]);
+        .toEqual([
+          {
+            name: 'download_intent',
+            params: {
+              page_name: 'home',
+              platform,
+              source: 'landing_page',
+              location: 'hero_section',
+              element_name: 'store_button',
+            },
+          },
+        ]);
     });
   });
 }

@@ -11,6 +11,9 @@ export const DOWNLOAD_SOURCE = 'landing_page';
 export const DOWNLOAD_PLATFORMS = ['ios', 'android'] as const;
 export type DownloadPlatform = (typeof DOWNLOAD_PLATFORMS)[number];
 export const BUTTON_SECTIONS = ['hero_section', 'cta_section'] as const;
+/** The spec's element_name (section 3): which kind of control was pressed. */
+export const ELEMENT_NAMES = ['signup_button', 'store_badge', 'store_button'] as const;
+export type ElementName = (typeof ELEMENT_NAMES)[number];
 
 /** Where the page sends its first-party events (POST, a JSON `{ events }` batch). */
 export const EVENTS_ENDPOINT = '/api/events';

@@ -46,6 +46,9 @@ export const analyticsEventSchema = z.discriminatedUnion('name', [
       page_name: text,
       button_name: z.literal(SIGNUP_INTEREST_BUTTON),
       section: z.enum(BUTTON_SECTIONS),
+      // Added after the first release: a page loaded before it sends neither, and is still counted.
+      location: z.enum(BUTTON_SECTIONS).optional(),
+      element_name: z.literal('signup_button').optional(),
     }),
   }),
   z.strictObject({
@@ -66,6 +69,8 @@ export const analyticsEventSchema = z.discriminatedUnion('name', [
       page_name: text,
       platform: z.enum(DOWNLOAD_PLATFORMS),
       source: z.literal(DOWNLOAD_SOURCE),
+      location: z.enum(BUTTON_SECTIONS).optional(),
+      element_name: z.enum(['store_badge', 'store_button']).optional(),
     }),
   }),
 ]);

@@ -93,7 +93,16 @@ export function trackScrollDepth(percentage: ScrollPercentage, section: string):
 
 /** A sign-up button was pressed, in the hero or the closing call to action. */
 export function trackSignupInterest(section: SignupButton): void {
-  record({ name: 'button_click', params: { page_name: pageName, button_name: SIGNUP_INTEREST_BUTTON, section } });
+  record({
+    name: 'button_click',
+    params: {
+      page_name: pageName,
+      button_name: SIGNUP_INTEREST_BUTTON,
+      section,
+      location: section,
+      element_name: 'signup_button',
+    },
+  });
 }
 
 /** The sign-up dialog opened. */
@@ -116,8 +125,15 @@ export function trackFormSubmission(success: boolean): void {
 }
 
 /** Spec section 1: a download intent for a platform, recorded only as an event. */
-export function trackDownloadIntent(platform: DownloadPlatform): void {
-  record({ name: 'download_intent', params: { page_name: pageName, platform, source: DOWNLOAD_SOURCE } });
+export function trackDownloadIntent(
+  platform: DownloadPlatform,
+  location: SignupButton,
+  element: 'store_badge' | 'store_button',
+): void {
+  record({
+    name: 'download_intent',
+    params: { page_name: pageName, platform, source: DOWNLOAD_SOURCE, location, element_name: element },
+  });
 }
 
 /**

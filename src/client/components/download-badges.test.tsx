@@ -44,7 +44,13 @@ describe('DownloadBadges (spec section 1)', () => {
     );
     expect(events).toContainEqual({
       name: 'download_intent',
-      params: { page_name: 'home', platform: 'android', source: 'landing_page' },
+      params: {
+        page_name: 'home',
+        platform: 'android',
+        source: 'landing_page',
+        location: 'cta_section',
+        element_name: 'store_badge',
+      },
     });
     expect(events).toContainEqual({ name: 'sign_up_start', params: { page_name: 'home', method: 'modal' } });
     expect(await screen.findByRole('dialog', { name: 'Get Notified When ScamSavvy Launches' })).toBeVisible();

@@ -15,7 +15,7 @@ export function DownloadBadges() {
             onPointerEnter={preloadSignupDialog}
             onFocus={preloadSignupDialog}
             onClick={(event) => {
-              trackDownloadIntent(badge.platform);
+              trackDownloadIntent(badge.platform, 'cta_section', 'store_badge');
               openSignup('cta_section', event.currentTarget);
             }}
           >

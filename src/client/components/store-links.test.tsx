@@ -27,7 +27,7 @@ describe('StoreLinks (the launched page)', () => {
   });
 
   it("links to our own addresses for each store, never to a store's", () => {
-    render(<StoreLinks />);
+    render(<StoreLinks location="hero_section" />);
     expect(screen.getByRole('link', { name: /App Store/ })).toHaveAttribute('href', '/app/ios');
     expect(screen.getByRole('link', { name: /Google Play/ })).toHaveAttribute('href', '/app/android');
     expect(screen.getByRole('link', { name: /App Store/ })).toHaveAccessibleName(
@@ -41,7 +41,7 @@ describe('StoreLinks (the launched page)', () => {
     ['App Store', 'ios'],
     ['Google Play', 'android'],
   ])('a press on %s records a download intent for %s from the landing page', async (store, platform) => {
-    render(<StoreLinks />);
+    render(<StoreLinks location="hero_section" />);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       await act(async () => {
@@ -58,7 +58,16 @@ describe('StoreLinks (the launched page)', () => {
       (text) => (JSON.parse(text) as { events: { name: string; params: object }[] }).events,
     );
     expect(events).toEqual([
-      { name: 'download_intent', params: { page_name: 'home', platform, source: 'landing_page' } },
+      {
+        name: 'download_intent',
+        params: {
+          page_name: 'home',
+          platform,
+          source: 'landing_page',
+          location: 'hero_section',
+          element_name: 'store_button',
+        },
+      },
     ]);
   });
 });

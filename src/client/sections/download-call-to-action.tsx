@@ -14,7 +14,7 @@ export function DownloadCallToAction() {
       heading={downloadCallToAction.heading}
     >
       <p className="section__intro">{downloadCallToAction.text}</p>
-      <StoreLinks />
+      <StoreLinks location="cta_section" />
     </OptionalSection>
   );
 }

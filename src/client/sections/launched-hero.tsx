@@ -15,7 +15,7 @@ export function LaunchedHeroText() {
         </p>
       ))}
       <p className="hero__get-it">{launchedHero.getIt}</p>
-      <StoreLinks />
+      <StoreLinks location="hero_section" />
       <p className="hero__reassurance">{launchedHero.whichStore}</p>
     </div>
   );

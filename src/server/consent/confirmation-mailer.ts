@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ConfirmationJob, ConsentRepository } from '../db/consent-repository.js';
 import { providerIdFrom, type EmailSender, type SentEmail } from './email-sender.js';
 import { feedbackId, type MessageLog } from './message-log.js';
-import { deletionDay, renderConfirmationEmail } from './email-templates.js';
+import { deletionDay, latest, renderConfirmationEmail } from './email-templates.js';
 import type { LinkSigner } from './link-tokens.js';
 import { linkUrls } from './link-urls.js';
 import { withoutAddresses } from './log-safe.js';
@@ -195,7 +195,8 @@ export class ConfirmationMailer {
       preferencesUrl: urls.preferences,
       unsubscribeUrl: urls.unsubscribe,
       siteUrl,
-      deleteOn: deletionDay(subscriber.lastSeenAt, retentionDays),
+      // Counted from the later of their latest sign-up and now, as the deletion counts it.
+      deleteOn: deletionDay(latest(subscriber.lastSeenAt, this.options.now().toISOString()), retentionDays),
       postalAddress: this.options.postalAddress,
     });
     // Recorded with its token just before it leaves, so what comes back about it finds it.

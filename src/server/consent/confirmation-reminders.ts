@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ConsentRepository } from '../db/consent-repository.js';
 import type { EmailSender } from './email-sender.js';
 import { providerIdFrom } from './email-sender.js';
-import { deletionDay, renderReminderEmail } from './email-templates.js';
+import { deletionDay, latest, renderReminderEmail } from './email-templates.js';
 import { feedbackId, type MessageLog } from './message-log.js';
 import { linkUrls } from './link-urls.js';
 import type { LinkSigner } from './link-tokens.js';
@@ -76,7 +76,7 @@ async function remindOne(options: ReminderOptions, id: string): Promise<keyof Re
     preferencesUrl: urls.preferences,
     unsubscribeUrl: urls.unsubscribe,
     siteUrl,
-    deleteOn: deletionDay(subscriber.lastSeenAt, options.retentionDays),
+    deleteOn: deletionDay(latest(subscriber.lastSeenAt, subscriber.confirmationSentAt), options.retentionDays),
     postalAddress: options.postalAddress,
   });
   const outgoing = await options.log?.begin({

@@ -48,6 +48,11 @@ export function renderReminderEmail(input: ConfirmationEmailInput): RenderedEmai
   });
 }
 
+/** The later of two ISO times (either may be missing). */
+export function latest(a: string, b: string | null | undefined): string {
+  return b && Date.parse(b) > Date.parse(a) ? b : a;
+}
+
 /** The day `days` after `from`, in the words the emails use ("December 24, 2026"). */
 export function deletionDay(from: string, days: number): string {
   const day = new Date(Date.parse(from) + days * 86_400_000);

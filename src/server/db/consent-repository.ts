@@ -612,22 +612,67 @@ export class ConsentRepository {
 
   async deleteUnconfirmed(before: Date): Promise<number> {
     const cutoff = before.toISOString();
+    // Counted from the later of their latest sign-up and when the confirmation email actually went
+    // out: someone whose email has not gone yet (queued, retrying, or asked today by
+    // signups:ask-to-confirm) was not asked yet, and gets the whole period once it goes.
     return this.db.transaction().execute(async (trx) => {
       const stale = trx
         .selectFrom('signups')
         .select('id')
         .where('confirmed_at', 'is', null)
-        .where((eb) => eb.or([eb('confirm_sent_at', 'is not', null), eb('confirm_requested_at', 'is not', null)]))
+        .where('confirm_sent_at', '<', cutoff)
         .where('last_seen_at', '<', cutoff);
       await trx.deleteFrom('consent_events').where('signup_id', 'in', stale).execute();
       const deleted = await trx
         .deleteFrom('signups')
         .where('confirmed_at', 'is', null)
-        .where((eb) => eb.or([eb('confirm_sent_at', 'is not', null), eb('confirm_requested_at', 'is not', null)]))
+        .where('confirm_sent_at', '<', cutoff)
         .where('last_seen_at', '<', cutoff)
         .executeTakeFirst();
       return Number(deleted.numDeletedRows);
     });
+  }
+
+  /** How many sign-ups were never asked to confirm (they signed up before confirmation was switched on). */
+  async neverAskedCount(): Promise<number> {
+    const row = await this.neverAsked()
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * Asks everyone who was never asked to confirm (signups:ask-to-confirm): their confirmation emails
+   * become due `perSecond` at a time, one second apart, from `start`, for the server's confirmation
+   * mailer to send. Returns how many were asked and when the last becomes due.
+   */
+  async askNeverAsked(perSecond: number, start: Date): Promise<{ asked: number; lastDueAt: Date | undefined }> {
+    const ids = (await this.neverAsked().orderBy('created_at').execute()).map((row) => String(row.id));
+    let lastDueAt: Date | undefined;
+    for (let index = 0; index < ids.length; index += perSecond) {
+      lastDueAt = new Date(start.getTime() + (index / perSecond) * 1000);
+      await this.db
+        .updateTable('signups')
+        .set({ confirm_requested_at: lastDueAt.toISOString() })
+        .where('id', 'in', ids.slice(index, index + perSecond))
+        // Asked meanwhile (a repeat sign-up), or left: not again.
+        .where('confirm_requested_at', 'is', null)
+        .where('confirm_sent_at', 'is', null)
+        .where('left_at', 'is', null)
+        .execute();
+    }
+    return { asked: ids.length, lastDueAt };
+  }
+
+  private neverAsked() {
+    return this.db
+      .selectFrom('signups')
+      .select('id')
+      .where('confirmed_at', 'is', null)
+      .where('left_at', 'is', null)
+      .where('confirm_requested_at', 'is', null)
+      .where('confirm_sent_at', 'is', null);
   }
 
   private async record(trx: Db, id: string, kind: ConsentKind, source: ConsentSource, at: string): Promise<void> {

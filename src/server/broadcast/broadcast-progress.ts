@@ -129,9 +129,9 @@ export async function broadcastProgress(
         : perSecond > 0
           ? duration(left / perSecond)
           : '–';
-  fields.senders = number(senders.filter((sender) => !senderIsDead(sender)).length);
-  const current = state ?? broadcast.state;
   const alive = senders.filter((sender) => !senderIsDead(sender));
+  fields.senders = number(alive.length);
+  const current = state ?? broadcast.state;
   return {
     name: broadcast.name,
     state: current === 'sending' && alive.length === 0 ? 'stopped' : current,

@@ -5,13 +5,13 @@
 // makes everyone wait without counting against them; anything else is retried.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConfirmationJob, ConsentRepository } from '../db/consent-repository.js';
-import { providerIdFrom, type EmailSender, type SentEmail } from './email-sender.js';
+import type { EmailSender } from './email-sender.js';
 import { feedbackId, type MessageLog } from './message-log.js';
 import { deletionDay, latest, renderConfirmationEmail } from './email-templates.js';
 import type { LinkSigner } from './link-tokens.js';
 import { linkUrls } from './link-urls.js';
-import { withoutAddresses } from './log-safe.js';
-import { verdictOf, type FailureKind, type FailureVerdict } from './send-failure.js';
+import { sendRecordedEmail } from './recorded-email.js';
+import type { FailureKind, FailureVerdict } from './send-failure.js';
 import type { Subscriptions } from './subscriptions.js';
 
 export interface ConfirmationMailerOptions {
@@ -199,27 +199,17 @@ export class ConfirmationMailer {
       deleteOn: deletionDay(latest(subscriber.lastSeenAt, this.options.now().toISOString()), retentionDays),
       postalAddress: this.options.postalAddress,
     });
-    // Recorded with its token just before it leaves, so what comes back about it finds it.
-    const outgoing = await this.options.log?.begin({
-      channel: 'email',
-      purpose: 'confirmation',
-      signupId: subscriber.id,
-      addressHash: subscriptions.emailHash(subscriber.email) ?? null,
-      feedbackId: feedbackId('confirmation', 'confirm'),
-    });
-    let sent: SentEmail;
-    try {
-      sent = await email.send({
-        to: subscriber.email,
-        ...message,
-        unsubscribeUrl: urls.unsubscribe,
-        ...(outgoing ? { headers: outgoing.headers } : {}),
-        ...(outgoing?.envelopeFrom ? { envelopeFrom: outgoing.envelopeFrom } : {}),
-      });
-    } catch (error) {
-      const verdict = verdictOf(error);
-      const answer = withoutAddresses((error as Error)?.message ?? String(error));
-      if (outgoing) await this.options.log?.refused(outgoing.token, 'email', verdict, answer);
+    const result = await sendRecordedEmail(
+      { email, log: this.options.log },
+      { to: subscriber.email, ...message, unsubscribeUrl: urls.unsubscribe },
+      {
+        signupId: subscriber.id,
+        addressHash: subscriptions.emailHash(subscriber.email) ?? null,
+        feedbackId: feedbackId('confirmation', 'confirm'),
+      },
+    );
+    if (!result.sent) {
+      const { verdict, answer } = result;
       if (verdict.kind === 'recipient') {
         // This address cannot get email: no later message should try it either.
         await store.confirmationFailed(job.id, answer);
@@ -239,11 +229,6 @@ export class ConfirmationMailer {
       await store.confirmationFailed(job.id, answer, this.retryAt(job));
       return 'retrying';
     }
-    if (outgoing)
-      await this.options.log?.sent(outgoing.token, {
-        messageId: sent.messageId,
-        providerId: providerIdFrom(sent.response),
-      });
     await store.confirmationSent(job.id);
     this.ourFailures = 0;
     if (this.failing) {

@@ -6,13 +6,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConsentRepository } from '../db/consent-repository.js';
 import type { EmailSender } from './email-sender.js';
-import { providerIdFrom } from './email-sender.js';
 import { deletionDay, latest, renderReminderEmail } from './email-templates.js';
 import { feedbackId, type MessageLog } from './message-log.js';
 import { linkUrls } from './link-urls.js';
 import type { LinkSigner } from './link-tokens.js';
-import { withoutAddresses } from './log-safe.js';
-import { verdictOf } from './send-failure.js';
+import { sendRecordedEmail } from './recorded-email.js';
 import type { Subscriptions } from './subscriptions.js';
 
 const DAY_MS = 86_400_000;
@@ -49,7 +47,10 @@ export async function sendDueReminders(options: ReminderOptions): Promise<Remind
   const now = options.now ?? (() => new Date());
   const batchSize = options.batchSize ?? 20;
   for (;;) {
-    const due = await options.store.claimReminders(batchSize, new Date(now().getTime() - options.reminderDays * DAY_MS));
+    const due = await options.store.claimReminders(
+      batchSize,
+      new Date(now().getTime() - options.reminderDays * DAY_MS),
+    );
     for (const [index, job] of due.entries()) {
       const outcome = await remindOne(options, job.id);
       run[outcome] += 1;
@@ -79,34 +80,22 @@ async function remindOne(options: ReminderOptions, id: string): Promise<keyof Re
     deleteOn: deletionDay(latest(subscriber.lastSeenAt, subscriber.confirmationSentAt), options.retentionDays),
     postalAddress: options.postalAddress,
   });
-  const outgoing = await options.log?.begin({
-    channel: 'email',
-    purpose: 'confirmation',
-    signupId: subscriber.id,
-    addressHash: subscriptions.emailHash(subscriber.email) ?? null,
-    feedbackId: feedbackId('confirmation', 'reminder'),
-  });
-  try {
-    const sent = await email.send({
-      to: subscriber.email,
-      ...message,
-      unsubscribeUrl: urls.unsubscribe,
-      ...(outgoing ? { headers: outgoing.headers } : {}),
-      ...(outgoing?.envelopeFrom ? { envelopeFrom: outgoing.envelopeFrom } : {}),
-    });
-    if (outgoing)
-      await options.log?.sent(outgoing.token, { messageId: sent.messageId, providerId: providerIdFrom(sent.response) });
-    return 'sent';
-  } catch (error) {
-    const verdict = verdictOf(error);
-    const answer = withoutAddresses((error as Error)?.message ?? String(error));
-    if (outgoing) await options.log?.refused(outgoing.token, 'email', verdict, answer);
-    logger.warn({ signup: id, err: answer }, `confirmation reminder not sent: ${verdict.reason}`);
-    if (verdict.kind === 'recipient') {
-      await subscriptions.markUndeliverable(subscriber, 'email');
-      return 'failed';
-    }
-    await store.reminderNotSent(id);
-    return 'waiting';
+  const result = await sendRecordedEmail(
+    { email, log: options.log },
+    { to: subscriber.email, ...message, unsubscribeUrl: urls.unsubscribe },
+    {
+      signupId: subscriber.id,
+      addressHash: subscriptions.emailHash(subscriber.email) ?? null,
+      feedbackId: feedbackId('confirmation', 'reminder'),
+    },
+  );
+  if (result.sent) return 'sent';
+  const { verdict, answer } = result;
+  logger.warn({ signup: id, err: answer }, `confirmation reminder not sent: ${verdict.reason}`);
+  if (verdict.kind === 'recipient') {
+    await subscriptions.markUndeliverable(subscriber, 'email');
+    return 'failed';
   }
+  await store.reminderNotSent(id);
+  return 'waiting';
 }

@@ -83,8 +83,9 @@ async function preferencesRoutes(
     const left = subscriber.leftAt !== null;
     // What the launch message will do for them, channel by channel: the senders' own rule.
     const audience: Audience = { segment: 'all', confirmation: confirmationOn ? 'asked' : 'everyone' };
-    const emailWhy = left ? undefined : await subscriptions.exclusion(subscriber, 'email', audience);
-    const smsWhy = left ? undefined : await subscriptions.exclusion(subscriber, 'sms', audience);
+    const { email: emailWhy, sms: smsWhy } = left
+      ? {}
+      : await subscriptions.exclusions(subscriber, ['email', 'sms'], audience);
     const emailBlocked = emailWhy === 'undeliverable' || emailWhy === 'suppressed';
     const smsBlocked = smsWhy === 'stopped' || smsWhy === 'undeliverable' || smsWhy === 'suppressed';
     const emailReason = emailWhy === 'undeliverable' ? await subscriptions.blockedBy(subscriber, 'email') : undefined;

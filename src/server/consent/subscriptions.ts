@@ -156,13 +156,27 @@ export class Subscriptions {
     channel: Channel,
     audience: Audience = { segment: 'all', confirmation: 'everyone' },
   ): Promise<Exclusion | undefined> {
+    return (await this.exclusions(subscriber, [channel], audience))[channel];
+  }
+
+  /** exclusion() for several channels, from one reading of the suppression list. */
+  async exclusions(
+    subscriber: Subscriber,
+    channels: Channel[],
+    audience: Audience = { segment: 'all', confirmation: 'everyone' },
+  ): Promise<Partial<Record<Channel, Exclusion>>> {
     const suppressed = await suppressionsFor(
       (kind, hashes) => this.store.suppressionEntries(kind, hashes),
       this,
       [subscriber],
-      [channel],
+      channels,
     );
-    return exclusionOf(subscriber, channel, audience, suppressed.get(subscriber.id), this.canSuppress);
+    const found: Partial<Record<Channel, Exclusion>> = {};
+    for (const channel of channels) {
+      const why = exclusionOf(subscriber, channel, audience, suppressed.get(subscriber.id), this.canSuppress);
+      if (why) found[channel] = why;
+    }
+    return found;
   }
 
   /**

@@ -104,6 +104,7 @@ export async function createApp({
       subscriptions: messaging.subscriptions,
       siteUrl: config.siteUrl,
       contact: messaging.contact,
+      sender: messaging.sender,
     });
   }
   if (feedback && (feedback.webhooks.length > 0 || feedback.smsStatus)) {

@@ -48,6 +48,47 @@ export function renderReminderEmail(input: ConfirmationEmailInput): RenderedEmai
   });
 }
 
+export interface PhoneChangeEmailInput {
+  changeUrl: string;
+  preferencesUrl: string;
+  unsubscribeUrl: string;
+  siteUrl: string;
+  /** The last four digits of the number asked for, and of the one we keep without the button. */
+  newEnd: string;
+  currentEnd: string;
+  /** The last day the button works, in words. */
+  until: string;
+  postalAddress?: string | undefined;
+}
+
+/** A repeat sign-up gave another phone number: the address on record says yes by pressing a button (decision 031). */
+export function renderPhoneChangeEmail(input: PhoneChangeEmailInput): RenderedEmail {
+  const words = messageWords.phoneChange;
+  const confirmation = messageWords.confirmation;
+  const { text, html } = renderEmailParts({
+    subject: words.subject,
+    heading: words.heading,
+    body: [
+      { paragraph: words.intro(input.newEnd), text: words.introText(input.newEnd) },
+      { paragraph: words.where },
+      { button: { url: input.changeUrl, label: words.button } },
+      { paragraph: words.until(input.until) },
+      { paragraph: words.notYou(input.currentEnd) },
+    ],
+    signature: confirmation.signature,
+    footer: {
+      why: confirmation.footerWhy,
+      links: [
+        { url: input.preferencesUrl, label: confirmation.preferencesLink },
+        { url: input.unsubscribeUrl, label: confirmation.unsubscribeLink },
+      ],
+      siteUrl: input.siteUrl,
+      sender: senderLine(input.postalAddress),
+    },
+  });
+  return { subject: words.subject, text, html };
+}
+
 /** The later of two ISO times (either may be missing). */
 export function latest(a: string, b: string | null | undefined): string {
   return b && Date.parse(b) > Date.parse(a) ? b : a;

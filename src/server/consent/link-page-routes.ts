@@ -8,9 +8,10 @@ import type { LinkSigner } from './link-tokens.js';
 import type { Audience } from './contact-rule.js';
 import type { Subscriptions } from './subscriptions.js';
 import { preferencesPath } from './link-urls.js';
-import { badLinkPage, confirmPage, noticePage, unsubscribePage } from './link-pages.js';
-import { deleteQuestionPage, preferencesPage } from './preferences-page.js';
-import { preferencesOf } from '../db/consent-repository.js';
+import { badLinkPage, confirmPage, noticePage, phoneChangeGonePage, phoneChangePage, unsubscribePage } from './link-pages.js';
+import { deleteQuestionPage, preferencesPage, type PreferencesPageProps } from './preferences-page.js';
+import { preferencesOf, type Subscriber } from '../db/consent-repository.js';
+import { checkDetails } from './details-form.js';
 import { maskEmail } from './mask-email.js';
 
 export interface LinkPageOptions {
@@ -32,6 +33,16 @@ function ticked(body: unknown, name: string): boolean {
   const value = (body as Record<string, unknown>)[name];
   return value === 'on' || (Array.isArray(value) && value.includes('on'));
 }
+
+/** A text field of a form body ('' when absent). */
+function field(body: unknown, name: string): string {
+  if (typeof body !== 'object' || body === null) return '';
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '';
+}
+
+/** What the preferences page says at the top after a button (the query's `done`). */
+const DONE_STATES = ['saved', 'left', 'details', 'phone'] as const;
 
 function html(reply: FastifyReply, markup: string, status = 200): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(markup);
@@ -68,17 +79,12 @@ async function preferencesRoutes(
   forms: FastifyInstance,
   { subscriptions, links, confirmationOn }: Handlers,
 ): Promise<void> {
-  forms.get<TokenParams & { Querystring: { done?: string } }>('/preferences/:token', async (request, reply) => {
-    const id = links.verify('manage', request.params.token);
-    if (!id) return html(reply, badLinkPage(), 404);
-    const subscriber = await subscriptions.subscriber(id);
-    const { done } = request.query;
-    if (!subscriber) {
-      // Just deleted, by this page's own button: say it is done. Otherwise the link names nobody: 404.
-      return done === 'deleted'
-        ? html(reply, noticePage(words.deletedTitle, words.deleted))
-        : html(reply, nothingHeldPage(), 404);
-    }
+  /** The page for this person as things stand, by the senders' own rule (what a box says is what happens). */
+  async function page(
+    subscriber: Subscriber,
+    token: string,
+    extra: Pick<PreferencesPageProps, 'done' | 'detailsForm'> = {},
+  ): Promise<string> {
     const preferences = preferencesOf(subscriber);
     const left = subscriber.leftAt !== null;
     // What the launch message will do for them, channel by channel: the senders' own rule.
@@ -99,29 +105,64 @@ async function preferencesRoutes(
       email: preferences.email && emailWhy === undefined,
       sms: preferences.sms && smsWhy === undefined,
     };
-    return html(
-      reply,
-      preferencesPage({
-        // The boxes: what they asked for, less what cannot reach them whatever they tick here.
-        preferences: {
-          ...preferences,
-          email: preferences.email && !emailBlocked,
-          sms: preferences.sms && !smsBlocked,
-          beta: preferences.beta && !left,
-        },
-        // What we will really send, for the words after a save.
-        willSend: { ...sendable, beta: preferences.beta && !left && (sendable.email || sendable.sms) },
-        smsStopped: smsWhy === 'stopped',
-        smsUnreachable: smsWhy === 'undeliverable' || smsWhy === 'suppressed',
-        ...(emailUnreachable ? { emailUnreachable } : {}),
-        notConfirmed: emailWhy === 'not_confirmed' || smsWhy === 'not_confirmed',
-        left,
-        email: maskEmail(subscriber.email),
-        phoneEnd: phoneEnd(subscriber.phone),
-        ...(done === 'saved' || done === 'left' ? { done } : {}),
-        path: `/preferences/${request.params.token}`,
-      }),
-    );
+    return preferencesPage({
+      // The boxes: what they asked for, less what cannot reach them whatever they tick here.
+      preferences: {
+        ...preferences,
+        email: preferences.email && !emailBlocked,
+        sms: preferences.sms && !smsBlocked,
+        beta: preferences.beta && !left,
+      },
+      // What we will really send, for the words after a save.
+      willSend: { ...sendable, beta: preferences.beta && !left && (sendable.email || sendable.sms) },
+      smsStopped: smsWhy === 'stopped',
+      smsUnreachable: smsWhy === 'undeliverable' || smsWhy === 'suppressed',
+      ...(emailUnreachable ? { emailUnreachable } : {}),
+      notConfirmed: emailWhy === 'not_confirmed' || smsWhy === 'not_confirmed',
+      left,
+      email: maskEmail(subscriber.email),
+      phoneEnd: phoneEnd(subscriber.phone),
+      name: subscriber.name,
+      path: `/preferences/${token}`,
+      ...extra,
+    });
+  }
+
+  forms.get<TokenParams & { Querystring: { done?: string } }>('/preferences/:token', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    const subscriber = await subscriptions.subscriber(id);
+    const { done } = request.query;
+    if (!subscriber) {
+      // Just deleted, by this page's own button: say it is done. Otherwise the link names nobody: 404.
+      return done === 'deleted'
+        ? html(reply, noticePage(words.deletedTitle, words.deleted))
+        : html(reply, nothingHeldPage(), 404);
+    }
+    const said = DONE_STATES.find((state) => state === done);
+    return html(reply, await page(subscriber, request.params.token, said ? { done: said } : {}));
+  });
+
+  // Their name and phone number (decision 031): checked by the sign-up form's own rules; a problem
+  // shows the page again with what they typed and what is wrong, and changes nothing.
+  forms.post<TokenParams>('/preferences/:token/details', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    const subscriber = await subscriptions.subscriber(id);
+    if (!subscriber) return html(reply, nothingHeldPage(), 404);
+    const typed = { name: field(request.body, 'name'), phone: field(request.body, 'phone') };
+    const checked = checkDetails(typed);
+    if (!checked.ok)
+      return html(
+        reply,
+        await page(subscriber, request.params.token, { detailsForm: { ...typed, errors: checked.errors } }),
+        400,
+      );
+    const updated = await subscriptions.changeDetails(id, checked.details, 'preferences_page');
+    if (!updated) return html(reply, nothingHeldPage(), 404);
+    // The link came by email: the mailbox is theirs (a new number's own leaving, if any, stays).
+    await subscriptions.provenByEmailedLink(updated, 'preferences_page', 'email');
+    return reply.redirect(`/preferences/${request.params.token}?done=details`, 303);
   });
 
   forms.post<TokenParams>('/preferences/:token', async (request, reply) => {
@@ -157,6 +198,53 @@ async function preferencesRoutes(
     // Already gone (the button pressed twice) ends on the same page: what they asked for is done.
     await subscriptions.remove(id, 'preferences_page');
     return reply.redirect(`${path}?done=deleted`, 303);
+  });
+}
+
+/**
+ * /change-phone/…: the email a repeat sign-up with another phone number sent (decision 031). The
+ * token is good for that number only, so the button changes to exactly the number the email named,
+ * and only while that change still waits.
+ */
+async function phoneChangeRoutes(forms: FastifyInstance, { subscriptions, links }: Handlers): Promise<void> {
+  /** The person and the number, when the link is one of ours for the change that waits now. */
+  async function waiting(token: string) {
+    const id = links.claimedId(token);
+    const subscriber = id ? await subscriptions.subscriber(id) : undefined;
+    if (!subscriber) return { subscriber: undefined, change: undefined };
+    const change = subscriptions.pendingPhoneChange(subscriber);
+    const valid = change && links.verify('phone', token, change.to) === subscriber.id;
+    return { subscriber, change: valid ? change : undefined };
+  }
+  /** Signed for the number they have now: the change was made (pressed twice, or a second tab). */
+  const madeAlready = (token: string, subscriber: Subscriber) =>
+    links.verify('phone', token, subscriber.phone) === subscriber.id;
+  const gone = (reply: FastifyReply, subscriber: Subscriber | undefined) =>
+    html(
+      reply,
+      phoneChangeGonePage({ preferencesUrl: subscriber ? preferencesPath(links, subscriber.id) : undefined }),
+      subscriber ? 410 : 404,
+    );
+
+  forms.get<TokenParams>('/change-phone/:token', async (request, reply) => {
+    const { subscriber, change } = await waiting(request.params.token);
+    if (subscriber && !change && madeAlready(request.params.token, subscriber))
+      return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
+    if (!subscriber || !change) return gone(reply, subscriber);
+    return html(reply, phoneChangePage({ newEnd: phoneEnd(change.to), currentEnd: phoneEnd(subscriber.phone) }));
+  });
+
+  forms.post<TokenParams>('/change-phone/:token', async (request, reply) => {
+    const { subscriber, change } = await waiting(request.params.token);
+    if (subscriber && !change && madeAlready(request.params.token, subscriber))
+      return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
+    if (!subscriber || !change) return gone(reply, subscriber);
+    const updated = await subscriptions.applyPhoneChange(subscriber, change.to);
+    if (!updated) return gone(reply, subscriber);
+    // The link came by email: the mailbox is theirs (their email is confirmed if it was not). The
+    // number is new to this record: a leaving recorded on it stays until they save their choices.
+    await subscriptions.provenByEmailedLink(updated, 'phone_change_email', 'email');
+    return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
   });
 }
 
@@ -200,6 +288,7 @@ export const linkPageRoutes: FastifyPluginAsync<LinkPageOptions> = async (app, o
     await forms.register(formBody, { bodyLimit: 8 * 1024 });
     await confirmRoutes(forms, options);
     await preferencesRoutes(forms, options);
+    await phoneChangeRoutes(forms, options);
   });
   await app.register(async (oneClick) => unsubscribeRoutes(oneClick, options));
 };

@@ -37,5 +37,12 @@ legend{font-weight:700;margin-bottom:0.5rem;padding:0}
 .status{border-left:0.375rem solid var(--success);background:#eef7f1;padding:0.75rem 1rem;margin:0 0 1.5rem;font-weight:700}
 .status p:last-child{margin:0}
 .who{color:var(--muted)}
+.field{margin:0 0 1.25rem}
+.field label{display:block;font-weight:700;margin-bottom:0.25rem}
+.field input{display:block;width:100%;max-width:24rem;min-height:3rem;padding:0.5rem 0.75rem;border:0.125rem solid var(--ink);border-radius:0.5rem;font:inherit;color:var(--ink);background:#fff}
+.field input[aria-invalid=true]{border-color:var(--error);border-width:0.1875rem}
+.hint{color:var(--muted);font-size:1.125rem;margin:0 0 0.5rem}
+.field-error{color:var(--error);font-weight:700;margin:0 0 0.5rem}
+.status--error{border-left-color:var(--error);background:#fbeeed}
 footer{padding:1.5rem 0;color:var(--muted);font-size:1.125rem}
 `;

@@ -3,7 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { linkPageWords as words } from './messaging-content.js';
 import { readingGrade } from '../../shared/reading-grade.js';
-import { badLinkPage, confirmPage, noticePage, unsubscribePage } from './link-pages.js';
+import { signupMessages } from '../../shared/signup-schema.js';
+import {
+  badLinkPage,
+  confirmPage,
+  noticePage,
+  phoneChangeGonePage,
+  phoneChangePage,
+  unsubscribePage,
+} from './link-pages.js';
 import { deleteQuestionPage, preferencesPage, type PreferencesPageProps } from './preferences-page.js';
 
 const { preferences: text } = words;
@@ -16,6 +24,12 @@ const person: PreferencesPageProps = {
   left: false,
   smsStopped: false,
   path: '/preferences/token',
+  name: 'Rosa Díaz',
+};
+const wrongDetails = {
+  name: 'R',
+  phone: '12ab',
+  errors: { name: signupMessages.nameTooShort, phone: signupMessages.phoneInvalid },
 };
 
 /** Every page in every state it can be in, as the server sends it. */
@@ -36,6 +50,19 @@ const pages: Record<string, string> = {
     left: true,
     done: 'left',
   }),
+  detailsSaved: preferencesPage({ ...person, done: 'details' }),
+  phoneChanged: preferencesPage({ ...person, done: 'phone' }),
+  phoneChangedNoTexts: preferencesPage({
+    ...person,
+    preferences: { ...everything, sms: false },
+    willSend: { ...everything, sms: false },
+    smsStopped: true,
+    done: 'phone',
+  }),
+  detailsProblem: preferencesPage({ ...person, detailsForm: wrongDetails }),
+  phoneChange: phoneChangePage({ newEnd: '9876', currentEnd: '4567' }),
+  phoneChangeGone: phoneChangeGonePage({ preferencesUrl: '/preferences/token' }),
+  phoneChangeGoneNobody: phoneChangeGonePage({}),
   deleteQuestion: deleteQuestionPage({ path: '/preferences/token' }),
   unsubscribe: unsubscribePage({ done: false, preferencesUrl: '/preferences/token' }),
   unsubscribed: unsubscribePage({ done: true, preferencesUrl: '/preferences/token' }),
@@ -74,6 +101,14 @@ describe('the link pages’ words', () => {
       ...stringsIn(words),
       words.forAddress(person.email, person.phoneEnd),
       text.saved([savedThings.email, savedThings.sms, savedThings.beta]),
+      text.phoneHint(person.phoneEnd),
+      text.detailsSaved(person.name, person.phoneEnd),
+      text.phoneChanged(person.phoneEnd),
+      words.phoneChange.text('9876'),
+      words.phoneChange.keep('4567'),
+      `${text.detailsProblem} ${text.title}`,
+      // The sign-up form's own messages, for what was typed wrong.
+      ...Object.values(wrongDetails.errors),
     ];
     const known = new Set([...phrases, ...phrases.map(words.pageTitle)]);
     for (const [name, html] of Object.entries(pages)) {
@@ -93,6 +128,37 @@ describe('the link pages’ words', () => {
     expect(text.saved([savedThings.email, savedThings.sms, savedThings.beta])).toBe(
       'Saved. We will send you an email when the app launches, a text message when the app launches and news about beta testing.',
     );
+  });
+});
+
+describe('the details form', () => {
+  it('keeps what was typed, says what is wrong beside each field, and ties the message to it', () => {
+    const html = pages.detailsProblem!;
+    expect(html).toContain('role="alert"');
+    expect(html).toContain(text.detailsProblem);
+    expect(html).toMatch(/<p class="field-error" id="name-error">Name must be at least 2 characters<\/p>/);
+    expect(html).toMatch(/<input id="name"[^>]*aria-invalid="true"[^>]*aria-describedby="name-error"[^>]*value="R"\/>/);
+    const phoneInput = html.match(/<input id="phone"[^>]*>/)?.[0] ?? '';
+    expect(phoneInput).toContain('value="12ab"');
+    expect(phoneInput).toContain('aria-describedby="phone-error phone-hint"');
+    expect(phoneInput).toContain('aria-invalid="true"');
+    expect(html).toContain('<a href="#name">');
+  });
+
+  it('offers the name on record and an empty phone field with the last digits we hold', () => {
+    const html = pages.preferences!.replace(/<style>[\s\S]*?<\/style>/, '');
+    expect(html).toMatch(/id="name"[^>]*value="Rosa Díaz"/);
+    expect(html).toMatch(/id="phone"[^>]*value=""/);
+    expect(html).toContain(text.phoneHint('4567'));
+    expect(html).not.toContain('aria-invalid');
+  });
+
+  it('after a change says what we hold and what texts will now do, from the rule', () => {
+    expect(pages.detailsSaved).toContain(text.detailsSaved('Rosa Díaz', '4567'));
+    expect(pages.detailsSaved).toContain(text.textsToNumber);
+    expect(pages.phoneChangedNoTexts).toContain(text.phoneChanged('4567'));
+    expect(pages.phoneChangedNoTexts).toContain(text.noTextsChosen);
+    expect(pages.phoneChangedNoTexts).not.toContain(text.textsToNumber);
   });
 });
 

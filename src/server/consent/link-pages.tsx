@@ -66,3 +66,37 @@ export function unsubscribePage({ done, preferencesUrl }: { done: boolean; prefe
     </>,
   );
 }
+
+/** The button in the email a repeat sign-up with another phone number sent (decision 031). */
+export function phoneChangePage({ newEnd, currentEnd }: { newEnd: string; currentEnd: string }): string {
+  const { phoneChange } = words;
+  return renderPage(
+    phoneChange.title,
+    <>
+      <h1>{phoneChange.title}</h1>
+      <p>{phoneChange.text(newEnd)}</p>
+      <p>{phoneChange.keep(currentEnd)}</p>
+      {/* No action: the form posts back to the very link that was opened. */}
+      <form method="post">
+        <Button label={phoneChange.button} />
+      </form>
+    </>,
+  );
+}
+
+/** That button, once the change is made, replaced or stale: it changes nothing, and says where to go instead. */
+export function phoneChangeGonePage({ preferencesUrl }: { preferencesUrl?: string | undefined }): string {
+  const { phoneChange } = words;
+  return renderPage(
+    phoneChange.goneTitle,
+    <>
+      <h1>{phoneChange.goneTitle}</h1>
+      <p>{preferencesUrl ? phoneChange.gone : phoneChange.goneNoPage}</p>
+      {preferencesUrl ? (
+        <LinkLine href={preferencesUrl} label={phoneChange.preferencesLink} />
+      ) : (
+        <LinkLine href="/" label={words.home} />
+      )}
+    </>,
+  );
+}

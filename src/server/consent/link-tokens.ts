@@ -2,8 +2,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AddressKind } from '../db/consent.table.js';
 
-/** What a link may do: confirm a sign-up, or manage one (the preferences page and one-click unsubscribe). */
-export type LinkPurpose = 'confirm' | 'manage';
+/**
+ * What a link may do: confirm a sign-up, manage one (the preferences page and one-click
+ * unsubscribe), or make the phone number change a repeat sign-up asked for (bound to that number).
+ */
+export type LinkPurpose = 'confirm' | 'manage' | 'phone';
 
 /** 20 bytes of HMAC-SHA256: 160 bits nobody can guess, in a link short enough to read aloud if need be. */
 const MAC_BYTES = 20;
@@ -15,32 +18,47 @@ function derivedKey(secretKey: string, use: string): Buffer {
 }
 
 export interface LinkSigner {
-  /** A token naming the sign-up `signupId` (a UUID) for `purpose`. */
-  sign(purpose: LinkPurpose, signupId: string): string;
-  /** The sign-up a token names, or undefined when it is not one of ours for `purpose`. */
-  verify(purpose: LinkPurpose, token: string): string | undefined;
+  /** A token naming the sign-up `signupId` (a UUID) for `purpose`, and `bound` if given (a phone number asked for). */
+  sign(purpose: LinkPurpose, signupId: string, bound?: string): string;
+  /** The sign-up a token names, or undefined when it is not one of ours for `purpose` (and `bound`). */
+  verify(purpose: LinkPurpose, token: string, bound?: string): string | undefined;
+  /** The sign-up a well-formed token claims to name, not yet verified: to look up what to verify it against. */
+  claimedId(token: string): string | undefined;
 }
 
 export function createLinkSigner(secretKey: string): LinkSigner {
   const key = derivedKey(secretKey, 'links');
-  const mac = (purpose: LinkPurpose, id: Buffer) =>
-    createHmac('sha256', key).update(purpose).update('\0').update(id).digest().subarray(0, MAC_BYTES);
+  const mac = (purpose: LinkPurpose, id: Buffer, bound: string | undefined) => {
+    const hmac = createHmac('sha256', key).update(purpose).update('\0').update(id);
+    if (bound !== undefined) hmac.update('\0').update(bound);
+    return hmac.digest().subarray(0, MAC_BYTES);
+  };
+  const uuidOf = (id: Buffer) => {
+    const hex = id.toString('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  };
+  // 16 bytes of id are 22 characters; 20 of MAC are 27.
+  const WELL_FORMED = /^[A-Za-z0-9_-]{49}$/;
   return {
-    sign(purpose, signupId) {
+    sign(purpose, signupId, bound) {
       if (!UUID.test(signupId)) throw new Error('A link names a sign-up by its UUID.');
       const id = Buffer.from(signupId.replace(/-/g, ''), 'hex');
-      return `${id.toString('base64url')}${mac(purpose, id).toString('base64url')}`;
+      return `${id.toString('base64url')}${mac(purpose, id, bound).toString('base64url')}`;
     },
-    verify(purpose, token) {
-      // 16 bytes of id are 22 characters; 20 of MAC are 27.
-      if (!/^[A-Za-z0-9_-]{49}$/.test(token)) return undefined;
+    verify(purpose, token, bound) {
+      if (!WELL_FORMED.test(token)) return undefined;
       const id = Buffer.from(token.slice(0, 22), 'base64url');
       const given = Buffer.from(token.slice(22), 'base64url');
-      if (id.length !== 16 || given.length !== MAC_BYTES || !timingSafeEqual(given, mac(purpose, id))) return undefined;
+      if (id.length !== 16 || given.length !== MAC_BYTES || !timingSafeEqual(given, mac(purpose, id, bound)))
+        return undefined;
       // Only the one spelling we made: base64's last character has spare bits a changed link could flip.
       if (`${id.toString('base64url')}${given.toString('base64url')}` !== token) return undefined;
-      const hex = id.toString('hex');
-      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+      return uuidOf(id);
+    },
+    claimedId(token) {
+      if (!WELL_FORMED.test(token)) return undefined;
+      const id = Buffer.from(token.slice(0, 22), 'base64url');
+      return id.length === 16 ? uuidOf(id) : undefined;
     },
   };
 }

@@ -40,3 +40,8 @@ export function manageUrls(
 export function linkUrls(links: LinkSigner, siteUrl: string, signupId: string): LinkUrls {
   return { confirm: `${siteUrl}${confirmPath(links, signupId)}`, ...manageUrls(links, siteUrl, signupId) };
 }
+
+/** /change-phone/…: the button in the email about a new phone number, good for that number only. */
+export function phoneChangeUrl(links: LinkSigner, siteUrl: string, signupId: string, to: string): string {
+  return `${siteUrl}/change-phone/${links.sign('phone', signupId, to)}`;
+}

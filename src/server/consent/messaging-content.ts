@@ -33,10 +33,28 @@ export const messageWords = {
     intro: `A few days ago, someone, we hope you, asked on the ${product} website to hear from us when our app is ready. We have not heard back yet.`,
     once: 'This is the only reminder we will send.',
   },
-  /** Replies to texts: plain ASCII, one text (160 characters or fewer) each. */
+  /**
+   * A repeat sign-up gave another phone number: the address on record is asked before it changes
+   * (decision 031). `end` is the new number's last four digits, `currentEnd` the one we keep.
+   */
+  phoneChange: {
+    subject: `Did you ask to change your phone number for ${product}?`,
+    heading: 'Change your phone number?',
+    intro: (end: string) => `Someone asked to change your phone number to •••• ${end}. Press the button to change it.`,
+    introText: (end: string) =>
+      `Someone asked to change your phone number to •••• ${end}. Open the link below to change it.`,
+    where: `They did it by signing up again on the ${product} website with your email.`,
+    button: 'Change my phone number',
+    notYou: (currentEnd: string) => `If it was not you, do nothing. We will keep the number ending ${currentEnd}.`,
+    until: (day: string) => `The button works until ${day}.`,
+  },
+  /**
+   * Replies to texts: plain ASCII, one text (160 characters or fewer) each; HELP adds who sends and
+   * where (MAIL_POSTAL_ADDRESS, as every email's footer says it) on a line of its own.
+   */
   sms: {
-    help: (contact: string) =>
-      `${product} launch news: a few texts, only about the launch and beta. Msg & data rates may apply. Reply STOP to stop. Help: ${contact}`,
+    help: (contact: string, sender = '') =>
+      `${product} launch news: a few texts, only about the launch and beta. Msg & data rates may apply. Reply STOP to stop. Help: ${contact}${sender ? `\n${sender}` : ''}`,
     stopped: `You will get no more texts from ${product}. Reply START to get them again.`,
     started: `${product}: texts are on again, only about the launch and beta. Reply STOP to stop, HELP for help.`,
   },
@@ -151,8 +169,34 @@ export const linkPageWords = {
     deleteNo: 'No, keep them',
     deletedTitle: 'Your details are gone',
     deleted: 'We have deleted your details. We will not write to you again.',
+    detailsTitle: 'Your name and phone number',
+    detailsIntro: 'If we have your name or phone number wrong, change it here.',
+    nameLabel: 'Your name',
+    phoneLabel: 'New mobile phone number',
+    phoneHint: (end: string) =>
+      `We have a number ending ${end}. To change it, type the whole new number. Include + and your country code if outside the US. Leave it empty to keep the number you gave.`,
+    detailsSave: 'Save my details',
+    detailsProblem: 'Please check your details. Nothing was changed.',
+    /** After a change of name or phone: what we hold now, then what texts will do. */
+    detailsSaved: (name: string, phoneEnd: string) =>
+      `Saved. We have your name as ${name} and your phone number ending ${phoneEnd}.`,
+    phoneChanged: (phoneEnd: string) => `Done. Your phone number now ends ${phoneEnd}.`,
+    textsToNumber: 'We will send a text message to this number when the app launches.',
+    noTextsToNumber: 'We will not send texts to this number. The note by the text box below says why.',
+    noTextsChosen: 'Texts are off. To get a text when the app launches, tick the box below and save.',
     nothingHeldTitle: 'We hold no details for this link',
     nothingHeld: 'They may have been deleted. You can sign up again on our home page.',
+  },
+  /** The page the phone number change email's button opens (decision 031). */
+  phoneChange: {
+    title: 'Change your phone number?',
+    text: (end: string) => `Someone asked to change your phone number to •••• ${end}. If it was you, press the button.`,
+    keep: (currentEnd: string) => `If it was not you, do nothing. We will keep the number ending ${currentEnd}.`,
+    button: 'Change my phone number',
+    goneTitle: 'This link does not work any more',
+    gone: 'It was for a change of phone number that was already made, replaced by a newer one, or asked for more than 7 days ago. You can change your phone number on your own page.',
+    goneNoPage: 'It was for a change of phone number that was already made, replaced by a newer one, or asked for more than 7 days ago.',
+    preferencesLink: 'Change your details',
   },
   unsubscribe: {
     title: 'Stop launch emails?',

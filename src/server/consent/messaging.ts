@@ -7,13 +7,15 @@ import type { ConsentRepository } from '../db/consent-repository.js';
 import type { FeedbackRepository } from '../db/feedback-repository.js';
 import { sendDueReminders } from './confirmation-reminders.js';
 import { ConfirmationMailer } from './confirmation-mailer.js';
+import { PhoneChangeMailer, type PhoneChangeMailerOptions } from './phone-change-mailer.js';
+import { senderLine } from '../../shared/public-config.js';
 import { MessageLog } from './message-log.js';
 import { createMessageTokens, type MessageTokens } from './message-tokens.js';
 import { createEmailSender, type EmailSender } from './email-sender.js';
 import { createAddressHasher, createLinkSigner, type LinkSigner } from './link-tokens.js';
 import { messageWords } from './messaging-content.js';
 import type { SmsProvider } from './sms-provider.js';
-import { Subscriptions } from './subscriptions.js';
+import { PHONE_CHANGE_DAYS, Subscriptions } from './subscriptions.js';
 import { createTwilioSmsProvider } from './twilio-sms-provider.js';
 
 /** How often unconfirmed sign-ups past their time are looked for. */
@@ -27,6 +29,7 @@ export interface MessagingOverrides {
   email?: EmailSender;
   sms?: SmsProvider;
   mailer?: Partial<ConstructorParameters<typeof ConfirmationMailer>[0]>;
+  phoneMailer?: Partial<PhoneChangeMailerOptions>;
 }
 
 export interface Messaging {
@@ -42,6 +45,8 @@ export interface Messaging {
   tokens?: MessageTokens;
   /** How people reach us (the HELP answer): the sender's address, else the site. */
   contact: string;
+  /** Who sends and where (MAIL_POSTAL_ADDRESS), as every email's footer and the HELP answer say it; '' when unset. */
+  sender: string;
   /** EMAIL_CONFIRMATION is on (with email set up): new sign-ups are asked to confirm. */
   confirmationOn: boolean;
   /** A sign-up was stored: its confirmation email (if any) goes out soon. */
@@ -141,7 +146,9 @@ export function createMessaging(
   const email = overrides.email ?? transports.email;
   const sms = overrides.sms ?? transports.sms;
   let mailer: ConfirmationMailer | undefined;
+  let phoneMailer: PhoneChangeMailer | undefined;
   let sweep: NodeJS.Timeout | undefined;
+  let staleSweep: NodeJS.Timeout | undefined;
 
   const messaging: Messaging = {
     subscriptions,
@@ -152,8 +159,34 @@ export function createMessaging(
     ...(sms ? { sms } : {}),
     contact: contactFor(config, siteUrl),
     confirmationOn: config.emailConfirmation,
-    signupStored: () => mailer?.nudge(),
+    sender: senderLine(config.postalAddress),
+    signupStored: () => {
+      mailer?.nudge();
+      phoneMailer?.nudge();
+    },
     start(logger) {
+      // A phone number change nobody agreed to within PHONE_CHANGE_DAYS is forgotten (email or not).
+      const dropStale = () =>
+        store.consent
+          .dropStalePhoneChanges(new Date(Date.now() - PHONE_CHANGE_DAYS * DAY_MS))
+          .catch((error: Error) => logger.warn({ err: error.message }, 'could not forget stale phone number changes'));
+      void dropStale();
+      staleSweep = setInterval(dropStale, RETENTION_SWEEP_MS);
+      staleSweep.unref();
+      if (email && links) {
+        phoneMailer = new PhoneChangeMailer({
+          store: store.consent,
+          subscriptions,
+          email,
+          links,
+          siteUrl,
+          postalAddress: config.postalAddress,
+          log,
+          logger,
+          ...overrides.phoneMailer,
+        });
+        phoneMailer.start();
+      }
       if (!email && !sms) {
         logger.info(
           'No messages will be sent: set SMTP_URL and MAIL_FROM for email, TWILIO_* for texts (docs/messaging.md)',
@@ -216,6 +249,8 @@ export function createMessaging(
     },
     async stop() {
       if (sweep) clearInterval(sweep);
+      if (staleSweep) clearInterval(staleSweep);
+      await phoneMailer?.stop();
       await mailer?.stop();
       email?.close();
     },

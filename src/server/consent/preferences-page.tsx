@@ -20,7 +20,11 @@ export interface PreferencesPageProps {
   /** They left the list: nothing to leave, and the boxes are the way back. */
   left: boolean;
   /** What the button they pressed did, said at the top. */
-  done?: 'saved' | 'left';
+  done?: 'saved' | 'left' | 'details' | 'phone';
+  /** The name on the record, for the details form. */
+  name: string;
+  /** The details form sent back with problems: what they typed, and what is wrong with it. */
+  detailsForm?: { name: string; phone: string; errors: { name?: string; phone?: string } };
   /** The number texted STOP: only START from it brings texts back, whatever is ticked here. */
   smsStopped: boolean;
   /** The phone company said this number cannot get texts (a landline, a dead number). */
@@ -31,12 +35,36 @@ export interface PreferencesPageProps {
   path: string;
 }
 
-function StatusMessage({ done, willSend }: { done: 'saved' | 'left'; willSend: Preferences }) {
+/** After a change of name or phone number: what texts to the number they have now will do. */
+function textsLine({ willSend, chosen }: { willSend: Preferences; chosen: Preferences }): string {
+  const text = words.preferences;
+  if (willSend.sms) return text.textsToNumber;
+  return chosen.sms ? text.noTextsToNumber : text.noTextsChosen;
+}
+
+function StatusMessage({
+  done,
+  willSend,
+  chosen,
+  name,
+  phoneEnd,
+}: {
+  done: NonNullable<PreferencesPageProps['done']>;
+  willSend: Preferences;
+  chosen: Preferences;
+  name: string;
+  phoneEnd: string;
+}) {
   const text = words.preferences;
   const lines =
     done === 'saved'
       ? [text.saved(CHANNELS.filter((channel) => willSend[channel]).map((channel) => text.savedThings[channel]))]
-      : [text.left, text.comeBack];
+      : done === 'left'
+        ? [text.left, text.comeBack]
+        : [
+            done === 'phone' ? text.phoneChanged(phoneEnd) : text.detailsSaved(name, phoneEnd),
+            textsLine({ willSend, chosen }),
+          ];
   // Present from the start of the page (it follows a redirect): nothing moves when it appears.
   return (
     <div className="status" role="status">
@@ -59,13 +87,32 @@ export function preferencesPage({
   smsUnreachable = false,
   emailUnreachable,
   path,
+  name,
+  detailsForm,
 }: PreferencesPageProps): string {
   const text = words.preferences;
+  const errors = detailsForm?.errors ?? {};
   return renderPage(
-    text.title,
+    detailsForm ? `${text.detailsProblem} ${text.title}` : text.title,
     <>
       <h1>{text.title}</h1>
-      {done && <StatusMessage done={done} willSend={willSend} />}
+      {detailsForm && (
+        <div className="status status--error" role="alert">
+          <p>{text.detailsProblem}</p>
+          <ul>
+            {(['name', 'phone'] as const)
+              .filter((field) => errors[field])
+              .map((field) => (
+                <li key={field}>
+                  <a href={`#${field}`}>{errors[field]}</a>
+                </li>
+              ))}
+          </ul>
+        </div>
+      )}
+      {done && (
+        <StatusMessage done={done} willSend={willSend} chosen={preferences} name={name} phoneEnd={phoneEnd} />
+      )}
       {notConfirmed && !done && (
         <div className="status" role="status">
           <p>{text.notConfirmed}</p>
@@ -95,6 +142,49 @@ export function preferencesPage({
         </fieldset>
         <Button label={text.save} />
       </form>
+      <section aria-labelledby="details-title">
+        <h2 id="details-title">{text.detailsTitle}</h2>
+        <p>{text.detailsIntro}</p>
+        <form method="post" action={`${path}/details`} noValidate>
+          <div className="field">
+            <label htmlFor="name">{text.nameLabel}</label>
+            {errors.name && (
+              <p className="field-error" id="name-error">
+                {errors.name}
+              </p>
+            )}
+            <input
+              id="name"
+              name="name"
+              type="text"
+              autoComplete="name"
+              defaultValue={detailsForm?.name ?? name}
+              {...(errors.name ? { 'aria-invalid': true, 'aria-describedby': 'name-error' } : {})}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="phone">{text.phoneLabel}</label>
+            <p className="hint" id="phone-hint">
+              {text.phoneHint(phoneEnd)}
+            </p>
+            {errors.phone && (
+              <p className="field-error" id="phone-error">
+                {errors.phone}
+              </p>
+            )}
+            <input
+              id="phone"
+              name="phone"
+              type="tel"
+              autoComplete="tel"
+              defaultValue={detailsForm?.phone ?? ''}
+              aria-describedby={errors.phone ? 'phone-error phone-hint' : 'phone-hint'}
+              {...(errors.phone ? { 'aria-invalid': true } : {})}
+            />
+          </div>
+          <Button label={text.detailsSave} />
+        </form>
+      </section>
       {!left && (
         <section>
           <h2>{text.leaveTitle}</h2>

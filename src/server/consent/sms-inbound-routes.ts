@@ -17,12 +17,14 @@ export interface SmsInboundOptions {
   siteUrl: string;
   /** How people can reach us, for the HELP answer. */
   contact: string;
+  /** Who sends and where (MAIL_POSTAL_ADDRESS), named in the HELP answer as every email names it; '' when unset. */
+  sender?: string;
 }
 
 export const SMS_INBOUND_PATH = '/api/sms/inbound';
 
 export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (app, options) => {
-  const { sms, subscriptions, siteUrl, contact } = options;
+  const { sms, subscriptions, siteUrl, contact, sender = '' } = options;
   // Form bodies here only: the rest of the API takes JSON alone.
   await app.register(formBody, { bodyLimit: 16 * 1024 });
 
@@ -45,7 +47,7 @@ export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (ap
       request.log.info({ people }, 'texts started again by a START reply');
       answer = messageWords.sms.started;
     } else if (inbound && keyword === 'help') {
-      answer = messageWords.sms.help(contact);
+      answer = messageWords.sms.help(contact, sender);
     }
     if (inbound && answer) {
       const to = inbound.from;

@@ -9,6 +9,10 @@ import { storedForms, toE164 } from './phone.js';
 
 export type Channel = 'email' | 'sms';
 
+/** How long the button in the email about a new phone number works (decision 031). */
+export const PHONE_CHANGE_DAYS = 7;
+const DAY_MS = 86_400_000;
+
 export class Subscriptions {
   constructor(
     private readonly store: ConsentRepository,
@@ -55,9 +59,14 @@ export class Subscriptions {
    * theirs, so their email is confirmed and their own leaving or deletion is lifted on both their
    * addresses (never a bounce, complaint or STOP).
    */
-  async provenByEmailedLink(subscriber: Subscriber, source: ConsentSource): Promise<void> {
+  async provenByEmailedLink(
+    subscriber: Subscriber,
+    source: ConsentSource,
+    /** 'email' when the phone number is new to them (a change just made): another's leaving on it stays. */
+    addresses: 'both' | 'email' = 'both',
+  ): Promise<void> {
     const email = this.emailHash(subscriber.email);
-    const phone = this.phoneHash(subscriber.phone);
+    const phone = addresses === 'both' ? this.phoneHash(subscriber.phone) : undefined;
     await this.store.provenByEmailedLink(
       subscriber.id,
       [
@@ -66,6 +75,44 @@ export class Subscriptions {
       ],
       source,
     );
+  }
+
+  /**
+   * Their name or phone number, changed by them (their own page) or the owner: each change a consent
+   * event. `phone` as the form leaves it; the same number written another way is no change. A new
+   * number gets texts only if it never replied STOP (the contact rule reads the number they have now).
+   */
+  async changeDetails(
+    id: string,
+    wanted: { name?: string; phone?: string },
+    source: ConsentSource,
+  ): Promise<Subscriber | undefined> {
+    const current = await this.store.subscriber(id);
+    if (!current) return undefined;
+    const phoneChanged = wanted.phone !== undefined && toE164(wanted.phone) !== toE164(current.phone);
+    return this.store.changeDetails(
+      id,
+      { ...(wanted.name !== undefined ? { name: wanted.name } : {}), ...(phoneChanged ? { phone: wanted.phone } : {}) },
+      source,
+    );
+  }
+
+  /**
+   * The waiting phone number change, if it is still good: asked for within PHONE_CHANGE_DAYS.
+   * (A number that is theirs already, written another way, is nothing to change.)
+   */
+  pendingPhoneChange(subscriber: Subscriber, now = new Date()): { to: string; at: string } | undefined {
+    const change = subscriber.phoneChange;
+    if (!change) return undefined;
+    if (Date.parse(change.at) < now.getTime() - PHONE_CHANGE_DAYS * DAY_MS) return undefined;
+    if (toE164(change.to) === toE164(subscriber.phone)) return undefined;
+    return { to: change.to, at: change.at };
+  }
+
+  /** The button in the email about a new phone number: that number (and only that one) becomes theirs. */
+  async applyPhoneChange(subscriber: Subscriber, to: string): Promise<Subscriber | undefined> {
+    if (this.pendingPhoneChange(subscriber)?.to !== to) return undefined;
+    return this.store.changeDetails(subscriber.id, { phone: to }, 'phone_change_email');
   }
 
   /** Off the list: the record stays (it shows when they left), both addresses go on the suppression list. */

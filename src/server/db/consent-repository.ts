@@ -1,6 +1,6 @@
 // Consent, confirmation, opt-outs and the suppression list: written once with Kysely for both engines.
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
 import { OWN_REASONS, type AddressKind, type ConsentKind, type ConsentSource, type SuppressionReason } from './consent.table.js';
 import type { Database } from './database.js';
@@ -33,6 +33,8 @@ export interface Subscriber {
   emailOptOutAt: string | null;
   smsOptOutAt: string | null;
   leftAt: string | null;
+  /** A repeat sign-up asked for another phone number, waiting for the address on record to agree (decision 031). */
+  phoneChange: { to: string; at: string; sentAt: string | null } | null;
 }
 
 /** What someone chose on the preferences page. */
@@ -86,9 +88,12 @@ const SUBSCRIBER_COLUMNS = [
   'email_opt_out_at',
   'sms_opt_out_at',
   'left_at',
+  'phone_change_to',
+  'phone_change_at',
+  'phone_change_sent_at',
 ] as const;
 
-type SubscriberRow = Pick<Database['signups'], (typeof SUBSCRIBER_COLUMNS)[number]>;
+type SubscriberRow = Pick<Selectable<Database['signups']>, (typeof SUBSCRIBER_COLUMNS)[number]>;
 
 function subscriberFrom(row: SubscriberRow): Subscriber {
   return {
@@ -106,8 +111,15 @@ function subscriberFrom(row: SubscriberRow): Subscriber {
     emailOptOutAt: isoOrNull(row.email_opt_out_at),
     smsOptOutAt: isoOrNull(row.sms_opt_out_at),
     leftAt: isoOrNull(row.left_at),
+    phoneChange:
+      row.phone_change_to !== null && row.phone_change_at !== null
+        ? { to: row.phone_change_to, at: iso(row.phone_change_at), sentAt: isoOrNull(row.phone_change_sent_at) }
+        : null,
   };
 }
+
+/** Clears a waiting phone number change. */
+const NO_PHONE_CHANGE = { phone_change_to: null, phone_change_at: null, phone_change_sent_at: null } as const;
 
 /**
  * Everything messaging reads and writes apart from the sign-up itself (which the engines' hand-tuned
@@ -294,6 +306,83 @@ export class ConsentRepository {
       if (lifted > 0) await this.record(trx, id, 'own_suppression_lifted', source, at);
       return { confirmed: Number(confirmed.numUpdatedRows) > 0, lifted };
     });
+  }
+
+  /**
+   * The person (their own page, or the button in the email a repeat sign-up sent) or the owner
+   * changed their name or phone number: each change is a consent event, and a new number drops any
+   * change still waiting. `phone` is as the sign-up form leaves it (separators removed).
+   */
+  async changeDetails(
+    id: string,
+    wanted: { name?: string; phone?: string },
+    source: ConsentSource,
+  ): Promise<Subscriber | undefined> {
+    const current = await this.subscriber(id);
+    if (!current) return undefined;
+    const set: Updateable<Database['signups']> = {};
+    const changes: ConsentKind[] = [];
+    if (wanted.name !== undefined && wanted.name !== current.name) {
+      set.name = wanted.name;
+      changes.push('name_changed');
+    }
+    if (wanted.phone !== undefined && wanted.phone !== current.phone) {
+      Object.assign(set, { phone: wanted.phone, ...NO_PHONE_CHANGE });
+      changes.push('phone_changed');
+    }
+    if (changes.length === 0) return current;
+    const at = this.stamp();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('signups').set(set).where('id', '=', id).execute();
+      for (const kind of changes) await this.record(trx, id, kind, source, at);
+    });
+    return this.subscriber(id);
+  }
+
+  /**
+   * Claims up to `limit` waiting phone number changes asked for after `askedAfter` whose email has
+   * not gone out: each is marked sent now, so nobody gets two (a failure of ours gives it back).
+   */
+  async claimPhoneChanges(limit: number, askedAfter: Date): Promise<string[]> {
+    const due = this.db
+      .selectFrom('signups')
+      .select('id')
+      .where('phone_change_to', 'is not', null)
+      .where('phone_change_sent_at', 'is', null)
+      .where('phone_change_at', '>=', askedAfter.toISOString())
+      .orderBy('phone_change_at')
+      .limit(limit)
+      .$if(this.engine === 'postgres', (query) => query.forUpdate().skipLocked());
+    const rows = await this.db
+      .updateTable('signups')
+      .set({ phone_change_sent_at: this.stamp() })
+      .where('id', 'in', due)
+      .where('phone_change_sent_at', 'is', null)
+      .returning('id')
+      .execute();
+    return rows.map((row) => String(row.id));
+  }
+
+  /** The email asking could not go out for a reason of ours: a later sweep tries again. */
+  async phoneChangeNotSent(id: string): Promise<void> {
+    if (!isSignupId(id)) return;
+    await this.db.updateTable('signups').set({ phone_change_sent_at: null }).where('id', '=', id).execute();
+  }
+
+  /** Forgets a waiting phone number change (nothing to ask, or the owner saw to it). */
+  async dropPhoneChange(id: string): Promise<void> {
+    if (!isSignupId(id)) return;
+    await this.db.updateTable('signups').set(NO_PHONE_CHANGE).where('id', '=', id).execute();
+  }
+
+  /** Forgets every phone number change asked for before `before`: its button no longer works, and the number is not kept. */
+  async dropStalePhoneChanges(before: Date): Promise<number> {
+    const dropped = await this.db
+      .updateTable('signups')
+      .set(NO_PHONE_CHANGE)
+      .where('phone_change_at', '<', before.toISOString())
+      .executeTakeFirst();
+    return Number(dropped.numUpdatedRows);
   }
 
   /** Off the list: no email, no texts, and the addresses' hashes on the suppression list. */
@@ -574,10 +663,6 @@ export class ConsentRepository {
   }
 
   /**
-   * Deletes sign-ups that were asked to confirm and did not, whose latest sign-up is older than
-   * `before`. Sign-ups from before confirmation was switched on were never asked, and are kept.
-   */
-  /**
    * Claims up to `limit` unconfirmed sign-ups whose confirmation email went out before `sentBefore`
    * and that were never reminded: each is marked reminded now, so no one gets a second reminder,
    * whatever happens next (a failure of ours gives it back with reminderNotSent).
@@ -610,6 +695,10 @@ export class ConsentRepository {
     await this.db.updateTable('signups').set({ confirm_reminded_at: null }).where('id', '=', id).execute();
   }
 
+  /**
+   * Deletes sign-ups that were asked to confirm and did not, whose latest sign-up is older than
+   * `before`. Sign-ups from before confirmation was switched on were never asked, and are kept.
+   */
   async deleteUnconfirmed(before: Date): Promise<number> {
     const cutoff = before.toISOString();
     // Counted from the later of their latest sign-up and when the confirmation email actually went

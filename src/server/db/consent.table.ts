@@ -27,6 +27,9 @@ export const CONSENT_KINDS = [
    * the mailbox"): the leaving or deletion they themselves had asked for no longer holds.
    */
   'own_suppression_lifted',
+  /** The person or the owner changed the name or phone number on the record (decision 031). */
+  'name_changed',
+  'phone_changed',
 ] as const;
 export type ConsentKind = (typeof CONSENT_KINDS)[number];
 
@@ -42,6 +45,8 @@ export const CONSENT_SOURCES = [
   'provider_answer',
   /** A report that came back later: a provider's webhook, a delivery receipt, the bounce mailbox. */
   'provider_report',
+  /** The button in the email a repeat sign-up with another phone number sent (decision 031). */
+  'phone_change_email',
 ] as const;
 export type ConsentSource = (typeof CONSENT_SOURCES)[number];
 

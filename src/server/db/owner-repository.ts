@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   'viewed_person',
   'exported',
   'deleted_person',
+  'changed_person',
   'broadcast',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -260,4 +260,15 @@ export const postgresMigrations: PostgresMigration[] = [
     // The one reminder an unconfirmed sign-up gets before it is deleted (CONFIRMATION_REMINDER_DAYS).
     sql: `ALTER TABLE signups ADD COLUMN confirm_reminded_at timestamptz;`,
   },
+  {
+    version: 11,
+    name: 'phone-change-requests',
+    // A repeat sign-up with another phone number asks the address on record first (decision 031):
+    // the number asked for, when, and when the email asking went out.
+    sql: `
+      ALTER TABLE signups ADD COLUMN phone_change_to text;
+      ALTER TABLE signups ADD COLUMN phone_change_at timestamptz;
+      ALTER TABLE signups ADD COLUMN phone_change_sent_at timestamptz;
+    `,
+  },
 ];

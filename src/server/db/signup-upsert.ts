@@ -36,7 +36,8 @@ export const postgresUpsert: UpsertDialect = {
 };
 
 /**
- * One statement for new and repeated emails alike (the first record is kept), so both take the same
+ * One statement for new and repeated emails alike (the first record is kept; a different phone
+ * number waits for the address on record to agree), so both take the same
  * path and time. A repeat sign-up is new consent: it lifts earlier opt-outs and leaving, and someone
  * who had left or turned email off confirms again (anyone can type an address, so only its owner may
  * undo their "no"). It asks for a confirmation email (confirm_requested_at; the incoming value is
@@ -48,7 +49,17 @@ export const postgresUpsert: UpsertDialect = {
 export function onRepeatSignup(d: UpsertDialect): string {
   const stored = d.stored;
   const stillConsenting = `${stored('left_at')} IS NULL AND ${stored('email_opt_out_at')} IS NULL`;
+  // Another phone number: kept aside, and the address on record asked to press a button before it
+  // replaces the one they gave (decision 031). The same number again drops an earlier request. While
+  // an email asking went out in the last day, a new number is not kept (one such email a day at most).
+  const samePhone = `${d.incoming('phone')} = ${stored('phone')}`;
+  const askedToday = `${stored('phone_change_sent_at')} IS NOT NULL AND ${stored('phone_change_sent_at')} >= ${d.dayBefore}`;
+  const phoneChange = (column: string, asked: string) =>
+    `CASE WHEN ${samePhone} THEN NULL WHEN ${askedToday} THEN ${stored(column)} ELSE ${asked} END`;
   return `ON CONFLICT (email_key) DO UPDATE SET
+    phone_change_to = ${phoneChange('phone_change_to', d.incoming('phone'))},
+    phone_change_at = ${phoneChange('phone_change_at', d.now)},
+    phone_change_sent_at = ${phoneChange('phone_change_sent_at', 'NULL')},
     beta_testing = ${d.either(stored('beta_testing'), d.incoming('beta_testing'))},
     last_seen_at = ${d.now},
     signup_count = ${stored('signup_count')} + 1,

@@ -31,6 +31,12 @@ export interface SignupsTable {
   confirm_reminded_at: Generated<Time | null>;
   confirm_attempts: Generated<number>;
   confirm_error: string | null;
+  /** A repeat sign-up asked for this phone number instead; the address on record is asked first (decision 031). */
+  phone_change_to: Generated<string | null>;
+  /** When that was asked. */
+  phone_change_at: Generated<Time | null>;
+  /** When the email asking went out (or is going out); null while it is due. */
+  phone_change_sent_at: Generated<Time | null>;
   email_opt_out_at: Time | null;
   sms_opt_out_at: Time | null;
   left_at: Time | null;

@@ -297,4 +297,16 @@ export const sqliteMigrations: SqliteMigration[] = [
     // The one reminder an unconfirmed sign-up gets before it is deleted (CONFIRMATION_REMINDER_DAYS).
     up: (db) => db.exec(`ALTER TABLE signups ADD COLUMN confirm_reminded_at TEXT;`),
   },
+  {
+    version: 11,
+    name: 'phone-change-requests',
+    // A repeat sign-up with another phone number asks the address on record first (decision 031):
+    // the number asked for, when, and when the email asking went out.
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE signups ADD COLUMN phone_change_to TEXT;
+        ALTER TABLE signups ADD COLUMN phone_change_at TEXT;
+        ALTER TABLE signups ADD COLUMN phone_change_sent_at TEXT;
+      `),
+  },
 ];

@@ -140,6 +140,22 @@ export const ownerWords = {
     how: 'How',
     version: 'Consent text',
     noHistory: 'No history recorded.',
+    changeHeading: 'Correct their name or phone number',
+    changeIntro:
+      'When someone asks you to fix a mistake (by phone or letter). A new phone number gets texts only if it never replied STOP. The change goes in their consent history and the audit log.',
+    nameLabel: 'Name',
+    phoneLabel: 'Phone number',
+    phoneHint: 'The whole number, with + and the country code if it is not a US number.',
+    changeButton: 'Save the changes',
+    changeProblem: 'Nothing was changed: please check the fields below.',
+    changed: 'Saved. Their consent history below shows the change.',
+    unchanged: 'Nothing was different, so nothing was changed.',
+    phoneChangeAsked: (end: string, at: string, sent: string | null) =>
+      `Someone signed up again with this email on ${at} and a different phone number ending ${end}. ${
+        sent
+          ? `We emailed them on ${sent} to ask; the number changes only if they press the button in that email (it works for 7 days).`
+          : 'No email has asked them yet (email is not set up, or it is on its way). To make the change, check with them, then type the number below.'
+      }`,
     deleteHeading: 'Delete this person',
     deleteIntro:
       'When someone asks to be forgotten: deletes their sign-up and consent history. Only a scrambled code of the email and phone is kept, so no later message reaches them.',
@@ -299,10 +315,13 @@ export const ownerWords = {
       viewed_person: 'Looked at a person',
       exported: 'Exported the list',
       deleted_person: 'Deleted a person',
+      changed_person: 'Corrected a person’s details',
       searched: 'Searched the list',
       broadcast: 'Launch day',
     } as Record<string, string>,
     signedInDetail: 'With a one-time link',
+    /** Which details, never their values. */
+    changedDetail: (masked: string, fields: string[]) => `${fields.join(' and ')} of ${masked}`,
     /** `more`: there were more matches than the page shows. */
     searchedDetail: (matches: number, more: boolean) =>
       `By email or phone: ${matches}${more ? '+' : ''} ${matches === 1 && !more ? 'match' : 'matches'}`,

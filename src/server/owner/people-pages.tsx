@@ -117,9 +117,12 @@ const KIND_WORDS: Record<ConsentKind, string> = {
   email_bounced: 'Email to this address bounced: no more email to it',
   email_complained: 'Reported our email as spam: no more email',
   own_suppression_lifted: 'Came back through their emailed link: their own leaving no longer holds',
+  name_changed: 'Name changed',
+  phone_changed: 'Phone number changed',
 };
 
 const SOURCE_WORDS: Record<ConsentSource, string> = {
+  phone_change_email: 'The button in the email asking them about a new phone number',
   signup_form: 'The sign-up form',
   confirm_page: 'The confirmation page',
   preferences_page: 'Their preferences page',
@@ -135,15 +138,26 @@ function channelState(optOutAt: string | null, leftAt: string | null): string {
   return optOutAt ? personWords.offSince(shortTime(optOutAt)) : personWords.on;
 }
 
+/** The correction form sent back with problems, or what the last save did. */
+export interface PersonChange {
+  typed?: { name: string; phone: string };
+  errors?: { name?: string; phone?: string };
+  done?: 'changed' | 'unchanged';
+}
+
 export function personPage({
   ownerEmail,
   person,
   history,
+  change = {},
 }: {
   ownerEmail: string;
   person: Subscriber;
   history: ConsentEvent[];
+  change?: PersonChange;
 }): string {
+  const errors = change.errors ?? {};
+  const asked = person.phoneChange;
   const rows: [string, string][] = [
     [words.name, person.name],
     [words.email, person.email],
@@ -160,6 +174,17 @@ export function personPage({
     { title: person.name, ownerEmail, current: 'people' },
     <>
       <h1>{person.name}</h1>
+      {change.done ? <Notice>{change.done === 'changed' ? personWords.changed : personWords.unchanged}</Notice> : null}
+      {change.errors ? <Notice kind="error">{personWords.changeProblem}</Notice> : null}
+      {asked ? (
+        <p>
+          {personWords.phoneChangeAsked(
+            asked.to.replace(/\D/g, '').slice(-4),
+            shortTime(asked.at),
+            asked.sentAt ? shortTime(asked.sentAt) : null,
+          )}
+        </p>
+      ) : null}
       <section>
         <h2 id="details-heading">{personWords.details}</h2>
         <ScrollTable label={personWords.details}>
@@ -199,6 +224,53 @@ export function personPage({
             </tbody>
           </ScrollTable>
         )}
+      </section>
+      <section>
+        <h2 id="change-heading">{personWords.changeHeading}</h2>
+        <p>{personWords.changeIntro}</p>
+        <form method="post" action={`/owner/people/${person.id}/details`} noValidate>
+          <div>
+            <label htmlFor="name">{personWords.nameLabel}</label>
+            {errors.name ? (
+              <p className="field-error" id="name-error">
+                {errors.name}
+              </p>
+            ) : null}
+            <input
+              type="text"
+              id="name"
+              name="name"
+              autoComplete="off"
+              defaultValue={change.typed?.name ?? person.name}
+              {...(errors.name ? { 'aria-invalid': true, 'aria-describedby': 'name-error' } : {})}
+            />
+          </div>
+          <div>
+            <label htmlFor="phone">{personWords.phoneLabel}</label>
+            <p className="hint" id="phone-hint">
+              {personWords.phoneHint}
+            </p>
+            {errors.phone ? (
+              <p className="field-error" id="phone-error">
+                {errors.phone}
+              </p>
+            ) : null}
+            <input
+              type="tel"
+              id="phone"
+              name="phone"
+              autoComplete="off"
+              defaultValue={change.typed?.phone ?? person.phone}
+              aria-describedby={errors.phone ? 'phone-error phone-hint' : 'phone-hint'}
+              {...(errors.phone ? { 'aria-invalid': true } : {})}
+            />
+          </div>
+          <p>
+            <button type="submit" className="button button--secondary">
+              {personWords.changeButton}
+            </button>
+          </p>
+        </form>
       </section>
       <section>
         <h2 id="delete-heading">{personWords.deleteHeading}</h2>

@@ -1,6 +1,7 @@
 // Finding a person, their record and consent history, and deleting them; each step is written in
 // the audit log, with the address masked.
 import type { FastifyPluginAsync } from 'fastify';
+import { checkDetails } from '../consent/details-form.js';
 import { maskEmail } from '../consent/mask-email.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import { DELETED_PERSON } from '../db/consent-repository.js';
@@ -8,7 +9,14 @@ import type { Db } from '../db/open-database.js';
 import { maskedOnly } from './masked-address.js';
 import { html } from './owner-reply.js';
 import { ownerWords } from './owner-words.js';
-import { deleteQuestionPage, peoplePage, personMissingPage, personPage, SEARCH_LIMIT } from './people-pages.js';
+import {
+  deleteQuestionPage,
+  peoplePage,
+  personMissingPage,
+  personPage,
+  SEARCH_LIMIT,
+  type PersonChange,
+} from './people-pages.js';
 import { ownerOf, requireOwner } from './require-owner.js';
 
 export interface PeopleRouteOptions {
@@ -49,7 +57,7 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
     return html(reply, peoplePage({ ownerEmail: owner.email, query, results }));
   });
 
-  app.get<PersonParams>('/owner/people/:id', page, async (request, reply) => {
+  app.get<PersonParams & { Querystring: { done?: string } }>('/owner/people/:id', page, async (request, reply) => {
     const owner = ownerOf(request);
     const found = await person(request.params.id);
     if (!found) return html(reply, personMissingPage(owner.email), 404);
@@ -60,7 +68,46 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
       detail: maskEmail(found.email),
     });
     const history = await consent.history(found.id);
-    return html(reply, personPage({ ownerEmail: owner.email, person: found, history }));
+    const { done } = request.query;
+    const change: PersonChange = done === 'changed' || done === 'unchanged' ? { done } : {};
+    return html(reply, personPage({ ownerEmail: owner.email, person: found, history, change }));
+  });
+
+  // Correcting a name or phone number, when the person asks (decision 031): the sign-up form's own
+  // rules; a change is a consent event ('owner') and an audit entry that names the fields, never
+  // their values. The page is shown again with what was done.
+  app.post<PersonParams>('/owner/people/:id/details', page, async (request, reply) => {
+    const owner = ownerOf(request);
+    const found = await person(request.params.id);
+    if (!found) return html(reply, personMissingPage(owner.email), 404);
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const typed = {
+      name: typeof body.name === 'string' ? body.name : '',
+      phone: typeof body.phone === 'string' ? body.phone : '',
+    };
+    const checked = checkDetails(typed);
+    if (!checked.ok) {
+      const history = await consent.history(found.id);
+      return html(
+        reply,
+        personPage({ ownerEmail: owner.email, person: found, history, change: { typed, errors: checked.errors } }),
+        400,
+      );
+    }
+    const updated = (await subscriptions.changeDetails(found.id, checked.details, 'owner')) ?? found;
+    const fields = [
+      ...(updated.name !== found.name ? ['name'] : []),
+      ...(updated.phone !== found.phone ? ['phone number'] : []),
+    ];
+    if (fields.length > 0)
+      await audit({
+        ownerEmail: owner.email,
+        action: 'changed_person',
+        subject: found.id,
+        detail: ownerWords.audit.changedDetail(maskEmail(found.email), fields),
+      });
+    // Then the page again, by a GET: reloading it sends nothing twice.
+    return reply.redirect(`/owner/people/${found.id}?done=${fields.length > 0 ? 'changed' : 'unchanged'}`, 303);
   });
 
   app.get<PersonParams>('/owner/people/:id/delete', page, async (request, reply) => {

@@ -1,0 +1,149 @@
+// The email a repeat sign-up with another phone number sends to the address on record: "Someone
+// asked to change your phone number to •••• 4567. Press the button to change it." (decision 031).
+// Each waiting change is claimed (marked sent) before its email is written, so nobody gets two; a
+// failure of ours gives the claim back for the next run; an address refused for good is marked
+// undeliverable, as for any send. Nothing changes until the person presses the button.
+import type { FastifyBaseLogger } from 'fastify';
+import type { ConsentRepository } from '../db/consent-repository.js';
+import type { EmailSender } from './email-sender.js';
+import { deletionDay, renderPhoneChangeEmail } from './email-templates.js';
+import { feedbackId, type MessageLog } from './message-log.js';
+import { manageUrls, phoneChangeUrl } from './link-urls.js';
+import type { LinkSigner } from './link-tokens.js';
+import { sendRecordedEmail } from './recorded-email.js';
+import { PHONE_CHANGE_DAYS, type Subscriptions } from './subscriptions.js';
+
+const DAY_MS = 86_400_000;
+
+export interface PhoneChangeMailerOptions {
+  store: ConsentRepository;
+  subscriptions: Subscriptions;
+  email: EmailSender;
+  links: LinkSigner;
+  siteUrl: string;
+  postalAddress?: string | undefined;
+  log?: MessageLog | undefined;
+  logger: FastifyBaseLogger;
+  batchSize?: number;
+  /** How long after a sign-up's nudge to look (many sign-ups make one look). */
+  delayMs?: number;
+  /** How often to look when nothing nudges (another instance's sign-ups, a give-back). */
+  pollMs?: number;
+  now?: () => Date;
+}
+
+export interface PhoneChangeRun {
+  sent: number;
+  /** Claimed, but nothing to send: the change is made or dropped, or their address takes no email. */
+  skipped: number;
+  /** Refused for good: the address is marked undeliverable. */
+  failed: number;
+  /** Not sent for a reason of ours: given back for the next run. */
+  waiting: number;
+}
+
+const phoneEnd = (phone: string) => phone.replace(/\D/g, '').slice(-4);
+
+/** Sends the emails about waiting phone number changes, a batch at a time, until none is left. */
+export async function sendDuePhoneChanges(options: PhoneChangeMailerOptions): Promise<PhoneChangeRun> {
+  const run: PhoneChangeRun = { sent: 0, skipped: 0, failed: 0, waiting: 0 };
+  const now = options.now ?? (() => new Date());
+  const batchSize = options.batchSize ?? 20;
+  for (;;) {
+    const due = await options.store.claimPhoneChanges(batchSize, new Date(now().getTime() - PHONE_CHANGE_DAYS * DAY_MS));
+    for (const [index, id] of due.entries()) {
+      const outcome = await askOne(options, id, now());
+      run[outcome] += 1;
+      if (outcome === 'waiting') {
+        for (const rest of due.slice(index + 1)) await options.store.phoneChangeNotSent(rest);
+        run.waiting += due.length - index - 1;
+        return run;
+      }
+    }
+    if (due.length < batchSize) return run;
+  }
+}
+
+async function askOne(options: PhoneChangeMailerOptions, id: string, now: Date): Promise<keyof PhoneChangeRun> {
+  const { store, subscriptions, links, siteUrl, logger } = options;
+  const subscriber = await subscriptions.subscriber(id);
+  const change = subscriber ? subscriptions.pendingPhoneChange(subscriber, now) : undefined;
+  if (!subscriber || !change) {
+    // The same number written another way, or gone stale: nothing to ask.
+    if (subscriber) await store.dropPhoneChange(id);
+    return 'skipped';
+  }
+  // The one rule: an address that takes no email from us (a bounce, their own leaving since) gets
+  // none; the change waits, on the owner's page, until it goes stale.
+  if (!(await subscriptions.mayContact(subscriber, 'email'))) return 'skipped';
+  const manage = manageUrls(links, siteUrl, subscriber.id);
+  const message = renderPhoneChangeEmail({
+    changeUrl: phoneChangeUrl(links, siteUrl, subscriber.id, change.to),
+    preferencesUrl: manage.preferences,
+    unsubscribeUrl: manage.unsubscribe,
+    siteUrl,
+    newEnd: phoneEnd(change.to),
+    currentEnd: phoneEnd(subscriber.phone),
+    // The last whole day inside the window.
+    until: deletionDay(change.at, PHONE_CHANGE_DAYS - 1),
+    postalAddress: options.postalAddress,
+  });
+  const result = await sendRecordedEmail(
+    { email: options.email, log: options.log },
+    { to: subscriber.email, ...message, unsubscribeUrl: manage.unsubscribe },
+    {
+      signupId: subscriber.id,
+      addressHash: subscriptions.emailHash(subscriber.email) ?? null,
+      feedbackId: feedbackId('confirmation', 'phone-change'),
+    },
+  );
+  if (result.sent) return 'sent';
+  const { verdict, answer } = result;
+  logger.warn({ signup: id, err: answer }, `phone number change email not sent: ${verdict.reason}`);
+  if (verdict.kind === 'recipient') {
+    await subscriptions.markUndeliverable(subscriber, 'email');
+    return 'failed';
+  }
+  await store.phoneChangeNotSent(id);
+  return 'waiting';
+}
+
+/** Runs sendDuePhoneChanges soon after a sign-up (many make one run), and every `pollMs` besides. */
+export class PhoneChangeMailer {
+  private timer: NodeJS.Timeout | undefined;
+  private soon: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: PhoneChangeMailerOptions) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.nudge(), this.options.pollMs ?? 60_000);
+    this.timer.unref();
+    this.nudge();
+  }
+
+  nudge(): void {
+    if (this.stopped || this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      if (this.running) return;
+      this.running = sendDuePhoneChanges(this.options)
+        .then((run) => {
+          if (run.sent > 0) this.options.logger.info({ sent: run.sent }, 'asked about new phone numbers');
+        })
+        .catch((error: Error) => this.options.logger.warn({ err: error.message }, 'could not ask about new phone numbers'))
+        .finally(() => {
+          this.running = undefined;
+        });
+    }, this.options.delayMs ?? 1000);
+    this.soon.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    if (this.soon) clearTimeout(this.soon);
+    await this.running;
+  }
+}

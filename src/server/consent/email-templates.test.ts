@@ -1,3 +1,4 @@
+import { senderLine } from '../../shared/public-config.js';
 import { describe, expect, it } from 'vitest';
 import { linkPageWords, messageWords } from './messaging-content.js';
 import { readingGrade } from '../../shared/reading-grade.js';
@@ -90,6 +91,14 @@ describe('text replies', () => {
     expect(text.length).toBeLessThanOrEqual(160);
     expect(text).toMatch(/^[\x20-\x7e]+$/);
   });
+  it('HELP with MAIL_POSTAL_ADDRESS names the sender on a line of its own, as the emails do, in two texts at most', () => {
+    const help = messageWords.sms.help(
+      'hello@scamsavvy.example',
+      senderLine('100 Example Street, Springfield, IL 62701'),
+    );
+    expect(help.split('\n')).toEqual([replies.help, 'ScamSavvy, 100 Example Street, Springfield, IL 62701']);
+    expect(help.length).toBeLessThanOrEqual(306);
+  });
   it('HELP says who we are, how often, the cost, how to stop, and how to reach us', () => {
     expect(replies.help).toMatch(/ScamSavvy/);
     expect(replies.help).toMatch(/a few texts/);
@@ -130,7 +139,7 @@ describe('plain language (about an 8th-grade reading level)', () => {
     expect(readingGrade(text)).toBeLessThanOrEqual(8);
   });
 
-  it("names who sends, and where (MAIL_POSTAL_ADDRESS), at the foot of both parts; nothing when it is unset", () => {
+  it('names who sends, and where (MAIL_POSTAL_ADDRESS), at the foot of both parts; nothing when it is unset', () => {
     const address = '100 Example Street, Springfield, IL 62701';
     const withAddress = renderConfirmationEmail({ ...input, postalAddress: address });
     expect(withAddress.text).toContain(`ScamSavvy, ${address}`);

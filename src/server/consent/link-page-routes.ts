@@ -8,7 +8,14 @@ import type { LinkSigner } from './link-tokens.js';
 import type { Audience } from './contact-rule.js';
 import type { Subscriptions } from './subscriptions.js';
 import { preferencesPath } from './link-urls.js';
-import { badLinkPage, confirmPage, noticePage, phoneChangeGonePage, phoneChangePage, unsubscribePage } from './link-pages.js';
+import {
+  badLinkPage,
+  confirmPage,
+  noticePage,
+  phoneChangeGonePage,
+  phoneChangePage,
+  unsubscribePage,
+} from './link-pages.js';
 import { deleteQuestionPage, preferencesPage, type PreferencesPageProps } from './preferences-page.js';
 import { preferencesOf, type Subscriber } from '../db/consent-repository.js';
 import { checkDetails } from './details-form.js';
@@ -122,7 +129,6 @@ async function preferencesRoutes(
       left,
       email: maskEmail(subscriber.email),
       phoneEnd: phoneEnd(subscriber.phone),
-      name: subscriber.name,
       path: `/preferences/${token}`,
       ...extra,
     });
@@ -151,7 +157,7 @@ async function preferencesRoutes(
     const subscriber = await subscriptions.subscriber(id);
     if (!subscriber) return html(reply, nothingHeldPage(), 404);
     const typed = { name: field(request.body, 'name'), phone: field(request.body, 'phone') };
-    const checked = checkDetails(typed);
+    const checked = checkDetails(typed, { emptyName: 'keep', nothingTyped: words.nothingTyped });
     if (!checked.ok)
       return html(
         reply,

@@ -24,7 +24,6 @@ const person: PreferencesPageProps = {
   left: false,
   smsStopped: false,
   path: '/preferences/token',
-  name: 'Rosa Díaz',
 };
 const wrongDetails = {
   name: 'R',
@@ -102,7 +101,7 @@ describe('the link pages’ words', () => {
       words.forAddress(person.email, person.phoneEnd),
       text.saved([savedThings.email, savedThings.sms, savedThings.beta]),
       text.phoneHint(person.phoneEnd),
-      text.detailsSaved(person.name, person.phoneEnd),
+      text.detailsSaved(person.phoneEnd),
       text.phoneChanged(person.phoneEnd),
       words.phoneChange.text('9876'),
       words.phoneChange.keep('4567'),
@@ -137,7 +136,10 @@ describe('the details form', () => {
     expect(html).toContain('role="alert"');
     expect(html).toContain(text.detailsProblem);
     expect(html).toMatch(/<p class="field-error" id="name-error">Name must be at least 2 characters<\/p>/);
-    expect(html).toMatch(/<input id="name"[^>]*aria-invalid="true"[^>]*aria-describedby="name-error"[^>]*value="R"\/>/);
+    const nameInput = html.match(/<input id="name"[^>]*>/)?.[0] ?? '';
+    expect(nameInput).toContain('value="R"');
+    expect(nameInput).toContain('aria-describedby="name-error name-hint"');
+    expect(nameInput).toContain('aria-invalid="true"');
     const phoneInput = html.match(/<input id="phone"[^>]*>/)?.[0] ?? '';
     expect(phoneInput).toContain('value="12ab"');
     expect(phoneInput).toContain('aria-describedby="phone-error phone-hint"');
@@ -145,19 +147,20 @@ describe('the details form', () => {
     expect(html).toContain('<a href="#name">');
   });
 
-  it('offers the name on record and an empty phone field with the last digits we hold', () => {
+  it('offers empty fields (never the name a stranger may have typed) with the last digits we hold', () => {
     const html = pages.preferences!.replace(/<style>[\s\S]*?<\/style>/, '');
-    expect(html).toMatch(/id="name"[^>]*value="Rosa Díaz"/);
+    expect(html).toMatch(/id="name"[^>]*value=""/);
     expect(html).toMatch(/id="phone"[^>]*value=""/);
     expect(html).toContain(text.phoneHint('4567'));
     expect(html).not.toContain('aria-invalid');
   });
 
   it('after a change says what we hold and what texts will now do, from the rule', () => {
-    expect(pages.detailsSaved).toContain(text.detailsSaved('Rosa Díaz', '4567'));
+    expect(pages.detailsSaved).toContain(text.detailsSaved('4567'));
     expect(pages.detailsSaved).toContain(text.textsToNumber);
     expect(pages.phoneChangedNoTexts).toContain(text.phoneChanged('4567'));
-    expect(pages.phoneChangedNoTexts).toContain(text.noTextsChosen);
+    expect(pages.phoneChangedNoTexts).toContain(text.noTextsToNumber);
+    expect(pages.phoneChangedNoTexts).toContain(text.smsStopped);
     expect(pages.phoneChangedNoTexts).not.toContain(text.textsToNumber);
   });
 });

@@ -171,15 +171,16 @@ export const linkPageWords = {
     deleted: 'We have deleted your details. We will not write to you again.',
     detailsTitle: 'Your name and phone number',
     detailsIntro: 'If we have your name or phone number wrong, change it here.',
-    nameLabel: 'Your name',
+    nameLabel: 'New name',
+    nameHint: 'Leave it empty to keep the name you gave.',
     phoneLabel: 'New mobile phone number',
     phoneHint: (end: string) =>
-      `We have a number ending ${end}. To change it, type the whole new number. Include + and your country code if outside the US. Leave it empty to keep the number you gave.`,
+      `We have a number ending ${end}. To change it, type the whole new number. Include + and your country code if outside the US. Leave it empty to keep it.`,
     detailsSave: 'Save my details',
     detailsProblem: 'Please check your details. Nothing was changed.',
+    nothingTyped: 'Please type a new name or a new phone number.',
     /** After a change of name or phone: what we hold now, then what texts will do. */
-    detailsSaved: (name: string, phoneEnd: string) =>
-      `Saved. We have your name as ${name} and your phone number ending ${phoneEnd}.`,
+    detailsSaved: (phoneEnd: string) => `Saved. Your phone number ends ${phoneEnd}.`,
     phoneChanged: (phoneEnd: string) => `Done. Your phone number now ends ${phoneEnd}.`,
     textsToNumber: 'We will send a text message to this number when the app launches.',
     noTextsToNumber: 'We will not send texts to this number. The note by the text box below says why.',
@@ -195,7 +196,8 @@ export const linkPageWords = {
     button: 'Change my phone number',
     goneTitle: 'This link does not work any more',
     gone: 'It was for a change of phone number that was already made, replaced by a newer one, or asked for more than 7 days ago. You can change your phone number on your own page.',
-    goneNoPage: 'It was for a change of phone number that was already made, replaced by a newer one, or asked for more than 7 days ago.',
+    goneNoPage:
+      'It was for a change of phone number that was already made, replaced by a newer one, or asked for more than 7 days ago.',
     preferencesLink: 'Change your details',
   },
   unsubscribe: {

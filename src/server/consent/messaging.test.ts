@@ -41,7 +41,7 @@ async function twilioStandIn(): Promise<TwilioStandIn> {
 
 async function start(
   engine: (typeof storeEngines)[number],
-  { smtpUrl, twilio }: { smtpUrl?: string; twilio?: TwilioStandIn },
+  { smtpUrl, twilio, postalAddress }: { smtpUrl?: string; twilio?: TwilioStandIn; postalAddress?: string },
 ): Promise<Running> {
   const database = await engine.database();
   const config: MessagingConfig = {
@@ -58,8 +58,10 @@ async function start(
         }
       : {}),
     secretKey: SECRET_KEY,
+    ...(postalAddress ? { postalAddress } : {}),
     emailConfirmation: smtpUrl !== undefined,
-    unconfirmedRetentionDays: 30, confirmationReminderDays: 7,
+    unconfirmedRetentionDays: 30,
+    confirmationReminderDays: 7,
   };
   const store = await openDatabase(database, { confirmSignups: config.emailConfirmation });
   const messaging = createMessaging(config, store, SITE, {
@@ -282,13 +284,14 @@ describe('POST /api/sms/inbound', () => {
     expect(twilio.sent()).toHaveLength(0);
   });
 
-  it('answers HELP with who we are and how to reach us, and ignores other texts', async () => {
+  it('answers HELP with who we are, where (as every email’s footer says it) and how to reach us, and ignores other texts', async () => {
     const twilio = await twilioStandIn();
-    const { app } = await start(sqlite, { twilio });
+    const { app } = await start(sqlite, { twilio, postalAddress: '100 Example Street, Springfield, IL 62701' });
     expect((await textIn(app, 'Help', { from: '+15557654321' })).statusCode).toBe(200);
     const reply = await twilio.waitFor((sent) => sent.to === '+15557654321', 5000);
     expect(reply.body).toMatch(/ScamSavvy/);
     expect(reply.body).toMatch(/STOP/);
+    expect(reply.body.split('\n').at(-1)).toBe('ScamSavvy, 100 Example Street, Springfield, IL 62701');
     expect((await textIn(app, 'who is this?', { from: '+15550000009' })).statusCode).toBe(200);
     await pause(150);
     expect(twilio.sent().filter((sent) => sent.to === '+15550000009')).toHaveLength(0);
@@ -310,7 +313,11 @@ describe('createMessaging', () => {
     );
     const store = await openDatabase(await storeEngines[0]!.database());
     cleanups.push(() => store.close());
-    const messaging = createMessaging({ emailConfirmation: false, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 }, store, SITE);
+    const messaging = createMessaging(
+      { emailConfirmation: false, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
+      store,
+      SITE,
+    );
     messaging.start(logger);
     expect(lines.filter((line) => line.includes('No messages will be sent'))).toHaveLength(1);
     expect(messaging.links).toBeUndefined();
@@ -334,7 +341,8 @@ describe('unconfirmed sign-ups', () => {
         email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
         secretKey: SECRET_KEY,
         emailConfirmation: true,
-        unconfirmedRetentionDays: 30, confirmationReminderDays: 7,
+        unconfirmedRetentionDays: 30,
+        confirmationReminderDays: 7,
       },
       store,
       SITE,

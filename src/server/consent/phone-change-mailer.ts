@@ -50,7 +50,10 @@ export async function sendDuePhoneChanges(options: PhoneChangeMailerOptions): Pr
   const now = options.now ?? (() => new Date());
   const batchSize = options.batchSize ?? 20;
   for (;;) {
-    const due = await options.store.claimPhoneChanges(batchSize, new Date(now().getTime() - PHONE_CHANGE_DAYS * DAY_MS));
+    const due = await options.store.claimPhoneChanges(
+      batchSize,
+      new Date(now().getTime() - PHONE_CHANGE_DAYS * DAY_MS),
+    );
     for (const [index, id] of due.entries()) {
       const outcome = await askOne(options, id, now());
       run[outcome] += 1;
@@ -132,7 +135,9 @@ export class PhoneChangeMailer {
         .then((run) => {
           if (run.sent > 0) this.options.logger.info({ sent: run.sent }, 'asked about new phone numbers');
         })
-        .catch((error: Error) => this.options.logger.warn({ err: error.message }, 'could not ask about new phone numbers'))
+        .catch((error: Error) =>
+          this.options.logger.warn({ err: error.message }, 'could not ask about new phone numbers'),
+        )
         .finally(() => {
           this.running = undefined;
         });

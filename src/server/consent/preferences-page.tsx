@@ -21,8 +21,6 @@ export interface PreferencesPageProps {
   left: boolean;
   /** What the button they pressed did, said at the top. */
   done?: 'saved' | 'left' | 'details' | 'phone';
-  /** The name on the record, for the details form. */
-  name: string;
   /** The details form sent back with problems: what they typed, and what is wrong with it. */
   detailsForm?: { name: string; phone: string; errors: { name?: string; phone?: string } };
   /** The number texted STOP: only START from it brings texts back, whatever is ticked here. */
@@ -36,23 +34,22 @@ export interface PreferencesPageProps {
 }
 
 /** After a change of name or phone number: what texts to the number they have now will do. */
-function textsLine({ willSend, chosen }: { willSend: Preferences; chosen: Preferences }): string {
+function textsLine({ willSend, blocked }: { willSend: Preferences; blocked: boolean }): string {
   const text = words.preferences;
   if (willSend.sms) return text.textsToNumber;
-  return chosen.sms ? text.noTextsToNumber : text.noTextsChosen;
+  // A STOP from this number, or a number that cannot get texts: the note by the box says which.
+  return blocked ? text.noTextsToNumber : text.noTextsChosen;
 }
 
 function StatusMessage({
   done,
   willSend,
-  chosen,
-  name,
+  blocked,
   phoneEnd,
 }: {
   done: NonNullable<PreferencesPageProps['done']>;
   willSend: Preferences;
-  chosen: Preferences;
-  name: string;
+  blocked: boolean;
   phoneEnd: string;
 }) {
   const text = words.preferences;
@@ -62,8 +59,8 @@ function StatusMessage({
       : done === 'left'
         ? [text.left, text.comeBack]
         : [
-            done === 'phone' ? text.phoneChanged(phoneEnd) : text.detailsSaved(name, phoneEnd),
-            textsLine({ willSend, chosen }),
+            done === 'phone' ? text.phoneChanged(phoneEnd) : text.detailsSaved(phoneEnd),
+            textsLine({ willSend, blocked }),
           ];
   // Present from the start of the page (it follows a redirect): nothing moves when it appears.
   return (
@@ -87,7 +84,6 @@ export function preferencesPage({
   smsUnreachable = false,
   emailUnreachable,
   path,
-  name,
   detailsForm,
 }: PreferencesPageProps): string {
   const text = words.preferences;
@@ -111,7 +107,12 @@ export function preferencesPage({
         </div>
       )}
       {done && (
-        <StatusMessage done={done} willSend={willSend} chosen={preferences} name={name} phoneEnd={phoneEnd} />
+        <StatusMessage
+          done={done}
+          willSend={willSend}
+          blocked={smsStopped || smsUnreachable}
+          phoneEnd={phoneEnd}
+        />
       )}
       {notConfirmed && !done && (
         <div className="status" role="status">
@@ -148,6 +149,9 @@ export function preferencesPage({
         <form method="post" action={`${path}/details`} noValidate>
           <div className="field">
             <label htmlFor="name">{text.nameLabel}</label>
+            <p className="hint" id="name-hint">
+              {text.nameHint}
+            </p>
             {errors.name && (
               <p className="field-error" id="name-error">
                 {errors.name}
@@ -158,8 +162,9 @@ export function preferencesPage({
               name="name"
               type="text"
               autoComplete="name"
-              defaultValue={detailsForm?.name ?? name}
-              {...(errors.name ? { 'aria-invalid': true, 'aria-describedby': 'name-error' } : {})}
+              defaultValue={detailsForm?.name ?? ''}
+              aria-describedby={errors.name ? 'name-error name-hint' : 'name-hint'}
+              {...(errors.name ? { 'aria-invalid': true } : {})}
             />
           </div>
           <div className="field">

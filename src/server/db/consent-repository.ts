@@ -2,7 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
-import { OWN_REASONS, type AddressKind, type ConsentKind, type ConsentSource, type SuppressionReason } from './consent.table.js';
+import {
+  OWN_REASONS,
+  type AddressKind,
+  type ConsentKind,
+  type ConsentSource,
+  type SuppressionReason,
+} from './consent.table.js';
 import type { Database } from './database.js';
 import { readSuppressionEntries, type SuppressionEntry } from './suppression-entries.js';
 

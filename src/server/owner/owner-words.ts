@@ -186,10 +186,7 @@ export const ownerWords = {
       stopped: 'Stopped: the server restarted',
       paused: 'Paused',
       finished: 'Finished',
-    } as Record<
-      string,
-      string
-    >,
+    } as Record<string, string>,
     channel: { email: 'Emails', sms: 'Text messages' } as Record<string, string>,
     counts: {
       total: 'In all',

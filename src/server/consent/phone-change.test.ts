@@ -1,0 +1,233 @@
+// A mistyped phone number can be fixed (decision 031), on every engine, through the real app, a real
+// SMTP server on loopback and the Twilio stand-in: a repeat sign-up with another number emails the
+// address on record and changes nothing until its button is pressed; the person's own page and the
+// owner's person page change it directly; a launch broadcast after each step shows who gets what.
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createApp } from '../app.js';
+import { setup } from '../test/broadcast-setup.js';
+import { signInAsOwner } from '../test/sign-in-as-owner.js';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
+import { storeEngines } from '../test/store-engines.js';
+import { testConfig } from '../test/test-config.js';
+import { createMessaging } from './messaging.js';
+import { linkPageWords, messageWords } from './messaging-content.js';
+
+const SITE = 'https://scamsavvy.example';
+const ROSA = 'rosa@example.com';
+const FIRST = '+15551231111';
+const RIGHT = '+15559874567';
+const words = linkPageWords.preferences;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function world(engineName: 'sqlite' | 'postgres') {
+  const mail = await startSmtpSink();
+  onTestFinished(() => mail.stop());
+  const base = await setup(engineName, { texts: true, env: { SMTP_URL: mail.url } });
+  const messaging = createMessaging(base.config.messaging, base.store, SITE, {
+    phoneMailer: { delayMs: 10, pollMs: 100 },
+  });
+  const app = await createApp({
+    config: testConfig({ siteUrl: SITE }),
+    db: base.store,
+    messaging,
+    serveSite: false,
+    logger: false,
+  });
+  await app.ready();
+  onTestFinished(() => app.close());
+  const signUp = async (email: string, phone: string, name = 'Rosa Díaz') => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/signups',
+      payload: { name, phone, email, betaTesting: false, openedForMs: 5000, consentVersion: '2026-11-23' },
+    });
+    expect(response.statusCode).toBe(201);
+  };
+  const person = async (email = ROSA) => (await base.store.consent.subscriberByEmailKey(email))!;
+  /** A launch text to everyone, sent now: the numbers it went to. */
+  const launchTexts = async (name: string) => {
+    const before = base.twilio!.sent().length;
+    const { broadcast } = await base.broadcasts.create({ name, template: 'launch', channels: ['sms'] });
+    await base.send(broadcast);
+    return base
+      .twilio!.sent()
+      .slice(before)
+      .map((text) => text.to);
+  };
+  return { ...base, mail, app, signUp, person, launchTexts };
+}
+
+const phoneChangeMails = (mail: SmtpSink, email = ROSA) =>
+  mail
+    .messages()
+    .filter((each) => each.envelope.to.includes(email) && each.parsed.subject === messageWords.phoneChange.subject);
+const changeLink = (mail: ReceivedMail) =>
+  (mail.parsed.text ?? '').match(new RegExp(`${SITE}(/change-phone/[A-Za-z0-9_-]{49})`))?.[1] ?? '';
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(`fixing a phone number on ${engine.name}`, () => {
+    it('a repeat sign-up with another number asks the address on record; only its button changes the number, and the launch text follows', async () => {
+      const { app, mail, signUp, person, store, launchTexts } = await world(engine.name);
+      await signUp(ROSA, FIRST);
+      await signUp(ROSA, '+1 (555) 987-4567');
+      const asked = await mail.waitFor(
+        (each) => each.envelope.to.includes(ROSA) && each.parsed.subject === messageWords.phoneChange.subject,
+        10_000,
+      );
+      // What the person is told, in both parts, with who sends and where.
+      const text = (asked.parsed.text ?? '').replace(/\s+/g, ' ');
+      expect(text).toContain(
+        'Someone asked to change your phone number to •••• 4567. Open the link below to change it.',
+      );
+      expect(asked.parsed.html).toContain(
+        'Someone asked to change your phone number to •••• 4567. Press the button to change it.',
+      );
+      expect(text).toContain('If it was not you, do nothing. We will keep the number ending 1111.');
+      expect(text).toContain('ScamSavvy, 100 Example Street, Springfield, IL 62701');
+      const link = changeLink(asked);
+      expect(link).not.toBe('');
+
+      // Before the button: nothing changed, and the launch text goes to the number on record.
+      expect((await person()).phone).toBe(FIRST);
+      const opened = await app.inject({ url: link });
+      expect(opened.statusCode).toBe(200);
+      expect(opened.body).toContain(linkPageWords.phoneChange.text('4567'));
+      expect((await person()).phone).toBe(FIRST);
+      expect(await launchTexts('before')).toEqual([FIRST]);
+
+      // The button: the number it named, and a consent event; the page then says what texts will do.
+      const pressed = await app.inject({ method: 'POST', url: link, payload: {} });
+      expect(pressed.statusCode).toBe(303);
+      expect(pressed.headers.location).toMatch(/^\/preferences\/[A-Za-z0-9_-]{49}\?done=phone$/);
+      const after = await person();
+      expect(after.phone).toBe(RIGHT);
+      expect(after.phoneChange).toBeNull();
+      expect(after.confirmedAt).not.toBeNull(); // the mailbox is theirs
+      expect((await store.consent.history(after.id)).filter((event) => event.kind === 'phone_changed')).toEqual([
+        expect.objectContaining({ source: 'phone_change_email' }),
+      ]);
+      const page = await app.inject({ url: pressed.headers.location as string });
+      expect(page.body).toContain(words.phoneChanged('4567'));
+      expect(page.body).toContain(words.textsToNumber);
+      // Pressed again: nothing more happens, and it says where they stand.
+      const again = await app.inject({ method: 'POST', url: link, payload: {} });
+      expect(again.statusCode).toBe(303);
+      expect((await store.consent.history(after.id)).filter((event) => event.kind === 'phone_changed')).toHaveLength(1);
+
+      expect(await launchTexts('after')).toEqual([RIGHT]);
+    });
+
+    it('strangers typing other numbers change nothing, and get the address at most one email a day', async () => {
+      const { app, mail, signUp, person, launchTexts } = await world(engine.name);
+      await signUp(ROSA, FIRST);
+      await signUp(ROSA, '+15550000001');
+      await mail.waitFor((each) => each.parsed.subject === messageWords.phoneChange.subject, 10_000);
+      await signUp(ROSA, '+15550000002');
+      await signUp(ROSA, '+15550000003');
+      await pause(400);
+      expect(phoneChangeMails(mail)).toHaveLength(1);
+      // The waiting change is still the first one asked about: the email's button means what it said.
+      expect((await person()).phoneChange?.to).toBe('+15550000001');
+      expect((await person()).phone).toBe(FIRST);
+      // A link made for another number does nothing.
+      const forged = changeLink(phoneChangeMails(mail)[0]!).replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'));
+      const refused = await app.inject({ method: 'POST', url: forged, payload: {} });
+      expect(refused.statusCode).toBe(410);
+      expect(refused.body).toContain(linkPageWords.phoneChange.goneTitle);
+      expect((await person()).phone).toBe(FIRST);
+      // The same number again drops the request: the old button no longer works.
+      await signUp(ROSA, FIRST);
+      expect((await person()).phoneChange).toBeNull();
+      const stale = await app.inject({ method: 'POST', url: changeLink(phoneChangeMails(mail)[0]!), payload: {} });
+      expect(stale.statusCode).toBe(410);
+      expect(await launchTexts('launch')).toEqual([FIRST]);
+    });
+
+    it('the person’s own page changes name and number; a number that replied STOP gets no text, and the page says so', async () => {
+      const { app, signUp, person, store, mail, launchTexts } = await world(engine.name);
+      const messaging = createMessaging(
+        {
+          secretKey: 'k'.repeat(40),
+          emailConfirmation: false,
+          unconfirmedRetentionDays: 30,
+          confirmationReminderDays: 7,
+        },
+        store,
+        SITE,
+      );
+      await signUp(ROSA, FIRST, 'Rosa Diaz');
+      await messaging.subscriptions.stopTexts(RIGHT); // the right number once replied STOP to us
+      const path = `/preferences/${messaging.links!.sign('manage', (await person()).id)}`;
+      const form = (fields: Record<string, string>) => ({
+        method: 'POST' as const,
+        url: `${path}/details`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(fields).toString(),
+      });
+
+      // Wrong input: shown again with what was typed and why, and nothing changes.
+      const wrong = await app.inject(form({ name: 'R', phone: '555-abc' }));
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.body).toContain(words.detailsProblem);
+      expect(wrong.body).toContain('Name must be at least 2 characters');
+      expect(wrong.body).toContain('Please enter a valid phone number');
+      expect(wrong.body).toContain('value="555-abc"');
+      expect((await person()).name).toBe('Rosa Diaz');
+
+      const saved = await app.inject(form({ name: 'Rosa Díaz', phone: '+1 555 987 4567' }));
+      expect(saved.statusCode).toBe(303);
+      const after = await person();
+      expect(after).toMatchObject({ name: 'Rosa Díaz', phone: RIGHT });
+      expect((await store.consent.history(after.id)).map((event) => `${event.kind}:${event.source}`)).toEqual(
+        expect.arrayContaining(['name_changed:preferences_page', 'phone_changed:preferences_page']),
+      );
+      const page = await app.inject({ url: saved.headers.location as string });
+      expect(page.body).toContain(words.detailsSaved('4567'));
+      expect(page.body).not.toContain('Rosa');
+      expect(page.body).toContain(words.noTextsToNumber);
+      expect(page.body).toContain(words.smsStopped);
+      expect(page.body).not.toContain(words.textsToNumber);
+      // The rule the page read is the one the sender uses: no text to a number that said STOP.
+      expect(await launchTexts('launch')).toEqual([]);
+      // Empty fields keep what is held; both empty is a question; the same number written another way is no change.
+      const empty = await app.inject(form({ name: '', phone: '' }));
+      expect(empty.statusCode).toBe(400);
+      expect(empty.body).toContain(words.nothingTyped);
+      await app.inject(form({ name: '', phone: '(555) 987-4567' }));
+      expect((await person()).name).toBe('Rosa Díaz');
+      expect((await person()).phone).toBe(RIGHT);
+      expect((await store.consent.history(after.id)).filter((event) => event.kind === 'phone_changed')).toHaveLength(1);
+      expect(phoneChangeMails(mail)).toHaveLength(0);
+    });
+
+    it('the owner corrects a number on the person’s page: a consent event, and an audit entry with no number in it', async () => {
+      const { app, signUp, person, store, launchTexts } = await world(engine.name);
+      await signUp(ROSA, FIRST);
+      const cookie = await signInAsOwner(app, store);
+      const id = (await person()).id;
+      const post = (fields: Record<string, string>) =>
+        app.inject({
+          method: 'POST',
+          url: `/owner/people/${id}/details`,
+          headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: SITE },
+          payload: new URLSearchParams(fields).toString(),
+        });
+      const wrong = await post({ name: 'Rosa Díaz', phone: 'twelve' });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.body).toContain('Please enter a valid phone number');
+      expect((await person()).phone).toBe(FIRST);
+
+      const saved = await post({ name: 'Rosa Díaz', phone: RIGHT });
+      expect(saved.statusCode).toBe(303);
+      expect((await person()).phone).toBe(RIGHT);
+      const shown = await app.inject({ url: saved.headers.location as string, headers: { cookie } });
+      expect(shown.body).toContain('Saved. Their consent history below shows the change.');
+      expect(shown.body).toContain('Phone number changed');
+      const audit = await store.owners.auditLog(50);
+      const entry = audit.find((each) => each.action === 'changed_person');
+      expect(entry).toMatchObject({ subject: id, detail: 'phone number of ro•••@example.com' });
+      expect(JSON.stringify(audit)).not.toMatch(/4567|1111|rosa@/);
+      expect(await launchTexts('launch')).toEqual([RIGHT]);
+    });
+  });
+}

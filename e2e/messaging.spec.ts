@@ -308,7 +308,10 @@ test('a STOP text stops texts to that number; a forged one is refused; HELP answ
     (sent) => sent.to === phone && /STOP/.test(sent.body) && /hello@scamsavvy\.example/.test(sent.body),
     10_000,
   );
-  expect(answer.body.length).toBeLessThanOrEqual(160);
+  // One text of words, then who sends and where on a line of its own, as every email's footer says it.
+  const [words, sender] = answer.body.split('\n');
+  expect(words!.length).toBeLessThanOrEqual(160);
+  expect(sender).toBe(`ScamSavvy, ${POSTAL_ADDRESS}`);
 
   await inbound('START');
   await expect.poll(async () => (await preferencesState(page, preferences)).sms).toBe(true);
@@ -340,8 +343,85 @@ test('the privacy notice states the settings: the days before unconfirmed detail
   await page.goto(server.url);
   await page.getByText('Privacy notice: what we collect and why').click();
   const notice = page.locator('#privacy-notice');
-  await expect(notice).toContainText('If we ask you to confirm by email and you do not, we delete your details after 14 days.');
+  await expect(notice).toContainText(
+    'If we ask you to confirm by email and you do not, we delete your details after 14 days.',
+  );
   await expect(notice).toContainText(`ScamSavvy, ${POSTAL_ADDRESS}`);
   await expect(notice).not.toContainText('{{');
   // The page was hydrated without a mismatch: the fixture fails the test on any console error.
+});
+
+test('a mistyped phone number: a repeat sign-up asks the address on record, its button changes the number, and the person\u2019s page fixes it too', async ({
+  page,
+  console: consoleWatch,
+}) => {
+  consoleWatch.expectError(/400/); // the details form with a wrong number is answered 400, as it should be
+
+  test.setTimeout(90_000); // pages checked by axe in several states and sizes
+  const email = unique('phone');
+  const first = await signUpByApi(email);
+  await confirmationFor(email);
+  const right = `+1555987${String(Math.floor(Math.random() * 1e4)).padStart(4, '0')}`;
+  const rightEnd = right.slice(-4);
+  await signUpByApi(email, right);
+  const asked = await sink.waitFor(
+    (received) =>
+      received.envelope.to.includes(email) && /change your phone number/.test(received.parsed.subject ?? ''),
+    15_000,
+  );
+  const html = typeof asked.parsed.html === 'string' ? asked.parsed.html : '';
+  expect(html).toContain(
+    `Someone asked to change your phone number to \u2022\u2022\u2022\u2022 ${rightEnd}. Press the button to change it.`,
+  );
+  expect(html).toContain(`ScamSavvy, ${POSTAL_ADDRESS}`);
+  const link = (asked.parsed.text ?? '').match(new RegExp(`${server.url}/change-phone/[A-Za-z0-9_-]+`))?.[0] ?? '';
+  expect(link).not.toBe('');
+
+  // Opening it (a mail scanner does) changes nothing; the page fits a small screen and 200% zoom.
+  for (const [label, width, height] of [
+    ['320 px wide', 320, 640],
+    ['200% zoom', 640, 450],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(link);
+    await expect(page.getByRole('heading', { name: 'Change your phone number?' })).toBeVisible();
+    await expectNoHorizontalOverflow(page, `${label}: the phone change page`);
+    await expectNoViolations(page, `${label}: the phone change page`);
+  }
+  expect((await exported(email))[0]?.phone).toBe(first);
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('button', { name: 'Change my phone number' }).click();
+  await expect(page.getByRole('status')).toContainText(`Done. Your phone number now ends ${rightEnd}.`);
+  await expect(page.getByRole('status')).toContainText(
+    'We will send a text message to this number when the app launches.',
+  );
+  await expectNoViolations(page, 'the number changed');
+  expect((await exported(email))[0]?.phone).toBe(right);
+  const preferences = page.url().replace(/\?.*$/, '');
+
+  // Their own page: a wrong number is shown again with what is wrong, beside the field, and nothing changes.
+  for (const [label, width, height] of [
+    ['320 px wide', 320, 640],
+    ['200% zoom', 640, 450],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(preferences);
+    await page.getByLabel('New mobile phone number').fill('555-CALL-NOW');
+    await page.getByRole('button', { name: 'Save my details' }).click();
+    await expect(page.getByRole('alert')).toContainText('Please check your details. Nothing was changed.');
+    await expect(page.getByLabel('New mobile phone number')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('New mobile phone number')).toHaveValue('555-CALL-NOW');
+    await expectNoHorizontalOverflow(page, `${label}: the details form with a problem`);
+    await expectNoViolations(page, `${label}: the details form with a problem`);
+  }
+  expect((await exported(email))[0]?.phone).toBe(right);
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByLabel('New mobile phone number').fill(first);
+  await page.getByLabel('New name').fill('Rosa M. D\u00edaz');
+  await page.getByRole('button', { name: 'Save my details' }).click();
+  await expect(page.getByRole('status')).toContainText(`Saved. Your phone number ends ${first.slice(-4)}.`);
+  await expectNoViolations(page, 'details saved');
+  expect((await exported(email))[0]).toMatchObject({ phone: first, name: 'Rosa M. D\u00edaz' });
 });

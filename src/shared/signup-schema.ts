@@ -109,7 +109,8 @@ export { attributionLimits };
 
 /**
  * The least time a person takes between the dialog opening and pressing submit, even with
- * autofill. A quicker submit is a bot's: it gets the ordinary success answer and nothing is stored.
+ * autofill. The page waits it out before sending, so a quick person is never doubted; a quicker
+ * submit is refused with 422 `not_accepted` and nothing is stored (decision 033).
  */
 export const MIN_FORM_TIME_MS = 1500;
 

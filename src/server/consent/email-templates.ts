@@ -64,7 +64,6 @@ export interface PhoneChangeEmailInput {
 /** A repeat sign-up gave another phone number: the address on record says yes by pressing a button (decision 031). */
 export function renderPhoneChangeEmail(input: PhoneChangeEmailInput): RenderedEmail {
   const words = messageWords.phoneChange;
-  const confirmation = messageWords.confirmation;
   const { text, html } = renderEmailParts({
     subject: words.subject,
     heading: words.heading,
@@ -75,16 +74,8 @@ export function renderPhoneChangeEmail(input: PhoneChangeEmailInput): RenderedEm
       { paragraph: words.until(input.until) },
       { paragraph: words.notYou(input.currentEnd) },
     ],
-    signature: confirmation.signature,
-    footer: {
-      why: confirmation.footerWhy,
-      links: [
-        { url: input.preferencesUrl, label: confirmation.preferencesLink },
-        { url: input.unsubscribeUrl, label: confirmation.unsubscribeLink },
-      ],
-      siteUrl: input.siteUrl,
-      sender: senderLine(input.postalAddress),
-    },
+    signature: messageWords.confirmation.signature,
+    footer: personalFooter(input),
   });
   return { subject: words.subject, text, html };
 }
@@ -116,17 +107,25 @@ function askToConfirm(
       ...parts.closing,
     ],
     signature: words.signature,
-    footer: {
-      why: words.footerWhy,
-      links: [
-        { url: input.preferencesUrl, label: words.preferencesLink },
-        { url: input.unsubscribeUrl, label: words.unsubscribeLink },
-      ],
-      siteUrl: input.siteUrl,
-      sender: senderLine(input.postalAddress),
-    },
+    footer: personalFooter(input),
   });
   return { subject: parts.subject, text, html };
+}
+
+/** The foot of a message about someone's own sign-up: why they got it, their two links, who sends from where. */
+function personalFooter(
+  input: Pick<ConfirmationEmailInput, 'preferencesUrl' | 'unsubscribeUrl' | 'siteUrl' | 'postalAddress'>,
+): EmailLayout['footer'] {
+  const words = messageWords.confirmation;
+  return {
+    why: words.footerWhy,
+    links: [
+      { url: input.preferencesUrl, label: words.preferencesLink },
+      { url: input.unsubscribeUrl, label: words.unsubscribeLink },
+    ],
+    siteUrl: input.siteUrl,
+    sender: senderLine(input.postalAddress),
+  };
 }
 
 export interface EmailLink {

@@ -3,6 +3,7 @@
 import { linkPageWords as words } from './messaging-content.js';
 import type { Preferences } from '../db/consent-repository.js';
 import { Button, renderPage } from './link-page-layout.js';
+import { TextField } from './text-field.js';
 
 const CHANNELS = ['email', 'sms', 'beta'] as const satisfies readonly (keyof Preferences)[];
 
@@ -107,12 +108,7 @@ export function preferencesPage({
         </div>
       )}
       {done && (
-        <StatusMessage
-          done={done}
-          willSend={willSend}
-          blocked={smsStopped || smsUnreachable}
-          phoneEnd={phoneEnd}
-        />
+        <StatusMessage done={done} willSend={willSend} blocked={smsStopped || smsUnreachable} phoneEnd={phoneEnd} />
       )}
       {notConfirmed && !done && (
         <div className="status" role="status">
@@ -147,46 +143,26 @@ export function preferencesPage({
         <h2 id="details-title">{text.detailsTitle}</h2>
         <p>{text.detailsIntro}</p>
         <form method="post" action={`${path}/details`} noValidate>
-          <div className="field">
-            <label htmlFor="name">{text.nameLabel}</label>
-            <p className="hint" id="name-hint">
-              {text.nameHint}
-            </p>
-            {errors.name && (
-              <p className="field-error" id="name-error">
-                {errors.name}
-              </p>
-            )}
-            <input
-              id="name"
-              name="name"
-              type="text"
-              autoComplete="name"
-              defaultValue={detailsForm?.name ?? ''}
-              aria-describedby={errors.name ? 'name-error name-hint' : 'name-hint'}
-              {...(errors.name ? { 'aria-invalid': true } : {})}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="phone">{text.phoneLabel}</label>
-            <p className="hint" id="phone-hint">
-              {text.phoneHint(phoneEnd)}
-            </p>
-            {errors.phone && (
-              <p className="field-error" id="phone-error">
-                {errors.phone}
-              </p>
-            )}
-            <input
-              id="phone"
-              name="phone"
-              type="tel"
-              autoComplete="tel"
-              defaultValue={detailsForm?.phone ?? ''}
-              aria-describedby={errors.phone ? 'phone-error phone-hint' : 'phone-hint'}
-              {...(errors.phone ? { 'aria-invalid': true } : {})}
-            />
-          </div>
+          <TextField
+            className="field"
+            id="name"
+            label={text.nameLabel}
+            hint={text.nameHint}
+            error={errors.name}
+            type="text"
+            autoComplete="name"
+            value={detailsForm?.name ?? ''}
+          />
+          <TextField
+            className="field"
+            id="phone"
+            label={text.phoneLabel}
+            hint={text.phoneHint(phoneEnd)}
+            error={errors.phone}
+            type="tel"
+            autoComplete="tel"
+            value={detailsForm?.phone ?? ''}
+          />
           <Button label={text.detailsSave} />
         </form>
       </section>

@@ -1,5 +1,6 @@
 // The list: search, one person's record with their consent history, the question before deleting
 // them, and the export buttons.
+import { TextField } from '../consent/text-field.js';
 import { ownerWords } from './owner-words.js';
 import type { ConsentEvent, Subscriber } from '../db/consent-repository.js';
 import type { ConsentKind, ConsentSource } from '../db/consent.table.js';
@@ -229,42 +230,23 @@ export function personPage({
         <h2 id="change-heading">{personWords.changeHeading}</h2>
         <p>{personWords.changeIntro}</p>
         <form method="post" action={`/owner/people/${person.id}/details`} noValidate>
-          <div>
-            <label htmlFor="name">{personWords.nameLabel}</label>
-            {errors.name ? (
-              <p className="field-error" id="name-error">
-                {errors.name}
-              </p>
-            ) : null}
-            <input
-              type="text"
-              id="name"
-              name="name"
-              autoComplete="off"
-              defaultValue={change.typed?.name ?? person.name}
-              {...(errors.name ? { 'aria-invalid': true, 'aria-describedby': 'name-error' } : {})}
-            />
-          </div>
-          <div>
-            <label htmlFor="phone">{personWords.phoneLabel}</label>
-            <p className="hint" id="phone-hint">
-              {personWords.phoneHint}
-            </p>
-            {errors.phone ? (
-              <p className="field-error" id="phone-error">
-                {errors.phone}
-              </p>
-            ) : null}
-            <input
-              type="tel"
-              id="phone"
-              name="phone"
-              autoComplete="off"
-              defaultValue={change.typed?.phone ?? person.phone}
-              aria-describedby={errors.phone ? 'phone-error phone-hint' : 'phone-hint'}
-              {...(errors.phone ? { 'aria-invalid': true } : {})}
-            />
-          </div>
+          <TextField
+            id="name"
+            label={personWords.nameLabel}
+            error={errors.name}
+            type="text"
+            autoComplete="off"
+            value={change.typed?.name ?? person.name}
+          />
+          <TextField
+            id="phone"
+            label={personWords.phoneLabel}
+            hint={personWords.phoneHint}
+            error={errors.phone}
+            type="tel"
+            autoComplete="off"
+            value={change.typed?.phone ?? person.phone}
+          />
           <p>
             <button type="submit" className="button button--secondary">
               {personWords.changeButton}

@@ -314,8 +314,12 @@ for (const [index, engine] of engines.entries()) {
       await expect(page.getByRole('heading', { level: 2, name: 'Consent history' })).toBeVisible();
     });
 
-    test('every owner page passes axe, and fits 320 px and 200% zoom with no sideways scrolling', async ({ page }) => {
+    test('every owner page passes axe, and fits 320 px and 200% zoom with no sideways scrolling', async ({
+      page,
+      console: consoleWatch,
+    }) => {
       test.setTimeout(120_000);
+      consoleWatch.expectError(/400/); // the correction form with a wrong number is answered 400, as it should be
       await signIn(page);
       const person = await (async () => {
         await page.goto(`${server.url}/owner/people?q=person1`);
@@ -347,6 +351,21 @@ for (const [index, engine] of engines.entries()) {
           await expectReflow(page, `${url} at ${label}`);
         }
       }
+      // Correcting a phone number: a wrong one is shown again with the problem beside it, then a right one is saved.
+      await page.setViewportSize({ width: 320, height: 640 });
+      await page.goto(`${server.url}${person ?? ''}`);
+      await page.getByLabel('Phone number').fill('call me');
+      await page.getByRole('button', { name: 'Save the changes' }).click();
+      await expect(page.getByRole('alert')).toContainText('Nothing was changed');
+      await expect(page.getByLabel('Phone number')).toHaveAttribute('aria-invalid', 'true');
+      await expectNoViolations(page, 'the correction form with a problem at 320 px');
+      await expectReflow(page, 'the correction form with a problem at 320 px');
+      await page.getByLabel('Phone number').fill('+1 555 987 4567');
+      await page.getByRole('button', { name: 'Save the changes' }).click();
+      await expect(page.getByRole('status')).toContainText('Saved. Their consent history below shows the change.');
+      await expect(page.getByRole('cell', { name: 'Phone number changed' })).toBeVisible();
+      await expectNoViolations(page, 'the correction saved at 320 px');
+      await page.setViewportSize({ width: 1280, height: 900 });
       // The chart's figures, as a table too.
       await page.goto(`${server.url}/owner`);
       await page.getByText('The chart as a table').click();

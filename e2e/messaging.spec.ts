@@ -123,8 +123,11 @@ test('a visitor signs up, confirms from a real email, turns texts off, deletes t
   await page.waitForTimeout(MIN_FORM_TIME_MS);
   await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
   await expect(page.getByRole('heading', { name: "You're On the Protection List!" })).toBeFocused();
-  // Confirmation is on: one plain line says an email is coming.
-  await expect(page.getByRole('status')).toContainText(/email/i);
+  // Confirmation is on: it says plainly what keeps them on the list, and what happens without it.
+  await expect(page.getByRole('status')).toContainText(
+    'Pressing the button in it is what keeps you on the list. If you do not press it, we will not write to you again, and we will delete your details after 14 days.',
+  );
+  await expectNoViolations(page, 'the success view with confirmation on');
 
   const { mail, text, html, confirm, preferences } = await confirmationFor(email);
   expect(mail.parsed.subject).toBe(SUBJECT);
@@ -424,4 +427,39 @@ test('a mistyped phone number: a repeat sign-up asks the address on record, its 
   await expect(page.getByRole('status')).toContainText(`Saved. Your phone number ends ${first.slice(-4)}.`);
   await expectNoViolations(page, 'details saved');
   expect((await exported(email))[0]).toMatchObject({ phone: first, name: 'Rosa M. D\u00edaz' });
+});
+
+test('coming back after leaving: ticking boxes and saving says what will really be sent, with no STOP that never happened', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const email = unique('comeback');
+  await signUpByApi(email);
+  const { preferences } = await confirmationFor(email);
+  await page.goto(preferences);
+  await page.getByRole('button', { name: 'Leave the list' }).click();
+  await expect(page.getByRole('status')).toContainText('You have left the list');
+  for (const [label, width, height] of [
+    ['320 px wide', 320, 640],
+    ['200% zoom', 640, 450],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(preferences);
+    await expectNoHorizontalOverflow(page, `${label}: after leaving`);
+    await expectNoViolations(page, `${label}: after leaving`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('checkbox', { name: /email/i }).check();
+  await page.getByRole('checkbox', { name: /text/i }).check();
+  await page.getByRole('button', { name: 'Save my choices' }).click();
+  await expect(page.getByRole('status')).toHaveText(
+    'Saved. We will send you an email when the app launches and a text message when the app launches.',
+  );
+  await expect(page.getByText('replied STOP')).toHaveCount(0);
+  await expectNoViolations(page, 'back on the list');
+  // What the page said is what the record now holds: on the list, email and texts on, confirmed by the emailed link.
+  const [record] = await exported(email);
+  expect(record).toMatchObject({ leftAt: null, emailOptOutAt: null, smsOptOutAt: null });
+  expect(record?.confirmedAt).not.toBeNull();
+  expect(await preferencesState(page, preferences)).toMatchObject({ email: true, sms: true });
 });

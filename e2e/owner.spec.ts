@@ -366,13 +366,14 @@ for (const [index, engine] of engines.entries()) {
       await expect(page.getByRole('cell', { name: 'Phone number changed' })).toBeVisible();
       await expectNoViolations(page, 'the correction saved at 320 px');
       await page.setViewportSize({ width: 1280, height: 900 });
-      // The chart's figures, as a table too.
+      // The chart's figures, as a table too; and, with confirmation off, no "Confirmed 0 %".
       await page.goto(`${server.url}/owner`);
+      await expect(page.getByText('Email confirmation is off')).toBeVisible();
       await page.getByText('The chart as a table').click();
       await expect(page.getByRole('region', { name: 'The chart as a table' })).toBeVisible();
       await expectNoViolations(page, 'the chart table open');
       await page.getByRole('button', { name: 'Sign out' }).click();
-      for (const url of ['/owner/sign-in', '/owner/sign-in/sent']) {
+      for (const url of ['/owner/sign-in', '/owner/sign-in/sent', '/owner/sign-in?idle=1']) {
         await page.goto(`${server.url}${url}`);
         await expectNoViolations(page, url);
         await expectReflow(page, url);

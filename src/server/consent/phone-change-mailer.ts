@@ -34,9 +34,9 @@ export interface PhoneChangeMailerOptions {
 
 export interface PhoneChangeRun {
   sent: number;
-  /** Claimed, but nothing to send: the change is made or dropped, or their address takes no email. */
+  /** Claimed, but nothing to send: the change is made or dropped, or their address takes no email (then it is dropped). */
   skipped: number;
-  /** Refused for good: the address is marked undeliverable. */
+  /** Refused for good: the address is marked undeliverable, and the change dropped. */
   failed: number;
   /** Not sent for a reason of ours: given back for the next run. */
   waiting: number;
@@ -76,9 +76,13 @@ async function askOne(options: PhoneChangeMailerOptions, id: string, now: Date):
     if (subscriber) await store.dropPhoneChange(id);
     return 'skipped';
   }
-  // The one rule: an address that takes no email from us (a bounce, their own leaving since) gets
-  // none; the change waits, on the owner's page, until it goes stale.
-  if (!(await subscriptions.mayContact(subscriber, 'email'))) return 'skipped';
+  // The one rule: an address that takes no email from us (a bounce, a complaint) gets none. Nobody
+  // can agree to the change, so it is forgotten (the number is not kept) and the record keeps the
+  // number they gave.
+  if (!(await subscriptions.mayContact(subscriber, 'email'))) {
+    await store.dropPhoneChange(id);
+    return 'skipped';
+  }
   const manage = manageUrls(links, siteUrl, subscriber.id);
   const message = renderPhoneChangeEmail({
     changeUrl: phoneChangeUrl(links, siteUrl, subscriber.id, change.to),
@@ -105,6 +109,7 @@ async function askOne(options: PhoneChangeMailerOptions, id: string, now: Date):
   logger.warn({ signup: id, err: answer }, `phone number change email not sent: ${verdict.reason}`);
   if (verdict.kind === 'recipient') {
     await subscriptions.markUndeliverable(subscriber, 'email');
+    await store.dropPhoneChange(id);
     return 'failed';
   }
   await store.phoneChangeNotSent(id);

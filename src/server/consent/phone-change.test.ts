@@ -201,10 +201,17 @@ for (const engine of storeEngines) {
     });
 
     it('the owner corrects a number on the person’s page: a consent event, and an audit entry with no number in it', async () => {
-      const { app, signUp, person, store, launchTexts } = await world(engine.name);
+      const { app, signUp, person, store, launchTexts, mail } = await world(engine.name);
       await signUp(ROSA, FIRST);
       const cookie = await signInAsOwner(app, store);
       const id = (await person()).id;
+      // A repeat sign-up's other number shows on the page, and whether the email asking went out.
+      await signUp(ROSA, '+15550004321');
+      await mail.waitFor((each) => each.parsed.subject === messageWords.phoneChange.subject, 10_000);
+      await expect.poll(async () => (await person()).phoneChange?.sentAt ?? null).not.toBeNull();
+      const asked = await app.inject({ url: `/owner/people/${id}`, headers: { cookie } });
+      expect(asked.body).toContain('a different phone number ending 4321');
+      expect(asked.body).toContain('We emailed them on');
       const post = (fields: Record<string, string>) =>
         app.inject({
           method: 'POST',
@@ -228,6 +235,30 @@ for (const engine of storeEngines) {
       expect(entry).toMatchObject({ subject: id, detail: 'phone number of ro•••@example.com' });
       expect(JSON.stringify(audit)).not.toMatch(/4567|1111|rosa@/);
       expect(await launchTexts('launch')).toEqual([RIGHT]);
+    });
+
+    it('an address that refuses the email for good: marked undeliverable, the number asked for forgotten', async () => {
+      const { mail, signUp, person, store } = await world(engine.name);
+      await signUp(ROSA, FIRST);
+      mail.answerFor((to) => (to === ROSA ? { code: 550, message: '5.1.1 No such user' } : undefined));
+      await signUp(ROSA, RIGHT);
+      await expect.poll(async () => (await person()).phoneChange, { timeout: 10_000 }).toBeNull();
+      expect((await person()).phone).toBe(FIRST);
+      expect(phoneChangeMails(mail)).toHaveLength(0);
+      expect((await store.consent.history((await person()).id)).map((event) => event.kind)).toContain(
+        'email_undeliverable',
+      );
+    });
+
+    it('a change nobody agreed to within 7 days is forgotten: the number is not kept', async () => {
+      const { signUp, person, store } = await world(engine.name);
+      await signUp(ROSA, FIRST);
+      await signUp(ROSA, RIGHT);
+      expect((await person()).phoneChange?.to).toBe(RIGHT);
+      expect(await store.consent.dropStalePhoneChanges(new Date(Date.now() - 60_000))).toBe(0);
+      expect(await store.consent.dropStalePhoneChanges(new Date(Date.now() + 60_000))).toBe(1);
+      expect((await person()).phoneChange).toBeNull();
+      expect((await person()).phone).toBe(FIRST);
     });
   });
 }

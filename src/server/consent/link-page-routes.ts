@@ -225,18 +225,15 @@ async function phoneChangeRoutes(forms: FastifyInstance, { subscriptions, links 
   /** Signed for the number they have now: the change was made (pressed twice, or a second tab). */
   const madeAlready = (token: string, subscriber: Subscriber) =>
     links.verify('phone', token, subscriber.phone) === subscriber.id;
-  const gone = (reply: FastifyReply, subscriber: Subscriber | undefined) =>
-    html(
-      reply,
-      phoneChangeGonePage({ preferencesUrl: subscriber ? preferencesPath(links, subscriber.id) : undefined }),
-      subscriber ? 410 : 404,
-    );
+  // A link that is not signed for the change waiting now, nor for the number they have: replaced,
+  // stale, or not ours. It says the same either way (and never whether the sign-up exists).
+  const gone = (reply: FastifyReply) => html(reply, phoneChangeGonePage(), 404);
 
   forms.get<TokenParams>('/change-phone/:token', async (request, reply) => {
     const { subscriber, change } = await waiting(request.params.token);
     if (subscriber && !change && madeAlready(request.params.token, subscriber))
       return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
-    if (!subscriber || !change) return gone(reply, subscriber);
+    if (!subscriber || !change) return gone(reply);
     return html(reply, phoneChangePage({ newEnd: phoneEnd(change.to), currentEnd: phoneEnd(subscriber.phone) }));
   });
 
@@ -244,9 +241,9 @@ async function phoneChangeRoutes(forms: FastifyInstance, { subscriptions, links 
     const { subscriber, change } = await waiting(request.params.token);
     if (subscriber && !change && madeAlready(request.params.token, subscriber))
       return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
-    if (!subscriber || !change) return gone(reply, subscriber);
+    if (!subscriber || !change) return gone(reply);
     const updated = await subscriptions.applyPhoneChange(subscriber, change.to);
-    if (!updated) return gone(reply, subscriber);
+    if (!updated) return gone(reply);
     // The link came by email: the mailbox is theirs (their email is confirmed if it was not). The
     // number is new to this record: a leaving recorded on it stays until they save their choices.
     await subscriptions.provenByEmailedLink(updated, 'phone_change_email', 'email');

@@ -84,19 +84,15 @@ export function phoneChangePage({ newEnd, currentEnd }: { newEnd: string; curren
   );
 }
 
-/** That button, once the change is made, replaced or stale: it changes nothing, and says where to go instead. */
-export function phoneChangeGonePage({ preferencesUrl }: { preferencesUrl?: string | undefined }): string {
+/** That button, once the change is replaced or stale (or a link that is not ours): it changes nothing, and says why. */
+export function phoneChangeGonePage(): string {
   const { phoneChange } = words;
   return renderPage(
     phoneChange.goneTitle,
     <>
       <h1>{phoneChange.goneTitle}</h1>
-      <p>{preferencesUrl ? phoneChange.gone : phoneChange.goneNoPage}</p>
-      {preferencesUrl ? (
-        <LinkLine href={preferencesUrl} label={phoneChange.preferencesLink} />
-      ) : (
-        <LinkLine href="/" label={words.home} />
-      )}
+      <p>{phoneChange.gone}</p>
+      <LinkLine href="/" label={words.home} />
     </>,
   );
 }

@@ -195,10 +195,7 @@ export const linkPageWords = {
     keep: (currentEnd: string) => `If it was not you, do nothing. We will keep the number ending ${currentEnd}.`,
     button: 'Change my phone number',
     goneTitle: 'This link does not work any more',
-    gone: 'It was for a change of phone number that was already made, replaced by a newer one, or asked for more than 7 days ago. You can change your phone number on your own page.',
-    goneNoPage:
-      'It was for a change of phone number that was already made, replaced by a newer one, or asked for more than 7 days ago.',
-    preferencesLink: 'Change your details',
+    gone: 'It may be for a change of phone number that was replaced by a newer one, or asked for more than 7 days ago. You can change your phone number on your own page: use the "Change what we send you" link in any email from us.',
   },
   unsubscribe: {
     title: 'Stop launch emails?',

@@ -1,5 +1,6 @@
-// Part of `npm run screenshots`: the confirmation email and the pages its links open, at phone and
-// desktop widths, for docs/messaging.md. The email arrives through a real SMTP server on loopback.
+// Part of `npm run screenshots`: the confirmation email and the pages its links open, and the email
+// a repeat sign-up with another phone number sends with its page, at phone and desktop widths, for
+// docs/messaging.md. The emails arrive through a real SMTP server on loopback.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,6 +31,17 @@ try {
   const link = (kind: string) => text.match(new RegExp(`${base}/${kind}/[A-Za-z0-9_-]+`))?.[0] ?? '';
   const emailFile = path.join(tmpdir(), 'scamsavvy-confirmation-email.html');
   writeFileSync(emailFile, typeof mail.parsed.html === 'string' ? mail.parsed.html : '');
+  // The same email again with another number: the address on record is asked first.
+  const repeat = await fetch(`${base}/api/signups`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Pat Doe', phone: '+15559870199', email: 'pat@example.com', openedForMs: 5000 }),
+  });
+  if (repeat.status !== 201) throw new Error(`The repeat sign-up was answered ${repeat.status}.`);
+  const asked = await sink.waitFor((received) => /phone number/.test(received.parsed.subject ?? ''));
+  const phoneChangeLink = (asked.parsed.text ?? '').match(new RegExp(`${base}/change-phone/[A-Za-z0-9_-]+`))?.[0] ?? '';
+  const phoneEmailFile = path.join(tmpdir(), 'scamsavvy-phone-change-email.html');
+  writeFileSync(phoneEmailFile, typeof asked.parsed.html === 'string' ? asked.parsed.html : '');
 
   for (const [name, width, height] of [
     ['phone-390', 390, 844],
@@ -46,8 +58,14 @@ try {
     await page.getByRole('button', { name: 'Save my choices' }).click();
     await page.getByRole('status').waitFor();
     await shot('preferences-saved');
+    await page.goto(`file://${phoneEmailFile}`);
+    await shot('phone-change-email');
+    await page.goto(phoneChangeLink);
+    await shot('phone-change-page');
     await page.close();
-    console.log(`docs/screenshots/{confirmation-email,confirm-page,preferences-saved}-${name}.png`);
+    console.log(
+      `docs/screenshots/{confirmation-email,confirm-page,preferences-saved,phone-change-email,phone-change-page}-${name}.png`,
+    );
   }
 } finally {
   await browser.close();

@@ -19,6 +19,7 @@ import {
 import { deleteQuestionPage, preferencesPage, type PreferencesPageProps } from './preferences-page.js';
 import { preferencesOf, type Subscriber } from '../db/consent-repository.js';
 import { checkDetails } from './details-form.js';
+import { distinctEnds } from './phone.js';
 import { maskEmail } from './mask-email.js';
 
 export interface LinkPageOptions {
@@ -234,7 +235,8 @@ async function phoneChangeRoutes(forms: FastifyInstance, { subscriptions, links 
     if (subscriber && !change && madeAlready(request.params.token, subscriber))
       return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
     if (!subscriber || !change) return gone(reply);
-    return html(reply, phoneChangePage({ newEnd: phoneEnd(change.to), currentEnd: phoneEnd(subscriber.phone) }));
+    const ends = distinctEnds(change.to, subscriber.phone);
+    return html(reply, phoneChangePage({ newEnd: ends.next, currentEnd: ends.current }));
   });
 
   forms.post<TokenParams>('/change-phone/:token', async (request, reply) => {

@@ -11,6 +11,7 @@ import { feedbackId, type MessageLog } from './message-log.js';
 import { manageUrls, phoneChangeUrl } from './link-urls.js';
 import type { LinkSigner } from './link-tokens.js';
 import { sendRecordedEmail } from './recorded-email.js';
+import { distinctEnds } from './phone.js';
 import { PHONE_CHANGE_DAYS, type Subscriptions } from './subscriptions.js';
 
 const DAY_MS = 86_400_000;
@@ -41,8 +42,6 @@ export interface PhoneChangeRun {
   /** Not sent for a reason of ours: given back for the next run. */
   waiting: number;
 }
-
-const phoneEnd = (phone: string) => phone.replace(/\D/g, '').slice(-4);
 
 /** Sends the emails about waiting phone number changes, a batch at a time, until none is left. */
 export async function sendDuePhoneChanges(options: PhoneChangeMailerOptions): Promise<PhoneChangeRun> {
@@ -84,13 +83,14 @@ async function askOne(options: PhoneChangeMailerOptions, id: string, now: Date):
     return 'skipped';
   }
   const manage = manageUrls(links, siteUrl, subscriber.id);
+  const ends = distinctEnds(change.to, subscriber.phone);
   const message = renderPhoneChangeEmail({
     changeUrl: phoneChangeUrl(links, siteUrl, subscriber.id, change.to),
     preferencesUrl: manage.preferences,
     unsubscribeUrl: manage.unsubscribe,
     siteUrl,
-    newEnd: phoneEnd(change.to),
-    currentEnd: phoneEnd(subscriber.phone),
+    newEnd: ends.next,
+    currentEnd: ends.current,
     // The last whole day inside the window.
     until: deletionDay(change.at, PHONE_CHANGE_DAYS - 1),
     postalAddress: options.postalAddress,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storedForms, toE164 } from './phone.js';
+import { distinctEnds, storedForms, toE164 } from './phone.js';
 
 describe('toE164', () => {
   it('keeps a number typed with + and its country code', () => {
@@ -21,5 +21,13 @@ describe('storedForms', () => {
   });
   it('round-trips: each stored form reads back as the same number', () => {
     for (const form of storedForms('+15551234567')) expect(toE164(form)).toBe('+15551234567');
+  });
+});
+
+describe('distinctEnds', () => {
+  it('gives four digits, or more when the last four are the same, up to seven', () => {
+    expect(distinctEnds('+15559874567', '+15551231111')).toEqual({ next: '4567', current: '1111' });
+    expect(distinctEnds('+15559874567', '+15551234567')).toEqual({ next: '74567', current: '34567' });
+    expect(distinctEnds('+15551234567', '5551234567')).toEqual({ next: '1234567', current: '1234567' });
   });
 });

@@ -19,3 +19,15 @@ export function storedForms(e164: string): string[] {
   if (digits.length === 11 && digits.startsWith('1')) forms.add(digits.slice(1));
   return [...forms];
 }
+
+/**
+ * The last digits of two numbers, enough to tell them apart: four, or more when the last four are
+ * the same ("change to •••• 74567, keep the number ending 34567"), up to seven.
+ */
+export function distinctEnds(next: string, current: string): { next: string; current: string } {
+  const a = next.replace(/\D/g, '');
+  const b = current.replace(/\D/g, '');
+  let length = 4;
+  while (length < 7 && a.slice(-length) === b.slice(-length)) length += 1;
+  return { next: a.slice(-length), current: b.slice(-length) };
+}

@@ -9,7 +9,7 @@ export interface TextFieldProps {
   type: 'text' | 'tel';
   autoComplete: string;
   value: string;
-  /** The wrapper's class ("field" on the link pages; the owner's pages style bare divs). */
+  /** The wrapper's class ("field": both stylesheets space fields with it). */
   className?: string;
 }
 

@@ -40,6 +40,7 @@ input[type=email],input[type=search],input[type=text],input[type=tel]{font:inher
 .search div{flex:1 1 16rem}
 .notice{padding:0.75rem 1rem;margin:0 0 1.5rem;font-weight:700;border-left:0.375rem solid var(--success);background:#eef7f1}
 .notice--error{border-left-color:var(--error);background:#fbeeed}
+.field{margin:0 0 1.25rem}
 .field-error{color:var(--error);font-weight:700;margin:0 0 0.5rem}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .progress{width:100%;height:1.5rem;accent-color:var(--teal)}

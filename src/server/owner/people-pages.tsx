@@ -231,6 +231,7 @@ export function personPage({
         <p>{personWords.changeIntro}</p>
         <form method="post" action={`/owner/people/${person.id}/details`} noValidate>
           <TextField
+            className="field"
             id="name"
             label={personWords.nameLabel}
             error={errors.name}
@@ -239,6 +240,7 @@ export function personPage({
             value={change.typed?.name ?? person.name}
           />
           <TextField
+            className="field"
             id="phone"
             label={personWords.phoneLabel}
             hint={personWords.phoneHint}

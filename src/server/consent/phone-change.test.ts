@@ -138,6 +138,11 @@ for (const engine of storeEngines) {
       // The same number again drops the request: the old button no longer works.
       await signUp(ROSA, FIRST);
       expect((await person()).phoneChange).toBeNull();
+      // And another number straight after is still inside the day: not kept, no second email.
+      await signUp(ROSA, '+15550000004');
+      await pause(300);
+      expect((await person()).phoneChange).toBeNull();
+      expect(phoneChangeMails(mail)).toHaveLength(1);
       const stale = await app.inject({ method: 'POST', url: changeLink(phoneChangeMails(mail)[0]!), payload: {} });
       expect(stale.statusCode).toBe(404);
       expect(await launchTexts('launch')).toEqual([FIRST]);

@@ -51,7 +51,8 @@ export function onRepeatSignup(d: UpsertDialect): string {
   const stillConsenting = `${stored('left_at')} IS NULL AND ${stored('email_opt_out_at')} IS NULL`;
   // Another phone number: kept aside, and the address on record asked to press a button before it
   // replaces the one they gave (decision 031). The same number again drops an earlier request. While
-  // an email asking went out in the last day, a new number is not kept (one such email a day at most).
+  // an email asking went out in the last day, a new number is not kept, and that email's time stays
+  // even when a request is dropped (one such email a day at most, whatever order numbers come in).
   const samePhone = `${d.incoming('phone')} = ${stored('phone')}`;
   const askedToday = `${stored('phone_change_sent_at')} IS NOT NULL AND ${stored('phone_change_sent_at')} >= ${d.dayBefore}`;
   const phoneChange = (column: string, asked: string) =>
@@ -59,7 +60,7 @@ export function onRepeatSignup(d: UpsertDialect): string {
   return `ON CONFLICT (email_key) DO UPDATE SET
     phone_change_to = ${phoneChange('phone_change_to', d.incoming('phone'))},
     phone_change_at = ${phoneChange('phone_change_at', d.now)},
-    phone_change_sent_at = ${phoneChange('phone_change_sent_at', 'NULL')},
+    phone_change_sent_at = CASE WHEN ${askedToday} THEN ${stored('phone_change_sent_at')} END,
     beta_testing = ${d.either(stored('beta_testing'), d.incoming('beta_testing'))},
     last_seen_at = ${d.now},
     signup_count = ${stored('signup_count')} + 1,

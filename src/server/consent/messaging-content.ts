@@ -191,7 +191,9 @@ export const linkPageWords = {
   /** The page the phone number change email's button opens (decision 031). */
   phoneChange: {
     title: 'Change your phone number?',
-    text: (end: string) => `Someone asked to change your phone number to •••• ${end}. If it was you, press the button.`,
+    // A no-break space keeps the dots with the digits on a narrow screen.
+    text: (end: string) =>
+      `Someone asked to change your phone number to ••••\u00a0${end}. If it was you, press the button.`,
     keep: (currentEnd: string) => `If it was not you, do nothing. We will keep the number ending ${currentEnd}.`,
     button: 'Change my phone number',
     goneTitle: 'This link does not work any more',

@@ -121,6 +121,8 @@ export class PhoneChangeMailer {
   private timer: NodeJS.Timeout | undefined;
   private soon: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  /** A nudge came while a run was going: look once more when it ends. */
+  private again = false;
   private stopped = false;
 
   constructor(private readonly options: PhoneChangeMailerOptions) {}
@@ -135,7 +137,10 @@ export class PhoneChangeMailer {
     if (this.stopped || this.soon) return;
     this.soon = setTimeout(() => {
       this.soon = undefined;
-      if (this.running) return;
+      if (this.running) {
+        this.again = true;
+        return;
+      }
       this.running = sendDuePhoneChanges(this.options)
         .then((run) => {
           if (run.sent > 0) this.options.logger.info({ sent: run.sent }, 'asked about new phone numbers');
@@ -145,6 +150,10 @@ export class PhoneChangeMailer {
         )
         .finally(() => {
           this.running = undefined;
+          if (this.again) {
+            this.again = false;
+            this.nudge();
+          }
         });
     }, this.options.delayMs ?? 1000);
     this.soon.unref();

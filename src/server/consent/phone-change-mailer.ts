@@ -1,8 +1,10 @@
 // The email a repeat sign-up with another phone number sends to the address on record: "Someone
 // asked to change your phone number to •••• 4567. Press the button to change it." (decision 031).
-// Each waiting change is claimed (marked sent) before its email is written, so nobody gets two; a
-// failure of ours gives the claim back for the next run; an address refused for good is marked
-// undeliverable, as for any send. Nothing changes until the person presses the button.
+// Each waiting change is claimed before its email is written (a lease, so two senders never take the
+// same one and a sender that dies leaves it for another) and marked sent once it went, so the owner's
+// page says an email went only when it did; a failure of ours ends the claim for the next run; an
+// address refused for good is marked undeliverable, as for any send. Nothing changes until the person
+// presses the button.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConsentRepository } from '../db/consent-repository.js';
 import type { EmailSender } from './email-sender.js';
@@ -104,7 +106,10 @@ async function askOne(options: PhoneChangeMailerOptions, id: string, now: Date):
       feedbackId: feedbackId('confirmation', 'phone-change'),
     },
   );
-  if (result.sent) return 'sent';
+  if (result.sent) {
+    await store.phoneChangeSent(id, change.to);
+    return 'sent';
+  }
   const { verdict, answer } = result;
   logger.warn({ signup: id, err: answer }, `phone number change email not sent: ${verdict.reason}`);
   if (verdict.kind === 'recipient') {

@@ -4,6 +4,7 @@
 // owner's person page change it directly; a launch broadcast after each step shows who gets what.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createApp } from '../app.js';
+import { openDatabase } from '../db/open-database.js';
 import { setup } from '../test/broadcast-setup.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
@@ -253,6 +254,28 @@ for (const engine of storeEngines) {
       expect((await store.consent.history((await person()).id)).map((event) => event.kind)).toContain(
         'email_undeliverable',
       );
+    });
+
+    it('a sender that dies after claiming the email leaves it for another after the lease, and nobody is told it went', async () => {
+      let clock = new Date();
+      const store = await openDatabase(await engine.database(), { now: () => clock });
+      onTestFinished(() => store.close());
+      const person = { name: 'Rosa Díaz', email: ROSA, betaTesting: false, consentVersion: 'v1' };
+      await store.signups.add({ ...person, phone: FIRST });
+      await store.signups.add({ ...person, phone: RIGHT });
+      const id = (await store.consent.subscriberByEmailKey(ROSA))!.id;
+      const weekAgo = new Date(clock.getTime() - 7 * 86_400_000);
+      expect(await store.consent.claimPhoneChanges(10, weekAgo)).toEqual([id]);
+      // Held: no second sender takes it, and it is not (yet) said to have gone.
+      expect(await store.consent.claimPhoneChanges(10, weekAgo)).toEqual([]);
+      expect((await store.consent.subscriber(id))?.phoneChange?.sentAt).toBeNull();
+      // The sender died: after the lease another takes it, and only a send marks it sent.
+      clock = new Date(clock.getTime() + 6 * 60_000);
+      expect(await store.consent.claimPhoneChanges(10, weekAgo)).toEqual([id]);
+      await store.consent.phoneChangeSent(id, RIGHT);
+      expect((await store.consent.subscriber(id))?.phoneChange?.sentAt).not.toBeNull();
+      clock = new Date(clock.getTime() + 6 * 60_000);
+      expect(await store.consent.claimPhoneChanges(10, weekAgo)).toEqual([]);
     });
 
     it('a change nobody agreed to within 7 days is forgotten: the number is not kept', async () => {

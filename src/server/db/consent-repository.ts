@@ -1,6 +1,6 @@
 // Consent, confirmation, opt-outs and the suppression list: written once with Kysely for both engines.
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
 import {
   OWN_REASONS,
@@ -125,7 +125,15 @@ function subscriberFrom(row: SubscriberRow): Subscriber {
 }
 
 /** Clears a waiting phone number change. */
-const NO_PHONE_CHANGE = { phone_change_to: null, phone_change_at: null, phone_change_sent_at: null } as const;
+const NO_PHONE_CHANGE = {
+  phone_change_to: null,
+  phone_change_at: null,
+  phone_change_sent_at: null,
+  phone_change_claimed_at: null,
+} as const;
+
+/** How long a sender's claim on a phone change email holds before another may take it (one that died mid-send). */
+export const PHONE_CHANGE_LEASE_MS = 5 * 60_000;
 
 /**
  * Everything messaging reads and writes apart from the sign-up itself (which the engines' hand-tuned
@@ -347,32 +355,53 @@ export class ConsentRepository {
 
   /**
    * Claims up to `limit` waiting phone number changes asked for after `askedAfter` whose email has
-   * not gone out: each is marked sent now, so nobody gets two (a failure of ours gives it back).
+   * not gone out and that no sender holds (a claim older than PHONE_CHANGE_LEASE_MS is a sender that
+   * died): each is held now; phoneChangeSent or phoneChangeNotSent ends the claim.
    */
   async claimPhoneChanges(limit: number, askedAfter: Date): Promise<string[]> {
+    const leaseEnded = new Date(this.now().getTime() - PHONE_CHANGE_LEASE_MS).toISOString();
+    const free = (eb: ExpressionBuilder<Database, 'signups'>) =>
+      eb.or([eb('phone_change_claimed_at', 'is', null), eb('phone_change_claimed_at', '<', leaseEnded)]);
     const due = this.db
       .selectFrom('signups')
       .select('id')
       .where('phone_change_to', 'is not', null)
       .where('phone_change_sent_at', 'is', null)
       .where('phone_change_at', '>=', askedAfter.toISOString())
+      .where(free)
       .orderBy('phone_change_at')
       .limit(limit)
       .$if(this.engine === 'postgres', (query) => query.forUpdate().skipLocked());
     const rows = await this.db
       .updateTable('signups')
-      .set({ phone_change_sent_at: this.stamp() })
+      .set({ phone_change_claimed_at: this.stamp() })
       .where('id', 'in', due)
       .where('phone_change_sent_at', 'is', null)
+      .where(free)
       .returning('id')
       .execute();
     return rows.map((row) => String(row.id));
   }
 
-  /** The email asking could not go out for a reason of ours: a later sweep tries again. */
+  /**
+   * The email asking about `to` went out. If a newer request replaced it meanwhile, that one is not
+   * marked: it is still to be asked about (the email that went named another number).
+   */
+  async phoneChangeSent(id: string, to: string): Promise<void> {
+    if (!isSignupId(id)) return;
+    const marked = await this.db
+      .updateTable('signups')
+      .set({ phone_change_sent_at: this.stamp(), phone_change_claimed_at: null })
+      .where('id', '=', id)
+      .where('phone_change_to', '=', to)
+      .executeTakeFirst();
+    if (Number(marked.numUpdatedRows) === 0) await this.phoneChangeNotSent(id);
+  }
+
+  /** The email asking could not go out for a reason of ours: the claim ends, a later run tries again. */
   async phoneChangeNotSent(id: string): Promise<void> {
     if (!isSignupId(id)) return;
-    await this.db.updateTable('signups').set({ phone_change_sent_at: null }).where('id', '=', id).execute();
+    await this.db.updateTable('signups').set({ phone_change_claimed_at: null }).where('id', '=', id).execute();
   }
 
   /** Forgets a waiting phone number change (nothing to ask, or the owner saw to it). */

@@ -35,8 +35,10 @@ export interface SignupsTable {
   phone_change_to: Generated<string | null>;
   /** When that was asked. */
   phone_change_at: Generated<Time | null>;
-  /** When the email asking went out (or is going out); null while it is due. */
+  /** When the email asking went out; null while it is due. */
   phone_change_sent_at: Generated<Time | null>;
+  /** A sender took that email then (a lease: after PHONE_CHANGE_LEASE_MS another may take it). */
+  phone_change_claimed_at: Generated<Time | null>;
   email_opt_out_at: Time | null;
   sms_opt_out_at: Time | null;
   left_at: Time | null;

@@ -64,6 +64,12 @@ async function exported(email: string): Promise<SignupRecord[]> {
   return (JSON.parse(stdout) as SignupRecord[]).filter((record) => record.email === email);
 }
 
+/** A phone held upright, and a 1280 × 900 window at 200% zoom (640 × 450 CSS pixels). */
+const SMALL_SCREENS = [
+  ['320 px wide', 320, 640],
+  ['200% zoom', 640, 450],
+] as const;
+
 const unique = (label: string) => `${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
 const uniquePhone = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
 
@@ -223,10 +229,7 @@ test('the confirm and preferences pages work with the keyboard alone', async ({ 
   expect(await preferencesState(page, preferences)).toMatchObject({ sms: false, email: true });
 });
 
-for (const [label, width, height] of [
-  ['320 px wide', 320, 640],
-  ['200% zoom', 640, 450],
-] as const) {
+for (const [label, width, height] of SMALL_SCREENS) {
   test(`the pages behind the links fit ${label} with no sideways scrolling`, async ({ page }) => {
     const email = unique('zoom');
     await signUpByApi(email);
@@ -383,10 +386,7 @@ test('a mistyped phone number: a repeat sign-up asks the address on record, its 
   expect(link).not.toBe('');
 
   // Opening it (a mail scanner does) changes nothing; the page fits a small screen and 200% zoom.
-  for (const [label, width, height] of [
-    ['320 px wide', 320, 640],
-    ['200% zoom', 640, 450],
-  ] as const) {
+  for (const [label, width, height] of SMALL_SCREENS) {
     await page.setViewportSize({ width, height });
     await page.goto(link);
     await expect(page.getByRole('heading', { name: 'Change your phone number?' })).toBeVisible();
@@ -406,10 +406,7 @@ test('a mistyped phone number: a repeat sign-up asks the address on record, its 
   const preferences = page.url().replace(/\?.*$/, '');
 
   // Their own page: a wrong number is shown again with what is wrong, beside the field, and nothing changes.
-  for (const [label, width, height] of [
-    ['320 px wide', 320, 640],
-    ['200% zoom', 640, 450],
-  ] as const) {
+  for (const [label, width, height] of SMALL_SCREENS) {
     await page.setViewportSize({ width, height });
     await page.goto(preferences);
     await page.getByLabel('New mobile phone number').fill('555-CALL-NOW');
@@ -441,10 +438,7 @@ test('coming back after leaving: ticking boxes and saving says what will really 
   await page.goto(preferences);
   await page.getByRole('button', { name: 'Leave the list' }).click();
   await expect(page.getByRole('status')).toContainText('You have left the list');
-  for (const [label, width, height] of [
-    ['320 px wide', 320, 640],
-    ['200% zoom', 640, 450],
-  ] as const) {
+  for (const [label, width, height] of SMALL_SCREENS) {
     await page.setViewportSize({ width, height });
     await page.goto(preferences);
     await expectNoHorizontalOverflow(page, `${label}: after leaving`);

@@ -2,7 +2,7 @@
 import { emailKey, normalisePhone, PHONE_PATTERN } from '../shared/signup-schema.js';
 import { loadConfig } from '../server/config.js';
 import { createMessagingCore } from '../server/consent/messaging.js';
-import { storedForms, toE164 } from '../server/consent/phone.js';
+import { phoneEnd, storedForms, toE164 } from '../server/consent/phone.js';
 import type { ConsentRepository, Subscriber } from '../server/db/consent-repository.js';
 import { isEntryPoint, openStoreForCli, readFlags, runCli, type Output } from './cli-support.js';
 
@@ -24,7 +24,6 @@ function hiddenEmail(email: string): string {
   return `${Array.from(email)[0]}•••${email.slice(at)}`;
 }
 
-const phoneEnding = (phone: string) => phone.replace(/\D/g, '').slice(-4);
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /**
@@ -55,7 +54,7 @@ function describeDeletion(subscriber: Subscriber, historySize: number | undefine
     ? 'Kept a scrambled code of the email and phone so no later message reaches them.'
     : 'No scrambled code of the email and phone was kept, because SECRET_KEY is not set (without it nothing can be sent anyway).';
   return (
-    `Deleted the sign-up of ${hiddenEmail(subscriber.email)} (phone ending ${phoneEnding(subscriber.phone)}), ` +
+    `Deleted the sign-up of ${hiddenEmail(subscriber.email)} (phone ending ${phoneEnd(subscriber.phone)}), ` +
     `first signed up ${subscriber.createdAt.slice(0, 10)}, and ${history}. ${kept}`
   );
 }

@@ -34,3 +34,13 @@ export function checkDetails(
     },
   };
 }
+
+/** The two fields as a form body carries them ('' when absent; the first of a repeated field). */
+export function typedDetails(body: unknown): { name: string; phone: string } {
+  const field = (name: string) => {
+    if (typeof body !== 'object' || body === null) return '';
+    const value = (body as Record<string, unknown>)[name];
+    return typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '';
+  };
+  return { name: field('name'), phone: field('phone') };
+}

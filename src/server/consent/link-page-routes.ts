@@ -18,8 +18,8 @@ import {
 } from './link-pages.js';
 import { deleteQuestionPage, preferencesPage, type PreferencesPageProps } from './preferences-page.js';
 import { preferencesOf, type Subscriber } from '../db/consent-repository.js';
-import { checkDetails } from './details-form.js';
-import { distinctEnds } from './phone.js';
+import { checkDetails, typedDetails } from './details-form.js';
+import { distinctEnds, phoneEnd } from './phone.js';
 import { maskEmail } from './mask-email.js';
 
 export interface LinkPageOptions {
@@ -33,20 +33,11 @@ export interface LinkPageOptions {
 
 type TokenParams = { Params: { token: string } };
 
-const phoneEnd = (phone: string) => phone.replace(/\D/g, '').slice(-4);
-
 /** Form fields: a box that is ticked is sent, one that is not is absent. */
 function ticked(body: unknown, name: string): boolean {
   if (typeof body !== 'object' || body === null) return false;
   const value = (body as Record<string, unknown>)[name];
   return value === 'on' || (Array.isArray(value) && value.includes('on'));
-}
-
-/** A text field of a form body ('' when absent). */
-function field(body: unknown, name: string): string {
-  if (typeof body !== 'object' || body === null) return '';
-  const value = (body as Record<string, unknown>)[name];
-  return typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '';
 }
 
 /** What the preferences page says at the top after a button (the query's `done`). */
@@ -157,7 +148,7 @@ async function preferencesRoutes(
     if (!id) return html(reply, badLinkPage(), 404);
     const subscriber = await subscriptions.subscriber(id);
     if (!subscriber) return html(reply, nothingHeldPage(), 404);
-    const typed = { name: field(request.body, 'name'), phone: field(request.body, 'phone') };
+    const typed = typedDetails(request.body);
     const checked = checkDetails(typed, { emptyName: 'keep', nothingTyped: words.nothingTyped });
     if (!checked.ok)
       return html(

@@ -20,6 +20,11 @@ export function storedForms(e164: string): string[] {
   return [...forms];
 }
 
+/** The last four digits of a number, as every page and message names a number. */
+export function phoneEnd(phone: string): string {
+  return phone.replace(/\D/g, '').slice(-4);
+}
+
 /**
  * The last digits of two numbers, enough to tell them apart: four, or more when the last four are
  * the same ("change to •••• 74567, keep the number ending 34567"), up to seven.

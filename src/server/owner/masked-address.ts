@@ -1,5 +1,6 @@
 // Addresses as the owner's notices and the audit log show them: masked, never whole.
 import { maskEmail } from '../consent/mask-email.js';
+import { phoneEnd } from '../consent/phone.js';
 
 /**
  * A masked address from a redirect's query string ("ro•••@example.com", "a phone ending 4567"), or
@@ -12,5 +13,5 @@ export function maskedOnly(value: string | undefined): string | undefined {
 
 /** An email masked as on the link pages, or a phone number's last four digits. */
 export function maskAddress(to: string): string {
-  return to.includes('@') ? maskEmail(to) : `a phone ending ${to.replace(/\D/g, '').slice(-4)}`;
+  return to.includes('@') ? maskEmail(to) : `a phone ending ${phoneEnd(to)}`;
 }

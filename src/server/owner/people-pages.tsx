@@ -1,5 +1,6 @@
 // The list: search, one person's record with their consent history, the question before deleting
 // them, and the export buttons.
+import { phoneEnd } from '../consent/phone.js';
 import { TextField } from '../consent/text-field.js';
 import { ownerWords } from './owner-words.js';
 import type { ConsentEvent, Subscriber } from '../db/consent-repository.js';
@@ -180,7 +181,7 @@ export function personPage({
       {asked ? (
         <p>
           {personWords.phoneChangeAsked(
-            asked.to.replace(/\D/g, '').slice(-4),
+            phoneEnd(asked.to),
             shortTime(asked.at),
             asked.sentAt ? shortTime(asked.sentAt) : null,
           )}

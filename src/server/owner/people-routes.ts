@@ -1,7 +1,7 @@
 // Finding a person, their record and consent history, and deleting them; each step is written in
 // the audit log, with the address masked.
 import type { FastifyPluginAsync } from 'fastify';
-import { checkDetails } from '../consent/details-form.js';
+import { checkDetails, typedDetails } from '../consent/details-form.js';
 import { maskEmail } from '../consent/mask-email.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import { DELETED_PERSON } from '../db/consent-repository.js';
@@ -80,11 +80,7 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
     const owner = ownerOf(request);
     const found = await person(request.params.id);
     if (!found) return html(reply, personMissingPage(owner.email), 404);
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const typed = {
-      name: typeof body.name === 'string' ? body.name : '',
-      phone: typeof body.phone === 'string' ? body.phone : '',
-    };
+    const typed = typedDetails(request.body);
     const checked = checkDetails(typed);
     if (!checked.ok) {
       const history = await consent.history(found.id);

@@ -13,8 +13,12 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: true,
   retries: 0,
-  // Several axe passes in one test take seconds each on 2 shared cores; time limits here catch hangs, not slowness.
+  // Time limits catch hangs, not slowness: each test does one page or state at one size and takes a
+  // few seconds even on 2 cores with another load beside it (docs/testing.md, "Time limits").
   timeout: 60_000,
+  // How long a web-first assertion waits for the page: a wait, never a speed check, so a busy
+  // machine only makes a passing test slower.
+  expect: { timeout: 15_000 },
   workers: process.env.CI ? 2 : undefined,
   // npm test also asks for a JSON report (PLAYWRIGHT_JSON_OUTPUT_NAME) to print one summary line.
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : 'list',
@@ -30,7 +34,7 @@ export default defineConfig({
     command: 'node dist/node/server/index.js',
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
-    timeout: 30_000,
+    timeout: 60_000,
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',

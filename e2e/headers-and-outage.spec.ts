@@ -32,7 +32,7 @@ test('every kind of response carries the security headers', async ({ request }) 
 });
 
 test('a locked database: 503 with a retry hint, logged once, and sign-ups work again once it is released', async () => {
-  test.setTimeout(30_000);
+  // Two sign-ups each wait out SQLite's 5 s busy timeout: the default limit, sized for a busy machine.
   const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-outage-'));
   const file = path.join(dir, 'signups.db');
   const server = await startServer(4344, {

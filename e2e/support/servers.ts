@@ -8,7 +8,9 @@ export interface RunningServer {
   stop: () => Promise<number | null>;
 }
 
-const STOP_TIMEOUT_MS = 15_000;
+// Hang guards, not speed limits: far above what a start or a stop takes on a busy 2-core machine.
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 30_000;
 
 export async function startServer(port: number, env: Record<string, string>): Promise<RunningServer> {
   const child = spawn(process.execPath, ['dist/node/server/index.js'], {
@@ -21,12 +23,16 @@ export async function startServer(port: number, env: Record<string, string>): Pr
   const url = `http://127.0.0.1:${port}`;
   // 'close', not 'exit': by then everything the server wrote has been read into `output`.
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  for (let tries = 0; ; tries += 1) {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`The server on port ${port} exited: ${output}`);
     try {
       if ((await fetch(`${url}/`)).ok) break;
     } catch {
-      if (tries > 100) throw new Error(`The server on port ${port} did not start: ${output}`);
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`The server on port ${port} did not start within ${START_TIMEOUT_MS} ms: ${output}`);
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -37,7 +43,7 @@ export async function startServer(port: number, env: Record<string, string>): Pr
     stop: async () => {
       if (child.exitCode !== null) return child.exitCode;
       child.kill('SIGTERM');
-      // A graceful stop takes well under a second; one that hangs is a bug worth seeing, not a silent timeout.
+      // A graceful stop takes at most the 5 s grace; one that hangs is a bug worth seeing, not a silent timeout.
       let timer: NodeJS.Timeout | undefined;
       const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), STOP_TIMEOUT_MS)));
       const result = await Promise.race([exited, hung]);

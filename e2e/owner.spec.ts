@@ -428,10 +428,7 @@ for (const [index, engine] of engines.entries()) {
       await expectReflow(page, 'the correction form with a problem at 320 px');
     });
 
-    test('correcting a phone number: saved, and the consent history shows it, at 320 px', async ({
-      page,
-      context,
-    }) => {
+    test('correcting a phone number: saved, and the consent history shows it, at 320 px', async ({ page, context }) => {
       await page.setViewportSize({ width: 320, height: 640 });
       await open(page, context, records.correct);
       await page.getByLabel('Phone number').fill('+1 555 987 4567');

@@ -210,7 +210,7 @@ test('a person whose browser fills the form in at once and who presses straight 
   // Pressed with no time gone on the page's clock: it waits rather than send a submit the server would doubt.
   await expect(page.getByRole('button', { name: 'Adding to Protection List...' })).toBeDisabled();
   await page.clock.runFor(MIN_FORM_TIME_MS - 100);
-  expect(sent, 'nothing sent before the bot check\'s minimum').toEqual([]);
+  expect(sent, "nothing sent before the bot check's minimum").toEqual([]);
   await page.clock.runFor(200);
   await expect(page.getByRole('heading', { name: "You're On the Protection List!" })).toBeVisible();
   expect(sent).toHaveLength(1);

@@ -39,5 +39,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./vitest.setup.ts'],
     environment: 'node',
+    // Limits catch hangs, not slowness: sized for 2 cores with another load beside them (docs/testing.md).
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
   },
 });

@@ -1,6 +1,7 @@
 // `npm test`: every check and every test (types, lint, unit and component, browser), then one summary line.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { slowestTests } from './slowest-tests.mjs';
 
 const REPORTS = 'test-results';
 const unitReport = `${REPORTS}/unit-report.json`;
@@ -55,6 +56,8 @@ if (e2e) {
   totals.skipped += skipped;
   console.log(`browser: ${expected} passed, ${unexpected + flaky} failed, ${skipped} skipped`);
 }
+// Where a busier machine would run out of time first (docs/testing.md).
+console.log(`\n${slowestTests({ unit, e2e }).join('\n')}\n`);
 if (failedSteps.length > 0) console.log(`failed steps: ${failedSteps.join(', ')}`);
 // A step that failed without a test failing (types, lint, build) still fails the run.
 if (failedSteps.length > 0 && totals.failed === 0) totals.failed = failedSteps.length;

@@ -188,20 +188,46 @@ for (const engine of storeEngines) {
       expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sent: 6, sending: 0, unknown: 0 });
     });
 
-    it('marks what it held unknown when the database stays away, and the next send finishes the rest', async () => {
+    it('marks what it held unknown when the database stays away, ends only once the batch still on the wire has settled, and the next send finishes the rest', async () => {
       const { store, broadcasts, send, sink } = await setup(engine.name);
       const people = await addPeople(store, 6);
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
       const record = store.outbox.record.bind(store.outbox);
-      store.outbox.record = () => Promise.reject(new Error('Connection terminated unexpectedly'));
+      const claim = store.outbox.claim.bind(store.outbox);
+      let claims = 0;
+      store.outbox.claim = async (...args) => {
+        claims += 1;
+        return claim(...args);
+      };
+      // The first batch's write fails once the second batch is on the wire; the second's fails later.
+      // Whatever the machine's speed, the second batch is still out when the first one fails.
+      let writes = 0;
+      let ended = false;
+      let writesAfterTheEnd = 0;
+      let secondSettled: () => void = () => undefined;
+      const second = new Promise<void>((resolve) => (secondSettled = resolve));
+      store.outbox.record = async () => {
+        writes += 1;
+        if (ended) writesAfterTheEnd += 1;
+        if (writes === 1) while (claims < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+        else {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          secondSettled();
+        }
+        throw new Error('Connection terminated unexpectedly');
+      };
       await expect(send(broadcast, { rates: { email: 4 }, recordAttempts: 1 })).rejects.toThrow(
         /Connection terminated/,
       );
+      ended = true;
+      await second; // settled before the sender ended, or (the bug this guards against) after it
+      expect(writesAfterTheEnd).toBe(0);
       const held = (await store.outbox.counts(broadcast.id)).unknown;
-      expect(held).toBeGreaterThan(0);
+      expect(held).toBe(4); // both batches of two: sent, perhaps, and not recorded
       expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sending: 0, queued: 6 - held });
 
       store.outbox.record = record;
+      store.outbox.claim = claim;
       const result = await send((await store.outbox.get('launch'))!);
       expect(result.ended).toBe('finished');
       expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sent: 6 - held, unknown: held, sending: 0 });

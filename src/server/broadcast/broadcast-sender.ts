@@ -210,7 +210,19 @@ export class BroadcastSender {
       const channels = broadcast.channels.filter((channel) =>
         channel === 'email' ? this.options.email : this.options.sms,
       );
-      await Promise.all(channels.map((channel) => this.channelLoop(broadcast, channel)));
+      // Every loop settles before this sender says it stopped: a loop that failed stops the others,
+      // and none still sends (or records) after stopSender below has marked what it held unknown.
+      const loops = await Promise.allSettled(
+        channels.map((channel) =>
+          this.channelLoop(broadcast, channel).catch((error: unknown) => {
+            this.stopping ??= 'stop';
+            this.wake?.();
+            throw error;
+          }),
+        ),
+      );
+      const failed = loops.find((loop) => loop.status === 'rejected');
+      if (failed) throw failed.reason;
       this.report.markedUnknown += await store.reapDeadSenders(this.isDead);
       const pauses = await store.channelPauses(broadcast.id);
       this.report.pauses = pauses;
@@ -324,7 +336,6 @@ export class BroadcastSender {
   }
 
   private async channelLoop(broadcast: Broadcast, channel: BroadcastChannel): Promise<void> {
-    const { store } = this.options;
     const inFlight = new Set<Promise<void>>();
     const writeEmail = broadcastEmailWriter({
       from: this.options.mailFrom ?? '',
@@ -333,6 +344,24 @@ export class BroadcastSender {
       listName: this.options.listName,
     });
     this.looping.add(channel);
+    try {
+      await this.sendWhileAllowed(broadcast, channel, inFlight, writeEmail);
+      await Promise.all(inFlight);
+    } finally {
+      // Also when a batch failed: the other batch on the wire finishes (or fails) first.
+      await Promise.allSettled(inFlight);
+      this.looping.delete(channel);
+      this.waitingOnPause.delete(channel);
+    }
+  }
+
+  private async sendWhileAllowed(
+    broadcast: Broadcast,
+    channel: BroadcastChannel,
+    inFlight: Set<Promise<void>>,
+    writeEmail: ReturnType<typeof broadcastEmailWriter>,
+  ): Promise<void> {
+    const { store } = this.options;
     while (!this.stopping) {
       if ((await store.state(broadcast.id)) === 'paused') {
         this.stopping = 'pause';
@@ -378,9 +407,6 @@ export class BroadcastSender {
       if (next === undefined) break; // nothing queued, nothing to retry
       await this.pause(Math.min(1_000, Math.max(10, Date.parse(next) - Date.now())));
     }
-    await Promise.all(inFlight);
-    this.looping.delete(channel);
-    this.waitingOnPause.delete(channel);
   }
 
   private async pause(ms: number): Promise<void> {

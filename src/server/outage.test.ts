@@ -13,6 +13,13 @@ import { tempPostgresUrl, testDatabaseUrl } from './test/store-engines.js';
 import { tempDatabaseFile } from './test/temp-database.js';
 import { testConfig } from './test/test-config.js';
 
+/**
+ * The product gives up on the database after 2 s (SQLite's busy timeout, PostgreSQL's connection
+ * timeout); without those limits a request would wait for minutes. Asserted as a hang guard far
+ * above the 2 s, so a busy machine cannot fail it: the answer itself (503, retry hint) is what counts.
+ */
+const GIVES_UP_WITHIN_MS = 15_000;
+
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -56,7 +63,7 @@ async function expectUnavailable(response: Awaited<ReturnType<Awaited<ReturnType
 describe('when the database is unavailable', () => {
   it('SQLite locked by another process: 503 within seconds, logged once, and back to 201 when released', async () => {
     const file = tempDatabaseFile();
-    const store = (await openDatabase({ kind: 'sqlite', file: file }));
+    const store = await openDatabase({ kind: 'sqlite', file: file });
     const { signUp, logged } = await appWith(store);
     expect((await signUp()).statusCode).toBe(201);
 
@@ -64,7 +71,7 @@ describe('when the database is unavailable', () => {
     other.exec('BEGIN EXCLUSIVE');
     const started = Date.now();
     await expectUnavailable(await signUp());
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Date.now() - started).toBeLessThan(GIVES_UP_WITHIN_MS);
     await expectUnavailable(await signUp());
     expect(logged('the sign-up database is unavailable')).toBe(1);
 
@@ -73,7 +80,7 @@ describe('when the database is unavailable', () => {
     expect((await signUp()).statusCode).toBe(201);
     expect(logged('the sign-up database is back')).toBe(1);
     expect(await store.signups.count()).toBe(2); // the two refused sign-ups were not stored, and said so
-  }, 20_000); // two lock waits of 2 s each, and a loaded machine: the limits that matter are asserted inside
+  }, 60_000); // two lock waits of 2 s each: a hang guard sized for a busy machine
 
   it.skipIf(!testDatabaseUrl)(
     'PostgreSQL unreachable: 503 within seconds, logged once, and back to 201 when it returns',
@@ -110,7 +117,7 @@ describe('when the database is unavailable', () => {
       await cut();
       const started = Date.now();
       await expectUnavailable(await signUp());
-      expect(Date.now() - started).toBeLessThan(5000);
+      expect(Date.now() - started).toBeLessThan(GIVES_UP_WITHIN_MS);
       await expectUnavailable(await signUp());
       expect(logged('the sign-up database is unavailable')).toBe(1);
 
@@ -119,5 +126,6 @@ describe('when the database is unavailable', () => {
       expect(logged('the sign-up database is back')).toBe(1);
       expect(await store.signups.count()).toBe(2);
     },
+    60_000,
   );
 });

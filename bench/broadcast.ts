@@ -78,6 +78,7 @@ function environment(database: DatabaseConfig, edges: Edges): NodeJS.ProcessEnv 
     SECRET_KEY: 'bench-secret-key-bench-secret-key-bench',
     SMTP_URL: `smtp://127.0.0.1:${edges.smtpPort}`,
     MAIL_FROM: 'ScamSavvy <news@scamsavvy.example>',
+    MAIL_POSTAL_ADDRESS: '100 Example Street, Springfield, IL 62701', // every email says who sends it, and from where
     TWILIO_ACCOUNT_SID: TWILIO_SID,
     TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
     TWILIO_FROM: '+15550000000',

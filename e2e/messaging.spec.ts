@@ -378,6 +378,15 @@ async function askToChangePhone(email: string) {
   return { first, right, html, link, preferences, asIn: distinctEnds(right, first).next };
 }
 
+/** On a person's own page: a wrong number is shown again with what is wrong, beside the field. */
+async function saveAWrongNumber(page: Page) {
+  await page.getByLabel('New mobile phone number').fill('555-CALL-NOW');
+  await page.getByRole('button', { name: 'Save my details' }).click();
+  await expect(page.getByRole('alert')).toContainText('Please check your details. Nothing was changed.');
+  await expect(page.getByLabel('New mobile phone number')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('New mobile phone number')).toHaveValue('555-CALL-NOW');
+}
+
 test('a mistyped phone number: a repeat sign-up asks the address on record, its button changes the number, and the person\u2019s page fixes it too', async ({
   page,
   console: consoleWatch,
@@ -406,11 +415,7 @@ test('a mistyped phone number: a repeat sign-up asks the address on record, its 
 
   // Their own page: a wrong number is shown again with what is wrong, beside the field, and nothing changes.
   await page.goto(preferences);
-  await page.getByLabel('New mobile phone number').fill('555-CALL-NOW');
-  await page.getByRole('button', { name: 'Save my details' }).click();
-  await expect(page.getByRole('alert')).toContainText('Please check your details. Nothing was changed.');
-  await expect(page.getByLabel('New mobile phone number')).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByLabel('New mobile phone number')).toHaveValue('555-CALL-NOW');
+  await saveAWrongNumber(page);
   expect((await exported(email))[0]?.phone).toBe(right);
 
   await page.getByLabel('New mobile phone number').fill(first);
@@ -446,11 +451,7 @@ for (const [label, width, height] of SMALL_SCREENS) {
     const { preferences } = await confirmationFor(email);
     await page.setViewportSize({ width, height });
     await page.goto(preferences);
-    await page.getByLabel('New mobile phone number').fill('555-CALL-NOW');
-    await page.getByRole('button', { name: 'Save my details' }).click();
-    await expect(page.getByRole('alert')).toContainText('Please check your details. Nothing was changed.');
-    await expect(page.getByLabel('New mobile phone number')).toHaveAttribute('aria-invalid', 'true');
-    await expect(page.getByLabel('New mobile phone number')).toHaveValue('555-CALL-NOW');
+    await saveAWrongNumber(page);
     await expectNoHorizontalOverflow(page, `${label}: the details form with a problem`);
     await expectNoViolations(page, `${label}: the details form with a problem`);
     expect((await exported(email))[0]?.phone).toBe(first);

@@ -273,6 +273,7 @@ test('the first-party funnel: events reach our database without a cookie, and si
   page,
   context,
 }) => {
+  test.setTimeout(90_000); // a server of its own and two commands: up to 28 s with a CPU load beside the suite
   // A server of its own, so the counts below are this visit's alone.
   const file = path.join(dataDir, `funnel-${test.info().workerIndex}.db`);
   const server = await startServer(4380 + test.info().workerIndex, {

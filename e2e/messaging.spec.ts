@@ -391,6 +391,7 @@ test('a mistyped phone number: a repeat sign-up asks the address on record, its 
   page,
   console: consoleWatch,
 }) => {
+  test.setTimeout(90_000); // two emails, five pages, three exports: up to 30 s with a CPU load beside the suite
   consoleWatch.expectError(/400/); // the details form with a wrong number is answered 400, as it should be
   const email = unique('phone');
   const { first, right, html, link, asIn } = await askToChangePhone(email); // more digits only if the two end alike

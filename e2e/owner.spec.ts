@@ -371,7 +371,8 @@ for (const [index, engine] of engines.entries()) {
     let records: { look: string; correct: string };
 
     test.beforeAll(async ({ browser }) => {
-      site = await startOwnerSite(engine, 4600 + index * 50 + test.info().workerIndex, '50');
+      // 4700 up: no other spec's servers are there (launch-mode.spec.ts has 4600 up).
+      site = await startOwnerSite(engine, 4700 + index * 50 + test.info().workerIndex, '50');
       const [first, second] = await signUpPeople(site.server, OTHERS);
       await site.npm('owner:add', '--', '--email', OWNER);
       await site.npm('broadcast', '--', 'create', '--name', 'launch', '--template', 'launch', '--channels', 'email');

@@ -10,15 +10,23 @@ const testFiles = ['**/*.test.ts', '**/*.test.tsx'];
 
 // The server's features, lowest first: a feature may import a lower one, never a higher one.
 // site/ (page serving, app links, health) is a leaf beside them that no feature imports.
-const features = ['signups', 'consent', 'feedback', 'broadcast', 'owner'];
+const features = ['signups', 'consent', 'bounces', 'broadcast', 'owner'];
+// messaging/ sits beneath every feature and above db/: what every message needs (transports, the
+// provider-answer rules, tokens, the message log). It imports db/ and nothing above.
+const messaging = 'messaging';
 
 // Folders are paths (not globs) so that a zone also covers the folder's own files.
 const serverPath = (name) => `src/server/${name}`;
 const layerZones = [
   {
     target: serverPath('db'),
-    from: [...features, 'site'].map(serverPath).concat(serverPath('app.ts'), serverPath('index.ts')),
-    message: 'db/ is the lowest layer: it imports no feature and not the app that composes them.',
+    from: [messaging, ...features, 'site'].map(serverPath).concat(serverPath('app.ts'), serverPath('index.ts')),
+    message: 'db/ is the lowest layer: it imports no feature, not messaging/ and not the app that composes them.',
+  },
+  {
+    target: serverPath(messaging),
+    from: [...features, 'site'].map(serverPath),
+    message: 'messaging/ lies beneath every feature: it imports db/ and the top-level modules, never a feature or site/.',
   },
   ...features.map((feature, index) => ({
     target: serverPath(feature),
@@ -36,12 +44,12 @@ const layerZones = [
 const shippedZones = [
   {
     target: 'src/server/!(app|index).ts',
-    from: [...features, 'site', 'db'].map(serverPath),
+    from: [...features, 'site', messaging, 'db'].map(serverPath),
     message:
       "The server's top-level modules (config, errors, logger …) sit below db/ and every feature: they import neither.",
   },
   {
-    target: [...features, 'site', 'db'].map(serverPath).concat('src/server/!(app|index).ts'),
+    target: [...features, 'site', messaging, 'db'].map(serverPath).concat('src/server/!(app|index).ts'),
     from: [serverPath('app.ts'), serverPath('index.ts')],
     message: 'app.ts and index.ts compose the server; the layers below them never import them.',
   },

@@ -10,7 +10,7 @@ import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import type { DatabaseConfig } from '../src/server/config.js';
-import { createMessageTokens } from '../src/server/consent/message-tokens.js';
+import { createMessageTokens } from '../src/server/messaging/message-tokens.js';
 import { openDatabase } from '../src/server/db/open-database.js';
 import { freshPostgres, freshSqlite, median } from './bench-databases.js';
 import { stop, waitForServer } from './server-process.js';

@@ -30,12 +30,17 @@ const rules: RuleCases[] = [
       },
       { name: 'db imports site/', filePath: 'src/server/db/fixture.ts', code: "import '../site/site-routes.js';" },
       { name: 'db imports app.ts', filePath: 'src/server/db/fixture.ts', code: "import '../app.js';" },
+      {
+        name: 'db imports messaging',
+        filePath: 'src/server/db/fixture.ts',
+        code: "import '../messaging/message-log.js';",
+      },
     ],
     allowed: [
       {
         name: "a db contract test uses a feature's helper to make its input",
         filePath: 'src/server/db/fixture.test.ts',
-        code: "import '../consent/link-tokens.js';",
+        code: "import '../consent/subscriptions.js';",
       },
       {
         name: 'db imports its own files, config and shared',
@@ -46,12 +51,12 @@ const rules: RuleCases[] = [
   },
   {
     rule: zones,
-    message: /Features are layered signups < consent < feedback < broadcast < owner/,
+    message: /Features are layered signups < consent < bounces < broadcast < owner/,
     refused: [
       {
         name: 'signups imports consent',
         filePath: 'src/server/signups/fixture.ts',
-        code: "import '../consent/link-tokens.js';",
+        code: "import '../consent/subscriptions.js';",
       },
       {
         name: 'consent imports broadcast',
@@ -93,7 +98,7 @@ const rules: RuleCases[] = [
       {
         name: 'broadcast imports consent',
         filePath: 'src/server/broadcast/fixture.ts',
-        code: "import '../consent/link-tokens.js';",
+        code: "import '../consent/subscriptions.js';",
       },
       {
         name: 'owner imports broadcast',
@@ -109,6 +114,39 @@ const rules: RuleCases[] = [
   },
   {
     rule: zones,
+    message: /messaging\/ lies beneath every feature/,
+    refused: [
+      {
+        name: 'messaging imports consent',
+        filePath: 'src/server/messaging/fixture.ts',
+        code: "import '../consent/subscriptions.js';",
+      },
+      {
+        name: 'messaging imports broadcast',
+        filePath: 'src/server/messaging/fixture.ts',
+        code: "import '../broadcast/broadcast-control.js';",
+      },
+      {
+        name: 'a messaging test imports bounces',
+        filePath: 'src/server/messaging/fixture.test.ts',
+        code: "import '../bounces/act-on-reports.js';",
+      },
+    ],
+    allowed: [
+      {
+        name: 'messaging imports db and its own files',
+        filePath: 'src/server/messaging/fixture.ts',
+        code: "import '../db/open-database.js';\nimport './smtp-answers.js';",
+      },
+      {
+        name: 'a feature imports messaging',
+        filePath: 'src/server/signups/fixture.ts',
+        code: "import '../messaging/link-tokens.js';",
+      },
+    ],
+  },
+  {
+    rule: zones,
     message: /A route file never imports another route file/,
     refused: [
       {
@@ -119,14 +157,14 @@ const rules: RuleCases[] = [
       {
         name: "a route file imports a lower feature's",
         filePath: 'src/server/owner/fixture-routes.ts',
-        code: "import '../consent/link-page-routes.js';",
+        code: "import '../consent/link-pages/link-page-routes.js';",
       },
     ],
     allowed: [
       {
         name: 'a route file imports a service',
         filePath: 'src/server/owner/fixture-routes.ts',
-        code: "import '../consent/link-tokens.js';",
+        code: "import '../consent/subscriptions.js';",
       },
       {
         name: 'a route test imports its route file',

@@ -5,8 +5,8 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ConfirmationMailer } from '../server/consent/confirmation-mailer.js';
-import { createEmailSender } from '../server/consent/email-sender.js';
-import { createAddressHasher, createLinkSigner } from '../server/consent/link-tokens.js';
+import { createEmailSender } from '../server/messaging/email-sender.js';
+import { createAddressHasher, createLinkSigner } from '../server/messaging/link-tokens.js';
 import { Subscriptions } from '../server/consent/subscriptions.js';
 import { openDatabase } from '../server/db/open-database.js';
 import { runCommand } from '../server/test/run-command.js';

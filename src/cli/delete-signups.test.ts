@@ -1,7 +1,7 @@
 // The owner's deletion command, run in-process against a temporary SQLite database.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SignupInput, SignupRecord } from '../shared/signup-schema.js';
-import { createAddressHasher } from '../server/consent/link-tokens.js';
+import { createAddressHasher } from '../server/messaging/link-tokens.js';
 import { openDatabase, type Db } from '../server/db/open-database.js';
 import { tempDatabaseFile } from '../server/test/temp-database.js';
 import { main } from './delete-signups.js';

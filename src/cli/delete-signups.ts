@@ -1,8 +1,8 @@
 // `npm run signups:delete -- --email ADDRESS | --phone NUMBER`: deletes a person's sign-up on their request.
 import { emailKey, normalisePhone, PHONE_PATTERN } from '../shared/signup-schema.js';
 import { loadConfig } from '../server/config.js';
-import { createMessagingCore } from '../server/consent/messaging.js';
-import { phoneEnd, storedForms, toE164 } from '../server/consent/phone.js';
+import { createMessagingCore } from '../server/consent/create-messaging.js';
+import { phoneEnd, storedForms, toE164 } from '../server/messaging/phone.js';
 import type { ConsentRepository, Subscriber } from '../server/db/consent-repository.js';
 import { isEntryPoint, openStoreForCli, readFlags, runCli, type Output } from './cli-support.js';
 

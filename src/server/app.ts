@@ -14,12 +14,12 @@ import { signupRoutes } from './signups/signup-routes.js';
 import { ownerScript, sitePaths, siteRoutes } from './site/site-routes.js';
 import { appLinkRoutes } from './site/app-link-routes.js';
 import type { Db } from './db/open-database.js';
-import { createMessagingCore, type Messaging } from './consent/messaging.js';
-import { linkPageRoutes } from './consent/link-page-routes.js';
+import { createMessagingCore, type Messaging } from './consent/create-messaging.js';
+import { linkPageRoutes } from './consent/link-pages/link-page-routes.js';
 import { smsInboundRoutes } from './consent/sms-inbound-routes.js';
 import { ownerDashboard } from './owner/owner-dashboard.js';
-import type { FeedbackParts } from './feedback/feedback-setup.js';
-import { webhookRoutes } from './feedback/webhook-routes.js';
+import type { FeedbackParts } from './bounces/reports-setup.js';
+import { webhookRoutes } from './bounces/webhook-routes.js';
 import type { BroadcastControl } from './broadcast/broadcast-control.js';
 import type { SignInMailer } from './owner/sign-in-mailer.js';
 

@@ -2,8 +2,8 @@
 import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { createMessaging } from './consent/messaging.js';
-import { configuredWebhooks, createFeedbackParts, tagHeadersFor } from './feedback/feedback-setup.js';
+import { createMessaging } from './consent/create-messaging.js';
+import { configuredWebhooks, createFeedbackParts, tagHeadersFor } from './bounces/reports-setup.js';
 import { BroadcastControl } from './broadcast/broadcast-control.js';
 import { createSignInMailer } from './owner/sign-in-mailer.js';
 import { openDatabase } from './db/open-database.js';

@@ -1,7 +1,7 @@
 // `broadcast -- preview NAME`: the email as text, an HTML file to open, and the text message.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { smsSegments } from '../../server/consent/sms-segments.js';
+import { smsSegments } from '../../server/messaging/sms-segments.js';
 import { plural, type Context, type Values } from './command-support.js';
 
 export async function preview(context: Context, name: string, values: Values): Promise<number> {

@@ -1,7 +1,7 @@
 // `broadcast -- test NAME --to EMAIL|PHONE`: one real message to the owner. A refusal is said in the
-// same words as a paused broadcast's (consent/send-failure.ts), with the provider's answer.
-import { SendFailure } from '../../server/consent/send-failure.js';
-import { withoutAddresses } from '../../server/consent/log-safe.js';
+// same words as a paused broadcast's (messaging/send-failure.ts), with the provider's answer.
+import { SendFailure } from '../../server/messaging/send-failure.js';
+import { withoutAddresses } from '../../server/messaging/log-safe.js';
 import { UsageError, type Context, type Values } from './command-support.js';
 
 export async function test(context: Context, name: string, values: Values): Promise<number> {

@@ -6,8 +6,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { ConsentRepository } from '../db/consent-repository.js';
 import type { BroadcastHealth, FeedbackRepository } from '../db/feedback-repository.js';
-import { classifyStoredAnswer } from '../consent/stored-answers.js';
-import { verdictOf } from '../consent/send-failure.js';
+import { classifyStoredAnswer } from '../messaging/stored-answers.js';
+import { verdictOf } from '../messaging/send-failure.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import {
   SenderBusyError,
@@ -18,7 +18,7 @@ import {
   type OutboxRepository,
   type StateCounts,
 } from '../db/outbox-repository.js';
-import { type BroadcastChannel } from '../db/outbox.table.js';
+import { type BroadcastChannel } from '../db/message-channels.js';
 import { BroadcastError } from './broadcast-error.js';
 import { allowsSenders, changeState, checkNoOtherSender, checkSenderCount, senderIsDead } from './broadcast-rules.js';
 import type { BroadcastSender, SenderReport } from './broadcast-sender.js';
@@ -105,7 +105,7 @@ export class BroadcastControl {
       consent: ConsentRepository;
       /** Where each message is recorded with its token, for what comes back. */
       feedback?: FeedbackRepository;
-      /** The headers that make the providers' webhooks hand the token back (feedback/ composes them). */
+      /** The headers that make the providers' webhooks hand the token back (bounces/reports-setup.ts composes them). */
       tagHeaders?: (token: string) => Record<string, string>;
     },
     private readonly logger?: SenderLogger,

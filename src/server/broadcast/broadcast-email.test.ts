@@ -3,7 +3,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createEmailSender } from '../consent/email-sender.js';
+import { createEmailSender } from '../messaging/email-sender.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
 import { addressOf, broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 

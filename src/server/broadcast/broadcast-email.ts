@@ -22,7 +22,7 @@ export interface PersonalEmail {
   text: string;
   html: string;
   date?: Date;
-  /** The message's own headers (its token, Feedback-ID: consent/message-log.ts), ASCII. */
+  /** The message's own headers (its token, Feedback-ID: messaging/message-log.ts), ASCII. */
   headers?: Record<string, string>;
 }
 

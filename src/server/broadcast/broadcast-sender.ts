@@ -5,16 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EmailSendError, providerIdFrom, type EmailSender } from '../consent/email-sender.js';
-import { verdictOf } from '../consent/send-failure.js';
-import { feedbackId, type MessageLog, type OutgoingMessage } from '../consent/message-log.js';
-import type { LinkSigner } from '../consent/link-tokens.js';
-import { manageUrls } from '../consent/link-urls.js';
-import { withoutAddresses } from '../consent/log-safe.js';
-import { toE164 } from '../consent/phone.js';
-import { SmsSendError, type SmsProvider } from '../consent/sms-provider.js';
+import { EmailSendError, providerIdFrom, type EmailSender } from '../messaging/email-sender.js';
+import { verdictOf } from '../messaging/send-failure.js';
+import { feedbackId, type MessageLog, type OutgoingMessage } from '../messaging/message-log.js';
+import type { LinkSigner } from '../messaging/link-tokens.js';
+import { manageUrls } from '../messaging/link-urls.js';
+import { withoutAddresses } from '../messaging/log-safe.js';
+import { toE164 } from '../messaging/phone.js';
+import { SmsSendError, type SmsProvider } from '../messaging/sms-provider.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
-import { retryDelayMs } from '../consent/confirmation-mailer.js';
+import { retryDelayMs } from '../messaging/back-off.js';
 import { percent } from './broadcast-progress.js';
 import { personalise } from './broadcast-templates.js';
 import type {
@@ -27,7 +27,8 @@ import type {
   SenderInfo,
 } from '../db/outbox-repository.js';
 import type { FeedbackRepository } from '../db/feedback-repository.js';
-import type { BroadcastChannel, PauseCause } from '../db/outbox.table.js';
+import type { BroadcastChannel } from '../db/message-channels.js';
+import type { PauseCause } from '../db/broadcast-pauses.table.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { changeState, SENDER_STALE_MS, senderIsDead } from './broadcast-rules.js';
 import { EXCLUSION_WORDS, exclusionOf, suppressionsFor, type Audience } from './eligibility.js';
@@ -568,7 +569,7 @@ export class BroadcastSender {
   }
 
   /**
-   * What a failed send means, by whose fault it was (consent/send-failure.ts): the person's address
+   * What a failed send means, by whose fault it was (messaging/send-failure.ts): the person's address
    * fails and is marked undeliverable; ours pauses the channel and puts the message back untried;
    * "for now" and unknown answers are tried again, and only pause the channel, never fail the person.
    */

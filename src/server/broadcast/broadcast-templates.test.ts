@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { broadcastWords } from '../consent/messaging-content.js';
+import { broadcastWords } from '../messaging/message-words.js';
 import { readingGrade } from '../../shared/reading-grade.js';
 import {
   BROADCAST_TEMPLATES,
@@ -8,7 +8,7 @@ import {
   renderBroadcast,
   templateProblems,
 } from './broadcast-templates.js';
-import { smsSegments } from '../consent/sms-segments.js';
+import { smsSegments } from '../messaging/sms-segments.js';
 
 const siteUrl = 'https://scamsavvy.example';
 const mine = {

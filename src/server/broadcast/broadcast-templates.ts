@@ -1,9 +1,9 @@
 // The launch-day broadcasts (docs/launch-day.md): the launch news and the beta invitation, each as
 // an email (plain text and HTML) and a text message. Rendered once when a broadcast is created, so
 // what the owner previewed is what goes out; each person's own links go in at sending time.
-import { broadcastWords } from '../consent/messaging-content.js';
+import { broadcastWords } from '../messaging/message-words.js';
 import type { LaunchConfig } from '../config.js';
-import { escapeHtml, renderEmailParts } from '../consent/email-templates.js';
+import { escapeHtml, renderEmailParts } from '../messaging/email-templates.js';
 import { senderLine } from '../../shared/public-config.js';
 
 export const BROADCAST_TEMPLATES = ['launch', 'beta'] as const;

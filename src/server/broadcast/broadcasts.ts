@@ -2,23 +2,19 @@
 // send one test message, and build its senders. BroadcastControl (broadcast-control.ts) runs these
 // for the owner's command and the dashboard. Decision 023.
 import type { Config } from '../config.js';
-import type { LinkSigner } from '../consent/link-tokens.js';
-import { manageUrls } from '../consent/link-urls.js';
-import { providerIdFrom } from '../consent/email-sender.js';
-import { feedbackId, type MessageLog } from '../consent/message-log.js';
-import {
-  createMessageLog,
-  createMessagingCore,
-  createTransports,
-  listIdentity,
-  type Transports,
-} from '../consent/messaging.js';
-import { toE164 } from '../consent/phone.js';
+import type { LinkSigner } from '../messaging/link-tokens.js';
+import { manageUrls } from '../messaging/link-urls.js';
+import { providerIdFrom } from '../messaging/email-sender.js';
+import { feedbackId, type MessageLog } from '../messaging/message-log.js';
+import { createMessagingCore } from '../consent/create-messaging.js';
+import { createMessageLog, createTransports, listIdentity, type Transports } from '../messaging/transports.js';
+import { toE164 } from '../messaging/phone.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { ConsentRepository } from '../db/consent-repository.js';
 import type { FeedbackRepository } from '../db/feedback-repository.js';
 import type { Broadcast, BroadcastSegment, OutboxRepository, Recipient } from '../db/outbox-repository.js';
-import type { AudienceConfirmation, BroadcastChannel } from '../db/outbox.table.js';
+import type { AudienceConfirmation } from '../db/broadcasts.table.js';
+import type { BroadcastChannel } from '../db/message-channels.js';
 import { BroadcastError } from './broadcast-error.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { changeState } from './broadcast-rules.js';

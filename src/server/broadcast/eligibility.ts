@@ -4,7 +4,7 @@
 import { suppressionsFor as lookUp, type PersonSuppressions } from '../consent/contact-rule.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { OutboxRepository, Recipient } from '../db/outbox-repository.js';
-import type { BroadcastChannel } from '../db/outbox.table.js';
+import type { BroadcastChannel } from '../db/message-channels.js';
 
 export { EXCLUSION_WORDS, EXCLUSIONS, exclusionOf, type Audience, type Exclusion } from '../consent/contact-rule.js';
 

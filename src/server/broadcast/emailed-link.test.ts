@@ -8,9 +8,9 @@ import { configFor } from '../test/broadcast-setup.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { rosa } from '../test/people.js';
 import { storeEngines, type StoreEngine } from '../test/store-engines.js';
-import { linkPageWords } from '../consent/messaging-content.js';
-import { createMessaging } from '../consent/messaging.js';
-import { createLinkSigner } from '../consent/link-tokens.js';
+import { linkPageWords } from '../messaging/message-words.js';
+import { createMessaging } from '../consent/create-messaging.js';
+import { createLinkSigner } from '../messaging/link-tokens.js';
 
 const KEY = 'emailed-link-test-key-that-is-long-enough';
 const links = createLinkSigner(KEY);

@@ -7,7 +7,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Db } from '../db/open-database.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
-import { createMessaging, type Messaging } from './messaging.js';
+import { createMessaging, type Messaging } from './create-messaging.js';
 
 const SITE = 'https://scamsavvy.example';
 const credentials = { user: 'launch', pass: 'right password' };

@@ -5,13 +5,14 @@
 // makes everyone wait without counting against them; anything else is retried.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConfirmationJob, ConsentRepository } from '../db/consent-repository.js';
-import type { EmailSender } from './email-sender.js';
-import { feedbackId, type MessageLog } from './message-log.js';
-import { deletionDay, latest, renderConfirmationEmail } from './email-templates.js';
-import type { LinkSigner } from './link-tokens.js';
-import { linkUrls } from './link-urls.js';
-import { sendRecordedEmail } from './recorded-email.js';
-import type { FailureKind, FailureVerdict } from './send-failure.js';
+import type { EmailSender } from '../messaging/email-sender.js';
+import { feedbackId, type MessageLog } from '../messaging/message-log.js';
+import { deletionDay, latest, renderConfirmationEmail } from '../messaging/email-templates.js';
+import type { LinkSigner } from '../messaging/link-tokens.js';
+import { retryDelayMs } from '../messaging/back-off.js';
+import { linkUrls } from '../messaging/link-urls.js';
+import { sendRecordedEmail } from '../messaging/recorded-email.js';
+import type { FailureKind, FailureVerdict } from '../messaging/send-failure.js';
 import type { Subscriptions } from './subscriptions.js';
 
 export interface ConfirmationMailerOptions {
@@ -46,12 +47,6 @@ export interface MailerRun {
   retrying: number;
   failed: number;
   dropped: number;
-}
-
-/** The delay before attempt `attempts + 1`: doubling from `base`, capped, with "equal jitter" (half fixed, half random). */
-export function retryDelayMs(attempts: number, base: number, max: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(max, base * 2 ** Math.max(0, attempts - 1));
-  return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
 /** How one confirmation went; `waiting`: not sent because of us (a refused sign-in), counted as retrying. */

@@ -9,10 +9,10 @@ import { rosa, ann } from '../test/people.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
 import { sendDueReminders } from './confirmation-reminders.js';
-import { createEmailSender } from './email-sender.js';
-import { deletionDay } from './email-templates.js';
-import { createAddressHasher, createLinkSigner } from './link-tokens.js';
-import { messageWords } from './messaging-content.js';
+import { createEmailSender } from '../messaging/email-sender.js';
+import { deletionDay } from '../messaging/email-templates.js';
+import { createAddressHasher, createLinkSigner } from '../messaging/link-tokens.js';
+import { messageWords } from '../messaging/message-words.js';
 import { Subscriptions } from './subscriptions.js';
 
 const KEY = 'reminder-test-key-that-is-long-enough-12';

@@ -5,12 +5,12 @@
 // undeliverable, as for any send (docs/messaging.md, "What a new sign-up gets").
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConsentRepository } from '../db/consent-repository.js';
-import type { EmailSender } from './email-sender.js';
-import { deletionDay, latest, renderReminderEmail } from './email-templates.js';
-import { feedbackId, type MessageLog } from './message-log.js';
-import { linkUrls } from './link-urls.js';
-import type { LinkSigner } from './link-tokens.js';
-import { sendRecordedEmail } from './recorded-email.js';
+import type { EmailSender } from '../messaging/email-sender.js';
+import { deletionDay, latest, renderReminderEmail } from '../messaging/email-templates.js';
+import { feedbackId, type MessageLog } from '../messaging/message-log.js';
+import { linkUrls } from '../messaging/link-urls.js';
+import type { LinkSigner } from '../messaging/link-tokens.js';
+import { sendRecordedEmail } from '../messaging/recorded-email.js';
 import type { Subscriptions } from './subscriptions.js';
 
 const DAY_MS = 86_400_000;

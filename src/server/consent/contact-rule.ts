@@ -2,7 +2,8 @@
 // broadcast when it is made and again right before each message, the confirmation mailer) and by
 // every page that tells a person what they will get (the preferences page after a save). Nothing
 // else decides it (docs/messaging.md, "Who gets what").
-import type { AudienceConfirmation, BroadcastChannel } from '../db/outbox.table.js';
+import type { AudienceConfirmation } from '../db/broadcasts.table.js';
+import type { BroadcastChannel } from '../db/message-channels.js';
 import type { SuppressionEntry } from '../db/suppression-entries.js';
 
 /** Why someone does not get a message, in the order the owner's report lists them. */
@@ -32,7 +33,7 @@ export const EXCLUSION_WORDS: Record<Exclusion | 'deleted', string> = {
 /** Who a message is for. */
 export interface Audience {
   segment: 'all' | 'beta';
-  /** Who it takes among the unconfirmed (outbox.table.ts, AudienceConfirmation). */
+  /** Who it takes among the unconfirmed (broadcasts.table.ts, AudienceConfirmation). */
   confirmation: AudienceConfirmation;
 }
 

@@ -7,13 +7,13 @@
 // presses the button.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConsentRepository } from '../db/consent-repository.js';
-import type { EmailSender } from './email-sender.js';
-import { deletionDay, renderPhoneChangeEmail } from './email-templates.js';
-import { feedbackId, type MessageLog } from './message-log.js';
-import { manageUrls, phoneChangeUrl } from './link-urls.js';
-import type { LinkSigner } from './link-tokens.js';
-import { sendRecordedEmail } from './recorded-email.js';
-import { distinctEnds } from './phone.js';
+import type { EmailSender } from '../messaging/email-sender.js';
+import { deletionDay, renderPhoneChangeEmail } from '../messaging/email-templates.js';
+import { feedbackId, type MessageLog } from '../messaging/message-log.js';
+import { manageUrls, phoneChangeUrl } from '../messaging/link-urls.js';
+import type { LinkSigner } from '../messaging/link-tokens.js';
+import { sendRecordedEmail } from '../messaging/recorded-email.js';
+import { distinctEnds } from '../messaging/phone.js';
 import { PHONE_CHANGE_DAYS, type Subscriptions } from './subscriptions.js';
 
 const DAY_MS = 86_400_000;

@@ -10,8 +10,8 @@ import { signInAsOwner } from '../test/sign-in-as-owner.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
 import { testConfig } from '../test/test-config.js';
-import { createMessaging } from './messaging.js';
-import { linkPageWords, messageWords } from './messaging-content.js';
+import { createMessaging } from './create-messaging.js';
+import { linkPageWords, messageWords } from '../messaging/message-words.js';
 
 const SITE = 'https://scamsavvy.example';
 const ROSA = 'rosa@example.com';

@@ -3,11 +3,11 @@
 // carry the provider's signature are read; the text itself is never stored.
 import formBody from '@fastify/formbody';
 import type { FastifyPluginAsync } from 'fastify';
-import { messageWords } from './messaging-content.js';
+import { messageWords } from '../messaging/message-words.js';
 import { AppError } from '../errors.js';
-import type { SmsProvider } from './sms-provider.js';
+import type { SmsProvider } from '../messaging/sms-provider.js';
 import { smsKeyword } from './sms-keywords.js';
-import { withoutAddresses } from './log-safe.js';
+import { withoutAddresses } from '../messaging/log-safe.js';
 import type { Subscriptions } from './subscriptions.js';
 
 export interface SmsInboundOptions {

@@ -2,10 +2,11 @@
 // one place that turns a choice into stored consent and suppression hashes.
 import { emailKey } from '../../shared/signup-schema.js';
 import type { ConsentRepository, Preferences, Subscriber, Suppression } from '../db/consent-repository.js';
-import type { ConsentSource, SuppressionReason } from '../db/consent.table.js';
+import type { ConsentSource } from '../db/consent-events.table.js';
+import type { SuppressionReason } from '../db/suppressions.table.js';
 import { exclusionOf, suppressionsFor, type Audience, type Exclusion } from './contact-rule.js';
-import type { AddressHasher } from './link-tokens.js';
-import { storedForms, toE164 } from './phone.js';
+import type { AddressHasher } from '../messaging/link-tokens.js';
+import { storedForms, toE164 } from '../messaging/phone.js';
 
 export type Channel = 'email' | 'sms';
 

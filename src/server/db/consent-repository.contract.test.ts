@@ -5,7 +5,7 @@ import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { emailKey, type SignupInput, type SignupRecord } from '../../shared/signup-schema.js';
 import type { DatabaseConfig } from '../config.js';
-import { storedForms, toE164 } from '../consent/phone.js';
+import { storedForms, toE164 } from '../messaging/phone.js';
 import { storeEngines, suiteName } from '../test/store-engines.js';
 import type { ConfirmationJob, Subscriber, Suppression } from './consent-repository.js';
 import { openDatabase, type Db } from './open-database.js';

@@ -2,13 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
-import {
-  OWN_REASONS,
-  type AddressKind,
-  type ConsentKind,
-  type ConsentSource,
-  type SuppressionReason,
-} from './consent.table.js';
+import { OWN_REASONS, type AddressKind, type SuppressionReason } from './suppressions.table.js';
+import { type ConsentKind, type ConsentSource } from './consent-events.table.js';
 import type { Database } from './database.js';
 import { readSuppressionEntries, type SuppressionEntry } from './suppression-entries.js';
 

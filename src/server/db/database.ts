@@ -1,15 +1,18 @@
 // The one Database type: every table of both engines, as Kysely sees it. Add a table here and in
 // one migration per engine (docs/architecture.md, "Adding a column").
 import type { AnalyticsEventsTable } from './analytics-events.table.js';
-import type { ConsentEventsTable, SuppressionsTable } from './consent.table.js';
-import type { FeedbackEventsTable, SentMessagesTable } from './feedback.table.js';
-import type {
-  BroadcastMessagesTable,
-  BroadcastPausesTable,
-  BroadcastSendersTable,
-  BroadcastsTable,
-} from './outbox.table.js';
-import type { OwnerAuditLogTable, OwnerSessionsTable, OwnerSignInLinksTable, OwnersTable } from './owners.table.js';
+import type { ConsentEventsTable } from './consent-events.table.js';
+import type { SuppressionsTable } from './suppressions.table.js';
+import type { FeedbackEventsTable } from './feedback-events.table.js';
+import type { SentMessagesTable } from './sent-messages.table.js';
+import type { BroadcastMessagesTable } from './broadcast-messages.table.js';
+import type { BroadcastPausesTable } from './broadcast-pauses.table.js';
+import type { BroadcastSendersTable } from './broadcast-senders.table.js';
+import type { BroadcastsTable } from './broadcasts.table.js';
+import type { OwnerAuditLogTable } from './owner-audit-log.table.js';
+import type { OwnerSessionsTable } from './owner-sessions.table.js';
+import type { OwnerSignInLinksTable } from './owner-sign-in-links.table.js';
+import type { OwnersTable } from './owners.table.js';
 import type { SignupsTable } from './signups.table.js';
 
 export interface Database {

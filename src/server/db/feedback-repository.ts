@@ -5,8 +5,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import { iso, type Engine } from './column-types.js';
 import type { Database } from './database.js';
-import type { MessagePurpose, SentMessageState } from './feedback.table.js';
-import type { BroadcastChannel } from './outbox.table.js';
+import type { MessagePurpose, SentMessageState } from './sent-messages.table.js';
+import type { BroadcastChannel } from './message-channels.js';
 
 /** A message as the reports about it need it. */
 export interface SentMessage {

@@ -9,7 +9,7 @@ import { ann, rosa } from '../test/people.js';
 import { storeEngines, suiteName, type StoreEngine } from '../test/store-engines.js';
 import { openDatabase, type Db } from './open-database.js';
 import { SenderBusyError, type Broadcast, type ClaimedMessage, type OutboxRepository } from './outbox-repository.js';
-import type { BroadcastChannel } from './outbox.table.js';
+import type { BroadcastChannel } from './message-channels.js';
 
 const T0 = new Date('2026-11-24T09:00:00.000Z');
 const at = (ms: number): string => new Date(T0.getTime() + ms).toISOString();

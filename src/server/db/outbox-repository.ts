@@ -7,14 +7,10 @@ import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.
 import { readSuppressionEntries, type SuppressionEntry } from './suppression-entries.js';
 import type { Time } from './column-types.js';
 import type { Database } from './database.js';
-import {
-  MESSAGE_STATES,
-  type AudienceConfirmation,
-  type BroadcastChannel,
-  type FailureKind,
-  type MessageState,
-  type PauseCause,
-} from './outbox.table.js';
+import { MESSAGE_STATES, type FailureKind, type MessageState } from './broadcast-messages.table.js';
+import { type AudienceConfirmation } from './broadcasts.table.js';
+import { type BroadcastChannel } from './message-channels.js';
+import { type PauseCause } from './broadcast-pauses.table.js';
 
 export const BROADCAST_SEGMENTS = ['all', 'beta'] as const;
 export type BroadcastSegment = (typeof BROADCAST_SEGMENTS)[number];

@@ -3,7 +3,7 @@
 // for a page of people (a broadcast) or for one (a page, a single send).
 import type { Kysely } from 'kysely';
 import { iso } from './column-types.js';
-import { ADDRESS_ONLY_REASONS, type AddressKind, type SuppressionReason } from './consent.table.js';
+import { ADDRESS_ONLY_REASONS, type AddressKind, type SuppressionReason } from './suppressions.table.js';
 import type { Database } from './database.js';
 
 export interface SuppressionEntry {

@@ -1,6 +1,6 @@
 // Addresses as the owner's notices and the audit log show them: masked, never whole.
-import { maskEmail } from '../consent/mask-email.js';
-import { phoneEnd } from '../consent/phone.js';
+import { maskEmail } from '../messaging/mask-email.js';
+import { phoneEnd } from '../messaging/phone.js';
 
 /**
  * A masked address from a redirect's query string ("ro•••@example.com", "a phone ending 4567"), or

@@ -4,7 +4,7 @@
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { ownerWords as words } from './owner-words.js';
-import { linkPageStyles } from '../consent/link-page-styles.js';
+import { linkPageStyles } from '../consent/link-pages/link-page-styles.js';
 import { ownerStyles } from './owner-styles.js';
 
 export type OwnerSection = 'overview' | 'people' | 'broadcasts' | 'audit';

@@ -1,10 +1,10 @@
 // The list: search, one person's record with their consent history, the question before deleting
 // them, and the export buttons.
-import { phoneEnd } from '../consent/phone.js';
-import { TextField } from '../consent/text-field.js';
+import { phoneEnd } from '../messaging/phone.js';
+import { TextField } from '../consent/link-pages/link-page-text-field.js';
 import { ownerWords } from './owner-words.js';
 import type { ConsentEvent, Subscriber } from '../db/consent-repository.js';
-import type { ConsentKind, ConsentSource } from '../db/consent.table.js';
+import type { ConsentKind, ConsentSource } from '../db/consent-events.table.js';
 import { Notice, renderOwnerPage, ScrollTable, shortPage, shortTime } from './owner-layout.js';
 
 const words = ownerWords.people;

@@ -1,8 +1,8 @@
 // Finding a person, their record and consent history, and deleting them; each step is written in
 // the audit log, with the address masked.
 import type { FastifyPluginAsync } from 'fastify';
-import { checkDetails, typedDetails } from '../consent/details-form.js';
-import { maskEmail } from '../consent/mask-email.js';
+import { checkDetails, typedDetails } from '../consent/link-pages/details-form.js';
+import { maskEmail } from '../messaging/mask-email.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import { DELETED_PERSON } from '../db/consent-repository.js';
 import type { Db } from '../db/open-database.js';

@@ -3,7 +3,7 @@
 // provider signs; the list's key is for the list).
 import nodemailer from 'nodemailer';
 import type { EmailConfig } from '../config.js';
-import { renderEmailParts } from '../consent/email-templates.js';
+import { renderEmailParts } from '../messaging/email-templates.js';
 import { ownerWords } from './owner-words.js';
 
 export interface SignInMailer {

@@ -2,9 +2,9 @@
 // each address gets), the Twilio stand-in, a fresh database, and people to send to.
 import { onTestFinished } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
-import type { Transports } from '../consent/messaging.js';
+import type { Transports } from '../messaging/transports.js';
 import { Broadcasts, transportsFrom } from '../broadcast/broadcasts.js';
-import { configuredWebhooks, tagHeadersFor } from '../feedback/feedback-setup.js';
+import { configuredWebhooks, tagHeadersFor } from '../bounces/reports-setup.js';
 import { openDatabase, type Db } from '../db/open-database.js';
 import type { Broadcast } from '../db/outbox-repository.js';
 import { startCountingSmtpSink, type CountingSmtpSink } from './smtp-sink.js';

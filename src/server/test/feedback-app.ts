@@ -1,7 +1,7 @@
 // Test support: the app as the server builds it over a broadcast world (broadcast-setup.ts), with
 // feedback's routes from the world's configuration, and a poster for a provider's webhook.
 import { createApp } from '../app.js';
-import { createFeedbackParts } from '../feedback/feedback-setup.js';
+import { createFeedbackParts } from '../bounces/reports-setup.js';
 import type { setup } from './broadcast-setup.js';
 import { testConfig } from './test-config.js';
 

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { snsStringToSign } from '../feedback/ses-webhook.js';
+import { snsStringToSign } from '../bounces/ses-webhook.js';
 
 export const SNS_REGION = 'us-east-1';
 export const CERT_URL = `https://sns.${SNS_REGION}.amazonaws.com/SimpleNotificationService-0123456789abcdef0123456789abcdef.pem`;

@@ -1,0 +1,240 @@
+// What comes back after a send, on every engine: each report is matched to one message by our
+// token (or the provider's id we recorded), stored once, and acted on by the rules; a forged token
+// or a message we never sent changes nothing.
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createMessagingCore } from '../consent/create-messaging.js';
+import { MessageLog } from '../messaging/message-log.js';
+import { createMessageTokens } from '../messaging/message-tokens.js';
+import { openDatabase, type Db } from '../db/open-database.js';
+import { ann, rosa } from '../test/people.js';
+import { storeEngines, suiteName } from '../test/store-engines.js';
+import type { FeedbackEvent } from './report-event.js';
+import { Feedback } from './act-on-reports.js';
+
+const SECRET = 'k'.repeat(40);
+const SITE = 'https://scamsavvy.example';
+
+async function world(engine: (typeof storeEngines)[number]) {
+  const store: Db = await openDatabase(await engine.database());
+  onTestFinished(() => store.close());
+  const { subscriptions } = createMessagingCore({ secretKey: SECRET }, store.consent);
+  const tokens = createMessageTokens(SECRET);
+  const log = new MessageLog({ store: store.feedback, tokens, siteUrl: SITE });
+  const feedback = new Feedback({
+    store: store.feedback,
+    consent: store.consent,
+    subscriptions,
+    outbox: store.outbox,
+    tokens,
+  });
+  const person = async (who: typeof rosa | typeof ann) => {
+    await store.signups.add({ ...who, consentVersion: 'v1' });
+    return (await store.consent.subscriberByEmailKey(who.email))!;
+  };
+  /** One message to this person, as a sender records it; its token. */
+  const sendTo = async (
+    subscriber: { id: string; email: string; phone: string },
+    channel: 'email' | 'sms' = 'email',
+    broadcastId: number | null = null,
+  ) => {
+    const outgoing = await log.begin({
+      channel,
+      purpose: broadcastId === null ? 'confirmation' : 'broadcast',
+      signupId: subscriber.id,
+      broadcastId,
+      addressHash:
+        (channel === 'email' ? subscriptions.emailHash(subscriber.email) : subscriptions.phoneHash(subscriber.phone)) ??
+        null,
+      feedbackId: 'launch:launch:scamsavvy',
+    });
+    await log.sent(outgoing.token, {
+      providerId: `provider-${outgoing.token.slice(0, 8)}`,
+      messageId: `${outgoing.token}@scamsavvy.example`,
+    });
+    return outgoing.token;
+  };
+  let count = 0;
+  const report = (
+    kind: FeedbackEvent['kind'],
+    message: FeedbackEvent['message'],
+    extra: Partial<FeedbackEvent> = {},
+  ): FeedbackEvent => {
+    count += 1;
+    return {
+      source: 'postmark',
+      eventId: `event-${count}`,
+      kind,
+      message,
+      // A second apart, in the order made: the soft-bounce rule reads them in time order.
+      occurredAt: new Date(Date.now() - 3_600_000 + count * 1000).toISOString(),
+      ...extra,
+    };
+  };
+  return { store, subscriptions, tokens, feedback, person, sendTo, report };
+}
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(suiteName('What comes back after a send', engine), () => {
+    it('a hard bounce suppresses that email once, records it on the person, and a redelivery changes nothing', async () => {
+      const { store, subscriptions, feedback, person, sendTo, report } = await world(engine);
+      const subscriber = await person(rosa);
+      const token = await sendTo(subscriber);
+      const bounce = report('hard_bounce', { token }, { code: '5.1.1', detail: 'User unknown' });
+      expect(await feedback.receive([bounce])).toEqual({ stored: 1, duplicates: 0, unmatched: 0 });
+      expect(await feedback.receive([bounce])).toEqual({ stored: 0, duplicates: 1, unmatched: 0 });
+      expect(await subscriptions.mayContact((await store.consent.subscriber(subscriber.id))!, 'email')).toBe(false);
+      // Texts still reach her: a dead email address says nothing about her phone.
+      expect(await subscriptions.mayContact((await store.consent.subscriber(subscriber.id))!, 'sms')).toBe(true);
+      const history = (await store.consent.history(subscriber.id)).filter((event) => event.kind === 'email_bounced');
+      expect(history).toEqual([expect.objectContaining({ source: 'provider_report' })]);
+      expect((await store.feedback.find({ token }))?.state).toBe('bounced');
+    });
+
+    it('a complaint stops all email to the person after one', async () => {
+      const { store, subscriptions, feedback, person, sendTo, report } = await world(engine);
+      const subscriber = await person(ann);
+      const token = await sendTo(subscriber);
+      await feedback.receive([report('complaint', { token })]);
+      expect(await subscriptions.mayContact((await store.consent.subscriber(subscriber.id))!, 'email')).toBe(false);
+      expect((await store.consent.history(subscriber.id)).map((event) => event.kind)).toContain('email_complained');
+    });
+
+    it('reports arriving together are written together, each caller getting its own counts; copies in one batch count once', async () => {
+      const { store, feedback, person, sendTo, report } = await world(engine);
+      const rosaToken = await sendTo(await person(rosa));
+      const annToken = await sendTo(await person(ann));
+      const delivered = report('delivered', { token: rosaToken });
+      const bounce = report('hard_bounce', { token: annToken });
+      const forged = report('hard_bounce', { token: 'a'.repeat(32) });
+      // Three requests at once: one batch. The same report twice within it is stored once.
+      const outcomes = await Promise.all([
+        feedback.receive([delivered, delivered]),
+        feedback.receive([bounce, forged]),
+        feedback.receive([delivered]),
+      ]);
+      expect(outcomes).toEqual([
+        { stored: 1, duplicates: 1, unmatched: 0 },
+        { stored: 1, duplicates: 0, unmatched: 1 },
+        { stored: 0, duplicates: 1, unmatched: 0 },
+      ]);
+      expect((await store.feedback.find({ token: rosaToken }))?.state).toBe('delivered');
+      expect((await store.feedback.find({ token: annToken }))?.state).toBe('bounced');
+      // And in a later batch: still once.
+      expect(await feedback.receive([delivered, bounce])).toEqual({ stored: 0, duplicates: 2, unmatched: 0 });
+    });
+
+    it('a batch that cannot be written fails its callers (the provider sends again), and the next one goes on', async () => {
+      const { store, feedback, person, sendTo, report } = await world(engine);
+      const token = await sendTo(await person(rosa));
+      const storeMany = store.feedback.storeMany.bind(store.feedback);
+      let failNext = true;
+      store.feedback.storeMany = async (reports) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('the database is away');
+        }
+        return storeMany(reports);
+      };
+      const first = report('delivered', { token });
+      const results = await Promise.allSettled([feedback.receive([first]), feedback.receive([first])]);
+      expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+      expect(await feedback.receive([first])).toEqual({ stored: 1, duplicates: 0, unmatched: 0 });
+    });
+
+    it("a provider id two messages share (a server answering every message alike) matches neither", async () => {
+      const { store, subscriptions, feedback, person, report } = await world(engine);
+      const [first, second] = [await person(rosa), await person(ann)];
+      const tokens = createMessageTokens(SECRET);
+      for (const subscriber of [first, second]) {
+        const token = tokens.issue();
+        await store.feedback.sending([
+          {
+            token,
+            channel: 'email',
+            purpose: 'broadcast',
+            signupId: subscriber.id,
+            broadcastId: null,
+            addressHash: subscriptions.emailHash(subscriber.email) ?? null,
+          },
+        ]);
+        await store.feedback.sent(token, { state: 'sent', providerId: 'OK' });
+      }
+      expect(await feedback.receive([report('hard_bounce', { providerId: 'OK' })])).toMatchObject({ unmatched: 1 });
+      for (const subscriber of [first, second])
+        expect(await subscriptions.mayContact((await store.consent.subscriber(subscriber.id))!, 'email')).toBe(true);
+    });
+
+    it('three soft bounces on different sends suppress; a delivery between resets the count', async () => {
+      const { store, subscriptions, feedback, person, sendTo, report } = await world(engine);
+      const subscriber = await person(rosa);
+      const may = async () => subscriptions.mayContact((await store.consent.subscriber(subscriber.id))!, 'email');
+      const [first, second, third, fourth, fifth] = [
+        await sendTo(subscriber),
+        await sendTo(subscriber),
+        await sendTo(subscriber),
+        await sendTo(subscriber),
+        await sendTo(subscriber),
+      ];
+      await feedback.receive([report('soft_bounce', { token: first! }), report('soft_bounce', { token: first! })]);
+      await feedback.receive([report('soft_bounce', { token: second! })]);
+      await feedback.receive([report('delivered', { token: third! })]);
+      await feedback.receive([report('soft_bounce', { token: fourth! })]);
+      // Two before the delivery, one after: still writable.
+      expect(await may()).toBe(true);
+      await feedback.receive([report('soft_bounce', { token: fifth! }), report('soft_bounce', { token: third! })]);
+      // fourth, fifth and third (soft-bounced after its delivery report, a later send's count): three.
+      expect(await may()).toBe(false);
+    });
+
+    it('texts: a STOP (21610) is their STOP, a landline (30006) marks the number, carriers filtering (30007) pause the broadcast’s texts', async () => {
+      const { store, subscriptions, feedback, person, sendTo, report } = await world(engine);
+      const stopper = await person(rosa);
+      const landline = await person(ann);
+      const broadcast = await store.outbox.create({
+        name: 'launch',
+        template: 'launch',
+        segment: 'all',
+        channels: ['sms'],
+        confirmation: 'everyone',
+        content: { subject: 's', text: 't', html: 'h', sms: 'x' },
+      });
+      await feedback.receive([
+        report('stop', { token: await sendTo(stopper, 'sms') }, { source: 'twilio', code: '21610' }),
+      ]);
+      expect((await store.consent.subscriber(stopper.id))?.smsOptOutAt).not.toBeNull();
+      await feedback.receive([
+        report('undeliverable', { token: await sendTo(landline, 'sms') }, { source: 'twilio', code: '30006' }),
+      ]);
+      expect(await subscriptions.mayContact((await store.consent.subscriber(landline.id))!, 'sms')).toBe(false);
+      expect(await subscriptions.mayContact((await store.consent.subscriber(landline.id))!, 'email')).toBe(true);
+      const filtered = await sendTo(landline, 'sms', broadcast!.id);
+      await feedback.receive([report('filtered', { token: filtered }, { source: 'twilio', code: '30007' })]);
+      expect(await store.outbox.channelPauses(broadcast!.id)).toEqual([
+        expect.objectContaining({ channel: 'sms', cause: 'sender', reason: expect.stringMatching(/30007/) }),
+      ]);
+    });
+
+    it('matches by the provider’s id when a report carries no token, and never by a forged token or an id we never sent', async () => {
+      const { store, subscriptions, tokens, feedback, person, sendTo, report } = await world(engine);
+      const subscriber = await person(rosa);
+      const token = await sendTo(subscriber);
+      const forged = `${token.slice(0, 16)}${'a'.repeat(16)}`;
+      expect(tokens.verify(forged)).toBe(false);
+      // A forged token naming nothing, and a forged token beside a real provider id: both do nothing.
+      expect(await feedback.receive([report('complaint', { token: forged })])).toMatchObject({ unmatched: 1 });
+      expect(
+        await feedback.receive([report('complaint', { token: forged, providerId: `provider-${token.slice(0, 8)}` })]),
+      ).toMatchObject({ unmatched: 1 });
+      expect(await feedback.receive([report('hard_bounce', { providerId: 'never-sent' })])).toMatchObject({
+        unmatched: 1,
+      });
+      expect(await subscriptions.mayContact((await store.consent.subscriber(subscriber.id))!, 'email')).toBe(true);
+      // The provider's id alone (as Twilio's and most webhooks' reports carry): matched.
+      await feedback.receive([report('delivered', { providerId: `provider-${token.slice(0, 8)}` })]);
+      expect((await store.feedback.find({ token }))?.state).toBe('delivered');
+      // Reports out of order: a later "sent" never moves it back.
+      await feedback.receive([report('sent', { token })]);
+      expect((await store.feedback.find({ token }))?.state).toBe('delivered');
+    });
+  });
+}

@@ -1,0 +1,269 @@
+// What comes back after a send, acted on in one place (docs/messaging.md, "Hearing back"): each
+// report is matched to one message by our signed token (or the provider's id for the message we
+// recorded), stored once, and then: a hard bounce suppresses that email; a complaint stops all email
+// to the person; three soft bounces on different sends within 30 days, with no delivery between,
+// count as a bounce; a text's STOP (21610) is their STOP; an unknown number or a landline (30005,
+// 30006) marks the number undeliverable; carriers filtering us (30007) pause the broadcast's texts,
+// the owner's problem, not the person's. A report we cannot match to a message of ours changes
+// nothing: it is kept, for the owner, never matched by a bare address.
+import type { MessageTokens } from '../messaging/message-tokens.js';
+import type { Subscriptions } from '../consent/subscriptions.js';
+import type { FeedbackRepository, SentMessage } from '../db/feedback-repository.js';
+import type { ConsentRepository } from '../db/consent-repository.js';
+import type { OutboxRepository } from '../db/outbox-repository.js';
+import type { ConsentKind } from '../db/consent-events.table.js';
+import type { SuppressionReason } from '../db/suppressions.table.js';
+import type { SentMessageState } from '../db/sent-messages.table.js';
+import type { FeedbackEvent, FeedbackKind } from './report-event.js';
+
+/** Soft bounces on different sends, within this window and with no delivery between, make a bounce. */
+export const SOFT_BOUNCES_TO_SUPPRESS = 3;
+export const SOFT_BOUNCE_WINDOW_MS = 30 * 86_400_000;
+
+/** What a report does to the message's state. */
+const STATE_OF: Partial<Record<FeedbackKind, SentMessageState>> = {
+  sent: 'sent',
+  delivered: 'delivered',
+  hard_bounce: 'bounced',
+  soft_bounce: 'soft_bounced',
+  complaint: 'complained',
+  undeliverable: 'undeliverable',
+  stop: 'stopped',
+  filtered: 'filtered',
+};
+
+/** Reports written in one batch at most (the rest wait for the next). */
+const MAX_BATCH = 500;
+/** How long the first report of a batch waits for others (a provider's 2xx comes this much later). */
+const GATHER_MS = 2;
+
+/** Reports that only move a message's state: written many at once. */
+const PROGRESS_ONLY: ReadonlySet<FeedbackKind> = new Set(['delivered', 'sent', 'queued', 'delayed']);
+
+export interface FeedbackOutcome {
+  /** Stored and acted on. */
+  stored: number;
+  /** Already stored (the provider sent it again). */
+  duplicates: number;
+  /** Kept, but about no message of ours (an unsigned or forged token, an id we never sent). */
+  unmatched: number;
+}
+
+/** Where the reports' effects are written: the consent log, the suppression list, a broadcast's pauses. */
+export interface FeedbackOptions {
+  store: FeedbackRepository;
+  consent: ConsentRepository;
+  /** For a STOP: every form of the number, as a STOP text does it. */
+  subscriptions: Subscriptions;
+  outbox: OutboxRepository;
+  tokens: MessageTokens;
+  now?: () => Date;
+}
+
+export class Feedback {
+  private readonly now: () => Date;
+
+  constructor(private readonly options: FeedbackOptions) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /**
+   * Stores these reports once each and acts on the new ones; resolves once they are stored (a
+   * provider's 2xx must mean kept). Reports from requests arriving together are written together,
+   * a few statements a batch rather than three a report (docs/performance.md, bench:feedback);
+   * each caller still gets its own counts, and a failed batch fails only its callers.
+   */
+  receive(events: FeedbackEvent[]): Promise<FeedbackOutcome> {
+    if (events.length === 0) return Promise.resolve({ stored: 0, duplicates: 0, unmatched: 0 });
+    return new Promise((resolve, reject) => {
+      this.pending.push({ events, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private pending: {
+    events: FeedbackEvent[];
+    resolve: (outcome: FeedbackOutcome) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
+  private scheduled = false;
+  private flushing = false;
+
+  private pendingEvents(): number {
+    return this.pending.reduce((sum, each) => sum + each.events.length, 0);
+  }
+
+  private schedule(waited = false): void {
+    if (this.scheduled || this.flushing) return;
+    this.scheduled = true;
+    // A moment's wait gathers the reports of requests arriving close together into one write; those
+    // that waited for the previous batch, or a full batch, go at once.
+    if (waited || this.pendingEvents() >= MAX_BATCH) setImmediate(() => void this.flush());
+    else setTimeout(() => void this.flush(), GATHER_MS);
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    this.flushing = true;
+    const batch: typeof this.pending = [];
+    let size = 0;
+    while (this.pending.length > 0 && size < MAX_BATCH) {
+      const next = this.pending.shift()!;
+      batch.push(next);
+      size += next.events.length;
+    }
+    try {
+      const outcomes = await this.process(batch.map((each) => each.events));
+      batch.forEach((each, index) => each.resolve(outcomes[index]!));
+    } catch (error) {
+      for (const each of batch) each.reject(error);
+    } finally {
+      this.flushing = false;
+      if (this.pending.length > 0) this.schedule(true);
+    }
+  }
+
+  /** One batch: messages looked up together, reports stored together, states advanced together. */
+  private async process(groups: FeedbackEvent[][]): Promise<FeedbackOutcome[]> {
+    const { store, tokens } = this.options;
+    const events = groups.flat();
+    // A token that is not ours is a forgery or a mistake: it matches nothing, and nothing else is tried.
+    const ours = events.map((event) =>
+      event.message.token && tokens.verify(event.message.token) ? event.message.token.toLowerCase() : undefined,
+    );
+    const byToken = await store.findByTokens(ours.filter((token): token is string => token !== undefined));
+    const messages: (SentMessage | undefined)[] = [];
+    for (const [index, event] of events.entries()) {
+      const token = ours[index];
+      if (event.message.token) messages.push(token ? byToken.get(token) : undefined);
+      else messages.push(await this.match(event)); // by the provider's ids: rare, one at a time
+    }
+    const fresh = await store.storeMany(
+      events.map((event, index) => ({
+        source: event.source,
+        eventId: event.eventId,
+        kind: event.kind,
+        token: messages[index]?.token ?? null,
+        code: event.code ?? null,
+        detail: event.detail ?? null,
+        occurredAt: validTime(event.occurredAt) ?? this.now().toISOString(),
+      })),
+    );
+    // Progress reports (delivered, sent …) only move a state: many at once. The rest act one by one.
+    const moves = new Map<SentMessageState, string[]>();
+    for (const [index, event] of events.entries()) {
+      const message = messages[index];
+      if (!fresh[index] || !message) continue;
+      const state = STATE_OF[event.kind];
+      if (PROGRESS_ONLY.has(event.kind) && state) moves.set(state, [...(moves.get(state) ?? []), message.token]);
+      else await this.act(event, message);
+    }
+    for (const [state, moved] of moves) await store.advanceMany(moved, state);
+    // Each caller's own counts.
+    const outcomes: FeedbackOutcome[] = [];
+    let index = 0;
+    for (const group of groups) {
+      const outcome: FeedbackOutcome = { stored: 0, duplicates: 0, unmatched: 0 };
+      for (let count = 0; count < group.length; count += 1, index += 1) {
+        if (!fresh[index]) outcome.duplicates += 1;
+        else if (!messages[index]) outcome.unmatched += 1;
+        else outcome.stored += 1;
+      }
+      outcomes.push(outcome);
+    }
+    return outcomes;
+  }
+
+  /** The message a report is about: by a token only we could have issued, else by the provider's ids. */
+  private async match(event: FeedbackEvent): Promise<SentMessage | undefined> {
+    const { token, providerId, messageId } = event.message;
+    const { store, tokens } = this.options;
+    if (token) {
+      // A token that is not ours is a forgery or a mistake: never fall back to anything else.
+      if (!tokens.verify(token)) return undefined;
+      return store.find({ token: token.toLowerCase() });
+    }
+    if (providerId) return store.find({ providerId });
+    if (messageId) return store.find({ messageId });
+    return undefined;
+  }
+
+  private async act(event: FeedbackEvent, message: SentMessage): Promise<void> {
+    const state = STATE_OF[event.kind];
+    if (state) await this.options.store.advance(message.token, state);
+    switch (event.kind) {
+      case 'hard_bounce':
+        return this.suppress(message, 'bounced', 'email_bounced');
+      case 'complaint':
+        return this.suppress(message, 'complained', 'email_complained');
+      case 'soft_bounce': {
+        if (!message.addressHash) return;
+        const since = new Date(this.now().getTime() - SOFT_BOUNCE_WINDOW_MS).toISOString();
+        const count = await this.options.store.softBounces(message.addressHash, message.channel, since);
+        if (count >= SOFT_BOUNCES_TO_SUPPRESS)
+          await this.suppress(
+            message,
+            message.channel === 'email' ? 'bounced' : 'undeliverable',
+            message.channel === 'email' ? 'email_bounced' : 'sms_undeliverable',
+          );
+        return;
+      }
+      case 'undeliverable':
+        return this.suppress(
+          message,
+          'undeliverable',
+          message.channel === 'email' ? 'email_undeliverable' : 'sms_undeliverable',
+        );
+      case 'stop':
+        if (message.channel === 'sms') await this.stop(message);
+        return;
+      case 'filtered':
+        // Carriers filter our texts: ours to fix, never the person's. A broadcast's texts pause. (An
+        // email refused or filed as spam by one receiving server is recorded and shown, not acted on.)
+        if (message.broadcastId !== null && message.channel === 'sms')
+          await this.options.outbox.pauseChannel(message.broadcastId, 'sms', {
+            cause: 'sender',
+            reason:
+              'Carriers are filtering our texts (Twilio 30007): register the number for A2P 10DLC or use a verified toll-free number in the Twilio console, then resume.',
+            answer: event.detail ?? event.code ?? null,
+          });
+        return;
+      default:
+        return; // delivered, delayed, sent, queued: recorded
+    }
+  }
+
+  /** The address the message went to, suppressed for this reason; the person's history says why. */
+  private async suppress(message: SentMessage, reason: SuppressionReason, event: ConsentKind): Promise<void> {
+    if (!message.addressHash) return;
+    await this.options.consent.suppressByReport(
+      message.signupId,
+      {
+        kind: message.channel === 'email' ? 'email' : 'phone',
+        hash: message.addressHash,
+        reason,
+        source: 'provider_report',
+      },
+      event,
+    );
+  }
+
+  /** The number replied STOP to our sender: their STOP, for everyone who gave it. */
+  private async stop(message: SentMessage): Promise<void> {
+    if (!message.addressHash) return;
+    const person = message.signupId ? await this.options.consent.subscriber(message.signupId) : undefined;
+    const suppression = {
+      kind: 'phone' as const,
+      hash: message.addressHash,
+      reason: 'sms_stop' as const,
+      source: 'provider_report' as const,
+    };
+    if (person) await this.options.subscriptions.stopTexts(person.phone, 'provider_report');
+    else await this.options.consent.suppressByReport(null, suppression, 'sms_off');
+  }
+}
+
+function validTime(text: string): string | undefined {
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? new Date(at).toISOString() : undefined;
+}

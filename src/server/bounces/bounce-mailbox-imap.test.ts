@@ -1,0 +1,39 @@
+// The bounce mailbox end to end, on every engine: a broadcast sent with BOUNCE_ADDRESS, a real
+// report about one of its messages delivered to a real IMAP server (Dovecot), read by the server's
+// own composition (createFeedbackParts): that person's email is suppressed, nobody else's.
+import pino from 'pino';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { addPeople, setup } from '../test/broadcast-setup.js';
+import { dovecotAvailable, startDovecot } from '../test/dovecot.js';
+import { storeEngines } from '../test/store-engines.js';
+import { createFeedbackParts } from './reports-setup.js';
+import { report, REPORT_BOUNCE_ADDRESS } from './test-fixtures/reports.js';
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available || !dovecotAvailable)(`the bounce mailbox end to end on ${engine.name}`, () => {
+    it('a DSN about one message of a broadcast suppresses that address, once, and nobody else', async () => {
+      const dovecot = await startDovecot();
+      onTestFinished(() => dovecot.stop());
+      const { store, broadcasts, send, config } = await setup(engine.name, {
+        env: { BOUNCE_ADDRESS: REPORT_BOUNCE_ADDRESS, BOUNCE_IMAP_URL: dovecot.url() },
+      });
+      const people = await addPeople(store, 2);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      expect((await send(broadcast)).sent).toBe(2);
+      const [message] = await store.feedback.messagesTo(people[0]!.id);
+      await dovecot.deliver(report('gmail-no-such-user', { token: message!.token }));
+
+      const parts = createFeedbackParts(config.messaging, store, broadcasts.subscriptions);
+      const mailbox = parts?.bounceMailbox?.(pino({ level: 'silent' }));
+      expect(mailbox).toBeDefined();
+      onTestFinished(() => mailbox?.stop());
+      expect(await mailbox!.checkNow()).toEqual({ matched: 1, unmatched: 0 });
+      expect(await mailbox!.checkNow()).toEqual({ matched: 0, unmatched: 0 });
+      const may = async (index: number) =>
+        broadcasts.subscriptions.mayContact((await store.consent.subscriber(people[index]!.id))!, 'email');
+      expect(await may(0)).toBe(false);
+      expect(await may(1)).toBe(true);
+      expect((await store.feedback.find({ token: message!.token }))?.state).toBe('bounced');
+    });
+  });
+}

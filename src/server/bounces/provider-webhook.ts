@@ -1,0 +1,36 @@
+// The port every provider's webhook implements (one file per provider beside this one): verify the
+// request before reading a word of it, then turn it into FeedbackEvents. The routes
+// (webhook-routes.ts) store each event once and act on it (feedback.ts).
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FeedbackEvent, FeedbackSource } from './report-event.js';
+
+/** A webhook request as it arrived: the body's exact bytes (signatures are over them), never parsed first. */
+export interface WebhookRequest {
+  rawBody: Buffer;
+  headers: IncomingHttpHeaders;
+  /** The full URL the provider called, as it signed it (SITE_URL + path + query). */
+  url: string;
+}
+
+export type WebhookVerdict =
+  /** Verified: these events (maybe none: a test ping, an event kind we do not act on). */
+  | {
+      ok: true;
+      events: FeedbackEvent[];
+      /** Amazon SNS: a subscription to confirm, by GETting this URL (checked to be SNS's own host). */
+      confirmSubscriptionUrl?: string;
+    }
+  /** Refused: 401 (no or bad credentials/signature), 403 (signed, but not for us: a topic we did not ask for, too old, replayed), 400 (not readable after verifying). */
+  | { ok: false; status: 400 | 401 | 403; reason: string };
+
+export interface FeedbackWebhook {
+  readonly source: FeedbackSource;
+  /** Verifies, then parses. Never throws on a bad request: it answers a verdict. */
+  handle(request: WebhookRequest): Promise<WebhookVerdict>;
+  /**
+   * The headers that make this provider hand our message token back with each event (Postmark's
+   * metadata, Mailgun's variables, SendGrid's unique args, SES's message tags …), added to every
+   * email while this webhook is on.
+   */
+  tagHeaders?(token: string): Record<string, string>;
+}

@@ -1,0 +1,85 @@
+// What comes back after a send, put together from the configuration (for the server and the
+// broadcast command alike): the one place reports are acted on, the webhooks whose variables are
+// set, Twilio's status callbacks while texts are set up, and the headers that make the providers
+// hand each message's token back (docs/messaging.md, "Hearing back").
+import type { FastifyBaseLogger } from 'fastify';
+import type { MessagingConfig } from '../config.js';
+import { createMessageTokens } from '../messaging/message-tokens.js';
+import type { Subscriptions } from '../consent/subscriptions.js';
+import type { Db } from '../db/open-database.js';
+import { createBounceMailbox, type BounceMailbox } from './bounce-mailbox.js';
+import { Feedback } from './act-on-reports.js';
+import { createMailgunWebhook } from './mailgun-webhook.js';
+import { createPostmarkWebhook } from './postmark-webhook.js';
+import { createResendWebhook } from './resend-webhook.js';
+import { createSendgridWebhook } from './sendgrid-webhook.js';
+import { createSesWebhook } from './ses-webhook.js';
+import { createTwilioStatusWebhook } from './twilio-status-webhook.js';
+import type { FeedbackWebhook } from './provider-webhook.js';
+
+export interface FeedbackParts {
+  feedback: Feedback;
+  /** Each at /api/webhooks/<source>, only those whose variables are set. */
+  webhooks: FeedbackWebhook[];
+  /** Twilio's status callbacks at /api/sms/status, while texts are set up. */
+  smsStatus?: FeedbackWebhook;
+  /** The providers' tag headers for a message's token, added to every email. */
+  tagHeaders: (token: string) => Record<string, string>;
+  /** With BOUNCE_ADDRESS and BOUNCE_IMAP_URL: the bounce mailbox, read while the server runs. */
+  bounceMailbox?: (logger: FastifyBaseLogger) => BounceMailbox;
+}
+
+/** The webhooks the configuration turns on (each provider's file beside this one). */
+export function configuredWebhooks(config: Pick<MessagingConfig, 'feedback'>): FeedbackWebhook[] {
+  const { feedback } = config;
+  const webhooks: FeedbackWebhook[] = [];
+  if (feedback?.ses) webhooks.push(createSesWebhook(feedback.ses));
+  if (feedback?.postmark) webhooks.push(createPostmarkWebhook(feedback.postmark));
+  if (feedback?.mailgun) webhooks.push(createMailgunWebhook({ signingKey: feedback.mailgun.signingKey }));
+  if (feedback?.sendgrid) webhooks.push(createSendgridWebhook(feedback.sendgrid));
+  if (feedback?.resend) webhooks.push(createResendWebhook(feedback.resend));
+  return webhooks;
+}
+
+/** The headers every email carries so that the providers in use hand its token back. */
+export function tagHeadersFor(webhooks: FeedbackWebhook[]): (token: string) => Record<string, string> {
+  return (token) =>
+    Object.assign({}, ...webhooks.map((hook) => hook.tagHeaders?.(token) ?? {})) as Record<string, string>;
+}
+
+/** Everything feedback needs, or undefined without SECRET_KEY (no token can be signed or checked). */
+export function createFeedbackParts(
+  config: MessagingConfig,
+  db: Pick<Db, 'feedback' | 'consent' | 'outbox'>,
+  subscriptions: Subscriptions,
+): FeedbackParts | undefined {
+  if (!config.secretKey) return undefined;
+  const webhooks = configuredWebhooks(config);
+  const tokens = createMessageTokens(config.secretKey);
+  const feedback = new Feedback({
+    store: db.feedback,
+    consent: db.consent,
+    subscriptions,
+    outbox: db.outbox,
+    tokens,
+  });
+  const { bounceAddress, bounceImapUrl } = config.feedback ?? {};
+  return {
+    feedback,
+    webhooks,
+    ...(bounceAddress && bounceImapUrl
+      ? {
+          bounceMailbox: (logger: FastifyBaseLogger) =>
+            createBounceMailbox({
+              url: bounceImapUrl,
+              bounceAddress,
+              tokens,
+              onEvents: (events) => feedback.receive(events),
+              logger,
+            }),
+        }
+      : {}),
+    ...(config.sms ? { smsStatus: createTwilioStatusWebhook({ authToken: config.sms.authToken }) } : {}),
+    tagHeaders: tagHeadersFor(webhooks),
+  };
+}

@@ -1,0 +1,192 @@
+// Twilio's status callbacks through the real app, on every engine: texts sent by a broadcast carry
+// their token in the callback URL; signed callbacks act once, in any order; a forged one gets 401
+// and changes nothing; without texts set up the route is not there.
+import { createHmac } from 'node:crypto';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { twilioSignature } from '../messaging/twilio-sms-provider.js';
+import { addPeople, AUTH_TOKEN, setup } from '../test/broadcast-setup.js';
+import { startCountingSmtpSink } from '../test/smtp-sink.js';
+import { storeEngines } from '../test/store-engines.js';
+import { appFor, SITE } from '../test/feedback-app.js';
+import { configuredWebhooks, tagHeadersFor } from './reports-setup.js';
+
+/** A status callback as Twilio posts it: form fields, signed over the full URL. */
+function callback(url: string, fields: Record<string, string>, token = AUTH_TOKEN) {
+  return {
+    method: 'POST' as const,
+    url: url.slice(SITE.length),
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': twilioSignature(token, url, fields),
+    },
+    payload: new URLSearchParams(fields).toString(),
+  };
+}
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(`Twilio status callbacks on ${engine.name}`, () => {
+    it('a landline, a STOP and a delivery (reported out of order and twice) each act once; a forged one changes nothing', async () => {
+      const world = await setup(engine.name, { texts: true });
+      const { store, broadcasts, send, twilio } = world;
+      const people = await addPeople(store, 3);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch', channels: ['sms'] });
+      expect((await send(broadcast)).sent).toBe(3);
+      const app = await appFor(world);
+      const texts = new Map(twilio!.sent().map((text) => [text.to, text]));
+      const [landline, stopper, fine] = people.map((person) => texts.get(person.phone)!);
+      for (const text of [landline, stopper, fine])
+        expect(text?.statusCallback).toMatch(/^https:\/\/scamsavvy\.example\/api\/sms\/status\?t=[a-z2-7]{32}$/);
+      const personOf = async (index: number) => (await store.consent.subscriber(people[index]!.id))!;
+
+      // A forged signature (another auth token): refused, nothing changes.
+      const forged = await app.inject(
+        callback(
+          landline!.statusCallback!,
+          { MessageSid: landline!.sid!, MessageStatus: 'undelivered', ErrorCode: '30006' },
+          'x'.repeat(32),
+        ),
+      );
+      expect(forged.statusCode).toBe(401);
+      expect(await broadcasts.subscriptions.mayContact(await personOf(0), 'sms')).toBe(true);
+
+      const undelivered = callback(landline!.statusCallback!, {
+        MessageSid: landline!.sid!,
+        MessageStatus: 'undelivered',
+        ErrorCode: '30006',
+      });
+      expect((await app.inject(undelivered)).json()).toMatchObject({ stored: 1, duplicates: 0 });
+      expect((await app.inject(undelivered)).json()).toMatchObject({ stored: 0, duplicates: 1 });
+      expect(await broadcasts.subscriptions.mayContact(await personOf(0), 'sms')).toBe(false);
+      expect(await broadcasts.subscriptions.mayContact(await personOf(0), 'email')).toBe(true);
+
+      await app.inject(
+        callback(stopper!.statusCallback!, { MessageSid: stopper!.sid!, MessageStatus: 'failed', ErrorCode: '21610' }),
+      );
+      expect((await personOf(1)).smsOptOutAt).not.toBeNull();
+
+      // Delivered arrives before sent: it stays delivered.
+      for (const status of ['delivered', 'sent'])
+        expect(
+          (await app.inject(callback(fine!.statusCallback!, { MessageSid: fine!.sid!, MessageStatus: status })))
+            .statusCode,
+        ).toBe(200);
+      const token = new URL(fine!.statusCallback!).searchParams.get('t')!;
+      expect((await store.feedback.find({ token }))?.state).toBe('delivered');
+      expect(
+        await store.feedback.health(broadcast.id, 'sms', (await store.outbox.get('launch'))!.startedAt),
+      ).toMatchObject({
+        messages: 3,
+        delivered: 1,
+        undeliverable: 2,
+      });
+      await app.close();
+    });
+
+    it('the route is not there while texts are not set up', async () => {
+      const world = await setup(engine.name);
+      const app = await appFor(world);
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/sms/status',
+        payload: 'MessageSid=SM1&MessageStatus=delivered',
+      });
+      expect(response.statusCode).toBe(404);
+      await app.close();
+    });
+  });
+}
+
+const SIGNING_KEY = 'key-0123456789abcdef0123456789abcdef';
+
+/** A Mailgun webhook body as Mailgun documents it, signed with SIGNING_KEY (or another key). */
+function mailgunBody(
+  eventData: Record<string, unknown>,
+  { key = SIGNING_KEY, at = Date.now(), token = `${Math.random().toString(36).slice(2)}${'x'.repeat(30)}` } = {},
+) {
+  const timestamp = String(Math.floor(at / 1000));
+  const signature = createHmac('sha256', key)
+    .update(timestamp + token)
+    .digest('hex');
+  return JSON.stringify({ signature: { timestamp, token, signature }, 'event-data': eventData });
+}
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(`Mailgun's webhook on ${engine.name}`, () => {
+    it('hands our token back: a permanent failure suppresses, a complaint stops email, each once; forged, stale and replayed ones change nothing', async () => {
+      const counting = await startCountingSmtpSink();
+      onTestFinished(() => counting.stop());
+      const world = await setup(engine.name, { smtp: counting, env: { MAILGUN_WEBHOOK_SIGNING_KEY: SIGNING_KEY } });
+      const { store, broadcasts, send, config } = world;
+      // Every email carries the token where Mailgun hands it back.
+      expect(tagHeadersFor(configuredWebhooks(config.messaging))('t0ken')).toEqual({
+        'X-Mailgun-Variables': '{"token":"t0ken"}',
+      });
+      const people = await addPeople(store, 3);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      expect((await send(broadcast)).sent).toBe(3);
+      const app = await appFor(world);
+      const tokens = (await Promise.all(people.map((person) => store.feedback.messagesTo(person.id)))).map(
+        (messages) => messages[0]!.token,
+      );
+      const post = (payload: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/webhooks/mailgun',
+          headers: { 'content-type': 'application/json' },
+          payload,
+        });
+      const may = async (index: number) =>
+        broadcasts.subscriptions.mayContact((await store.consent.subscriber(people[index]!.id))!, 'email');
+      const failed = {
+        id: 'event-failed-1',
+        event: 'failed',
+        severity: 'permanent',
+        timestamp: Date.now() / 1000,
+        recipient: people[0]!.email,
+        'user-variables': { token: tokens[0] },
+        'delivery-status': { code: 550, 'enhanced-code': '5.1.1', description: `No such user ${people[0]!.email}` },
+        message: { headers: { 'message-id': 'x@scamsavvy.example' } },
+      };
+
+      // Forged (another key), stale (an hour old), unsigned: refused, nothing changes.
+      expect((await post(mailgunBody(failed, { key: 'key-someone-else-000000000000' }))).statusCode).toBe(401);
+      expect((await post(mailgunBody(failed, { at: Date.now() - 3_600_000 }))).statusCode).toBe(403);
+      expect((await post(JSON.stringify({ 'event-data': failed }))).statusCode).toBe(401);
+      // A token someone wrote into a report themselves (not one we signed): nothing.
+      expect(
+        (
+          await post(mailgunBody({ ...failed, id: 'event-forged', 'user-variables': { token: 'a'.repeat(32) } }))
+        ).json(),
+      ).toMatchObject({ unmatched: 1 });
+      expect(await may(0)).toBe(true);
+
+      const signed = mailgunBody(failed);
+      expect((await post(signed)).json()).toMatchObject({ stored: 1 });
+      // The same signed request again (a replay): 403. Mailgun's own redelivery (newly signed): stored once.
+      expect((await post(signed)).statusCode).toBe(403);
+      expect((await post(mailgunBody(failed))).json()).toMatchObject({ stored: 0, duplicates: 1 });
+      expect(await may(0)).toBe(false);
+      const history = await store.consent.history(people[0]!.id);
+      expect(history.map((event) => event.kind)).toContain('email_bounced');
+
+      await post(
+        mailgunBody({
+          id: 'event-complaint-1',
+          event: 'complained',
+          timestamp: Date.now() / 1000,
+          'user-variables': { token: tokens[1] },
+        }),
+      );
+      expect(await may(1)).toBe(false);
+      expect(await may(2)).toBe(true);
+      await app.close();
+    });
+
+    it('is not there while MAILGUN_WEBHOOK_SIGNING_KEY is unset', async () => {
+      const world = await setup(engine.name);
+      const app = await appFor(world);
+      expect((await app.inject({ method: 'POST', url: '/api/webhooks/mailgun', payload: '{}' })).statusCode).toBe(404);
+      await app.close();
+    });
+  });
+}

@@ -1,0 +1,363 @@
+// Messaging through the real app: sign-ups over HTTP, a real SMTP server on loopback, a local
+// stand-in for Twilio's API, signed webhooks; on every engine the store suite runs on.
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from '../app.js';
+import type { MessagingConfig } from '../config.js';
+import { openDatabase, type Db } from '../db/open-database.js';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
+import { storeEngines } from '../test/store-engines.js';
+import { testConfig } from '../test/test-config.js';
+import { startTwilioStandIn, type TwilioStandIn } from '../test/twilio-stand-in.js';
+import { createMessaging } from './create-messaging.js';
+import { twilioSignature } from '../messaging/twilio-sms-provider.js';
+
+const SITE = 'https://scamsavvy.example';
+const SECRET_KEY = 'test-secret-key-that-is-long-enough-123';
+const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
+const AUTH_TOKEN = 'a'.repeat(32);
+
+interface Running {
+  app: FastifyInstance;
+  store: Db;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function sink(): Promise<SmtpSink> {
+  const started = await startSmtpSink();
+  cleanups.push(() => started.stop());
+  return started;
+}
+
+async function twilioStandIn(): Promise<TwilioStandIn> {
+  const started = await startTwilioStandIn({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN });
+  cleanups.push(() => started.stop());
+  return started;
+}
+
+async function start(
+  engine: (typeof storeEngines)[number],
+  { smtpUrl, twilio, postalAddress }: { smtpUrl?: string; twilio?: TwilioStandIn; postalAddress?: string },
+): Promise<Running> {
+  const database = await engine.database();
+  const config: MessagingConfig = {
+    ...(smtpUrl ? { email: { smtpUrl, from: 'ScamSavvy <hello@scamsavvy.example>' } } : {}),
+    ...(twilio
+      ? {
+          sms: {
+            provider: 'twilio' as const,
+            accountSid: ACCOUNT_SID,
+            authToken: AUTH_TOKEN,
+            from: '+15550001111',
+            apiBaseUrl: twilio.baseUrl,
+          },
+        }
+      : {}),
+    secretKey: SECRET_KEY,
+    ...(postalAddress ? { postalAddress } : {}),
+    emailConfirmation: smtpUrl !== undefined,
+    unconfirmedRetentionDays: 30,
+    confirmationReminderDays: 7,
+  };
+  const store = await openDatabase(database, { confirmSignups: config.emailConfirmation });
+  const messaging = createMessaging(config, store, SITE, {
+    mailer: { pollMs: 100, retryBaseMs: 100, maxRetryMs: 300 },
+  });
+  const app = await createApp({
+    config: testConfig({ siteUrl: SITE }),
+    db: store,
+    messaging,
+    serveSite: false,
+    logger: false,
+  });
+  await app.ready();
+  cleanups.push(() => app.close());
+  return { app, store };
+}
+
+async function signUp(app: FastifyInstance, email: string, phone = '+15551234567', name = 'Rosa Díaz') {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/signups',
+    payload: { name, phone, email, betaTesting: false, openedForMs: 5000, consentVersion: '2026-11-23' },
+  });
+  expect(response.statusCode).toBe(201);
+}
+
+const to = (email: string) => (mail: ReceivedMail) => mail.envelope.to.includes(email);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function linksIn(mail: ReceivedMail) {
+  const text = mail.parsed.text ?? '';
+  const find = (kind: string) => text.match(new RegExp(`${SITE}/${kind}/([A-Za-z0-9_-]+)`))?.[0];
+  return { confirm: find('confirm'), preferences: find('preferences'), unsubscribe: find('unsubscribe') };
+}
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(`confirmation email (${engine.name})`, () => {
+    it('goes out once a sign-up is stored: list headers, both parts, working links, and not the name', async () => {
+      const smtp = await sink();
+      const { app, store } = await start(engine, { smtpUrl: smtp.url });
+      await signUp(app, 'rosa@example.com', '+15551234567', 'Spammy Name Visit evil.example');
+      const mail = await smtp.waitFor(to('rosa@example.com'), 10_000);
+
+      expect(mail.parsed.subject).toBe('Please confirm you want launch news from ScamSavvy');
+      expect(mail.parsed.from?.value).toEqual([{ name: 'ScamSavvy', address: 'hello@scamsavvy.example' }]);
+      const links = linksIn(mail);
+      expect(links.confirm).toBeDefined();
+      const headers = mail.raw.replace(/\r?\n[ \t]+/g, ' '); // long header lines are folded
+      expect(headers).toMatch(new RegExp(`^List-Unsubscribe: <${links.unsubscribe}>`, 'm'));
+      expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+      expect(headers).toMatch(/^List-Id: .*<launch\.scamsavvy\.example>/im);
+      expect(mail.parsed.text).toContain(links.preferences);
+      expect(mail.parsed.html).toContain(links.confirm);
+      const everything = `${mail.raw}${mail.parsed.text}${mail.parsed.html}`;
+      expect(everything).not.toMatch(/Spammy|evil\.example|Rosa/);
+
+      // The link opens a page; only its button confirms.
+      const path = (url: string | undefined) => (url ?? '').slice(SITE.length);
+      const opened = await app.inject({ method: 'GET', url: path(links.confirm) });
+      expect(opened.statusCode).toBe(200);
+      const before = await store.consent.subscriberByEmailKey('rosa@example.com');
+      expect(before?.confirmedAt).toBeNull();
+      const pressed = await app.inject({ method: 'POST', url: path(links.confirm), payload: {} });
+      expect(pressed.statusCode).toBe(303);
+      const after = await store.consent.subscriberByEmailKey('rosa@example.com');
+      expect(after?.confirmedAt).not.toBeNull();
+      expect((await store.consent.history(after?.id ?? '')).map((event) => event.kind)).toEqual([
+        'signed_up',
+        'confirmed',
+      ]);
+    });
+  });
+}
+
+describe('confirmation email, on SQLite', () => {
+  const sqlite = storeEngines[0]!;
+
+  it('waits out a mail server that is down: the sign-up still gets 201, the email goes once it is back', async () => {
+    const smtp = await sink();
+    await smtp.stop();
+    const { app, store } = await start(sqlite, { smtpUrl: smtp.url });
+    await signUp(app, 'outage@example.com');
+    expect(await store.signups.count()).toBe(1);
+    await pause(400); // a few failed tries
+    expect(smtp.messages()).toHaveLength(0);
+    await smtp.restart();
+    const mail = await smtp.waitFor(to('outage@example.com'), 10_000);
+    expect(mail.parsed.subject).toMatch(/confirm/);
+    await pause(400);
+    expect(smtp.messages().filter(to('outage@example.com'))).toHaveLength(1);
+  });
+
+  it('tries again after a temporary refusal, never after a permanent one', async () => {
+    const smtp = await sink();
+    smtp.rejectNext(451, 'Try again later', 1);
+    const { app } = await start(sqlite, { smtpUrl: smtp.url });
+    await signUp(app, 'later@example.com');
+    await smtp.waitFor(to('later@example.com'), 10_000);
+
+    smtp.rejectNext(550, 'No such user', 1);
+    await signUp(app, 'nobody@example.com', '+15550000001');
+    await pause(100);
+    await signUp(app, 'control@example.com', '+15550000002');
+    await smtp.waitFor(to('control@example.com'), 10_000);
+    await pause(600); // well past several retry delays
+    expect(smtp.messages().filter(to('nobody@example.com'))).toHaveLength(0);
+  });
+
+  it('sends at most one a day to one address, and none to someone confirmed', async () => {
+    const smtp = await sink();
+    const { app, store } = await start(sqlite, { smtpUrl: smtp.url });
+    await signUp(app, 'twice@example.com');
+    await smtp.waitFor(to('twice@example.com'), 10_000);
+    await signUp(app, 'TWICE@example.com');
+    await signUp(app, 'twice@example.com');
+    await signUp(app, 'once@example.com', '+15550000003');
+    const confirmed = await store.consent.subscriberByEmailKey('once@example.com');
+    await smtp.waitFor(to('once@example.com'), 10_000);
+    await store.consent.confirm(confirmed?.id ?? '');
+    await signUp(app, 'once@example.com', '+15550000003');
+    await pause(500);
+    expect(smtp.messages().filter(to('twice@example.com'))).toHaveLength(1);
+    expect(smtp.messages().filter(to('once@example.com'))).toHaveLength(1);
+  });
+
+  it('never reaches someone who left before it could be sent', async () => {
+    const smtp = await sink();
+    await smtp.stop();
+    const { app, store } = await start(sqlite, { smtpUrl: smtp.url });
+    await signUp(app, 'gone@example.com');
+    await signUp(app, 'stays@example.com', '+15550000004');
+    const gone = await store.consent.subscriberByEmailKey('gone@example.com');
+    const messaging = createMessaging(
+      { secretKey: SECRET_KEY, emailConfirmation: false, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
+      store,
+      SITE,
+    );
+    expect(await messaging.subscriptions.leave(gone?.id ?? '', 'preferences_page')).toBe(true);
+    await smtp.restart();
+    await smtp.waitFor(to('stays@example.com'), 10_000);
+    await pause(400);
+    expect(smtp.messages().filter(to('gone@example.com'))).toHaveLength(0);
+  });
+});
+
+describe('POST /api/sms/inbound', () => {
+  const sqlite = storeEngines[0]!;
+  const url = `${SITE}/api/sms/inbound`;
+
+  async function textIn(app: FastifyInstance, body: string, { from = '+15551234567', token = AUTH_TOKEN } = {}) {
+    const params = {
+      MessageSid: `SM${'2'.repeat(32)}`,
+      AccountSid: ACCOUNT_SID,
+      From: from,
+      To: '+15550001111',
+      Body: body,
+    };
+    return app.inject({
+      method: 'POST',
+      url: '/api/sms/inbound',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilioSignature(token, url, params),
+      },
+      payload: new URLSearchParams(params).toString(),
+    });
+  }
+
+  it('STOP stops texts to that number however it was typed, records it, and says so; START undoes it', async () => {
+    const twilio = await twilioStandIn();
+    const { app, store } = await start(sqlite, { twilio });
+    await signUp(app, 'a@example.com', '5551234567');
+    await signUp(app, 'b@example.com', '+15551234567');
+    await signUp(app, 'c@example.com', '+15559999999');
+
+    const stopped = await textIn(app, '  sToP ');
+    expect(stopped.statusCode).toBe(200);
+    expect(stopped.headers['content-type']).toMatch(/xml/);
+    const smsOff = async (email: string) => (await store.consent.subscriberByEmailKey(email))?.smsOptOutAt !== null;
+    expect(await smsOff('a@example.com')).toBe(true);
+    expect(await smsOff('b@example.com')).toBe(true);
+    expect(await smsOff('c@example.com')).toBe(false);
+    const a = await store.consent.subscriberByEmailKey('a@example.com');
+    expect((await store.consent.history(a?.id ?? '')).at(-1)).toMatchObject({ kind: 'sms_off', source: 'sms_reply' });
+    const reply = await twilio.waitFor((sent) => sent.to === '+15551234567', 5000);
+    expect(reply.body).toMatch(/no more texts/i);
+
+    expect((await textIn(app, 'start')).statusCode).toBe(200);
+    expect(await smsOff('a@example.com')).toBe(false);
+    expect(await smsOff('b@example.com')).toBe(false);
+  });
+
+  it('refuses a request with a bad, forged or missing signature, and changes nothing', async () => {
+    const twilio = await twilioStandIn();
+    const { app, store } = await start(sqlite, { twilio });
+    await signUp(app, 'a@example.com', '+15551234567');
+
+    const forged = await textIn(app, 'STOP', { token: 'b'.repeat(32) });
+    expect(forged.statusCode).toBe(403);
+    const missing = await app.inject({
+      method: 'POST',
+      url: '/api/sms/inbound',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'From=%2B15551234567&Body=STOP',
+    });
+    expect(missing.statusCode).toBe(403);
+    const params = { From: '+15559999999', Body: 'hello' };
+    const tampered = await app.inject({
+      method: 'POST',
+      url: '/api/sms/inbound',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilioSignature(AUTH_TOKEN, url, params),
+      },
+      payload: new URLSearchParams({ ...params, From: '+15551234567', Body: 'STOP' }).toString(),
+    });
+    expect(tampered.statusCode).toBe(403);
+    expect((await store.consent.subscriberByEmailKey('a@example.com'))?.smsOptOutAt).toBeNull();
+    await pause(100);
+    expect(twilio.sent()).toHaveLength(0);
+  });
+
+  it('answers HELP with who we are, where (as every email’s footer says it) and how to reach us, and ignores other texts', async () => {
+    const twilio = await twilioStandIn();
+    const { app } = await start(sqlite, { twilio, postalAddress: '100 Example Street, Springfield, IL 62701' });
+    expect((await textIn(app, 'Help', { from: '+15557654321' })).statusCode).toBe(200);
+    const reply = await twilio.waitFor((sent) => sent.to === '+15557654321', 5000);
+    expect(reply.body).toMatch(/ScamSavvy/);
+    expect(reply.body).toMatch(/STOP/);
+    expect(reply.body.split('\n').at(-1)).toBe('ScamSavvy, 100 Example Street, Springfield, IL 62701');
+    expect((await textIn(app, 'who is this?', { from: '+15550000009' })).statusCode).toBe(200);
+    await pause(150);
+    expect(twilio.sent().filter((sent) => sent.to === '+15550000009')).toHaveLength(0);
+  });
+});
+
+describe('createMessaging', () => {
+  it('says once at start that no messages will be sent while neither email nor texts are set', async () => {
+    const { Writable } = await import('node:stream');
+    const { default: pino } = await import('pino');
+    const lines: string[] = [];
+    const logger = pino(
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    );
+    const store = await openDatabase(await storeEngines[0]!.database());
+    cleanups.push(() => store.close());
+    const messaging = createMessaging(
+      { emailConfirmation: false, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
+      store,
+      SITE,
+    );
+    messaging.start(logger);
+    expect(lines.filter((line) => line.includes('No messages will be sent'))).toHaveLength(1);
+    expect(messaging.links).toBeUndefined();
+    expect(messaging.mailer).toBeUndefined();
+    await messaging.stop();
+  });
+});
+
+describe('unconfirmed sign-ups', () => {
+  it('are deleted at start once older than UNCONFIRMED_RETENTION_DAYS; confirmed ones stay', async () => {
+    const smtp = await sink();
+    const longAgo = new Date(Date.now() - 31 * 24 * 60 * 60_000);
+    const database = await storeEngines[0]!.database();
+    const store = await openDatabase(database, { confirmSignups: true, now: () => longAgo });
+    await store.signups.add({ name: 'Old', phone: '+15550000010', email: 'old@example.com', betaTesting: false });
+    await store.signups.add({ name: 'Kept', phone: '+15550000011', email: 'kept@example.com', betaTesting: false });
+    for (const job of await store.consent.claimConfirmations(10, 60_000)) await store.consent.confirmationSent(job.id);
+    await store.consent.confirm((await store.consent.subscriberByEmailKey('kept@example.com'))?.id ?? '');
+    const messaging = createMessaging(
+      {
+        email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
+        secretKey: SECRET_KEY,
+        emailConfirmation: true,
+        unconfirmedRetentionDays: 30,
+        confirmationReminderDays: 7,
+      },
+      store,
+      SITE,
+    );
+    const app = await createApp({
+      config: testConfig({ siteUrl: SITE }),
+      db: store,
+      messaging,
+      serveSite: false,
+      logger: false,
+    });
+    await app.ready();
+    cleanups.push(() => app.close());
+    await expect.poll(() => store.signups.count()).toBe(1);
+    expect(await store.consent.subscriberByEmailKey('old@example.com')).toBeUndefined();
+    expect(await store.consent.subscriberByEmailKey('kept@example.com')).toBeDefined();
+  });
+});

@@ -1,0 +1,204 @@
+// Messaging's composition root: the one place that builds the subscriptions service, the link
+// signer, the address hasher and the transports from the configuration (for the server, the
+// broadcast and the owner's commands alike), and the server's confirmation mailer and clean-up.
+import type { FastifyBaseLogger } from 'fastify';
+import type { MessagingConfig } from '../config.js';
+import type { ConsentRepository } from '../db/consent-repository.js';
+import type { FeedbackRepository } from '../db/feedback-repository.js';
+import { sendDueReminders } from './confirmation-reminders.js';
+import { ConfirmationMailer } from './confirmation-mailer.js';
+import { PhoneChangeMailer, type PhoneChangeMailerOptions } from './phone-change-mailer.js';
+import { senderLine } from '../../shared/public-config.js';
+import type { MessageLog } from '../messaging/message-log.js';
+import { createMessageTokens, type MessageTokens } from '../messaging/message-tokens.js';
+import type { EmailSender } from '../messaging/email-sender.js';
+import { createAddressHasher, createLinkSigner, type LinkSigner } from '../messaging/link-tokens.js';
+import type { SmsProvider } from '../messaging/sms-provider.js';
+import { PHONE_CHANGE_DAYS, Subscriptions } from './subscriptions.js';
+import { contactFor, createMessageLog, createTransports } from '../messaging/transports.js';
+
+/** How often unconfirmed sign-ups past their time are looked for. */
+const RETENTION_SWEEP_MS = 60 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
+
+export interface MessagingOverrides {
+  /** The headers that make the providers' webhooks hand each message's token back (bounces/reports-setup.ts composes them). */
+  tagHeaders?: (token: string) => Record<string, string>;
+  /** Tests: a transport of their own (still a real one, at the network's edge). */
+  email?: EmailSender;
+  sms?: SmsProvider;
+  mailer?: Partial<ConstructorParameters<typeof ConfirmationMailer>[0]>;
+  phoneMailer?: Partial<PhoneChangeMailerOptions>;
+}
+
+export interface Messaging {
+  subscriptions: Subscriptions;
+  /** Set when SECRET_KEY is: the pages the links open are served. */
+  links?: LinkSigner;
+  email?: EmailSender;
+  sms?: SmsProvider;
+  mailer?: ConfirmationMailer;
+  /** Every message recorded with its token (set with SECRET_KEY and a database that keeps them). */
+  log?: MessageLog;
+  /** Set when SECRET_KEY is: issues and checks the tokens messages carry. */
+  tokens?: MessageTokens;
+  /** How people reach us (the HELP answer): the sender's address, else the site. */
+  contact: string;
+  /** Who sends and where (MAIL_POSTAL_ADDRESS), as every email's footer and the HELP answer say it; '' when unset. */
+  sender: string;
+  /** EMAIL_CONFIRMATION is on (with email set up): new sign-ups are asked to confirm. */
+  confirmationOn: boolean;
+  /** A sign-up was stored: its confirmation email (if any) goes out soon. */
+  signupStored(): void;
+  start(logger: FastifyBaseLogger): void;
+  stop(): Promise<void>;
+}
+
+/** What SECRET_KEY unlocks: the subscriptions service (with suppression hashes) and the link signer. */
+export interface MessagingCore {
+  subscriptions: Subscriptions;
+  /** Set when SECRET_KEY is. */
+  links?: LinkSigner;
+}
+
+/** The subscriptions service and the link signer; without SECRET_KEY, no hashes and no links. */
+export function createMessagingCore(
+  config: Pick<MessagingConfig, 'secretKey'>,
+  consent: ConsentRepository,
+): MessagingCore {
+  const { secretKey } = config;
+  const subscriptions = new Subscriptions(consent, secretKey ? createAddressHasher(secretKey) : undefined);
+  return { subscriptions, ...(secretKey ? { links: createLinkSigner(secretKey) } : {}) };
+}
+
+export function createMessaging(
+  config: MessagingConfig,
+  store: { consent: ConsentRepository; feedback?: FeedbackRepository },
+  siteUrl: string,
+  overrides: MessagingOverrides = {},
+): Messaging {
+  const { subscriptions, links } = createMessagingCore(config, store.consent);
+  const log = createMessageLog(config, store, siteUrl, overrides.tagHeaders);
+  const tokens = config.secretKey ? createMessageTokens(config.secretKey) : undefined;
+  // A transport the caller brings is used instead of one built here (not beside it).
+  const transports = createTransports(
+    {
+      ...(config.email && !overrides.email ? { email: config.email } : {}),
+      ...(config.sms && !overrides.sms ? { sms: config.sms } : {}),
+    },
+    siteUrl,
+  );
+  const email = overrides.email ?? transports.email;
+  const sms = overrides.sms ?? transports.sms;
+  let mailer: ConfirmationMailer | undefined;
+  let phoneMailer: PhoneChangeMailer | undefined;
+  let sweep: NodeJS.Timeout | undefined;
+  let staleSweep: NodeJS.Timeout | undefined;
+
+  const messaging: Messaging = {
+    subscriptions,
+    ...(links ? { links } : {}),
+    ...(log ? { log } : {}),
+    ...(tokens ? { tokens } : {}),
+    ...(email ? { email } : {}),
+    ...(sms ? { sms } : {}),
+    contact: contactFor(config, siteUrl),
+    confirmationOn: config.emailConfirmation,
+    sender: senderLine(config.postalAddress),
+    signupStored: () => {
+      mailer?.nudge();
+      phoneMailer?.nudge();
+    },
+    start(logger) {
+      // A phone number change nobody agreed to within PHONE_CHANGE_DAYS is forgotten (email or not).
+      const dropStale = () =>
+        store.consent
+          .dropStalePhoneChanges(new Date(Date.now() - PHONE_CHANGE_DAYS * DAY_MS))
+          .catch((error: Error) => logger.warn({ err: error.message }, 'could not forget stale phone number changes'));
+      void dropStale();
+      staleSweep = setInterval(dropStale, RETENTION_SWEEP_MS);
+      staleSweep.unref();
+      if (email && links) {
+        phoneMailer = new PhoneChangeMailer({
+          store: store.consent,
+          subscriptions,
+          email,
+          links,
+          siteUrl,
+          postalAddress: config.postalAddress,
+          log,
+          logger,
+          ...overrides.phoneMailer,
+        });
+        phoneMailer.start();
+      }
+      if (!email && !sms) {
+        logger.info(
+          'No messages will be sent: set SMTP_URL and MAIL_FROM for email, TWILIO_* for texts (docs/messaging.md)',
+        );
+        return;
+      }
+      logger.info(
+        {
+          email: Boolean(email),
+          texts: sms ? sms.name : false,
+          confirmation: config.emailConfirmation ? 'on' : 'off',
+        },
+        'messaging is on',
+      );
+      if (email && links && config.emailConfirmation) {
+        mailer = new ConfirmationMailer({
+          subscriptions,
+          confirmations: store.consent,
+          email,
+          links,
+          siteUrl,
+          retentionDays: config.unconfirmedRetentionDays,
+          postalAddress: config.postalAddress,
+          logger,
+          log,
+          ...overrides.mailer,
+        });
+        mailer.start();
+        messaging.mailer = mailer;
+        const removeStale = () =>
+          store.consent
+            .deleteUnconfirmed(new Date(Date.now() - config.unconfirmedRetentionDays * DAY_MS))
+            .then((removed) => {
+              if (removed > 0) logger.info({ removed }, 'deleted sign-ups that were never confirmed');
+            })
+            .catch((error: Error) => logger.warn({ err: error.message }, 'could not delete unconfirmed sign-ups'))
+            // The one reminder, before the deletion it warns of (CONFIRMATION_REMINDER_DAYS).
+            .then(() =>
+              sendDueReminders({
+                store: store.consent,
+                subscriptions,
+                email,
+                links,
+                siteUrl,
+                reminderDays: config.confirmationReminderDays,
+                retentionDays: config.unconfirmedRetentionDays,
+                postalAddress: config.postalAddress,
+                log,
+                logger,
+              }),
+            )
+            .then((reminded) => {
+              if (reminded && reminded.sent > 0) logger.info({ sent: reminded.sent }, 'sent confirmation reminders');
+            })
+            .catch((error: Error) => logger.warn({ err: error.message }, 'could not send confirmation reminders'));
+        void removeStale();
+        sweep = setInterval(removeStale, RETENTION_SWEEP_MS);
+        sweep.unref();
+      }
+    },
+    async stop() {
+      if (sweep) clearInterval(sweep);
+      if (staleSweep) clearInterval(staleSweep);
+      await phoneMailer?.stop();
+      await mailer?.stop();
+      email?.close();
+    },
+  };
+  return messaging;
+}

@@ -1,0 +1,433 @@
+// The pages links in messages open, on each engine: a GET never changes anything, only a POST behind a button does.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { linkPageWords } from '../../messaging/message-words.js';
+import { createMessaging } from '../create-messaging.js';
+import { createAddressHasher, createLinkSigner } from '../../messaging/link-tokens.js';
+import { Subscriptions } from '../subscriptions.js';
+import type { Db } from '../../db/open-database.js';
+import { buildTestApp } from '../../test/build-test-app.js';
+import { rosa } from '../../test/people.js';
+import { storeEngines, type StoreEngine } from '../../test/store-engines.js';
+import { maskEmail } from '../../messaging/mask-email.js';
+
+const KEY = 'link-pages-test-key-that-is-long-enough';
+const links = createLinkSigner(KEY);
+const hasher = createAddressHasher(KEY);
+const LONG_AGO = '2000-01-01T00:00:00.000Z';
+const words = linkPageWords.preferences;
+
+async function setUpOn(engine: StoreEngine, email: string = rosa.email) {
+  const { app, db: store } = await buildTestApp({
+    engine,
+    database: { confirmSignups: true },
+    messaging: (db) =>
+      createMessaging(
+        { secretKey: KEY, emailConfirmation: false, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
+        db,
+        'https://scamsavvy.example',
+      ),
+  });
+  await store.signups.add({ ...rosa, name: 'Rosa <b>Díaz</b>', email });
+  const subscriber = await store.consent.subscriberByEmailKey(email);
+  return { app, store, id: subscriber?.id ?? '' };
+}
+
+/** What the store holds about this person, and the suppression list, to compare before and after. */
+async function snapshot(store: Db, id: string) {
+  return {
+    subscriber: await store.consent.subscriber(id),
+    history: await store.consent.history(id),
+    suppressions: await store.consent.suppressionCount(),
+  };
+}
+
+const form = (fields: Record<string, string>) => ({
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  payload: new URLSearchParams(fields).toString(),
+});
+
+describe('hiding an email', () => {
+  it('keeps two characters before the @, and never all of them', () => {
+    expect(maskEmail('rosa@example.com')).toBe('ro•••@example.com');
+    expect(maskEmail('ro@example.com')).toBe('r•••@example.com');
+    expect(maskEmail('r@example.com')).toBe('•••@example.com');
+    expect(maskEmail('élodie@example.com')).toBe('él•••@example.com');
+  });
+});
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(`link pages on ${engine.name}`, () => {
+    const setUp = (email?: string) => setUpOn(engine, email);
+
+    describe('GET never changes anything', () => {
+      it('the confirm, preferences (with and without done=…) and unsubscribe pages, their HEADs, and the delete question', async () => {
+        const { app, store, id } = await setUp();
+        const before = await snapshot(store, id);
+        const manage = links.sign('manage', id);
+        const urls = [
+          `/confirm/${links.sign('confirm', id)}`,
+          `/preferences/${manage}`,
+          `/preferences/${manage}?done=saved`,
+          `/preferences/${manage}?done=left`,
+          `/preferences/${manage}?done=deleted`,
+          `/unsubscribe/${manage}`,
+        ];
+        for (const url of urls) {
+          for (const method of ['GET', 'HEAD'] as const) {
+            const response = await app.inject({ method, url });
+            expect(response.statusCode, `${method} ${url}`).toBe(200);
+          }
+        }
+        // The question before deleting is a POST (the delete button's), yet it only asks.
+        expect(
+          (await app.inject({ method: 'POST', url: `/preferences/${manage}/delete`, ...form({}) })).statusCode,
+        ).toBe(200);
+        // Paths that only take a POST answer a GET with the 404 JSON, never with an action.
+        for (const url of [`/preferences/${manage}/leave`, `/preferences/${manage}/delete`]) {
+          expect((await app.inject({ method: 'GET', url })).statusCode).toBe(404);
+        }
+        expect(await snapshot(store, id)).toEqual(before);
+      });
+
+      it('the confirm page is one form that posts back to its own link, with one button', async () => {
+        const { app, id } = await setUp();
+        const page = (await app.inject({ method: 'GET', url: `/confirm/${links.sign('confirm', id)}` })).body;
+        expect(page).toContain('<h1>Please confirm you want launch news from ScamSavvy</h1>');
+        expect(page.match(/<form[^>]*>/g)).toEqual(['<form method="post">']);
+        expect(page.match(/<button[^>]*>[^<]*<\/button>/g)).toEqual([
+          '<button type="submit" class="button button--primary">Yes, keep me on the list</button>',
+        ]);
+      });
+
+      it('the unsubscribe page asks, with a "Stop emails" button posting to itself and a link to the preferences', async () => {
+        const { app, id } = await setUp();
+        const manage = links.sign('manage', id);
+        const page = (await app.inject({ method: 'GET', url: `/unsubscribe/${manage}` })).body;
+        expect(page).toContain('<h1>Stop launch emails?</h1>');
+        expect(page).toMatch(/<form method="post"><button type="submit"[^>]*>Stop emails<\/button><\/form>/);
+        expect(page).toContain(`href="/preferences/${manage}"`);
+      });
+
+      it('sends no-store, noindex and no-referrer, on the pages and on a refusal', async () => {
+        const { app, id } = await setUp();
+        for (const url of [`/preferences/${links.sign('manage', id)}`, `/preferences/${links.sign('confirm', id)}`]) {
+          const response = await app.inject({ method: 'GET', url });
+          expect(response.headers['cache-control'], url).toBe('no-store');
+          expect(response.headers['x-robots-tag'], url).toBe('noindex');
+          expect(response.headers['referrer-policy'], url).toBe('no-referrer');
+          expect(response.headers['content-type'], url).toBe('text/html; charset=utf-8');
+        }
+      });
+
+      it('shows whose page it is with the email and phone partly hidden, never the name', async () => {
+        const { app, id } = await setUp();
+        const page = (await app.inject({ method: 'GET', url: `/preferences/${links.sign('manage', id)}` })).body;
+        expect(page).toContain('These choices are for ro•••@example.com and the phone number ending 4567.');
+        expect(page).not.toMatch(/Rosa|Díaz|rosa@example\.com|555123/);
+        expect(page).not.toMatch(/<script/i);
+      });
+
+      it('escapes what was stored: an email with markup in it shows as text', async () => {
+        const { app, id } = await setUp('rosa@<img src=x onerror=alert(1)>.example');
+        const page = (await app.inject({ method: 'GET', url: `/preferences/${links.sign('manage', id)}` })).body;
+        expect(page).not.toContain('<img');
+        expect(page).toContain('ro•••@&lt;img src=x onerror=alert(1)&gt;.example');
+      });
+    });
+
+    describe('POST acts, then redirects (303) to the page that says what happened', () => {
+      it('confirm: once, recorded, then the page says so with a link to the preferences', async () => {
+        const { app, store, id } = await setUp();
+        const url = `/confirm/${links.sign('confirm', id)}`;
+        const pressed = await app.inject({ method: 'POST', url, ...form({}) });
+        expect(pressed.statusCode).toBe(303);
+        expect(pressed.headers.location).toBe(url);
+        expect((await store.consent.subscriber(id))?.confirmedAt).not.toBeNull();
+        expect((await app.inject({ method: 'POST', url, ...form({}) })).statusCode).toBe(303);
+        expect((await store.consent.history(id)).filter((event) => event.kind === 'confirmed')).toEqual([
+          expect.objectContaining({ source: 'confirm_page' }),
+        ]);
+        const page = (await app.inject({ method: 'GET', url })).body;
+        expect(page).toContain('<h1>Thank you. You are confirmed.</h1>');
+        expect(page).toContain(`href="/preferences/${links.sign('manage', id)}"`);
+        expect(page).not.toContain('<form');
+      });
+
+      it('confirm, after leaving: the page says they are not on the list, and offers no button', async () => {
+        const { app, store, id } = await setUp();
+        await new Subscriptions(store.consent, hasher).leave(id, 'preferences_page');
+        const page = (await app.inject({ method: 'GET', url: `/confirm/${links.sign('confirm', id)}` })).body;
+        expect(page).toContain('<h1>You are not on the list</h1>');
+        expect(page).not.toContain('<form');
+      });
+
+      it('save: each box turns its channel on or off, each change is recorded, and the page restates the choices', async () => {
+        const { app, store, id } = await setUp();
+        const url = `/preferences/${links.sign('manage', id)}`;
+        const saved = await app.inject({ method: 'POST', url, ...form({ email: 'on' }) });
+        expect(saved.statusCode).toBe(303);
+        expect(saved.headers.location).toBe(`${url}?done=saved`);
+        const after = await store.consent.subscriber(id);
+        expect(after).toMatchObject({ emailOptOutAt: null, betaTesting: false });
+        expect(after?.smsOptOutAt).not.toBeNull();
+        expect((await store.consent.history(id)).map((event) => [event.kind, event.source])).toEqual([
+          ['signed_up', 'signup_form'],
+          ['sms_off', 'preferences_page'],
+          ['beta_off', 'preferences_page'],
+          // The link came by email: saving with email on proves the mailbox.
+          ['confirmed', 'preferences_page'],
+        ]);
+        const page = (await app.inject({ method: 'GET', url: `${url}?done=saved` })).body;
+        expect(page).toContain(
+          '<div class="status" role="status"><p>Saved. We will send you an email when the app launches.</p></div>',
+        );
+
+        await app.inject({ method: 'POST', url, ...form({ sms: 'on', beta: 'on' }) });
+        expect(await store.consent.subscriber(id)).toMatchObject({ smsOptOutAt: null, betaTesting: true });
+        expect((await store.consent.subscriber(id))?.emailOptOutAt).not.toBeNull();
+        expect((await store.consent.history(id)).slice(4).map((event) => event.kind)).toEqual([
+          'email_off',
+          'sms_on',
+          'beta_on',
+        ]);
+        expect((await app.inject({ method: 'GET', url: `${url}?done=saved` })).body).toContain(
+          'Saved. We will send you a text message when the app launches and news about beta testing.',
+        );
+
+        await app.inject({ method: 'POST', url, ...form({}) });
+        expect((await app.inject({ method: 'GET', url: `${url}?done=saved` })).body).toContain(
+          'Saved. We will not send you anything.',
+        );
+      });
+
+      it('leave: off the list, both addresses suppressed, the page says so and how to come back', async () => {
+        const { app, store, id } = await setUp();
+        const url = `/preferences/${links.sign('manage', id)}`;
+        const left = await app.inject({ method: 'POST', url: `${url}/leave`, ...form({}) });
+        expect(left.statusCode).toBe(303);
+        expect(left.headers.location).toBe(`${url}?done=left`);
+        expect((await store.consent.subscriber(id))?.leftAt).not.toBeNull();
+        expect((await store.consent.history(id)).at(-1)).toMatchObject({ kind: 'left', source: 'preferences_page' });
+        expect(await store.consent.isSuppressed('email', hasher.hash('email', 'rosa@example.com'), LONG_AGO)).toBe(
+          true,
+        );
+        const page = (await app.inject({ method: 'GET', url: `${url}?done=left` })).body;
+        expect(page).toContain(`role="status"><p>${words.left}</p><p>${words.comeBack.replace(/"/g, '&quot;')}</p>`);
+        expect(page).not.toContain(`>${words.leave}</button>`);
+        expect(page).not.toMatch(/checked/);
+
+        // Ticking a box again brings them back.
+        await app.inject({ method: 'POST', url, ...form({ email: 'on' }) });
+        expect(await store.consent.subscriber(id)).toMatchObject({ leftAt: null, emailOptOutAt: null });
+      });
+
+      it('delete: asks first, then deletes everything but the suppression hashes', async () => {
+        const { app, store, id } = await setUp();
+        const url = `/preferences/${links.sign('manage', id)}`;
+        const asked = await app.inject({ method: 'POST', url: `${url}/delete`, ...form({}) });
+        expect(asked.statusCode).toBe(200);
+        expect(asked.body).toContain('<h1>Delete your details?</h1>');
+        expect(asked.body).toMatch(
+          new RegExp(
+            `<form action="${url}/delete" method="post"><input type="hidden" name="confirm" value="yes"/><button[^>]*>Yes, delete my details</button>`,
+          ),
+        );
+        expect(asked.body).toContain(`<a class="button button--secondary" href="${url}">No, keep them</a>`);
+        expect(await store.consent.subscriber(id)).toBeDefined();
+
+        const deleted = await app.inject({ method: 'POST', url: `${url}/delete`, ...form({ confirm: 'yes' }) });
+        expect(deleted.statusCode).toBe(303);
+        expect(deleted.headers.location).toBe(`${url}?done=deleted`);
+        expect(await store.consent.subscriber(id)).toBeUndefined();
+        expect(await store.consent.history(id)).toEqual([]);
+        expect(await store.signups.count()).toBe(0);
+        expect(await store.consent.isSuppressed('email', hasher.hash('email', 'rosa@example.com'), LONG_AGO)).toBe(
+          true,
+        );
+        expect(await store.consent.isSuppressed('phone', hasher.hash('phone', '+15551234567'), LONG_AGO)).toBe(true);
+
+        const done = await app.inject({ method: 'GET', url: `${url}?done=deleted` });
+        expect(done.statusCode).toBe(200);
+        expect(done.body).toContain('We have deleted your details. We will not write to you again.');
+        // Afterwards the link names nobody: each of its pages says so with a 404.
+        const gone = await app.inject({ method: 'GET', url });
+        expect(gone.statusCode).toBe(404);
+        expect(gone.body).toContain('<h1>We hold no details for this link</h1>');
+        for (const [method, path] of [
+          ['GET', `/confirm/${links.sign('confirm', id)}`],
+          ['POST', `/confirm/${links.sign('confirm', id)}`],
+          ['GET', `/unsubscribe/${links.sign('manage', id)}`],
+          ['POST', `/unsubscribe/${links.sign('manage', id)}`],
+          ['POST', url],
+          ['POST', `${url}/leave`],
+        ] as const) {
+          expect((await app.inject({ method, url: path, ...form({}) })).statusCode, `${method} ${path}`).toBe(404);
+        }
+        // Pressed twice (a slow connection): still the page that says it is done.
+        const again = await app.inject({ method: 'POST', url: `${url}/delete`, ...form({ confirm: 'yes' }) });
+        expect(again.headers.location).toBe(`${url}?done=deleted`);
+      });
+    });
+
+    describe('one-click unsubscribe (RFC 8058)', () => {
+      it('a form POST with no cookie stops email only, answers 200 with a page, and is recorded', async () => {
+        const { app, store, id } = await setUp();
+        const manage = links.sign('manage', id);
+        const oneClick = await app.inject({
+          method: 'POST',
+          url: `/unsubscribe/${manage}`,
+          ...form({ 'List-Unsubscribe': 'One-Click' }),
+        });
+        expect(oneClick.statusCode).toBe(200);
+        expect(oneClick.body).toContain('<h1>You will get no more emails from us</h1>');
+        expect(oneClick.body).toContain(`href="/preferences/${manage}"`);
+        expect(oneClick.headers['cache-control']).toBe('no-store');
+        const after = await store.consent.subscriber(id);
+        expect(after?.emailOptOutAt).not.toBeNull();
+        expect(after?.smsOptOutAt).toBeNull();
+        expect((await store.consent.history(id)).at(-1)).toMatchObject({
+          kind: 'email_off',
+          source: 'one_click_unsubscribe',
+        });
+      });
+
+      it.each([
+        [
+          'multipart',
+          'multipart/form-data; boundary=XyZ',
+          '--XyZ\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--XyZ--\r\n',
+        ],
+        ['a plain-text body', 'text/plain', 'List-Unsubscribe=One-Click'],
+        ['a JSON type and a body that is not JSON', 'application/json', 'List-Unsubscribe=One-Click'],
+        ['no body at all', undefined, undefined],
+      ])('a POST with %s also stops email and answers 200', async (_name, contentType, payload) => {
+        const { app, store, id } = await setUp();
+        const response = await app.inject({
+          method: 'POST',
+          url: `/unsubscribe/${links.sign('manage', id)}`,
+          ...(contentType ? { headers: { 'content-type': contentType } } : {}),
+          ...(payload ? { payload } : {}),
+        });
+        expect(response.statusCode).toBe(200);
+        expect((await store.consent.subscriber(id))?.emailOptOutAt).not.toBeNull();
+      });
+    });
+
+    describe('after a STOP text', () => {
+      it('the preferences page shows texts off and says only START brings them back, even after a new sign-up', async () => {
+        const { app, store, id } = await setUp();
+        const subscriptions = new Subscriptions(store.consent, hasher);
+        const url = `/preferences/${links.sign('manage', id)}`;
+        const textBox = /<input type="checkbox" name="sms"( checked="")? value="on"\/>/;
+        expect((await app.inject({ method: 'GET', url })).body.match(textBox)?.[1]).toBe(' checked=""');
+
+        await subscriptions.stopTexts('+15551234567');
+        // The same email signs up again (new consent on the page), but the number said STOP.
+        await store.signups.add({ name: 'Rosa', phone: '5551234567', email: 'rosa@example.com', betaTesting: false });
+        const page = (await app.inject({ method: 'GET', url })).body;
+        expect(page.match(textBox)?.[1]).toBeUndefined();
+        expect(page).toContain('reply START');
+
+        await subscriptions.startTexts('+15551234567');
+        const after = (await app.inject({ method: 'GET', url })).body;
+        expect(after.match(textBox)?.[1]).toBe(' checked=""');
+        expect(after).not.toContain('reply START');
+      });
+    });
+
+    describe('after a report that the address or number cannot be reached', () => {
+      it('the preferences page says texts cannot reach the number, or email came back or was marked spam, and does not tick them', async () => {
+        const { app, store, id } = await setUp();
+        const subscriptions = new Subscriptions(store.consent, hasher);
+        const url = `/preferences/${links.sign('manage', id)}`;
+        const box = (name: string) => new RegExp(`<input type="checkbox" name="${name}"( checked="")? value="on"/>`);
+        const subscriber = (await store.consent.subscriber(id))!;
+        await store.consent.suppressByReport(
+          id,
+          {
+            kind: 'phone',
+            hash: subscriptions.phoneHash(subscriber.phone)!,
+            reason: 'undeliverable',
+            source: 'provider_report',
+          },
+          'sms_undeliverable',
+        );
+        let page = (await app.inject({ method: 'GET', url })).body;
+        expect(page.match(box('sms'))?.[1]).toBeUndefined();
+        expect(page).toContain(words.smsUnreachable);
+        expect(page).not.toContain('reply START');
+        expect(page.match(box('email'))?.[1]).toBe(' checked=""');
+
+        await store.consent.suppressByReport(
+          id,
+          {
+            kind: 'email',
+            hash: subscriptions.emailHash(subscriber.email)!,
+            reason: 'complained',
+            source: 'provider_report',
+          },
+          'email_complained',
+        );
+        page = (await app.inject({ method: 'GET', url })).body;
+        expect(page.match(box('email'))?.[1]).toBeUndefined();
+        expect(page).toContain(words.emailComplained);
+      });
+    });
+
+    describe('a link that is not ours', () => {
+      it('is refused with 404 and changes nothing: altered, cut short, signed with another key, or for another purpose', async () => {
+        const { app, store, id } = await setUp();
+        const before = await snapshot(store, id);
+        const manage = links.sign('manage', id);
+        const confirm = links.sign('confirm', id);
+        const alter = (token: string) => `${token.slice(0, 30)}${token[30] === 'A' ? 'B' : 'A'}${token.slice(31)}`;
+        const other = createLinkSigner(`${KEY}-other`).sign('manage', id);
+        for (const token of [alter(manage), manage.slice(0, -1), other, confirm]) {
+          for (const [method, url] of [
+            ['GET', `/preferences/${token}`],
+            ['POST', `/preferences/${token}`],
+            ['POST', `/preferences/${token}/leave`],
+            ['POST', `/preferences/${token}/delete`],
+            ['GET', `/unsubscribe/${token}`],
+            ['POST', `/unsubscribe/${token}`],
+          ] as const) {
+            const response = await app.inject({ method, url, ...form({ confirm: 'yes' }) });
+            expect(response.statusCode, `${method} ${url}`).toBe(404);
+            expect(response.body, `${method} ${url}`).toContain('<h1>This link does not work any more</h1>');
+          }
+        }
+        for (const token of [alter(confirm), manage]) {
+          for (const method of ['GET', 'POST'] as const) {
+            const response = await app.inject({ method, url: `/confirm/${token}`, ...form({}) });
+            expect(response.statusCode, `${method} /confirm/${token}`).toBe(404);
+          }
+        }
+        expect(await snapshot(store, id)).toEqual(before);
+      });
+
+      it('a well-signed link for a sign-up we never held gets 404 everywhere', async () => {
+        const { app } = await setUp();
+        const nobody = randomUUID();
+        for (const [method, url] of [
+          ['GET', `/confirm/${links.sign('confirm', nobody)}`],
+          ['POST', `/confirm/${links.sign('confirm', nobody)}`],
+          ['GET', `/preferences/${links.sign('manage', nobody)}`],
+          ['POST', `/preferences/${links.sign('manage', nobody)}`],
+          ['POST', `/preferences/${links.sign('manage', nobody)}/leave`],
+          ['POST', `/preferences/${links.sign('manage', nobody)}/delete`],
+          ['GET', `/unsubscribe/${links.sign('manage', nobody)}`],
+          ['POST', `/unsubscribe/${links.sign('manage', nobody)}`],
+        ] as const) {
+          expect((await app.inject({ method, url, ...form({}) })).statusCode, `${method} ${url}`).toBe(404);
+        }
+      });
+
+      it('the JSON API still refuses form bodies', async () => {
+        const { app } = await setUp();
+        const response = await app.inject({ method: 'POST', url: '/api/signups', ...form({ name: 'x' }) });
+        expect(response.statusCode).toBe(415);
+      });
+    });
+  });
+}

@@ -1,0 +1,290 @@
+// The pages the links in messages open: /confirm/…, /preferences/…, /unsubscribe/…. A GET only
+// shows a page (mail scanners open every link); only a POST behind a button changes anything, then
+// redirects (303) to the page that says what happened (decisions/019).
+import formBody from '@fastify/formbody';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
+import { linkPageWords } from '../../messaging/message-words.js';
+import type { LinkSigner } from '../../messaging/link-tokens.js';
+import type { Audience } from '../contact-rule.js';
+import type { Subscriptions } from '../subscriptions.js';
+import { preferencesPath } from '../../messaging/link-urls.js';
+import {
+  badLinkPage,
+  confirmPage,
+  noticePage,
+  phoneChangeGonePage,
+  phoneChangePage,
+  unsubscribePage,
+} from './link-pages.js';
+import { deleteQuestionPage, preferencesPage, type PreferencesPageProps } from './preferences-page.js';
+import { preferencesOf, type Subscriber } from '../../db/consent-repository.js';
+import { checkDetails, typedDetails } from './details-form.js';
+import { distinctEnds, phoneEnd } from '../../messaging/phone.js';
+import { maskEmail } from '../../messaging/mask-email.js';
+
+export interface LinkPageOptions {
+  subscriptions: Subscriptions;
+  links: LinkSigner;
+  /** EMAIL_CONFIRMATION is on: people asked to confirm who did not are left out of the launch message. */
+  confirmationOn: boolean;
+  /** The site's address; the pages link with paths, so it is not needed yet. */
+  siteUrl: string;
+}
+
+type TokenParams = { Params: { token: string } };
+
+/** Form fields: a box that is ticked is sent, one that is not is absent. */
+function ticked(body: unknown, name: string): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const value = (body as Record<string, unknown>)[name];
+  return value === 'on' || (Array.isArray(value) && value.includes('on'));
+}
+
+/** What the preferences page says at the top after a button (the query's `done`). */
+const DONE_STATES = ['saved', 'left', 'details', 'phone'] as const;
+
+function html(reply: FastifyReply, markup: string, status = 200): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(markup);
+}
+
+const { preferences: words } = linkPageWords;
+const nothingHeldPage = () => noticePage(words.nothingHeldTitle, words.nothingHeld);
+
+type Handlers = Pick<LinkPageOptions, 'subscriptions' | 'links' | 'confirmationOn'>;
+
+/** /confirm/…: the confirmation email's button, behind a page. */
+async function confirmRoutes(forms: FastifyInstance, { subscriptions, links }: Handlers): Promise<void> {
+  forms.get<TokenParams>('/confirm/:token', async (request, reply) => {
+    const id = links.verify('confirm', request.params.token);
+    const subscriber = id ? await subscriptions.subscriber(id) : undefined;
+    if (!id || !subscriber) return html(reply, badLinkPage(), 404);
+    const state = subscriber.leftAt !== null ? 'left' : subscriber.confirmedAt !== null ? 'confirmed' : 'unconfirmed';
+    return html(reply, confirmPage({ state, preferencesUrl: preferencesPath(links, id) }));
+  });
+
+  forms.post<TokenParams>('/confirm/:token', async (request, reply) => {
+    const id = links.verify('confirm', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    if ((await subscriptions.confirm(id, 'confirm_page')) === 'missing') return html(reply, badLinkPage(), 404);
+    // The link came by email: their own earlier leaving no longer holds on these addresses.
+    const subscriber = await subscriptions.subscriber(id);
+    if (subscriber && subscriber.leftAt === null) await subscriptions.provenByEmailedLink(subscriber, 'confirm_page');
+    return reply.redirect(`/confirm/${request.params.token}`, 303);
+  });
+}
+
+/** /preferences/…: what someone gets, leaving the list, and deleting their details (asked once more). */
+async function preferencesRoutes(
+  forms: FastifyInstance,
+  { subscriptions, links, confirmationOn }: Handlers,
+): Promise<void> {
+  /** The page for this person as things stand, by the senders' own rule (what a box says is what happens). */
+  async function page(
+    subscriber: Subscriber,
+    token: string,
+    extra: Pick<PreferencesPageProps, 'done' | 'detailsForm'> = {},
+  ): Promise<string> {
+    const preferences = preferencesOf(subscriber);
+    const left = subscriber.leftAt !== null;
+    // What the launch message will do for them, channel by channel: the senders' own rule.
+    const audience: Audience = { segment: 'all', confirmation: confirmationOn ? 'asked' : 'everyone' };
+    const { email: emailWhy, sms: smsWhy } = left
+      ? {}
+      : await subscriptions.exclusions(subscriber, ['email', 'sms'], audience);
+    const emailBlocked = emailWhy === 'undeliverable' || emailWhy === 'suppressed';
+    const smsBlocked = smsWhy === 'stopped' || smsWhy === 'undeliverable' || smsWhy === 'suppressed';
+    const emailReason = emailWhy === 'undeliverable' ? await subscriptions.blockedBy(subscriber, 'email') : undefined;
+    const emailUnreachable =
+      emailReason === 'bounced' || emailReason === 'complained' || emailReason === 'undeliverable'
+        ? emailReason
+        : emailBlocked
+          ? 'undeliverable'
+          : undefined;
+    const sendable = {
+      email: preferences.email && emailWhy === undefined,
+      sms: preferences.sms && smsWhy === undefined,
+    };
+    return preferencesPage({
+      // The boxes: what they asked for, less what cannot reach them whatever they tick here.
+      preferences: {
+        ...preferences,
+        email: preferences.email && !emailBlocked,
+        sms: preferences.sms && !smsBlocked,
+        beta: preferences.beta && !left,
+      },
+      // What we will really send, for the words after a save.
+      willSend: { ...sendable, beta: preferences.beta && !left && (sendable.email || sendable.sms) },
+      smsStopped: smsWhy === 'stopped',
+      smsUnreachable: smsWhy === 'undeliverable' || smsWhy === 'suppressed',
+      ...(emailUnreachable ? { emailUnreachable } : {}),
+      notConfirmed: emailWhy === 'not_confirmed' || smsWhy === 'not_confirmed',
+      left,
+      email: maskEmail(subscriber.email),
+      phoneEnd: phoneEnd(subscriber.phone),
+      path: `/preferences/${token}`,
+      ...extra,
+    });
+  }
+
+  forms.get<TokenParams & { Querystring: { done?: string } }>('/preferences/:token', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    const subscriber = await subscriptions.subscriber(id);
+    const { done } = request.query;
+    if (!subscriber) {
+      // Just deleted, by this page's own button: say it is done. Otherwise the link names nobody: 404.
+      return done === 'deleted'
+        ? html(reply, noticePage(words.deletedTitle, words.deleted))
+        : html(reply, nothingHeldPage(), 404);
+    }
+    const said = DONE_STATES.find((state) => state === done);
+    return html(reply, await page(subscriber, request.params.token, said ? { done: said } : {}));
+  });
+
+  // Their name and phone number (decision 031): checked by the sign-up form's own rules; a problem
+  // shows the page again with what they typed and what is wrong, and changes nothing.
+  forms.post<TokenParams>('/preferences/:token/details', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    const subscriber = await subscriptions.subscriber(id);
+    if (!subscriber) return html(reply, nothingHeldPage(), 404);
+    const typed = typedDetails(request.body);
+    const checked = checkDetails(typed, { emptyName: 'keep', nothingTyped: words.nothingTyped });
+    if (!checked.ok)
+      return html(
+        reply,
+        await page(subscriber, request.params.token, { detailsForm: { ...typed, errors: checked.errors } }),
+        400,
+      );
+    const updated = await subscriptions.changeDetails(id, checked.details, 'preferences_page');
+    if (!updated) return html(reply, nothingHeldPage(), 404);
+    // The link came by email: the mailbox is theirs (a new number's own leaving, if any, stays).
+    await subscriptions.provenByEmailedLink(updated, 'preferences_page', 'email');
+    return reply.redirect(`/preferences/${request.params.token}?done=details`, 303);
+  });
+
+  forms.post<TokenParams>('/preferences/:token', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    const wanted = {
+      email: ticked(request.body, 'email'),
+      sms: ticked(request.body, 'sms'),
+      beta: ticked(request.body, 'beta'),
+    };
+    const updated = await subscriptions.updatePreferences(id, wanted, 'preferences_page');
+    if (!updated) return html(reply, nothingHeldPage(), 404);
+    // The link came by email: keeping a channel on proves the mailbox and undoes their own leaving.
+    if (wanted.email || wanted.sms) await subscriptions.provenByEmailedLink(updated, 'preferences_page');
+    return reply.redirect(`/preferences/${request.params.token}?done=saved`, 303);
+  });
+
+  forms.post<TokenParams>('/preferences/:token/leave', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    if (!(await subscriptions.leave(id, 'preferences_page'))) return html(reply, nothingHeldPage(), 404);
+    return reply.redirect(`/preferences/${request.params.token}?done=left`, 303);
+  });
+
+  forms.post<TokenParams>('/preferences/:token/delete', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    const path = `/preferences/${request.params.token}`;
+    if ((request.body as Record<string, unknown> | undefined)?.confirm !== 'yes') {
+      if (!(await subscriptions.subscriber(id))) return html(reply, nothingHeldPage(), 404);
+      return html(reply, deleteQuestionPage({ path }));
+    }
+    // Already gone (the button pressed twice) ends on the same page: what they asked for is done.
+    await subscriptions.remove(id, 'preferences_page');
+    return reply.redirect(`${path}?done=deleted`, 303);
+  });
+}
+
+/**
+ * /change-phone/…: the email a repeat sign-up with another phone number sent (decision 031). The
+ * token is good for that number only, so the button changes to exactly the number the email named,
+ * and only while that change still waits.
+ */
+async function phoneChangeRoutes(forms: FastifyInstance, { subscriptions, links }: Handlers): Promise<void> {
+  /** The person and the number, when the link is one of ours for the change that waits now. */
+  async function waiting(token: string) {
+    const id = links.claimedId(token);
+    const subscriber = id ? await subscriptions.subscriber(id) : undefined;
+    if (!subscriber) return { subscriber: undefined, change: undefined };
+    const change = subscriptions.pendingPhoneChange(subscriber);
+    const valid = change && links.verify('phone', token, change.to) === subscriber.id;
+    return { subscriber, change: valid ? change : undefined };
+  }
+  /** Signed for the number they have now: the change was made (pressed twice, or a second tab). */
+  const madeAlready = (token: string, subscriber: Subscriber) =>
+    links.verify('phone', token, subscriber.phone) === subscriber.id;
+  // A link that is not signed for the change waiting now, nor for the number they have: replaced,
+  // stale, or not ours. It says the same either way (and never whether the sign-up exists).
+  const gone = (reply: FastifyReply) => html(reply, phoneChangeGonePage(), 404);
+
+  forms.get<TokenParams>('/change-phone/:token', async (request, reply) => {
+    const { subscriber, change } = await waiting(request.params.token);
+    if (subscriber && !change && madeAlready(request.params.token, subscriber))
+      return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
+    if (!subscriber || !change) return gone(reply);
+    const ends = distinctEnds(change.to, subscriber.phone);
+    return html(reply, phoneChangePage({ newEnd: ends.next, currentEnd: ends.current }));
+  });
+
+  forms.post<TokenParams>('/change-phone/:token', async (request, reply) => {
+    const { subscriber, change } = await waiting(request.params.token);
+    if (subscriber && !change && madeAlready(request.params.token, subscriber))
+      return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
+    if (!subscriber || !change) return gone(reply);
+    const updated = await subscriptions.applyPhoneChange(subscriber, change.to);
+    if (!updated) return gone(reply);
+    // The link came by email: the mailbox is theirs (their email is confirmed if it was not). The
+    // number is new to this record: a leaving recorded on it stays until they save their choices.
+    await subscriptions.provenByEmailedLink(updated, 'phone_change_email', 'email');
+    return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
+  });
+}
+
+/**
+ * RFC 8058 one-click: a mail provider's POST (no cookie, no login) or our own page's button. The
+ * body carries nothing we need, so whatever its type (form, multipart, JSON, none) it is read up
+ * to a limit and ignored, never refused.
+ */
+async function unsubscribeRoutes(oneClick: FastifyInstance, { subscriptions, links }: Handlers): Promise<void> {
+  oneClick.removeAllContentTypeParsers();
+  oneClick.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_request, _body, done) =>
+    done(null, undefined),
+  );
+
+  oneClick.get<TokenParams>('/unsubscribe/:token', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    const subscriber = id ? await subscriptions.subscriber(id) : undefined;
+    if (!id || !subscriber) return html(reply, badLinkPage(), 404);
+    return html(reply, unsubscribePage({ done: false, preferencesUrl: preferencesPath(links, id) }));
+  });
+
+  oneClick.post<TokenParams>('/unsubscribe/:token', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(), 404);
+    if (!(await subscriptions.updatePreferences(id, { email: false }, 'one_click_unsubscribe')))
+      return html(reply, badLinkPage(), 404);
+    return html(reply, unsubscribePage({ done: true, preferencesUrl: preferencesPath(links, id) }));
+  });
+}
+
+export const linkPageRoutes: FastifyPluginAsync<LinkPageOptions> = async (app, options) => {
+  // Personal pages: never stored by a cache, never indexed, the token never sent on as a referrer.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    reply.header('x-robots-tag', 'noindex');
+    reply.header('referrer-policy', 'no-referrer');
+  });
+  // The pages' own forms: url-encoded bodies, parsed in this scope only (the JSON API still answers
+  // 415 to a form post).
+  await app.register(async (forms) => {
+    await forms.register(formBody, { bodyLimit: 8 * 1024 });
+    await confirmRoutes(forms, options);
+    await preferencesRoutes(forms, options);
+    await phoneChangeRoutes(forms, options);
+  });
+  await app.register(async (oneClick) => unsubscribeRoutes(oneClick, options));
+};

@@ -1,0 +1,198 @@
+// The link pages' words: plain (about an 8th-grade reading level), all from linkPageWords, and
+// anything stored about a person escaped.
+import { describe, expect, it } from 'vitest';
+import { linkPageWords as words } from '../../messaging/message-words.js';
+import { readingGrade } from '../../../shared/reading-grade.js';
+import { signupMessages } from '../../../shared/signup-schema.js';
+import {
+  badLinkPage,
+  confirmPage,
+  noticePage,
+  phoneChangeGonePage,
+  phoneChangePage,
+  unsubscribePage,
+} from './link-pages.js';
+import { deleteQuestionPage, preferencesPage, type PreferencesPageProps } from './preferences-page.js';
+
+const { preferences: text } = words;
+const everything = { email: true, sms: true, beta: true };
+const person: PreferencesPageProps = {
+  preferences: everything,
+  willSend: everything,
+  email: 'ro•••@example.com',
+  phoneEnd: '4567',
+  left: false,
+  smsStopped: false,
+  path: '/preferences/token',
+};
+const wrongDetails = {
+  name: 'R',
+  phone: '12ab',
+  errors: { name: signupMessages.nameTooShort, phone: signupMessages.phoneInvalid },
+};
+
+/** Every page in every state it can be in, as the server sends it. */
+const pages: Record<string, string> = {
+  badLink: badLinkPage(),
+  nothingHeld: noticePage(text.nothingHeldTitle, text.nothingHeld),
+  deleted: noticePage(text.deletedTitle, text.deleted),
+  confirm: confirmPage({ state: 'unconfirmed', preferencesUrl: '/preferences/token' }),
+  confirmed: confirmPage({ state: 'confirmed', preferencesUrl: '/preferences/token' }),
+  confirmAfterLeaving: confirmPage({ state: 'left', preferencesUrl: '/preferences/token' }),
+  preferences: preferencesPage(person),
+  saved: preferencesPage({ ...person, done: 'saved' }),
+  notConfirmed: preferencesPage({ ...person, notConfirmed: true }),
+  smsStopped: preferencesPage({ ...person, preferences: { ...everything, sms: false }, smsStopped: true }),
+  left: preferencesPage({
+    ...person,
+    preferences: { email: false, sms: false, beta: false },
+    left: true,
+    done: 'left',
+  }),
+  detailsSaved: preferencesPage({ ...person, done: 'details' }),
+  phoneChanged: preferencesPage({ ...person, done: 'phone' }),
+  phoneChangedNoTexts: preferencesPage({
+    ...person,
+    preferences: { ...everything, sms: false },
+    willSend: { ...everything, sms: false },
+    smsStopped: true,
+    done: 'phone',
+  }),
+  detailsProblem: preferencesPage({ ...person, detailsForm: wrongDetails }),
+  phoneChange: phoneChangePage({ newEnd: '9876', currentEnd: '4567' }),
+  phoneChangeGone: phoneChangeGonePage(),
+  deleteQuestion: deleteQuestionPage({ path: '/preferences/token' }),
+  unsubscribe: unsubscribePage({ done: false, preferencesUrl: '/preferences/token' }),
+  unsubscribed: unsubscribePage({ done: true, preferencesUrl: '/preferences/token' }),
+};
+
+/** The text a reader sees (and the tab's title), one string per text node. */
+function visibleText(html: string): string[] {
+  return html
+    .replace(/<style>[\s\S]*?<\/style>/, '')
+    .split(/<[^>]*>/)
+    .map((node) =>
+      node
+        .replace(/&quot;/g, '"')
+        .replace(/&#x27;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&')
+        .trim(),
+    )
+    .filter((node) => node !== '');
+}
+
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+/** Ends a heading or label with a full stop, so the measure counts it as its own sentence. */
+const sentence = (line: string) => (/[.!?]$/.test(line) ? line : `${line}.`);
+
+describe('the link pages’ words', () => {
+  it('every visible word comes from linkPageWords (no literal text in the pages)', () => {
+    const { savedThings } = text;
+    const phrases = [
+      ...stringsIn(words),
+      words.forAddress(person.email, person.phoneEnd),
+      text.saved([savedThings.email, savedThings.sms, savedThings.beta]),
+      text.phoneHint(person.phoneEnd),
+      text.detailsSaved(person.phoneEnd),
+      text.phoneChanged(person.phoneEnd),
+      words.phoneChange.text('9876'),
+      words.phoneChange.keep('4567'),
+      `${text.detailsProblem} ${text.title}`,
+      // The sign-up form's own messages, for what was typed wrong.
+      ...Object.values(wrongDetails.errors),
+    ];
+    const known = new Set([...phrases, ...phrases.map(words.pageTitle)]);
+    for (const [name, html] of Object.entries(pages)) {
+      for (const node of visibleText(html)) expect(known.has(node), `${name}: "${node}"`).toBe(true);
+    }
+  });
+
+  it.each(Object.entries(pages))('%s reads at grade 8 or below', (_name, html) => {
+    const lines = visibleText(html).slice(1); // not the tab's title: the h1 says it again
+    expect(readingGrade(lines.map(sentence).join(' '))).toBeLessThanOrEqual(8);
+  });
+
+  it('the saved message restates what we will send, in a list the way people say it', () => {
+    const { savedThings } = text;
+    expect(text.saved([])).toBe('Saved. We will not send you anything.');
+    expect(text.saved([savedThings.beta])).toBe('Saved. We will send you news about beta testing.');
+    expect(text.saved([savedThings.email, savedThings.sms, savedThings.beta])).toBe(
+      'Saved. We will send you an email when the app launches, a text message when the app launches and news about beta testing.',
+    );
+  });
+});
+
+describe('the details form', () => {
+  it('keeps what was typed, says what is wrong beside each field, and ties the message to it', () => {
+    const html = pages.detailsProblem!;
+    expect(html).toContain('role="alert"');
+    expect(html).toContain(text.detailsProblem);
+    expect(html).toMatch(/<p class="field-error" id="name-error">Name must be at least 2 characters<\/p>/);
+    const nameInput = html.match(/<input id="name"[^>]*>/)?.[0] ?? '';
+    expect(nameInput).toContain('value="R"');
+    expect(nameInput).toContain('aria-describedby="name-error name-hint"');
+    expect(nameInput).toContain('aria-invalid="true"');
+    const phoneInput = html.match(/<input id="phone"[^>]*>/)?.[0] ?? '';
+    expect(phoneInput).toContain('value="12ab"');
+    expect(phoneInput).toContain('aria-describedby="phone-error phone-hint"');
+    expect(phoneInput).toContain('aria-invalid="true"');
+    expect(html).toContain('<a href="#name">');
+  });
+
+  it('offers empty fields (never the name a stranger may have typed) with the last digits we hold', () => {
+    const html = pages.preferences!.replace(/<style>[\s\S]*?<\/style>/, '');
+    expect(html).toMatch(/id="name"[^>]*value=""/);
+    expect(html).toMatch(/id="phone"[^>]*value=""/);
+    expect(html).toContain(text.phoneHint('4567'));
+    expect(html).not.toContain('aria-invalid');
+  });
+
+  it('after a change says what we hold and what texts will now do, from the rule', () => {
+    expect(pages.detailsSaved).toContain(text.detailsSaved('4567'));
+    expect(pages.detailsSaved).toContain(text.textsToNumber);
+    expect(pages.phoneChangedNoTexts).toContain(text.phoneChanged('4567'));
+    expect(pages.phoneChangedNoTexts).toContain(text.noTextsToNumber);
+    expect(pages.phoneChangedNoTexts).toContain(text.smsStopped);
+    expect(pages.phoneChangedNoTexts).not.toContain(text.textsToNumber);
+  });
+});
+
+describe('the link pages’ markup', () => {
+  it('escapes what is stored about a person: an email cannot add markup', () => {
+    const html = preferencesPage({ ...person, email: 'ro•••@<img src=x onerror=alert(1)>"example.com' });
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;example.com');
+  });
+
+  it('is a whole document: doctype, language, viewport, noindex, no script, one h1', () => {
+    for (const [name, html] of Object.entries(pages)) {
+      expect(html, name).toMatch(/^<!doctype html><html lang="en">/);
+      expect(html, name).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
+      expect(html, name).toContain('<meta name="robots" content="noindex"/>');
+      expect(html, name).not.toMatch(/<script|\son[a-z]+=/i);
+      expect(html.match(/<h1>/g), name).toHaveLength(1);
+    }
+  });
+
+  it('says on the preferences page which boxes are ticked, each with its own label', () => {
+    const html = preferencesPage({ ...person, preferences: { email: true, sms: false, beta: true } });
+    expect(html).toContain(`<input type="checkbox" name="email" checked="" value="on"/><span>${text.choices.email}`);
+    expect(html).toContain(`<input type="checkbox" name="sms" value="on"/><span>${text.choices.sms}`);
+    expect(html).toContain(`<input type="checkbox" name="beta" checked="" value="on"/><span>${text.choices.beta}`);
+  });
+
+  it('offers no "Leave the list" to someone who has left, and says how to come back', () => {
+    expect(pages.preferences).toContain(text.leave);
+    expect(pages.left).not.toContain(`>${text.leave}</button>`);
+    expect(pages.left).toMatch(
+      /role="status"><p>You have left the list\. We will not write to you again\.<\/p><p>If you change your mind/,
+    );
+  });
+});

@@ -1,0 +1,98 @@
+// The short pages the links in messages open: confirm, unsubscribe, and the ones that say a link
+// found nothing. Rendered on the server to static HTML; every word comes from linkPageWords.
+import { linkPageWords as words } from '../../messaging/message-words.js';
+import { Button, LinkLine, renderPage } from './link-page-layout.js';
+
+/** A page that says one thing, with a link home: a bad link, or a person we hold nothing about. */
+export function noticePage(title: string, text: string): string {
+  return renderPage(
+    title,
+    <>
+      <h1>{title}</h1>
+      <p>{text}</p>
+      <LinkLine href="/" label={words.home} />
+    </>,
+  );
+}
+
+/** A link that is altered, cut short, made for something else, or names someone we no longer hold. */
+export function badLinkPage(): string {
+  return noticePage(words.badLink.title, words.badLink.text);
+}
+
+/** Where the person stands: the button shows only while there is something to confirm. */
+export type ConfirmState = 'unconfirmed' | 'confirmed' | 'left';
+
+export function confirmPage({ state, preferencesUrl }: { state: ConfirmState; preferencesUrl: string }): string {
+  const { confirm } = words;
+  if (state === 'unconfirmed')
+    return renderPage(
+      confirm.title,
+      <>
+        <h1>{confirm.title}</h1>
+        <p>{confirm.text}</p>
+        {/* No action: the form posts back to the very link that was opened. */}
+        <form method="post">
+          <Button label={confirm.button} />
+        </form>
+      </>,
+    );
+  const [title, text] =
+    state === 'confirmed' ? [confirm.doneTitle, confirm.doneText] : [confirm.leftTitle, confirm.leftText];
+  return renderPage(
+    title,
+    <>
+      <h1>{title}</h1>
+      <p>{text}</p>
+      <LinkLine href={preferencesUrl} label={confirm.preferencesLink} />
+    </>,
+  );
+}
+
+export function unsubscribePage({ done, preferencesUrl }: { done: boolean; preferencesUrl: string }): string {
+  const { unsubscribe } = words;
+  const title = done ? unsubscribe.doneTitle : unsubscribe.title;
+  return renderPage(
+    title,
+    <>
+      <h1>{title}</h1>
+      <p>{done ? unsubscribe.doneText : unsubscribe.text}</p>
+      {!done && (
+        <form method="post">
+          <Button label={unsubscribe.button} />
+        </form>
+      )}
+      <LinkLine href={preferencesUrl} label={unsubscribe.preferencesLink} />
+    </>,
+  );
+}
+
+/** The button in the email a repeat sign-up with another phone number sent (decision 031). */
+export function phoneChangePage({ newEnd, currentEnd }: { newEnd: string; currentEnd: string }): string {
+  const { phoneChange } = words;
+  return renderPage(
+    phoneChange.title,
+    <>
+      <h1>{phoneChange.title}</h1>
+      <p>{phoneChange.text(newEnd)}</p>
+      <p>{phoneChange.keep(currentEnd)}</p>
+      {/* No action: the form posts back to the very link that was opened. */}
+      <form method="post">
+        <Button label={phoneChange.button} />
+      </form>
+    </>,
+  );
+}
+
+/** That button, once the change is replaced or stale (or a link that is not ours): it changes nothing, and says why. */
+export function phoneChangeGonePage(): string {
+  const { phoneChange } = words;
+  return renderPage(
+    phoneChange.goneTitle,
+    <>
+      <h1>{phoneChange.goneTitle}</h1>
+      <p>{phoneChange.gone}</p>
+      <LinkLine href="/" label={words.home} />
+    </>,
+  );
+}

@@ -1,0 +1,208 @@
+// The preferences page (a box for each kind of message, leave, delete) and the question deleting
+// asks first. Rendered on the server to static HTML; every word comes from linkPageWords.
+import { linkPageWords as words } from '../../messaging/message-words.js';
+import type { Preferences } from '../../db/consent-repository.js';
+import { Button, renderPage } from './link-page-layout.js';
+import { TextField } from './link-page-text-field.js';
+
+const CHANNELS = ['email', 'sms', 'beta'] as const satisfies readonly (keyof Preferences)[];
+
+export interface PreferencesPageProps {
+  /** The boxes: a channel that cannot reach them (a STOP, a bounce) is unticked, whatever the record says. */
+  preferences: Preferences;
+  /** What we will really send them, by the senders' own rule: said after a save. */
+  willSend: Preferences;
+  /** Asked to confirm and have not: saving here is what keeps them on the list. */
+  notConfirmed?: boolean;
+  /** The email, partly hidden. */
+  email: string;
+  /** The last four digits of the phone number. */
+  phoneEnd: string;
+  /** They left the list: nothing to leave, and the boxes are the way back. */
+  left: boolean;
+  /** What the button they pressed did, said at the top. */
+  done?: 'saved' | 'left' | 'details' | 'phone';
+  /** The details form sent back with problems: what they typed, and what is wrong with it. */
+  detailsForm?: { name: string; phone: string; errors: { name?: string; phone?: string } };
+  /** The number texted STOP: only START from it brings texts back, whatever is ticked here. */
+  smsStopped: boolean;
+  /** The phone company said this number cannot get texts (a landline, a dead number). */
+  smsUnreachable?: boolean;
+  /** Email to the address bounced, or was reported as spam: we send it none. */
+  emailUnreachable?: 'bounced' | 'undeliverable' | 'complained';
+  /** The page's own path, for the forms. */
+  path: string;
+}
+
+/** After a change of name or phone number: what texts to the number they have now will do. */
+function textsLine({ willSend, blocked }: { willSend: Preferences; blocked: boolean }): string {
+  const text = words.preferences;
+  if (willSend.sms) return text.textsToNumber;
+  // A STOP from this number, or a number that cannot get texts: the note by the box says which.
+  return blocked ? text.noTextsToNumber : text.noTextsChosen;
+}
+
+function StatusMessage({
+  done,
+  willSend,
+  blocked,
+  phoneEnd,
+}: {
+  done: NonNullable<PreferencesPageProps['done']>;
+  willSend: Preferences;
+  blocked: boolean;
+  phoneEnd: string;
+}) {
+  const text = words.preferences;
+  const lines =
+    done === 'saved'
+      ? [text.saved(CHANNELS.filter((channel) => willSend[channel]).map((channel) => text.savedThings[channel]))]
+      : done === 'left'
+        ? [text.left, text.comeBack]
+        : [
+            done === 'phone' ? text.phoneChanged(phoneEnd) : text.detailsSaved(phoneEnd),
+            textsLine({ willSend, blocked }),
+          ];
+  // Present from the start of the page (it follows a redirect): nothing moves when it appears.
+  return (
+    <div className="status" role="status">
+      {lines.map((line) => (
+        <p key={line}>{line}</p>
+      ))}
+    </div>
+  );
+}
+
+export function preferencesPage({
+  preferences,
+  willSend,
+  notConfirmed = false,
+  email,
+  phoneEnd,
+  left,
+  done,
+  smsStopped,
+  smsUnreachable = false,
+  emailUnreachable,
+  path,
+  detailsForm,
+}: PreferencesPageProps): string {
+  const text = words.preferences;
+  const errors = detailsForm?.errors ?? {};
+  return renderPage(
+    detailsForm ? `${text.detailsProblem} ${text.title}` : text.title,
+    <>
+      <h1>{text.title}</h1>
+      {detailsForm && (
+        <div className="status status--error" role="alert">
+          <p>{text.detailsProblem}</p>
+          <ul>
+            {(['name', 'phone'] as const)
+              .filter((field) => errors[field])
+              .map((field) => (
+                <li key={field}>
+                  <a href={`#${field}`}>{errors[field]}</a>
+                </li>
+              ))}
+          </ul>
+        </div>
+      )}
+      {done && (
+        <StatusMessage done={done} willSend={willSend} blocked={smsStopped || smsUnreachable} phoneEnd={phoneEnd} />
+      )}
+      {notConfirmed && !done && (
+        <div className="status" role="status">
+          <p>{text.notConfirmed}</p>
+        </div>
+      )}
+      <p className="who">{words.forAddress(email, phoneEnd)}</p>
+      <p>{text.about}</p>
+      <p>{text.intro}</p>
+      <form method="post" action={path}>
+        <fieldset>
+          <legend>{text.legend}</legend>
+          {CHANNELS.map((channel) => (
+            <div key={channel}>
+              <label className="choice">
+                <input type="checkbox" name={channel} value="on" defaultChecked={preferences[channel]} />
+                <span>{text.choices[channel]}</span>
+              </label>
+              {channel === 'sms' && smsStopped && <p className="choice__note">{text.smsStopped}</p>}
+              {channel === 'sms' && smsUnreachable && <p className="choice__note">{text.smsUnreachable}</p>}
+              {channel === 'email' && emailUnreachable && (
+                <p className="choice__note">
+                  {emailUnreachable === 'complained' ? text.emailComplained : text.emailUnreachable}
+                </p>
+              )}
+            </div>
+          ))}
+        </fieldset>
+        <Button label={text.save} />
+      </form>
+      <section aria-labelledby="details-title">
+        <h2 id="details-title">{text.detailsTitle}</h2>
+        <p>{text.detailsIntro}</p>
+        <form method="post" action={`${path}/details`} noValidate>
+          <TextField
+            className="field"
+            id="name"
+            label={text.nameLabel}
+            hint={text.nameHint}
+            error={errors.name}
+            type="text"
+            autoComplete="name"
+            value={detailsForm?.name ?? ''}
+          />
+          <TextField
+            className="field"
+            id="phone"
+            label={text.phoneLabel}
+            hint={text.phoneHint(phoneEnd)}
+            error={errors.phone}
+            type="tel"
+            autoComplete="tel"
+            value={detailsForm?.phone ?? ''}
+          />
+          <Button label={text.detailsSave} />
+        </form>
+      </section>
+      {!left && (
+        <section>
+          <h2>{text.leaveTitle}</h2>
+          <p>{text.leaveText}</p>
+          <form method="post" action={`${path}/leave`}>
+            <Button label={text.leave} kind="secondary" />
+          </form>
+        </section>
+      )}
+      <section>
+        <h2>{text.deleteTitle}</h2>
+        <p>{text.deleteText}</p>
+        <form method="post" action={`${path}/delete`}>
+          <Button label={text.delete} kind="danger" />
+        </form>
+      </section>
+    </>,
+  );
+}
+
+/** Deleting cannot be undone, so it asks once more (WCAG 3.3.4). */
+export function deleteQuestionPage({ path }: { path: string }): string {
+  const text = words.preferences;
+  return renderPage(
+    text.deleteAsk,
+    <>
+      <h1>{text.deleteAsk}</h1>
+      <p>{text.deleteAskText}</p>
+      <div className="actions">
+        <form method="post" action={`${path}/delete`}>
+          <input type="hidden" name="confirm" value="yes" />
+          <Button label={text.deleteYes} kind="danger" />
+        </form>
+        <a className="button button--secondary" href={path}>
+          {text.deleteNo}
+        </a>
+      </div>
+    </>,
+  );
+}

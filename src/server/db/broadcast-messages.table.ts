@@ -1,0 +1,36 @@
+// The outbox: one row per broadcast, person and channel, and where its message stands (decision 023).
+import type { Generated } from 'kysely';
+import type { Id, Time } from './column-types.js';
+import type { BroadcastChannel } from './message-channels.js';
+
+export const MESSAGE_STATES = [
+  'queued',
+  'sending',
+  'sent',
+  'failed_temporary',
+  'failed_permanent',
+  'skipped',
+  'unknown',
+] as const;
+export type MessageState = (typeof MESSAGE_STATES)[number];
+
+/** Whose fault a failed send was: the kinds messaging/send-failure.ts explains. */
+export const FAILURE_KINDS = ['recipient', 'message', 'sender', 'unknown'] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+export interface BroadcastMessagesTable {
+  id: Generated<Id>;
+  broadcast_id: Id;
+  signup_id: string;
+  channel: BroadcastChannel;
+  state: MessageState;
+  attempts: Generated<number>;
+  next_attempt_at: Time | null;
+  claimed_by: string | null;
+  claimed_at: Time | null;
+  sent_at: Time | null;
+  provider_id: string | null;
+  error: string | null;
+  /** Whose fault the last failure was (messaging/send-failure.ts); null before release 7 or when none. */
+  failure_kind: FailureKind | null;
+}

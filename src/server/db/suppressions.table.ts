@@ -1,0 +1,24 @@
+// The suppression list: keyed hashes of addresses we must not send to, and why (decision 020).
+import type { Generated } from 'kysely';
+import type { Id, Time } from './column-types.js';
+import type { ConsentSource } from './consent-events.table.js';
+
+export type SuppressionReason = 'left' | 'deleted' | 'sms_stop' | 'undeliverable' | 'bounced' | 'complained';
+
+/** Reasons the person themselves gave (leaving, deleting): an emailed link's page may lift them; a STOP only START lifts. */
+export const OWN_REASONS: readonly SuppressionReason[] = ['left', 'deleted'];
+
+/** Reasons that are about the address alone, not the person's wish: they stop that channel only. */
+export const ADDRESS_ONLY_REASONS: readonly SuppressionReason[] = ['undeliverable', 'bounced', 'complained'];
+
+/** Which kind of address a keyed hash is of. */
+export type AddressKind = 'email' | 'phone';
+
+export interface SuppressionsTable {
+  id: Generated<Id>;
+  kind: AddressKind;
+  address_hash: string;
+  reason: SuppressionReason;
+  source: ConsentSource;
+  created_at: Time;
+}

@@ -1,0 +1,149 @@
+import { senderLine } from '../../shared/public-config.js';
+import { describe, expect, it } from 'vitest';
+import { linkPageWords, messageWords } from './message-words.js';
+import { readingGrade } from '../../shared/reading-grade.js';
+import { deletionDay, renderConfirmationEmail } from './email-templates.js';
+
+const input = {
+  confirmUrl: 'https://scamsavvy.example/confirm/AAAA',
+  preferencesUrl: 'https://scamsavvy.example/preferences/BBBB',
+  unsubscribeUrl: 'https://scamsavvy.example/unsubscribe/BBBB',
+  siteUrl: 'https://scamsavvy.example',
+  deleteOn: 'December 24, 2026',
+};
+const urls = {
+  confirm: input.confirmUrl,
+  preferences: input.preferencesUrl,
+  unsubscribe: input.unsubscribeUrl,
+  site: input.siteUrl,
+};
+
+describe('the confirmation email', () => {
+  const email = renderConfirmationEmail(input);
+
+  it('has the subject the issue names', () => {
+    expect(email.subject).toBe('Please confirm you want launch news from ScamSavvy');
+  });
+
+  it('carries the confirm, preferences and unsubscribe links in both parts', () => {
+    for (const url of [input.confirmUrl, input.preferencesUrl, input.unsubscribeUrl]) {
+      expect(email.text).toContain(url);
+      expect(email.html).toContain(`href="${url}"`);
+    }
+  });
+
+  it('puts each link of the text part on a line of its own, in full', () => {
+    const lines = email.text.split('\n');
+    for (const url of Object.values(urls)) expect(lines).toContain(url);
+  });
+
+  it('links only to the URLs it was given, with real words on them', () => {
+    const hrefs = [...email.html.matchAll(/href\s*=\s*["']?([^"'\s>]*)/gi)].map((match) => match[1]);
+    expect(new Set(hrefs)).toEqual(new Set(Object.values(urls)));
+    expect(email.html).toMatch(/<a [^>]*>Yes, keep me on the list<\/a>/);
+    expect(email.html).toMatch(/<a [^>]*>Change what we send you<\/a>/);
+    expect(email.html).toMatch(/<a [^>]*>Stop all emails<\/a>/);
+    expect(`${email.text}${email.html}`).not.toMatch(/click here/i);
+  });
+
+  it('needs no image, and declares its language and light colours', () => {
+    expect(email.html).not.toMatch(/<img|background-image|url\(/i);
+    expect(email.html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(email.html).toContain('<meta name="color-scheme" content="light">');
+    expect(email.html).toContain(`<title>${email.subject}</title>`);
+  });
+
+  it('sets no text smaller than 18px, and the body at 20px', () => {
+    const sizes = [...email.html.matchAll(/font-size:\s*(\d+)px/g)].map((match) => Number(match[1]));
+    expect(sizes.length).toBeGreaterThan(0);
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(18);
+    expect(email.html).toMatch(/<p style="[^"]*font-size:20px;line-height:1\.5;/);
+  });
+
+  it('says that pressing the button keeps them on the list, and the day their details go without it, in both parts', () => {
+    const kept = renderConfirmationEmail({ ...input, deleteOn: deletionDay('2026-11-24T10:00:00.000Z', 14) });
+    const sentence =
+      'Pressing the button is what keeps you on the list. If it is not pressed, we will not write to you again, and we will delete your details on December 8, 2026.';
+    expect(kept.text.replace(/\s+/g, ' ')).toContain(sentence);
+    expect(kept.html).toContain(sentence);
+  });
+
+  it('greets no one by name: it repeats nothing a visitor typed', () => {
+    // @ts-expect-error: it takes no name, so a sign-up's words cannot reach the email
+    const withName = renderConfirmationEmail({ ...input, name: 'Spammy Name visit evil.example' });
+    expect(`${withName.text}${withName.html}`).not.toMatch(/Spammy|evil\.example/);
+    expect(`${email.text}${email.html}`).not.toMatch(/\b(Dear|Hi|Hello)\b/);
+  });
+
+  it('escapes what it puts into the HTML', () => {
+    const odd = renderConfirmationEmail({ ...input, confirmUrl: 'https://scamsavvy.example/confirm/"><script>' });
+    expect(odd.html).not.toContain('"><script>');
+  });
+});
+
+describe('text replies', () => {
+  const replies = {
+    help: messageWords.sms.help('hello@scamsavvy.example'),
+    stopped: messageWords.sms.stopped,
+    started: messageWords.sms.started,
+  };
+  it.each(Object.entries(replies))('%s is one plain-ASCII text of 160 characters or fewer', (_name, text) => {
+    expect(text.length).toBeLessThanOrEqual(160);
+    expect(text).toMatch(/^[\x20-\x7e]+$/);
+  });
+  it('HELP with MAIL_POSTAL_ADDRESS names the sender on a line of its own, as the emails do, in two texts at most', () => {
+    const help = messageWords.sms.help(
+      'hello@scamsavvy.example',
+      senderLine('100 Example Street, Springfield, IL 62701'),
+    );
+    expect(help.split('\n')).toEqual([replies.help, 'ScamSavvy, 100 Example Street, Springfield, IL 62701']);
+    expect(help.length).toBeLessThanOrEqual(306);
+  });
+  it('HELP says who we are, how often, the cost, how to stop, and how to reach us', () => {
+    expect(replies.help).toMatch(/ScamSavvy/);
+    expect(replies.help).toMatch(/a few texts/);
+    expect(replies.help).toMatch(/Msg & data rates may apply/);
+    expect(replies.help).toMatch(/STOP/);
+    expect(replies.help).toContain('hello@scamsavvy.example');
+  });
+});
+
+describe('plain language (about an 8th-grade reading level)', () => {
+  const { confirmation } = messageWords;
+  const texts = {
+    confirmationEmail: [
+      confirmation.intro,
+      confirmation.ask,
+      confirmation.askText,
+      confirmation.keeps('December 24, 2026'),
+      confirmation.notYou,
+      confirmation.footerWhy,
+    ].join(' '),
+    reminderEmail: [messageWords.reminder.intro, messageWords.reminder.once].join(' '),
+    helpReply: messageWords.sms.help('hello@scamsavvy.example'),
+    textReplies: [messageWords.sms.stopped, messageWords.sms.started].join(' '),
+    confirmPage: [linkPageWords.confirm.text, linkPageWords.confirm.doneText].join(' '),
+    preferencesPage: [
+      linkPageWords.preferences.intro,
+      linkPageWords.preferences.leaveText,
+      linkPageWords.preferences.deleteText,
+      linkPageWords.preferences.deleteAskText,
+      linkPageWords.preferences.deleted,
+      linkPageWords.preferences.left,
+      linkPageWords.preferences.smsStopped,
+    ].join(' '),
+    unsubscribePage: [linkPageWords.unsubscribe.text, linkPageWords.unsubscribe.doneText].join(' '),
+    badLink: linkPageWords.badLink.text,
+  };
+  it.each(Object.entries(texts))('%s reads at grade 8 or below', (_name, text) => {
+    expect(readingGrade(text)).toBeLessThanOrEqual(8);
+  });
+
+  it('names who sends, and where (MAIL_POSTAL_ADDRESS), at the foot of both parts; nothing when it is unset', () => {
+    const address = '100 Example Street, Springfield, IL 62701';
+    const withAddress = renderConfirmationEmail({ ...input, postalAddress: address });
+    expect(withAddress.text).toContain(`ScamSavvy, ${address}`);
+    expect(withAddress.html).toContain(`ScamSavvy, ${address}`);
+    expect(renderConfirmationEmail(input).text).not.toContain('Example Street');
+  });
+});

@@ -1,0 +1,218 @@
+// The confirmation email's two parts: plain text, and simple, accessible HTML (large text, strong
+// contrast, real words on links, no images, only our own links). It takes no name on purpose.
+import { senderLine } from '../../shared/public-config.js';
+import { messageWords } from './message-words.js';
+
+export interface ConfirmationEmailInput {
+  confirmUrl: string;
+  preferencesUrl: string;
+  unsubscribeUrl: string;
+  siteUrl: string;
+  /** The day the details are deleted unless confirmed, in words ("December 24, 2026"). */
+  deleteOn: string;
+  /** MAIL_POSTAL_ADDRESS, for the footer. */
+  postalAddress?: string | undefined;
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const INK = '#1b2a3a';
+const TEAL = '#0b5563';
+const CREAM = '#fff9f0';
+
+export function renderConfirmationEmail(input: ConfirmationEmailInput): RenderedEmail {
+  const words = messageWords.confirmation;
+  return askToConfirm(input, {
+    subject: words.subject,
+    heading: words.heading,
+    opening: [{ paragraph: words.intro }],
+    closing: [{ paragraph: words.notYou }],
+  });
+}
+
+/** The one reminder: the same button, the day the details go, and that no other reminder follows. */
+export function renderReminderEmail(input: ConfirmationEmailInput): RenderedEmail {
+  const words = messageWords.reminder;
+  return askToConfirm(input, {
+    subject: words.subject,
+    heading: words.heading,
+    opening: [{ paragraph: words.intro }],
+    closing: [{ paragraph: messageWords.confirmation.notYou }, { paragraph: words.once }],
+  });
+}
+
+export interface PhoneChangeEmailInput {
+  changeUrl: string;
+  preferencesUrl: string;
+  unsubscribeUrl: string;
+  siteUrl: string;
+  /** The last four digits of the number asked for, and of the one we keep without the button. */
+  newEnd: string;
+  currentEnd: string;
+  /** The last day the button works, in words. */
+  until: string;
+  postalAddress?: string | undefined;
+}
+
+/** A repeat sign-up gave another phone number: the address on record says yes by pressing a button (decision 031). */
+export function renderPhoneChangeEmail(input: PhoneChangeEmailInput): RenderedEmail {
+  const words = messageWords.phoneChange;
+  const { text, html } = renderEmailParts({
+    subject: words.subject,
+    heading: words.heading,
+    body: [
+      { paragraph: words.intro(input.newEnd), text: words.introText(input.newEnd) },
+      { paragraph: words.where },
+      { button: { url: input.changeUrl, label: words.button } },
+      { paragraph: words.until(input.until) },
+      { paragraph: words.notYou(input.currentEnd) },
+    ],
+    signature: messageWords.confirmation.signature,
+    footer: personalFooter(input),
+  });
+  return { subject: words.subject, text, html };
+}
+
+/** The later of two ISO times (either may be missing). */
+export function latest(a: string, b: string | null | undefined): string {
+  return b && Date.parse(b) > Date.parse(a) ? b : a;
+}
+
+/** The day `days` after `from`, in the words the emails use ("December 24, 2026"). */
+export function deletionDay(from: string, days: number): string {
+  const day = new Date(Date.parse(from) + days * 86_400_000);
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(day);
+}
+
+function askToConfirm(
+  input: ConfirmationEmailInput,
+  parts: { subject: string; heading: string; opening: EmailLayout['body']; closing: EmailLayout['body'] },
+): RenderedEmail {
+  const words = messageWords.confirmation;
+  const { text, html } = renderEmailParts({
+    subject: parts.subject,
+    heading: parts.heading,
+    body: [
+      ...parts.opening,
+      { paragraph: words.ask, text: words.askText },
+      { button: { url: input.confirmUrl, label: words.button } },
+      { paragraph: words.keeps(input.deleteOn) },
+      ...parts.closing,
+    ],
+    signature: words.signature,
+    footer: personalFooter(input),
+  });
+  return { subject: parts.subject, text, html };
+}
+
+/** The foot of a message about someone's own sign-up: why they got it, their two links, who sends from where. */
+function personalFooter(
+  input: Pick<ConfirmationEmailInput, 'preferencesUrl' | 'unsubscribeUrl' | 'siteUrl' | 'postalAddress'>,
+): EmailLayout['footer'] {
+  const words = messageWords.confirmation;
+  return {
+    why: words.footerWhy,
+    links: [
+      { url: input.preferencesUrl, label: words.preferencesLink },
+      { url: input.unsubscribeUrl, label: words.unsubscribeLink },
+    ],
+    siteUrl: input.siteUrl,
+    sender: senderLine(input.postalAddress),
+  };
+}
+
+export interface EmailLink {
+  url: string;
+  label: string;
+}
+
+/** What goes in an email, top to bottom. */
+export interface EmailLayout {
+  subject: string;
+  heading: string;
+  /** Paragraphs (with other words for the plain-text part where the HTML says "press") and buttons. */
+  body: ({ paragraph: string; text?: string } | { button: EmailLink })[];
+  signature: string;
+  /** Why they got it, their links (preferences, unsubscribe), and the site. */
+  /** `sender`: who sends, where (senderLine of MAIL_POSTAL_ADDRESS; '' when unset). */
+  footer: { why: string; links: EmailLink[]; siteUrl: string; sender?: string };
+}
+
+/** Both parts of an email from one layout. */
+export function renderEmailParts(layout: EmailLayout): { text: string; html: string } {
+  return { text: emailText(layout), html: emailHtml(layout) };
+}
+
+/**
+ * The plain-text part: a button becomes its words and its link, each link on a line of its own and
+ * in full, so every mail program makes it one thing to tap.
+ */
+function emailText(layout: EmailLayout): string {
+  const body = layout.body.flatMap((block) =>
+    'button' in block ? [`${block.button.label}:`, block.button.url, ''] : [block.text ?? block.paragraph, ''],
+  );
+  return [
+    layout.heading,
+    '',
+    ...body,
+    layout.signature,
+    '',
+    '',
+    // No "-- " line: mail programs fold what follows one away as a signature, links and all.
+    layout.footer.why,
+    '',
+    ...layout.footer.links.flatMap((link) => [`${link.label}:`, link.url, '']),
+    layout.footer.siteUrl,
+    '',
+    ...(layout.footer.sender ? [layout.footer.sender, ''] : []),
+  ].join('\n');
+}
+
+/**
+ * The HTML part: large text, strong contrast, no images, light colours even in dark-mode mail
+ * programs, real words on every link.
+ */
+function emailHtml(layout: EmailLayout): string {
+  const site = { url: layout.footer.siteUrl, label: layout.footer.siteUrl.replace(/^https?:\/\//, '') };
+  const paragraph = (content: string) =>
+    `<p style="margin:0 0 20px;font-size:20px;line-height:1.5;color:${INK};">${escapeHtml(content)}</p>`;
+  const button = ({ url, label }: EmailLink) =>
+    `<p style="margin:0 0 24px;"><a href="${escapeHtml(url)}" style="display:inline-block;background:${TEAL};color:#ffffff;font-size:20px;font-weight:700;line-height:1.4;text-align:center;padding:14px 20px;border-radius:8px;text-decoration:none;">${escapeHtml(label)}</a></p>`;
+  // Padded to a 44 px target, like the link pages: small links are hard to hit with an unsteady hand.
+  const link = ({ url, label }: EmailLink) =>
+    `<p style="margin:0;"><a href="${escapeHtml(url)}" style="display:inline-block;padding:9px 0;color:${TEAL};text-decoration:underline;">${escapeHtml(label)}</a></p>`;
+  const body = layout.body.map((block) => ('button' in block ? button(block.button) : paragraph(block.paragraph)));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<meta name="supported-color-schemes" content="light">
+<title>${escapeHtml(layout.subject)}</title>
+</head>
+<body style="margin:0;padding:0;background:${CREAM};">
+<div role="article" aria-label="${escapeHtml(layout.subject)}" lang="en" style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:${INK};">
+<p style="margin:0 0 24px;font-size:22px;font-weight:700;color:${INK};">${escapeHtml(messageWords.product)}</p>
+<div style="background:#ffffff;border-radius:12px;padding:28px 20px;">
+<h1 style="margin:0 0 20px;font-size:28px;line-height:1.25;color:${INK};">${escapeHtml(layout.heading)}</h1>
+${body.join('\n')}
+<p style="margin:0;font-size:20px;line-height:1.5;color:${INK};">${escapeHtml(layout.signature)}</p>
+</div>
+<div style="padding:24px 8px 0;font-size:18px;line-height:1.5;color:${INK};">
+<p style="margin:0 0 8px;">${escapeHtml(layout.footer.why)}</p>
+${[...layout.footer.links, site].map(link).join('\n')}
+${layout.footer.sender ? `<p style="margin:8px 0 0;">${escapeHtml(layout.footer.sender)}</p>` : ''}
+</div>
+</div>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,104 @@
+// Every message we send, recorded with its signed token just before it leaves (so a report that
+// comes back at once finds it) and its provider's ids once it has: what comes back later (a
+// bounce, a complaint, a delivery receipt) is matched to this one message and one person
+// (docs/messaging.md, "Hearing back"). Each email carries the token in a header (and, with
+// BOUNCE_ADDRESS, in its envelope sender), a Feedback-ID for Gmail's Postmaster Tools, and the
+// headers that make the providers in use hand the token back; each text, a status-callback URL.
+import type { FeedbackConfig } from '../config.js';
+import type { FeedbackRepository, SendingMessage } from '../db/feedback-repository.js';
+import type { FailureVerdict } from './send-failure.js';
+import { verpAddress, type MessageTokens } from './message-tokens.js';
+
+/** The header every email carries its token in. */
+export const TOKEN_HEADER = 'X-ScamSavvy-Token';
+
+/** What a message about to leave carries. */
+export interface OutgoingMessage {
+  token: string;
+  /** For an email: the token, Feedback-ID and the providers' tag headers. */
+  headers: Record<string, string>;
+  /** For an email with BOUNCE_ADDRESS: bounces+<token>@… (VERP). */
+  envelopeFrom?: string;
+  /** For a text: where Twilio reports what became of it. */
+  statusCallback: string;
+}
+
+export interface MessageLogOptions {
+  store: FeedbackRepository;
+  tokens: MessageTokens;
+  siteUrl: string;
+  feedback?: FeedbackConfig;
+  /** The headers that make the providers' webhooks hand our token back (composed by bounces/reports-setup.ts). */
+  tagHeaders?: (token: string) => Record<string, string>;
+}
+
+/** Gmail's Feedback-ID: campaign, kind, and our sender id last (no colons inside the parts). */
+export function feedbackId(campaign: string, kind: string): string {
+  const clean = (part: string) => part.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 60);
+  return `${clean(campaign)}:${clean(kind)}:scamsavvy`;
+}
+
+export class MessageLog {
+  constructor(private readonly options: MessageLogOptions) {}
+
+  /** Records a message about to leave and says what it carries. */
+  async begin(message: Omit<SendingMessage, 'token'> & { feedbackId: string }): Promise<OutgoingMessage> {
+    const { store, tokens, siteUrl, feedback, tagHeaders } = this.options;
+    const token = tokens.issue();
+    const { feedbackId: campaign, ...recorded } = message;
+    // Best effort: a database blip must never stop a message, nor make one go twice. Without its
+    // record, a report about it matches nothing (kept as unmatched, acted on never).
+    await store.sending([{ ...recorded, token }]).catch(() => undefined);
+    const bounceAddress = feedback?.bounceAddress;
+    return {
+      token,
+      headers: { [TOKEN_HEADER]: token, 'Feedback-ID': campaign, ...(tagHeaders?.(token) ?? {}) },
+      ...(bounceAddress ? { envelopeFrom: verpAddress(bounceAddress, token) } : {}),
+      statusCallback: `${siteUrl}/api/sms/status?t=${token}`,
+    };
+  }
+
+  /** It left: the provider took it. */
+  sent(token: string, ids: { providerId?: string | undefined; messageId?: string | undefined }): Promise<void> {
+    // It has left: a failure to note its ids must not look like a failed send (that would send it again).
+    return this.options.store
+      .sent(token, {
+        state: 'sent',
+        ...(ids.providerId ? { providerId: ids.providerId } : {}),
+        ...(ids.messageId ? { messageId: ids.messageId.replace(/^<|>$/g, '') } : {}),
+      })
+      .catch(() => undefined);
+  }
+
+  /**
+   * It was refused during the send. The recipient kind (the server refused the address at RCPT or
+   * DATA) is a bounce at once: stored as a report from the SMTP session (or the text provider), so it
+   * counts in the broadcast's health like any later bounce.
+   */
+  async refused(token: string, channel: 'email' | 'sms', verdict: FailureVerdict, answer: string): Promise<void> {
+    // Best effort, as sent(): the outcome the sender records is what must not be lost.
+    await this.recordRefusal(token, channel, verdict, answer).catch(() => undefined);
+  }
+
+  private async recordRefusal(
+    token: string,
+    channel: 'email' | 'sms',
+    verdict: FailureVerdict,
+    answer: string,
+  ): Promise<void> {
+    const { store } = this.options;
+    await store.sent(token, { state: 'failed' });
+    if (verdict.kind !== 'recipient') return;
+    const kind = channel === 'email' ? 'hard_bounce' : verdict.stop ? 'stop' : 'undeliverable';
+    await store.store({
+      source: channel === 'email' ? 'smtp' : 'twilio',
+      eventId: `${token}:refused`,
+      kind,
+      token,
+      code: answer.match(/\b[245]\.\d{1,3}\.\d{1,3}\b/)?.[0] ?? answer.match(/\b\d{3,5}\b/)?.[0] ?? null,
+      detail: answer,
+      occurredAt: new Date().toISOString(),
+    });
+    await store.advance(token, kind === 'hard_bounce' ? 'bounced' : kind === 'stop' ? 'stopped' : 'undeliverable');
+  }
+}

@@ -1,0 +1,210 @@
+// The words of every message we send (emails, text replies) and of the pages their links open
+// (confirm, preferences, unsubscribe). Beside the page's words (src/client/content.ts), so an owner
+// edits words in these two files only (docs/content.md). Plain words, about an 8th-grade level
+// (src/server/messaging/email-templates.test.ts checks). Never put anything a visitor typed in here.
+
+const product = 'ScamSavvy';
+
+/** Emails and text messages. */
+export const messageWords = {
+  product,
+  listName: `${product} launch news`,
+  confirmation: {
+    subject: `Please confirm you want launch news from ${product}`,
+    heading: 'Please confirm your sign-up',
+    intro: `Someone, we hope you, asked on the ${product} website to hear from us when our app is ready.`,
+    ask: 'If that was you, please press the button below so we know this is your email.',
+    /** The plain-text part has no button. */
+    askText: 'If that was you, please open the link below so we know this is your email.',
+    button: 'Yes, keep me on the list',
+    /** What keeps them on the list, and what happens without it, with the day their details go. */
+    keeps: (deleteOn: string) =>
+      `Pressing the button is what keeps you on the list. If it is not pressed, we will not write to you again, and we will delete your details on ${deleteOn}.`,
+    notYou: 'If it was not you, do nothing.',
+    footerWhy: `You got this email because this address was given on the ${product} website.`,
+    preferencesLink: 'Change what we send you',
+    unsubscribeLink: 'Stop all emails',
+    signature: `The ${product} team`,
+  },
+  /** The one reminder, CONFIRMATION_REMINDER_DAYS after the confirmation email, before the details are deleted. */
+  reminder: {
+    subject: `Please confirm you still want launch news from ${product}`,
+    heading: 'Do you still want to hear from us?',
+    intro: `A few days ago, someone, we hope you, asked on the ${product} website to hear from us when our app is ready. We have not heard back yet.`,
+    once: 'This is the only reminder we will send.',
+  },
+  /**
+   * A repeat sign-up gave another phone number: the address on record is asked before it changes
+   * (decision 031). `end` is the new number's last four digits, `currentEnd` the one we keep.
+   */
+  phoneChange: {
+    subject: `Did you ask to change your phone number for ${product}?`,
+    heading: 'Change your phone number?',
+    intro: (end: string) => `Someone asked to change your phone number to •••• ${end}. Press the button to change it.`,
+    introText: (end: string) =>
+      `Someone asked to change your phone number to •••• ${end}. Open the link below to change it.`,
+    where: `They did it by signing up again on the ${product} website with your email.`,
+    button: 'Change my phone number',
+    notYou: (currentEnd: string) => `If it was not you, do nothing. We will keep the number ending ${currentEnd}.`,
+    until: (day: string) => `The button works until ${day}.`,
+  },
+  /**
+   * Replies to texts: plain ASCII, one text (160 characters or fewer) each; HELP adds who sends and
+   * where (MAIL_POSTAL_ADDRESS, as every email's footer says it) on a line of its own.
+   */
+  sms: {
+    help: (contact: string, sender = '') =>
+      `${product} launch news: a few texts, only about the launch and beta. Msg & data rates may apply. Reply STOP to stop. Help: ${contact}${sender ? `\n${sender}` : ''}`,
+    stopped: `You will get no more texts from ${product}. Reply START to get them again.`,
+    started: `${product}: texts are on again, only about the launch and beta. Reply STOP to stop, HELP for help.`,
+  },
+};
+
+/**
+ * The two broadcasts of launch day (docs/launch-day.md): the launch news, and the beta invitation.
+ * Their links go to our own site only (/app/ios, /app/android, /beta/ios, /beta/android), which sends
+ * each phone on to its store: a scam-wary reader sees our address, never a long store link.
+ */
+export const broadcastWords = {
+  launch: {
+    subject: `${product} is here: our app is ready`,
+    heading: 'Our app is ready',
+    intro: `You asked us to tell you when the ${product} app is ready. It is ready now, and you can get it today.`,
+    about: `${product} helps you spot scams. You practise with safe emails, calls and texts, and a real person is there to help.`,
+    ask: 'Press the button for your phone to get the app.',
+    /** The plain-text part has no buttons. */
+    askText: 'Open the link for your phone to get the app.',
+    ios: 'Get it for iPhone or iPad',
+    android: 'Get it for Android',
+    once: 'This is the one launch email we said we would send.',
+    sms: (siteUrl: string) => `${product}: our app is ready! Get it here: ${siteUrl}/app Reply STOP to stop.`,
+  },
+  beta: {
+    subject: `You are invited to test the ${product} app early`,
+    heading: 'Help us test our app',
+    intro: `You told us you would like to test ${product} before everyone else. The test version is ready now.`,
+    about: 'Try it, then tell us what works and what does not. It helps us make the app better for everyone.',
+    ask: 'Press the button for your phone to get the test version.',
+    askText: 'Open the link for your phone to get the test version.',
+    ios: 'Test it on iPhone or iPad',
+    android: 'Test it on Android',
+    once: 'We send this only to people who asked to test the app.',
+    sms: (siteUrl: string) =>
+      `${product}: the test version of our app is ready for you. Get it here: ${siteUrl}/beta Reply STOP to stop.`,
+  },
+  /** Under both. */
+  safety: `${product} will never ask for a password, a bank detail or money.`,
+  footerWhy: `You got this email because you signed up for news on the ${product} website.`,
+  preferencesLink: 'Change what we send you',
+  unsubscribeLink: 'Stop all emails',
+  signature: `The ${product} team`,
+};
+
+/** The pages the links in messages open. */
+export const linkPageWords = {
+  product,
+  pageTitle: (title: string) => `${title} - ${product}`,
+  home: 'Go to the home page',
+  footer: `${product} will never ask for a password, a bank detail or money.`,
+  forAddress: (email: string, phoneEnd: string) =>
+    `These choices are for ${email} and the phone number ending ${phoneEnd}.`,
+  badLink: {
+    title: 'This link does not work any more',
+    text: 'It may be old, or part of it may be missing. If you copied it, please check you copied all of it.',
+  },
+  confirm: {
+    title: `Please confirm you want launch news from ${product}`,
+    text: `Press the button to tell us you want to hear from ${product} when our app is ready.`,
+    button: 'Yes, keep me on the list',
+    doneTitle: 'Thank you. You are confirmed.',
+    doneText: 'We will let you know the moment our app is ready.',
+    leftTitle: 'You are not on the list',
+    leftText: 'You left the list, so we will not write to you. To come back, tick a box on your own page.',
+    preferencesLink: 'Change what we send you',
+  },
+  preferences: {
+    title: 'What we send you',
+    about: 'We only write about our app: when it launches, and how to test it early.',
+    intro: 'Tick what you want. Untick what you do not want. Then press "Save my choices".',
+    choices: {
+      email: 'Email when the app launches',
+      sms: 'A text message when the app launches',
+      beta: 'News about beta testing',
+    },
+    legend: 'Send me',
+    smsStopped:
+      'This phone number replied STOP to one of our texts, so we send it no texts. To get them again, reply START.',
+    smsUnreachable:
+      'Our texts cannot reach this phone number: the phone company says it cannot get texts (a landline, or a number no longer in use). To get texts, sign up again with a mobile number.',
+    emailUnreachable:
+      'Our emails to this address came back undelivered, so we send it no more email. If the address works again, sign up again with it.',
+    emailComplained:
+      'One of our emails to this address was marked as spam, so we send it no more email. To get email from us again, sign up again.',
+    save: 'Save my choices',
+    notConfirmed:
+      'We have not heard back from you since you signed up. To stay on the list, press "Save my choices" below.',
+    /** After saving: what they will get now, in a list the way people say it. */
+    saved: (things: string[]) => {
+      if (things.length === 0) return 'Saved. We will not send you anything.';
+      const list = things.length === 1 ? things[0] : `${things.slice(0, -1).join(', ')} and ${things.at(-1)}`;
+      return `Saved. We will send you ${list}.`;
+    },
+    savedThings: {
+      email: 'an email when the app launches',
+      sms: 'a text message when the app launches',
+      beta: 'news about beta testing',
+    },
+    leaveTitle: 'Leave the list',
+    leaveText: 'We will stop all emails and texts. You can come back here later and tick a box again.',
+    leave: 'Leave the list',
+    left: 'You have left the list. We will not write to you again.',
+    comeBack: 'If you change your mind, tick a box below and press "Save my choices".',
+    deleteTitle: 'Delete my details',
+    deleteText: 'We will remove your name, phone number and email for good.',
+    delete: 'Delete my details',
+    deleteAsk: 'Delete your details?',
+    deleteAskText:
+      'This removes your name, phone number and email for good. We keep only a scrambled code, so we never write to you by mistake.',
+    deleteYes: 'Yes, delete my details',
+    deleteNo: 'No, keep them',
+    deletedTitle: 'Your details are gone',
+    deleted: 'We have deleted your details. We will not write to you again.',
+    detailsTitle: 'Your name and phone number',
+    detailsIntro: 'If we have your name or phone number wrong, change it here.',
+    nameLabel: 'New name',
+    nameHint: 'Leave it empty to keep the name you gave.',
+    phoneLabel: 'New mobile phone number',
+    phoneHint: (end: string) =>
+      `We have a number ending ${end}. To change it, type the whole new number. Include + and your country code if outside the US. Leave it empty to keep it.`,
+    detailsSave: 'Save my details',
+    detailsProblem: 'Please check your details. Nothing was changed.',
+    nothingTyped: 'Please type a new name or a new phone number.',
+    /** After a change of name or phone: what we hold now, then what texts will do. */
+    detailsSaved: (phoneEnd: string) => `Saved. Your phone number ends ${phoneEnd}.`,
+    phoneChanged: (phoneEnd: string) => `Done. Your phone number now ends ${phoneEnd}.`,
+    textsToNumber: 'We will send a text message to this number when the app launches.',
+    noTextsToNumber: 'We will not send texts to this number. The note by the text box below says why.',
+    noTextsChosen: 'Texts are off. To get a text when the app launches, tick the box below and save.',
+    nothingHeldTitle: 'We hold no details for this link',
+    nothingHeld: 'They may have been deleted. You can sign up again on our home page.',
+  },
+  /** The page the phone number change email's button opens (decision 031). */
+  phoneChange: {
+    title: 'Change your phone number?',
+    // A no-break space keeps the dots with the digits on a narrow screen.
+    text: (end: string) =>
+      `Someone asked to change your phone number to ••••\u00a0${end}. If it was you, press the button.`,
+    keep: (currentEnd: string) => `If it was not you, do nothing. We will keep the number ending ${currentEnd}.`,
+    button: 'Change my phone number',
+    goneTitle: 'This link does not work any more',
+    gone: 'It may be for a change of phone number that was replaced by a newer one, or asked for more than 7 days ago. You can change your phone number on your own page: use the "Change what we send you" link in any email from us.',
+  },
+  unsubscribe: {
+    title: 'Stop launch emails?',
+    text: `Press the button and ${product} will send no more emails to you.`,
+    button: 'Stop emails',
+    doneTitle: 'You will get no more emails from us',
+    doneText: 'You can change this, or your text messages, on your own page.',
+    preferencesLink: 'Change what we send you',
+  },
+};

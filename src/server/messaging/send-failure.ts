@@ -1,0 +1,57 @@
+// Whose fault a failed send is: the one shape every provider's answer is turned into (by
+// smtp-answers.ts and twilio-answers.ts), and that every sender (the confirmation mailer, a
+// broadcast's senders, `broadcast test`) acts on. docs/messaging.md has the table.
+import type { FailureKind } from '../db/broadcast-messages.table.js';
+
+/**
+ * recipient: this person's address or number, for good (no such mailbox, not a mobile): their row
+ *   fails and the address is marked undeliverable.
+ * message: this message, for now (4xx, timeouts, dropped connections, 429, 5xx): retried with back-off.
+ * sender: us, not the recipient (credentials, From not allowed, account suspended, TLS, DNS): nobody's
+ *   row fails; the channel pauses with the reason until the owner resumes.
+ * unknown: an answer the tables do not know: retried like "message" a few times, then the channel
+ *   pauses with the answer quoted. Never the person's fault.
+ */
+export type { FailureKind };
+
+export interface FailureVerdict {
+  kind: FailureKind;
+  /**
+   * What happened and what to do, in plain words for the owner, e.g. "The mail server refused our
+   * sign-in: check SMTP_URL, then resume." Never holds an address.
+   */
+  reason: string;
+  /** Twilio 21610: the person replied STOP to this sender; record it as their STOP. */
+  stop?: boolean;
+}
+
+/** A send that failed: the provider's answer (the message, addresses removed by whoever logs it) and its verdict. */
+export class SendFailure extends Error {
+  constructor(
+    message: string,
+    readonly verdict: FailureVerdict,
+    /** The provider's own code: the SMTP reply code, or Twilio's error code. */
+    readonly code?: string | number,
+  ) {
+    super(message);
+    this.name = 'SendFailure';
+  }
+
+  get kind(): FailureKind {
+    return this.verdict.kind;
+  }
+
+  /** True when sending again cannot succeed for this person (the recipient kind). */
+  get permanent(): boolean {
+    return this.verdict.kind === 'recipient';
+  }
+}
+
+/** The verdict of any error a send threw: a SendFailure's own, else an unknown answer. */
+export function verdictOf(error: unknown): FailureVerdict {
+  if (error instanceof SendFailure) return error.verdict;
+  return {
+    kind: 'unknown',
+    reason: `Sending failed with an answer we do not recognise: "${(error as Error)?.message ?? String(error)}".`,
+  };
+}

@@ -160,10 +160,10 @@ for (const engine of storeEngines) {
         failures += 1;
         return Promise.reject(new Error('Connection terminated unexpectedly'));
       };
+      // The log is written once per batch before its messages leave; after, with the outcomes.
       store.feedback.sending = fail;
-      store.feedback.sent = fail;
       const result = await send(broadcast);
-      expect(failures).toBeGreaterThanOrEqual(12);
+      expect(failures).toBeGreaterThanOrEqual(1);
       expect(result).toMatchObject({ ended: 'finished', sent: 6, failedTemporary: 0 });
       expect(countsFor(sink, people)).toEqual(people.map(() => 1));
     });

@@ -426,71 +426,45 @@ export class BroadcastSender {
     const { store, subscriptions } = this.options;
     const people = await store.recipients(claimed.map((message) => message.signupId));
     const suppressed = await suppressionsFor(store, subscriptions, [...people.values()], [channel]);
-    const outcomes = await Promise.all(
-      claimed.map(async (message): Promise<Outcome> => {
-        const person = people.get(message.signupId);
-        if (!person) return { id: message.id, result: 'skipped', error: EXCLUSION_WORDS.deleted };
-        // Checked again now: a STOP or an unsubscribe since the broadcast was created wins.
-        const why = exclusionOf(
-          person,
-          channel,
-          this.options.audience,
-          suppressed.get(person.id),
-          subscriptions.canSuppress,
-        );
-        if (why) return { id: message.id, result: 'skipped', error: EXCLUSION_WORDS[why] };
-        await this.limiters[channel].take();
-        // The channel paused while this waited its turn: back in the queue, untried.
-        if (this.paused.has(channel) || this.stopping === 'pause')
-          return { id: message.id, result: 'requeue', kind: null, error: 'not sent: the channel paused' };
-        const started = performance.now();
-        // Recorded with its token just before it leaves, so what comes back about it finds it.
-        const outgoing = await this.options.log?.begin({
-          channel,
-          purpose: 'broadcast',
-          signupId: person.id,
-          broadcastId: broadcast.id,
-          outboxId: message.id,
-          addressHash:
-            (channel === 'email' ? subscriptions.emailHash(person.email) : subscriptions.phoneHash(person.phone)) ??
-            null,
-          feedbackId: feedbackId(broadcast.name, broadcast.template),
-        });
-        try {
-          const providerId =
-            channel === 'email'
-              ? await this.sendEmail(broadcast, message, person.id, person.email, writeEmail, outgoing)
-              : (
-                  await this.smsProvider().send({
-                    to: toE164(person.phone),
-                    body: broadcast.content.sms,
-                    ...(outgoing ? { statusCallback: outgoing.statusCallback } : {}),
-                  })
-                ).id;
-          if (outgoing)
-            await this.options.log?.sent(outgoing.token, {
-              providerId,
-              ...(channel === 'email' ? { messageId: this.messageIdOf(broadcast, message) } : {}),
-            });
-          this.latency.add(performance.now() - started);
-          const health = this.health[channel];
-          health.lastSuccessAt = Date.now();
-          health.failingSince = null;
-          health.unknownInARow = 0;
-          return { id: message.id, result: 'sent', providerId };
-        } catch (error) {
-          if (outgoing)
-            await this.options.log
-              ?.refused(
-                outgoing.token,
-                channel,
-                verdictOf(error),
-                withoutAddresses((error as Error)?.message ?? String(error)),
-              )
-              .catch(() => undefined); // the outcome below is what must be recorded
-          return this.failure(broadcast, channel, message, person, error);
-        }
-      }),
+    const outcomes: Outcome[] = [];
+    const going: { message: ClaimedMessage; person: Recipient }[] = [];
+    for (const message of claimed) {
+      const person = people.get(message.signupId);
+      if (!person) {
+        outcomes.push({ id: message.id, result: 'skipped', error: EXCLUSION_WORDS.deleted });
+        continue;
+      }
+      // Checked again now: a STOP or an unsubscribe since the broadcast was created wins.
+      const why = exclusionOf(
+        person,
+        channel,
+        this.options.audience,
+        suppressed.get(person.id),
+        subscriptions.canSuppress,
+      );
+      if (why) outcomes.push({ id: message.id, result: 'skipped', error: EXCLUSION_WORDS[why] });
+      else going.push({ message, person });
+    }
+    // Recorded with their tokens, in one write, just before they leave: what comes back about one finds it.
+    const outgoing = await this.options.log?.beginMany(
+      going.map(({ message, person }) => ({
+        channel,
+        purpose: 'broadcast' as const,
+        signupId: person.id,
+        broadcastId: broadcast.id,
+        outboxId: message.id,
+        addressHash:
+          (channel === 'email' ? subscriptions.emailHash(person.email) : subscriptions.phoneHash(person.phone)) ?? null,
+        messageId: channel === 'email' ? this.messageIdOf(broadcast, message) : null,
+        feedbackId: feedbackId(broadcast.name, broadcast.template),
+      })),
+    );
+    outcomes.push(
+      ...(await Promise.all(
+        going.map(({ message, person }, index) =>
+          this.sendOne(broadcast, channel, message, person, writeEmail, outgoing?.[index]),
+        ),
+      )),
     );
     await this.recordPatiently(outcomes);
     for (const outcome of outcomes) {
@@ -498,6 +472,53 @@ export class BroadcastSender {
       else if (outcome.result === 'skipped') this.report.skipped += 1;
       else if (outcome.result === 'permanent') this.report.failedPermanent += 1;
       else if (outcome.result === 'temporary') this.report.failedTemporary += 1;
+    }
+  }
+
+  /** One message: its turn at the channel's rate, then the provider; what became of it. */
+  private async sendOne(
+    broadcast: Broadcast,
+    channel: BroadcastChannel,
+    message: ClaimedMessage,
+    person: Recipient,
+    writeEmail: ReturnType<typeof broadcastEmailWriter>,
+    outgoing: OutgoingMessage | undefined,
+  ): Promise<Outcome> {
+    const token = outgoing?.token;
+    await this.limiters[channel].take();
+    // The channel paused while this waited its turn: back in the queue, untried (and out of the log).
+    if (this.paused.has(channel) || this.stopping === 'pause')
+      return { id: message.id, result: 'requeue', kind: null, error: 'not sent: the channel paused', token };
+    const started = performance.now();
+    try {
+      const providerId =
+        channel === 'email'
+          ? await this.sendEmail(broadcast, message, person.id, person.email, writeEmail, outgoing)
+          : (
+              await this.smsProvider().send({
+                to: toE164(person.phone),
+                body: broadcast.content.sms,
+                ...(outgoing ? { statusCallback: outgoing.statusCallback } : {}),
+              })
+            ).id;
+      this.latency.add(performance.now() - started);
+      const health = this.health[channel];
+      health.lastSuccessAt = Date.now();
+      health.failingSince = null;
+      health.unknownInARow = 0;
+      // Its provider id goes into the log with the batch's outcomes, in the same write.
+      return { id: message.id, result: 'sent', providerId, token };
+    } catch (error) {
+      if (outgoing)
+        await this.options.log
+          ?.refused(
+            outgoing.token,
+            channel,
+            verdictOf(error),
+            withoutAddresses((error as Error)?.message ?? String(error)),
+          )
+          .catch(() => undefined); // the outcome below is what must be recorded
+      return this.failure(broadcast, channel, message, person, error);
     }
   }
 

@@ -340,17 +340,33 @@ for (const engine of storeEngines) {
     });
 
     it('record stores each outcome, and counts show them per state and per channel', async () => {
-      const { outbox, clock, database } = await open();
+      const { store, outbox, clock, database } = await open();
       const { id } = await created(outbox);
       await queued(outbox, id, 3, 'email');
       await queued(outbox, id, 3, 'sms');
       const me = randomUUID();
       const [sent, retry, gaveUp] = await outbox.claim(id, 'email', me, 3);
       const [permanent, skipped, other] = await outbox.claim(id, 'sms', me, 3);
+      // Two of them were recorded in the message log as they left.
+      await store.feedback.sending(
+        [sent, other].map((message) => ({
+          token: `token-${message?.id}`,
+          channel: message?.channel ?? 'email',
+          purpose: 'broadcast' as const,
+          signupId: message?.signupId ?? null,
+          broadcastId: id,
+          outboxId: message?.id ?? null,
+        })),
+      );
       clock.advance(5000);
       const longError = `550 ${'x'.repeat(1000)}`;
       await outbox.record(me, [
-        { id: sent?.id ?? 0, result: 'sent', providerId: '<broadcast-1.message-1@example.com>' },
+        {
+          id: sent?.id ?? 0,
+          result: 'sent',
+          providerId: '<broadcast-1.message-1@example.com>',
+          token: `token-${sent?.id}`,
+        },
         {
           id: retry?.id ?? 0,
           result: 'temporary',
@@ -361,7 +377,7 @@ for (const engine of storeEngines) {
         { id: gaveUp?.id ?? 0, result: 'temporary', error: '451 still failing', retryAt: null, kind: 'message' },
         { id: permanent?.id ?? 0, result: 'permanent', error: longError, kind: 'recipient' },
         { id: skipped?.id ?? 0, result: 'skipped', error: 'replied STOP' },
-        { id: other?.id ?? 0, result: 'sent', providerId: 'SM0123456789' },
+        { id: other?.id ?? 0, result: 'sent', providerId: 'SM0123456789', token: `token-${other?.id}` },
       ]);
       expect(await outbox.counts(id)).toEqual({
         queued: 0,
@@ -383,12 +399,17 @@ for (const engine of storeEngines) {
       expect(await outbox.nextDue(id, 'sms')).toBeUndefined();
 
       const rows = await storedMessages(database);
-      expect(rows.get(sent?.id ?? 0)).toMatchObject({
+      // The provider's id has one home, the message log, written in the same transaction as the outcome.
+      expect(rows.get(sent?.id ?? 0)).toMatchObject({ state: 'sent', provider_id: null, error: null });
+      expect(rows.get(other?.id ?? 0)).toMatchObject({ state: 'sent', provider_id: null });
+      expect(await store.feedback.find({ token: `token-${sent?.id}` })).toMatchObject({
         state: 'sent',
-        provider_id: '<broadcast-1.message-1@example.com>',
-        error: null,
+        providerId: '<broadcast-1.message-1@example.com>',
       });
-      expect(rows.get(other?.id ?? 0)).toMatchObject({ state: 'sent', provider_id: 'SM0123456789' });
+      expect(await store.feedback.find({ providerId: 'SM0123456789' })).toMatchObject({
+        token: `token-${other?.id}`,
+        state: 'sent',
+      });
       expect(rows.get(retry?.id ?? 0)).toMatchObject({ state: 'failed_temporary', error: '421 try later' });
       expect(rows.get(gaveUp?.id ?? 0)).toMatchObject({ state: 'failed_temporary', error: '451 still failing' });
       expect(rows.get(permanent?.id ?? 0)).toMatchObject({ state: 'failed_permanent', error: longError.slice(0, 300) });
@@ -409,6 +430,31 @@ for (const engine of storeEngines) {
       // Recorded once: a repeat (a retried request) cannot turn a sent row into a failure.
       await outbox.record(holder, [{ id: held?.id ?? 0, result: 'permanent', error: 'late', kind: 'recipient' }]);
       expect(await outbox.counts(id)).toMatchObject({ sent: 1, failed_permanent: 0 });
+    });
+
+    it('a message put back untried leaves the message log; one a report already reached keeps its row', async () => {
+      const { store, outbox } = await open();
+      const { id } = await created(outbox);
+      await queued(outbox, id, 2, 'email');
+      const me = randomUUID();
+      const [untried, reported] = await outbox.claim(id, 'email', me, 2);
+      const logged = (message: typeof untried) => ({
+        token: `token-${message?.id}`,
+        channel: 'email' as const,
+        purpose: 'broadcast' as const,
+        signupId: message?.signupId ?? null,
+        broadcastId: id,
+        outboxId: message?.id ?? null,
+      });
+      await store.feedback.sending([logged(untried), logged(reported)]);
+      await store.feedback.advance(`token-${reported?.id}`, 'bounced');
+      await outbox.record(me, [
+        { id: untried?.id ?? 0, result: 'requeue', kind: null, error: 'not sent', token: `token-${untried?.id}` },
+        { id: reported?.id ?? 0, result: 'requeue', kind: null, error: 'not sent', token: `token-${reported?.id}` },
+      ]);
+      expect(await outbox.counts(id)).toMatchObject({ queued: 2, total: 2 });
+      expect(await store.feedback.find({ token: `token-${untried?.id}` })).toBeUndefined();
+      expect(await store.feedback.find({ token: `token-${reported?.id}` })).toMatchObject({ state: 'bounced' });
     });
 
     it('a sender that dies mid-claim leaves its rows unknown, never queued or sent, until the owner requeues them once', async () => {

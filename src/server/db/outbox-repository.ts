@@ -73,10 +73,12 @@ export interface ClaimedMessage {
  * never tried; skipped: not sent, and why.
  */
 export type Outcome =
-  | { id: number; result: 'sent'; providerId: string }
+  /** token: the message's row in the message log, given its state and provider id in the same write. */
+  | { id: number; result: 'sent'; providerId: string; token?: string | undefined }
   | { id: number; result: 'temporary'; error: string; retryAt: Date | null; kind: 'message' | 'unknown' }
   | { id: number; result: 'permanent'; error: string; kind: 'recipient' }
-  | { id: number; result: 'requeue'; error: string; kind: FailureKind | null }
+  /** token: the message never left, so its row in the message log goes. */
+  | { id: number; result: 'requeue'; error: string; kind: FailureKind | null; token?: string | undefined }
   | { id: number; result: 'skipped'; error: string };
 
 /** A channel of a broadcast that a failure of ours paused, until the owner resumes it. */
@@ -456,8 +458,27 @@ export class OutboxRepository {
             sent_at: at,
             next_attempt_at: null,
             error: null,
-            provider_id: this.caseById(sent.map((outcome) => [outcome.id, outcome.providerId.slice(0, ERROR_LENGTH)])),
           }))
+          .execute();
+      // The message log learns the same in the same transaction: left, and the provider's id (its one home).
+      const logged = sent.filter((outcome) => outcome.token);
+      if (logged.length > 0)
+        await trx
+          .updateTable('sent_messages')
+          .set(() => ({
+            state: 'sent',
+            state_at: at,
+            provider_id: this.caseBy(
+              'token',
+              logged.map((outcome) => [outcome.token ?? '', outcome.providerId.slice(0, ERROR_LENGTH)]),
+            ),
+          }))
+          .where(
+            'token',
+            'in',
+            logged.map((outcome) => outcome.token ?? ''),
+          )
+          .where('state', '=', 'sending')
           .execute();
       const temporary = byResult('temporary');
       if (temporary.length > 0)
@@ -485,6 +506,9 @@ export class OutboxRepository {
             failure_kind: this.caseById(requeue.map((outcome) => [outcome.id, outcome.kind])) as never,
           }))
           .execute();
+      const untried = requeue.flatMap((outcome) => (outcome.token ? [outcome.token] : []));
+      if (untried.length > 0)
+        await trx.deleteFrom('sent_messages').where('token', 'in', untried).where('state', '=', 'sending').execute();
       for (const result of ['permanent', 'skipped'] as const) {
         const group = byResult(result);
         if (group.length === 0) continue;
@@ -502,10 +526,14 @@ export class OutboxRepository {
 
   /** CASE id WHEN … THEN … END: a different value per row in one UPDATE, on both engines. */
   private caseById(pairs: [number, string | null][], type: 'text' | 'timestamptz' = 'text') {
-    const whens = pairs.map(([id, value]) => sql`WHEN ${id} THEN ${value}`);
+    return this.caseBy('id', pairs, type);
+  }
+
+  private caseBy(column: string, pairs: [number | string, string | null][], type: 'text' | 'timestamptz' = 'text') {
+    const whens = pairs.map(([key, value]) => sql`WHEN ${key} THEN ${value}`);
     // PostgreSQL types the parameters from the column they are written to only with a cast.
     const cast = this.engine === 'postgres' ? sql.raw(`::${type}`) : sql``;
-    return sql<string | null>`(CASE ${sql.ref('id')} ${sql.join(whens, sql` `)} ELSE NULL END)${cast}`;
+    return sql<string | null>`(CASE ${sql.ref(column)} ${sql.join(whens, sql` `)} ELSE NULL END)${cast}`;
   }
 
   /** How many messages are in each state (on one channel, or all). */

@@ -43,19 +43,32 @@ export class MessageLog {
 
   /** Records a message about to leave and says what it carries. */
   async begin(message: Omit<SendingMessage, 'token'> & { feedbackId: string }): Promise<OutgoingMessage> {
+    const [outgoing] = await this.beginMany([message]);
+    return outgoing as OutgoingMessage;
+  }
+
+  /**
+   * Records a batch of messages about to leave, in one write, and says what each carries (in the
+   * same order). A message that then does not leave (its channel paused) is dropped from the log
+   * when the sender records its outcome.
+   */
+  async beginMany(messages: (Omit<SendingMessage, 'token'> & { feedbackId: string })[]): Promise<OutgoingMessage[]> {
     const { store, tokens, siteUrl, feedback, tagHeaders } = this.options;
-    const token = tokens.issue();
-    const { feedbackId: campaign, ...recorded } = message;
+    const issued = messages.map(({ feedbackId: campaign, ...recorded }) => ({
+      campaign,
+      recorded,
+      token: tokens.issue(),
+    }));
     // Best effort: a database blip must never stop a message, nor make one go twice. Without its
     // record, a report about it matches nothing (kept as unmatched, acted on never).
-    await store.sending([{ ...recorded, token }]).catch(() => undefined);
+    await store.sending(issued.map(({ recorded, token }) => ({ ...recorded, token }))).catch(() => undefined);
     const bounceAddress = feedback?.bounceAddress;
-    return {
+    return issued.map(({ campaign, token }) => ({
       token,
       headers: { [TOKEN_HEADER]: token, 'Feedback-ID': campaign, ...(tagHeaders?.(token) ?? {}) },
       ...(bounceAddress ? { envelopeFrom: verpAddress(bounceAddress, token) } : {}),
       statusCallback: `${siteUrl}/api/sms/status?t=${token}`,
-    };
+    }));
   }
 
   /** It left: the provider took it. */

@@ -1,7 +1,7 @@
 // The benchmark's network edges in a process of their own: a real SMTP server (smtp-server) that
 // counts the messages each bench address gets, and the local stand-in for Twilio's API. Counts are
 // kept in arrays indexed by the person's number (person123@bench.example), so memory stays flat.
-// Talks to the benchmark over IPC: { reset: people } → { ready }, { report } → { counts }.
+// Talks to the benchmark over IPC: { reset: people } → { ready }, { report } → { counts, bytes }.
 import { startTwilioStandIn } from '../src/server/test/twilio-stand-in.js';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +12,7 @@ const authToken = process.env.BENCH_TWILIO_TOKEN ?? '';
 let emails = new Uint8Array(0);
 let first = 0;
 let last = 0;
+let bytes = 0;
 
 const smtp = new SMTPServer({
   authOptional: true,
@@ -19,7 +20,9 @@ const smtp = new SMTPServer({
   logger: false,
   maxClients: 1000,
   onData(stream, session, callback) {
-    stream.on('data', () => undefined);
+    stream.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
     stream.on('end', () => {
       for (const rcpt of session.envelope.rcptTo) {
         const index = Number(rcpt.address.match(/^person(\d+)@/)?.[1] ?? -1);
@@ -42,6 +45,7 @@ process.on('message', (message: { reset?: number; report?: boolean }) => {
     emails = new Uint8Array(message.reset);
     first = 0;
     last = 0;
+    bytes = 0;
     twilio.clear();
     process.send?.({ ready: true });
   }
@@ -62,6 +66,7 @@ process.on('message', (message: { reset?: number; report?: boolean }) => {
       twice,
       none,
       seconds: (last - first) / 1000,
+      bytes,
       texts: texts.length,
       textsTwice: [...textCounts.values()].filter((count) => count > 1).length,
     });

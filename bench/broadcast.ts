@@ -1,4 +1,4 @@
-// `npm run bench:broadcast [-- --people N] [--postgres URL] [--workers 1,2,4] [--no-kill]`: launch
+// `npm run bench:broadcast [-- --people N] [--postgres URL] [--workers 1,2,4] [--no-kill] [--no-sqlite] [--no-bare]`: launch
 // day at full speed. Fills a list, then sends the launch broadcast through a real SMTP server on
 // loopback and a local stand-in for Twilio (bench/broadcast-edges.ts, its own process), with 1, 2
 // and 4 sender processes on PostgreSQL and one on SQLite, each exactly as `broadcast send --workers N`
@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { loadConfig, type DatabaseConfig } from '../src/server/config.js';
 import { Broadcasts } from '../src/server/broadcast/broadcasts.js';
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '1,2,4' },
     'no-kill': { type: 'boolean' },
     'no-sqlite': { type: 'boolean' },
+    'no-bare': { type: 'boolean' },
   },
 });
 const people = Number(values.people);
@@ -40,6 +42,8 @@ interface Edges {
 
 interface EdgeReport {
   received: number;
+  /** Bytes of email the sink took in (headers and bodies). */
+  bytes: number;
   twice: number;
   none: number;
   seconds: number;
@@ -178,6 +182,8 @@ interface RunResult {
   textsTwice: number;
   unknown: number;
   killed: boolean;
+  /** The average email's size on the wire. */
+  emailBytes: number;
 }
 
 let runNumber = 0;
@@ -230,6 +236,7 @@ async function run(
     textsTwice: edge.textsTwice,
     unknown: outbox.unknown,
     killed: kill,
+    emailBytes: edge.received > 0 ? edge.bytes / edge.received : 0,
   };
 }
 
@@ -270,6 +277,38 @@ async function engineRuns(
   return results;
 }
 
+/**
+ * The ceiling: a bare nodemailer pool of 8 connections (as a sender keeps) sending the same number
+ * of ready-made emails of the launch email's size (as measured in the runs before) into the same
+ * sink, with no database, no rendering and no rate limiter. A sender's figure is read against it.
+ */
+async function bareRun(edges: Edges, emailBytes: number): Promise<number> {
+  await ask(edges.child, { reset: people }, 'ready');
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: edges.smtpPort,
+    pool: true,
+    maxConnections: 8,
+    maxMessages: Infinity,
+    ignoreTLS: true,
+  });
+  const line = `${'ScamSavvy is here. '.repeat(4)}\r\n`;
+  const body = line.repeat(Math.max(1, Math.round((emailBytes - 250) / line.length)));
+  try {
+    await Promise.all(
+      Array.from({ length: people }, (_, index) => {
+        const to = `person${index}@bench.example`;
+        const raw = `From: ScamSavvy <news@scamsavvy.example>\r\nTo: ${to}\r\nSubject: ScamSavvy is here\r\nMessage-ID: <bare-${index}@scamsavvy.example>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${body}`;
+        return transport.sendMail({ envelope: { from: 'news@scamsavvy.example', to: [to] }, raw });
+      }),
+    );
+  } finally {
+    transport.close();
+  }
+  const edge = await ask<EdgeReport>(edges.child, { report: true }, 'received');
+  return edge.seconds > 0 ? edge.received / edge.seconds : 0;
+}
+
 const edges = await startEdges();
 const results: RunResult[] = [];
 console.log(
@@ -304,6 +343,18 @@ try {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+  if (!values['no-bare']) {
+    const emailBytes = results.find((result) => result.emailBytes > 0)?.emailBytes ?? 6_000;
+    const ceiling = await bareRun(edges, emailBytes);
+    const shares = results
+      .filter((result) => result.workers === 1 && !result.killed)
+      .map((result) => `${result.engine} ${Math.round((result.perSecond / ceiling) * 100)}%`);
+    console.log(
+      `Bare nodemailer pool, 8 connections, no database, ${Math.round(emailBytes).toLocaleString('en-US')}-byte emails: ` +
+        `${Math.round(ceiling).toLocaleString('en-US')} emails/s` +
+        (shares.length > 0 ? ` · one sender's share of it: ${shares.join(', ')}` : ''),
+    );
   }
 } finally {
   edges.child.kill();

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import libmime from 'libmime';
 import { encode as encodeQuotedPrintable, wrap } from 'libqp';
+import { personalise, PERSONAL_LINK_TOKENS, type RenderedBroadcast } from './broadcast-templates.js';
 
 export interface BroadcastEmailHeaders {
   /** MAIL_FROM: an address, or a name and an address. */
@@ -14,13 +15,21 @@ export interface BroadcastEmailHeaders {
   listName: string;
 }
 
+/** One person's own links, as a broadcast's parts carry them. */
+export interface PersonalLinks {
+  preferencesUrl: string;
+  unsubscribeUrl: string;
+}
+
 export interface PersonalEmail {
   to: string;
   /** Stable for one outbox row, so a re-send (--resend-unknown) carries the same Message-ID. */
   messageId: string;
   unsubscribeUrl: string;
-  text: string;
-  html: string;
+  /** The parts as written for this person, or (with a writer given the broadcast's parts) their links. */
+  text?: string;
+  html?: string;
+  links?: PersonalLinks;
   date?: Date;
   /** The message's own headers (its token, Feedback-ID: messaging/message-log.ts), ASCII. */
   headers?: Record<string, string>;
@@ -55,11 +64,94 @@ function part(contentType: string, body: string): string {
   return `Content-Type: ${contentType}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n${encoded}`;
 }
 
+/** A link's own token (base64url): quoted-printable leaves each character as it is, and wrap() breaks at none. */
+const TOKEN_CHARACTERS = /^[A-Za-z0-9_-]+$/;
+/** Stand-ins for the links while a part is encoded: printable, left as they are, not where wrap() breaks. */
+const FILLERS = ['^', '~'] as const;
+
+/** A piece of an encoded part: its own text, or characters `from` to `to` of one of the person's links. */
+type Piece = string | { link: 0 | 1; from: number; to: number; afterSoftBreak: boolean };
+
+/** A person's link as the site's address and path, the same for everyone, and their own token. */
+function splitLink(link: string): { path: string; token: string } {
+  const cut = link.lastIndexOf('/') + 1;
+  return { path: link.slice(0, cut), token: link.slice(cut) };
+}
+
+/**
+ * A part encoded once, with the places of the tokens of the person's two links kept (the paths are
+ * the same for everyone, the tokens of one length). Undefined when that cannot be exact.
+ */
+function encodedWithPlaces(
+  contentType: string,
+  template: string,
+  paths: [string, string],
+  lengths: [number, number],
+): Piece[] | undefined {
+  if (FILLERS.some((filler) => template.includes(filler) || paths.some((path) => path.includes(filler))))
+    return undefined;
+  const stands = [PERSONAL_LINK_TOKENS.preferences, PERSONAL_LINK_TOKENS.unsubscribe] as const;
+  const body = stands.reduce(
+    (text, stand, link) => text.replaceAll(stand, `${paths[link]}${FILLERS[link]!.repeat(lengths[link]!)}`),
+    template,
+  );
+  const encoded = part(contentType, body);
+  const pieces: Piece[] = [];
+  const position = [0, 0];
+  let own = '';
+  for (let index = 0; index < encoded.length;) {
+    const link = FILLERS.indexOf(encoded[index] as (typeof FILLERS)[number]) as -1 | 0 | 1;
+    if (link === -1) {
+      own += encoded[index];
+      index += 1;
+      continue;
+    }
+    let end = index;
+    while (encoded[end] === FILLERS[link]) end += 1;
+    let count = end - index;
+    const afterSoftBreak = own.endsWith('=\r\n');
+    if (own) pieces.push(own);
+    own = '';
+    let first = true;
+    while (count > 0) {
+      const from = position[link]!;
+      const take = Math.min(count, lengths[link] - from);
+      pieces.push({ link, from, to: from + take, afterSoftBreak: first && afterSoftBreak });
+      position[link] = (from + take) % lengths[link];
+      count -= take;
+      first = false;
+    }
+    index = end;
+  }
+  if (own) pieces.push(own);
+  return position.every((at) => at === 0) ? pieces : undefined;
+}
+
+/** One person's part from the pieces, or undefined where their tokens would not encode as the stand-ins did. */
+function filled(pieces: Piece[], links: [string, string]): string | undefined {
+  let out = '';
+  for (const piece of pieces) {
+    if (typeof piece === 'string') out += piece;
+    else {
+      // A line that a soft break starts must not begin with a hyphen: that one is escaped.
+      if (piece.afterSoftBreak && links[piece.link][piece.from] === '-') return undefined;
+      out += links[piece.link].slice(piece.from, piece.to);
+    }
+  }
+  return out;
+}
+
 /**
  * The fixed part of every message of one broadcast (From, Subject, list headers), encoded once, and a
- * function that writes one person's whole message.
+ * function that writes one person's whole message. Given the broadcast's parts, it also encodes them
+ * once and fills each person's links in (quoted-printable costs more than the rest of the message);
+ * where a person's links would not encode exactly as the stand-ins did, that person's parts are
+ * encoded whole, and the first message is checked against the whole encoding, once.
  */
-export function broadcastEmailWriter(headers: BroadcastEmailHeaders): (email: PersonalEmail) => string {
+export function broadcastEmailWriter(
+  headers: BroadcastEmailHeaders,
+  content?: Pick<RenderedBroadcast, 'text' | 'html'>,
+): (email: PersonalEmail) => string {
   const fixed = [
     header('From', encodeMailbox(headers.from)),
     header('Subject', libmime.encodeWords(headers.subject, 'Q', 52)),
@@ -67,8 +159,53 @@ export function broadcastEmailWriter(headers: BroadcastEmailHeaders): (email: Pe
     'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
     'MIME-Version: 1.0',
   ].join('\r\n');
+  /** The parts encoded once (null: they cannot be, every message is encoded whole); `checked` once one matched. */
+  let places:
+    | { paths: [string, string]; lengths: [number, number]; text: Piece[]; html: Piece[]; checked: boolean }
+    | null
+    | undefined;
+  const encodeWhole = (text: string, html: string) => [part('text/plain', text), part('text/html', html)] as const;
+  const encodeParts = (email: PersonalEmail): readonly [string, string] => {
+    if (!email.links) return encodeWhole(email.text ?? '', email.html ?? '');
+    if (!content) throw new Error("A message given links needs a writer given the broadcast's parts.");
+    const personal = email.links;
+    const whole = () => {
+      const parts = personalise(content, personal);
+      return encodeWhole(parts.text, parts.html);
+    };
+    const preferences = splitLink(personal.preferencesUrl);
+    const unsubscribe = splitLink(personal.unsubscribeUrl);
+    const paths: [string, string] = [preferences.path, unsubscribe.path];
+    const tokens: [string, string] = [preferences.token, unsubscribe.token];
+    if (!tokens.every((token) => TOKEN_CHARACTERS.test(token))) return whole();
+    if (places === undefined) {
+      const lengths: [number, number] = [tokens[0].length, tokens[1].length];
+      const text = encodedWithPlaces('text/plain', content.text, paths, lengths);
+      const html = encodedWithPlaces('text/html', content.html, paths, lengths);
+      places = text && html ? { paths, lengths, text, html, checked: false } : null;
+    }
+    const known = places;
+    if (
+      !known ||
+      ![0, 1].every((link) => paths[link] === known.paths[link] && tokens[link]?.length === known.lengths[link])
+    )
+      return whole();
+    const text = filled(known.text, tokens);
+    const html = filled(known.html, tokens);
+    if (text === undefined || html === undefined) return whole();
+    if (!known.checked) {
+      // The first message written this way is checked against the whole encoding: any difference,
+      // and every message is encoded whole.
+      const expected = whole();
+      if (expected[0] === text && expected[1] === html) known.checked = true;
+      else places = null;
+      return expected;
+    }
+    return [text, html];
+  };
   return (email) => {
     const boundary = `----=_Part_${randomBytes(12).toString('hex')}`;
+    const [text, html] = encodeParts(email);
     return [
       fixed,
       header('To', email.to),
@@ -79,9 +216,9 @@ export function broadcastEmailWriter(headers: BroadcastEmailHeaders): (email: Pe
       `Content-Type: multipart/alternative;\r\n boundary="${boundary}"`,
       '',
       `--${boundary}`,
-      part('text/plain', email.text),
+      text,
       `--${boundary}`,
-      part('text/html', email.html),
+      html,
       `--${boundary}--`,
       '',
     ].join('\r\n');

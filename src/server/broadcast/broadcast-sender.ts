@@ -16,7 +16,6 @@ import { SmsSendError, type SmsProvider } from '../messaging/sms-provider.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import { percent } from './broadcast-progress.js';
-import { personalise } from './broadcast-templates.js';
 import type {
   Broadcast,
   ChannelPause,
@@ -338,12 +337,15 @@ export class BroadcastSender {
 
   private async channelLoop(broadcast: Broadcast, channel: BroadcastChannel): Promise<void> {
     const inFlight = new Set<Promise<void>>();
-    const writeEmail = broadcastEmailWriter({
-      from: this.options.mailFrom ?? '',
-      subject: broadcast.content.subject,
-      listId: this.options.listId,
-      listName: this.options.listName,
-    });
+    const writeEmail = broadcastEmailWriter(
+      {
+        from: this.options.mailFrom ?? '',
+        subject: broadcast.content.subject,
+        listId: this.options.listId,
+        listName: this.options.listName,
+      },
+      broadcast.content,
+    );
     this.looping.add(channel);
     try {
       await this.sendWhileAllowed(broadcast, channel, inFlight, writeEmail);
@@ -563,7 +565,6 @@ export class BroadcastSender {
       });
     const urls = manageUrls(links, siteUrl, signupId);
     const unsubscribeUrl = urls.unsubscribe;
-    const parts = personalise(broadcast.content, { preferencesUrl: urls.preferences, unsubscribeUrl });
     // The same Message-ID for the same outbox row, every time: a re-send of an unknown one can be
     // recognised as the same message by the receiving side.
     const messageId = this.messageIdOf(broadcast, message);
@@ -571,8 +572,7 @@ export class BroadcastSender {
       to,
       messageId,
       unsubscribeUrl,
-      text: parts.text,
-      html: parts.html,
+      links: { preferencesUrl: urls.preferences, unsubscribeUrl },
       ...(outgoing ? { headers: outgoing.headers } : {}),
     });
     const sent = await email.sendRaw({

@@ -160,6 +160,9 @@ export function createEmailSender(
         info = (await transport.sendMail({
           envelope: { from: bounceTo ?? envelopeFrom, to: [to] },
           raw,
+          // Only for nodemailer's own bookkeeping (the raw message already carries it): given, it
+          // makes up no random one of its own for every message.
+          messageId: `<${messageId}>`,
         })) as SendInfo;
       } catch (error) {
         throw sendErrorFrom(error);

@@ -1,0 +1,9 @@
+// SQLite migration 10, confirmation reminder: never edit it once it has shipped (docs/architecture.md, "Adding a column").
+import type { SqliteMigration } from '../migration.js';
+
+export const migration: SqliteMigration = {
+  version: 10,
+  name: 'confirmation-reminder',
+  // The one reminder an unconfirmed sign-up gets before it is deleted (CONFIRMATION_REMINDER_DAYS).
+  up: (db) => db.exec(`ALTER TABLE signups ADD COLUMN confirm_reminded_at TEXT;`),
+};

@@ -1,0 +1,19 @@
+// SQLite migration 11, phone change requests: never edit it once it has shipped (docs/architecture.md, "Adding a column").
+import type { SqliteMigration } from '../migration.js';
+
+export const migration: SqliteMigration = {
+  version: 11,
+  name: 'phone-change-requests',
+  // A repeat sign-up with another phone number asks the address on record first (decision 031):
+  // the number asked for, when, when the email asking went out, and a sender's claim on it (a
+  // lease, so a sender that dies mid-send leaves it for another). The index is small (only
+  // waiting changes are in it): the mailer looks for them after every sign-up.
+  up: (db) =>
+    db.exec(`
+        ALTER TABLE signups ADD COLUMN phone_change_to TEXT;
+        ALTER TABLE signups ADD COLUMN phone_change_at TEXT;
+        ALTER TABLE signups ADD COLUMN phone_change_sent_at TEXT;
+        ALTER TABLE signups ADD COLUMN phone_change_claimed_at TEXT;
+        CREATE INDEX signups_phone_change_at ON signups (phone_change_at) WHERE phone_change_at IS NOT NULL;
+      `),
+};

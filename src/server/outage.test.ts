@@ -2,16 +2,15 @@
 import net from 'node:net';
 import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
-import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from './app.js';
+import { buildTestApp } from './test/build-test-app.js';
+import type { DatabaseConfig } from './config.js';
 import { loggerOptions } from './logger.js';
 import { RETRY_AFTER_SECONDS } from './signups/signup-routes.js';
 import { openDatabase, type Db } from './db/open-database.js';
 import { tempPostgresUrl, testDatabaseUrl } from './test/store-engines.js';
 import { tempDatabaseFile } from './test/temp-database.js';
-import { testConfig } from './test/test-config.js';
 
 /**
  * The product gives up on the database after 2 s (SQLite's busy timeout, PostgreSQL's connection
@@ -25,7 +24,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function appWith(store: Db) {
+async function appWith(store: Db, database: DatabaseConfig) {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -33,11 +32,10 @@ async function appWith(store: Db) {
       done();
     },
   });
-  const app: FastifyInstance = await createApp({
-    config: testConfig(),
-    db: store,
-    serveSite: false,
+  const { app } = await buildTestApp({
+    existing: { db: store, database },
     logger: pino(loggerOptions('info'), stream),
+    keepOpen: true,
   });
   cleanups.push(() => app.close());
   let count = 0;
@@ -63,8 +61,9 @@ async function expectUnavailable(response: Awaited<ReturnType<Awaited<ReturnType
 describe('when the database is unavailable', () => {
   it('SQLite locked by another process: 503 within seconds, logged once, and back to 201 when released', async () => {
     const file = tempDatabaseFile();
-    const store = await openDatabase({ kind: 'sqlite', file: file });
-    const { signUp, logged } = await appWith(store);
+    const database = { kind: 'sqlite' as const, file };
+    const store = await openDatabase(database);
+    const { signUp, logged } = await appWith(store, database);
     expect((await signUp()).statusCode).toBe(201);
 
     const other = new Database(file);
@@ -110,8 +109,9 @@ describe('when the database is unavailable', () => {
       cleanups.push(() => (proxy.listening ? cut() : undefined));
       const viaProxy = new URL(target);
       viaProxy.host = `127.0.0.1:${port}`;
-      const store = await openDatabase({ kind: 'postgres', url: viaProxy.toString(), poolSize: 2 });
-      const { signUp, logged } = await appWith(store);
+      const database = { kind: 'postgres' as const, url: viaProxy.toString(), poolSize: 2 };
+      const store = await openDatabase(database);
+      const { signUp, logged } = await appWith(store, database);
       expect((await signUp()).statusCode).toBe(201);
 
       await cut();

@@ -1,33 +1,20 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from './app.js';
+import { describe, expect, it } from 'vitest';
 import type { Config } from './config.js';
 import { clientKey, OWNER_SIGN_IN_ATTEMPTS, rateLimitedMessage } from './rate-limit.js';
-import { openDatabase } from './db/open-database.js';
+import { buildTestApp } from './test/build-test-app.js';
 import { testRedisUrl } from './test/store-engines.js';
-import { tempDatabaseFile } from './test/temp-database.js';
-import { testConfig } from './test/test-config.js';
-
-const apps: FastifyInstance[] = [];
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close()));
-});
 
 async function appWith(rateLimit: Partial<Config['rateLimit']>, extra: Partial<Config> = {}, redis?: Redis) {
-  const store = (await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() }));
-  const app = await createApp({
-    config: testConfig({
+  const { app, db: store } = await buildTestApp({
+    config: {
       rateLimit: { perMinute: 0, perHour: 0, redisUrl: undefined, eventsPerMinute: 0, ...rateLimit },
       ...extra,
-    }),
-    db: store,
+    },
     ...(redis ? { redis } : {}),
-    serveSite: false,
-    logger: false,
   });
-  apps.push(app);
   return { app, store };
 }
 

@@ -1,24 +1,9 @@
-import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from './app.js';
+import { describe, expect, it } from 'vitest';
 import { HSTS, PERMISSIONS_POLICY } from './security-headers.js';
-import { openDatabase } from './db/open-database.js';
-import { tempDatabaseFile } from './test/temp-database.js';
-import { testConfig } from './test/test-config.js';
-
-let app: FastifyInstance | undefined;
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
+import { buildTestApp } from './test/build-test-app.js';
 
 async function setup(trustProxy: boolean = false) {
-  app = await createApp({
-    config: testConfig({ trustProxy }),
-    db: (await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() })),
-    serveSite: false,
-    logger: false,
-  });
+  const { app } = await buildTestApp({ config: { trustProxy } });
   return app;
 }
 
@@ -62,11 +47,11 @@ describe('security headers', () => {
   });
 
   it('send HSTS only over HTTPS: never on plain HTTP, and behind a proxy only when the proxy is trusted', async () => {
-    const plain = await (await setup()).inject({ method: 'GET', url: '/api/health' });
+    const app = await setup();
+    const plain = await app.inject({ method: 'GET', url: '/api/health' });
     expect(plain.headers['strict-transport-security']).toBeUndefined();
-    const spoofed = await app!.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
+    const spoofed = await app.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
     expect(spoofed.headers['strict-transport-security']).toBeUndefined();
-    await app!.close();
 
     const behindProxy = await (
       await setup(true)
@@ -77,8 +62,7 @@ describe('security headers', () => {
 
 describe('health and readiness', () => {
   it('/api/health answers while the process is up; /api/ready while the database answers', async () => {
-    const store = (await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() }));
-    app = await createApp({ config: testConfig(), db: store, serveSite: false, logger: false });
+    const { app, db: store } = await buildTestApp();
     expect((await app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok' });
     const ready = await app.inject({ method: 'GET', url: '/api/ready' });
     expect(ready.statusCode).toBe(200);

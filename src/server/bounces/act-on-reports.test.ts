@@ -12,7 +12,7 @@ import type { FeedbackEvent } from './report-event.js';
 import { Feedback } from './act-on-reports.js';
 
 const SECRET = 'k'.repeat(40);
-const SITE = 'https://scamsavvy.example';
+import { SITE } from '../test/site.js';
 
 async function world(engine: (typeof storeEngines)[number]) {
   const store: Db = await openDatabase(await engine.database());

@@ -5,7 +5,7 @@
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { addPeople, setup } from '../test/broadcast-setup.js';
-import { appFor, firstTokens, mayEmail, type BroadcastWorld } from '../test/feedback-app.js';
+import { appFor, firstTokens, mayEmail, type BroadcastWorld } from '../test/broadcast-world-app.js';
 import { storeEngines } from '../test/store-engines.js';
 import { configuredWebhooks, tagHeadersFor } from './reports-setup.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './sendgrid-webhook.js';

@@ -4,7 +4,7 @@
 // topic; tampered, unsigned, stale, wrong-topic and off-host ones get 401/403 and change nothing.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { addPeople, setup } from '../test/broadcast-setup.js';
-import { appFor, firstTokens, mayEmail } from '../test/feedback-app.js';
+import { appFor, firstTokens, mayEmail } from '../test/broadcast-world-app.js';
 import { startSnsStandIn, SNS_REGION } from '../test/sns-stand-in.js';
 import { storeEngines } from '../test/store-engines.js';
 import { configuredWebhooks, tagHeadersFor } from './reports-setup.js';

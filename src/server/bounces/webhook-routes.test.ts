@@ -7,7 +7,8 @@ import { twilioSignature } from '../messaging/twilio-sms-provider.js';
 import { addPeople, AUTH_TOKEN, setup } from '../test/broadcast-setup.js';
 import { startCountingSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
-import { appFor, SITE } from '../test/feedback-app.js';
+import { appFor } from '../test/broadcast-world-app.js';
+import { SITE } from '../test/site.js';
 import { configuredWebhooks, tagHeadersFor } from './reports-setup.js';
 
 /** A status callback as Twilio posts it: form fields, signed over the full URL. */

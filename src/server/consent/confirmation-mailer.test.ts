@@ -9,7 +9,7 @@ import { buildTestApp } from '../test/build-test-app.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
 import { createMessaging, type Messaging } from './create-messaging.js';
 
-const SITE = 'https://scamsavvy.example';
+import { SITE } from '../test/site.js';
 const credentials = { user: 'launch', pass: 'right password' };
 
 interface LogLine {

@@ -16,7 +16,7 @@ import { messageWords } from '../messaging/message-words.js';
 import { Subscriptions } from './subscriptions.js';
 
 const KEY = 'reminder-test-key-that-is-long-enough-12';
-const SITE = 'https://scamsavvy.example';
+import { SITE } from '../test/site.js';
 const DAY_MS = 86_400_000;
 
 async function world(engine: (typeof storeEngines)[number]) {

@@ -2,17 +2,16 @@
 // stand-in for Twilio's API, signed webhooks; on every engine the store suite runs on.
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../app.js';
+import { buildTestApp } from '../test/build-test-app.js';
 import type { MessagingConfig } from '../config.js';
 import { openDatabase, type Db } from '../db/open-database.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
-import { testConfig } from '../test/test-config.js';
 import { startTwilioStandIn, type TwilioStandIn } from '../test/twilio-stand-in.js';
 import { createMessaging } from './create-messaging.js';
 import { twilioSignature } from '../messaging/twilio-sms-provider.js';
 
-const SITE = 'https://scamsavvy.example';
+import { SITE } from '../test/site.js';
 const SECRET_KEY = 'test-secret-key-that-is-long-enough-123';
 const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
 const AUTH_TOKEN = 'a'.repeat(32);
@@ -67,12 +66,11 @@ async function start(
   const messaging = createMessaging(config, store, SITE, {
     mailer: { pollMs: 100, retryBaseMs: 100, maxRetryMs: 300 },
   });
-  const app = await createApp({
-    config: testConfig({ siteUrl: SITE }),
-    db: store,
-    messaging,
-    serveSite: false,
-    logger: false,
+  const { app } = await buildTestApp({
+    existing: { db: store, database },
+    config: { siteUrl: SITE },
+    messaging: () => messaging,
+    keepOpen: true,
   });
   await app.ready();
   cleanups.push(() => app.close());
@@ -347,12 +345,11 @@ describe('unconfirmed sign-ups', () => {
       store,
       SITE,
     );
-    const app = await createApp({
-      config: testConfig({ siteUrl: SITE }),
-      db: store,
-      messaging,
-      serveSite: false,
-      logger: false,
+    const { app } = await buildTestApp({
+      existing: { db: store, database },
+      config: { siteUrl: SITE },
+      messaging: () => messaging,
+      keepOpen: true,
     });
     await app.ready();
     cleanups.push(() => app.close());

@@ -3,17 +3,16 @@
 // address on record and changes nothing until its button is pressed; the person's own page and the
 // owner's person page change it directly; a launch broadcast after each step shows who gets what.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createApp } from '../app.js';
+import { buildTestApp } from '../test/build-test-app.js';
 import { openDatabase } from '../db/open-database.js';
 import { setup } from '../test/broadcast-setup.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
-import { testConfig } from '../test/test-config.js';
 import { createMessaging } from './create-messaging.js';
 import { linkPageWords, messageWords } from '../messaging/message-words.js';
 
-const SITE = 'https://scamsavvy.example';
+import { SITE } from '../test/site.js';
 const ROSA = 'rosa@example.com';
 const FIRST = '+15551231111';
 const RIGHT = '+15559874567';
@@ -27,15 +26,12 @@ async function world(engineName: 'sqlite' | 'postgres') {
   const messaging = createMessaging(base.config.messaging, base.store, SITE, {
     phoneMailer: { delayMs: 10, pollMs: 100 },
   });
-  const app = await createApp({
-    config: testConfig({ siteUrl: SITE }),
-    db: base.store,
-    messaging,
-    serveSite: false,
-    logger: false,
+  const { app } = await buildTestApp({
+    existing: { db: base.store, database: base.database },
+    config: { siteUrl: SITE },
+    messaging: () => messaging,
   });
   await app.ready();
-  onTestFinished(() => app.close());
   const signUp = async (email: string, phone: string, name = 'Rosa Díaz') => {
     const response = await app.inject({
       method: 'POST',

@@ -15,7 +15,7 @@ import { ann, rosa } from '../test/people.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
 import { storeEngines, suiteName, type StoreEngine } from '../test/store-engines.js';
 
-const SITE = 'https://scamsavvy.example';
+import { SITE } from '../test/site.js';
 const SAME_ORIGIN = { origin: SITE };
 const REASON = 'The mail server refused our sign-in: check the password in SMTP_URL, then resume.';
 const ANSWER = '535 5.7.8 Authentication credentials invalid';
@@ -79,7 +79,10 @@ async function launchWithFailures(
   await db.outbox.setState(broadcast.id, 'sending', ['ready']);
   const sender = randomUUID();
   // A sender alive in this process (as a dashboard send runs one), so the broadcast is sending, not stopped.
-  await db.outbox.registerSender({ id: sender, broadcastId: broadcast.id, host: hostname(), pid: process.pid }, () => false);
+  await db.outbox.registerSender(
+    { id: sender, broadcastId: broadcast.id, host: hostname(), pid: process.pid },
+    () => false,
+  );
   const [sent, gaveUp, unreachable] = await db.outbox.claim(broadcast.id, 'email', sender, 3);
   if (!sent || !gaveUp || !unreachable) throw new Error('the email rows were not claimed');
   await db.outbox.record(sender, [

@@ -6,16 +6,15 @@
 // hold either person's id, email, phone number (in any form) or name.
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DatabaseConfig } from '../config.js';
 import { createLinkSigner } from '../messaging/link-tokens.js';
 import { Feedback } from '../bounces/act-on-reports.js';
 import { createMessageTokens } from '../messaging/message-tokens.js';
 import { setup } from '../test/broadcast-setup.js';
-import { createApp } from '../app.js';
+import { buildTestApp } from '../test/build-test-app.js';
 import { createMessaging } from '../consent/create-messaging.js';
-import { SITE } from '../test/feedback-app.js';
-import { testConfig } from '../test/test-config.js';
+import { SITE } from '../test/site.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
 import { storeEngines } from '../test/store-engines.js';
 
@@ -96,14 +95,11 @@ for (const engine of storeEngines) {
       }
 
       // The owner searches for both by their whole address and opens their records.
-      const app = await createApp({
-        config: testConfig({ siteUrl: SITE }),
-        db: store,
-        serveSite: false,
-        logger: false,
-        messaging: createMessaging(world.config.messaging, store, SITE),
+      const { app } = await buildTestApp({
+        existing: { db: store, database: world.database },
+        config: { siteUrl: SITE },
+        messaging: () => createMessaging(world.config.messaging, store, SITE),
       });
-      onTestFinished(() => app.close());
       const cookie = { cookie: await signInAsOwner(app, store) };
       for (const [index, id] of [zelda, otto].entries()) {
         const search = await app.inject({ url: `/owner/people?q=${encodeURIComponent(people[index]!.email)}`, headers: cookie });

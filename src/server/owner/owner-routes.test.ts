@@ -4,18 +4,17 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../app.js';
+import { buildTestApp } from '../test/build-test-app.js';
 import { changeState } from '../broadcast/broadcast-rules.js';
 import { newSecret, secretHash } from './owner-auth.js';
 import { createSignInMailer } from './sign-in-mailer.js';
 import { OWNER_SIGN_IN_ATTEMPTS } from '../rate-limit.js';
-import { openDatabase, type Db } from '../db/open-database.js';
+import type { Db } from '../db/open-database.js';
 import { signInAsOwner, TEST_OWNER } from '../test/sign-in-as-owner.js';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
 import { storeEngines, type StoreEngine } from '../test/store-engines.js';
-import { testConfig } from '../test/test-config.js';
 
-const SITE = 'https://scamsavvy.example';
+import { SITE } from '../test/site.js';
 const SAME_ORIGIN = { origin: SITE };
 const OWNER = TEST_OWNER;
 
@@ -38,19 +37,20 @@ async function setUp(
   engine: StoreEngine,
   { mail = false, trustProxy = false, now }: { mail?: boolean; trustProxy?: boolean; now?: () => Date } = {},
 ): Promise<SetUp> {
-  const store = await openDatabase(await engine.database(), now ? { now } : {});
   const routes: RouteOptions[] = [];
   if (mail) sink = await startSmtpSink();
-  app = await createApp({
-    config: testConfig({ trustProxy }),
-    db: store,
-    serveSite: false,
-    logger: false,
+  const mailer = sink
+    ? createSignInMailer({ smtpUrl: sink.url, from: 'ScamSavvy <hi@scamsavvy.example>' }, SITE)
+    : undefined;
+  let store: Db;
+  ({ app, db: store } = await buildTestApp({
+    engine,
+    config: { trustProxy },
+    database: now ? { now } : {},
+    keepOpen: true,
     onRoute: (route) => routes.push(route),
-    ...(sink
-      ? { owner: { mailer: createSignInMailer({ smtpUrl: sink.url, from: 'ScamSavvy <hi@scamsavvy.example>' }, SITE) } }
-      : {}),
-  });
+    ...(mailer ? { owner: () => ({ mailer }) } : {}),
+  }));
   await store.owners.add(OWNER);
   await store.signups.add({ name: 'Rosa Díaz', phone: '+15551234567', email: 'rosa@example.com', betaTesting: true });
   await store.outbox.create({

@@ -7,9 +7,8 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailKey, signupInputSchema, type SignupRecord } from '../../shared/signup-schema.js';
-import { createApp } from '../app.js';
+import { buildTestApp } from '../test/build-test-app.js';
 import { openDatabase, type Db } from '../db/open-database.js';
-import { testConfig } from '../test/test-config.js';
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -102,8 +101,9 @@ describe('POST /api/signups, on generated bodies', () => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-property-'));
-    store = (await openDatabase({ kind: 'sqlite', file: path.join(dir, 'signups.db') }));
-    app = await createApp({ config: testConfig(), db: store, serveSite: false, logger: false });
+    const database = { kind: 'sqlite' as const, file: path.join(dir, 'signups.db') };
+    store = await openDatabase(database);
+    ({ app } = await buildTestApp({ existing: { db: store, database }, keepOpen: true }));
   });
   afterAll(async () => {
     await app.close();

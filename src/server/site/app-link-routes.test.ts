@@ -3,10 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app.js';
+import { buildTestApp } from '../test/build-test-app.js';
 import type { LaunchConfig } from '../config.js';
-import { openDatabase } from '../db/open-database.js';
-import { testConfig } from '../test/test-config.js';
 import { phonePlatform } from './app-link-routes.js';
 
 const APP_STORE = 'https://apps.apple.com/app/id1234567890';
@@ -62,8 +60,7 @@ let dist: string;
 const apps: FastifyInstance[] = [];
 
 async function appWith(launch: LaunchConfig): Promise<FastifyInstance> {
-  const store = (await openDatabase({ kind: 'sqlite', file: path.join(dist, `links-${apps.length}.db`) }));
-  const app = await createApp({ config: testConfig({ distDir: dist, launch }), db: store, logger: false });
+  const { app } = await buildTestApp({ config: { distDir: dist, launch }, serveSite: true, keepOpen: true });
   apps.push(app);
   return app;
 }

@@ -5,9 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicConfig } from '../../shared/public-config.js';
-import { createApp } from '../app.js';
-import { openDatabase } from '../db/open-database.js';
-import { testConfig } from '../test/test-config.js';
+import { buildTestApp } from '../test/build-test-app.js';
 
 // A stand-in for dist/ with the same layout the build makes, so routing is tested without building.
 const NO_PROVIDERS = '<script type="application/json" id="public-config">{"consentMode":"opt-in"}</script>';
@@ -22,8 +20,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'pages', 'not-found.html'), '<!--public-config--><h1>404</h1>');
   writeFileSync(path.join(dist, 'client', 'assets', 'index-abc123.js'), 'console.info(1)');
   writeFileSync(path.join(dist, 'client', 'favicon.svg'), '<svg/>');
-  const store = (await openDatabase({ kind: 'sqlite', file: path.join(dist, 'signups.db') }));
-  app = await createApp({ config: testConfig({ distDir: dist }), db: store, logger: false });
+  ({ app } = await buildTestApp({ config: { distDir: dist }, serveSite: true, keepOpen: true }));
 });
 
 afterAll(async () => {
@@ -82,8 +79,7 @@ describe('the page settings written into every page', () => {
   };
 
   async function appWith(publicConfig: PublicConfig) {
-    const store = (await openDatabase({ kind: 'sqlite', file: path.join(dist, `settings-${Math.random()}.db`) }));
-    return createApp({ config: testConfig({ distDir: dist, publicConfig }), db: store, logger: false });
+    return (await buildTestApp({ config: { distDir: dist, publicConfig }, serveSite: true, keepOpen: true })).app;
   }
 
   it('carries only the public IDs and the consent mode, as JSON data', async () => {
@@ -128,11 +124,9 @@ describe('the page settings written into every page', () => {
       mkdirSync(path.join(old, 'pages'));
       writeFileSync(path.join(old, 'pages', 'home.html'), '<h1>home</h1>');
       writeFileSync(path.join(old, 'pages', 'not-found.html'), '<h1>404</h1>');
-      const store = (await openDatabase({ kind: 'sqlite', file: path.join(old, 'signups.db') }));
-      await expect(createApp({ config: testConfig({ distDir: old }), db: store, logger: false })).rejects.toThrow(
+      await expect(buildTestApp({ config: { distDir: old }, serveSite: true })).rejects.toThrow(
         /built by an older version: run "npm run build"/,
       );
-      await store.close();
     } finally {
       rmSync(old, { recursive: true, force: true });
     }
@@ -155,12 +149,11 @@ describe('what the server sends fast: compression, revalidation, crawlers', () =
     writeFileSync(asset, script);
     writeFileSync(`${asset}.br`, brotliCompressSync(script));
     writeFileSync(`${asset}.gz`, gzipSync(script));
-    const store = (await openDatabase({ kind: 'sqlite', file: path.join(big, 'signups.db') }));
-    site = await createApp({
-      config: testConfig({ distDir: big, siteUrl: 'https://family.example' }),
-      db: store,
-      logger: false,
-    });
+    ({ app: site } = await buildTestApp({
+      config: { distDir: big, siteUrl: 'https://family.example' },
+      serveSite: true,
+      keepOpen: true,
+    }));
   });
 
   afterAll(async () => {
@@ -276,12 +269,11 @@ describe('SITE_MODE=launched: the launched pages, built beside the coming-soon o
     // The sitemap's date is the launched page's: built (here, written) on another day than the other.
     utimesSync(path.join(launchedDist, 'pages', 'home.html'), new Date('2026-01-02'), new Date('2026-01-02'));
     utimesSync(path.join(launchedDist, 'pages', 'home-launched.html'), new Date('2026-03-04'), new Date('2026-03-04'));
-    const store = (await openDatabase({ kind: 'sqlite', file: path.join(launchedDist, 'signups.db') }));
-    launched = await createApp({
-      config: testConfig({ distDir: launchedDist, launch: { mode: 'launched' } }),
-      db: store,
-      logger: false,
-    });
+    ({ app: launched } = await buildTestApp({
+      config: { distDir: launchedDist, launch: { mode: 'launched' } },
+      serveSite: true,
+      keepOpen: true,
+    }));
   });
 
   afterAll(async () => {
@@ -311,11 +303,9 @@ describe('SITE_MODE=launched: the launched pages, built beside the coming-soon o
       mkdirSync(path.join(old, 'pages'));
       writeFileSync(path.join(old, 'pages', 'home.html'), '<!--public-config--><h1>home</h1>');
       writeFileSync(path.join(old, 'pages', 'not-found.html'), '<!--public-config--><h1>404</h1>');
-      const store = (await openDatabase({ kind: 'sqlite', file: path.join(old, 'signups.db') }));
       await expect(
-        createApp({ config: testConfig({ distDir: old, launch: { mode: 'launched' } }), db: store, logger: false }),
+        buildTestApp({ config: { distDir: old, launch: { mode: 'launched' } }, serveSite: true }),
       ).rejects.toThrow(/missing .*home-launched\.html: run "npm run build"/);
-      await store.close();
     } finally {
       rmSync(old, { recursive: true, force: true });
     }

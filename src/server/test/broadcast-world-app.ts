@@ -1,22 +1,19 @@
 // Test support: the app as the server builds it over a broadcast world (broadcast-setup.ts), with
-// feedback's routes from the world's configuration, and a poster for a provider's webhook.
-import { createApp } from '../app.js';
+// its reports routes from the world's configuration (through buildTestApp), and what tests read of it.
 import { createFeedbackParts } from '../bounces/reports-setup.js';
 import type { setup } from './broadcast-setup.js';
-import { testConfig } from './test-config.js';
-
-export const SITE = 'https://scamsavvy.example';
+import { buildTestApp } from './build-test-app.js';
+import { SITE } from './site.js';
 
 export type BroadcastWorld = Awaited<ReturnType<typeof setup>>;
 
-export function appFor({ store, broadcasts, config }: BroadcastWorld) {
-  return createApp({
-    config: testConfig({ siteUrl: SITE }),
-    db: store,
-    serveSite: false,
-    logger: false,
-    feedback: createFeedbackParts(config.messaging, store, broadcasts.subscriptions),
+export async function appFor({ store, broadcasts, config, database }: BroadcastWorld) {
+  const { app } = await buildTestApp({
+    existing: { db: store, database },
+    config: { siteUrl: SITE },
+    feedback: () => createFeedbackParts(config.messaging, store, broadcasts.subscriptions),
   });
+  return app;
 }
 
 /** Each person's first message's token (what the providers hand back). */

@@ -1,0 +1,2 @@
+// The site every test's links and emails are made for.
+export const SITE = 'https://scamsavvy.example';

@@ -199,7 +199,7 @@ async function run(
   runNumber += 1;
   const name = `bench-${runNumber}`;
   const env = environment(database, edges);
-  const broadcasts = new Broadcasts(loadConfig(env), store.outbox, store.consent);
+  const broadcasts = new Broadcasts(loadConfig(env), store);
   const { broadcast, report } = await broadcasts.create({ name, template: 'launch' });
   await ask(edges.child, { reset: people }, 'ready');
   const senders = Array.from({ length: workers }, () => startWorker(env, name));

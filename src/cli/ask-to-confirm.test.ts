@@ -70,7 +70,7 @@ describe('signups:ask-to-confirm', () => {
       { listId: 'launch.scamsavvy.example', listName: 'ScamSavvy launch news' },
     );
     const mailer = new ConfirmationMailer({
-      subscriptions: new Subscriptions(store.consent, createAddressHasher(SECRET_KEY)),
+      subscriptions: new Subscriptions(store, createAddressHasher(SECRET_KEY)),
       confirmations: store.consent,
       email,
       links: createLinkSigner(SECRET_KEY),

@@ -2,9 +2,8 @@
 // the arguments and runs the command's file in broadcast/; the rules are BroadcastControl's.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.js';
-import { BroadcastControl } from '../server/broadcast/broadcast-control.js';
+import { createBroadcastControl } from '../server/broadcast/broadcast-control.js';
 import { BroadcastError } from '../server/broadcast/broadcast-error.js';
-import { configuredWebhooks, tagHeadersFor } from '../server/bounces/reports-setup.js';
 import { SenderBusyError } from '../server/db/outbox-repository.js';
 import { UsageError, type Context, type Output } from './broadcast/command-support.js';
 import { create } from './broadcast/create.js';
@@ -104,12 +103,7 @@ export async function main(
   try {
     const context: Context = {
       config,
-      control: new BroadcastControl(config, {
-        outbox: db.outbox,
-        consent: db.consent,
-        feedback: db.feedback,
-        tagHeaders: tagHeadersFor(configuredWebhooks(config.messaging)),
-      }),
+      control: createBroadcastControl(config, db),
       output,
     };
     const target = name as string;

@@ -6,6 +6,7 @@ import { openDatabase, type Db } from '../server/db/open-database.js';
 import { tempDatabaseFile } from '../server/test/temp-database.js';
 import { main } from './delete-signups.js';
 import { runCommand } from '../server/test/run-command.js';
+import { isSuppressed } from '../server/test/suppressed.js';
 
 const SECRET_KEY = 'test-secret-key-that-is-at-least-32-characters';
 
@@ -70,13 +71,11 @@ describe('signups:delete', () => {
     await afterwards(async (store) => {
       expect((await listed(store)).map((record) => record.email)).toEqual(['ben@example.com']);
       expect(await store.consent.history(stored.id)).toEqual([]);
-      expect(await store.consent.suppressionCount()).toBe(2);
-      expect(
-        await store.consent.isSuppressed('email', hasher.hash('email', 'rosa@example.com'), stored.lastSeenAt),
-      ).toBe(true);
-      expect(await store.consent.isSuppressed('phone', hasher.hash('phone', '+15551234567'), stored.lastSeenAt)).toBe(
+      expect(await store.suppressions.count()).toBe(2);
+      expect(await isSuppressed(store, 'email', hasher.hash('email', 'rosa@example.com'), stored.lastSeenAt)).toBe(
         true,
       );
+      expect(await isSuppressed(store, 'phone', hasher.hash('phone', '+15551234567'), stored.lastSeenAt)).toBe(true);
     });
   });
 
@@ -92,7 +91,7 @@ describe('signups:delete', () => {
     expect(lines[1]).toMatch(/^Deleted the sign-up of a•••@example\.com \(phone ending 4567\), .*\(1 entry\)\./);
     await afterwards(async (store) => {
       expect((await listed(store)).map((record) => record.email)).toEqual(['ben@example.com']);
-      expect(await store.consent.suppressionCount()).toBe(4); // an email and a phone code for each
+      expect(await store.suppressions.count()).toBe(4); // an email and a phone code for each
     });
   });
 
@@ -121,7 +120,7 @@ describe('signups:delete', () => {
       'No sign-up matches the email nobody@example.com or the phone number +15550000000. Nothing was deleted.\n',
     );
     expect(await afterwards((store) => store.signups.count())).toBe(1);
-    expect(await afterwards((store) => store.consent.suppressionCount())).toBe(0);
+    expect(await afterwards((store) => store.suppressions.count())).toBe(0);
   });
 
   it('still deletes without SECRET_KEY, and says that no scrambled code was kept', async () => {
@@ -136,7 +135,7 @@ describe('signups:delete', () => {
     );
     await afterwards(async (store) => {
       expect(await store.signups.count()).toBe(0);
-      expect(await store.consent.suppressionCount()).toBe(0);
+      expect(await store.suppressions.count()).toBe(0);
     });
   });
 

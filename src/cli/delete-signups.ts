@@ -87,7 +87,7 @@ export async function main(
   try {
     const address = { ...(email ? { email } : {}), ...(phone ? { phone } : {}) };
     const sizes = await historySizes(store.consent, address);
-    const { subscriptions } = createMessagingCore({ secretKey }, store.consent);
+    const { subscriptions } = createMessagingCore({ secretKey }, store);
     const removed = await subscriptions.removeByAddress(address, 'owner');
     if (removed.length === 0) {
       const asked = [email ? `the email ${email}` : '', phone ? `the phone number ${phone}` : ''].filter(Boolean);

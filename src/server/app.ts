@@ -124,7 +124,7 @@ export async function createApp({
   await app.register(ownerDashboard, {
     db,
     // Without messaging nothing is sent, so nothing is suppressed by hash: no SECRET_KEY is used.
-    subscriptions: messaging?.subscriptions ?? createMessagingCore({}, db.consent).subscriptions,
+    subscriptions: messaging?.subscriptions ?? createMessagingCore({}, db).subscriptions,
     siteUrl: config.siteUrl,
     confirmationOn: messaging?.confirmationOn ?? false,
     allowSignIn: ownerSignInLimit(app),

@@ -4,7 +4,7 @@ import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createMessaging } from './consent/create-messaging.js';
 import { configuredWebhooks, createFeedbackParts, tagHeadersFor } from './bounces/reports-setup.js';
-import { BroadcastControl } from './broadcast/broadcast-control.js';
+import { createBroadcastControl } from './broadcast/broadcast-control.js';
 import { createSignInMailer } from './owner/sign-in-mailer.js';
 import { openDatabase } from './db/open-database.js';
 
@@ -34,17 +34,7 @@ async function main(): Promise<void> {
       // Launch day from the dashboard needs SECRET_KEY, as the broadcast command does.
       ...(secretKey
         ? {
-            broadcastControl: (logger) =>
-              new BroadcastControl(
-                config,
-                {
-                  outbox: store.outbox,
-                  consent: store.consent,
-                  feedback: store.feedback,
-                  tagHeaders: tagHeadersFor(webhooks),
-                },
-                logger,
-              ),
+            broadcastControl: (logger) => createBroadcastControl(config, store, logger),
           }
         : {}),
     },

@@ -17,7 +17,7 @@ import { SITE } from '../test/site.js';
 async function world(engine: (typeof storeEngines)[number]) {
   const store: Db = await openDatabase(await engine.database());
   onTestFinished(() => store.close());
-  const { subscriptions } = createMessagingCore({ secretKey: SECRET }, store.consent);
+  const { subscriptions } = createMessagingCore({ secretKey: SECRET }, store);
   const tokens = createMessageTokens(SECRET);
   const log = new MessageLog({ store: store.feedback, tokens, siteUrl: SITE });
   const feedback = new Feedback({

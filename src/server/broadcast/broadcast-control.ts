@@ -4,8 +4,8 @@
 // PostgreSQL) and stops safely with the server; the outbox makes each message go once.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { ConsentRepository } from '../db/consent-repository.js';
 import type { BroadcastHealth, FeedbackRepository } from '../db/feedback-repository.js';
+import { configuredWebhooks, tagHeadersFor } from '../bounces/reports-setup.js';
 import { classifyStoredAnswer } from '../messaging/stored-answers.js';
 import { verdictOf } from '../messaging/send-failure.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
@@ -22,7 +22,7 @@ import { type BroadcastChannel } from '../db/message-channels.js';
 import { BroadcastError } from './broadcast-error.js';
 import { allowsSenders, changeState, checkNoOtherSender, checkSenderCount, senderIsDead } from './broadcast-rules.js';
 import type { BroadcastSender, SenderReport } from './broadcast-sender.js';
-import { Broadcasts, transportsFrom, type AudienceReport } from './broadcasts.js';
+import { Broadcasts, transportsFrom, type AudienceReport, type BroadcastStores } from './broadcasts.js';
 
 /** Where the dashboard's senders say how they ended; the command's report to the terminal instead. */
 type SenderLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -96,23 +96,17 @@ export class BroadcastControl {
   constructor(
     private readonly config: Config,
     {
-      outbox,
-      consent,
-      feedback,
       tagHeaders,
-    }: {
-      outbox: OutboxRepository;
-      consent: ConsentRepository;
-      /** Where each message is recorded with its token, for what comes back. */
-      feedback?: FeedbackRepository;
+      ...stores
+    }: BroadcastStores & {
       /** The headers that make the providers' webhooks hand the token back (bounces/reports-setup.ts composes them). */
       tagHeaders?: (token: string) => Record<string, string>;
     },
     private readonly logger?: SenderLogger,
   ) {
-    this.outbox = outbox;
-    this.feedback = feedback;
-    this.broadcasts = new Broadcasts(config, outbox, consent, feedback, tagHeaders);
+    this.outbox = stores.outbox;
+    this.feedback = stores.feedback;
+    this.broadcasts = new Broadcasts(config, stores, tagHeaders);
     this.subscriptions = this.broadcasts.subscriptions;
   }
 
@@ -411,4 +405,16 @@ function planOf(failed: FailedMessage[]): {
     retryable,
     undeliverable,
   };
+}
+
+/**
+ * The one control, as the server's dashboard, the broadcast command and the tests build it: over the
+ * whole database, with the providers' tag headers the configuration's webhooks ask for.
+ */
+export function createBroadcastControl(config: Config, db: BroadcastStores, logger?: SenderLogger): BroadcastControl {
+  return new BroadcastControl(
+    config,
+    { ...db, tagHeaders: tagHeadersFor(configuredWebhooks(config.messaging)) },
+    logger,
+  );
 }

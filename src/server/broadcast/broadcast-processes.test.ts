@@ -113,7 +113,7 @@ async function fill(databaseUrl: string, sink: CountingSmtpSink) {
       ),
     );
   const config = loadConfig(environment(databaseUrl, sink));
-  const broadcasts = new Broadcasts(config, store.outbox, store.consent);
+  const broadcasts = new Broadcasts(config, store);
   const { broadcast, report } = await broadcasts.create({ name: 'launch', template: 'launch' });
   expect(report.channels.email?.recipients).toBe(PEOPLE);
   return { store, broadcast };

@@ -30,7 +30,7 @@ for (const engine of storeEngines) {
         const { store, broadcasts, send, config } = await setup(engine.name, { smtp: sink });
         const people = await addPeople(store, 20);
         const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
-        const control = new BroadcastControl(config, { outbox: store.outbox, consent: store.consent });
+        const control = new BroadcastControl(config, store);
 
         // The mail server refuses every sign-in for 10 s (a password being rotated), then takes them.
         sink.refuseAuth(true);

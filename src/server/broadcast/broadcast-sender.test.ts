@@ -68,7 +68,7 @@ for (const engine of storeEngines) {
       const store = await openDatabase(await engineSetup.database());
       onTestFinished(() => store.close());
       const config = configFor('smtp://127.0.0.1:9', undefined, { MAIL_POSTAL_ADDRESS: '' });
-      const broadcasts = new Broadcasts(config, store.outbox, store.consent);
+      const broadcasts = new Broadcasts(config, store);
       await addPeople(store, 1);
       for (const template of ['launch', 'beta'])
         await expect(broadcasts.create({ name: template, template })).rejects.toThrow(/MAIL_POSTAL_ADDRESS/);
@@ -82,7 +82,7 @@ for (const engine of storeEngines) {
       const store = await openDatabase(await engineSetup.database());
       onTestFinished(() => store.close());
       const config = configFor(full.url);
-      const broadcasts = new Broadcasts(config, store.outbox, store.consent);
+      const broadcasts = new Broadcasts(config, store);
       const [person] = await addPeople(store, 1);
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
       const transports = transportsFrom(config);
@@ -376,8 +376,7 @@ for (const engine of storeEngines) {
           SMTP_URL: 'smtp://127.0.0.1:1',
           MAIL_FROM: 'a@scamsavvy.example',
         }),
-        store.outbox,
-        store.consent,
+        store,
       );
       await expect(bare.create({ name: 'news', template: 'launch' })).rejects.toThrow(
         /APP_STORE_URL and PLAY_STORE_URL/,

@@ -30,7 +30,7 @@ import type { BroadcastChannel } from '../db/message-channels.js';
 import type { PauseCause } from '../db/broadcast-pauses.table.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { changeState, SENDER_STALE_MS, senderIsDead } from './broadcast-rules.js';
-import { EXCLUSION_WORDS, exclusionOf, suppressionsFor, type Audience } from './eligibility.js';
+import { EXCLUSION_WORDS, exclusionOf, type Audience } from './eligibility.js';
 import { LatencyHistogram } from './latency-histogram.js';
 import { RateLimiter } from './rate-limiter.js';
 
@@ -427,7 +427,7 @@ export class BroadcastSender {
   ): Promise<void> {
     const { store, subscriptions } = this.options;
     const people = await store.recipients(claimed.map((message) => message.signupId));
-    const suppressed = await suppressionsFor(store, subscriptions, [...people.values()], [channel]);
+    const suppressed = await subscriptions.suppressionsFor([...people.values()], [channel]);
     const outcomes: Outcome[] = [];
     const going: { message: ClaimedMessage; person: Recipient }[] = [];
     for (const message of claimed) {

@@ -9,8 +9,7 @@ import { feedbackId, type MessageLog } from '../messaging/message-log.js';
 import { createMessagingCore } from '../consent/create-messaging.js';
 import { createMessageLog, createTransports, listIdentity, type Transports } from '../messaging/transports.js';
 import { toE164 } from '../messaging/phone.js';
-import type { Subscriptions } from '../consent/subscriptions.js';
-import type { ConsentRepository } from '../db/consent-repository.js';
+import type { Subscriptions, SubscriptionsStore } from '../consent/subscriptions.js';
 import type { FeedbackRepository } from '../db/feedback-repository.js';
 import type { Broadcast, BroadcastSegment, OutboxRepository, Recipient } from '../db/outbox-repository.js';
 import type { AudienceConfirmation } from '../db/broadcasts.table.js';
@@ -27,7 +26,7 @@ import {
   type BroadcastTemplate,
 } from './broadcast-templates.js';
 import { signedUpBeforeConfirmation } from '../consent/contact-rule.js';
-import { EXCLUSIONS, exclusionOf, suppressionsFor, type Audience, type Exclusion } from './eligibility.js';
+import { EXCLUSIONS, exclusionOf, type Audience, type Exclusion } from './eligibility.js';
 
 /** A link for nobody (the preview's and a test message's): it opens the "we hold no details" page. */
 export const NOBODY = '00000000-0000-4000-8000-000000000000';
@@ -57,6 +56,12 @@ export function transportsFrom(config: Config, { connections = 8 } = {}): Transp
   return createTransports(config.messaging, config.siteUrl, { connections });
 }
 
+/** What a broadcast reads and writes: its outbox, the people and their suppressions, and the message log. */
+export type BroadcastStores = SubscriptionsStore & {
+  outbox: OutboxRepository;
+  feedback?: FeedbackRepository | undefined;
+};
+
 export class Broadcasts {
   readonly subscriptions: Subscriptions;
   readonly links: LinkSigner;
@@ -64,13 +69,14 @@ export class Broadcasts {
   readonly log: MessageLog | undefined;
   private readonly feedback: FeedbackRepository | undefined;
 
+  readonly store: OutboxRepository;
+
   constructor(
     private readonly config: Config,
-    readonly store: OutboxRepository,
-    consent: ConsentRepository,
-    feedback?: FeedbackRepository,
+    { outbox, feedback, ...consent }: BroadcastStores,
     tagHeaders?: (token: string) => Record<string, string>,
   ) {
+    this.store = outbox;
     const { subscriptions, links } = createMessagingCore(config.messaging, consent);
     this.log = createMessageLog(config.messaging, { feedback }, config.siteUrl, tagHeaders);
     this.feedback = feedback;
@@ -192,7 +198,7 @@ export class Broadcasts {
       if (page.length === 0) break;
       after = page.at(-1)?.id ?? null;
       report.people += page.length;
-      const suppressed = await suppressionsFor(this.store, this.subscriptions, page, broadcast.channels);
+      const suppressed = await this.subscriptions.suppressionsFor(page, broadcast.channels);
       const rows: { signupId: string; channel: BroadcastChannel }[] = [];
       for (const person of page) {
         for (const channel of broadcast.channels) {

@@ -42,8 +42,7 @@ async function world(engine: StoreEngine) {
       TWILIO_AUTH_TOKEN: 'a'.repeat(32),
       TWILIO_FROM: '+15550000000',
     }),
-    store.outbox,
-    store.consent,
+    store,
   );
   let made = 0;
   /** Who the launch broadcast would take now: per channel, in or why not. */

@@ -29,7 +29,7 @@ async function world(engine: (typeof storeEngines)[number]) {
     { listId: 'launch.scamsavvy.example', listName: 'ScamSavvy launch news' },
   );
   onTestFinished(() => email.close());
-  const subscriptions = new Subscriptions(store.consent, createAddressHasher(KEY));
+  const subscriptions = new Subscriptions(store, createAddressHasher(KEY));
   const links = createLinkSigner(KEY);
   /** Signs up and has the confirmation email sent (as the mailer records it). */
   const signUp = async (person: { name: string; phone: string; email: string; betaTesting: boolean }) => {

@@ -4,7 +4,8 @@
 // else decides it (docs/messaging.md, "Who gets what").
 import type { AudienceConfirmation } from '../db/broadcasts.table.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
-import type { SuppressionEntry } from '../db/suppression-entries.js';
+import type { SuppressionEntry } from '../db/suppressions-repository.js';
+import type { SuppressionReason } from '../db/suppressions.table.js';
 
 /** Why someone does not get a message, in the order the owner's report lists them. */
 export const EXCLUSIONS = [
@@ -86,6 +87,22 @@ export function exclusionOf(
   }
   if (audience.segment === 'beta' && !person.betaTesting) return 'not_beta';
   return undefined;
+}
+
+/**
+ * Why an address is blocked for someone whose latest sign-up was at `lastSeenAt`, the newest reason
+ * that applies, or undefined: a leaving, deletion or "cannot be reached" after that sign-up (a later
+ * sign-up is new consent), and a STOP whenever it came (only START from the number lifts it). The
+ * words of the pages read it; exclusionOf above decides the sending.
+ */
+export function blockingReason(entry: SuppressionEntry | undefined, lastSeenAt: string): SuppressionReason | undefined {
+  if (!entry) return undefined;
+  const applying: [string, SuppressionReason][] = [];
+  if (entry.latestReason && entry.latestAt > lastSeenAt) applying.push([entry.latestAt, entry.latestReason]);
+  if (entry.stop) applying.push([entry.stopAt, 'sms_stop']);
+  if (entry.undeliverableReason && entry.undeliverableAt > lastSeenAt)
+    applying.push([entry.undeliverableAt, entry.undeliverableReason]);
+  return applying.sort(([a], [b]) => b.localeCompare(a))[0]?.[1];
 }
 
 /** Reads the suppression list for some keyed hashes of one kind (a repository's suppression query). */

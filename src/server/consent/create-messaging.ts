@@ -14,7 +14,7 @@ import { createMessageTokens, type MessageTokens } from '../messaging/message-to
 import type { EmailSender } from '../messaging/email-sender.js';
 import { createAddressHasher, createLinkSigner, type LinkSigner } from '../messaging/link-tokens.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
-import { PHONE_CHANGE_DAYS, Subscriptions } from './subscriptions.js';
+import { PHONE_CHANGE_DAYS, Subscriptions, type SubscriptionsStore } from './subscriptions.js';
 import { contactFor, createMessageLog, createTransports } from '../messaging/transports.js';
 
 /** How often unconfirmed sign-ups past their time are looked for. */
@@ -64,20 +64,20 @@ export interface MessagingCore {
 /** The subscriptions service and the link signer; without SECRET_KEY, no hashes and no links. */
 export function createMessagingCore(
   config: Pick<MessagingConfig, 'secretKey'>,
-  consent: ConsentRepository,
+  store: SubscriptionsStore,
 ): MessagingCore {
   const { secretKey } = config;
-  const subscriptions = new Subscriptions(consent, secretKey ? createAddressHasher(secretKey) : undefined);
+  const subscriptions = new Subscriptions(store, secretKey ? createAddressHasher(secretKey) : undefined);
   return { subscriptions, ...(secretKey ? { links: createLinkSigner(secretKey) } : {}) };
 }
 
 export function createMessaging(
   config: MessagingConfig,
-  store: { consent: ConsentRepository; feedback?: FeedbackRepository },
+  store: SubscriptionsStore & { consent: ConsentRepository; feedback?: FeedbackRepository },
   siteUrl: string,
   overrides: MessagingOverrides = {},
 ): Messaging {
-  const { subscriptions, links } = createMessagingCore(config, store.consent);
+  const { subscriptions, links } = createMessagingCore(config, store);
   const log = createMessageLog(config, store, siteUrl, overrides.tagHeaders);
   const tokens = config.secretKey ? createMessageTokens(config.secretKey) : undefined;
   // A transport the caller brings is used instead of one built here (not beside it).

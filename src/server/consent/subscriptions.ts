@@ -1,10 +1,18 @@
 // What a person may change about their place on the list, and whether a message may reach them: the
 // one place that turns a choice into stored consent and suppression hashes.
 import { emailKey } from '../../shared/signup-schema.js';
-import type { ConsentRepository, Preferences, Subscriber, Suppression } from '../db/consent-repository.js';
+import type { ConsentRepository, Preferences, Subscriber } from '../db/consent-repository.js';
+import type { Suppression, SuppressionsRepository } from '../db/suppressions-repository.js';
 import type { ConsentSource } from '../db/consent-events.table.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
-import { exclusionOf, suppressionsFor, type Audience, type Exclusion } from './contact-rule.js';
+import {
+  blockingReason,
+  exclusionOf,
+  suppressionsFor,
+  type Audience,
+  type Exclusion,
+  type PersonSuppressions,
+} from './contact-rule.js';
 import type { AddressHasher } from '../messaging/link-tokens.js';
 import { storedForms, toE164 } from '../messaging/phone.js';
 
@@ -14,12 +22,39 @@ export type Channel = 'email' | 'sms';
 export const PHONE_CHANGE_DAYS = 7;
 const DAY_MS = 86_400_000;
 
+/** What subscriptions reads and writes: the consent repository, and the suppression list's entries. */
+export interface SubscriptionsStore {
+  consent: Pick<
+    ConsentRepository,
+    | 'subscriber'
+    | 'subscriberByEmailKey'
+    | 'subscribersByPhone'
+    | 'confirm'
+    | 'updatePreferences'
+    | 'provenByEmailedLink'
+    | 'changeDetails'
+    | 'leave'
+    | 'remove'
+    | 'stopTexts'
+    | 'startTexts'
+    | 'markUndeliverable'
+    | 'clearUndeliverable'
+  >;
+  suppressions: Pick<SuppressionsRepository, 'entries'>;
+}
+
 export class Subscriptions {
+  private readonly store: SubscriptionsStore['consent'];
+  private readonly suppressions: SubscriptionsStore['suppressions'];
+
   constructor(
-    private readonly store: ConsentRepository,
+    stores: SubscriptionsStore,
     /** Unset while no messaging is configured: nothing can be sent, so nothing needs suppressing by hash. */
     private readonly hasher: AddressHasher | undefined,
-  ) {}
+  ) {
+    this.store = stores.consent;
+    this.suppressions = stores.suppressions;
+  }
 
   get canSuppress(): boolean {
     return this.hasher !== undefined;
@@ -42,7 +77,8 @@ export class Subscriptions {
     return this.hasher?.hash('phone', toE164(phone));
   }
 
-  private suppressionsFor(subscriber: Subscriber, reason: SuppressionReason, source: ConsentSource): Suppression[] {
+  /** The person's two addresses as entries for the suppression list, for this reason. */
+  private suppressionsOf(subscriber: Subscriber, reason: SuppressionReason, source: ConsentSource): Suppression[] {
     const email = this.emailHash(subscriber.email);
     const phone = this.phoneHash(subscriber.phone);
     return [
@@ -120,14 +156,14 @@ export class Subscriptions {
   async leave(id: string, source: ConsentSource): Promise<boolean> {
     const subscriber = await this.store.subscriber(id);
     if (!subscriber) return false;
-    return this.store.leave(id, source, this.suppressionsFor(subscriber, 'left', source));
+    return this.store.leave(id, source, this.suppressionsOf(subscriber, 'left', source));
   }
 
   /** Deletes everything held about this person but the suppression hashes; returns who was deleted. */
   async remove(id: string, source: ConsentSource): Promise<Subscriber | undefined> {
     const subscriber = await this.store.subscriber(id);
     if (!subscriber) return undefined;
-    const removed = await this.store.remove(id, this.suppressionsFor(subscriber, 'deleted', source));
+    const removed = await this.store.remove(id, this.suppressionsOf(subscriber, 'deleted', source));
     return removed ? subscriber : undefined;
   }
 
@@ -213,12 +249,7 @@ export class Subscriptions {
     channels: Channel[],
     audience: Audience = { segment: 'all', confirmation: 'everyone' },
   ): Promise<Partial<Record<Channel, Exclusion>>> {
-    const suppressed = await suppressionsFor(
-      (kind, hashes) => this.store.suppressionEntries(kind, hashes),
-      this,
-      [subscriber],
-      channels,
-    );
+    const suppressed = await this.suppressionsFor([subscriber], channels);
     const found: Partial<Record<Channel, Exclusion>> = {};
     for (const channel of channels) {
       const why = exclusionOf(subscriber, channel, audience, suppressed.get(subscriber.id), this.canSuppress);
@@ -235,10 +266,19 @@ export class Subscriptions {
     return (await this.exclusion(subscriber, channel)) === undefined;
   }
 
+  /** What the suppression list holds for a page of people (a broadcast's) or one, per person id: one read per kind. */
+  suppressionsFor(
+    people: { id: string; email: string; phone: string }[],
+    channels: Channel[],
+  ): Promise<Map<string, PersonSuppressions>> {
+    return suppressionsFor((kind, hashes) => this.suppressions.entries(kind, hashes), this, people, channels);
+  }
+
   /** What the suppression list says of this channel's address for this person, newest reason first (for the pages' words). */
   async blockedBy(subscriber: Subscriber, channel: Channel): Promise<SuppressionReason | undefined> {
     const hash = channel === 'email' ? this.emailHash(subscriber.email) : this.phoneHash(subscriber.phone);
     if (!hash) return undefined;
-    return this.store.suppressionReason(channel === 'email' ? 'email' : 'phone', hash, subscriber.lastSeenAt);
+    const entries = await this.suppressions.entries(channel === 'email' ? 'email' : 'phone', [hash]);
+    return blockingReason(entries.get(hash), subscriber.lastSeenAt);
   }
 }

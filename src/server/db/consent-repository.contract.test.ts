@@ -7,8 +7,10 @@ import { emailKey, type SignupInput, type SignupRecord } from '../../shared/sign
 import type { DatabaseConfig } from '../config.js';
 import { storedForms, toE164 } from '../messaging/phone.js';
 import { storeEngines, suiteName } from '../test/store-engines.js';
-import type { ConfirmationJob, Subscriber, Suppression } from './consent-repository.js';
+import type { ConfirmationJob, Subscriber } from './consent-repository.js';
+import type { Suppression } from './suppressions-repository.js';
 import { openDatabase, type Db } from './open-database.js';
+import { isSuppressed } from '../test/suppressed.js';
 
 const rosa: SignupInput = {
   name: 'Rosa Díaz',
@@ -246,14 +248,14 @@ for (const engine of storeEngines) {
       expect(left?.leftAt).not.toBeNull();
       expect(left).toMatchObject({ emailOptOutAt: left?.leftAt, smsOptOutAt: left?.leftAt });
       expect((await store.consent.history(id)).at(-1)).toMatchObject({ kind: 'left', source: 'preferences_page' });
-      expect(await store.consent.suppressionCount()).toBe(2);
+      expect(await store.suppressions.count()).toBe(2);
       for (const { kind, hash } of suppressions)
-        expect(await store.consent.isSuppressed(kind, hash, lastSeenAt)).toBe(true);
+        expect(await isSuppressed(store, kind, hash, lastSeenAt)).toBe(true);
       clock.advance(LEASE_MS * 2);
       expect(await claim(store)).toEqual([]);
 
       expect(await store.consent.leave(id, 'preferences_page', suppressions)).toBe(true); // already off
-      expect(await store.consent.suppressionCount()).toBe(2);
+      expect(await store.suppressions.count()).toBe(2);
       expect(await store.consent.history(id)).toHaveLength(2);
       expect(await store.consent.leave(randomUUID(), 'preferences_page', suppressions)).toBe(false);
     });
@@ -283,11 +285,11 @@ for (const engine of storeEngines) {
       expect(await store.consent.subscriber(id)).toBeUndefined();
       expect(await store.consent.history(id)).toEqual([]);
       expect((await all(store)).map((record) => record.email)).toEqual(['ben@example.com']);
-      expect(await store.consent.suppressionCount()).toBe(2);
+      expect(await store.suppressions.count()).toBe(2);
       for (const { kind, hash } of suppressions)
-        expect(await store.consent.isSuppressed(kind, hash, lastSeenAt)).toBe(true);
+        expect(await isSuppressed(store, kind, hash, lastSeenAt)).toBe(true);
       expect(await store.consent.remove(id, suppressions)).toBe(false);
-      expect(await store.consent.suppressionCount()).toBe(2); // nothing added for a sign-up that was not there
+      expect(await store.suppressions.count()).toBe(2); // nothing added for a sign-up that was not there
       expect(await store.consent.remove('not-a-uuid', suppressions)).toBe(false);
     });
 
@@ -296,18 +298,18 @@ for (const engine of storeEngines) {
       const before = await signUp(store);
       const [email, phone] = suppressionsOf(rosa.email, rosa.phone, 'left');
       if (!email || !phone) throw new Error('two suppressions expected');
-      expect(await store.consent.isSuppressed('email', email.hash, before.lastSeenAt)).toBe(false);
+      expect(await isSuppressed(store, 'email', email.hash, before.lastSeenAt)).toBe(false);
       await store.consent.leave(before.id, 'preferences_page', [email, phone]);
       await pause(3);
-      expect(await store.consent.isSuppressed('email', email.hash, before.lastSeenAt)).toBe(true);
-      expect(await store.consent.isSuppressed('phone', phone.hash, before.lastSeenAt)).toBe(true);
-      expect(await store.consent.isSuppressed('phone', email.hash, before.lastSeenAt)).toBe(false); // kinds apart
-      expect(await store.consent.isSuppressed('email', 'another-hash', before.lastSeenAt)).toBe(false);
+      expect(await isSuppressed(store, 'email', email.hash, before.lastSeenAt)).toBe(true);
+      expect(await isSuppressed(store, 'phone', phone.hash, before.lastSeenAt)).toBe(true);
+      expect(await isSuppressed(store, 'phone', email.hash, before.lastSeenAt)).toBe(false); // kinds apart
+      expect(await isSuppressed(store, 'email', 'another-hash', before.lastSeenAt)).toBe(false);
 
       const after = await signUp(store);
       expect(after.lastSeenAt > before.lastSeenAt).toBe(true);
-      expect(await store.consent.isSuppressed('email', email.hash, after.lastSeenAt)).toBe(false);
-      expect(await store.consent.isSuppressed('phone', phone.hash, after.lastSeenAt)).toBe(false);
+      expect(await isSuppressed(store, 'email', email.hash, after.lastSeenAt)).toBe(false);
+      expect(await isSuppressed(store, 'phone', phone.hash, after.lastSeenAt)).toBe(false);
     });
 
     it('STOP and START reach everyone who typed the number, in any of its stored forms, and record it', async () => {
@@ -331,7 +333,7 @@ for (const engine of storeEngines) {
       }
       expect((await store.consent.subscriber(other.id))?.smsOptOutAt).toBeNull();
       expect(await store.consent.history(other.id)).toHaveLength(1);
-      expect(await store.consent.isSuppressed('phone', hash, other.lastSeenAt)).toBe(true);
+      expect(await isSuppressed(store, 'phone', hash, other.lastSeenAt)).toBe(true);
       expect(await store.consent.stopTexts(forms, stop)).toBe(0); // already off: nothing more to record
       expect(await store.consent.history(people[0]?.id ?? '')).toHaveLength(2);
 
@@ -348,7 +350,7 @@ for (const engine of storeEngines) {
         });
       }
       expect((await store.consent.subscriber(stays.id))?.smsOptOutAt).not.toBeNull();
-      expect(await store.consent.isSuppressed('phone', hash, other.lastSeenAt)).toBe(false);
+      expect(await isSuppressed(store, 'phone', hash, other.lastSeenAt)).toBe(false);
     });
 
     it('records one sms_off per person when the same STOP arrives several times at once', async () => {
@@ -420,15 +422,15 @@ for (const engine of storeEngines) {
         source: 'sms_reply',
       });
       const later = await signUp(store, { email: 'someone-else@example.com', phone: '+15557654321' });
-      expect(await store.consent.isSuppressed('phone', hash, later.lastSeenAt)).toBe(true);
+      expect(await isSuppressed(store, 'phone', hash, later.lastSeenAt)).toBe(true);
       await store.consent.startTexts(['+15557654321'], hash, 'sms_reply');
-      expect(await store.consent.isSuppressed('phone', hash, later.lastSeenAt)).toBe(false);
+      expect(await isSuppressed(store, 'phone', hash, later.lastSeenAt)).toBe(false);
       // Leaving, by contrast, is lifted by the person's own later sign-up.
       await store.consent.leave(later.id, 'preferences_page', [
         { kind: 'phone', hash, reason: 'left', source: 'preferences_page' },
       ]);
       const back = await signUp(store, { email: 'someone-else@example.com', phone: '+15557654321' });
-      expect(await store.consent.isSuppressed('phone', hash, back.lastSeenAt)).toBe(false);
+      expect(await isSuppressed(store, 'phone', hash, back.lastSeenAt)).toBe(false);
     });
 
     it('exports confirmedAt, emailOptOutAt, smsOptOutAt and leftAt', async () => {

@@ -2,10 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
-import { OWN_REASONS, type AddressKind, type SuppressionReason } from './suppressions.table.js';
+import { OWN_REASONS, type AddressKind } from './suppressions.table.js';
 import { type ConsentKind, type ConsentSource } from './consent-events.table.js';
 import type { Database } from './database.js';
-import { readSuppressionEntries, type SuppressionEntry } from './suppression-entries.js';
+import { addSuppressions, liftSuppressions, type Suppression } from './suppressions-repository.js';
 
 export interface ConsentEvent {
   kind: ConsentKind;
@@ -51,14 +51,6 @@ export function preferencesOf(subscriber: Subscriber): Preferences {
     sms: subscriber.leftAt === null && subscriber.smsOptOutAt === null,
     beta: subscriber.betaTesting,
   };
-}
-
-/** One keyed hash to add to the suppression list. */
-export interface Suppression {
-  kind: AddressKind;
-  hash: string;
-  reason: SuppressionReason;
-  source: ConsentSource;
 }
 
 /** A confirmation email to send, claimed by one sender for a while (its lease). */
@@ -303,15 +295,7 @@ export class ConsentRepository {
         .executeTakeFirst();
       if (Number(confirmed.numUpdatedRows) > 0) await this.record(trx, id, 'confirmed', source, at);
       let lifted = 0;
-      for (const address of addresses) {
-        const deleted = await trx
-          .deleteFrom('suppressions')
-          .where('kind', '=', address.kind)
-          .where('address_hash', '=', address.hash)
-          .where('reason', 'in', [...OWN_REASONS])
-          .executeTakeFirst();
-        lifted += Number(deleted.numDeletedRows);
-      }
+      for (const address of addresses) lifted += await liftSuppressions(trx, address.kind, address.hash, OWN_REASONS);
       if (lifted > 0) await this.record(trx, id, 'own_suppression_lifted', source, at);
       return { confirmed: Number(confirmed.numUpdatedRows) > 0, lifted };
     });
@@ -433,7 +417,7 @@ export class ConsentRepository {
         .where('id', '=', id)
         .execute();
       await this.record(trx, id, 'left', source, at);
-      await this.suppress(trx, suppressions, at);
+      await addSuppressions(trx, suppressions, at);
     });
     return true;
   }
@@ -476,7 +460,7 @@ export class ConsentRepository {
           ]),
         )
         .execute();
-      await this.suppress(trx, suppressions, at);
+      await addSuppressions(trx, suppressions, at);
       return true;
     });
   }
@@ -487,7 +471,7 @@ export class ConsentRepository {
     return this.db.transaction().execute(async (trx) => {
       const people = phones.length === 0 ? [] : await this.setSmsOptOut(trx, phones, at);
       for (const { id } of people) await this.record(trx, String(id), 'sms_off', suppression.source, at);
-      await this.suppress(trx, [suppression], at);
+      await addSuppressions(trx, [suppression], at);
       return people.length;
     });
   }
@@ -498,7 +482,7 @@ export class ConsentRepository {
     return this.db.transaction().execute(async (trx) => {
       const people = phones.length === 0 ? [] : await this.setSmsOptOut(trx, phones, null);
       for (const { id } of people) await this.record(trx, String(id), 'sms_on', source, at);
-      await trx.deleteFrom('suppressions').where('kind', '=', 'phone').where('address_hash', '=', hash).execute();
+      await liftSuppressions(trx, 'phone', hash);
       return people.length;
     });
   }
@@ -511,7 +495,7 @@ export class ConsentRepository {
   async markUndeliverable(id: string, suppression: Suppression): Promise<void> {
     const at = this.stamp();
     await this.db.transaction().execute(async (trx) => {
-      await this.suppress(trx, [suppression], at);
+      await addSuppressions(trx, [suppression], at);
       await this.record(
         trx,
         id,
@@ -530,7 +514,7 @@ export class ConsentRepository {
   async suppressByReport(signupId: string | null, suppression: Suppression, event: ConsentKind): Promise<void> {
     const at = this.stamp();
     await this.db.transaction().execute(async (trx) => {
-      await this.suppress(trx, [suppression], at);
+      await addSuppressions(trx, [suppression], at);
       if (signupId && isSignupId(signupId)) {
         const found = await trx.selectFrom('signups').select('id').where('id', '=', signupId).executeTakeFirst();
         if (found) await this.record(trx, signupId, event, suppression.source, at);
@@ -542,12 +526,7 @@ export class ConsentRepository {
   async clearUndeliverable(id: string, kind: AddressKind, hash: string): Promise<void> {
     const at = this.stamp();
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .deleteFrom('suppressions')
-        .where('kind', '=', kind)
-        .where('address_hash', '=', hash)
-        .where('reason', '=', 'undeliverable')
-        .execute();
+      await liftSuppressions(trx, kind, hash, ['undeliverable']);
       await this.record(
         trx,
         id,
@@ -575,51 +554,6 @@ export class ConsentRepository {
       .$if(at === null, (query) => query.where('sms_opt_out_at', 'is not', null).where('left_at', 'is', null))
       .returning('id')
       .execute();
-  }
-
-  /**
-   * True when the address was suppressed after `consentedAt`: a later sign-up is new consent and
-   * lifts an earlier leaving or deletion, which win over an earlier sign-up. A STOP holds whatever
-   * comes later on the page, until START from that number.
-   */
-  async isSuppressed(kind: AddressKind, hash: string, consentedAt: string): Promise<boolean> {
-    return (await this.suppressionReason(kind, hash, consentedAt)) !== undefined;
-  }
-
-  /**
-   * Why the address is suppressed for someone who consented at `consentedAt`, the newest reason
-   * that applies (the rule of isSuppressed), or undefined when it is not.
-   */
-  async suppressionReason(
-    kind: AddressKind,
-    hash: string,
-    consentedAt: string,
-  ): Promise<SuppressionReason | undefined> {
-    const row = await this.db
-      .selectFrom('suppressions')
-      .select('reason')
-      .where('kind', '=', kind)
-      .where('address_hash', '=', hash)
-      // A STOP is the number's owner speaking: only their START lifts it, never a sign-up on the
-      // page, which anyone could make with someone else's number.
-      .where((eb) => eb.or([eb('created_at', '>', consentedAt), eb('reason', '=', 'sms_stop')]))
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
-    return row?.reason;
-  }
-
-  /** What the suppression list holds for these hashes (the rule reads it: consent/contact-rule.ts). */
-  suppressionEntries(kind: AddressKind, hashes: string[]): Promise<Map<string, SuppressionEntry>> {
-    return readSuppressionEntries(this.db, kind, hashes);
-  }
-
-  /** How many hashes the suppression list holds, of either kind (for the owner's figures). */
-  async suppressionCount(): Promise<number> {
-    const row = await this.db
-      .selectFrom('suppressions')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
   }
 
   /**
@@ -798,22 +732,6 @@ export class ConsentRepository {
     await trx
       .insertInto('consent_events')
       .values({ signup_id: id, kind, source, consent_version: null, created_at: at })
-      .execute();
-  }
-
-  private async suppress(trx: Db, suppressions: Suppression[], at: string): Promise<void> {
-    if (suppressions.length === 0) return;
-    await trx
-      .insertInto('suppressions')
-      .values(
-        suppressions.map((entry) => ({
-          kind: entry.kind,
-          address_hash: entry.hash,
-          reason: entry.reason,
-          source: entry.source,
-          created_at: at,
-        })),
-      )
       .execute();
   }
 }

@@ -78,7 +78,7 @@ async function expectReleaseRowsReadable(db: Db): Promise<void> {
     { kind: 'signed_up', source: 'signup_form', consentVersion: 'v1', at: '2026-11-02T10:00:00.000Z' },
     { kind: 'email_off', source: 'preferences_page', consentVersion: null, at: '2026-11-04T09:00:00.000Z' },
   ]);
-  expect(await db.consent.suppressionCount()).toBe(1);
+  expect(await db.suppressions.count()).toBe(1);
   expect(await db.events.funnel({ days: 1, now: new Date('2026-11-02T12:00:00.000Z') })).toMatchObject([
     { landingViews: 1, signups: 1 },
   ]);

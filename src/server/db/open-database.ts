@@ -11,6 +11,7 @@ import { ConsentRepository } from './consent-repository.js';
 import type { Database } from './database.js';
 import { EventsRepository } from './events-repository.js';
 import { FeedbackRepository } from './feedback-repository.js';
+import { SuppressionsRepository } from './suppressions-repository.js';
 import { OutboxRepository } from './outbox-repository.js';
 import { OwnerRepository } from './owner-repository.js';
 import { assertPostgresMigrated, assertSqliteMigrated, migratePostgres, migrateSqlite } from './migrate.js';
@@ -27,8 +28,10 @@ export interface Db {
   readonly signups: SignupsRepository;
   /** The page's first-party events and the funnel. */
   readonly events: EventsRepository;
-  /** Consent, confirmation, opt-outs and the suppression list. */
+  /** Consent, confirmation and opt-outs. */
   readonly consent: ConsentRepository;
+  /** The suppression list (its entries; what they mean is consent/contact-rule.ts's to say). */
+  readonly suppressions: SuppressionsRepository;
   /** Launch-day broadcasts and their outbox. */
   readonly outbox: OutboxRepository;
   /** Every message sent, and what came back about it. */
@@ -97,6 +100,7 @@ function handle(kysely: Kysely<Database>, dialect: SqlDialect, writer: SignupWri
     signups: new SignupsRepository({ db: kysely, dialect, writer, now }),
     events: new EventsRepository({ db: kysely, dialect, writer, now }),
     consent: new ConsentRepository(kysely, engine, now),
+    suppressions: new SuppressionsRepository({ db: kysely, dialect, writer, now }),
     outbox: new OutboxRepository(kysely, engine, now),
     feedback: new FeedbackRepository(kysely, engine, now),
     owners: new OwnerRepository(kysely, engine, now),

@@ -605,8 +605,8 @@ for (const engine of storeEngines) {
       expect(await outbox.recipients([])).toEqual(new Map());
     });
 
-    it('suppressions gives, per hash, whether the number replied STOP, its newest leaving, and when it was last undeliverable', async () => {
-      const { store, outbox, clock } = await open();
+    it('the suppression list gives, per hash, whether the number replied STOP, its newest leaving, and when it was last undeliverable', async () => {
+      const { store, clock } = await open();
       await store.consent.stopTexts([], { kind: 'phone', hash: 'phone-a', reason: 'sms_stop', source: 'sms_reply' });
       clock.advance(1000);
       const gone = await signUp(store, rosa);
@@ -623,30 +623,58 @@ for (const engine of storeEngines) {
         reason: 'undeliverable',
         source: 'provider_answer',
       });
-      const phones = await outbox.suppressions('phone', ['phone-a', 'phone-b', 'phone-a', 'phone-none', 'email-a']);
+      const phones = await store.suppressions.entries('phone', [
+        'phone-a',
+        'phone-b',
+        'phone-a',
+        'phone-none',
+        'email-a',
+      ]);
       expect(phones).toEqual(
         new Map([
           [
             'phone-a',
-            { stop: true, latestAt: at(1000), latestReason: 'deleted', undeliverableAt: '', undeliverableReason: '' },
+            {
+              stop: true,
+              stopAt: at(0),
+              latestAt: at(1000),
+              latestReason: 'deleted',
+              undeliverableAt: '',
+              undeliverableReason: '',
+            },
           ],
           [
             'phone-b',
-            { stop: false, latestAt: at(1000), latestReason: 'deleted', undeliverableAt: '', undeliverableReason: '' },
+            {
+              stop: false,
+              stopAt: '',
+              latestAt: at(1000),
+              latestReason: 'deleted',
+              undeliverableAt: '',
+              undeliverableReason: '',
+            },
           ],
         ]),
       );
       // An undeliverable address is not a leaving: it holds for that address alone (eligibility.ts).
-      expect(await outbox.suppressions('email', ['email-a', 'email-b'])).toEqual(
+      expect(await store.suppressions.entries('email', ['email-a', 'email-b'])).toEqual(
         new Map([
           [
             'email-a',
-            { stop: false, latestAt: at(1000), latestReason: 'deleted', undeliverableAt: '', undeliverableReason: '' },
+            {
+              stop: false,
+              stopAt: '',
+              latestAt: at(1000),
+              latestReason: 'deleted',
+              undeliverableAt: '',
+              undeliverableReason: '',
+            },
           ],
           [
             'email-b',
             {
               stop: false,
+              stopAt: '',
               latestAt: '',
               latestReason: '',
               undeliverableAt: at(2000),
@@ -659,7 +687,7 @@ for (const engine of storeEngines) {
         'email_undeliverable',
         'provider_answer',
       ]);
-      expect(await outbox.suppressions('email', [])).toEqual(new Map());
+      expect(await store.suppressions.entries('email', [])).toEqual(new Map());
     });
   });
 }

@@ -4,7 +4,6 @@
 // row); a row still 'sending' when its sender died may or may not have gone out: 'unknown'.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
-import { readSuppressionEntries, type SuppressionEntry } from './suppression-entries.js';
 import type { Time } from './column-types.js';
 import type { Database } from './database.js';
 import { MESSAGE_STATES, type FailureKind, type MessageState } from './broadcast-messages.table.js';
@@ -265,11 +264,6 @@ export class OutboxRepository {
     if (valid.length === 0) return new Map();
     const rows = await this.db.selectFrom('signups').select(RECIPIENT_COLUMNS).where('id', 'in', valid).execute();
     return new Map(rows.map((row) => [String(row.id), recipientFrom(row)]));
-  }
-
-  /** What the suppression list holds for these hashes (the rule reads it: consent/contact-rule.ts). */
-  suppressions(kind: 'email' | 'phone', hashes: string[]): Promise<Map<string, SuppressionEntry>> {
-    return readSuppressionEntries(this.db, kind, hashes);
   }
 
   /** Adds these people to the outbox; those already in it are left as they are. Returns how many were added. */

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { BroadcastControl } from '../broadcast/broadcast-control.js';
+import { createBroadcastControl } from '../broadcast/broadcast-control.js';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/open-database.js';
 import type { Broadcast } from '../db/outbox-repository.js';
@@ -36,8 +36,7 @@ async function setUp(engine: StoreEngine, { control = true } = {}) {
     ...(control
       ? {
           owner: (store: Db) => ({
-            broadcastControl: (logger) =>
-              new BroadcastControl(config, { outbox: store.outbox, consent: store.consent }, logger),
+            broadcastControl: (logger) => createBroadcastControl(config, store, logger),
           }),
         }
       : {}),
@@ -156,10 +155,10 @@ for (const engine of storeEngines) {
       expect(question.statusCode).toBe(200);
       expect(question.body).toContain('<h1>Try the failed messages of “launch” again?</h1>');
       // Each group as the control plans it: the channel, the reason in words, the count.
-      const plan = await new BroadcastControl(loadConfig({ SITE_URL: SITE, SECRET_KEY: 'k'.repeat(40) }), {
-        outbox: db.outbox,
-        consent: db.consent,
-      }).retryPlan(broadcast);
+      const plan = await createBroadcastControl(
+        loadConfig({ SITE_URL: SITE, SECRET_KEY: 'k'.repeat(40) }),
+        db,
+      ).retryPlan(broadcast);
       expect(plan).toMatchObject({ retryable: 1, undeliverable: 1 });
       for (const group of plan.groups)
         expect(question.body).toContain(

@@ -104,13 +104,7 @@ export async function setup(
   const store = await openDatabase(database);
   onTestFinished(() => store.close());
   const config = configFor(sink.url, twilio, env);
-  const broadcasts = new Broadcasts(
-    config,
-    store.outbox,
-    store.consent,
-    store.feedback,
-    tagHeadersFor(configuredWebhooks(config.messaging)),
-  );
+  const broadcasts = new Broadcasts(config, store, tagHeadersFor(configuredWebhooks(config.messaging)));
   const transports: Transports = transportsFrom(config);
   onTestFinished(() => transports.email?.close());
   const send = (broadcast: Broadcast, options: Parameters<Broadcasts['sender']>[2] = {}) =>

@@ -1,0 +1,128 @@
+// The suppression list (decision 020): keyed hashes of addresses we must not send to, and why.
+// Read a page of hashes at a time; what the entries mean for a person is the one contact rule's to
+// say (consent/contact-rule.ts: exclusionOf, blockingReason), never restated here in SQL. Written
+// and lifted only inside the transaction of the consent change that causes it (the functions below).
+import type { Kysely, Transaction } from 'kysely';
+import { iso } from './column-types.js';
+import type { ConsentSource } from './consent-events.table.js';
+import type { Database } from './database.js';
+import type { QueryContext } from './sql-dialect.js';
+import { ADDRESS_ONLY_REASONS, type AddressKind, type SuppressionReason } from './suppressions.table.js';
+
+/** One keyed hash to add to the suppression list. */
+export interface Suppression {
+  kind: AddressKind;
+  hash: string;
+  reason: SuppressionReason;
+  source: ConsentSource;
+}
+
+export interface SuppressionEntry {
+  /** The number replied STOP (only START from it lifts that). */
+  stop: boolean;
+  /** When it last did ('' if never). */
+  stopAt: string;
+  /** The newest leaving, deletion or STOP ('' if none): a later sign-up is new consent and lifts it. */
+  latestAt: string;
+  /** The newest reason among latestAt's ('' if none). */
+  latestReason: SuppressionReason | '';
+  /** When a provider said the address cannot be reached, it bounced, or it complained ('' if never): this channel only. */
+  undeliverableAt: string;
+  /** The newest reason among undeliverableAt's ('' if none). */
+  undeliverableReason: SuppressionReason | '';
+}
+
+/** The list's rows for some hashes, folded into one entry per hash. */
+export function entriesFrom(
+  rows: { hash: string; reason: SuppressionReason; at: string }[],
+): Map<string, SuppressionEntry> {
+  const found = new Map<string, SuppressionEntry>();
+  for (const { hash, reason, at } of rows) {
+    const entry = found.get(hash) ?? {
+      stop: false,
+      stopAt: '',
+      latestAt: '',
+      latestReason: '',
+      undeliverableAt: '',
+      undeliverableReason: '',
+    };
+    if (ADDRESS_ONLY_REASONS.includes(reason)) {
+      // Not the person's wish: it holds for this address alone.
+      if (at >= entry.undeliverableAt) {
+        entry.undeliverableAt = at;
+        entry.undeliverableReason = reason;
+      }
+    } else {
+      if (reason === 'sms_stop' && at > entry.stopAt) {
+        entry.stop = true;
+        entry.stopAt = at;
+      }
+      if (at >= entry.latestAt) {
+        entry.latestAt = at;
+        entry.latestReason = reason;
+      }
+    }
+    found.set(hash, entry);
+  }
+  return found;
+}
+
+export class SuppressionsRepository {
+  constructor(private readonly context: QueryContext) {}
+
+  /** What the list holds for these hashes of one kind: one query for a page of people, or for one. */
+  async entries(kind: AddressKind, hashes: string[]): Promise<Map<string, SuppressionEntry>> {
+    if (hashes.length === 0) return new Map();
+    const rows = await this.context.db
+      .selectFrom('suppressions')
+      .select(['address_hash', 'reason', 'created_at'])
+      .where('kind', '=', kind)
+      .where('address_hash', 'in', [...new Set(hashes)])
+      .execute();
+    return entriesFrom(rows.map((row) => ({ hash: row.address_hash, reason: row.reason, at: iso(row.created_at) })));
+  }
+
+  /** How many hashes the list holds, of either kind (for the owner's figures). */
+  async count(): Promise<number> {
+    const row = await this.context.db
+      .selectFrom('suppressions')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+}
+
+type Writer = Kysely<Database> | Transaction<Database>;
+
+/** Adds hashes to the list, inside the transaction of the change that causes it. */
+export async function addSuppressions(trx: Writer, suppressions: Suppression[], at: string): Promise<void> {
+  if (suppressions.length === 0) return;
+  await trx
+    .insertInto('suppressions')
+    .values(
+      suppressions.map((entry) => ({
+        kind: entry.kind,
+        address_hash: entry.hash,
+        reason: entry.reason,
+        source: entry.source,
+        created_at: at,
+      })),
+    )
+    .execute();
+}
+
+/** Lifts an address's entries of these reasons (every reason when none are given); returns how many went. */
+export async function liftSuppressions(
+  trx: Writer,
+  kind: AddressKind,
+  hash: string,
+  reasons?: readonly SuppressionReason[],
+): Promise<number> {
+  const deleted = await trx
+    .deleteFrom('suppressions')
+    .where('kind', '=', kind)
+    .where('address_hash', '=', hash)
+    .$if(reasons !== undefined, (query) => query.where('reason', 'in', [...(reasons ?? [])]))
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows);
+}

@@ -49,20 +49,20 @@ describe('signups:ask-to-confirm', () => {
     await old.close();
     const store = await openDatabase({ kind: 'sqlite', file });
     onTestFinished(() => store.close());
-    const leaver = (await store.consent.subscriberByEmailKey('old4@example.com'))!;
-    await store.consent.leave(leaver.id, 'preferences_page', []);
+    const leaver = (await store.subscribers.subscriberByEmailKey('old4@example.com'))!;
+    await store.optOuts.leave(leaver.id, 'preferences_page', []);
 
     const dry = await runCommand(main, []);
     expect(dry.code).toBe(0);
     expect(dry.out).toContain('4 people signed up before confirmation was switched on');
-    expect(await store.consent.neverAskedCount()).toBe(4); // nothing changed
+    expect(await store.confirmations.neverAskedCount()).toBe(4); // nothing changed
 
     const asked = await runCommand(main, ['--yes', '--rate', '2']);
     expect(asked.code).toBe(0);
     expect(asked.out).toContain('Asked 4 people to confirm');
-    expect(await store.consent.neverAskedCount()).toBe(0);
+    expect(await store.confirmations.neverAskedCount()).toBe(0);
     // Not deleted by the retention sweep although they signed up 40 days ago: asked just now.
-    expect(await store.consent.deleteUnconfirmed(new Date(Date.now() - 30 * DAY_MS))).toBe(0);
+    expect(await store.confirmations.deleteUnconfirmed(new Date(Date.now() - 30 * DAY_MS))).toBe(0);
 
     // The server's confirmation mailer sends them as they become due: 2 now, 2 a second later.
     const email = createEmailSender(
@@ -71,7 +71,7 @@ describe('signups:ask-to-confirm', () => {
     );
     const mailer = new ConfirmationMailer({
       subscriptions: new Subscriptions(store, createAddressHasher(SECRET_KEY)),
-      confirmations: store.consent,
+      confirmations: store.confirmations,
       email,
       links: createLinkSigner(SECRET_KEY),
       siteUrl: 'https://scamsavvy.example',

@@ -40,7 +40,7 @@ export async function main(
   }
   const { store } = await openStoreForCli();
   try {
-    const count = await store.consent.neverAskedCount();
+    const count = await store.confirmations.neverAskedCount();
     const days = config.messaging.unconfirmedRetentionDays;
     if (count === 0) {
       out.write('Everyone on the list has been asked to confirm already (or has confirmed). Nothing to do.\n');
@@ -55,7 +55,7 @@ export async function main(
       );
       return 0;
     }
-    const { asked, lastDueAt } = await store.consent.askNeverAsked(rate, new Date());
+    const { asked, lastDueAt } = await store.confirmations.askNeverAsked(rate, new Date());
     out.write(
       `Asked ${asked.toLocaleString('en-US')} ${asked === 1 ? 'person' : 'people'} to confirm: their emails go out ${rate} a second until about ${lastDueAt?.toISOString().slice(11, 16) ?? 'now'} UTC, sent by the running server (npm start).\n` +
         `Those who do not confirm within ${days} days are deleted; the launch broadcast leaves out those who were asked and did not confirm.\n`,

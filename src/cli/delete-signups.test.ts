@@ -70,7 +70,7 @@ describe('signups:delete', () => {
     const hasher = createAddressHasher(SECRET_KEY);
     await afterwards(async (store) => {
       expect((await listed(store)).map((record) => record.email)).toEqual(['ben@example.com']);
-      expect(await store.consent.history(stored.id)).toEqual([]);
+      expect(await store.consentEvents.history(stored.id)).toEqual([]);
       expect(await store.suppressions.count()).toBe(2);
       expect(await isSuppressed(store, 'email', hasher.hash('email', 'rosa@example.com'), stored.lastSeenAt)).toBe(
         true,

@@ -3,7 +3,8 @@ import { emailKey, normalisePhone, PHONE_PATTERN } from '../shared/signup-schema
 import { loadConfig } from '../server/config.js';
 import { createMessagingCore } from '../server/consent/create-messaging.js';
 import { phoneEnd, storedForms, toE164 } from '../server/messaging/phone.js';
-import type { ConsentRepository, Subscriber } from '../server/db/consent-repository.js';
+import type { Db } from '../server/db/open-database.js';
+import type { Subscriber } from '../server/db/subscribers-repository.js';
 import { isEntryPoint, openStoreForCli, readFlags, runCli, type Output } from './cli-support.js';
 
 const usage = `Usage: npm run --silent signups:delete -- --email ADDRESS
@@ -31,17 +32,18 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
  * matching rule as Subscriptions.removeByAddress; anyone it misses is reported without the count.
  */
 async function historySizes(
-  messaging: ConsentRepository,
+  messaging: Pick<Db, 'subscribers' | 'consentEvents'>,
   address: { email?: string; phone?: string },
 ): Promise<Map<string, number>> {
   const found: Subscriber[] = [];
   if (address.email) {
-    const subscriber = await messaging.subscriberByEmailKey(emailKey(address.email));
+    const subscriber = await messaging.subscribers.subscriberByEmailKey(emailKey(address.email));
     if (subscriber) found.push(subscriber);
   }
-  if (address.phone) found.push(...(await messaging.subscribersByPhone(storedForms(toE164(address.phone)))));
+  if (address.phone)
+    found.push(...(await messaging.subscribers.subscribersByPhone(storedForms(toE164(address.phone)))));
   const sizes = new Map<string, number>();
-  for (const { id } of found) if (!sizes.has(id)) sizes.set(id, (await messaging.history(id)).length);
+  for (const { id } of found) if (!sizes.has(id)) sizes.set(id, (await messaging.consentEvents.history(id)).length);
   return sizes;
 }
 
@@ -86,7 +88,7 @@ export async function main(
   const { store } = await openStoreForCli();
   try {
     const address = { ...(email ? { email } : {}), ...(phone ? { phone } : {}) };
-    const sizes = await historySizes(store.consent, address);
+    const sizes = await historySizes(store, address);
     const { subscriptions } = createMessagingCore({ secretKey }, store);
     const removed = await subscriptions.removeByAddress(address, 'owner');
     if (removed.length === 0) {

@@ -22,14 +22,15 @@ async function world(engine: (typeof storeEngines)[number]) {
   const log = new MessageLog({ store: store.feedback, tokens, siteUrl: SITE });
   const feedback = new Feedback({
     store: store.feedback,
-    consent: store.consent,
+    subscribers: store.subscribers,
+    optOuts: store.optOuts,
     subscriptions,
     outbox: store.outbox,
     tokens,
   });
   const person = async (who: typeof rosa | typeof ann) => {
     await store.signups.add({ ...who, consentVersion: 'v1' });
-    return (await store.consent.subscriberByEmailKey(who.email))!;
+    return (await store.subscribers.subscriberByEmailKey(who.email))!;
   };
   /** One message to this person, as a sender records it; its token. */
   const sendTo = async (
@@ -82,10 +83,10 @@ for (const engine of storeEngines) {
       const bounce = report('hard_bounce', { token }, { code: '5.1.1', detail: 'User unknown' });
       expect(await feedback.receive([bounce])).toEqual({ stored: 1, duplicates: 0, unmatched: 0 });
       expect(await feedback.receive([bounce])).toEqual({ stored: 0, duplicates: 1, unmatched: 0 });
-      expect(await subscriptions.mayContact((await store.consent.subscriber(subscriber.id))!, 'email')).toBe(false);
+      expect(await subscriptions.mayContact((await store.subscribers.subscriber(subscriber.id))!, 'email')).toBe(false);
       // Texts still reach her: a dead email address says nothing about her phone.
-      expect(await subscriptions.mayContact((await store.consent.subscriber(subscriber.id))!, 'sms')).toBe(true);
-      const history = (await store.consent.history(subscriber.id)).filter((event) => event.kind === 'email_bounced');
+      expect(await subscriptions.mayContact((await store.subscribers.subscriber(subscriber.id))!, 'sms')).toBe(true);
+      const history = (await store.consentEvents.history(subscriber.id)).filter((event) => event.kind === 'email_bounced');
       expect(history).toEqual([expect.objectContaining({ source: 'provider_report' })]);
       expect((await store.feedback.find({ token }))?.state).toBe('bounced');
     });
@@ -95,8 +96,8 @@ for (const engine of storeEngines) {
       const subscriber = await person(ann);
       const token = await sendTo(subscriber);
       await feedback.receive([report('complaint', { token })]);
-      expect(await subscriptions.mayContact((await store.consent.subscriber(subscriber.id))!, 'email')).toBe(false);
-      expect((await store.consent.history(subscriber.id)).map((event) => event.kind)).toContain('email_complained');
+      expect(await subscriptions.mayContact((await store.subscribers.subscriber(subscriber.id))!, 'email')).toBe(false);
+      expect((await store.consentEvents.history(subscriber.id)).map((event) => event.kind)).toContain('email_complained');
     });
 
     it('reports arriving together are written together, each caller getting its own counts; copies in one batch count once', async () => {
@@ -161,13 +162,13 @@ for (const engine of storeEngines) {
       }
       expect(await feedback.receive([report('hard_bounce', { providerId: 'OK' })])).toMatchObject({ unmatched: 1 });
       for (const subscriber of [first, second])
-        expect(await subscriptions.mayContact((await store.consent.subscriber(subscriber.id))!, 'email')).toBe(true);
+        expect(await subscriptions.mayContact((await store.subscribers.subscriber(subscriber.id))!, 'email')).toBe(true);
     });
 
     it('three soft bounces on different sends suppress; a delivery between resets the count', async () => {
       const { store, subscriptions, feedback, person, sendTo, report } = await world(engine);
       const subscriber = await person(rosa);
-      const may = async () => subscriptions.mayContact((await store.consent.subscriber(subscriber.id))!, 'email');
+      const may = async () => subscriptions.mayContact((await store.subscribers.subscriber(subscriber.id))!, 'email');
       const [first, second, third, fourth, fifth] = [
         await sendTo(subscriber),
         await sendTo(subscriber),
@@ -201,12 +202,12 @@ for (const engine of storeEngines) {
       await feedback.receive([
         report('stop', { token: await sendTo(stopper, 'sms') }, { source: 'twilio', code: '21610' }),
       ]);
-      expect((await store.consent.subscriber(stopper.id))?.smsOptOutAt).not.toBeNull();
+      expect((await store.subscribers.subscriber(stopper.id))?.smsOptOutAt).not.toBeNull();
       await feedback.receive([
         report('undeliverable', { token: await sendTo(landline, 'sms') }, { source: 'twilio', code: '30006' }),
       ]);
-      expect(await subscriptions.mayContact((await store.consent.subscriber(landline.id))!, 'sms')).toBe(false);
-      expect(await subscriptions.mayContact((await store.consent.subscriber(landline.id))!, 'email')).toBe(true);
+      expect(await subscriptions.mayContact((await store.subscribers.subscriber(landline.id))!, 'sms')).toBe(false);
+      expect(await subscriptions.mayContact((await store.subscribers.subscriber(landline.id))!, 'email')).toBe(true);
       const filtered = await sendTo(landline, 'sms', broadcast!.id);
       await feedback.receive([report('filtered', { token: filtered }, { source: 'twilio', code: '30007' })]);
       expect(await store.outbox.channelPauses(broadcast!.id)).toEqual([
@@ -228,7 +229,7 @@ for (const engine of storeEngines) {
       expect(await feedback.receive([report('hard_bounce', { providerId: 'never-sent' })])).toMatchObject({
         unmatched: 1,
       });
-      expect(await subscriptions.mayContact((await store.consent.subscriber(subscriber.id))!, 'email')).toBe(true);
+      expect(await subscriptions.mayContact((await store.subscribers.subscriber(subscriber.id))!, 'email')).toBe(true);
       // The provider's id alone (as Twilio's and most webhooks' reports carry): matched.
       await feedback.receive([report('delivered', { providerId: `provider-${token.slice(0, 8)}` })]);
       expect((await store.feedback.find({ token }))?.state).toBe('delivered');

@@ -9,7 +9,8 @@
 import type { MessageTokens } from '../messaging/message-tokens.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { FeedbackRepository, SentMessage } from '../db/feedback-repository.js';
-import type { ConsentRepository } from '../db/consent-repository.js';
+import type { OptOutsRepository } from '../db/opt-outs-repository.js';
+import type { SubscribersRepository } from '../db/subscribers-repository.js';
 import type { OutboxRepository } from '../db/outbox-repository.js';
 import type { ConsentKind } from '../db/consent-events.table.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
@@ -52,7 +53,8 @@ export interface FeedbackOutcome {
 /** Where the reports' effects are written: the consent log, the suppression list, a broadcast's pauses. */
 export interface FeedbackOptions {
   store: FeedbackRepository;
-  consent: ConsentRepository;
+  subscribers: Pick<SubscribersRepository, 'subscriber'>;
+  optOuts: Pick<OptOutsRepository, 'suppressByReport'>;
   /** For a STOP: every form of the number, as a STOP text does it. */
   subscriptions: Subscriptions;
   outbox: OutboxRepository;
@@ -236,7 +238,7 @@ export class Feedback {
   /** The address the message went to, suppressed for this reason; the person's history says why. */
   private async suppress(message: SentMessage, reason: SuppressionReason, event: ConsentKind): Promise<void> {
     if (!message.addressHash) return;
-    await this.options.consent.suppressByReport(
+    await this.options.optOuts.suppressByReport(
       message.signupId,
       {
         kind: message.channel === 'email' ? 'email' : 'phone',
@@ -251,7 +253,7 @@ export class Feedback {
   /** The number replied STOP to our sender: their STOP, for everyone who gave it. */
   private async stop(message: SentMessage): Promise<void> {
     if (!message.addressHash) return;
-    const person = message.signupId ? await this.options.consent.subscriber(message.signupId) : undefined;
+    const person = message.signupId ? await this.options.subscribers.subscriber(message.signupId) : undefined;
     const suppression = {
       kind: 'phone' as const,
       hash: message.addressHash,
@@ -259,7 +261,7 @@ export class Feedback {
       source: 'provider_report' as const,
     };
     if (person) await this.options.subscriptions.stopTexts(person.phone, 'provider_report');
-    else await this.options.consent.suppressByReport(null, suppression, 'sms_off');
+    else await this.options.optOuts.suppressByReport(null, suppression, 'sms_off');
   }
 }
 

@@ -30,7 +30,7 @@ for (const engine of storeEngines) {
       expect(await mailbox!.checkNow()).toEqual({ matched: 1, unmatched: 0 });
       expect(await mailbox!.checkNow()).toEqual({ matched: 0, unmatched: 0 });
       const may = async (index: number) =>
-        broadcasts.subscriptions.mayContact((await store.consent.subscriber(people[index]!.id))!, 'email');
+        broadcasts.subscriptions.mayContact((await store.subscribers.subscriber(people[index]!.id))!, 'email');
       expect(await may(0)).toBe(false);
       expect(await may(1)).toBe(true);
       expect((await store.feedback.find({ token: message!.token }))?.state).toBe('bounced');

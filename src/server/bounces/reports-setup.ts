@@ -50,7 +50,7 @@ export function tagHeadersFor(webhooks: FeedbackWebhook[]): (token: string) => R
 /** Everything feedback needs, or undefined without SECRET_KEY (no token can be signed or checked). */
 export function createFeedbackParts(
   config: MessagingConfig,
-  db: Pick<Db, 'feedback' | 'consent' | 'outbox'>,
+  db: Pick<Db, 'feedback' | 'subscribers' | 'optOuts' | 'outbox'>,
   subscriptions: Subscriptions,
 ): FeedbackParts | undefined {
   if (!config.secretKey) return undefined;
@@ -58,7 +58,8 @@ export function createFeedbackParts(
   const tokens = createMessageTokens(config.secretKey);
   const feedback = new Feedback({
     store: db.feedback,
-    consent: db.consent,
+    subscribers: db.subscribers,
+    optOuts: db.optOuts,
     subscriptions,
     outbox: db.outbox,
     tokens,

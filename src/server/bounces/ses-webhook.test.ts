@@ -138,7 +138,7 @@ for (const engine of storeEngines) {
       expect((await post(bounce)).json()).toMatchObject({ stored: 1, duplicates: 0 });
       expect((await post(bounce)).json()).toMatchObject({ stored: 0, duplicates: 1 });
       expect(await mayEmail(world, people[0]!)).toBe(false);
-      const history = await world.store.consent.history(people[0]!.id);
+      const history = await world.store.consentEvents.history(people[0]!.id);
       expect(history.filter((event) => event.kind === 'email_bounced')).toHaveLength(1);
 
       // A complaint, signed with version 2 (SHA256), matched by our header among the original headers.

@@ -37,7 +37,7 @@ for (const engine of storeEngines) {
       const [landline, stopper, fine] = people.map((person) => texts.get(person.phone)!);
       for (const text of [landline, stopper, fine])
         expect(text?.statusCallback).toMatch(/^https:\/\/scamsavvy\.example\/api\/sms\/status\?t=[a-z2-7]{32}$/);
-      const personOf = async (index: number) => (await store.consent.subscriber(people[index]!.id))!;
+      const personOf = async (index: number) => (await store.subscribers.subscriber(people[index]!.id))!;
 
       // A forged signature (another auth token): refused, nothing changes.
       const forged = await app.inject(
@@ -137,7 +137,7 @@ for (const engine of storeEngines) {
           payload,
         });
       const may = async (index: number) =>
-        broadcasts.subscriptions.mayContact((await store.consent.subscriber(people[index]!.id))!, 'email');
+        broadcasts.subscriptions.mayContact((await store.subscribers.subscriber(people[index]!.id))!, 'email');
       const failed = {
         id: 'event-failed-1',
         event: 'failed',
@@ -167,7 +167,7 @@ for (const engine of storeEngines) {
       expect((await post(signed)).statusCode).toBe(403);
       expect((await post(mailgunBody(failed))).json()).toMatchObject({ stored: 0, duplicates: 1 });
       expect(await may(0)).toBe(false);
-      const history = await store.consent.history(people[0]!.id);
+      const history = await store.consentEvents.history(people[0]!.id);
       expect(history.map((event) => event.kind)).toContain('email_bounced');
 
       await post(

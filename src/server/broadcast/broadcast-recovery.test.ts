@@ -61,9 +61,9 @@ for (const engine of storeEngines) {
         expect(sink.received()).toHaveLength(0);
         // Nobody's address was marked: they are all still reachable.
         for (const person of people)
-          expect(await broadcasts.subscriptions.mayContact((await store.consent.subscriber(person.id))!, 'email')).toBe(
-            true,
-          );
+          expect(
+            await broadcasts.subscriptions.mayContact((await store.subscribers.subscriber(person.id))!, 'email'),
+          ).toBe(true);
         // While paused, send refuses and names the reason.
         await expect(
           control.startFromCommand('launch', { workers: 1, resume: false, resendUnknown: false }),
@@ -98,12 +98,12 @@ for (const engine of storeEngines) {
       expect(result).toMatchObject({ ended: 'finished', sent: 9, failedPermanent: 1, failedTemporary: 0 });
       expect(countsFor(sink, people)).toEqual(people.map((person) => (person === dead ? 0 : 1)));
       expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sent: 9, failed_permanent: 1 });
-      const history = await store.consent.history(dead.id);
+      const history = await store.consentEvents.history(dead.id);
       expect(history.map((event) => [event.kind, event.source])).toContainEqual([
         'email_undeliverable',
         'provider_answer',
       ]);
-      const subscriber = (await store.consent.subscriber(dead.id))!;
+      const subscriber = (await store.subscribers.subscriber(dead.id))!;
       expect(await broadcasts.subscriptions.mayContact(subscriber, 'email')).toBe(false);
       // No later message tries it: the next broadcast leaves it out, and says why.
       const { report } = await broadcasts.create({ name: 'again', template: 'launch' });
@@ -263,12 +263,11 @@ for (const engine of storeEngines) {
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch', channels: ['sms'] });
       const result = await send(broadcast);
       expect(result).toMatchObject({ ended: 'finished', sent: 3, failedPermanent: 1 });
-      const subscriber = (await store.consent.subscriber(stopper.id))!;
+      const subscriber = (await store.subscribers.subscriber(stopper.id))!;
       expect(subscriber.smsOptOutAt).not.toBeNull();
-      expect((await store.consent.history(stopper.id)).map((event) => [event.kind, event.source])).toContainEqual([
-        'sms_off',
-        'provider_answer',
-      ]);
+      expect((await store.consentEvents.history(stopper.id)).map((event) => [event.kind, event.source])).toContainEqual(
+        ['sms_off', 'provider_answer'],
+      );
       expect(await broadcasts.subscriptions.mayContact(subscriber, 'sms')).toBe(false);
       const { report } = await broadcasts.create({ name: 'again', template: 'launch', channels: ['sms'] });
       expect(report.channels.sms).toMatchObject({ recipients: 3 });
@@ -313,10 +312,12 @@ for (const engine of storeEngines) {
 
       // The owner believes the "no such user" was wrong: asked for, it goes again, and the mark is lifted.
       await control.retry(broadcast, { includeUndeliverable: true });
-      expect(await broadcasts.subscriptions.mayContact((await store.consent.subscriber(dead.id))!, 'email')).toBe(true);
+      expect(await broadcasts.subscriptions.mayContact((await store.subscribers.subscriber(dead.id))!, 'email')).toBe(
+        true,
+      );
       await send((await store.outbox.get('launch'))!);
       expect(countsFor(sink, people)).toEqual(people.map(() => 1));
-      expect((await store.consent.history(dead.id)).map((event) => event.kind)).toContain(
+      expect((await store.consentEvents.history(dead.id)).map((event) => event.kind)).toContain(
         'email_undeliverable_cleared',
       );
     });

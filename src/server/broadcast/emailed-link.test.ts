@@ -33,7 +33,7 @@ async function world(engine: StoreEngine) {
       ),
   });
   await store.signups.add({ ...rosa });
-  const id = (await store.consent.subscriberByEmailKey(rosa.email))!.id;
+  const id = (await store.subscribers.subscriberByEmailKey(rosa.email))!.id;
   // The launch broadcast as the owner would make it (nothing is sent: it only takes its recipients).
   const broadcasts = new Broadcasts(
     configFor('smtp://127.0.0.1:9', undefined, {
@@ -71,8 +71,8 @@ for (const engine of storeEngines) {
       expect(await page()).toContain(words.notConfirmed.replaceAll('"', '&quot;'));
 
       expect((await save({ email: 'on', sms: 'on' })).statusCode).toBe(303);
-      expect((await store.consent.subscriber(id))?.confirmedAt).not.toBeNull();
-      expect((await store.consent.history(id)).map((event) => [event.kind, event.source])).toContainEqual([
+      expect((await store.subscribers.subscriber(id))?.confirmedAt).not.toBeNull();
+      expect((await store.consentEvents.history(id)).map((event) => [event.kind, event.source])).toContainEqual([
         'confirmed',
         'preferences_page',
       ]);
@@ -95,7 +95,7 @@ for (const engine of storeEngines) {
         'Saved. We will send you an email when the app launches and a text message when the app launches.',
       );
       expect(saved).not.toContain('replied STOP');
-      expect((await store.consent.history(id)).map((event) => event.kind)).toEqual(
+      expect((await store.consentEvents.history(id)).map((event) => event.kind)).toEqual(
         expect.arrayContaining(['left', 'email_on', 'sms_on', 'own_suppression_lifted']),
       );
       expect(await launch()).toEqual({ email: 'sent', sms: 'sent' });
@@ -103,9 +103,9 @@ for (const engine of storeEngines) {
 
     it('a STOP and a bounce stay whatever is ticked: the page says so and promises only what will happen', async () => {
       const { store, id, launch, page, save, broadcasts } = await world(engine);
-      const subscriber = (await store.consent.subscriber(id))!;
+      const subscriber = (await store.subscribers.subscriber(id))!;
       await broadcasts.subscriptions.stopTexts(subscriber.phone);
-      await store.consent.suppressByReport(
+      await store.optOuts.suppressByReport(
         id,
         {
           kind: 'email',
@@ -116,7 +116,7 @@ for (const engine of storeEngines) {
         'email_bounced',
       );
       await save({ email: 'on', sms: 'on', beta: 'on' });
-      expect((await store.consent.subscriber(id))?.confirmedAt).not.toBeNull();
+      expect((await store.subscribers.subscriber(id))?.confirmedAt).not.toBeNull();
       const saved = await page('?done=saved');
       expect(saved).toContain('Saved. We will not send you anything.');
       expect(saved).toContain(words.smsStopped);
@@ -137,11 +137,11 @@ for (const engine of storeEngines) {
       // They left (both addresses on the suppression list), then their choices were turned back on
       // elsewhere than an emailed link: their own leaving still holds on the addresses.
       await broadcasts.subscriptions.leave(id, 'preferences_page');
-      await store.consent.updatePreferences(id, { email: true, sms: true }, 'owner');
+      await store.subscribers.updatePreferences(id, { email: true, sms: true }, 'owner');
       expect(await launch()).toEqual({ email: 'suppressed', sms: 'suppressed' });
       const confirm = `/confirm/${links.sign('confirm', id)}`;
       expect((await app.inject({ method: 'POST', url: confirm, ...form({}) })).statusCode).toBe(303);
-      expect((await store.consent.subscriber(id))?.confirmedAt).not.toBeNull();
+      expect((await store.subscribers.subscriber(id))?.confirmedAt).not.toBeNull();
       expect(await launch()).toEqual({ email: 'sent', sms: 'sent' });
     });
   });

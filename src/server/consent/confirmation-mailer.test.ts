@@ -75,7 +75,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const PEOPLE = ['ana@example.com', 'ben@example.com', 'cleo@example.com', 'dev@example.com'];
 
 async function subscriberOf(db: Db, email: string) {
-  const subscriber = await db.consent.subscriberByEmailKey(email);
+  const subscriber = await db.subscribers.subscriberByEmailKey(email);
   if (!subscriber) throw new Error(`${email} is not stored`);
   return subscriber;
 }
@@ -98,7 +98,7 @@ describe('the confirmation mailer, by whose fault a failure was', () => {
     for (const email of PEOPLE) {
       const subscriber = await subscriberOf(db, email);
       expect(await messaging.subscriptions.mayContact(subscriber, 'email')).toBe(true);
-      expect((await db.consent.history(subscriber.id)).map((event) => event.kind)).toEqual(['signed_up']);
+      expect((await db.consentEvents.history(subscriber.id)).map((event) => event.kind)).toEqual(['signed_up']);
     }
 
     smtp.refuseAuth(false);
@@ -126,7 +126,7 @@ describe('the confirmation mailer, by whose fault a failure was', () => {
 
     const gone = await subscriberOf(db, 'gone@example.com');
     await expect
-      .poll(async () => (await db.consent.history(gone.id)).map((event) => event.kind))
+      .poll(async () => (await db.consentEvents.history(gone.id)).map((event) => event.kind))
       .toEqual(['signed_up', 'email_undeliverable']);
     expect(await messaging.subscriptions.mayContact(gone, 'email')).toBe(false);
     const ana = await subscriberOf(db, 'ana@example.com');

@@ -4,7 +4,7 @@
 // exist fails that confirmation and is marked undeliverable; our own trouble (a refused sign-in)
 // makes everyone wait without counting against them; anything else is retried.
 import type { FastifyBaseLogger } from 'fastify';
-import type { ConfirmationJob, ConsentRepository } from '../db/consent-repository.js';
+import type { ConfirmationJob, ConfirmationQueueRepository } from '../db/confirmation-queue-repository.js';
 import type { EmailSender } from '../messaging/email-sender.js';
 import { feedbackId, type MessageLog } from '../messaging/message-log.js';
 import { deletionDay, latest, renderConfirmationEmail } from '../messaging/email-templates.js';
@@ -19,7 +19,10 @@ export interface ConfirmationMailerOptions {
   /** Who may be written to, the same rule every sender asks. */
   subscriptions: Subscriptions;
   /** The confirmation queue: claims, outcomes and retries. */
-  confirmations: ConsentRepository;
+  confirmations: Pick<
+    ConfirmationQueueRepository,
+    'claimConfirmations' | 'confirmationSent' | 'confirmationFailed' | 'confirmationDropped'
+  >;
   /** Records each email with its token, for what comes back (unset: nothing is recorded). */
   log?: MessageLog | undefined;
   email: EmailSender;

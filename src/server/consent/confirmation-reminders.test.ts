@@ -34,15 +34,15 @@ async function world(engine: (typeof storeEngines)[number]) {
   /** Signs up and has the confirmation email sent (as the mailer records it). */
   const signUp = async (person: { name: string; phone: string; email: string; betaTesting: boolean }) => {
     await store.signups.add({ ...person, consentVersion: 'v1' });
-    const subscriber = (await store.consent.subscriberByEmailKey(person.email))!;
-    const jobs = await store.consent.claimConfirmations(10, 60_000);
+    const subscriber = (await store.subscribers.subscriberByEmailKey(person.email))!;
+    const jobs = await store.confirmations.claimConfirmations(10, 60_000);
     expect(jobs.map((job) => job.id)).toContain(subscriber.id);
-    for (const job of jobs) await store.consent.confirmationSent(job.id);
-    return (await store.consent.subscriber(subscriber.id))!;
+    for (const job of jobs) await store.confirmations.confirmationSent(job.id);
+    return (await store.subscribers.subscriber(subscriber.id))!;
   };
   const sweep = (daysLater: number, reminderDays = 7) =>
     sendDueReminders({
-      store: store.consent,
+      store: store.confirmations,
       subscriptions,
       email,
       links,
@@ -62,7 +62,7 @@ for (const engine of storeEngines) {
       const { sink, store, subscriptions, links, signUp, sweep } = await world(engine);
       const silent = await signUp(rosa);
       const confirmed = await signUp(ann);
-      await store.consent.confirm(confirmed.id, 'confirm_page');
+      await store.subscribers.confirm(confirmed.id, 'confirm_page');
       const leaver = await signUp({ ...rosa, email: 'leaver@example.com' });
       await subscriptions.leave(leaver.id, 'preferences_page');
 

@@ -4,7 +4,7 @@
 // failure of ours gives the claim back for the next sweep; an address refused for good is marked
 // undeliverable, as for any send (docs/messaging.md, "What a new sign-up gets").
 import type { FastifyBaseLogger } from 'fastify';
-import type { ConsentRepository } from '../db/consent-repository.js';
+import type { ConfirmationQueueRepository } from '../db/confirmation-queue-repository.js';
 import type { EmailSender } from '../messaging/email-sender.js';
 import { deletionDay, latest, renderReminderEmail } from '../messaging/email-templates.js';
 import { feedbackId, type MessageLog } from '../messaging/message-log.js';
@@ -16,7 +16,7 @@ import type { Subscriptions } from './subscriptions.js';
 const DAY_MS = 86_400_000;
 
 export interface ReminderOptions {
-  store: ConsentRepository;
+  store: Pick<ConfirmationQueueRepository, 'claimReminders' | 'reminderNotSent'>;
   subscriptions: Subscriptions;
   email: EmailSender;
   links: LinkSigner;

@@ -120,13 +120,13 @@ for (const engine of storeEngines) {
       const path = (url: string | undefined) => (url ?? '').slice(SITE.length);
       const opened = await app.inject({ method: 'GET', url: path(links.confirm) });
       expect(opened.statusCode).toBe(200);
-      const before = await store.consent.subscriberByEmailKey('rosa@example.com');
+      const before = await store.subscribers.subscriberByEmailKey('rosa@example.com');
       expect(before?.confirmedAt).toBeNull();
       const pressed = await app.inject({ method: 'POST', url: path(links.confirm), payload: {} });
       expect(pressed.statusCode).toBe(303);
-      const after = await store.consent.subscriberByEmailKey('rosa@example.com');
+      const after = await store.subscribers.subscriberByEmailKey('rosa@example.com');
       expect(after?.confirmedAt).not.toBeNull();
-      expect((await store.consent.history(after?.id ?? '')).map((event) => event.kind)).toEqual([
+      expect((await store.consentEvents.history(after?.id ?? '')).map((event) => event.kind)).toEqual([
         'signed_up',
         'confirmed',
       ]);
@@ -176,9 +176,9 @@ describe('confirmation email, on SQLite', () => {
     await signUp(app, 'TWICE@example.com');
     await signUp(app, 'twice@example.com');
     await signUp(app, 'once@example.com', '+15550000003');
-    const confirmed = await store.consent.subscriberByEmailKey('once@example.com');
+    const confirmed = await store.subscribers.subscriberByEmailKey('once@example.com');
     await smtp.waitFor(to('once@example.com'), 10_000);
-    await store.consent.confirm(confirmed?.id ?? '');
+    await store.subscribers.confirm(confirmed?.id ?? '');
     await signUp(app, 'once@example.com', '+15550000003');
     await pause(500);
     expect(smtp.messages().filter(to('twice@example.com'))).toHaveLength(1);
@@ -191,7 +191,7 @@ describe('confirmation email, on SQLite', () => {
     const { app, store } = await start(sqlite, { smtpUrl: smtp.url });
     await signUp(app, 'gone@example.com');
     await signUp(app, 'stays@example.com', '+15550000004');
-    const gone = await store.consent.subscriberByEmailKey('gone@example.com');
+    const gone = await store.subscribers.subscriberByEmailKey('gone@example.com');
     const messaging = createMessaging(
       { secretKey: SECRET_KEY, emailConfirmation: false, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
       store,
@@ -238,12 +238,15 @@ describe('POST /api/sms/inbound', () => {
     const stopped = await textIn(app, '  sToP ');
     expect(stopped.statusCode).toBe(200);
     expect(stopped.headers['content-type']).toMatch(/xml/);
-    const smsOff = async (email: string) => (await store.consent.subscriberByEmailKey(email))?.smsOptOutAt !== null;
+    const smsOff = async (email: string) => (await store.subscribers.subscriberByEmailKey(email))?.smsOptOutAt !== null;
     expect(await smsOff('a@example.com')).toBe(true);
     expect(await smsOff('b@example.com')).toBe(true);
     expect(await smsOff('c@example.com')).toBe(false);
-    const a = await store.consent.subscriberByEmailKey('a@example.com');
-    expect((await store.consent.history(a?.id ?? '')).at(-1)).toMatchObject({ kind: 'sms_off', source: 'sms_reply' });
+    const a = await store.subscribers.subscriberByEmailKey('a@example.com');
+    expect((await store.consentEvents.history(a?.id ?? '')).at(-1)).toMatchObject({
+      kind: 'sms_off',
+      source: 'sms_reply',
+    });
     const reply = await twilio.waitFor((sent) => sent.to === '+15551234567', 5000);
     expect(reply.body).toMatch(/no more texts/i);
 
@@ -277,7 +280,7 @@ describe('POST /api/sms/inbound', () => {
       payload: new URLSearchParams({ ...params, From: '+15551234567', Body: 'STOP' }).toString(),
     });
     expect(tampered.statusCode).toBe(403);
-    expect((await store.consent.subscriberByEmailKey('a@example.com'))?.smsOptOutAt).toBeNull();
+    expect((await store.subscribers.subscriberByEmailKey('a@example.com'))?.smsOptOutAt).toBeNull();
     await pause(100);
     expect(twilio.sent()).toHaveLength(0);
   });
@@ -332,8 +335,9 @@ describe('unconfirmed sign-ups', () => {
     const store = await openDatabase(database, { confirmSignups: true, now: () => longAgo });
     await store.signups.add({ name: 'Old', phone: '+15550000010', email: 'old@example.com', betaTesting: false });
     await store.signups.add({ name: 'Kept', phone: '+15550000011', email: 'kept@example.com', betaTesting: false });
-    for (const job of await store.consent.claimConfirmations(10, 60_000)) await store.consent.confirmationSent(job.id);
-    await store.consent.confirm((await store.consent.subscriberByEmailKey('kept@example.com'))?.id ?? '');
+    for (const job of await store.confirmations.claimConfirmations(10, 60_000))
+      await store.confirmations.confirmationSent(job.id);
+    await store.subscribers.confirm((await store.subscribers.subscriberByEmailKey('kept@example.com'))?.id ?? '');
     const messaging = createMessaging(
       {
         email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
@@ -354,7 +358,7 @@ describe('unconfirmed sign-ups', () => {
     await app.ready();
     cleanups.push(() => app.close());
     await expect.poll(() => store.signups.count()).toBe(1);
-    expect(await store.consent.subscriberByEmailKey('old@example.com')).toBeUndefined();
-    expect(await store.consent.subscriberByEmailKey('kept@example.com')).toBeDefined();
+    expect(await store.subscribers.subscriberByEmailKey('old@example.com')).toBeUndefined();
+    expect(await store.subscribers.subscriberByEmailKey('kept@example.com')).toBeDefined();
   });
 });

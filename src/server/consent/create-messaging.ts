@@ -3,7 +3,7 @@
 // broadcast and the owner's commands alike), and the server's confirmation mailer and clean-up.
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../config.js';
-import type { ConsentRepository } from '../db/consent-repository.js';
+import type { Db } from '../db/open-database.js';
 import type { FeedbackRepository } from '../db/feedback-repository.js';
 import { sendDueReminders } from './confirmation-reminders.js';
 import { ConfirmationMailer } from './confirmation-mailer.js';
@@ -73,7 +73,8 @@ export function createMessagingCore(
 
 export function createMessaging(
   config: MessagingConfig,
-  store: SubscriptionsStore & { consent: ConsentRepository; feedback?: FeedbackRepository },
+  store: SubscriptionsStore &
+    Pick<Db, 'confirmations' | 'phoneChanges'> & { feedback?: FeedbackRepository | undefined },
   siteUrl: string,
   overrides: MessagingOverrides = {},
 ): Messaging {
@@ -112,7 +113,7 @@ export function createMessaging(
     start(logger) {
       // A phone number change nobody agreed to within PHONE_CHANGE_DAYS is forgotten (email or not).
       const dropStale = () =>
-        store.consent
+        store.phoneChanges
           .dropStalePhoneChanges(new Date(Date.now() - PHONE_CHANGE_DAYS * DAY_MS))
           .catch((error: Error) => logger.warn({ err: error.message }, 'could not forget stale phone number changes'));
       void dropStale();
@@ -120,7 +121,7 @@ export function createMessaging(
       staleSweep.unref();
       if (email && links) {
         phoneMailer = new PhoneChangeMailer({
-          store: store.consent,
+          store: store.phoneChanges,
           subscriptions,
           email,
           links,
@@ -149,7 +150,7 @@ export function createMessaging(
       if (email && links && config.emailConfirmation) {
         mailer = new ConfirmationMailer({
           subscriptions,
-          confirmations: store.consent,
+          confirmations: store.confirmations,
           email,
           links,
           siteUrl,
@@ -162,7 +163,7 @@ export function createMessaging(
         mailer.start();
         messaging.mailer = mailer;
         const removeStale = () =>
-          store.consent
+          store.confirmations
             .deleteUnconfirmed(new Date(Date.now() - config.unconfirmedRetentionDays * DAY_MS))
             .then((removed) => {
               if (removed > 0) logger.info({ removed }, 'deleted sign-ups that were never confirmed');
@@ -171,7 +172,7 @@ export function createMessaging(
             // The one reminder, before the deletion it warns of (CONFIRMATION_REMINDER_DAYS).
             .then(() =>
               sendDueReminders({
-                store: store.consent,
+                store: store.confirmations,
                 subscriptions,
                 email,
                 links,

@@ -6,7 +6,7 @@
 // address refused for good is marked undeliverable, as for any send. Nothing changes until the person
 // presses the button.
 import type { FastifyBaseLogger } from 'fastify';
-import type { ConsentRepository } from '../db/consent-repository.js';
+import type { PhoneChangeQueueRepository } from '../db/phone-change-queue-repository.js';
 import type { EmailSender } from '../messaging/email-sender.js';
 import { deletionDay, renderPhoneChangeEmail } from '../messaging/email-templates.js';
 import { feedbackId, type MessageLog } from '../messaging/message-log.js';
@@ -19,7 +19,10 @@ import { PHONE_CHANGE_DAYS, type Subscriptions } from './subscriptions.js';
 const DAY_MS = 86_400_000;
 
 export interface PhoneChangeMailerOptions {
-  store: ConsentRepository;
+  store: Pick<
+    PhoneChangeQueueRepository,
+    'claimPhoneChanges' | 'phoneChangeSent' | 'phoneChangeNotSent' | 'dropPhoneChange'
+  >;
   subscriptions: Subscriptions;
   email: EmailSender;
   links: LinkSigner;

@@ -40,7 +40,7 @@ async function world(engineName: 'sqlite' | 'postgres') {
     });
     expect(response.statusCode).toBe(201);
   };
-  const person = async (email = ROSA) => (await base.store.consent.subscriberByEmailKey(email))!;
+  const person = async (email = ROSA) => (await base.store.subscribers.subscriberByEmailKey(email))!;
   /** A launch text to everyone, sent now: the numbers it went to. */
   const launchTexts = async (name: string) => {
     const before = base.twilio!.sent().length;
@@ -100,7 +100,7 @@ for (const engine of storeEngines) {
       expect(after.phone).toBe(RIGHT);
       expect(after.phoneChange).toBeNull();
       expect(after.confirmedAt).not.toBeNull(); // the mailbox is theirs
-      expect((await store.consent.history(after.id)).filter((event) => event.kind === 'phone_changed')).toEqual([
+      expect((await store.consentEvents.history(after.id)).filter((event) => event.kind === 'phone_changed')).toEqual([
         expect.objectContaining({ source: 'phone_change_email' }),
       ]);
       const page = await app.inject({ url: pressed.headers.location as string });
@@ -109,7 +109,9 @@ for (const engine of storeEngines) {
       // Pressed again: nothing more happens, and it says where they stand.
       const again = await app.inject({ method: 'POST', url: link, payload: {} });
       expect(again.statusCode).toBe(303);
-      expect((await store.consent.history(after.id)).filter((event) => event.kind === 'phone_changed')).toHaveLength(1);
+      expect(
+        (await store.consentEvents.history(after.id)).filter((event) => event.kind === 'phone_changed'),
+      ).toHaveLength(1);
 
       expect(await launchTexts('after')).toEqual([RIGHT]);
     });
@@ -180,7 +182,7 @@ for (const engine of storeEngines) {
       expect(saved.statusCode).toBe(303);
       const after = await person();
       expect(after).toMatchObject({ name: 'Rosa Díaz', phone: RIGHT });
-      expect((await store.consent.history(after.id)).map((event) => `${event.kind}:${event.source}`)).toEqual(
+      expect((await store.consentEvents.history(after.id)).map((event) => `${event.kind}:${event.source}`)).toEqual(
         expect.arrayContaining(['name_changed:preferences_page', 'phone_changed:preferences_page']),
       );
       const page = await app.inject({ url: saved.headers.location as string });
@@ -198,7 +200,9 @@ for (const engine of storeEngines) {
       await app.inject(form({ name: '', phone: '(555) 987-4567' }));
       expect((await person()).name).toBe('Rosa Díaz');
       expect((await person()).phone).toBe(RIGHT);
-      expect((await store.consent.history(after.id)).filter((event) => event.kind === 'phone_changed')).toHaveLength(1);
+      expect(
+        (await store.consentEvents.history(after.id)).filter((event) => event.kind === 'phone_changed'),
+      ).toHaveLength(1);
       expect(phoneChangeMails(mail)).toHaveLength(0);
     });
 
@@ -247,7 +251,7 @@ for (const engine of storeEngines) {
       await expect.poll(async () => (await person()).phoneChange, { timeout: 10_000 }).toBeNull();
       expect((await person()).phone).toBe(FIRST);
       expect(phoneChangeMails(mail)).toHaveLength(0);
-      expect((await store.consent.history((await person()).id)).map((event) => event.kind)).toContain(
+      expect((await store.consentEvents.history((await person()).id)).map((event) => event.kind)).toContain(
         'email_undeliverable',
       );
     });
@@ -259,19 +263,19 @@ for (const engine of storeEngines) {
       const person = { name: 'Rosa Díaz', email: ROSA, betaTesting: false, consentVersion: 'v1' };
       await store.signups.add({ ...person, phone: FIRST });
       await store.signups.add({ ...person, phone: RIGHT });
-      const id = (await store.consent.subscriberByEmailKey(ROSA))!.id;
+      const id = (await store.subscribers.subscriberByEmailKey(ROSA))!.id;
       const weekAgo = new Date(clock.getTime() - 7 * 86_400_000);
-      expect(await store.consent.claimPhoneChanges(10, weekAgo)).toEqual([id]);
+      expect(await store.phoneChanges.claimPhoneChanges(10, weekAgo)).toEqual([id]);
       // Held: no second sender takes it, and it is not (yet) said to have gone.
-      expect(await store.consent.claimPhoneChanges(10, weekAgo)).toEqual([]);
-      expect((await store.consent.subscriber(id))?.phoneChange?.sentAt).toBeNull();
+      expect(await store.phoneChanges.claimPhoneChanges(10, weekAgo)).toEqual([]);
+      expect((await store.subscribers.subscriber(id))?.phoneChange?.sentAt).toBeNull();
       // The sender died: after the lease another takes it, and only a send marks it sent.
       clock = new Date(clock.getTime() + 6 * 60_000);
-      expect(await store.consent.claimPhoneChanges(10, weekAgo)).toEqual([id]);
-      await store.consent.phoneChangeSent(id, RIGHT);
-      expect((await store.consent.subscriber(id))?.phoneChange?.sentAt).not.toBeNull();
+      expect(await store.phoneChanges.claimPhoneChanges(10, weekAgo)).toEqual([id]);
+      await store.phoneChanges.phoneChangeSent(id, RIGHT);
+      expect((await store.subscribers.subscriber(id))?.phoneChange?.sentAt).not.toBeNull();
       clock = new Date(clock.getTime() + 6 * 60_000);
-      expect(await store.consent.claimPhoneChanges(10, weekAgo)).toEqual([]);
+      expect(await store.phoneChanges.claimPhoneChanges(10, weekAgo)).toEqual([]);
     });
 
     it('a change nobody agreed to within 7 days is forgotten: the number is not kept', async () => {
@@ -279,8 +283,8 @@ for (const engine of storeEngines) {
       await signUp(ROSA, FIRST);
       await signUp(ROSA, RIGHT);
       expect((await person()).phoneChange?.to).toBe(RIGHT);
-      expect(await store.consent.dropStalePhoneChanges(new Date(Date.now() - 60_000))).toBe(0);
-      expect(await store.consent.dropStalePhoneChanges(new Date(Date.now() + 60_000))).toBe(1);
+      expect(await store.phoneChanges.dropStalePhoneChanges(new Date(Date.now() - 60_000))).toBe(0);
+      expect(await store.phoneChanges.dropStalePhoneChanges(new Date(Date.now() + 60_000))).toBe(1);
       expect((await person()).phoneChange).toBeNull();
       expect((await person()).phone).toBe(FIRST);
     });

@@ -1,7 +1,8 @@
 // What a person may change about their place on the list, and whether a message may reach them: the
 // one place that turns a choice into stored consent and suppression hashes.
 import { emailKey } from '../../shared/signup-schema.js';
-import type { ConsentRepository, Preferences, Subscriber } from '../db/consent-repository.js';
+import type { OptOutsRepository } from '../db/opt-outs-repository.js';
+import type { Preferences, Subscriber, SubscribersRepository } from '../db/subscribers-repository.js';
 import type { Suppression, SuppressionsRepository } from '../db/suppressions-repository.js';
 import type { ConsentSource } from '../db/consent-events.table.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
@@ -22,29 +23,22 @@ export type Channel = 'email' | 'sms';
 export const PHONE_CHANGE_DAYS = 7;
 const DAY_MS = 86_400_000;
 
-/** What subscriptions reads and writes: the consent repository, and the suppression list's entries. */
+/** What subscriptions reads and writes: the people, their opt-outs, and the suppression list's entries. */
 export interface SubscriptionsStore {
-  consent: Pick<
-    ConsentRepository,
-    | 'subscriber'
-    | 'subscriberByEmailKey'
-    | 'subscribersByPhone'
-    | 'confirm'
-    | 'updatePreferences'
-    | 'provenByEmailedLink'
-    | 'changeDetails'
-    | 'leave'
-    | 'remove'
-    | 'stopTexts'
-    | 'startTexts'
-    | 'markUndeliverable'
-    | 'clearUndeliverable'
+  subscribers: Pick<
+    SubscribersRepository,
+    'subscriber' | 'subscriberByEmailKey' | 'subscribersByPhone' | 'confirm' | 'updatePreferences' | 'changeDetails'
+  >;
+  optOuts: Pick<
+    OptOutsRepository,
+    'provenByEmailedLink' | 'leave' | 'remove' | 'stopTexts' | 'startTexts' | 'markUndeliverable' | 'clearUndeliverable'
   >;
   suppressions: Pick<SuppressionsRepository, 'entries'>;
 }
 
 export class Subscriptions {
-  private readonly store: SubscriptionsStore['consent'];
+  private readonly subscribers: SubscriptionsStore['subscribers'];
+  private readonly optOuts: SubscriptionsStore['optOuts'];
   private readonly suppressions: SubscriptionsStore['suppressions'];
 
   constructor(
@@ -52,7 +46,8 @@ export class Subscriptions {
     /** Unset while no messaging is configured: nothing can be sent, so nothing needs suppressing by hash. */
     private readonly hasher: AddressHasher | undefined,
   ) {
-    this.store = stores.consent;
+    this.subscribers = stores.subscribers;
+    this.optOuts = stores.optOuts;
     this.suppressions = stores.suppressions;
   }
 
@@ -61,12 +56,12 @@ export class Subscriptions {
   }
 
   subscriber(id: string): Promise<Subscriber | undefined> {
-    return this.store.subscriber(id);
+    return this.subscribers.subscriber(id);
   }
 
   /** The person pressed the button in the confirmation email. */
   confirm(id: string, source: ConsentSource): Promise<'confirmed' | 'already' | 'missing'> {
-    return this.store.confirm(id, source);
+    return this.subscribers.confirm(id, source);
   }
 
   emailHash(email: string): string | undefined {
@@ -88,7 +83,7 @@ export class Subscriptions {
   }
 
   updatePreferences(id: string, wanted: Partial<Preferences>, source: ConsentSource): Promise<Subscriber | undefined> {
-    return this.store.updatePreferences(id, wanted, source);
+    return this.subscribers.updatePreferences(id, wanted, source);
   }
 
   /**
@@ -104,7 +99,7 @@ export class Subscriptions {
   ): Promise<void> {
     const email = this.emailHash(subscriber.email);
     const phone = addresses === 'both' ? this.phoneHash(subscriber.phone) : undefined;
-    await this.store.provenByEmailedLink(
+    await this.optOuts.provenByEmailedLink(
       subscriber.id,
       [
         ...(email ? [{ kind: 'email' as const, hash: email }] : []),
@@ -124,10 +119,10 @@ export class Subscriptions {
     wanted: { name?: string; phone?: string },
     source: ConsentSource,
   ): Promise<Subscriber | undefined> {
-    const current = await this.store.subscriber(id);
+    const current = await this.subscribers.subscriber(id);
     if (!current) return undefined;
     const phoneChanged = wanted.phone !== undefined && toE164(wanted.phone) !== toE164(current.phone);
-    return this.store.changeDetails(
+    return this.subscribers.changeDetails(
       id,
       { ...(wanted.name !== undefined ? { name: wanted.name } : {}), ...(phoneChanged ? { phone: wanted.phone } : {}) },
       source,
@@ -149,21 +144,21 @@ export class Subscriptions {
   /** The button in the email about a new phone number: that number (and only that one) becomes theirs. */
   async applyPhoneChange(subscriber: Subscriber, to: string): Promise<Subscriber | undefined> {
     if (this.pendingPhoneChange(subscriber)?.to !== to) return undefined;
-    return this.store.changeDetails(subscriber.id, { phone: to }, 'phone_change_email');
+    return this.subscribers.changeDetails(subscriber.id, { phone: to }, 'phone_change_email');
   }
 
   /** Off the list: the record stays (it shows when they left), both addresses go on the suppression list. */
   async leave(id: string, source: ConsentSource): Promise<boolean> {
-    const subscriber = await this.store.subscriber(id);
+    const subscriber = await this.subscribers.subscriber(id);
     if (!subscriber) return false;
-    return this.store.leave(id, source, this.suppressionsOf(subscriber, 'left', source));
+    return this.optOuts.leave(id, source, this.suppressionsOf(subscriber, 'left', source));
   }
 
   /** Deletes everything held about this person but the suppression hashes; returns who was deleted. */
   async remove(id: string, source: ConsentSource): Promise<Subscriber | undefined> {
-    const subscriber = await this.store.subscriber(id);
+    const subscriber = await this.subscribers.subscriber(id);
     if (!subscriber) return undefined;
-    const removed = await this.store.remove(id, this.suppressionsOf(subscriber, 'deleted', source));
+    const removed = await this.optOuts.remove(id, this.suppressionsOf(subscriber, 'deleted', source));
     return removed ? subscriber : undefined;
   }
 
@@ -174,11 +169,11 @@ export class Subscriptions {
   async removeByAddress(address: { email?: string; phone?: string }, source: ConsentSource): Promise<Subscriber[]> {
     const found: Subscriber[] = [];
     if (address.email) {
-      const subscriber = await this.store.subscriberByEmailKey(emailKey(address.email));
+      const subscriber = await this.subscribers.subscriberByEmailKey(emailKey(address.email));
       if (subscriber) found.push(subscriber);
     }
     if (address.phone) {
-      for (const subscriber of await this.store.subscribersByPhone(storedForms(toE164(address.phone))))
+      for (const subscriber of await this.subscribers.subscribersByPhone(storedForms(toE164(address.phone))))
         if (!found.some((other) => other.id === subscriber.id)) found.push(subscriber);
     }
     const removed: Subscriber[] = [];
@@ -197,7 +192,7 @@ export class Subscriptions {
     const e164 = toE164(from);
     const hash = this.phoneHash(e164);
     if (!hash) return 0;
-    return this.store.stopTexts(storedForms(e164), { kind: 'phone', hash, reason: 'sms_stop', source });
+    return this.optOuts.stopTexts(storedForms(e164), { kind: 'phone', hash, reason: 'sms_stop', source });
   }
 
   /** START or UNSTOP from this number: texts on again for those still on the list. */
@@ -205,7 +200,7 @@ export class Subscriptions {
     const e164 = toE164(from);
     const hash = this.phoneHash(e164);
     if (!hash) return 0;
-    return this.store.startTexts(storedForms(e164), hash, 'sms_reply');
+    return this.optOuts.startTexts(storedForms(e164), hash, 'sms_reply');
   }
 
   /**
@@ -215,7 +210,7 @@ export class Subscriptions {
   async markUndeliverable(subscriber: Pick<Subscriber, 'id' | 'email' | 'phone'>, channel: Channel): Promise<void> {
     const hash = channel === 'email' ? this.emailHash(subscriber.email) : this.phoneHash(subscriber.phone);
     if (!hash) return;
-    await this.store.markUndeliverable(subscriber.id, {
+    await this.optOuts.markUndeliverable(subscriber.id, {
       kind: channel === 'email' ? 'email' : 'phone',
       hash,
       reason: 'undeliverable',
@@ -227,7 +222,7 @@ export class Subscriptions {
   async clearUndeliverable(subscriber: Pick<Subscriber, 'id' | 'email' | 'phone'>, channel: Channel): Promise<void> {
     const hash = channel === 'email' ? this.emailHash(subscriber.email) : this.phoneHash(subscriber.phone);
     if (!hash) return;
-    await this.store.clearUndeliverable(subscriber.id, channel === 'email' ? 'email' : 'phone', hash);
+    await this.optOuts.clearUndeliverable(subscriber.id, channel === 'email' ? 'email' : 'phone', hash);
   }
 
   /**

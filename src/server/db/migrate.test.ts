@@ -73,8 +73,8 @@ async function expectReleaseRowsReadable(db: Db): Promise<void> {
     },
     { id: BOB, name: 'Bob Ng', betaTesting: false, signupCount: 1, emailOptOutAt: '2026-11-04T09:00:00.000Z' },
   ]);
-  expect((await db.consent.history(ROSA)).map((event) => event.kind)).toEqual(['signed_up', 'confirmed']);
-  expect(await db.consent.history(BOB)).toEqual([
+  expect((await db.consentEvents.history(ROSA)).map((event) => event.kind)).toEqual(['signed_up', 'confirmed']);
+  expect(await db.consentEvents.history(BOB)).toEqual([
     { kind: 'signed_up', source: 'signup_form', consentVersion: 'v1', at: '2026-11-02T10:00:00.000Z' },
     { kind: 'email_off', source: 'preferences_page', consentVersion: null, at: '2026-11-04T09:00:00.000Z' },
   ]);

@@ -7,7 +7,11 @@ import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { Engine } from './column-types.js';
-import { ConsentRepository } from './consent-repository.js';
+import { ConfirmationQueueRepository } from './confirmation-queue-repository.js';
+import { ConsentEventsRepository } from './consent-events-repository.js';
+import { OptOutsRepository } from './opt-outs-repository.js';
+import { PhoneChangeQueueRepository } from './phone-change-queue-repository.js';
+import { SubscribersRepository } from './subscribers-repository.js';
 import type { Database } from './database.js';
 import { EventsRepository } from './events-repository.js';
 import { FeedbackRepository } from './feedback-repository.js';
@@ -28,8 +32,16 @@ export interface Db {
   readonly signups: SignupsRepository;
   /** The page's first-party events and the funnel. */
   readonly events: EventsRepository;
-  /** Consent, confirmation and opt-outs. */
-  readonly consent: ConsentRepository;
+  /** The people on the list as messaging reads them; confirming, preferences, details. */
+  readonly subscribers: SubscribersRepository;
+  /** Leaving, deleting, STOP and START, undeliverable addresses: each with its suppression. */
+  readonly optOuts: OptOutsRepository;
+  /** Every change of someone's consent. */
+  readonly consentEvents: ConsentEventsRepository;
+  /** The confirmation emails and their reminder, as a queue. */
+  readonly confirmations: ConfirmationQueueRepository;
+  /** The emails about a new phone number, as a queue. */
+  readonly phoneChanges: PhoneChangeQueueRepository;
   /** The suppression list (its entries; what they mean is consent/contact-rule.ts's to say). */
   readonly suppressions: SuppressionsRepository;
   /** Launch-day broadcasts and their outbox. */
@@ -94,13 +106,18 @@ export async function openDatabase(
 
 function handle(kysely: Kysely<Database>, dialect: SqlDialect, writer: SignupWriter, now: () => Date): Db {
   const { engine } = dialect;
+  const context = { db: kysely, dialect, writer, now };
   let closing: Promise<void> | undefined;
   return {
     engine,
     signups: new SignupsRepository({ db: kysely, dialect, writer, now }),
     events: new EventsRepository({ db: kysely, dialect, writer, now }),
-    consent: new ConsentRepository(kysely, engine, now),
-    suppressions: new SuppressionsRepository({ db: kysely, dialect, writer, now }),
+    subscribers: new SubscribersRepository(context),
+    optOuts: new OptOutsRepository(context),
+    consentEvents: new ConsentEventsRepository(context),
+    confirmations: new ConfirmationQueueRepository(context),
+    phoneChanges: new PhoneChangeQueueRepository(context),
+    suppressions: new SuppressionsRepository(context),
     outbox: new OutboxRepository(kysely, engine, now),
     feedback: new FeedbackRepository(kysely, engine, now),
     owners: new OwnerRepository(kysely, engine, now),

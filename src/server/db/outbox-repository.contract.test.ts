@@ -103,7 +103,7 @@ for (const engine of storeEngines) {
 
     async function signUp(store: Db, input: SignupInput): Promise<string> {
       await store.signups.add(input);
-      const subscriber = await store.consent.subscriberByEmailKey(emailKey(input.email));
+      const subscriber = await store.subscribers.subscriberByEmailKey(emailKey(input.email));
       if (!subscriber) throw new Error(`${input.email} was not stored`);
       return subscriber.id;
     }
@@ -584,8 +584,8 @@ for (const engine of storeEngines) {
       const rosaId = await signUp(store, rosa);
       const annId = await signUp(store, ann);
       const gone = await signUp(store, { ...ann, email: 'gone@example.com' });
-      await store.consent.leave(annId, 'preferences_page', []);
-      await store.consent.remove(gone, []);
+      await store.optOuts.leave(annId, 'preferences_page', []);
+      await store.optOuts.remove(gone, []);
       const found = await outbox.recipients([rosaId, annId, gone, 'not-a-uuid', "1' OR '1'='1", randomUUID()]);
       expect([...found.keys()].sort()).toEqual([rosaId, annId].sort());
       expect(found.get(rosaId)).toEqual({
@@ -607,17 +607,17 @@ for (const engine of storeEngines) {
 
     it('the suppression list gives, per hash, whether the number replied STOP, its newest leaving, and when it was last undeliverable', async () => {
       const { store, clock } = await open();
-      await store.consent.stopTexts([], { kind: 'phone', hash: 'phone-a', reason: 'sms_stop', source: 'sms_reply' });
+      await store.optOuts.stopTexts([], { kind: 'phone', hash: 'phone-a', reason: 'sms_stop', source: 'sms_reply' });
       clock.advance(1000);
       const gone = await signUp(store, rosa);
-      await store.consent.remove(gone, [
+      await store.optOuts.remove(gone, [
         { kind: 'phone', hash: 'phone-a', reason: 'deleted', source: 'owner' },
         { kind: 'phone', hash: 'phone-b', reason: 'deleted', source: 'owner' },
         { kind: 'email', hash: 'email-a', reason: 'deleted', source: 'owner' },
       ]);
       clock.advance(1000);
       const kept = await signUp(store, ann);
-      await store.consent.markUndeliverable(kept, {
+      await store.optOuts.markUndeliverable(kept, {
         kind: 'email',
         hash: 'email-b',
         reason: 'undeliverable',
@@ -683,7 +683,7 @@ for (const engine of storeEngines) {
           ],
         ]),
       );
-      expect((await store.consent.history(kept)).map((event) => [event.kind, event.source])).toContainEqual([
+      expect((await store.consentEvents.history(kept)).map((event) => [event.kind, event.source])).toContainEqual([
         'email_undeliverable',
         'provider_answer',
       ]);

@@ -227,7 +227,7 @@ for (const engine of storeEngines) {
         attribution: { utmSource: 'newsletter', utmCampaign: 'spring' },
       });
       const confirmedOne = (await all(store)).find((record) => record.email === 'b@example.com');
-      expect(await store.consent.confirm(confirmedOne?.id ?? '', 'confirm_page')).toBe('confirmed');
+      expect(await store.subscribers.confirm(confirmedOne?.id ?? '', 'confirm_page')).toBe('confirmed');
       const now = new Date();
       const stats = await store.signups.stats({ days: 7, top: 5, now });
       expect(stats).toMatchObject({ total: 4, submissions: 5, betaTesting: 1, confirmed: 1 });

@@ -47,3 +47,10 @@ export interface QueryContext {
   writer: SignupWriter;
   now: () => Date;
 }
+
+/** Now, as the repositories write times: ISO 8601 text, which SQLite compares in order and PostgreSQL reads as timestamptz. */
+export const stamp = (context: Pick<QueryContext, 'now'>): string => context.now().toISOString();
+
+/** A boolean as the engine keeps it: 0 or 1 on SQLite, a boolean on PostgreSQL. */
+export const flag = (context: Pick<QueryContext, 'dialect'>, value: boolean): number | boolean =>
+  context.dialect.engine === 'sqlite' ? (value ? 1 : 0) : value;

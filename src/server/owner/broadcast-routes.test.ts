@@ -55,7 +55,7 @@ async function launchWithFailures(
   const people: string[] = [];
   for (const person of [rosa, ann, { ...ann, email: 'sam@example.com', phone: '+15550001111', name: 'Sam' }]) {
     await db.signups.add(person);
-    const subscriber = await db.consent.subscriberByEmailKey(person.email);
+    const subscriber = await db.subscribers.subscriberByEmailKey(person.email);
     if (!subscriber) throw new Error(`${person.email} was not stored`);
     people.push(subscriber.id);
   }

@@ -64,8 +64,8 @@ for (const engine of storeEngines) {
       for (const person of people) await store.signups.add({ ...person, consentVersion: 'v1' });
       const ids: string[] = [];
       for (const person of people) {
-        const subscriber = (await store.consent.subscriberByEmailKey(person.email.toLowerCase()))!;
-        await store.consent.confirm(subscriber.id, 'confirm_page');
+        const subscriber = (await store.subscribers.subscriberByEmailKey(person.email.toLowerCase()))!;
+        await store.subscribers.confirm(subscriber.id, 'confirm_page');
         ids.push(subscriber.id);
       }
       const [zelda, otto] = ids as [string, string, string];
@@ -76,7 +76,8 @@ for (const engine of storeEngines) {
       expect((await send(broadcast)).sent).toBe(3);
       const feedback = new Feedback({
         store: store.feedback,
-        consent: store.consent,
+        subscribers: store.subscribers,
+        optOuts: store.optOuts,
         subscriptions: broadcasts.subscriptions,
         outbox: store.outbox,
         tokens: createMessageTokens(KEY),

@@ -20,7 +20,8 @@ import { runsRequireOwner } from './require-owner.js';
 import type { SignInMailer } from './sign-in-mailer.js';
 
 export interface OwnerDashboardOptions {
-  db: Pick<Db, 'signups' | 'events' | 'consent' | 'outbox' | 'owners'> & Partial<Pick<Db, 'feedback'>>;
+  db: Pick<Db, 'signups' | 'events' | 'subscribers' | 'consentEvents' | 'outbox' | 'owners'> &
+    Partial<Pick<Db, 'feedback'>>;
   subscriptions: Subscriptions;
   /** The site's address: a POST's Origin may be it, and sign-in links point to it. */
   siteUrl: string;
@@ -73,7 +74,13 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
     siteUrl,
     confirmationOn: options.confirmationOn ?? false,
   });
-  await app.register(peopleRoutes, { consent: db.consent, owners, subscriptions: options.subscriptions, siteUrl });
+  await app.register(peopleRoutes, {
+    people: db.subscribers,
+    consentEvents: db.consentEvents,
+    owners,
+    subscriptions: options.subscriptions,
+    siteUrl,
+  });
   await app.register(exportRoutes, { signups: db.signups, owners, siteUrl });
   await app.register(auditRoutes, { owners, siteUrl });
   await app.register(broadcastRoutes, {

@@ -83,7 +83,7 @@ for (const engine of storeEngines) {
     describe('without a session', () => {
       it('every owner route the server registers refuses: pages and their forms redirect to sign-in, data answers 401', async () => {
         const setup = await setUp(engine);
-        const person = (await setup.store.consent.subscriberByEmailKey('rosa@example.com'))?.id ?? '';
+        const person = (await setup.store.subscribers.subscriberByEmailKey('rosa@example.com'))?.id ?? '';
         const ownerRoutes = setup.routes
           .filter((route) => route.url.startsWith('/owner'))
           .flatMap((route) =>
@@ -122,7 +122,7 @@ for (const engine of storeEngines) {
         }
         expect(checked).toEqual(guarded);
         // Nothing changed: the person is still there, the broadcast was not started.
-        expect(await setup.store.consent.subscriber(person)).toBeDefined();
+        expect(await setup.store.subscribers.subscriber(person)).toBeDefined();
         expect((await setup.store.outbox.get('launch'))?.state).toBe('ready');
       });
 
@@ -306,7 +306,7 @@ for (const engine of storeEngines) {
       it('refuses a change from another site, or from nowhere, and changes nothing', async () => {
         const setup = await setUp(engine);
         const ownerCookie = await signInAsOwner(setup.app, setup.store);
-        const person = (await setup.store.consent.subscriberByEmailKey('rosa@example.com'))?.id ?? '';
+        const person = (await setup.store.subscribers.subscriberByEmailKey('rosa@example.com'))?.id ?? '';
         for (const headers of [
           { origin: 'https://evil.example' },
           { origin: 'null' },
@@ -320,7 +320,7 @@ for (const engine of storeEngines) {
           });
           expect(response.statusCode, JSON.stringify(headers)).toBe(403);
         }
-        expect(await setup.store.consent.subscriber(person)).toBeDefined();
+        expect(await setup.store.subscribers.subscriber(person)).toBeDefined();
       });
 
       it('owner pages are never cached or indexed, and load nothing from another host', async () => {
@@ -348,7 +348,7 @@ for (const engine of storeEngines) {
       it('the overview shows the list’s health: the last 30 days’ bounce and complaint rates, and the suppression list by reason', async () => {
         const setup = await setUp(engine);
         const ownerCookie = await signInAsOwner(setup.app, setup.store);
-        const { feedback, consent } = setup.store;
+        const { feedback, optOuts } = setup.store;
         // 40 emails: 2 bounced, 1 reported as spam; one still sending (not counted).
         for (let index = 0; index < 41; index += 1) {
           const token = `token${String(index).padStart(27, '0')}`;
@@ -360,12 +360,12 @@ for (const engine of storeEngines) {
           if (index < 2) await feedback.advance(token, 'bounced');
           if (index === 2) await feedback.advance(token, 'complained');
         }
-        await consent.suppressByReport(
+        await optOuts.suppressByReport(
           null,
           { kind: 'email', hash: 'h0', reason: 'bounced', source: 'provider_report' },
           'email_bounced',
         );
-        await consent.suppressByReport(
+        await optOuts.suppressByReport(
           null,
           { kind: 'email', hash: 'h2', reason: 'complained', source: 'provider_report' },
           'email_complained',
@@ -443,7 +443,7 @@ for (const engine of storeEngines) {
         expect((await setup.app.inject({ url: '/owner/people?q=%25%25%25', headers: cookie })).body).toContain(
           'Nobody matches',
         );
-        const id = (await setup.store.consent.subscriberByEmailKey('rosa@example.com'))?.id ?? '';
+        const id = (await setup.store.subscribers.subscriberByEmailKey('rosa@example.com'))?.id ?? '';
         const record = await setup.app.inject({ url: `/owner/people/${id}`, headers: cookie });
         expect(record.statusCode).toBe(200);
         expect(record.body).toContain('Consent history');
@@ -452,15 +452,15 @@ for (const engine of storeEngines) {
         expect((await setup.app.inject({ url: `/owner/people/${id}/delete`, headers: cookie })).body).toContain(
           'Yes, delete them',
         );
-        expect(await setup.store.consent.subscriber(id)).toBeDefined();
+        expect(await setup.store.subscribers.subscriber(id)).toBeDefined();
         const deleted = await setup.app.inject({
           method: 'POST',
           url: `/owner/people/${id}/delete`,
           headers: { ...cookie, ...SAME_ORIGIN },
         });
         expect(deleted.statusCode).toBe(303);
-        expect(await setup.store.consent.subscriber(id)).toBeUndefined();
-        expect(await setup.store.consent.history(id)).toEqual([]);
+        expect(await setup.store.subscribers.subscriber(id)).toBeUndefined();
+        expect(await setup.store.consentEvents.history(id)).toEqual([]);
         const log = await setup.store.owners.auditLog(10);
         // What was searched for is never kept, and once deleted the person is "a person, deleted".
         expect(log.map((entry) => [entry.action, entry.detail, entry.subject ?? null])).toEqual([

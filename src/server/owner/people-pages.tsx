@@ -3,7 +3,8 @@
 import { phoneEnd } from '../messaging/phone.js';
 import { TextField } from '../consent/link-pages/link-page-text-field.js';
 import { ownerWords } from './owner-words.js';
-import type { ConsentEvent, Subscriber } from '../db/consent-repository.js';
+import type { ConsentEvent } from '../db/consent-events-repository.js';
+import type { Subscriber } from '../db/subscribers-repository.js';
 import type { ConsentKind, ConsentSource } from '../db/consent-events.table.js';
 import { Notice, renderOwnerPage, ScrollTable, shortPage, shortTime } from './owner-layout.js';
 

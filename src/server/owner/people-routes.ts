@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { checkDetails, typedDetails } from '../consent/link-pages/details-form.js';
 import { maskEmail } from '../messaging/mask-email.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
-import { DELETED_PERSON } from '../db/consent-repository.js';
+import { DELETED_PERSON } from '../db/opt-outs-repository.js';
 import type { Db } from '../db/open-database.js';
 import { maskedOnly } from './masked-address.js';
 import { html } from './owner-reply.js';
@@ -20,7 +20,8 @@ import {
 import { ownerOf, requireOwner } from './require-owner.js';
 
 export interface PeopleRouteOptions {
-  consent: Db['consent'];
+  people: Pick<Db['subscribers'], 'subscriber' | 'search'>;
+  consentEvents: Pick<Db['consentEvents'], 'history'>;
   owners: Db['owners'];
   /** Deletes a person the way every other door does (their consent history goes with them). */
   subscriptions: Subscriptions;
@@ -33,11 +34,11 @@ type PersonParams = { Params: { id: string } };
 
 export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
   app,
-  { consent, owners, subscriptions, siteUrl },
+  { people, consentEvents, owners, subscriptions, siteUrl },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
   const audit = owners.audit.bind(owners);
-  const person = async (id: string) => (UUID.test(id) ? consent.subscriber(id) : undefined);
+  const person = async (id: string) => (UUID.test(id) ? people.subscriber(id) : undefined);
 
   app.get<{ Querystring: { q?: string; deleted?: string } }>('/owner/people', page, async (request, reply) => {
     const owner = ownerOf(request);
@@ -47,7 +48,7 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
     const digits = query.replace(/\D/g, '');
     if (query.length < 3 && digits.length < 4)
       return html(reply, peoplePage({ ownerEmail: owner.email, query, tooShort: true }), 400);
-    const results = await consent.search(query, SEARCH_LIMIT + 1);
+    const results = await people.search(query, SEARCH_LIMIT + 1);
     await audit({
       ownerEmail: owner.email,
       action: 'searched',
@@ -67,7 +68,7 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
       subject: found.id,
       detail: maskEmail(found.email),
     });
-    const history = await consent.history(found.id);
+    const history = await consentEvents.history(found.id);
     const { done } = request.query;
     const change: PersonChange = done === 'changed' || done === 'unchanged' ? { done } : {};
     return html(reply, personPage({ ownerEmail: owner.email, person: found, history, change }));
@@ -83,7 +84,7 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
     const typed = typedDetails(request.body);
     const checked = checkDetails(typed);
     if (!checked.ok) {
-      const history = await consent.history(found.id);
+      const history = await consentEvents.history(found.id);
       return html(
         reply,
         personPage({ ownerEmail: owner.email, person: found, history, change: { typed, errors: checked.errors } }),

@@ -71,9 +71,9 @@ export async function addPeople(
   const people: Person[] = [];
   for (let index = 0; index < count; index += 1) {
     const email = `${prefix}${index}@example.com`;
-    const subscriber = await store.consent.subscriberByEmailKey(email);
+    const subscriber = await store.subscribers.subscriberByEmailKey(email);
     if (!subscriber) throw new Error(`${email} was not stored`);
-    if (confirmed(index)) await store.consent.confirm(subscriber.id);
+    if (confirmed(index)) await store.subscribers.confirm(subscriber.id);
     people.push({ email, phone: subscriber.phone, id: subscriber.id });
   }
   return people.sort((a, b) => (a.id < b.id ? -1 : 1));

@@ -24,5 +24,5 @@ export async function firstTokens(world: BroadcastWorld, people: { id: string }[
 
 /** May we email this person now (the one rule every sender asks)? */
 export async function mayEmail(world: BroadcastWorld, person: { id: string }): Promise<boolean> {
-  return world.broadcasts.subscriptions.mayContact((await world.store.consent.subscriber(person.id))!, 'email');
+  return world.broadcasts.subscriptions.mayContact((await world.store.subscribers.subscriber(person.id))!, 'email');
 }

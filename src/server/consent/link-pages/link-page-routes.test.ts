@@ -30,15 +30,15 @@ async function setUpOn(engine: StoreEngine, email: string = rosa.email) {
       ),
   });
   await store.signups.add({ ...rosa, name: 'Rosa <b>Díaz</b>', email });
-  const subscriber = await store.consent.subscriberByEmailKey(email);
+  const subscriber = await store.subscribers.subscriberByEmailKey(email);
   return { app, store, id: subscriber?.id ?? '' };
 }
 
 /** What the store holds about this person, and the suppression list, to compare before and after. */
 async function snapshot(store: Db, id: string) {
   return {
-    subscriber: await store.consent.subscriber(id),
-    history: await store.consent.history(id),
+    subscriber: await store.subscribers.subscriber(id),
+    history: await store.consentEvents.history(id),
     suppressions: await store.suppressions.count(),
   };
 }
@@ -144,9 +144,9 @@ for (const engine of storeEngines) {
         const pressed = await app.inject({ method: 'POST', url, ...form({}) });
         expect(pressed.statusCode).toBe(303);
         expect(pressed.headers.location).toBe(url);
-        expect((await store.consent.subscriber(id))?.confirmedAt).not.toBeNull();
+        expect((await store.subscribers.subscriber(id))?.confirmedAt).not.toBeNull();
         expect((await app.inject({ method: 'POST', url, ...form({}) })).statusCode).toBe(303);
-        expect((await store.consent.history(id)).filter((event) => event.kind === 'confirmed')).toEqual([
+        expect((await store.consentEvents.history(id)).filter((event) => event.kind === 'confirmed')).toEqual([
           expect.objectContaining({ source: 'confirm_page' }),
         ]);
         const page = (await app.inject({ method: 'GET', url })).body;
@@ -169,10 +169,10 @@ for (const engine of storeEngines) {
         const saved = await app.inject({ method: 'POST', url, ...form({ email: 'on' }) });
         expect(saved.statusCode).toBe(303);
         expect(saved.headers.location).toBe(`${url}?done=saved`);
-        const after = await store.consent.subscriber(id);
+        const after = await store.subscribers.subscriber(id);
         expect(after).toMatchObject({ emailOptOutAt: null, betaTesting: false });
         expect(after?.smsOptOutAt).not.toBeNull();
-        expect((await store.consent.history(id)).map((event) => [event.kind, event.source])).toEqual([
+        expect((await store.consentEvents.history(id)).map((event) => [event.kind, event.source])).toEqual([
           ['signed_up', 'signup_form'],
           ['sms_off', 'preferences_page'],
           ['beta_off', 'preferences_page'],
@@ -185,9 +185,9 @@ for (const engine of storeEngines) {
         );
 
         await app.inject({ method: 'POST', url, ...form({ sms: 'on', beta: 'on' }) });
-        expect(await store.consent.subscriber(id)).toMatchObject({ smsOptOutAt: null, betaTesting: true });
-        expect((await store.consent.subscriber(id))?.emailOptOutAt).not.toBeNull();
-        expect((await store.consent.history(id)).slice(4).map((event) => event.kind)).toEqual([
+        expect(await store.subscribers.subscriber(id)).toMatchObject({ smsOptOutAt: null, betaTesting: true });
+        expect((await store.subscribers.subscriber(id))?.emailOptOutAt).not.toBeNull();
+        expect((await store.consentEvents.history(id)).slice(4).map((event) => event.kind)).toEqual([
           'email_off',
           'sms_on',
           'beta_on',
@@ -208,8 +208,11 @@ for (const engine of storeEngines) {
         const left = await app.inject({ method: 'POST', url: `${url}/leave`, ...form({}) });
         expect(left.statusCode).toBe(303);
         expect(left.headers.location).toBe(`${url}?done=left`);
-        expect((await store.consent.subscriber(id))?.leftAt).not.toBeNull();
-        expect((await store.consent.history(id)).at(-1)).toMatchObject({ kind: 'left', source: 'preferences_page' });
+        expect((await store.subscribers.subscriber(id))?.leftAt).not.toBeNull();
+        expect((await store.consentEvents.history(id)).at(-1)).toMatchObject({
+          kind: 'left',
+          source: 'preferences_page',
+        });
         expect(await isSuppressed(store, 'email', hasher.hash('email', 'rosa@example.com'), LONG_AGO)).toBe(true);
         const page = (await app.inject({ method: 'GET', url: `${url}?done=left` })).body;
         expect(page).toContain(`role="status"><p>${words.left}</p><p>${words.comeBack.replace(/"/g, '&quot;')}</p>`);
@@ -218,7 +221,7 @@ for (const engine of storeEngines) {
 
         // Ticking a box again brings them back.
         await app.inject({ method: 'POST', url, ...form({ email: 'on' }) });
-        expect(await store.consent.subscriber(id)).toMatchObject({ leftAt: null, emailOptOutAt: null });
+        expect(await store.subscribers.subscriber(id)).toMatchObject({ leftAt: null, emailOptOutAt: null });
       });
 
       it('delete: asks first, then deletes everything but the suppression hashes', async () => {
@@ -233,13 +236,13 @@ for (const engine of storeEngines) {
           ),
         );
         expect(asked.body).toContain(`<a class="button button--secondary" href="${url}">No, keep them</a>`);
-        expect(await store.consent.subscriber(id)).toBeDefined();
+        expect(await store.subscribers.subscriber(id)).toBeDefined();
 
         const deleted = await app.inject({ method: 'POST', url: `${url}/delete`, ...form({ confirm: 'yes' }) });
         expect(deleted.statusCode).toBe(303);
         expect(deleted.headers.location).toBe(`${url}?done=deleted`);
-        expect(await store.consent.subscriber(id)).toBeUndefined();
-        expect(await store.consent.history(id)).toEqual([]);
+        expect(await store.subscribers.subscriber(id)).toBeUndefined();
+        expect(await store.consentEvents.history(id)).toEqual([]);
         expect(await store.signups.count()).toBe(0);
         expect(await isSuppressed(store, 'email', hasher.hash('email', 'rosa@example.com'), LONG_AGO)).toBe(true);
         expect(await isSuppressed(store, 'phone', hasher.hash('phone', '+15551234567'), LONG_AGO)).toBe(true);
@@ -280,10 +283,10 @@ for (const engine of storeEngines) {
         expect(oneClick.body).toContain('<h1>You will get no more emails from us</h1>');
         expect(oneClick.body).toContain(`href="/preferences/${manage}"`);
         expect(oneClick.headers['cache-control']).toBe('no-store');
-        const after = await store.consent.subscriber(id);
+        const after = await store.subscribers.subscriber(id);
         expect(after?.emailOptOutAt).not.toBeNull();
         expect(after?.smsOptOutAt).toBeNull();
-        expect((await store.consent.history(id)).at(-1)).toMatchObject({
+        expect((await store.consentEvents.history(id)).at(-1)).toMatchObject({
           kind: 'email_off',
           source: 'one_click_unsubscribe',
         });
@@ -307,7 +310,7 @@ for (const engine of storeEngines) {
           ...(payload ? { payload } : {}),
         });
         expect(response.statusCode).toBe(200);
-        expect((await store.consent.subscriber(id))?.emailOptOutAt).not.toBeNull();
+        expect((await store.subscribers.subscriber(id))?.emailOptOutAt).not.toBeNull();
       });
     });
 
@@ -339,8 +342,8 @@ for (const engine of storeEngines) {
         const subscriptions = new Subscriptions(store, hasher);
         const url = `/preferences/${links.sign('manage', id)}`;
         const box = (name: string) => new RegExp(`<input type="checkbox" name="${name}"( checked="")? value="on"/>`);
-        const subscriber = (await store.consent.subscriber(id))!;
-        await store.consent.suppressByReport(
+        const subscriber = (await store.subscribers.subscriber(id))!;
+        await store.optOuts.suppressByReport(
           id,
           {
             kind: 'phone',
@@ -356,7 +359,7 @@ for (const engine of storeEngines) {
         expect(page).not.toContain('reply START');
         expect(page.match(box('email'))?.[1]).toBe(' checked=""');
 
-        await store.consent.suppressByReport(
+        await store.optOuts.suppressByReport(
           id,
           {
             kind: 'email',

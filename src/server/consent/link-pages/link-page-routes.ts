@@ -17,7 +17,7 @@ import {
   unsubscribePage,
 } from './link-pages.js';
 import { deleteQuestionPage, preferencesPage, type PreferencesPageProps } from './preferences-page.js';
-import { preferencesOf, type Subscriber } from '../../db/consent-repository.js';
+import { preferencesOf, type Subscriber } from '../../db/subscribers-repository.js';
 import { checkDetails, typedDetails } from './details-form.js';
 import { distinctEnds, phoneEnd } from '../../messaging/phone.js';
 import { maskEmail } from '../../messaging/mask-email.js';

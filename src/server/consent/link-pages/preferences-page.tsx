@@ -1,7 +1,7 @@
 // The preferences page (a box for each kind of message, leave, delete) and the question deleting
 // asks first. Rendered on the server to static HTML; every word comes from linkPageWords.
 import { linkPageWords as words } from '../../messaging/message-words.js';
-import type { Preferences } from '../../db/consent-repository.js';
+import type { Preferences } from '../../db/subscribers-repository.js';
 import { Button, renderPage } from './link-page-layout.js';
 import { TextField } from './link-page-text-field.js';
 

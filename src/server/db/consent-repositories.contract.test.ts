@@ -1,4 +1,4 @@
-// One suite, every engine: consent, confirmation, opt-outs and the suppression list, from the sign-up path through ConsentRepository.
+// One suite, every engine: the people, their opt-outs, the confirmation and phone-change queues and the suppression list, from the sign-up path through the repositories.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
 import pg from 'pg';
@@ -7,7 +7,8 @@ import { emailKey, type SignupInput, type SignupRecord } from '../../shared/sign
 import type { DatabaseConfig } from '../config.js';
 import { storedForms, toE164 } from '../messaging/phone.js';
 import { storeEngines, suiteName } from '../test/store-engines.js';
-import type { ConfirmationJob, Subscriber } from './consent-repository.js';
+import type { ConfirmationJob } from './confirmation-queue-repository.js';
+import type { Subscriber } from './subscribers-repository.js';
 import type { Suppression } from './suppressions-repository.js';
 import { openDatabase, type Db } from './open-database.js';
 import { isSuppressed } from '../test/suppressed.js';
@@ -62,7 +63,7 @@ async function postgresQuery(database: DatabaseConfig, sql: string, values: unkn
 }
 
 for (const engine of storeEngines) {
-  describe.skipIf(!engine.available)(suiteName('ConsentRepository', engine), () => {
+  describe.skipIf(!engine.available)(suiteName('the consent repositories', engine), () => {
     interface Opened {
       store: Db;
       database: DatabaseConfig;
@@ -88,7 +89,7 @@ for (const engine of storeEngines) {
       const signup = { ...rosa, ...input };
       await store.signups.add(signup);
       await pause(3);
-      const subscriber = await store.consent.subscriberByEmailKey(emailKey(signup.email));
+      const subscriber = await store.subscribers.subscriberByEmailKey(emailKey(signup.email));
       if (!subscriber) throw new Error(`${signup.email} was not stored`);
       return subscriber;
     }
@@ -107,14 +108,14 @@ for (const engine of storeEngines) {
         );
     }
 
-    const claim = (store: Db): Promise<ConfirmationJob[]> => store.consent.claimConfirmations(10, LEASE_MS);
+    const claim = (store: Db): Promise<ConfirmationJob[]> => store.confirmations.claimConfirmations(10, LEASE_MS);
 
     it('records each sign-up in the consent history with the consent text it agreed to', async () => {
       const { store } = await open();
       const first = await signUp(store);
       const again = await signUp(store, { email: 'ROSA@example.com', consentVersion: '2026-12-01' });
       expect(again.id).toBe(first.id);
-      expect(await store.consent.history(first.id)).toEqual([
+      expect(await store.consentEvents.history(first.id)).toEqual([
         { kind: 'signed_up', source: 'signup_form', consentVersion: '2026-11-22', at: first.createdAt },
         { kind: 'signed_up', source: 'signup_form', consentVersion: '2026-12-01', at: again.lastSeenAt },
       ]);
@@ -140,8 +141,8 @@ for (const engine of storeEngines) {
       const { store } = opened;
       const { id } = await signUp(store);
       expect(await claim(store)).toHaveLength(1);
-      await store.consent.confirmationSent(id);
-      expect((await store.consent.subscriber(id))?.confirmationSentAt).not.toBeNull();
+      await store.confirmations.confirmationSent(id);
+      expect((await store.subscribers.subscriber(id))?.confirmationSentAt).not.toBeNull();
       expect(await claim(store)).toEqual([]);
 
       await signUp(store); // the same minute
@@ -160,16 +161,16 @@ for (const engine of storeEngines) {
       const [first] = await claim(store);
       expect(first?.attempts).toBe(1);
       const retryAt = new Date(clock.now().getTime() + 1000);
-      await store.consent.confirmationFailed(id, 'waiting for the mail server', retryAt, { countAttempt: false });
+      await store.confirmations.confirmationFailed(id, 'waiting for the mail server', retryAt, { countAttempt: false });
       expect(await claim(store)).toEqual([]);
       clock.advance(1500);
       // Given back: this claim is the first attempt again.
       expect(await claim(store)).toEqual([{ id, email: 'rosa@example.com', attempts: 1 }]);
-      await store.consent.confirmationFailed(id, '421 try later', new Date(clock.now().getTime() + 1000));
+      await store.confirmations.confirmationFailed(id, '421 try later', new Date(clock.now().getTime() + 1000));
       clock.advance(1500);
       expect(await claim(store)).toEqual([{ id, email: 'rosa@example.com', attempts: 2 }]);
       // No retry time: not tried again.
-      await store.consent.confirmationFailed(id, '550 5.1.1 no such user');
+      await store.confirmations.confirmationFailed(id, '550 5.1.1 no such user');
       clock.advance(LEASE_MS * 2);
       expect(await claim(store)).toEqual([]);
     });
@@ -185,20 +186,20 @@ for (const engine of storeEngines) {
     it('confirms once: "confirmed", then "already"; "missing" for an unknown id or one that is not a UUID', async () => {
       const { store } = await open();
       const { id } = await signUp(store);
-      expect(await store.consent.confirm(id)).toBe('confirmed');
-      const confirmed = await store.consent.subscriber(id);
+      expect(await store.subscribers.confirm(id)).toBe('confirmed');
+      const confirmed = await store.subscribers.subscriber(id);
       expect(confirmed?.confirmedAt).not.toBeNull();
-      expect((await store.consent.history(id)).map(({ kind, source }) => [kind, source])).toEqual([
+      expect((await store.consentEvents.history(id)).map(({ kind, source }) => [kind, source])).toEqual([
         ['signed_up', 'signup_form'],
         ['confirmed', 'confirm_page'],
       ]);
       expect(await claim(store)).toEqual([]); // the email asking for it is no longer needed
-      expect(await store.consent.confirm(id)).toBe('already');
-      expect((await store.consent.subscriber(id))?.confirmedAt).toBe(confirmed?.confirmedAt);
-      expect(await store.consent.history(id)).toHaveLength(2);
-      expect(await store.consent.confirm(randomUUID())).toBe('missing');
-      expect(await store.consent.confirm('not-a-uuid')).toBe('missing');
-      expect(await store.consent.confirm(`${id}' OR '1'='1`)).toBe('missing');
+      expect(await store.subscribers.confirm(id)).toBe('already');
+      expect((await store.subscribers.subscriber(id))?.confirmedAt).toBe(confirmed?.confirmedAt);
+      expect(await store.consentEvents.history(id)).toHaveLength(2);
+      expect(await store.subscribers.confirm(randomUUID())).toBe('missing');
+      expect(await store.subscribers.confirm('not-a-uuid')).toBe('missing');
+      expect(await store.subscribers.confirm(`${id}' OR '1'='1`)).toBe('missing');
     });
 
     it('does not ask a confirmed person to confirm again when they sign up again', async () => {
@@ -206,68 +207,72 @@ for (const engine of storeEngines) {
       const { store } = opened;
       const { id } = await signUp(store);
       await claim(store);
-      await store.consent.confirmationSent(id);
-      await store.consent.confirm(id);
-      const confirmedAt = (await store.consent.subscriber(id))?.confirmedAt;
+      await store.confirmations.confirmationSent(id);
+      await store.subscribers.confirm(id);
+      const confirmedAt = (await store.subscribers.subscriber(id))?.confirmedAt;
       await ageConfirmationSent(opened, 3 * 24 * HOUR_MS);
       await signUp(store);
       expect(await claim(store)).toEqual([]);
-      expect((await store.consent.subscriber(id))?.confirmedAt).toBe(confirmedAt);
+      expect((await store.subscribers.subscriber(id))?.confirmedAt).toBe(confirmedAt);
     });
 
     it('changes only the preferences that differ, recording exactly those changes', async () => {
       const { store } = await open();
       const { id } = await signUp(store);
-      const updated = await store.consent.updatePreferences(
+      const updated = await store.subscribers.updatePreferences(
         id,
         { email: true, sms: false, beta: true },
         'preferences_page',
       );
       expect(updated).toMatchObject({ emailOptOutAt: null, betaTesting: true, leftAt: null });
       expect(updated?.smsOptOutAt).not.toBeNull();
-      const kinds = async () => (await store.consent.history(id)).map(({ kind, source }) => `${kind}/${source}`);
+      const kinds = async () => (await store.consentEvents.history(id)).map(({ kind, source }) => `${kind}/${source}`);
       expect(await kinds()).toEqual(['signed_up/signup_form', 'sms_off/preferences_page', 'beta_on/preferences_page']);
 
-      await store.consent.updatePreferences(id, { email: true, sms: false, beta: true }, 'preferences_page');
+      await store.subscribers.updatePreferences(id, { email: true, sms: false, beta: true }, 'preferences_page');
       expect(await kinds()).toHaveLength(3); // nothing changed, nothing recorded
 
-      const later = await store.consent.updatePreferences(id, { email: false, sms: true }, 'one_click_unsubscribe');
+      const later = await store.subscribers.updatePreferences(id, { email: false, sms: true }, 'one_click_unsubscribe');
       expect(later).toMatchObject({ smsOptOutAt: null, betaTesting: true });
       expect(later?.emailOptOutAt).not.toBeNull();
       expect((await kinds()).slice(3)).toEqual(['email_off/one_click_unsubscribe', 'sms_on/one_click_unsubscribe']);
 
-      expect(await store.consent.updatePreferences(randomUUID(), { email: false }, 'preferences_page')).toBe(undefined);
+      expect(await store.subscribers.updatePreferences(randomUUID(), { email: false }, 'preferences_page')).toBe(
+        undefined,
+      );
     });
 
     it('leaving turns both channels off, is recorded, suppresses both addresses and cancels the confirmation', async () => {
       const { store, clock } = await open();
       const { id, lastSeenAt } = await signUp(store);
       const suppressions = suppressionsOf(rosa.email, rosa.phone, 'left');
-      expect(await store.consent.leave(id, 'preferences_page', suppressions)).toBe(true);
-      const left = await store.consent.subscriber(id);
+      expect(await store.optOuts.leave(id, 'preferences_page', suppressions)).toBe(true);
+      const left = await store.subscribers.subscriber(id);
       expect(left?.leftAt).not.toBeNull();
       expect(left).toMatchObject({ emailOptOutAt: left?.leftAt, smsOptOutAt: left?.leftAt });
-      expect((await store.consent.history(id)).at(-1)).toMatchObject({ kind: 'left', source: 'preferences_page' });
+      expect((await store.consentEvents.history(id)).at(-1)).toMatchObject({
+        kind: 'left',
+        source: 'preferences_page',
+      });
       expect(await store.suppressions.count()).toBe(2);
-      for (const { kind, hash } of suppressions)
-        expect(await isSuppressed(store, kind, hash, lastSeenAt)).toBe(true);
+      for (const { kind, hash } of suppressions) expect(await isSuppressed(store, kind, hash, lastSeenAt)).toBe(true);
       clock.advance(LEASE_MS * 2);
       expect(await claim(store)).toEqual([]);
 
-      expect(await store.consent.leave(id, 'preferences_page', suppressions)).toBe(true); // already off
+      expect(await store.optOuts.leave(id, 'preferences_page', suppressions)).toBe(true); // already off
       expect(await store.suppressions.count()).toBe(2);
-      expect(await store.consent.history(id)).toHaveLength(2);
-      expect(await store.consent.leave(randomUUID(), 'preferences_page', suppressions)).toBe(false);
+      expect(await store.consentEvents.history(id)).toHaveLength(2);
+      expect(await store.optOuts.leave(randomUUID(), 'preferences_page', suppressions)).toBe(false);
     });
 
     it('takes back someone who left and signs up again: channels on, unconfirmed, and asked to confirm again the same day', async () => {
       const { store } = await open();
       const { id } = await signUp(store);
       await claim(store);
-      await store.consent.confirmationSent(id);
-      await store.consent.confirm(id);
-      await store.consent.updatePreferences(id, { email: false }, 'one_click_unsubscribe');
-      await store.consent.leave(id, 'preferences_page', suppressionsOf(rosa.email, rosa.phone, 'left'));
+      await store.confirmations.confirmationSent(id);
+      await store.subscribers.confirm(id);
+      await store.subscribers.updatePreferences(id, { email: false }, 'one_click_unsubscribe');
+      await store.optOuts.leave(id, 'preferences_page', suppressionsOf(rosa.email, rosa.phone, 'left'));
 
       const back = await signUp(store);
       expect(back).toMatchObject({ id, leftAt: null, emailOptOutAt: null, smsOptOutAt: null, confirmedAt: null });
@@ -279,18 +284,17 @@ for (const engine of storeEngines) {
       const { store } = await open();
       const { id, lastSeenAt } = await signUp(store);
       await signUp(store, { email: 'ben@example.com', phone: '+15559876543' });
-      await store.consent.confirm(id);
+      await store.subscribers.confirm(id);
       const suppressions = suppressionsOf(rosa.email, rosa.phone, 'deleted');
-      expect(await store.consent.remove(id, suppressions)).toBe(true);
-      expect(await store.consent.subscriber(id)).toBeUndefined();
-      expect(await store.consent.history(id)).toEqual([]);
+      expect(await store.optOuts.remove(id, suppressions)).toBe(true);
+      expect(await store.subscribers.subscriber(id)).toBeUndefined();
+      expect(await store.consentEvents.history(id)).toEqual([]);
       expect((await all(store)).map((record) => record.email)).toEqual(['ben@example.com']);
       expect(await store.suppressions.count()).toBe(2);
-      for (const { kind, hash } of suppressions)
-        expect(await isSuppressed(store, kind, hash, lastSeenAt)).toBe(true);
-      expect(await store.consent.remove(id, suppressions)).toBe(false);
+      for (const { kind, hash } of suppressions) expect(await isSuppressed(store, kind, hash, lastSeenAt)).toBe(true);
+      expect(await store.optOuts.remove(id, suppressions)).toBe(false);
       expect(await store.suppressions.count()).toBe(2); // nothing added for a sign-up that was not there
-      expect(await store.consent.remove('not-a-uuid', suppressions)).toBe(false);
+      expect(await store.optOuts.remove('not-a-uuid', suppressions)).toBe(false);
     });
 
     it('counts a suppression only against consent given before it: a later sign-up lifts it', async () => {
@@ -299,7 +303,7 @@ for (const engine of storeEngines) {
       const [email, phone] = suppressionsOf(rosa.email, rosa.phone, 'left');
       if (!email || !phone) throw new Error('two suppressions expected');
       expect(await isSuppressed(store, 'email', email.hash, before.lastSeenAt)).toBe(false);
-      await store.consent.leave(before.id, 'preferences_page', [email, phone]);
+      await store.optOuts.leave(before.id, 'preferences_page', [email, phone]);
       await pause(3);
       expect(await isSuppressed(store, 'email', email.hash, before.lastSeenAt)).toBe(true);
       expect(await isSuppressed(store, 'phone', phone.hash, before.lastSeenAt)).toBe(true);
@@ -323,33 +327,33 @@ for (const engine of storeEngines) {
       const hash = 'phone-hash:+15551234567';
       const stop: Suppression = { kind: 'phone', hash, reason: 'sms_stop', source: 'sms_reply' };
 
-      expect(await store.consent.stopTexts(forms, stop)).toBe(3);
+      expect(await store.optOuts.stopTexts(forms, stop)).toBe(3);
       for (const person of people) {
-        expect((await store.consent.subscriber(person.id))?.smsOptOutAt).not.toBeNull();
-        expect((await store.consent.history(person.id)).at(-1)).toMatchObject({
+        expect((await store.subscribers.subscriber(person.id))?.smsOptOutAt).not.toBeNull();
+        expect((await store.consentEvents.history(person.id)).at(-1)).toMatchObject({
           kind: 'sms_off',
           source: 'sms_reply',
         });
       }
-      expect((await store.consent.subscriber(other.id))?.smsOptOutAt).toBeNull();
-      expect(await store.consent.history(other.id)).toHaveLength(1);
+      expect((await store.subscribers.subscriber(other.id))?.smsOptOutAt).toBeNull();
+      expect(await store.consentEvents.history(other.id)).toHaveLength(1);
       expect(await isSuppressed(store, 'phone', hash, other.lastSeenAt)).toBe(true);
-      expect(await store.consent.stopTexts(forms, stop)).toBe(0); // already off: nothing more to record
-      expect(await store.consent.history(people[0]?.id ?? '')).toHaveLength(2);
+      expect(await store.optOuts.stopTexts(forms, stop)).toBe(0); // already off: nothing more to record
+      expect(await store.consentEvents.history(people[0]?.id ?? '')).toHaveLength(2);
 
       // Someone who left stays off when the number texts START.
       const [stays, ...back] = people;
       if (!stays) throw new Error('three people expected');
-      await store.consent.leave(stays.id, 'preferences_page', []);
-      expect(await store.consent.startTexts(forms, hash, 'sms_reply')).toBe(2);
+      await store.optOuts.leave(stays.id, 'preferences_page', []);
+      expect(await store.optOuts.startTexts(forms, hash, 'sms_reply')).toBe(2);
       for (const person of back) {
-        expect((await store.consent.subscriber(person.id))?.smsOptOutAt).toBeNull();
-        expect((await store.consent.history(person.id)).at(-1)).toMatchObject({
+        expect((await store.subscribers.subscriber(person.id))?.smsOptOutAt).toBeNull();
+        expect((await store.consentEvents.history(person.id)).at(-1)).toMatchObject({
           kind: 'sms_on',
           source: 'sms_reply',
         });
       }
-      expect((await store.consent.subscriber(stays.id))?.smsOptOutAt).not.toBeNull();
+      expect((await store.subscribers.subscriber(stays.id))?.smsOptOutAt).not.toBeNull();
       expect(await isSuppressed(store, 'phone', hash, other.lastSeenAt)).toBe(false);
     });
 
@@ -361,10 +365,10 @@ for (const engine of storeEngines) {
       ];
       const stop: Suppression = { kind: 'phone', hash: 'h', reason: 'sms_stop', source: 'sms_reply' };
       const forms = storedForms('+15551234567');
-      const counts = await Promise.all(Array.from({ length: 6 }, () => store.consent.stopTexts(forms, stop)));
+      const counts = await Promise.all(Array.from({ length: 6 }, () => store.optOuts.stopTexts(forms, stop)));
       expect(counts.reduce((sum, count) => sum + count, 0)).toBe(2);
       for (const person of people)
-        expect((await store.consent.history(person.id)).filter(({ kind }) => kind === 'sms_off')).toHaveLength(1);
+        expect((await store.consentEvents.history(person.id)).filter(({ kind }) => kind === 'sms_off')).toHaveLength(1);
     });
 
     it('deletes only sign-ups whose confirmation email went out and who did not confirm, before the cutoff', async () => {
@@ -379,43 +383,44 @@ for (const engine of storeEngines) {
       const sent = await signUp(store, { email: 'sent@example.com' });
       const confirmed = await signUp(store, { email: 'confirmed@example.com' });
       await claim(store);
-      await store.consent.confirmationSent(sent.id);
-      await store.consent.confirm(confirmed.id);
+      await store.confirmations.confirmationSent(sent.id);
+      await store.subscribers.confirm(confirmed.id);
       const cutoff = clock.now();
       await pause(3);
       const recent = await signUp(store, { email: 'recent@example.com' });
 
       // Only the one whose confirmation email went out before the cutoff: one still waiting for its
       // email to go (queued, retrying) has not been asked yet, and is kept.
-      expect(await store.consent.deleteUnconfirmed(cutoff)).toBe(1);
+      expect(await store.confirmations.deleteUnconfirmed(cutoff)).toBe(1);
       expect((await all(store)).map((record) => record.email).sort()).toEqual([
         'confirmed@example.com',
         'old@example.com',
         'recent@example.com',
         'waiting@example.com',
       ]);
-      expect(await store.consent.history(sent.id)).toEqual([]);
-      for (const kept of [old, confirmed, recent, waiting]) expect(await store.consent.history(kept.id)).not.toEqual([]);
-      expect(await store.consent.deleteUnconfirmed(cutoff)).toBe(0);
+      expect(await store.consentEvents.history(sent.id)).toEqual([]);
+      for (const kept of [old, confirmed, recent, waiting])
+        expect(await store.consentEvents.history(kept.id)).not.toEqual([]);
+      expect(await store.confirmations.deleteUnconfirmed(cutoff)).toBe(0);
     });
 
     it('a repeat sign-up after turning email off needs the owner of the address to confirm again', async () => {
       const { store } = await open();
       const person = await signUp(store, { email: 'off@example.com' });
-      for (const job of await store.consent.claimConfirmations(10, LEASE_MS))
-        await store.consent.confirmationSent(job.id);
-      await store.consent.confirm(person.id);
-      await store.consent.updatePreferences(person.id, { email: false }, 'one_click_unsubscribe');
+      for (const job of await store.confirmations.claimConfirmations(10, LEASE_MS))
+        await store.confirmations.confirmationSent(job.id);
+      await store.subscribers.confirm(person.id);
+      await store.subscribers.updatePreferences(person.id, { email: false }, 'one_click_unsubscribe');
       await signUp(store, { email: 'off@example.com' });
-      const after = await store.consent.subscriber(person.id);
+      const after = await store.subscribers.subscriber(person.id);
       expect(after).toMatchObject({ emailOptOutAt: null, confirmedAt: null });
-      expect((await store.consent.claimConfirmations(10, LEASE_MS)).map((job) => job.id)).toEqual([person.id]);
+      expect((await store.confirmations.claimConfirmations(10, LEASE_MS)).map((job) => job.id)).toEqual([person.id]);
     });
 
     it('a STOP holds over a later sign-up with the number; only START lifts it', async () => {
       const { store } = await open();
       const hash = 'phone-hash:+15557654321';
-      await store.consent.stopTexts(['+15557654321'], {
+      await store.optOuts.stopTexts(['+15557654321'], {
         kind: 'phone',
         hash,
         reason: 'sms_stop',
@@ -423,10 +428,10 @@ for (const engine of storeEngines) {
       });
       const later = await signUp(store, { email: 'someone-else@example.com', phone: '+15557654321' });
       expect(await isSuppressed(store, 'phone', hash, later.lastSeenAt)).toBe(true);
-      await store.consent.startTexts(['+15557654321'], hash, 'sms_reply');
+      await store.optOuts.startTexts(['+15557654321'], hash, 'sms_reply');
       expect(await isSuppressed(store, 'phone', hash, later.lastSeenAt)).toBe(false);
       // Leaving, by contrast, is lifted by the person's own later sign-up.
-      await store.consent.leave(later.id, 'preferences_page', [
+      await store.optOuts.leave(later.id, 'preferences_page', [
         { kind: 'phone', hash, reason: 'left', source: 'preferences_page' },
       ]);
       const back = await signUp(store, { email: 'someone-else@example.com', phone: '+15557654321' });
@@ -438,12 +443,12 @@ for (const engine of storeEngines) {
       const fresh = await signUp(store, { email: 'fresh@example.com' });
       const kept = await signUp(store, { email: 'kept@example.com' });
       const gone = await signUp(store, { email: 'gone@example.com' });
-      await store.consent.confirm(kept.id);
-      await store.consent.updatePreferences(kept.id, { sms: false }, 'preferences_page');
-      await store.consent.leave(gone.id, 'preferences_page', []);
+      await store.subscribers.confirm(kept.id);
+      await store.subscribers.updatePreferences(kept.id, { sms: false }, 'preferences_page');
+      await store.optOuts.leave(gone.id, 'preferences_page', []);
       const byEmail = new Map((await all(store)).map((record) => [record.email, record]));
       const stored = async (id: string) => {
-        const subscriber = await store.consent.subscriber(id);
+        const subscriber = await store.subscribers.subscriber(id);
         if (!subscriber) throw new Error('missing');
         const { confirmedAt, emailOptOutAt, smsOptOutAt, leftAt } = subscriber;
         return { confirmedAt, emailOptOutAt, smsOptOutAt, leftAt };
@@ -475,8 +480,8 @@ const postgres = storeEngines.find((engine) => engine.name === 'postgres');
 
 describe.skipIf(!postgres?.available)(
   postgres?.available
-    ? 'ConsentRepository on postgres, several instances'
-    : 'ConsentRepository on postgres, several instances (skipped: set TEST_DATABASE_URL to run it)',
+    ? 'the consent repositories on postgres, several instances'
+    : 'the consent repositories on postgres, several instances (skipped: set TEST_DATABASE_URL to run it)',
   () => {
     it('never gives two instances the same confirmation to send', async () => {
       if (!postgres) throw new Error('no PostgreSQL engine');
@@ -494,7 +499,7 @@ describe.skipIf(!postgres?.available)(
       const sender = async (store: Db) => {
         const taken: string[] = [];
         for (;;) {
-          const jobs = await store.consent.claimConfirmations(10, LEASE_MS);
+          const jobs = await store.confirmations.claimConfirmations(10, LEASE_MS);
           if (jobs.length === 0) return taken;
           taken.push(...jobs.map((job) => job.id));
         }

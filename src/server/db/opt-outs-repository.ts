@@ -1,0 +1,208 @@
+// Every change that stops or resumes messages to a person's addresses, each in one transaction with
+// its consent event and its suppression: leaving, deleting (delete means delete), STOP and START, a
+// provider's "cannot be reached" and the owner lifting it, a report's bounce or complaint, and an
+// emailed link proving the mailbox. Written once with Kysely for both engines.
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { isSignupId } from './column-types.js';
+import type { ConsentKind, ConsentSource } from './consent-events.table.js';
+import { recordConsentEvent } from './consent-events-repository.js';
+import type { Database } from './database.js';
+import { stamp, type QueryContext } from './sql-dialect.js';
+import { readSubscriber } from './subscribers-repository.js';
+import { addSuppressions, liftSuppressions, type Suppression } from './suppressions-repository.js';
+import { OWN_REASONS, type AddressKind } from './suppressions.table.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** What the owner's log says of a person once they are deleted: that it was someone, and nothing more. */
+export const DELETED_PERSON = 'a person, deleted';
+
+export class OptOutsRepository {
+  constructor(private readonly context: QueryContext) {}
+
+  /**
+   * The person acted on a page an emailed link opened, so the mailbox is theirs: their email is
+   * confirmed (once), and the leaving or deletion they themselves asked for no longer holds on these
+   * addresses. A bounce, a complaint, an undeliverable mark and a STOP stay: only the phone's START
+   * lifts a STOP. Each change is a consent event.
+   */
+  async provenByEmailedLink(
+    id: string,
+    addresses: { kind: AddressKind; hash: string }[],
+    source: ConsentSource,
+  ): Promise<{ confirmed: boolean; lifted: number }> {
+    if (!isSignupId(id)) return { confirmed: false, lifted: 0 };
+    const at = stamp(this.context);
+    return this.context.db.transaction().execute(async (trx) => {
+      const confirmed = await trx
+        .updateTable('signups')
+        .set({ confirmed_at: at, confirm_requested_at: null })
+        .where('id', '=', id)
+        .where('confirmed_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(confirmed.numUpdatedRows) > 0) await recordConsentEvent(trx, id, 'confirmed', source, at);
+      let lifted = 0;
+      for (const address of addresses) lifted += await liftSuppressions(trx, address.kind, address.hash, OWN_REASONS);
+      if (lifted > 0) await recordConsentEvent(trx, id, 'own_suppression_lifted', source, at);
+      return { confirmed: Number(confirmed.numUpdatedRows) > 0, lifted };
+    });
+  }
+
+  /** Off the list: no email, no texts, and the addresses' hashes on the suppression list. */
+  async leave(id: string, source: ConsentSource, suppressions: Suppression[]): Promise<boolean> {
+    const current = await readSubscriber(this.context.db, id);
+    if (!current) return false;
+    if (current.leftAt !== null) return true;
+    const at = stamp(this.context);
+    await this.context.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('signups')
+        .set({
+          left_at: at,
+          email_opt_out_at: current.emailOptOutAt ?? at,
+          sms_opt_out_at: current.smsOptOutAt ?? at,
+          confirm_requested_at: null,
+        })
+        .where('id', '=', id)
+        .execute();
+      await recordConsentEvent(trx, id, 'left', source, at);
+      await addSuppressions(trx, suppressions, at);
+    });
+    return true;
+  }
+
+  /**
+   * Deletes the sign-up and its consent history, keeping only the suppression hashes (which record
+   * when and how the deletion was asked for, and nothing else).
+   */
+  async remove(id: string, suppressions: Suppression[]): Promise<boolean> {
+    if (!isSignupId(id)) return false;
+    const at = stamp(this.context);
+    return this.context.db.transaction().execute(async (trx) => {
+      const person = await trx.selectFrom('signups').select(['email', 'phone']).where('id', '=', id).executeTakeFirst();
+      const deleted = await trx.deleteFrom('signups').where('id', '=', id).executeTakeFirst();
+      if (!person || Number(deleted.numDeletedRows) === 0) return false;
+      await trx.deleteFrom('consent_events').where('signup_id', '=', id).execute();
+      // Everything else tied to them keeps its counts and loses the person (docs/messaging.md,
+      // "Each person's own data"): a broadcast's rows name a random id that leads nowhere, with no
+      // provider id or answer; the message log keeps each message's state, nothing that names them.
+      await trx
+        .updateTable('broadcast_messages')
+        .set({ signup_id: randomUUID(), provider_id: null, error: null })
+        .where('signup_id', '=', id)
+        .execute();
+      await trx
+        .updateTable('sent_messages')
+        .set({ signup_id: null, address_hash: null, provider_id: null, message_id: null })
+        .where('signup_id', '=', id)
+        .execute();
+      // The owner's log keeps that something was done, about "a person, deleted": no part of them.
+      const digits = person.phone.replace(/\D/g, '');
+      await trx
+        .updateTable('owner_audit_log')
+        .set({ subject: null, detail: DELETED_PERSON })
+        .where((eb) =>
+          eb.or([
+            eb('subject', '=', id),
+            eb(eb.fn('lower', ['detail']), 'like', `%${person.email.toLowerCase()}%`),
+            ...(digits.length >= 4 ? [eb('detail', 'like', `%${digits}%`)] : []),
+          ]),
+        )
+        .execute();
+      await addSuppressions(trx, suppressions, at);
+      return true;
+    });
+  }
+
+  /** A STOP from this number: texts off for everyone who gave it, and the number on the suppression list. */
+  async stopTexts(phones: string[], suppression: Suppression): Promise<number> {
+    const at = stamp(this.context);
+    return this.context.db.transaction().execute(async (trx) => {
+      const people = phones.length === 0 ? [] : await this.setSmsOptOut(trx, phones, at);
+      for (const { id } of people) await recordConsentEvent(trx, String(id), 'sms_off', suppression.source, at);
+      await addSuppressions(trx, [suppression], at);
+      return people.length;
+    });
+  }
+
+  /** A START from this number: texts on again for everyone on the list who gave it, and the suppression lifted. */
+  async startTexts(phones: string[], hash: string, source: ConsentSource): Promise<number> {
+    const at = stamp(this.context);
+    return this.context.db.transaction().execute(async (trx) => {
+      const people = phones.length === 0 ? [] : await this.setSmsOptOut(trx, phones, null);
+      for (const { id } of people) await recordConsentEvent(trx, String(id), 'sms_on', source, at);
+      await liftSuppressions(trx, 'phone', hash);
+      return people.length;
+    });
+  }
+
+  /**
+   * A provider said this person's address (email) or number (phone) cannot be reached: a consent
+   * event on their history, and the address's hash suppressed (reason "undeliverable") so no later
+   * message tries it. A later sign-up with the address lifts it, as it lifts a leaving.
+   */
+  async markUndeliverable(id: string, suppression: Suppression): Promise<void> {
+    const at = stamp(this.context);
+    await this.context.db.transaction().execute(async (trx) => {
+      await addSuppressions(trx, [suppression], at);
+      await recordConsentEvent(
+        trx,
+        id,
+        suppression.kind === 'email' ? 'email_undeliverable' : 'sms_undeliverable',
+        suppression.source,
+        at,
+      );
+    });
+  }
+
+  /**
+   * A report after the send (a bounce, a complaint, a dead number): the address's hash suppressed for
+   * `suppression.reason`, and the event on the person's history when they are still here (a report
+   * about someone since deleted still suppresses the address: it is all we keep).
+   */
+  async suppressByReport(signupId: string | null, suppression: Suppression, event: ConsentKind): Promise<void> {
+    const at = stamp(this.context);
+    await this.context.db.transaction().execute(async (trx) => {
+      await addSuppressions(trx, [suppression], at);
+      if (signupId && isSignupId(signupId)) {
+        const found = await trx.selectFrom('signups').select('id').where('id', '=', signupId).executeTakeFirst();
+        if (found) await recordConsentEvent(trx, signupId, event, suppression.source, at);
+      }
+    });
+  }
+
+  /** The owner's "that answer was wrong": the undeliverable mark on this hash lifted, recorded on the person's history. */
+  async clearUndeliverable(id: string, kind: AddressKind, hash: string): Promise<void> {
+    const at = stamp(this.context);
+    await this.context.db.transaction().execute(async (trx) => {
+      await liftSuppressions(trx, kind, hash, ['undeliverable']);
+      await recordConsentEvent(
+        trx,
+        id,
+        kind === 'email' ? 'email_undeliverable_cleared' : 'sms_undeliverable_cleared',
+        'owner',
+        at,
+      );
+    });
+  }
+
+  /**
+   * Turns texts off (`at`) or back on (null, for those still on the list) for these numbers; returns
+   * whom it changed. One UPDATE … RETURNING, not a read then a write: the rows it changed are exactly
+   * the ones to record, even when the same STOP arrives twice at once (on PostgreSQL the second waits
+   * for the first's row locks and then finds nothing to change), and on SQLite the transaction takes
+   * the write lock at its first statement (a transaction that reads first fails with
+   * SQLITE_BUSY_SNAPSHOT when the writer thread commits a sign-up in between).
+   */
+  private setSmsOptOut(trx: Db, phones: string[], at: string | null): Promise<{ id: string }[]> {
+    return trx
+      .updateTable('signups')
+      .set({ sms_opt_out_at: at })
+      .where('phone', 'in', phones)
+      .$if(at !== null, (query) => query.where('sms_opt_out_at', 'is', null))
+      .$if(at === null, (query) => query.where('sms_opt_out_at', 'is not', null).where('left_at', 'is', null))
+      .returning('id')
+      .execute();
+  }
+}

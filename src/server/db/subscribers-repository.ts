@@ -1,0 +1,250 @@
+// The people on the list as messaging reads them, and the changes of their say that keep them on it:
+// written once with Kysely for both engines.
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { iso, isoOrNull, isSignupId, isTrue } from './column-types.js';
+import type { ConsentKind, ConsentSource } from './consent-events.table.js';
+import { recordConsentEvent } from './consent-events-repository.js';
+import type { Database } from './database.js';
+import { NO_PHONE_CHANGE } from './phone-change-queue-repository.js';
+import { flag, stamp, type QueryContext } from './sql-dialect.js';
+
+/** A sign-up as messaging sees it. Times are ISO 8601 in UTC, or null for "not yet" / "never". */
+export interface Subscriber {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  betaTesting: boolean;
+  createdAt: string;
+  /** The latest sign-up on the page: the latest consent given there. */
+  lastSeenAt: string;
+  consentVersion: string | null;
+  confirmedAt: string | null;
+  confirmationSentAt: string | null;
+  /** Asked to confirm (a confirmation is due or was sent): sign-ups from before confirmation was on were never asked. */
+  askedToConfirm: boolean;
+  emailOptOutAt: string | null;
+  smsOptOutAt: string | null;
+  leftAt: string | null;
+  /** A repeat sign-up asked for another phone number, waiting for the address on record to agree (decision 031). */
+  phoneChange: { to: string; at: string; sentAt: string | null } | null;
+}
+
+/** What someone chose on the preferences page. */
+export interface Preferences {
+  email: boolean;
+  sms: boolean;
+  beta: boolean;
+}
+
+export function preferencesOf(subscriber: Subscriber): Preferences {
+  return {
+    email: subscriber.leftAt === null && subscriber.emailOptOutAt === null,
+    sms: subscriber.leftAt === null && subscriber.smsOptOutAt === null,
+    beta: subscriber.betaTesting,
+  };
+}
+
+const SUBSCRIBER_COLUMNS = [
+  'id',
+  'name',
+  'email',
+  'phone',
+  'beta_testing',
+  'created_at',
+  'last_seen_at',
+  'consent_version',
+  'confirmed_at',
+  'confirm_sent_at',
+  'confirm_requested_at',
+  'email_opt_out_at',
+  'sms_opt_out_at',
+  'left_at',
+  'phone_change_to',
+  'phone_change_at',
+  'phone_change_sent_at',
+] as const;
+
+type SubscriberRow = Pick<Selectable<Database['signups']>, (typeof SUBSCRIBER_COLUMNS)[number]>;
+
+function subscriberFrom(row: SubscriberRow): Subscriber {
+  return {
+    id: String(row.id),
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    betaTesting: isTrue(row.beta_testing),
+    createdAt: iso(row.created_at),
+    lastSeenAt: iso(row.last_seen_at),
+    consentVersion: row.consent_version,
+    confirmedAt: isoOrNull(row.confirmed_at),
+    confirmationSentAt: isoOrNull(row.confirm_sent_at),
+    askedToConfirm: row.confirm_requested_at !== null || row.confirm_sent_at !== null,
+    emailOptOutAt: isoOrNull(row.email_opt_out_at),
+    smsOptOutAt: isoOrNull(row.sms_opt_out_at),
+    leftAt: isoOrNull(row.left_at),
+    phoneChange:
+      row.phone_change_to !== null && row.phone_change_at !== null
+        ? { to: row.phone_change_to, at: iso(row.phone_change_at), sentAt: isoOrNull(row.phone_change_sent_at) }
+        : null,
+  };
+}
+
+/** One person's record, or undefined (also for an id that is not one of ours). */
+export async function readSubscriber(db: Kysely<Database>, id: string): Promise<Subscriber | undefined> {
+  if (!isSignupId(id)) return undefined;
+  const row = await db.selectFrom('signups').select(SUBSCRIBER_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row ? subscriberFrom(row) : undefined;
+}
+
+/**
+ * The people on the list as messaging reads them, and the changes of their say that keep them on it:
+ * confirming, their preferences, their name and phone number (each with its consent event). Leaving,
+ * deleting and STOP are opt-outs-repository.ts's; the sign-up itself is written by the engines'
+ * hand-tuned group-commit paths.
+ */
+export class SubscribersRepository {
+  constructor(private readonly context: QueryContext) {}
+
+  subscriber(id: string): Promise<Subscriber | undefined> {
+    return readSubscriber(this.context.db, id);
+  }
+
+  async subscriberByEmailKey(emailKey: string): Promise<Subscriber | undefined> {
+    const row = await this.context.db
+      .selectFrom('signups')
+      .select(SUBSCRIBER_COLUMNS)
+      .where('email_key', '=', emailKey)
+      .executeTakeFirst();
+    return row ? subscriberFrom(row) : undefined;
+  }
+
+  /** Everyone who gave one of these numbers (the forms one number may have been typed in). */
+  async subscribersByPhone(phones: string[]): Promise<Subscriber[]> {
+    if (phones.length === 0) return [];
+    const rows = await this.context.db
+      .selectFrom('signups')
+      .select(SUBSCRIBER_COLUMNS)
+      .where('phone', 'in', phones)
+      .orderBy('created_at')
+      .execute();
+    return rows.map(subscriberFrom);
+  }
+
+  /**
+   * People whose email contains `query` (any capitals), or whose phone number contains its digits
+   * (four or more: +1 555-123-4567 is found by "1234567" or "555 123"), newest first, at most `limit`.
+   */
+  async search(query: string, limit: number): Promise<Subscriber[]> {
+    const text = query.trim().toLowerCase();
+    const digits = text.replace(/\D/g, '');
+    // The user's % and _ are letters to find, not wildcards.
+    const like = (value: string) => `%${value.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    const rows = await this.context.db
+      .selectFrom('signups')
+      .select(SUBSCRIBER_COLUMNS)
+      .where((eb) =>
+        eb.or([
+          ...(text.length > 0 ? [eb(sql`email_key`, 'like', sql`${like(text)} escape '\\'`)] : []),
+          ...(digits.length >= 4 ? [eb(sql`phone`, 'like', like(digits))] : []),
+        ]),
+      )
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(subscriberFrom);
+  }
+
+  /** Marks the sign-up confirmed (once); its pending confirmation email is no longer needed. */
+  async confirm(id: string, source: ConsentSource = 'confirm_page'): Promise<'confirmed' | 'already' | 'missing'> {
+    if (!isSignupId(id)) return 'missing';
+    const at = stamp(this.context);
+    return this.context.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('signups')
+        .set({ confirmed_at: at, confirm_requested_at: null })
+        .where('id', '=', id)
+        .where('confirmed_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) {
+        const exists = await trx.selectFrom('signups').select('id').where('id', '=', id).executeTakeFirst();
+        return exists ? 'already' : 'missing';
+      }
+      await recordConsentEvent(trx, id, 'confirmed', source, at);
+      return 'confirmed';
+    });
+  }
+
+  /**
+   * Applies the choices that differ from what is stored, records each change, and returns the
+   * person as they are now (undefined if there is no such sign-up). Turning a channel on again
+   * after leaving brings the person back onto the list.
+   */
+  async updatePreferences(
+    id: string,
+    wanted: Partial<Preferences>,
+    source: ConsentSource,
+  ): Promise<Subscriber | undefined> {
+    const current = await readSubscriber(this.context.db, id);
+    if (!current) return undefined;
+    const at = stamp(this.context);
+    const now = preferencesOf(current);
+    const changes: ConsentKind[] = [];
+    const set: Updateable<Database['signups']> = {};
+    if (wanted.email !== undefined && wanted.email !== now.email) {
+      set.email_opt_out_at = wanted.email ? null : at;
+      changes.push(wanted.email ? 'email_on' : 'email_off');
+    }
+    if (wanted.sms !== undefined && wanted.sms !== now.sms) {
+      set.sms_opt_out_at = wanted.sms ? null : at;
+      changes.push(wanted.sms ? 'sms_on' : 'sms_off');
+    }
+    if (wanted.beta !== undefined && wanted.beta !== now.beta) {
+      set.beta_testing = flag(this.context, wanted.beta);
+      changes.push(wanted.beta ? 'beta_on' : 'beta_off');
+    }
+    if (changes.length === 0) return current;
+    if (current.leftAt !== null && (wanted.email || wanted.sms)) {
+      // Back on the list: the channel not asked for stays off.
+      set.left_at = null;
+      if (set.email_opt_out_at === undefined) set.email_opt_out_at = current.emailOptOutAt ?? at;
+      if (set.sms_opt_out_at === undefined) set.sms_opt_out_at = current.smsOptOutAt ?? at;
+    }
+    await this.context.db.transaction().execute(async (trx) => {
+      await trx.updateTable('signups').set(set).where('id', '=', id).execute();
+      for (const kind of changes) await recordConsentEvent(trx, id, kind, source, at);
+    });
+    return this.subscriber(id);
+  }
+
+  /**
+   * The person (their own page, or the button in the email a repeat sign-up sent) or the owner
+   * changed their name or phone number: each change is a consent event, and a new number drops any
+   * change still waiting. `phone` is as the sign-up form leaves it (separators removed).
+   */
+  async changeDetails(
+    id: string,
+    wanted: { name?: string; phone?: string },
+    source: ConsentSource,
+  ): Promise<Subscriber | undefined> {
+    const current = await readSubscriber(this.context.db, id);
+    if (!current) return undefined;
+    const set: Updateable<Database['signups']> = {};
+    const changes: ConsentKind[] = [];
+    if (wanted.name !== undefined && wanted.name !== current.name) {
+      set.name = wanted.name;
+      changes.push('name_changed');
+    }
+    if (wanted.phone !== undefined && wanted.phone !== current.phone) {
+      Object.assign(set, { phone: wanted.phone, ...NO_PHONE_CHANGE });
+      changes.push('phone_changed');
+    }
+    if (changes.length === 0) return current;
+    const at = stamp(this.context);
+    await this.context.db.transaction().execute(async (trx) => {
+      await trx.updateTable('signups').set(set).where('id', '=', id).execute();
+      for (const kind of changes) await recordConsentEvent(trx, id, kind, source, at);
+    });
+    return this.subscriber(id);
+  }
+}

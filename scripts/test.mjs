@@ -29,6 +29,8 @@ step('unit and component tests', bin('vitest'), [
 ]);
 const built = step('build', process.execPath, ['scripts/ensure-build.mjs']);
 if (built) step('browser tests', bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
+// Every benchmark once, tiny: none may silently stop working (scripts/bench-smoke.mjs).
+if (built) step('benchmarks, once and tiny', process.execPath, ['scripts/bench-smoke.mjs']);
 
 function readJson(file) {
   try {
@@ -55,6 +57,13 @@ if (e2e) {
   totals.failed += unexpected + flaky;
   totals.skipped += skipped;
   console.log(`browser: ${expected} passed, ${unexpected + flaky} failed, ${skipped} skipped`);
+}
+const benches = readJson(`${REPORTS}/bench-smoke.json`);
+if (benches) {
+  const failedBenches = benches.filter((bench) => !bench.passed).length;
+  totals.passed += benches.length - failedBenches;
+  totals.failed += failedBenches;
+  console.log(`benchmarks, once and tiny: ${benches.length - failedBenches} ran, ${failedBenches} failed`);
 }
 // Where a busier machine would run out of time first (docs/testing.md).
 console.log(`\n${slowestTests({ unit, e2e }).join('\n')}\n`);

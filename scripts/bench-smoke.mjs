@@ -4,6 +4,7 @@
 // benchmark as a test in its totals. Writes test-results/bench-smoke.json.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 
 // PostgreSQL too where the tests have one (CI always does); bench:broadcast reads it by itself.
 const postgres = process.env.TEST_DATABASE_URL ? ['--postgres', process.env.TEST_DATABASE_URL] : [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StateCounts } from '../server/db/outbox-repository.js';
-import { done, duration, pauseLines, progressLine, statusLines } from './broadcast-progress.js';
+import { done, duration, pauseLines, progressLine, statusLines } from './broadcast-progress-line.js';
 
 const counts = (some: Partial<StateCounts>): StateCounts => {
   const all: StateCounts = {

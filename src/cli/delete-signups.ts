@@ -6,6 +6,7 @@ import { phoneEnd, storedForms, toE164 } from '../server/messaging/phone.js';
 import type { Db } from '../server/db/open-database.js';
 import type { Subscriber } from '../server/db/subscribers-repository.js';
 import { isEntryPoint, openStoreForCli, readFlags, runCli, type Output } from './cli-support.js';
+import { plural } from '../shared/plain-numbers.js';
 
 const usage = `Usage: npm run --silent signups:delete -- --email ADDRESS
        npm run --silent signups:delete -- --phone NUMBER
@@ -24,8 +25,6 @@ function hiddenEmail(email: string): string {
   if (at < 1) return '•••';
   return `${Array.from(email)[0]}•••${email.slice(at)}`;
 }
-
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /**
  * How many consent events each matching person has, read before they are deleted with it. The same

@@ -2,7 +2,7 @@
 import type { AudienceReport } from '../../server/broadcast/broadcasts.js';
 import { EXCLUSION_WORDS, EXCLUSIONS } from '../../server/broadcast/eligibility.js';
 import type { Broadcast } from '../../server/db/outbox-repository.js';
-import { number, plural } from './command-support.js';
+import { number, plural } from '../../shared/plain-numbers.js';
 
 export function describeReport(report: AudienceReport, broadcast: Broadcast, topUp: boolean): string[] {
   const lines = [`${plural(report.people, 'person', 'people')} on the list.`];

@@ -21,9 +21,6 @@ export type Values = Record<string, string | boolean | undefined>;
 /** A command asked for wrongly: the message, then the usage, and exit code 2. */
 export class UsageError extends Error {}
 
-export const number = (value: number) => value.toLocaleString('en-US');
-export const plural = (count: number, one: string, many = `${one}s`) => `${number(count)} ${count === 1 ? one : many}`;
-
 export function positiveNumber(value: unknown, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);

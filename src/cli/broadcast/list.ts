@@ -1,5 +1,6 @@
 // `broadcast -- list`: every broadcast, one line each.
-import { number, type Context } from './command-support.js';
+import { number } from '../../shared/plain-numbers.js';
+import { type Context } from './command-support.js';
 
 export async function list(context: Context): Promise<number> {
   const all = await context.control.list();

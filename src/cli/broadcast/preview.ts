@@ -2,7 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { smsSegments } from '../../server/messaging/sms-segments.js';
-import { plural, type Context, type Values } from './command-support.js';
+import { plural } from '../../shared/plain-numbers.js';
+import { type Context, type Values } from './command-support.js';
 
 export async function preview(context: Context, name: string, values: Values): Promise<number> {
   const broadcast = await context.control.get(name);

@@ -4,7 +4,8 @@
 // so twice: the flag, then "yes" (or --yes where nobody is at the keyboard).
 import { createInterface } from 'node:readline/promises';
 import type { RetryGroup } from '../../server/broadcast/broadcast-control.js';
-import { number, plural, type Context, type Values } from './command-support.js';
+import { number, plural } from '../../shared/plain-numbers.js';
+import { type Context, type Values } from './command-support.js';
 
 const CHANNEL_WORDS = { email: 'Email', sms: 'Text messages' } as const;
 

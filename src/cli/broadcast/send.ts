@@ -5,9 +5,10 @@ import type { Rates } from '../../server/broadcast/broadcast-control.js';
 import { MOST_WORKERS } from '../../server/broadcast/broadcast-rules.js';
 import type { SenderReport } from '../../server/broadcast/broadcast-sender.js';
 import type { Broadcast, ChannelPause } from '../../server/db/outbox-repository.js';
-import { pauseLines } from '../broadcast-progress.js';
+import { pauseLines } from '../broadcast-progress-line.js';
 import { CliError } from '../cli-support.js';
-import { number, plural, positiveNumber, ratesOf, UsageError, type Context, type Values } from './command-support.js';
+import { number, plural } from '../../shared/plain-numbers.js';
+import { positiveNumber, ratesOf, UsageError, type Context, type Values } from './command-support.js';
 import { status } from './status.js';
 import { watch } from './watch.js';
 

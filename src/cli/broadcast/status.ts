@@ -1,6 +1,7 @@
 // `broadcast -- status NAME`: queued, sent, failed, skipped and unknown, per channel.
-import { done, healthLines, pauseLines, statusLines } from '../broadcast-progress.js';
-import { number, type Context } from './command-support.js';
+import { done, healthLines, pauseLines, statusLines } from '../broadcast-progress-line.js';
+import { number } from '../../shared/plain-numbers.js';
+import { type Context } from './command-support.js';
 
 export async function status(context: Context, name: string): Promise<number> {
   const { control } = context;

@@ -6,7 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import type { FeedbackEvent, FeedbackKind } from './report-event.js';
-import type { FeedbackWebhook, WebhookVerdict } from './provider-webhook.js';
+import { replayGuard, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 /** How far a signed timestamp may be from now. */
 const WINDOW_MS = 15 * 60_000;
@@ -24,8 +24,6 @@ interface MailgunBody {
   };
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-
 function kindOf(event: string | undefined, severity: string | undefined): FeedbackKind | undefined {
   if (event === 'failed') return severity === 'permanent' ? 'hard_bounce' : 'soft_bounce';
   if (event === 'complained') return 'complaint';
@@ -40,13 +38,8 @@ export function createMailgunWebhook({
   signingKey: string;
   now?: () => number;
 }): FeedbackWebhook {
-  /** Signature tokens seen within the window, with when they stop mattering. */
-  const seen = new Map<string, number>();
-  const remember = (token: string) => {
-    const at = now();
-    for (const [old, until] of seen) if (until < at) seen.delete(old);
-    seen.set(token, at + 2 * WINDOW_MS);
-  };
+  /** Signature tokens seen within the window. */
+  const replays = replayGuard(WINDOW_MS, now);
   return {
     source: 'mailgun',
     async handle(request): Promise<WebhookVerdict> {
@@ -70,8 +63,8 @@ export function createMailgunWebhook({
         return { ok: false, status: 401, reason: 'the Mailgun signature does not match' };
       if (Math.abs(now() - Number(timestamp) * 1000) > WINDOW_MS)
         return { ok: false, status: 403, reason: 'the signed timestamp is too old or in the future' };
-      if (seen.has(token)) return { ok: false, status: 403, reason: 'this signature was used already' };
-      remember(token);
+      if (replays.used(token)) return { ok: false, status: 403, reason: 'this signature was used already' };
+      replays.remember(token);
       const data = body['event-data'];
       const kind = kindOf(text(data?.event), text(data?.severity));
       const eventId = text(data?.id);

@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import type { FeedbackEvent, FeedbackKind } from './report-event.js';
-import type { FeedbackWebhook, WebhookVerdict } from './provider-webhook.js';
+import { text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 interface PostmarkRecord {
   RecordType?: unknown;
@@ -19,8 +19,6 @@ interface PostmarkRecord {
   BouncedAt?: unknown;
   DeliveredAt?: unknown;
 }
-
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** Postmark's bounce types, by what they mean for the person (anything else is not acted on). */
 const BOUNCE_KINDS: Record<string, FeedbackKind> = {

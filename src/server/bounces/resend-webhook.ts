@@ -8,7 +8,7 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import { TOKEN_HEADER } from '../messaging/message-log.js';
 import type { FeedbackEvent, FeedbackKind } from './report-event.js';
-import type { FeedbackWebhook, WebhookVerdict } from './provider-webhook.js';
+import { text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 /** Svix's tolerance, which its library applies too: a timestamp further than this from now is refused. */
 const TOLERANCE_MS = 5 * 60_000;
@@ -25,7 +25,6 @@ interface ResendEvent {
   };
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 function kindOf(event: ResendEvent): FeedbackKind | undefined {
   switch (event.type) {

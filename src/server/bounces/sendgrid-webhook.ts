@@ -7,7 +7,7 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import type { FeedbackEvent, FeedbackKind } from './report-event.js';
-import type { FeedbackWebhook, WebhookVerdict } from './provider-webhook.js';
+import { replayGuard, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 export const SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature';
 export const TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp';
@@ -24,8 +24,6 @@ interface SendgridEvent {
   sg_message_id?: unknown;
   token?: unknown;
 }
-
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 function kindOf(event: SendgridEvent): FeedbackKind | undefined {
   switch (event.event) {
@@ -61,7 +59,7 @@ export function createSendgridWebhook({
   now?: () => number;
 }): FeedbackWebhook {
   const key: KeyObject = createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' });
-  const seen = new Map<string, number>();
+  const replays = replayGuard(WINDOW_MS, now);
   return {
     source: 'sendgrid',
     async handle(request): Promise<WebhookVerdict> {
@@ -83,10 +81,9 @@ export function createSendgridWebhook({
       if (!valid) return { ok: false, status: 401, reason: 'the SendGrid signature does not match' };
       if (!/^\d+$/.test(timestamp) || Math.abs(now() - Number(timestamp) * 1000) > WINDOW_MS)
         return { ok: false, status: 403, reason: 'the signed timestamp is too old or in the future' };
-      if (seen.has(signature)) return { ok: false, status: 403, reason: 'this signature was used already' };
+      if (replays.used(signature)) return { ok: false, status: 403, reason: 'this signature was used already' };
+      replays.remember(signature);
       const at = now();
-      for (const [old, until] of seen) if (until < at) seen.delete(old);
-      seen.set(signature, at + 2 * WINDOW_MS);
 
       let batch: unknown;
       try {

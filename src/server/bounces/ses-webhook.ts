@@ -11,7 +11,7 @@ import { createVerify, X509Certificate } from 'node:crypto';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import { TOKEN_HEADER } from '../messaging/message-log.js';
 import type { FeedbackEvent, FeedbackKind } from './report-event.js';
-import type { FeedbackWebhook, WebhookVerdict } from './provider-webhook.js';
+import { text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 /** SNS's own hosts, the only ones a certificate or a subscription is fetched from. */
 const SNS_HOST = /^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
@@ -47,7 +47,6 @@ interface SesReport {
   deliveryDelay?: { timestamp?: unknown; delayType?: unknown };
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** Is this SNS's own https URL (a certificate or a subscription to confirm)? */
 export function isSnsUrl(value: string | undefined): value is string {

@@ -4,7 +4,7 @@ import { senderIsDead } from './broadcast-rules.js';
 import type { FeedbackRepository } from '../db/feedback-repository.js';
 import type { Broadcast, ChannelPause, OutboxRepository, StateCounts } from '../db/outbox-repository.js';
 import { MESSAGE_STATES } from '../db/broadcast-messages.table.js';
-import { number } from '../signups/stats-report.js';
+import { number } from '../../shared/plain-numbers.js';
 
 /** "about 3 min", "about 45 s", "under a second". */
 export function duration(seconds: number): string {

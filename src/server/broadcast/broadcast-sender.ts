@@ -32,7 +32,7 @@ import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { changeState, SENDER_STALE_MS, senderIsDead } from './broadcast-rules.js';
 import { EXCLUSION_WORDS, exclusionOf, type Audience } from './eligibility.js';
 import { LatencyHistogram } from './latency-histogram.js';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter } from './send-rate.js';
 
 export interface BroadcastSenderOptions {
   store: OutboxRepository;

@@ -11,9 +11,7 @@ import { feedbackId, type MessageLog } from '../messaging/message-log.js';
 import { linkUrls } from '../messaging/link-urls.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
 import { sendRecordedEmail } from '../messaging/recorded-email.js';
-import type { Subscriptions } from './subscriptions.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS, type Subscriptions } from './subscriptions.js';
 
 export interface ReminderOptions {
   store: Pick<ConfirmationQueueRepository, 'claimReminders' | 'reminderNotSent'>;

@@ -14,12 +14,11 @@ import { createMessageTokens, type MessageTokens } from '../messaging/message-to
 import type { EmailSender } from '../messaging/email-sender.js';
 import { createAddressHasher, createLinkSigner, type LinkSigner } from '../messaging/link-tokens.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
-import { PHONE_CHANGE_DAYS, Subscriptions, type SubscriptionsStore } from './subscriptions.js';
+import { DAY_MS, PHONE_CHANGE_DAYS, Subscriptions, type SubscriptionsStore } from './subscriptions.js';
 import { contactFor, createMessageLog, createTransports } from '../messaging/transports.js';
 
 /** How often unconfirmed sign-ups past their time are looked for. */
 const RETENTION_SWEEP_MS = 60 * 60_000;
-const DAY_MS = 24 * 60 * 60_000;
 
 export interface MessagingOverrides {
   /** The headers that make the providers' webhooks hand each message's token back (bounces/reports-setup.ts composes them). */

@@ -14,9 +14,7 @@ import { manageUrls, phoneChangeUrl } from '../messaging/link-urls.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
 import { sendRecordedEmail } from '../messaging/recorded-email.js';
 import { distinctEnds } from '../messaging/phone.js';
-import { PHONE_CHANGE_DAYS, type Subscriptions } from './subscriptions.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS, PHONE_CHANGE_DAYS, type Subscriptions } from './subscriptions.js';
 
 export interface PhoneChangeMailerOptions {
   store: Pick<

@@ -21,7 +21,8 @@ export type Channel = 'email' | 'sms';
 
 /** How long the button in the email about a new phone number works (decision 031). */
 export const PHONE_CHANGE_DAYS = 7;
-const DAY_MS = 86_400_000;
+/** A day, for the rules that count in days. */
+export const DAY_MS = 86_400_000;
 
 /** What subscriptions reads and writes: the people, their opt-outs, and the suppression list's entries. */
 export interface SubscriptionsStore {

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../db/open-database.js';
 import { auditPage } from './audit-page.js';
-import { html } from './owner-reply.js';
+import { html } from '../html-reply.js';
 import { ownerOf, requireOwner } from './require-owner.js';
 
 export interface AuditRouteOptions {

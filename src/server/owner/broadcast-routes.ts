@@ -17,7 +17,7 @@ import {
 } from './broadcast-pages.js';
 import { retryQuestionPage, UNDELIVERABLE_FIELD } from './broadcast-retry-page.js';
 import { maskAddress, maskedOnly } from './masked-address.js';
-import { fieldOf, html } from './owner-reply.js';
+import { fieldOf, html } from '../html-reply.js';
 import { ownerWords } from './owner-words.js';
 import { ownerOf, requireOwner } from './require-owner.js';
 

@@ -5,7 +5,8 @@ import { ownerWords } from './owner-words.js';
 import type { CountedLabel, SignupStats } from '../db/signups-repository.js';
 import type { FunnelDay } from '../db/events-repository.js';
 import type { ListHealth } from '../db/feedback-repository.js';
-import { fillDays, fillFunnelDays, number, percent, totalFunnel } from '../signups/stats-report.js';
+import { number } from '../../shared/plain-numbers.js';
+import { fillDays, fillFunnelDays, percent, totalFunnel } from '../signups/stats-report.js';
 import { renderOwnerPage, ScrollTable } from './owner-layout.js';
 import { SignupsChart } from './signups-chart.js';
 

@@ -1,7 +1,7 @@
 // The dashboard's first page, /owner: sign-ups by day, the funnel, the top sources and campaigns.
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../db/open-database.js';
-import { html } from './owner-reply.js';
+import { html } from '../html-reply.js';
 import { overviewPage } from './overview-page.js';
 import { ownerOf, requireOwner } from './require-owner.js';
 

@@ -8,7 +8,7 @@ import { buildTestApp } from '../test/build-test-app.js';
 import { changeState } from '../broadcast/broadcast-rules.js';
 import { newSecret, secretHash } from './owner-auth.js';
 import { createSignInMailer } from './sign-in-mailer.js';
-import { OWNER_SIGN_IN_ATTEMPTS } from '../rate-limit.js';
+import { OWNER_SIGN_IN_ATTEMPTS } from '../request-rate-limits.js';
 import type { Db } from '../db/open-database.js';
 import { signInAsOwner, TEST_OWNER } from '../test/sign-in-as-owner.js';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';

@@ -23,7 +23,7 @@ import {
   signInPage,
   signedOutPage,
 } from './sign-in-pages.js';
-import { fieldOf, html } from './owner-reply.js';
+import { fieldOf, html } from '../html-reply.js';
 import { requireOwner } from './require-owner.js';
 import type { SignInMailer } from './sign-in-mailer.js';
 

@@ -7,7 +7,7 @@ import type { Subscriptions } from '../consent/subscriptions.js';
 import { DELETED_PERSON } from '../db/opt-outs-repository.js';
 import type { Db } from '../db/open-database.js';
 import { maskedOnly } from './masked-address.js';
-import { html } from './owner-reply.js';
+import { html } from '../html-reply.js';
 import { ownerWords } from './owner-words.js';
 import {
   deleteQuestionPage,

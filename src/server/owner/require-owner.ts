@@ -12,7 +12,7 @@ import {
   SESSION_IDLE_MS,
   SIGN_IN_PATH,
 } from './owner-auth.js';
-import { html } from './owner-reply.js';
+import { html } from '../html-reply.js';
 import { forbiddenPage } from './sign-in-pages.js';
 
 declare module 'fastify' {

@@ -12,7 +12,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { EVENT_BATCH_MAX, type AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { Config } from '../config.js';
 import { loggerOptions } from '../logger.js';
-import { eventsRateLimitedMessage } from '../rate-limit.js';
+import { eventsRateLimitedMessage } from '../request-rate-limits.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { rosa } from '../test/people.js';
 import { storeEngines, testRedisUrl, type StoreEngine } from '../test/store-engines.js';

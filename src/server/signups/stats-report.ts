@@ -3,10 +3,10 @@ import { SCROLL_THRESHOLDS, type ScrollPercentage } from '../../shared/analytics
 import { firstDay } from '../db/utc-days.js';
 import type { CountedLabel, SignupStats } from '../db/signups-repository.js';
 import type { FunnelDay } from '../db/events-repository.js';
+import { number } from '../../shared/plain-numbers.js';
 
 const BAR_WIDTH = 40;
 /** 1,234: figures as the owner's commands and pages print them. */
-export const number = (value: number) => value.toLocaleString('en-US');
 /** A share of a whole, rounded: "25%"; "0%" of nothing. */
 export const percent = (part: number, whole: number) => (whole === 0 ? '0%' : `${Math.round((part / whole) * 100)}%`);
 

@@ -21,6 +21,7 @@ import { preferencesOf, type Subscriber } from '../../db/subscribers-repository.
 import { checkDetails, typedDetails } from './details-form.js';
 import { distinctEnds, phoneEnd } from '../../messaging/phone.js';
 import { maskEmail } from '../../messaging/mask-email.js';
+import { html } from '../../html-reply.js';
 
 export interface LinkPageOptions {
   subscriptions: Subscriptions;
@@ -42,10 +43,6 @@ function ticked(body: unknown, name: string): boolean {
 
 /** What the preferences page says at the top after a button (the query's `done`). */
 const DONE_STATES = ['saved', 'left', 'details', 'phone'] as const;
-
-function html(reply: FastifyReply, markup: string, status = 200): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').send(markup);
-}
 
 const { preferences: words } = linkPageWords;
 const nothingHeldPage = () => noticePage(words.nothingHeldTitle, words.nothingHeld);

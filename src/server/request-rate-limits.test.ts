@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import type { Config } from './config.js';
-import { clientKey, OWNER_SIGN_IN_ATTEMPTS, rateLimitedMessage } from './rate-limit.js';
+import { clientKey, OWNER_SIGN_IN_ATTEMPTS, rateLimitedMessage } from './request-rate-limits.js';
 import { buildTestApp } from './test/build-test-app.js';
 import { testRedisUrl } from './test/store-engines.js';
 

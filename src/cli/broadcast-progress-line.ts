@@ -2,10 +2,9 @@
 import { done, duration, percent } from '../server/broadcast/broadcast-progress.js';
 import type { BroadcastHealth } from '../server/db/feedback-repository.js';
 import type { ChannelPause, StateCounts } from '../server/db/outbox-repository.js';
+import { number } from '../shared/plain-numbers.js';
 
 export { done, duration, percent };
-
-const number = (value: number) => value.toLocaleString('en-US');
 
 const CHANNEL_WORDS = { email: 'Email', sms: 'Text messages' } as const;
 

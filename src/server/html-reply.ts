@@ -1,4 +1,4 @@
-// How the owner's routes read a form and answer with a page.
+// How a route that answers with a page (the owner's dashboard, the link pages) reads a form and replies.
 import type { FastifyReply } from 'fastify';
 
 export function html(reply: FastifyReply, markup: string, status = 200): FastifyReply {

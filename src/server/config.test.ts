@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { ConfigError, ENVIRONMENT_VARIABLES, loadConfig, parseDatabaseUrl, parseTrustProxy } from './config.js';
+import { ConfigError, loadConfig, parseDatabaseUrl, parseTrustProxy } from './config.js';
+import { ENVIRONMENT_VARIABLES } from './environment.js';
 
 describe('DATABASE_URL', () => {
   it('defaults to data/signups.db', () => {

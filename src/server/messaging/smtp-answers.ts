@@ -1,4 +1,4 @@
-// Whose fault a failed email was: the one place an SMTP server's answer (or a failure to reach it)
+// A rule table (SMTP_RULES, over 400 lines by design). Whose fault a failed email was: the one place an SMTP server's answer (or a failure to reach it)
 // is read and given a verdict, from nodemailer's error or from an error text stored earlier. The
 // rules are data (SMTP_RULES), in order; docs/messaging.md has them as a table, decision 026 says why.
 import { withoutAddresses } from './log-safe.js';

@@ -14,7 +14,7 @@ import {
   type PublicConfig,
 } from '../../shared/public-config.js';
 import { resolveRoute } from '../../shared/routes.js';
-import type { SiteMode } from '../config.js';
+import type { SiteMode } from '../environment.js';
 import { prepareDocument, sendDocument, type PreparedDocument } from './prepared-document.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -4,7 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, type DatabaseConfig } from '../server/config.js';
 import { openDatabase, type Db } from '../server/db/open-database.js';
-import { NotMigratedError } from '../server/db/errors.js';
+import { NotMigratedError } from '../server/db/database-errors.js';
 
 export class CliError extends Error {}
 

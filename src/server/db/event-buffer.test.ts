@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EVENT_BACKLOG_MAX, EVENT_WRITE_BATCH_MAX, EVENT_WRITE_DELAY_MS, EventBuffer, rowsOf } from './event-buffer.js';
-import { StoreUnavailableError } from './errors.js';
+import { StoreUnavailableError } from './database-errors.js';
 import type { EventRow } from './events-repository.js';
 
 const row: EventRow = { name: 'page_view', pageName: 'home', params: '{"page_name":"home"}', createdAt: null };

@@ -1,7 +1,7 @@
 // Holds analytics events between the request and their write, so they reach the database in a few
 // short transactions a second, whatever the traffic, instead of one per beacon.
 import type { AnalyticsEvent } from '../../shared/analytics-events.js';
-import { StoreUnavailableError } from './errors.js';
+import { StoreUnavailableError } from './database-errors.js';
 import { toEventRow, type EventRow } from './events-repository.js';
 
 /** How long events wait to be written together: at most four event transactions a second. */

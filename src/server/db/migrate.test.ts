@@ -9,7 +9,7 @@ import { tempDatabaseFile } from '../test/temp-database.js';
 import { isSchemaCurrent, migratePostgres, migrateSqlite, renumbering } from './migrate.js';
 import { openDatabase } from './open-database.js';
 import { postgresMigrations } from './postgres-migrations.js';
-import { NotMigratedError } from './errors.js';
+import { NotMigratedError } from './database-errors.js';
 import type { Db } from './open-database.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 import {

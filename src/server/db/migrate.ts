@@ -3,7 +3,7 @@
 // for the same change; adding one means a migration per engine with the same number, nothing here.
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
-import { NotMigratedError } from './errors.js';
+import { NotMigratedError } from './database-errors.js';
 import { postgresMigrations, type PostgresMigration } from './postgres-migrations.js';
 import { sqliteMigrations, type SqliteMigration } from './sqlite-migrations.js';
 

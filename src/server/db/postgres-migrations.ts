@@ -1,17 +1,17 @@
-// The numbered schema changes for PostgreSQL, in order, one file each in migrations/postgres/; never edit one that has shipped.
+// The numbered schema changes for PostgreSQL, in order, one file each (migrations/NNN-name.postgres.ts); never edit one that has shipped.
 // Same version and name as SQLite's for the same change (sqlite-migrations.ts).
 import type { PostgresMigration } from './migrations/migration.js';
-import { migration as m001 } from './migrations/postgres/001-create-signups.js';
-import { migration as m002 } from './migrations/postgres/002-one-record-per-email-and-attribution.js';
-import { migration as m003 } from './migrations/postgres/003-create-analytics-events.js';
-import { migration as m004 } from './migrations/postgres/004-messaging.js';
-import { migration as m005 } from './migrations/postgres/005-broadcasts.js';
-import { migration as m006 } from './migrations/postgres/006-owners.js';
-import { migration as m007 } from './migrations/postgres/007-broadcast-pauses.js';
-import { migration as m008 } from './migrations/postgres/008-feedback.js';
-import { migration as m009 } from './migrations/postgres/009-broadcast-confirmation-rule.js';
-import { migration as m010 } from './migrations/postgres/010-confirmation-reminder.js';
-import { migration as m011 } from './migrations/postgres/011-phone-change-requests.js';
+import { migration as m001 } from './migrations/001-create-signups.postgres.js';
+import { migration as m002 } from './migrations/002-one-record-per-email-and-attribution.postgres.js';
+import { migration as m003 } from './migrations/003-create-analytics-events.postgres.js';
+import { migration as m004 } from './migrations/004-messaging.postgres.js';
+import { migration as m005 } from './migrations/005-broadcasts.postgres.js';
+import { migration as m006 } from './migrations/006-owners.postgres.js';
+import { migration as m007 } from './migrations/007-broadcast-pauses.postgres.js';
+import { migration as m008 } from './migrations/008-feedback.postgres.js';
+import { migration as m009 } from './migrations/009-broadcast-confirmation-rule.postgres.js';
+import { migration as m010 } from './migrations/010-confirmation-reminder.postgres.js';
+import { migration as m011 } from './migrations/011-phone-change-requests.postgres.js';
 
 export type { PostgresMigration };
 

@@ -3,7 +3,7 @@
 import type pg from 'pg';
 import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput } from '../../shared/signup-schema.js';
-import { StoreUnavailableError } from './errors.js';
+import { StoreUnavailableError } from './database-errors.js';
 import { EventBuffer, rowsOf } from './event-buffer.js';
 import type { EventRow } from './events-repository.js';
 import { toSignupRow, type SignupRow } from './signup-row.js';

@@ -7,7 +7,7 @@ import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
 import type { DatabaseConfig } from '../config.js';
 import { storeEngines } from '../test/store-engines.js';
 import { openDatabase, type Db } from './open-database.js';
-import { NotMigratedError } from './errors.js';
+import { NotMigratedError } from './database-errors.js';
 import type { SignupFilter } from './signups-repository.js';
 
 const rosa: SignupInput = {

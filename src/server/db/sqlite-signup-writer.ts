@@ -3,7 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput } from '../../shared/signup-schema.js';
-import { StoreUnavailableError } from './errors.js';
+import { StoreUnavailableError } from './database-errors.js';
 import { EventBuffer, rowsOf, type PendingEvents } from './event-buffer.js';
 import { toSignupRow } from './signup-row.js';
 import type { SignupWriter, SignupWriterOptions } from './signup-writer.js';

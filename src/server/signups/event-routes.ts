@@ -4,7 +4,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync, preHandlerAsyncHookHandler 
 import type { z } from 'zod';
 import { eventBatchSchema } from '../../shared/analytics-events.js';
 import { AppError } from '../errors.js';
-import { StoreUnavailableError } from '../db/errors.js';
+import { StoreUnavailableError } from '../db/database-errors.js';
 import type { EventsRepository } from '../db/events-repository.js';
 
 /** A full beacon (50 events) is about 8 KB; anything much larger is not from our page. */

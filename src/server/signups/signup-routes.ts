@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import { describeSignupIssues, looksAutomated, signupInputSchema } from '../../shared/signup-schema.js';
 import { AppError } from '../errors.js';
-import { StoreUnavailableError } from '../db/errors.js';
+import { StoreUnavailableError } from '../db/database-errors.js';
 import type { SignupsRepository } from '../db/signups-repository.js';
 
 /** A sign-up is a few hundred bytes; anything much larger is not one. */

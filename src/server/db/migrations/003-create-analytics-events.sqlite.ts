@@ -1,5 +1,5 @@
 // SQLite migration 3, create analytics events: never edit it once it has shipped (docs/architecture.md, "Adding a column").
-import type { SqliteMigration } from '../migration.js';
+import type { SqliteMigration } from './migration.js';
 
 export const migration: SqliteMigration = {
   version: 3,

@@ -1,6 +1,6 @@
 // SQLite migration 2, one record per email and attribution: never edit it once it has shipped (docs/architecture.md, "Adding a column").
-import { emailKey } from '../../../../shared/signup-schema.js';
-import type { SqliteMigration } from '../migration.js';
+import { emailKey } from '../../../shared/signup-schema.js';
+import type { SqliteMigration } from './migration.js';
 
 export const migration: SqliteMigration = {
   version: 2,

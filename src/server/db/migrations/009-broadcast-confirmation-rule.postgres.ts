@@ -1,5 +1,5 @@
 // PostgreSQL migration 9, broadcast confirmation rule: never edit it once it has shipped (docs/architecture.md, "Adding a column").
-import type { PostgresMigration } from '../migration.js';
+import type { PostgresMigration } from './migration.js';
 
 export const migration: PostgresMigration = {
   version: 9,

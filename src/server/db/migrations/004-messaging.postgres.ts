@@ -1,5 +1,5 @@
 // PostgreSQL migration 4, messaging: never edit it once it has shipped (docs/architecture.md, "Adding a column").
-import type { PostgresMigration } from '../migration.js';
+import type { PostgresMigration } from './migration.js';
 
 export const migration: PostgresMigration = {
   version: 4,

@@ -3,7 +3,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Rates } from '../../server/broadcast/broadcast-control.js';
 import { MOST_WORKERS } from '../../server/broadcast/broadcast-rules.js';
-import type { SenderReport } from '../../server/broadcast/broadcast-sender.js';
+import type { SenderReport } from '../../server/broadcast/broadcast-sender-options.js';
 import type { Broadcast, ChannelPause } from '../../server/db/outbox-repository.js';
 import { pauseLines } from '../broadcast-progress-line.js';
 import { CliError } from '../cli-support.js';

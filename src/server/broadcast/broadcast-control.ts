@@ -21,7 +21,8 @@ import {
 import { type BroadcastChannel } from '../db/message-channels.js';
 import { BroadcastError } from './broadcast-error.js';
 import { allowsSenders, changeState, checkNoOtherSender, checkSenderCount, senderIsDead } from './broadcast-rules.js';
-import type { BroadcastSender, SenderReport } from './broadcast-sender.js';
+import type { BroadcastSender } from './broadcast-sender.js';
+import type { SenderReport } from './broadcast-sender-options.js';
 import { Broadcasts, transportsFrom, type AudienceReport, type BroadcastStores } from './broadcasts.js';
 
 /** Where the dashboard's senders say how they ended; the command's report to the terminal instead. */

@@ -5,120 +5,21 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EmailSendError, providerIdFrom, type EmailSender } from '../messaging/email-sender.js';
 import { verdictOf } from '../messaging/send-failure.js';
-import { feedbackId, type MessageLog, type OutgoingMessage } from '../messaging/message-log.js';
-import type { LinkSigner } from '../messaging/link-tokens.js';
-import { manageUrls } from '../messaging/link-urls.js';
+import type { OutgoingMessage } from '../messaging/message-log.js';
 import { withoutAddresses } from '../messaging/log-safe.js';
-import { toE164 } from '../messaging/phone.js';
-import { SmsSendError, type SmsProvider } from '../messaging/sms-provider.js';
-import type { Subscriptions } from '../consent/subscriptions.js';
-import { retryDelayMs } from '../messaging/back-off.js';
-import { percent } from './broadcast-progress.js';
-import type {
-  Broadcast,
-  ChannelPause,
-  ClaimedMessage,
-  OutboxRepository,
-  Outcome,
-  Recipient,
-  SenderInfo,
-} from '../db/outbox-repository.js';
-import type { FeedbackRepository } from '../db/feedback-repository.js';
+import type { Broadcast, ClaimedMessage, Outcome, Recipient, SenderInfo } from '../db/outbox-repository.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
 import type { PauseCause } from '../db/broadcast-pauses.table.js';
-import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
+import { messageLogEntry, recordPatiently, sendBroadcastEmail, sendBroadcastText } from './broadcast-dispatch.js';
+import { broadcastEmailWriter } from './broadcast-email.js';
 import { changeState, SENDER_STALE_MS, senderIsDead } from './broadcast-rules.js';
-import { EXCLUSION_WORDS, exclusionOf, type Audience } from './eligibility.js';
+import { EXCLUSION_WORDS, exclusionOf } from './eligibility.js';
+import type { BroadcastSenderOptions, SenderReport } from './broadcast-sender-options.js';
+import { failureOutcome, healthyChannel, type ChannelHealth } from './failure-outcome.js';
 import { LatencyHistogram } from './latency-histogram.js';
+import { healthPauseDue, outageReason, pauseIfNothingElse } from './pause-rules.js';
 import { RateLimiter } from './send-rate.js';
-
-export interface BroadcastSenderOptions {
-  store: OutboxRepository;
-  subscriptions: Subscriptions;
-  links: LinkSigner;
-  siteUrl: string;
-  /** MAIL_FROM, and the list's id and name for the list headers. */
-  mailFrom?: string;
-  listId: string;
-  listName: string;
-  email?: EmailSender;
-  sms?: SmsProvider;
-  /** Records each message with its token, for what comes back (unset: nothing is recorded). */
-  log?: MessageLog;
-  /** What came back about the messages: the broadcast pauses itself when the rates would hurt the domain. */
-  health?: { store: FeedbackRepository; maxBounceRate: number; maxComplaintRate: number };
-  /** Messages per second on each channel, for all of this broadcast's senders together. */
-  rates: Record<BroadcastChannel, number>;
-  /** Tries per message while the channel otherwise gets through: one person's server down for long. */
-  maxAttempts: number;
-  /**
-   * A channel that has failed "for now" this long with nothing getting through pauses, with the
-   * reason, instead of giving anyone up (BROADCAST_GIVE_UP_AFTER_SECONDS).
-   */
-  giveUpMs?: number;
-  /** Whether the audience must have confirmed (as when the broadcast was created). */
-  audience: Audience;
-  retryBaseMs?: number;
-  maxRetryMs?: number;
-  heartbeatMs?: number;
-  /** A sender not heard from for this long is taken for dead (on another machine; on this one, its process is checked). */
-  staleMs?: number;
-  senderId?: string;
-  host?: string;
-  pid?: number;
-  random?: () => number;
-  /** Most messages claimed at once per channel (also the most that can be "unknown" if this sender is killed). */
-  maxBatch?: number;
-  /** Tries at writing a batch's outcomes before the sender gives up (8: about 30 s of database outage). */
-  recordAttempts?: number;
-}
-
-export interface SenderReport {
-  /**
-   * finished: nothing left to send; paused: the owner paused it, or a failure of ours paused its
-   * channels (`pauses` says why); stopped: asked to stop (Ctrl-C); waiting: others still send.
-   */
-  ended: 'finished' | 'paused' | 'stopped' | 'waiting';
-  /** The channels a failure of ours paused, and why, when it ended. */
-  pauses: ChannelPause[];
-  sent: number;
-  failedTemporary: number;
-  failedPermanent: number;
-  skipped: number;
-  /** Rows of senders found dead, marked unknown by this one. */
-  markedUnknown: number;
-  latency: { p50: number; p99: number; count: number };
-}
-
-/** The health rule reads the rates only after this many messages: fewer say little. */
-export const HEALTH_MINIMUM = 1_000;
-
-/** An answer we do not recognise: tried this many times on one message, then the channel pauses. */
-export const UNKNOWN_ANSWER_ATTEMPTS = 3;
-/** …or this many unrecognised answers in a row on a channel, whoever they were for. */
-export const UNKNOWN_ANSWERS_IN_A_ROW = 10;
-
-/** How a channel is doing, as this sender has seen it: what the give-up and unknown-answer rules read. */
-interface ChannelHealth {
-  /** When a message last got through (ms), or null. */
-  lastSuccessAt: number | null;
-  /** When the failures "for now" began with nothing getting through since (ms), or null. */
-  failingSince: number | null;
-  lastAnswer: string;
-  unknownInARow: number;
-}
-
-const WHO: Record<BroadcastChannel, { server: string; noun: string }> = {
-  email: { server: 'The mail server', noun: 'an email' },
-  sms: { server: 'Twilio', noun: 'a text' },
-};
-
-/** "14:02 UTC". */
-function clock(ms: number): string {
-  return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
-}
 
 export class BroadcastSender {
   readonly id: string;
@@ -130,10 +31,7 @@ export class BroadcastSender {
   private stopping: 'stop' | 'pause' | undefined;
   private wake: (() => void) | undefined;
   private readonly latency = new LatencyHistogram();
-  private readonly health: Record<BroadcastChannel, ChannelHealth> = {
-    email: { lastSuccessAt: null, failingSince: null, lastAnswer: '', unknownInARow: 0 },
-    sms: { lastSuccessAt: null, failingSince: null, lastAnswer: '', unknownInARow: 0 },
-  };
+  private readonly health: Record<BroadcastChannel, ChannelHealth> = { email: healthyChannel(), sms: healthyChannel() };
   /** Channels whose loop runs, those of them waiting on a pause, and those this sender knows are paused. */
   private readonly looping = new Set<BroadcastChannel>();
   private readonly waitingOnPause = new Set<BroadcastChannel>();
@@ -227,7 +125,7 @@ export class BroadcastSender {
       const pauses = await store.channelPauses(broadcast.id);
       this.report.pauses = pauses;
       if (this.stopping) this.report.ended = this.stopping === 'pause' ? 'paused' : 'stopped';
-      else if (pauses.length > 0) this.report.ended = await this.pauseIfNothingElse(broadcast, pauses);
+      else if (pauses.length > 0) this.report.ended = await pauseIfNothingElse(store, broadcast, pauses);
       else {
         const counts = await store.counts(broadcast.id);
         const missingChannel = broadcast.channels.some((channel) =>
@@ -246,52 +144,10 @@ export class BroadcastSender {
     return this.report;
   }
 
-  /**
-   * Some channels are paused by a failure of ours. When nothing else of the broadcast can go on (the
-   * other channels are done, or paused too), the broadcast itself pauses, so that `status`, `list` and
-   * the dashboard say so and `resume` goes on; while another channel still sends, it sends.
-   */
-  private async pauseIfNothingElse(broadcast: Broadcast, pauses: ChannelPause[]): Promise<SenderReport['ended']> {
-    const { store } = this.options;
-    for (const channel of broadcast.channels) {
-      if (pauses.some((pause) => pause.channel === channel)) continue;
-      const counts = await store.counts(broadcast.id, channel);
-      if (counts.queued + counts.sending + counts.retrying > 0) return 'waiting';
-    }
-    await changeState(store, broadcast.id, 'pause');
-    return 'paused';
-  }
-
-  /**
-   * The health rule: after at least HEALTH_MINIMUM messages, email whose hard bounces or complaints
-   * pass their limits pauses, with the figures, until the owner resumes knowingly
-   * (resume --despite-health). Mailbox providers judge the sending domain by these shares.
-   */
+  /** The health rule (pause-rules.ts): email pauses when its bounces or complaints would hurt the domain. */
   private async pauseIfUnhealthy(broadcast: Broadcast): Promise<void> {
-    const { health, store } = this.options;
-    if (!health || !broadcast.channels.includes('email')) return;
-    const current = await store.get(broadcast.name);
-    if (!current || current.healthAcceptedAt) return;
-    const figures = await health.store.health(broadcast.id, 'email', current.startedAt);
-    if (figures.messages < HEALTH_MINIMUM) return;
-    const problems = [
-      ...(figures.bounceRate > health.maxBounceRate
-        ? [`${percent(figures.bounceRate)} of its emails bounced (the limit is ${percent(health.maxBounceRate)})`]
-        : []),
-      ...(figures.complaintRate > health.maxComplaintRate
-        ? [`${percent(figures.complaintRate)} were reported as spam (the limit is ${percent(health.maxComplaintRate)})`]
-        : []),
-    ];
-    if (problems.length === 0) return;
-    await this.pauseChannel(
-      broadcast,
-      'email',
-      'health',
-      `Paused to protect the domain: ${problems.join(', and ')}, of ${figures.messages.toLocaleString('en-US')} sent. ` +
-        'Mail providers may block our email past these. Look at the list (old or mistyped addresses?), then go on ' +
-        'knowingly with resume --despite-health.',
-      `${figures.hardBounced} hard bounces, ${figures.complained} complaints, ${figures.messages} messages`,
-    );
+    const pause = await healthPauseDue(this.options.store, this.options.health, broadcast);
+    if (pause) await this.pauseChannel(broadcast, 'email', 'health', pause.reason, pause.answer);
   }
 
   /** Pauses a channel of the broadcast (the first reason stays) and stops this sender taking more of it. */
@@ -319,15 +175,7 @@ export class BroadcastSender {
       health.failingSince = null; // another sender got through: not an outage
       return;
     }
-    const { server, noun } = WHO[channel];
-    await this.pauseChannel(
-      broadcast,
-      channel,
-      'outage',
-      `${server} has not accepted ${noun} since ${clock(since)} (${Math.round((Date.now() - since) / 60_000)} min). ` +
-        'Nobody was given up: when it works again, resume.',
-      health.lastAnswer,
-    );
+    await this.pauseChannel(broadcast, channel, 'outage', outageReason(channel, since, Date.now()), health.lastAnswer);
   }
 
   /** How many to claim: about half a second's worth at this sender's rate, so little waits claimed. */
@@ -449,17 +297,7 @@ export class BroadcastSender {
     }
     // Recorded with their tokens, in one write, just before they leave: what comes back about one finds it.
     const outgoing = await this.options.log?.beginMany(
-      going.map(({ message, person }) => ({
-        channel,
-        purpose: 'broadcast' as const,
-        signupId: person.id,
-        broadcastId: broadcast.id,
-        outboxId: message.id,
-        addressHash:
-          (channel === 'email' ? subscriptions.emailHash(person.email) : subscriptions.phoneHash(person.phone)) ?? null,
-        messageId: channel === 'email' ? this.messageIdOf(broadcast, message) : null,
-        feedbackId: feedbackId(broadcast.name, broadcast.template),
-      })),
+      going.map(({ message, person }) => messageLogEntry(this.options, broadcast, channel, message, person)),
     );
     outcomes.push(
       ...(await Promise.all(
@@ -468,7 +306,7 @@ export class BroadcastSender {
         ),
       )),
     );
-    await this.recordPatiently(outcomes);
+    await recordPatiently(this.options.store, this.id, outcomes, this.options.recordAttempts);
     for (const outcome of outcomes) {
       if (outcome.result === 'sent') this.report.sent += 1;
       else if (outcome.result === 'skipped') this.report.skipped += 1;
@@ -495,14 +333,8 @@ export class BroadcastSender {
     try {
       const providerId =
         channel === 'email'
-          ? await this.sendEmail(broadcast, message, person.id, person.email, writeEmail, outgoing)
-          : (
-              await this.smsProvider().send({
-                to: toE164(person.phone),
-                body: broadcast.content.sms,
-                ...(outgoing ? { statusCallback: outgoing.statusCallback } : {}),
-              })
-            ).id;
+          ? await sendBroadcastEmail(this.options, broadcast, message, person, writeEmail, outgoing)
+          : await sendBroadcastText(this.options, broadcast, person.phone, outgoing);
       this.latency.add(performance.now() - started);
       const health = this.health[channel];
       health.lastSuccessAt = Date.now();
@@ -524,76 +356,7 @@ export class BroadcastSender {
     }
   }
 
-  /**
-   * Records a batch's outcomes, trying again through a short database outage: these messages have
-   * left, and a sender that gave up here would leave them to be reported unknown.
-   */
-  private async recordPatiently(outcomes: Outcome[]): Promise<void> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await this.options.store.record(this.id, outcomes);
-        return;
-      } catch (error) {
-        if (attempt >= this.options.recordAttempts) throw error;
-        await sleep(Math.min(5_000, 250 * 2 ** attempt));
-      }
-    }
-  }
-
-  private smsProvider(): SmsProvider {
-    if (!this.options.sms)
-      throw new SmsSendError('Texts are not set up (TWILIO_*).', {
-        kind: 'sender',
-        reason: 'Texts are not set up (TWILIO_*).',
-      });
-    return this.options.sms;
-  }
-
-  private async sendEmail(
-    broadcast: Broadcast,
-    message: ClaimedMessage,
-    signupId: string,
-    to: string,
-    writeEmail: ReturnType<typeof broadcastEmailWriter>,
-    outgoing: OutgoingMessage | undefined,
-  ): Promise<string> {
-    const { links, siteUrl, email } = this.options;
-    if (!email)
-      throw new EmailSendError('Email is not set up (SMTP_URL, MAIL_FROM).', {
-        kind: 'sender',
-        reason: 'Email is not set up (SMTP_URL, MAIL_FROM).',
-      });
-    const urls = manageUrls(links, siteUrl, signupId);
-    const unsubscribeUrl = urls.unsubscribe;
-    // The same Message-ID for the same outbox row, every time: a re-send of an unknown one can be
-    // recognised as the same message by the receiving side.
-    const messageId = this.messageIdOf(broadcast, message);
-    const raw = writeEmail({
-      to,
-      messageId,
-      unsubscribeUrl,
-      links: { preferencesUrl: urls.preferences, unsubscribeUrl },
-      ...(outgoing ? { headers: outgoing.headers } : {}),
-    });
-    const sent = await email.sendRaw({
-      to,
-      messageId,
-      raw,
-      ...(outgoing?.envelopeFrom ? { envelopeFrom: outgoing.envelopeFrom } : {}),
-    });
-    return providerIdFrom(sent.response) ?? messageId;
-  }
-
-  /** The same Message-ID for the same outbox row, every time (see sendEmail). */
-  private messageIdOf(broadcast: Broadcast, message: ClaimedMessage): string {
-    return `broadcast-${broadcast.id}.message-${message.id}@${messageIdDomain(this.options.mailFrom ?? '')}`;
-  }
-
-  /**
-   * What a failed send means, by whose fault it was (messaging/send-failure.ts): the person's address
-   * fails and is marked undeliverable; ours pauses the channel and puts the message back untried;
-   * "for now" and unknown answers are tried again, and only pause the channel, never fail the person.
-   */
+  /** Acts on a failed send by the rule (failure-outcome.ts): a pause, an undeliverable mark, the outcome. */
   private async failure(
     broadcast: Broadcast,
     channel: BroadcastChannel,
@@ -601,46 +364,19 @@ export class BroadcastSender {
     person: Recipient,
     error: unknown,
   ): Promise<Outcome> {
-    const verdict = verdictOf(error);
     const answer = withoutAddresses((error as Error)?.message ?? String(error));
-    const { id, attempts } = message;
-    if (verdict.kind === 'recipient') {
-      await this.markUndeliverable(person, channel, verdict.stop === true);
-      return { id, result: 'permanent', kind: 'recipient', error: answer };
-    }
-    if (verdict.kind === 'sender') {
-      await this.pauseChannel(broadcast, channel, 'sender', verdict.reason, answer);
-      return { id, result: 'requeue', kind: 'sender', error: answer };
-    }
-    const now = Date.now();
-    const health = this.health[channel];
-    health.failingSince ??= now;
-    health.lastAnswer = answer;
-    if (verdict.kind === 'unknown') {
-      health.unknownInARow += 1;
-      if (attempts >= UNKNOWN_ANSWER_ATTEMPTS || health.unknownInARow >= UNKNOWN_ANSWERS_IN_A_ROW)
-        await this.pauseChannel(
-          broadcast,
-          channel,
-          'unknown',
-          `${WHO[channel].server} keeps giving an answer we do not recognise (below). Nobody was marked failed: ` +
-            'check the provider and the settings, then resume.',
-          answer,
-        );
-    }
-    // One person's server down for long while the channel gets through: that message gives up (the
-    // owner's `retry` can queue it again). While nothing gets through, nobody is given up.
-    const gettingThrough = health.lastSuccessAt !== null && now - health.lastSuccessAt < this.options.giveUpMs;
-    if (verdict.kind === 'message' && attempts >= this.options.maxAttempts && gettingThrough)
-      return {
-        id,
-        result: 'temporary',
-        kind: 'message',
-        error: `gave up after ${attempts} attempts: ${answer}`,
-        retryAt: null,
-      };
-    const delay = retryDelayMs(attempts, this.options.retryBaseMs, this.options.maxRetryMs, this.options.random);
-    return { id, result: 'temporary', kind: verdict.kind, error: answer, retryAt: new Date(now + delay) };
+    const decided = failureOutcome(
+      verdictOf(error),
+      answer,
+      message,
+      channel,
+      this.health[channel],
+      this.options,
+      Date.now(),
+    );
+    if (decided.undeliverable) await this.markUndeliverable(person, channel, decided.undeliverable.stop);
+    if (decided.pause) await this.pauseChannel(broadcast, channel, decided.pause.cause, decided.pause.reason, answer);
+    return decided.outcome;
   }
 
   /** The provider said this address or number cannot be reached (21610: they replied STOP). */

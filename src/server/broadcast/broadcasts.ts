@@ -17,7 +17,8 @@ import type { BroadcastChannel } from '../db/message-channels.js';
 import { BroadcastError } from './broadcast-error.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { changeState } from './broadcast-rules.js';
-import { BroadcastSender, type BroadcastSenderOptions } from './broadcast-sender.js';
+import { BroadcastSender } from './broadcast-sender.js';
+import type { BroadcastSenderOptions } from './broadcast-sender-options.js';
 import {
   BROADCAST_TEMPLATES,
   personalise,

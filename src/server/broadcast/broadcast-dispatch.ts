@@ -1,0 +1,131 @@
+// How one message of a broadcast leaves and is recorded: its entry in the message log, the email
+// written from the broadcast's parts with the person's links and the log's headers and handed to the
+// SMTP pool as it is, the text handed to Twilio with its status callback, and the batch's outcomes
+// written to the outbox, patiently.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Subscriptions } from '../consent/subscriptions.js';
+import type { BroadcastChannel } from '../db/message-channels.js';
+import type { Broadcast, ClaimedMessage, Outcome, OutboxRepository, Recipient } from '../db/outbox-repository.js';
+import { EmailSendError, providerIdFrom, type EmailSender } from '../messaging/email-sender.js';
+import type { LinkSigner } from '../messaging/link-tokens.js';
+import { manageUrls } from '../messaging/link-urls.js';
+import { feedbackId, type OutgoingMessage } from '../messaging/message-log.js';
+import { toE164 } from '../messaging/phone.js';
+import { SmsSendError, type SmsProvider } from '../messaging/sms-provider.js';
+import { messageIdDomain, type broadcastEmailWriter } from './broadcast-email.js';
+
+export interface Dispatch {
+  links: LinkSigner;
+  siteUrl: string;
+  /** MAIL_FROM: the Message-ID's domain. */
+  mailFrom?: string | undefined;
+  email?: EmailSender | undefined;
+  sms?: SmsProvider | undefined;
+}
+
+/**
+ * The same Message-ID for the same outbox row, every time: a re-send of an unknown one can be
+ * recognised as the same message by the receiving side.
+ */
+export function broadcastMessageId(
+  broadcast: Broadcast,
+  message: ClaimedMessage,
+  mailFrom: string | undefined,
+): string {
+  return `broadcast-${broadcast.id}.message-${message.id}@${messageIdDomain(mailFrom ?? '')}`;
+}
+
+export async function sendBroadcastEmail(
+  dispatch: Dispatch,
+  broadcast: Broadcast,
+  message: ClaimedMessage,
+  person: { id: string; email: string },
+  writeEmail: ReturnType<typeof broadcastEmailWriter>,
+  outgoing: OutgoingMessage | undefined,
+): Promise<string> {
+  const { links, siteUrl, email } = dispatch;
+  if (!email)
+    throw new EmailSendError('Email is not set up (SMTP_URL, MAIL_FROM).', {
+      kind: 'sender',
+      reason: 'Email is not set up (SMTP_URL, MAIL_FROM).',
+    });
+  const urls = manageUrls(links, siteUrl, person.id);
+  const unsubscribeUrl = urls.unsubscribe;
+  const messageId = broadcastMessageId(broadcast, message, dispatch.mailFrom);
+  const raw = writeEmail({
+    to: person.email,
+    messageId,
+    unsubscribeUrl,
+    links: { preferencesUrl: urls.preferences, unsubscribeUrl },
+    ...(outgoing ? { headers: outgoing.headers } : {}),
+  });
+  const sent = await email.sendRaw({
+    to: person.email,
+    messageId,
+    raw,
+    ...(outgoing?.envelopeFrom ? { envelopeFrom: outgoing.envelopeFrom } : {}),
+  });
+  return providerIdFrom(sent.response) ?? messageId;
+}
+
+export async function sendBroadcastText(
+  dispatch: Dispatch,
+  broadcast: Broadcast,
+  phone: string,
+  outgoing: OutgoingMessage | undefined,
+): Promise<string> {
+  if (!dispatch.sms)
+    throw new SmsSendError('Texts are not set up (TWILIO_*).', {
+      kind: 'sender',
+      reason: 'Texts are not set up (TWILIO_*).',
+    });
+  const sent = await dispatch.sms.send({
+    to: toE164(phone),
+    body: broadcast.content.sms,
+    ...(outgoing ? { statusCallback: outgoing.statusCallback } : {}),
+  });
+  return sent.id;
+}
+
+/** A message's entry in the message log, with the keyed hash of the address it goes to. */
+export function messageLogEntry(
+  dispatch: Pick<Dispatch, 'mailFrom'> & { subscriptions: Pick<Subscriptions, 'emailHash' | 'phoneHash'> },
+  broadcast: Broadcast,
+  channel: BroadcastChannel,
+  message: ClaimedMessage,
+  person: Recipient,
+) {
+  const { subscriptions } = dispatch;
+  return {
+    channel,
+    purpose: 'broadcast' as const,
+    signupId: person.id,
+    broadcastId: broadcast.id,
+    outboxId: message.id,
+    addressHash:
+      (channel === 'email' ? subscriptions.emailHash(person.email) : subscriptions.phoneHash(person.phone)) ?? null,
+    messageId: channel === 'email' ? broadcastMessageId(broadcast, message, dispatch.mailFrom) : null,
+    feedbackId: feedbackId(broadcast.name, broadcast.template),
+  };
+}
+
+/**
+ * Records a batch's outcomes, trying again through a short database outage: these messages have
+ * left, and a sender that gave up here would leave them to be reported unknown.
+ */
+export async function recordPatiently(
+  store: Pick<OutboxRepository, 'record'>,
+  senderId: string,
+  outcomes: Outcome[],
+  attempts: number,
+): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await store.record(senderId, outcomes);
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await sleep(Math.min(5_000, 250 * 2 ** attempt));
+    }
+  }
+}

@@ -1,0 +1,77 @@
+// What a broadcast's sender is given and what it reports back: its options (rates, tries, the
+// give-up time, the health limits), its report, and the limits of its pause rules (decision 027).
+import type { Subscriptions } from '../consent/subscriptions.js';
+import type { FeedbackRepository } from '../db/feedback-repository.js';
+import type { ChannelPause, OutboxRepository } from '../db/outbox-repository.js';
+import type { BroadcastChannel } from '../db/message-channels.js';
+import type { EmailSender } from '../messaging/email-sender.js';
+import type { LinkSigner } from '../messaging/link-tokens.js';
+import type { MessageLog } from '../messaging/message-log.js';
+import type { SmsProvider } from '../messaging/sms-provider.js';
+import type { Audience } from './eligibility.js';
+
+export interface BroadcastSenderOptions {
+  store: OutboxRepository;
+  subscriptions: Subscriptions;
+  links: LinkSigner;
+  siteUrl: string;
+  /** MAIL_FROM, and the list's id and name for the list headers. */
+  mailFrom?: string;
+  listId: string;
+  listName: string;
+  email?: EmailSender;
+  sms?: SmsProvider;
+  /** Records each message with its token, for what comes back (unset: nothing is recorded). */
+  log?: MessageLog;
+  /** What came back about the messages: the broadcast pauses itself when the rates would hurt the domain. */
+  health?: { store: FeedbackRepository; maxBounceRate: number; maxComplaintRate: number };
+  /** Messages per second on each channel, for all of this broadcast's senders together. */
+  rates: Record<BroadcastChannel, number>;
+  /** Tries per message while the channel otherwise gets through: one person's server down for long. */
+  maxAttempts: number;
+  /**
+   * A channel that has failed "for now" this long with nothing getting through pauses, with the
+   * reason, instead of giving anyone up (BROADCAST_GIVE_UP_AFTER_SECONDS).
+   */
+  giveUpMs?: number;
+  /** Whether the audience must have confirmed (as when the broadcast was created). */
+  audience: Audience;
+  retryBaseMs?: number;
+  maxRetryMs?: number;
+  heartbeatMs?: number;
+  /** A sender not heard from for this long is taken for dead (on another machine; on this one, its process is checked). */
+  staleMs?: number;
+  senderId?: string;
+  host?: string;
+  pid?: number;
+  random?: () => number;
+  /** Most messages claimed at once per channel (also the most that can be "unknown" if this sender is killed). */
+  maxBatch?: number;
+  /** Tries at writing a batch's outcomes before the sender gives up (8: about 30 s of database outage). */
+  recordAttempts?: number;
+}
+
+export interface SenderReport {
+  /**
+   * finished: nothing left to send; paused: the owner paused it, or a failure of ours paused its
+   * channels (`pauses` says why); stopped: asked to stop (Ctrl-C); waiting: others still send.
+   */
+  ended: 'finished' | 'paused' | 'stopped' | 'waiting';
+  /** The channels a failure of ours paused, and why, when it ended. */
+  pauses: ChannelPause[];
+  sent: number;
+  failedTemporary: number;
+  failedPermanent: number;
+  skipped: number;
+  /** Rows of senders found dead, marked unknown by this one. */
+  markedUnknown: number;
+  latency: { p50: number; p99: number; count: number };
+}
+
+/** The health rule reads the rates only after this many messages: fewer say little. */
+export const HEALTH_MINIMUM = 1_000;
+
+/** An answer we do not recognise: tried this many times on one message, then the channel pauses. */
+export const UNKNOWN_ANSWER_ATTEMPTS = 3;
+/** …or this many unrecognised answers in a row on a channel, whoever they were for. */
+export const UNKNOWN_ANSWERS_IN_A_ROW = 10;

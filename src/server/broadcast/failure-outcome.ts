@@ -1,0 +1,94 @@
+// What a failed send means for the message, the channel and the person, by whose fault it was
+// (messaging/send-failure.ts; decision 027): the person's address fails and is marked undeliverable;
+// ours pauses the channel and puts the message back untried; "for now" and unknown answers are tried
+// again, and only ever pause the channel, never fail the person.
+import type { PauseCause } from '../db/broadcast-pauses.table.js';
+import type { BroadcastChannel } from '../db/message-channels.js';
+import type { ClaimedMessage, Outcome } from '../db/outbox-repository.js';
+import { retryDelayMs } from '../messaging/back-off.js';
+import type { FailureVerdict } from '../messaging/send-failure.js';
+import { UNKNOWN_ANSWER_ATTEMPTS, UNKNOWN_ANSWERS_IN_A_ROW } from './broadcast-sender-options.js';
+import { unknownAnswerReason } from './pause-rules.js';
+
+/** How a channel is doing, as one sender has seen it: what the give-up and unknown-answer rules read. */
+export interface ChannelHealth {
+  /** When a message last got through (ms), or null. */
+  lastSuccessAt: number | null;
+  /** When the failures "for now" began with nothing getting through since (ms), or null. */
+  failingSince: number | null;
+  lastAnswer: string;
+  unknownInARow: number;
+}
+
+export const healthyChannel = (): ChannelHealth => ({
+  lastSuccessAt: null,
+  failingSince: null,
+  lastAnswer: '',
+  unknownInARow: 0,
+});
+
+export interface FailureRules {
+  maxAttempts: number;
+  giveUpMs: number;
+  retryBaseMs: number;
+  maxRetryMs: number;
+  random: () => number;
+}
+
+/** The message's outcome, and what else to do: pause the channel, or mark the address undeliverable. */
+export interface FailureOutcome {
+  outcome: Outcome;
+  pause?: { cause: PauseCause; reason: string };
+  undeliverable?: { stop: boolean };
+}
+
+/** Decides; `health` (the channel's, as this sender has seen it) is updated with this answer. */
+export function failureOutcome(
+  verdict: FailureVerdict,
+  answer: string,
+  message: ClaimedMessage,
+  channel: BroadcastChannel,
+  health: ChannelHealth,
+  rules: FailureRules,
+  now: number,
+): FailureOutcome {
+  const { id, attempts } = message;
+  if (verdict.kind === 'recipient')
+    return {
+      outcome: { id, result: 'permanent', kind: 'recipient', error: answer },
+      undeliverable: { stop: verdict.stop === true },
+    };
+  if (verdict.kind === 'sender')
+    return {
+      outcome: { id, result: 'requeue', kind: 'sender', error: answer },
+      pause: { cause: 'sender', reason: verdict.reason },
+    };
+  health.failingSince ??= now;
+  health.lastAnswer = answer;
+  let pause: FailureOutcome['pause'];
+  if (verdict.kind === 'unknown') {
+    health.unknownInARow += 1;
+    if (attempts >= UNKNOWN_ANSWER_ATTEMPTS || health.unknownInARow >= UNKNOWN_ANSWERS_IN_A_ROW)
+      pause = { cause: 'unknown', reason: unknownAnswerReason(channel) };
+  }
+  // One person's server down for long while the channel gets through: that message gives up (the
+  // owner's `retry` can queue it again). While nothing gets through, nobody is given up.
+  const gettingThrough = health.lastSuccessAt !== null && now - health.lastSuccessAt < rules.giveUpMs;
+  const outcome: Outcome =
+    verdict.kind === 'message' && attempts >= rules.maxAttempts && gettingThrough
+      ? {
+          id,
+          result: 'temporary',
+          kind: 'message',
+          error: `gave up after ${attempts} attempts: ${answer}`,
+          retryAt: null,
+        }
+      : {
+          id,
+          result: 'temporary',
+          kind: verdict.kind,
+          error: answer,
+          retryAt: new Date(now + retryDelayMs(attempts, rules.retryBaseMs, rules.maxRetryMs, rules.random)),
+        };
+  return { outcome, ...(pause ? { pause } : {}) };
+}

@@ -2,11 +2,12 @@
 // SQLite and PostgreSQL (docs/messaging.md, "Hearing back"). A report is stored once per source and
 // its own id, whatever the provider redelivers; a message's state only moves forward, whatever order
 // the reports arrive in.
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { iso, type Engine } from './column-types.js';
 import type { Database } from './database.js';
 import type { MessagePurpose, SentMessageState } from './sent-messages.table.js';
 import type { BroadcastChannel } from './message-channels.js';
+import { stamp, type QueryContext } from './sql-dialect.js';
 
 /** A message as the reports about it need it. */
 export interface SentMessage {
@@ -90,21 +91,17 @@ function sentMessageFrom(row: Selectable<Database['sent_messages']>): SentMessag
 }
 
 export class FeedbackRepository {
-  constructor(
-    private readonly db: Kysely<Database>,
-    readonly engine: Engine,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+  constructor(private readonly context: QueryContext) {}
 
-  private stamp(): string {
-    return this.now().toISOString();
+  get engine(): Engine {
+    return this.context.dialect.engine;
   }
 
   /** Records messages just before they leave, so that a report arriving at once finds them. */
   async sending(messages: SendingMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    const at = this.stamp();
-    await this.db
+    const at = stamp(this.context);
+    await this.context.db
       .insertInto('sent_messages')
       .values(
         messages.map((message) => ({
@@ -131,11 +128,11 @@ export class FeedbackRepository {
     token: string,
     outcome: { state: 'sent' | 'failed'; providerId?: string; messageId?: string },
   ): Promise<void> {
-    await this.db
+    await this.context.db
       .updateTable('sent_messages')
       .set({
         state: outcome.state,
-        state_at: this.stamp(),
+        state_at: stamp(this.context),
         ...(outcome.providerId ? { provider_id: outcome.providerId.slice(0, TEXT_LENGTH) } : {}),
         ...(outcome.messageId ? { message_id: outcome.messageId.slice(0, TEXT_LENGTH) } : {}),
       })
@@ -146,7 +143,7 @@ export class FeedbackRepository {
 
   /** The message a report names: by our token first, else by the provider's id, else by its Message-ID. */
   async find(reference: { token?: string; providerId?: string; messageId?: string }): Promise<SentMessage | undefined> {
-    const query = this.db.selectFrom('sent_messages').selectAll();
+    const query = this.context.db.selectFrom('sent_messages').selectAll();
     // A provider's id or a Message-ID names a message only where it names one: a server that answers
     // every message alike ("250 OK") gives an id that must not pick someone at random.
     const rows = reference.token
@@ -165,7 +162,7 @@ export class FeedbackRepository {
     const found = new Map<string, SentMessage>();
     const unique = [...new Set(tokens)];
     for (let start = 0; start < unique.length; start += CHUNK) {
-      const rows = await this.db
+      const rows = await this.context.db
         .selectFrom('sent_messages')
         .selectAll()
         .where('token', 'in', unique.slice(start, start + CHUNK))
@@ -182,9 +179,9 @@ export class FeedbackRepository {
   async storeMany(reports: StoredReport[]): Promise<boolean[]> {
     const key = (source: string, eventId: string) => `${source}\u0000${eventId.slice(0, TEXT_LENGTH)}`;
     const inserted = new Set<string>();
-    const at = this.stamp();
+    const at = stamp(this.context);
     for (let start = 0; start < reports.length; start += CHUNK) {
-      const rows = await this.db
+      const rows = await this.context.db
         .insertInto('feedback_events')
         .values(reports.slice(start, start + CHUNK).map((report) => this.reportRow(report, at)))
         .onConflict((conflict) => conflict.columns(['source', 'event_id']).doNothing())
@@ -206,9 +203,9 @@ export class FeedbackRepository {
   async advanceMany(tokens: string[], state: SentMessageState): Promise<void> {
     const unique = [...new Set(tokens)];
     for (let start = 0; start < unique.length; start += CHUNK)
-      await this.db
+      await this.context.db
         .updateTable('sent_messages')
-        .set({ state, state_at: this.stamp() })
+        .set({ state, state_at: stamp(this.context) })
         .where('token', 'in', unique.slice(start, start + CHUNK))
         .where('state', 'in', lowerThan(state))
         .execute();
@@ -229,7 +226,7 @@ export class FeedbackRepository {
 
   /** The messages sent to a person, newest first (their history, and tests). */
   async messagesTo(signupId: string): Promise<SentMessage[]> {
-    const rows = await this.db
+    const rows = await this.context.db
       .selectFrom('sent_messages')
       .select('token')
       .where('signup_id', '=', signupId)
@@ -241,9 +238,9 @@ export class FeedbackRepository {
 
   /** Stores a report once; false when this source already sent this one (a redelivery). */
   async store(report: StoredReport): Promise<boolean> {
-    const result = await this.db
+    const result = await this.context.db
       .insertInto('feedback_events')
-      .values(this.reportRow(report, this.stamp()))
+      .values(this.reportRow(report, stamp(this.context)))
       .onConflict((conflict) => conflict.columns(['source', 'event_id']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -251,9 +248,9 @@ export class FeedbackRepository {
 
   /** Moves a message to `state` unless it is already as far on (reports come in any order). True when it moved. */
   async advance(token: string, state: SentMessageState): Promise<boolean> {
-    const result = await this.db
+    const result = await this.context.db
       .updateTable('sent_messages')
-      .set({ state, state_at: this.stamp() })
+      .set({ state, state_at: stamp(this.context) })
       .where('token', '=', token)
       .where('state', 'in', lowerThan(state))
       .executeTakeFirst();
@@ -265,7 +262,7 @@ export class FeedbackRepository {
    * `since`, after the address's latest delivery (a delivery resets it).
    */
   async softBounces(addressHash: string, channel: BroadcastChannel, since: string): Promise<number> {
-    const rows = await this.db
+    const rows = await this.context.db
       .selectFrom('feedback_events')
       .innerJoin('sent_messages', 'sent_messages.token', 'feedback_events.token')
       .select(['feedback_events.kind', 'feedback_events.token', 'feedback_events.occurred_at'])
@@ -285,7 +282,7 @@ export class FeedbackRepository {
 
   /** How a broadcast's channel is faring: what came back about its messages, and who left during it. */
   async health(broadcastId: number, channel: BroadcastChannel, startedAt: string | null): Promise<BroadcastHealth> {
-    const rows = await this.db
+    const rows = await this.context.db
       .selectFrom('sent_messages')
       .select((eb) => ['state', eb.fn.countAll<string | number>().as('n')])
       .where('broadcast_id', '=', broadcastId)
@@ -298,7 +295,7 @@ export class FeedbackRepository {
     const messages = [...by.entries()].filter(([state]) => state !== 'sending').reduce((sum, [, n]) => sum + n, 0);
     let unsubscribed = 0;
     if (startedAt) {
-      const row = await this.db
+      const row = await this.context.db
         .selectFrom('consent_events')
         .select((eb) => eb.fn.count<string | number>('consent_events.signup_id').distinct().as('n'))
         .where('consent_events.kind', 'in', channel === 'email' ? ['email_off', 'left'] : ['sms_off', 'left'])
@@ -339,12 +336,12 @@ export class FeedbackRepository {
    * back about the email sent since `since` (every kind of message).
    */
   async listHealth(since: string): Promise<ListHealth> {
-    const reasons = await this.db
+    const reasons = await this.context.db
       .selectFrom('suppressions')
       .select((eb) => ['reason', eb.fn.count<string | number>('address_hash').distinct().as('n')])
       .groupBy('reason')
       .execute();
-    const states = await this.db
+    const states = await this.context.db
       .selectFrom('sent_messages')
       .select((eb) => ['state', eb.fn.countAll<string | number>().as('n')])
       .where('channel', '=', 'email')

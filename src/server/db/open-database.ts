@@ -118,9 +118,9 @@ function handle(kysely: Kysely<Database>, dialect: SqlDialect, writer: SignupWri
     confirmations: new ConfirmationQueueRepository(context),
     phoneChanges: new PhoneChangeQueueRepository(context),
     suppressions: new SuppressionsRepository(context),
-    outbox: new OutboxRepository(kysely, engine, now),
-    feedback: new FeedbackRepository(kysely, engine, now),
-    owners: new OwnerRepository(kysely, engine, now),
+    outbox: new OutboxRepository(context),
+    feedback: new FeedbackRepository(context),
+    owners: new OwnerRepository(context),
     async ping() {
       await sql`SELECT 1 FROM signups LIMIT 1`.execute(kysely);
     },

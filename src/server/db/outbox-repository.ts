@@ -2,7 +2,7 @@
 // One outbox row per broadcast, person and channel (unique). A sender claims rows by moving them to
 // 'sending' under its own id (FOR UPDATE SKIP LOCKED on PostgreSQL, so senders never take the same
 // row); a row still 'sending' when its sender died may or may not have gone out: 'unknown'.
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
 import type { Time } from './column-types.js';
 import type { Database } from './database.js';
@@ -10,6 +10,7 @@ import { MESSAGE_STATES, type FailureKind, type MessageState } from './broadcast
 import { type AudienceConfirmation } from './broadcasts.table.js';
 import { type BroadcastChannel } from './message-channels.js';
 import { type PauseCause } from './broadcast-pauses.table.js';
+import { stamp, flag, type QueryContext } from './sql-dialect.js';
 
 export const BROADCAST_SEGMENTS = ['all', 'beta'] as const;
 export type BroadcastSegment = (typeof BROADCAST_SEGMENTS)[number];
@@ -160,18 +161,10 @@ function recipientFrom(row: Pick<Database['signups'], (typeof RECIPIENT_COLUMNS)
 const ERROR_LENGTH = 300;
 
 export class OutboxRepository {
-  constructor(
-    private readonly db: Kysely<Database>,
-    readonly engine: Engine,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+  constructor(private readonly context: QueryContext) {}
 
-  private stamp(): string {
-    return this.now().toISOString();
-  }
-
-  private bool(value: boolean): number | boolean {
-    return this.engine === 'sqlite' ? (value ? 1 : 0) : value;
+  get engine(): Engine {
+    return this.context.dialect.engine;
   }
 
   private broadcastFrom(row: Selectable<Database['broadcasts']>): Broadcast {
@@ -195,18 +188,18 @@ export class OutboxRepository {
   async create(
     input: Pick<Broadcast, 'name' | 'template' | 'segment' | 'channels' | 'confirmation' | 'content'>,
   ): Promise<Broadcast | undefined> {
-    const inserted = await this.db
+    const inserted = await this.context.db
       .insertInto('broadcasts')
       .values({
         name: input.name,
         template: input.template,
         segment: input.segment,
         channels: input.channels.join(','),
-        include_unconfirmed: this.bool(input.confirmation === 'everyone'),
+        include_unconfirmed: flag(this.context, input.confirmation === 'everyone'),
         confirmation: input.confirmation,
         content: JSON.stringify(input.content),
         state: 'ready',
-        created_at: this.stamp(),
+        created_at: stamp(this.context),
       })
       .onConflict((conflict) => conflict.column('name').doNothing())
       .returning('id')
@@ -215,24 +208,28 @@ export class OutboxRepository {
   }
 
   async get(name: string): Promise<Broadcast | undefined> {
-    const row = await this.db.selectFrom('broadcasts').selectAll().where('name', '=', name).executeTakeFirst();
+    const row = await this.context.db.selectFrom('broadcasts').selectAll().where('name', '=', name).executeTakeFirst();
     return row ? this.broadcastFrom(row) : undefined;
   }
 
   async list(): Promise<Broadcast[]> {
-    const rows = await this.db.selectFrom('broadcasts').selectAll().orderBy('id').execute();
+    const rows = await this.context.db.selectFrom('broadcasts').selectAll().orderBy('id').execute();
     return rows.map((row) => this.broadcastFrom(row));
   }
 
   async state(broadcastId: number): Promise<BroadcastState | undefined> {
-    const row = await this.db.selectFrom('broadcasts').select('state').where('id', '=', broadcastId).executeTakeFirst();
+    const row = await this.context.db
+      .selectFrom('broadcasts')
+      .select('state')
+      .where('id', '=', broadcastId)
+      .executeTakeFirst();
     return row?.state as BroadcastState | undefined;
   }
 
   /** Moves the broadcast to `to` if it is in one of `from`; true when it moved. */
   async setState(broadcastId: number, to: BroadcastState, from: BroadcastState[]): Promise<boolean> {
-    const at = this.stamp();
-    const result = await this.db
+    const at = stamp(this.context);
+    const result = await this.context.db
       .updateTable('broadcasts')
       .set({
         state: to,
@@ -248,7 +245,7 @@ export class OutboxRepository {
 
   /** A page of sign-ups in id order, after `afterId` (keyset paging keeps memory flat at any list size). */
   async recipientsAfter(afterId: string | null, limit: number): Promise<Recipient[]> {
-    const rows = await this.db
+    const rows = await this.context.db
       .selectFrom('signups')
       .select(RECIPIENT_COLUMNS)
       .$if(afterId !== null, (query) => query.where('id', '>', afterId as string))
@@ -262,15 +259,19 @@ export class OutboxRepository {
   async recipients(ids: string[]): Promise<Map<string, Recipient>> {
     const valid = ids.filter((id) => isSignupId(id));
     if (valid.length === 0) return new Map();
-    const rows = await this.db.selectFrom('signups').select(RECIPIENT_COLUMNS).where('id', 'in', valid).execute();
+    const rows = await this.context.db
+      .selectFrom('signups')
+      .select(RECIPIENT_COLUMNS)
+      .where('id', 'in', valid)
+      .execute();
     return new Map(rows.map((row) => [String(row.id), recipientFrom(row)]));
   }
 
   /** Adds these people to the outbox; those already in it are left as they are. Returns how many were added. */
   async enqueue(broadcastId: number, rows: { signupId: string; channel: BroadcastChannel }[]): Promise<number> {
     if (rows.length === 0) return 0;
-    const at = this.stamp();
-    const result = await this.db
+    const at = stamp(this.context);
+    const result = await this.context.db
       .insertInto('broadcast_messages')
       .values(
         rows.map((row) => ({
@@ -296,14 +297,14 @@ export class OutboxRepository {
     isDead: (other: SenderInfo) => boolean,
   ): Promise<{ unknown: number }> {
     const reaped = await this.reapDeadSenders(isDead);
-    const at = this.stamp();
+    const at = stamp(this.context);
     try {
-      await this.db
+      await this.context.db
         .insertInto('broadcast_senders')
         .values({
           id: sender.id,
           broadcast_id: sender.broadcastId,
-          slot: this.engine === 'sqlite' ? 1 : null,
+          slot: this.context.dialect.engine === 'sqlite' ? 1 : null,
           host: sender.host,
           pid: sender.pid,
           started_at: at,
@@ -312,16 +313,16 @@ export class OutboxRepository {
         .execute();
     } catch (error) {
       const [other] = await this.liveSenders();
-      if (this.engine === 'sqlite' && other) throw new SenderBusyError(other);
+      if (this.context.dialect.engine === 'sqlite' && other) throw new SenderBusyError(other);
       throw error;
     }
     return { unknown: reaped };
   }
 
   async heartbeat(senderId: string): Promise<void> {
-    await this.db
+    await this.context.db
       .updateTable('broadcast_senders')
-      .set({ heartbeat_at: this.stamp() })
+      .set({ heartbeat_at: stamp(this.context) })
       .where('id', '=', senderId)
       .execute();
   }
@@ -336,7 +337,7 @@ export class OutboxRepository {
 
   /** Senders that have not stopped (some may have died without saying so), oldest first. */
   async liveSenders(broadcastId?: number): Promise<SenderInfo[]> {
-    const rows = await this.db
+    const rows = await this.context.db
       .selectFrom('broadcast_senders')
       .select(['id', 'broadcast_id', 'host', 'pid', 'started_at', 'heartbeat_at'])
       .where('stopped_at', 'is', null)
@@ -365,8 +366,8 @@ export class OutboxRepository {
 
   /** Marks these senders stopped, and what they still held as 'sending' unknown; returns how many rows. */
   private async stopSenders(ids: string[]): Promise<number> {
-    const at = this.stamp();
-    return this.db.transaction().execute(async (trx) => {
+    const at = stamp(this.context);
+    return this.context.db.transaction().execute(async (trx) => {
       // Write first: on SQLite the transaction then holds the write lock from its first statement.
       await trx
         .updateTable('broadcast_senders')
@@ -394,8 +395,8 @@ export class OutboxRepository {
     senderId: string,
     limit: number,
   ): Promise<ClaimedMessage[]> {
-    const at = this.stamp();
-    const due = this.db
+    const at = stamp(this.context);
+    const due = this.context.db
       .selectFrom('broadcast_messages')
       .select('id')
       .where('broadcast_id', '=', broadcastId)
@@ -405,8 +406,8 @@ export class OutboxRepository {
       .orderBy('next_attempt_at')
       .orderBy('id')
       .limit(limit)
-      .$if(this.engine === 'postgres', (query) => query.forUpdate().skipLocked());
-    const rows = await this.db
+      .$if(this.context.dialect.engine === 'postgres', (query) => query.forUpdate().skipLocked());
+    const rows = await this.context.db
       .updateTable('broadcast_messages')
       .set((eb) => ({
         state: 'sending',
@@ -434,10 +435,10 @@ export class OutboxRepository {
    */
   async record(senderId: string, outcomes: Outcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    const at = this.stamp();
+    const at = stamp(this.context);
     const byResult = <R extends Outcome['result']>(result: R) =>
       outcomes.filter((outcome): outcome is Extract<Outcome, { result: R }> => outcome.result === result);
-    await this.db.transaction().execute(async (trx) => {
+    await this.context.db.transaction().execute(async (trx) => {
       const mine = (ids: number[]) =>
         trx
           .updateTable('broadcast_messages')
@@ -526,13 +527,13 @@ export class OutboxRepository {
   private caseBy(column: string, pairs: [number | string, string | null][], type: 'text' | 'timestamptz' = 'text') {
     const whens = pairs.map(([key, value]) => sql`WHEN ${key} THEN ${value}`);
     // PostgreSQL types the parameters from the column they are written to only with a cast.
-    const cast = this.engine === 'postgres' ? sql.raw(`::${type}`) : sql``;
+    const cast = this.context.dialect.engine === 'postgres' ? sql.raw(`::${type}`) : sql``;
     return sql<string | null>`(CASE ${sql.ref(column)} ${sql.join(whens, sql` `)} ELSE NULL END)${cast}`;
   }
 
   /** How many messages are in each state (on one channel, or all). */
   async counts(broadcastId: number, channel?: BroadcastChannel): Promise<StateCounts> {
-    const rows = await this.db
+    const rows = await this.context.db
       .selectFrom('broadcast_messages')
       .select((eb) => [
         'state',
@@ -556,7 +557,7 @@ export class OutboxRepository {
 
   /** The earliest time a message of this channel is due again (a retry), if any is waiting. */
   async nextDue(broadcastId: number, channel: BroadcastChannel): Promise<string | undefined> {
-    const row = await this.db
+    const row = await this.context.db
       .selectFrom('broadcast_messages')
       .select((eb) => eb.fn.min('next_attempt_at').as('at'))
       .where('broadcast_id', '=', broadcastId)
@@ -568,7 +569,7 @@ export class OutboxRepository {
 
   /** Messages of this broadcast some sender is sending now. */
   async inFlight(broadcastId: number): Promise<number> {
-    const row = await this.db
+    const row = await this.context.db
       .selectFrom('broadcast_messages')
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .where('broadcast_id', '=', broadcastId)
@@ -579,7 +580,7 @@ export class OutboxRepository {
 
   /** Sent since `since` (for the owner's rate figure). */
   async sentSince(broadcastId: number, since: Date): Promise<number> {
-    const row = await this.db
+    const row = await this.context.db
       .selectFrom('broadcast_messages')
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .where('broadcast_id', '=', broadcastId)
@@ -598,7 +599,7 @@ export class OutboxRepository {
     channel: BroadcastChannel,
     pause: { cause: PauseCause; reason: string; answer?: string | null },
   ): Promise<boolean> {
-    const result = await this.db
+    const result = await this.context.db
       .insertInto('broadcast_pauses')
       .values({
         broadcast_id: broadcastId,
@@ -606,7 +607,7 @@ export class OutboxRepository {
         cause: pause.cause,
         reason: pause.reason.slice(0, 1000),
         answer: pause.answer ? pause.answer.slice(0, ERROR_LENGTH) : null,
-        paused_at: this.stamp(),
+        paused_at: stamp(this.context),
       })
       .onConflict((conflict) => conflict.columns(['broadcast_id', 'channel']).doNothing())
       .executeTakeFirst();
@@ -615,9 +616,9 @@ export class OutboxRepository {
 
   /** resume --despite-health: the owner goes on knowingly; the rates no longer pause this broadcast. */
   async acceptHealth(broadcastId: number): Promise<void> {
-    await this.db
+    await this.context.db
       .updateTable('broadcasts')
-      .set({ health_accepted_at: this.stamp() })
+      .set({ health_accepted_at: stamp(this.context) })
       .where('id', '=', broadcastId)
       .execute();
   }
@@ -627,7 +628,7 @@ export class OutboxRepository {
     const ids = Array.isArray(broadcastIds) ? broadcastIds : [broadcastIds];
     const found = new Map<number, ChannelPause[]>(ids.map((id) => [id, []]));
     if (ids.length === 0) return found;
-    const rows = await this.db
+    const rows = await this.context.db
       .selectFrom('broadcast_pauses')
       .selectAll()
       .where('broadcast_id', 'in', ids)
@@ -657,8 +658,8 @@ export class OutboxRepository {
   async clearPauses(broadcastId: number): Promise<ChannelPause[]> {
     const pauses = await this.channelPauses(broadcastId);
     if (pauses.length === 0) return [];
-    const at = this.stamp();
-    await this.db.transaction().execute(async (trx) => {
+    const at = stamp(this.context);
+    await this.context.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('broadcast_pauses').where('broadcast_id', '=', broadcastId).execute();
       await trx
         .updateTable('broadcast_messages')
@@ -682,7 +683,7 @@ export class OutboxRepository {
 
   /** The broadcast's failed messages (the owner's `retry` chooses among them). */
   async failedMessages(broadcastId: number): Promise<FailedMessage[]> {
-    const rows = await this.db
+    const rows = await this.context.db
       .selectFrom('broadcast_messages')
       .select(['id', 'signup_id', 'channel', 'state', 'failure_kind', 'error', 'next_attempt_at'])
       .where('broadcast_id', '=', broadcastId)
@@ -711,9 +712,9 @@ export class OutboxRepository {
    */
   async requeueFailed(broadcastId: number, ids: number[]): Promise<number> {
     let count = 0;
-    const at = this.stamp();
+    const at = stamp(this.context);
     for (let start = 0; start < ids.length; start += 500) {
-      const result = await this.db
+      const result = await this.context.db
         .updateTable('broadcast_messages')
         .set({ state: 'queued', next_attempt_at: at, attempts: 0, error: null, failure_kind: null, claimed_by: null })
         .where('broadcast_id', '=', broadcastId)
@@ -727,7 +728,7 @@ export class OutboxRepository {
 
   /** When a message of this channel last went out (for "not answered since"). */
   async lastSentAt(broadcastId: number, channel: BroadcastChannel): Promise<string | undefined> {
-    const row = await this.db
+    const row = await this.context.db
       .selectFrom('broadcast_messages')
       .select((eb) => eb.fn.max('sent_at').as('at'))
       .where('broadcast_id', '=', broadcastId)
@@ -739,9 +740,9 @@ export class OutboxRepository {
 
   /** The owner's "send them anyway": unknown rows go back in the queue. Returns how many. */
   async requeueUnknown(broadcastId: number): Promise<number> {
-    const result = await this.db
+    const result = await this.context.db
       .updateTable('broadcast_messages')
-      .set({ state: 'queued', next_attempt_at: this.stamp(), error: null })
+      .set({ state: 'queued', next_attempt_at: stamp(this.context), error: null })
       .where('broadcast_id', '=', broadcastId)
       .where('state', '=', 'unknown')
       .executeTakeFirst();

@@ -2,10 +2,9 @@
 // data: written once with Kysely for SQLite and PostgreSQL (docs/owner-guide.md, decision 024).
 // Links and sessions are kept only as SHA-256 hashes of their secrets: a copy of the database signs
 // nobody in.
-import type { Kysely } from 'kysely';
 import { iso, type Engine } from './column-types.js';
 import type { Time } from './column-types.js';
-import type { Database } from './database.js';
+import { stamp, type QueryContext } from './sql-dialect.js';
 
 export interface Owner {
   id: number;
@@ -45,21 +44,21 @@ export interface AuditEntry {
 export const ownerEmailKey = (email: string) => email.trim().toLowerCase();
 
 export class OwnerRepository {
-  constructor(
-    private readonly db: Kysely<Database>,
-    readonly engine: Engine,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+  constructor(private readonly context: QueryContext) {}
+
+  get engine(): Engine {
+    return this.context.dialect.engine;
+  }
 
   private stamp(offsetMs = 0): string {
-    return new Date(this.now().getTime() + offsetMs).toISOString();
+    return new Date(this.context.now().getTime() + offsetMs).toISOString();
   }
 
   /** Adds an owner; 'exists' if the address already is one. */
   async add(email: string): Promise<'added' | 'exists'> {
-    const inserted = await this.db
+    const inserted = await this.context.db
       .insertInto('owners')
-      .values({ email: ownerEmailKey(email), created_at: this.stamp() })
+      .values({ email: ownerEmailKey(email), created_at: stamp(this.context) })
       .onConflict((conflict) => conflict.column('email').doNothing())
       .returning('id')
       .executeTakeFirst();
@@ -68,7 +67,7 @@ export class OwnerRepository {
 
   /** Removes an owner with their links and sessions (signed out at once); false if there was none. */
   async remove(email: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.context.db.transaction().execute(async (trx) => {
       const owner = await trx
         .selectFrom('owners')
         .select('id')
@@ -83,7 +82,7 @@ export class OwnerRepository {
   }
 
   async list(): Promise<OwnerListing[]> {
-    const rows = await this.db
+    const rows = await this.context.db
       .selectFrom('owners')
       .leftJoin('owner_sessions', 'owner_sessions.owner_id', 'owners.id')
       .select(({ fn }) => [
@@ -104,7 +103,7 @@ export class OwnerRepository {
   }
 
   async byEmail(email: string): Promise<Owner | undefined> {
-    const row = await this.db
+    const row = await this.context.db
       .selectFrom('owners')
       .selectAll()
       .where('email', '=', ownerEmailKey(email))
@@ -114,13 +113,13 @@ export class OwnerRepository {
 
   /** Stores a sign-in link's hash, good for `lifetimeMs`; links past their time are cleared on the way. */
   async createLink(ownerId: number, tokenHash: string, lifetimeMs: number): Promise<void> {
-    await this.db.deleteFrom('owner_sign_in_links').where('expires_at', '<', this.stamp(-86_400_000)).execute();
-    await this.db
+    await this.context.db.deleteFrom('owner_sign_in_links').where('expires_at', '<', this.stamp(-86_400_000)).execute();
+    await this.context.db
       .insertInto('owner_sign_in_links')
       .values({
         token_hash: tokenHash,
         owner_id: ownerId,
-        created_at: this.stamp(),
+        created_at: stamp(this.context),
         expires_at: this.stamp(lifetimeMs),
         used_at: null,
       })
@@ -129,12 +128,12 @@ export class OwnerRepository {
 
   /** True if the link could still be used (for the page that asks to press "Sign in"). */
   async linkUsable(tokenHash: string): Promise<boolean> {
-    const row = await this.db
+    const row = await this.context.db
       .selectFrom('owner_sign_in_links')
       .select('token_hash')
       .where('token_hash', '=', tokenHash)
       .where('used_at', 'is', null)
-      .where('expires_at', '>', this.stamp())
+      .where('expires_at', '>', stamp(this.context))
       .executeTakeFirst();
     return row !== undefined;
   }
@@ -144,8 +143,8 @@ export class OwnerRepository {
    * decides), and only before it expires. Then starts a session under `sessionHash`.
    */
   async useLink(tokenHash: string, sessionHash: string): Promise<Owner | undefined> {
-    const at = this.stamp();
-    return this.db.transaction().execute(async (trx) => {
+    const at = stamp(this.context);
+    return this.context.db.transaction().execute(async (trx) => {
       const used = await trx
         .updateTable('owner_sign_in_links')
         .set({ used_at: at })
@@ -174,8 +173,8 @@ export class OwnerRepository {
    * written at most once a minute, so a page that polls does not write on every request.
    */
   async session(sessionHash: string, idleMs: number, { touch = true } = {}): Promise<Owner | undefined> {
-    const now = this.stamp();
-    const row = await this.db
+    const now = stamp(this.context);
+    const row = await this.context.db
       .selectFrom('owner_sessions')
       .innerJoin('owners', 'owners.id', 'owner_sessions.owner_id')
       .select(['owners.id', 'owners.email', 'owners.created_at', 'owner_sessions.last_seen_at'])
@@ -186,7 +185,7 @@ export class OwnerRepository {
     if (!row) return undefined;
     // A page's own background poll is not the owner at work: it never keeps the session alive.
     if (touch && Date.parse(iso(row.last_seen_at)) < Date.parse(now) - 60_000)
-      await this.db
+      await this.context.db
         .updateTable('owner_sessions')
         .set({ last_seen_at: now })
         .where('id_hash', '=', sessionHash)
@@ -196,7 +195,7 @@ export class OwnerRepository {
 
   /** Why a session no longer lets its owner in: signed out, or idle too long (undefined: no such session). */
   async sessionEnded(sessionHash: string, idleMs: number): Promise<'signed_out' | 'idle' | undefined> {
-    const row = await this.db
+    const row = await this.context.db
       .selectFrom('owner_sessions')
       .select(['ended_at', 'last_seen_at'])
       .where('id_hash', '=', sessionHash)
@@ -207,19 +206,19 @@ export class OwnerRepository {
   }
 
   async endSession(sessionHash: string): Promise<void> {
-    await this.db
+    await this.context.db
       .updateTable('owner_sessions')
-      .set({ ended_at: this.stamp() })
+      .set({ ended_at: stamp(this.context) })
       .where('id_hash', '=', sessionHash)
       .where('ended_at', 'is', null)
       .execute();
   }
 
   async audit(entry: { ownerEmail: string; action: AuditAction; subject?: string; detail?: string }): Promise<void> {
-    await this.db
+    await this.context.db
       .insertInto('owner_audit_log')
       .values({
-        at: this.stamp(),
+        at: stamp(this.context),
         owner_email: entry.ownerEmail,
         action: entry.action,
         subject: entry.subject ?? null,
@@ -230,7 +229,12 @@ export class OwnerRepository {
 
   /** The newest entries first. */
   async auditLog(limit: number): Promise<AuditEntry[]> {
-    const rows = await this.db.selectFrom('owner_audit_log').selectAll().orderBy('id', 'desc').limit(limit).execute();
+    const rows = await this.context.db
+      .selectFrom('owner_audit_log')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
     return rows.map((row) => ({
       id: Number(row.id),
       at: iso(row.at),

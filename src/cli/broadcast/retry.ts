@@ -3,7 +3,7 @@
 // reason. Those whose address the provider said cannot be reached go again only when the owner says
 // so twice: the flag, then "yes" (or --yes where nobody is at the keyboard).
 import { createInterface } from 'node:readline/promises';
-import type { RetryGroup } from '../../server/broadcast/broadcast-control.js';
+import type { RetryGroup } from '../../server/broadcast/retry-plan.js';
 import { number, plural } from '../../shared/plain-numbers.js';
 import { type Context, type Values } from './command-support.js';
 

@@ -7,7 +7,7 @@ import {
   PROGRESS_COUNTS,
   type BroadcastProgress,
 } from '../broadcast/broadcast-progress.js';
-import type { RetryPlan } from '../broadcast/broadcast-control.js';
+import type { RetryPlan } from '../broadcast/retry-plan.js';
 import { ownerWords } from './owner-words.js';
 import type { Broadcast } from '../db/outbox-repository.js';
 import { PauseLines, PauseNotices } from './channel-pauses.js';

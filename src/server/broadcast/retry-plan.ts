@@ -1,0 +1,71 @@
+// What `retry` would queue again, per channel and reason, and what it would leave: a row failed for
+// good by the person's own answer is undeliverable (queued only when the owner says so); every other
+// failure is ours or the provider's. Rows from before release 7 are judged by today's rules.
+import type { BroadcastChannel } from '../db/message-channels.js';
+import type { FailedMessage } from '../db/outbox-repository.js';
+import { classifyStoredAnswer } from '../messaging/stored-answers.js';
+
+/** What `retry` queues again, per channel and reason. */
+export interface RetryGroup {
+  channel: BroadcastChannel;
+  /** Why they failed, in plain words. */
+  reason: string;
+  count: number;
+  /** The provider said the address or number cannot be reached: queued only when the owner says so. */
+  undeliverable: boolean;
+}
+
+export interface RetryPlan {
+  groups: RetryGroup[];
+  /** Failed "for now" and given up, or failed by a fault of ours (an earlier release called some of those permanent). */
+  retryable: number;
+  /** Failed because the provider said the address cannot be reached. */
+  undeliverable: number;
+}
+
+/** An earlier release's "gave up after 6 attempts: 421 …": the answer alone. */
+function answerOf(message: FailedMessage): string {
+  return (message.error ?? '').replace(/^gave up after \d+ attempts: /, '');
+}
+
+/** Whose fault a failed message was: as recorded, or (rows from before release 7) read from its answer. */
+function kindOf(message: FailedMessage): { kind: FailedMessage['failureKind']; reason: string } {
+  const verdict = classifyStoredAnswer(message.channel, answerOf(message));
+  // One that gave up is no longer being tried: its reason must not say "we will keep trying".
+  const reason =
+    message.state === 'failed_temporary'
+      ? `Gave up after repeated tries: ${verdict.reason.replace(/:? we will keep trying\.?$/, '.')}`
+      : verdict.reason;
+  return { kind: message.failureKind ?? verdict.kind, reason };
+}
+
+/** Sorts failed messages into those `retry` queues, and those only `includeUndeliverable` does. */
+export function planOf(failed: FailedMessage[]): {
+  plan: RetryPlan;
+  retryable: FailedMessage[];
+  undeliverable: FailedMessage[];
+} {
+  const retryable: FailedMessage[] = [];
+  const undeliverable: FailedMessage[] = [];
+  const groups = new Map<string, RetryGroup>();
+  for (const message of failed) {
+    const { kind, reason } = kindOf(message);
+    // A row failed for good by the person's own answer is undeliverable; every other failure is ours
+    // or the provider's, whatever state an earlier release gave it.
+    const isUndeliverable = message.state === 'failed_permanent' && kind === 'recipient';
+    (isUndeliverable ? undeliverable : retryable).push(message);
+    const key = `${message.channel}\u0000${isUndeliverable}\u0000${reason}`;
+    const group = groups.get(key) ?? { channel: message.channel, reason, count: 0, undeliverable: isUndeliverable };
+    group.count += 1;
+    groups.set(key, group);
+  }
+  return {
+    plan: {
+      groups: [...groups.values()].sort((a, b) => a.channel.localeCompare(b.channel) || b.count - a.count),
+      retryable: retryable.length,
+      undeliverable: undeliverable.length,
+    },
+    retryable,
+    undeliverable,
+  };
+}

@@ -69,7 +69,7 @@ const TOKEN_CHARACTERS = /^[A-Za-z0-9_-]+$/;
 /** Stand-ins for the links while a part is encoded: printable, left as they are, not where wrap() breaks. */
 const FILLERS = ['^', '~'] as const;
 
-/** A piece of an encoded part: its own text, or characters `from` to `to` of one of the person's links. */
+/** A piece of an encoded part: its own text, or characters `from` to `to` of one of the person's two link tokens. */
 type Piece = string | { link: 0 | 1; from: number; to: number; afterSoftBreak: boolean };
 
 /** A person's link as the site's address and path, the same for everyone, and their own token. */
@@ -128,14 +128,14 @@ function encodedWithPlaces(
 }
 
 /** One person's part from the pieces, or undefined where their tokens would not encode as the stand-ins did. */
-function filled(pieces: Piece[], links: [string, string]): string | undefined {
+function filled(pieces: Piece[], tokens: [string, string]): string | undefined {
   let out = '';
   for (const piece of pieces) {
     if (typeof piece === 'string') out += piece;
     else {
       // A line that a soft break starts must not begin with a hyphen: that one is escaped.
-      if (piece.afterSoftBreak && links[piece.link][piece.from] === '-') return undefined;
-      out += links[piece.link].slice(piece.from, piece.to);
+      if (piece.afterSoftBreak && tokens[piece.link][piece.from] === '-') return undefined;
+      out += tokens[piece.link].slice(piece.from, piece.to);
     }
   }
   return out;

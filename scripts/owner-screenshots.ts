@@ -56,7 +56,7 @@ for (let day = 0; day < 30; day += 1) {
 }
 now = new Date();
 // Launch day, paused by a refused sign-in after some went out, some failed by no fault of theirs.
-const launch = await store.outbox.create({
+const launch = await store.broadcasts.create({
   name: 'launch',
   template: 'launch',
   segment: 'all',
@@ -65,12 +65,12 @@ const launch = await store.outbox.create({
   content: { subject: 'ScamSavvy is here', text: 'Hello', html: '<p>Hello</p>', sms: 'Hello' },
 });
 if (launch) {
-  const everyone = await store.outbox.recipientsAfter(null, 10_000);
+  const everyone = await store.broadcastRecipients.recipientsAfter(null, 10_000);
   await store.outbox.enqueue(
     launch.id,
     everyone.map((one) => ({ signupId: one.id, channel: 'email' as const })),
   );
-  await store.outbox.setState(launch.id, 'sending', ['ready']);
+  await store.broadcasts.setState(launch.id, 'sending', ['ready']);
   const claimed = await store.outbox.claim(launch.id, 'email', 'screenshots', 200);
   await store.outbox.record(
     'screenshots',
@@ -88,13 +88,13 @@ if (launch) {
           : { id: message.id, result: 'sent' as const, providerId: `id-${index}` },
     ),
   );
-  await store.outbox.pauseChannel(launch.id, 'email', {
+  await store.broadcastPauses.pauseChannel(launch.id, 'email', {
     cause: 'sender',
     reason:
       'The mail server refused our sign-in (535 5.7.8): check the user name and password in SMTP_URL, then resume.',
     answer: 'Invalid login: 535 5.7.8 Authentication credentials invalid',
   });
-  await store.outbox.setState(launch.id, 'paused', ['sending']);
+  await store.broadcasts.setState(launch.id, 'paused', ['sending']);
 }
 await store.owners.add('owner@example.com');
 const owner = await store.owners.byEmail('owner@example.com');

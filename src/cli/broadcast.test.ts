@@ -158,7 +158,7 @@ describe('npm run broadcast', () => {
     await addPeople(4);
     await run('create', '--name', 'launch', '--template', 'launch');
     const store = await openDatabase({ kind: 'sqlite', file });
-    const broadcast = (await store.outbox.get('launch'))!;
+    const broadcast = (await store.broadcasts.get('launch'))!;
     const claimed = await store.outbox.claim(broadcast.id, 'email', 'a-sender', 4);
     const [gaveUp, dead, ours, sent] = claimed;
     await store.outbox.record('a-sender', [
@@ -167,12 +167,12 @@ describe('npm run broadcast', () => {
       { id: ours!.id, result: 'permanent', kind: 'recipient', error: 'Invalid login: 535 Authentication failed' },
       { id: sent!.id, result: 'sent', providerId: 'id-1' },
     ]);
-    await store.outbox.pauseChannel(broadcast.id, 'email', {
+    await store.broadcastPauses.pauseChannel(broadcast.id, 'email', {
       cause: 'sender',
       reason: 'The mail server refused our sign-in: check SMTP_URL, then resume.',
       answer: '535 Authentication failed',
     });
-    await store.outbox.setState(broadcast.id, 'paused', ['ready']);
+    await store.broadcasts.setState(broadcast.id, 'paused', ['ready']);
     await store.close();
     // The third as an earlier release left it: failed for good by a 535, no kind recorded.
     const raw = openSqlite(file);
@@ -234,7 +234,7 @@ describe('npm run broadcast', () => {
     }
     const store = await openDatabase({ kind: 'sqlite', file });
     try {
-      const broadcast = (await store.outbox.get('launch'))!;
+      const broadcast = (await store.broadcasts.get('launch'))!;
       expect(await store.feedback.health(broadcast.id, 'email', broadcast.startedAt)).toMatchObject({
         messages: 3,
         hardBounced: 1,

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.js';
 import { createBroadcastControl } from '../server/broadcast/broadcast-control.js';
 import { BroadcastError } from '../server/broadcast/broadcast-error.js';
-import { SenderBusyError } from '../server/db/outbox-repository.js';
+import { SenderBusyError } from '../server/db/broadcast-senders-repository.js';
 import { UsageError, type Context, type Output } from './broadcast/command-support.js';
 import { create } from './broadcast/create.js';
 import { list } from './broadcast/list.js';

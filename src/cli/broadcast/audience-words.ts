@@ -1,7 +1,7 @@
 // Who gets a broadcast and why the others do not, as create and top-up say it.
 import type { AudienceReport } from '../../server/broadcast/broadcasts.js';
 import { EXCLUSION_WORDS, EXCLUSIONS } from '../../server/broadcast/eligibility.js';
-import type { Broadcast } from '../../server/db/outbox-repository.js';
+import type { Broadcast } from '../../server/db/broadcasts-repository.js';
 import { number, plural } from '../../shared/plain-numbers.js';
 
 export function describeReport(report: AudienceReport, broadcast: Broadcast, topUp: boolean): string[] {

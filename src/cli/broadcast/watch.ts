@@ -1,6 +1,6 @@
 // The progress line `send` draws while its senders work: redrawn each second on a terminal, every
 // ten seconds into a log.
-import type { Broadcast } from '../../server/db/outbox-repository.js';
+import type { Broadcast } from '../../server/db/broadcasts-repository.js';
 import { done, pauseLines, progressLine } from '../broadcast-progress-line.js';
 import type { Context } from './command-support.js';
 

@@ -25,7 +25,7 @@ async function world(engine: (typeof storeEngines)[number]) {
     subscribers: store.subscribers,
     optOuts: store.optOuts,
     subscriptions,
-    outbox: store.outbox,
+    pauses: store.broadcastPauses,
     tokens,
   });
   const person = async (who: typeof rosa | typeof ann) => {
@@ -86,7 +86,9 @@ for (const engine of storeEngines) {
       expect(await subscriptions.mayContact((await store.subscribers.subscriber(subscriber.id))!, 'email')).toBe(false);
       // Texts still reach her: a dead email address says nothing about her phone.
       expect(await subscriptions.mayContact((await store.subscribers.subscriber(subscriber.id))!, 'sms')).toBe(true);
-      const history = (await store.consentEvents.history(subscriber.id)).filter((event) => event.kind === 'email_bounced');
+      const history = (await store.consentEvents.history(subscriber.id)).filter(
+        (event) => event.kind === 'email_bounced',
+      );
       expect(history).toEqual([expect.objectContaining({ source: 'provider_report' })]);
       expect((await store.feedback.find({ token }))?.state).toBe('bounced');
     });
@@ -97,7 +99,9 @@ for (const engine of storeEngines) {
       const token = await sendTo(subscriber);
       await feedback.receive([report('complaint', { token })]);
       expect(await subscriptions.mayContact((await store.subscribers.subscriber(subscriber.id))!, 'email')).toBe(false);
-      expect((await store.consentEvents.history(subscriber.id)).map((event) => event.kind)).toContain('email_complained');
+      expect((await store.consentEvents.history(subscriber.id)).map((event) => event.kind)).toContain(
+        'email_complained',
+      );
     });
 
     it('reports arriving together are written together, each caller getting its own counts; copies in one batch count once', async () => {
@@ -142,7 +146,7 @@ for (const engine of storeEngines) {
       expect(await feedback.receive([first])).toEqual({ stored: 1, duplicates: 0, unmatched: 0 });
     });
 
-    it("a provider id two messages share (a server answering every message alike) matches neither", async () => {
+    it('a provider id two messages share (a server answering every message alike) matches neither', async () => {
       const { store, subscriptions, feedback, person, report } = await world(engine);
       const [first, second] = [await person(rosa), await person(ann)];
       const tokens = createMessageTokens(SECRET);
@@ -162,7 +166,9 @@ for (const engine of storeEngines) {
       }
       expect(await feedback.receive([report('hard_bounce', { providerId: 'OK' })])).toMatchObject({ unmatched: 1 });
       for (const subscriber of [first, second])
-        expect(await subscriptions.mayContact((await store.subscribers.subscriber(subscriber.id))!, 'email')).toBe(true);
+        expect(await subscriptions.mayContact((await store.subscribers.subscriber(subscriber.id))!, 'email')).toBe(
+          true,
+        );
     });
 
     it('three soft bounces on different sends suppress; a delivery between resets the count', async () => {
@@ -191,7 +197,7 @@ for (const engine of storeEngines) {
       const { store, subscriptions, feedback, person, sendTo, report } = await world(engine);
       const stopper = await person(rosa);
       const landline = await person(ann);
-      const broadcast = await store.outbox.create({
+      const broadcast = await store.broadcasts.create({
         name: 'launch',
         template: 'launch',
         segment: 'all',
@@ -210,7 +216,7 @@ for (const engine of storeEngines) {
       expect(await subscriptions.mayContact((await store.subscribers.subscriber(landline.id))!, 'email')).toBe(true);
       const filtered = await sendTo(landline, 'sms', broadcast!.id);
       await feedback.receive([report('filtered', { token: filtered }, { source: 'twilio', code: '30007' })]);
-      expect(await store.outbox.channelPauses(broadcast!.id)).toEqual([
+      expect(await store.broadcastPauses.channelPauses(broadcast!.id)).toEqual([
         expect.objectContaining({ channel: 'sms', cause: 'sender', reason: expect.stringMatching(/30007/) }),
       ]);
     });

@@ -11,7 +11,7 @@ import type { Subscriptions } from '../consent/subscriptions.js';
 import type { FeedbackRepository, SentMessage } from '../db/feedback-repository.js';
 import type { OptOutsRepository } from '../db/opt-outs-repository.js';
 import type { SubscribersRepository } from '../db/subscribers-repository.js';
-import type { OutboxRepository } from '../db/outbox-repository.js';
+import type { BroadcastPausesRepository } from '../db/broadcast-pauses-repository.js';
 import type { ConsentKind } from '../db/consent-events.table.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
 import type { SentMessageState } from '../db/sent-messages.table.js';
@@ -57,7 +57,7 @@ export interface FeedbackOptions {
   optOuts: Pick<OptOutsRepository, 'suppressByReport'>;
   /** For a STOP: every form of the number, as a STOP text does it. */
   subscriptions: Subscriptions;
-  outbox: OutboxRepository;
+  pauses: Pick<BroadcastPausesRepository, 'pauseChannel'>;
   tokens: MessageTokens;
   now?: () => Date;
 }
@@ -223,7 +223,7 @@ export class Feedback {
         // Carriers filter our texts: ours to fix, never the person's. A broadcast's texts pause. (An
         // email refused or filed as spam by one receiving server is recorded and shown, not acted on.)
         if (message.broadcastId !== null && message.channel === 'sms')
-          await this.options.outbox.pauseChannel(message.broadcastId, 'sms', {
+          await this.options.pauses.pauseChannel(message.broadcastId, 'sms', {
             cause: 'sender',
             reason:
               'Carriers are filtering our texts (Twilio 30007): register the number for A2P 10DLC or use a verified toll-free number in the Twilio console, then resume.',

@@ -22,7 +22,7 @@ async function sentToThree(engineName: 'sqlite' | 'postgres', env: Record<string
 }
 
 const healthOf = async (world: BroadcastWorld, broadcastId: number) =>
-  world.store.feedback.health(broadcastId, 'email', (await world.store.outbox.get('launch'))!.startedAt);
+  world.store.feedback.health(broadcastId, 'email', (await world.store.broadcasts.get('launch'))!.startedAt);
 
 const POSTMARK = { POSTMARK_WEBHOOK_USER: 'postmark-hook', POSTMARK_WEBHOOK_PASSWORD: 'p'.repeat(24) };
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -48,7 +48,10 @@ const RESEND_SECRET = `whsec_${Buffer.from('resend-test-secret-0123456789abcdef'
 const RESEND_OLD_SECRET = `whsec_${Buffer.from('resend-old-secret-0123456789abcdef').toString('base64')}`;
 
 /** A Resend event as Svix delivers it: svix-id, svix-timestamp, and v1 signatures (several while keys rotate). */
-function resendRequest(event: unknown, { id = `msg_${Math.random().toString(36).slice(2)}`, at = Date.now(), secrets = [RESEND_SECRET] } = {}) {
+function resendRequest(
+  event: unknown,
+  { id = `msg_${Math.random().toString(36).slice(2)}`, at = Date.now(), secrets = [RESEND_SECRET] } = {},
+) {
   const payload = JSON.stringify(event);
   const timestamp = String(Math.floor(at / 1000));
   const signatures = secrets.map((secret) => {
@@ -133,7 +136,13 @@ for (const engine of storeEngines) {
         sg_message_id: '14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.0',
         token: tokens[0],
       };
-      const spam = { email: 'person1@example.com', timestamp: now, event: 'spamreport', sg_event_id: 'c3BhbXJlcG9ydC0x', token: tokens[1] };
+      const spam = {
+        email: 'person1@example.com',
+        timestamp: now,
+        event: 'spamreport',
+        sg_event_id: 'c3BhbXJlcG9ydC0x',
+        token: tokens[1],
+      };
       const dropped = {
         email: 'person2@example.com',
         timestamp: now,
@@ -142,15 +151,21 @@ for (const engine of storeEngines) {
         sg_event_id: 'ZHJvcHBlZC0x',
         token: tokens[2],
       };
-      const opened = { email: 'person2@example.com', timestamp: now, event: 'open', sg_event_id: 'b3Blbi0x', token: tokens[2] };
+      const opened = {
+        email: 'person2@example.com',
+        timestamp: now,
+        event: 'open',
+        sg_event_id: 'b3Blbi0x',
+        token: tokens[2],
+      };
 
       // Refused, nothing changes: unsigned, another key, tampered, stale.
       const signed = sendgridRequest([bounce]);
       expect((await post({ payload: signed.payload, headers: {} })).statusCode).toBe(401);
       expect((await post(sendgridRequest([bounce], { key: OTHER_KEYS.privateKey }))).statusCode).toBe(401);
-      expect(
-        (await post({ ...signed, payload: JSON.stringify([{ ...bounce, token: tokens[1] }]) })).statusCode,
-      ).toBe(401);
+      expect((await post({ ...signed, payload: JSON.stringify([{ ...bounce, token: tokens[1] }]) })).statusCode).toBe(
+        401,
+      );
       expect((await post(sendgridRequest([bounce], { at: Date.now() - 3_600_000 }))).statusCode).toBe(403);
       expect(await mayEmail(world, people[0]!)).toBe(true);
 
@@ -168,7 +183,9 @@ for (const engine of storeEngines) {
     });
 
     it('Resend: Svix signatures (several while keys rotate), 5 minutes, each id once; bounced and complained act', async () => {
-      const { world, people, app, broadcast } = await sentToThree(engine.name, { RESEND_WEBHOOK_SECRET: RESEND_SECRET });
+      const { world, people, app, broadcast } = await sentToThree(engine.name, {
+        RESEND_WEBHOOK_SECRET: RESEND_SECRET,
+      });
       // Resend matches by its email id, which we recorded from its SMTP answer when the message left.
       const sent = await Promise.all(people.map((person) => world.store.feedback.messagesTo(person.id)));
       const emailIds = sent.map((messages) => messages[0]!.providerId!);
@@ -197,8 +214,12 @@ for (const engine of storeEngines) {
       expect((await post({ payload: signed.payload, headers: {} })).statusCode).toBe(401);
       expect((await post(resendRequest(bounced, { secrets: [RESEND_OLD_SECRET] }))).statusCode).toBe(401);
       expect(
-        (await post({ ...signed, payload: JSON.stringify({ ...bounced, data: { ...bounced.data, email_id: emailIds[1] } }) }))
-          .statusCode,
+        (
+          await post({
+            ...signed,
+            payload: JSON.stringify({ ...bounced, data: { ...bounced.data, email_id: emailIds[1] } }),
+          })
+        ).statusCode,
       ).toBe(401);
       expect((await post(resendRequest(bounced, { at: Date.now() - 600_000 }))).statusCode).toBe(403);
       expect(await mayEmail(world, people[0]!)).toBe(true);

@@ -50,7 +50,7 @@ export function tagHeadersFor(webhooks: FeedbackWebhook[]): (token: string) => R
 /** Everything feedback needs, or undefined without SECRET_KEY (no token can be signed or checked). */
 export function createFeedbackParts(
   config: MessagingConfig,
-  db: Pick<Db, 'feedback' | 'subscribers' | 'optOuts' | 'outbox'>,
+  db: Pick<Db, 'feedback' | 'subscribers' | 'optOuts' | 'broadcastPauses'>,
   subscriptions: Subscriptions,
 ): FeedbackParts | undefined {
   if (!config.secretKey) return undefined;
@@ -61,7 +61,7 @@ export function createFeedbackParts(
     subscribers: db.subscribers,
     optOuts: db.optOuts,
     subscriptions,
-    outbox: db.outbox,
+    pauses: db.broadcastPauses,
     tokens,
   });
   const { bounceAddress, bounceImapUrl } = config.feedback ?? {};

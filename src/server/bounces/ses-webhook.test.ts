@@ -21,7 +21,12 @@ function sesBounce(token: string, bounceType: 'Permanent' | 'Transient' = 'Perma
       bounceType,
       bounceSubType: bounceType === 'Permanent' ? 'General' : 'MailboxFull',
       bouncedRecipients: [
-        { emailAddress: 'person0@example.com', action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' },
+        {
+          emailAddress: 'person0@example.com',
+          action: 'failed',
+          status: '5.1.1',
+          diagnosticCode: 'smtp; 550 5.1.1 user unknown',
+        },
       ],
       timestamp: new Date().toISOString(),
       feedbackId: '0100018b-bounce',
@@ -80,7 +85,10 @@ for (const engine of storeEngines) {
       const sns = await startSnsStandIn();
       onTestFinished(() => sns.stop());
       const world = await setup(engine.name, {
-        env: { SES_SNS_TOPIC_ARNS: `${TOPIC}, arn:aws:sns:eu-west-1:123456789012:spare`, SES_SNS_BASE_URL: sns.baseUrl },
+        env: {
+          SES_SNS_TOPIC_ARNS: `${TOPIC}, arn:aws:sns:eu-west-1:123456789012:spare`,
+          SES_SNS_BASE_URL: sns.baseUrl,
+        },
       });
       // Every email carries its token where SES hands it back.
       expect(tagHeadersFor(configuredWebhooks(world.config.messaging))('t0ken')).toEqual({
@@ -159,7 +167,11 @@ for (const engine of storeEngines) {
       // One certificate fetch served every message (it is cached once it has worked).
       expect(sns.certificateFetches()).toBe(1);
       expect(
-        await world.store.feedback.health(broadcast.id, 'email', (await world.store.outbox.get('launch'))!.startedAt),
+        await world.store.feedback.health(
+          broadcast.id,
+          'email',
+          (await world.store.broadcasts.get('launch'))!.startedAt,
+        ),
       ).toMatchObject({ messages: 3, hardBounced: 1, complained: 1 });
     });
 

@@ -74,7 +74,7 @@ for (const engine of storeEngines) {
       const token = new URL(fine!.statusCallback!).searchParams.get('t')!;
       expect((await store.feedback.find({ token }))?.state).toBe('delivered');
       expect(
-        await store.feedback.health(broadcast.id, 'sms', (await store.outbox.get('launch'))!.startedAt),
+        await store.feedback.health(broadcast.id, 'sms', (await store.broadcasts.get('launch'))!.startedAt),
       ).toMatchObject({
         messages: 3,
         delivered: 1,

@@ -8,14 +8,11 @@ import type { BroadcastHealth, FeedbackRepository } from '../db/feedback-reposit
 import { configuredWebhooks, tagHeadersFor } from '../bounces/reports-setup.js';
 import { verdictOf } from '../messaging/send-failure.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
-import {
-  SenderBusyError,
-  type Broadcast,
-  type BroadcastState,
-  type ChannelPause,
-  type OutboxRepository,
-  type StateCounts,
-} from '../db/outbox-repository.js';
+import { SenderBusyError } from '../db/broadcast-senders-repository.js';
+import { type Broadcast, type BroadcastState } from '../db/broadcasts-repository.js';
+import { type ChannelPause } from '../db/broadcast-pauses-repository.js';
+import type { BroadcastDb } from '../db/open-database.js';
+import type { StateCounts } from '../db/outbox-repository.js';
 import { type BroadcastChannel } from '../db/message-channels.js';
 import { BroadcastError } from './broadcast-error.js';
 import { allowsSenders, changeState, checkNoOtherSender, checkSenderCount, senderIsDead } from './broadcast-rules.js';
@@ -54,7 +51,7 @@ export interface SendStart {
 
 export class BroadcastControl {
   private readonly broadcasts: Broadcasts;
-  private readonly outbox: OutboxRepository;
+  private readonly db: BroadcastDb;
   private readonly subscriptions: Subscriptions;
   private readonly feedback: FeedbackRepository | undefined;
   private readonly running = new Map<string, { sender: RunningSender; done: Promise<unknown> }>();
@@ -70,7 +67,7 @@ export class BroadcastControl {
     },
     private readonly logger?: SenderLogger,
   ) {
-    this.outbox = stores.outbox;
+    this.db = stores;
     this.feedback = stores.feedback;
     this.broadcasts = new Broadcasts(config, stores, tagHeaders);
     this.subscriptions = this.broadcasts.subscriptions;
@@ -83,12 +80,12 @@ export class BroadcastControl {
 
   /** The channels a failure of ours paused, and why. */
   pauses(broadcast: Broadcast): Promise<ChannelPause[]> {
-    return this.outbox.channelPauses(broadcast.id);
+    return this.db.broadcastPauses.channelPauses(broadcast.id);
   }
 
   /** Several broadcasts' pauses at once (the list). */
   pausesOf(broadcasts: Broadcast[]): Promise<Map<number, ChannelPause[]>> {
-    return this.outbox.pauses(broadcasts.map((broadcast) => broadcast.id));
+    return this.db.broadcastPauses.pauses(broadcasts.map((broadcast) => broadcast.id));
   }
 
   /**
@@ -119,7 +116,7 @@ export class BroadcastControl {
 
   /** What `retry` would queue again, without changing anything. */
   async retryPlan(broadcast: Broadcast): Promise<RetryPlan> {
-    return planOf(await this.outbox.failedMessages(broadcast.id)).plan;
+    return planOf(await this.db.outbox.failedMessages(broadcast.id)).plan;
   }
 
   /**
@@ -130,31 +127,33 @@ export class BroadcastControl {
    * skipped or is unknown. A finished broadcast is ready to send again.
    */
   async retry(broadcast: Broadcast, { includeUndeliverable }: { includeUndeliverable: boolean }): Promise<RetryPlan> {
-    const { plan, retryable, undeliverable } = planOf(await this.outbox.failedMessages(broadcast.id));
+    const { plan, retryable, undeliverable } = planOf(await this.db.outbox.failedMessages(broadcast.id));
     const queue = includeUndeliverable ? [...retryable, ...undeliverable] : retryable;
     if (includeUndeliverable && undeliverable.length > 0) {
-      const people = await this.outbox.recipients([...new Set(undeliverable.map((message) => message.signupId))]);
+      const people = await this.db.broadcastRecipients.recipients([
+        ...new Set(undeliverable.map((message) => message.signupId)),
+      ]);
       for (const message of undeliverable) {
         const person = people.get(message.signupId);
         if (person) await this.subscriptions.clearUndeliverable(person, message.channel);
       }
     }
-    const queued = await this.outbox.requeueFailed(
+    const queued = await this.db.outbox.requeueFailed(
       broadcast.id,
       queue.map((message) => message.id),
     );
-    if (queued > 0) await changeState(this.outbox, broadcast.id, 'reopen');
+    if (queued > 0) await changeState(this.db.broadcasts, broadcast.id, 'reopen');
     const groups = includeUndeliverable ? plan.groups : plan.groups.filter((group) => !group.undeliverable);
     return { ...plan, groups };
   }
 
   async list(): Promise<Broadcast[]> {
-    return this.outbox.list();
+    return this.db.broadcasts.list();
   }
 
   /** The broadcast by name, or undefined. */
   async find(name: string): Promise<Broadcast | undefined> {
-    return this.outbox.get(name);
+    return this.db.broadcasts.get(name);
   }
 
   /** The broadcast by name, or a BroadcastError naming the ones there are. */
@@ -176,17 +175,17 @@ export class BroadcastControl {
 
   /** How many messages are in each state (on one channel, or all). */
   counts(broadcast: Broadcast, channel?: BroadcastChannel): Promise<StateCounts> {
-    return this.outbox.counts(broadcast.id, channel);
+    return this.db.outbox.counts(broadcast.id, channel);
   }
 
   async state(broadcast: Broadcast): Promise<BroadcastState | undefined> {
-    return this.outbox.state(broadcast.id);
+    return this.db.broadcasts.state(broadcast.id);
   }
 
   /** Senders registered on the broadcast, and what went in the last minute. */
   async activity(broadcast: Broadcast): Promise<{ senders: number; sentLastMinute: number }> {
-    const senders = await this.outbox.liveSenders(broadcast.id);
-    const sentLastMinute = await this.outbox.sentSince(broadcast.id, new Date(Date.now() - 60_000));
+    const senders = await this.db.broadcastSenders.liveSenders(broadcast.id);
+    const sentLastMinute = await this.db.outbox.sentSince(broadcast.id, new Date(Date.now() - 60_000));
     return { senders: senders.length, sentLastMinute };
   }
 
@@ -234,14 +233,14 @@ export class BroadcastControl {
       despiteHealth = false,
     }: { workers: number; resume: boolean; resendUnknown: boolean; despiteHealth?: boolean },
   ): Promise<SendStart> {
-    checkSenderCount(this.outbox.engine, workers);
+    checkSenderCount(this.db.outbox.engine, workers);
     const broadcast = await this.broadcasts.get(name);
     const missing = this.missingChannels(broadcast);
     if (missing.length > 0)
       throw new BroadcastError(
         `"${name}" sends ${missing.join(' and ')}, which is not set up here (docs/messaging.md).`,
       );
-    const pauses = await this.outbox.channelPauses(broadcast.id);
+    const pauses = await this.db.broadcastPauses.channelPauses(broadcast.id);
     if ((broadcast.state === 'paused' || pauses.length > 0) && !resume)
       throw new BroadcastError(
         pauses.length > 0
@@ -252,19 +251,19 @@ export class BroadcastControl {
     const start: Omit<SendStart, 'broadcast'> = {};
     if (resume) {
       await this.refuseUnhealthy(broadcast, pauses, despiteHealth);
-      start.resumed = await this.outbox.clearPauses(broadcast.id);
+      start.resumed = await this.db.broadcastPauses.clearPauses(broadcast.id);
       if (await this.runningElsewhere(broadcast)) {
         start.resumedInPlace = true;
         return { broadcast: await this.broadcasts.get(name), ...start };
       }
     }
     if (resendUnknown) {
-      start.requeued = await this.outbox.requeueUnknown(broadcast.id);
-      if (start.requeued > 0) await changeState(this.outbox, broadcast.id, 'reopen');
+      start.requeued = await this.db.outbox.requeueUnknown(broadcast.id);
+      if (start.requeued > 0) await changeState(this.db.broadcasts, broadcast.id, 'reopen');
     }
-    if (resume && !(await changeState(this.outbox, broadcast.id, 'resume')) && broadcast.state !== 'sending')
+    if (resume && !(await changeState(this.db.broadcasts, broadcast.id, 'resume')) && broadcast.state !== 'sending')
       start.notPaused = broadcast.state;
-    await changeState(this.outbox, broadcast.id, 'start');
+    await changeState(this.db.broadcasts, broadcast.id, 'start');
     return { broadcast: await this.broadcasts.get(name), ...start };
   }
 
@@ -278,18 +277,18 @@ export class BroadcastControl {
       throw new BroadcastError(`This broadcast sends ${missing.join(' and ')}, which is not set up here.`);
     // Send and Resume are one button: what a failure of ours paused goes on too, once the providers answer.
     await this.checkProviders(broadcast);
-    await this.refuseUnhealthy(broadcast, await this.outbox.channelPauses(broadcast.id), false);
-    await this.outbox.clearPauses(broadcast.id);
+    await this.refuseUnhealthy(broadcast, await this.db.broadcastPauses.channelPauses(broadcast.id), false);
+    await this.db.broadcastPauses.clearPauses(broadcast.id);
     if (!this.running.has(broadcast.name) && (await this.runningElsewhere(broadcast))) return;
     const previous = this.running.get(broadcast.name);
     if (previous) {
       // Pressed twice: it is already sending here.
-      if ((await this.outbox.state(broadcast.id)) === 'sending') return;
+      if ((await this.db.broadcasts.state(broadcast.id)) === 'sending') return;
       // Resumed just after a pause: this process's sender is still finishing what it held.
       await previous.done;
     }
-    await checkNoOtherSender(this.outbox);
-    if (!(await changeState(this.outbox, broadcast.id, 'sendOrResume')))
+    await checkNoOtherSender(this.db.broadcastSenders);
+    if (!(await changeState(this.db.broadcasts, broadcast.id, 'sendOrResume')))
       throw new BroadcastError(`“${broadcast.name}” has finished: nothing is left to send.`);
     const current = await this.broadcasts.get(broadcast.name);
     const sender = this.startSender(current);
@@ -316,7 +315,7 @@ export class BroadcastControl {
       throw new BroadcastError(
         `"${broadcast.name}" paused itself: ${health.reason}\nTo go on anyway: npm run broadcast -- resume ${broadcast.name} --despite-health`,
       );
-    await this.outbox.acceptHealth(broadcast.id);
+    await this.db.broadcasts.acceptHealth(broadcast.id);
   }
 
   /**
@@ -324,14 +323,16 @@ export class BroadcastControl {
    * terminal, say) takes the lifted channel up itself, and SQLite would refuse a second one.
    */
   private async runningElsewhere(broadcast: Broadcast): Promise<boolean> {
-    if ((await this.outbox.state(broadcast.id)) !== 'sending') return false;
-    const running = (await this.outbox.liveSenders(broadcast.id)).filter((sender) => !senderIsDead(sender));
-    return running.length > 0 && !allowsSenders(this.outbox.engine, running.length + 1);
+    if ((await this.db.broadcasts.state(broadcast.id)) !== 'sending') return false;
+    const running = (await this.db.broadcastSenders.liveSenders(broadcast.id)).filter(
+      (sender) => !senderIsDead(sender),
+    );
+    return running.length > 0 && !allowsSenders(this.db.outbox.engine, running.length + 1);
   }
 
   /** Pauses the broadcast: every sender (here or anywhere) stops after what it is sending now. */
   async pause(broadcast: Broadcast): Promise<boolean> {
-    return changeState(this.outbox, broadcast.id, 'pause');
+    return changeState(this.db.broadcasts, broadcast.id, 'pause');
   }
 
   /** Stops this process's senders safely (the server is shutting down) and waits for them. */

@@ -5,7 +5,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
-import type { Broadcast, ClaimedMessage, Outcome, OutboxRepository, Recipient } from '../db/outbox-repository.js';
+import type { Broadcast } from '../db/broadcasts-repository.js';
+import type { ClaimedMessage, Outcome, OutboxRepository } from '../db/outbox-repository.js';
+import type { Recipient } from '../db/broadcast-recipients-repository.js';
 import { EmailSendError, providerIdFrom, type EmailSender } from '../messaging/email-sender.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
 import { manageUrls } from '../messaging/link-urls.js';

@@ -144,7 +144,7 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
     expect(counts.size).toBe(PEOPLE);
     expect([...counts.values()].filter((count) => count !== 1)).toEqual([]);
     expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sent: PEOPLE, unknown: 0, queued: 0 });
-    expect((await store.outbox.get('launch'))?.state).toBe('finished');
+    expect((await store.broadcasts.get('launch'))?.state).toBe('finished');
   });
 
   /**
@@ -191,7 +191,7 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
     expect(twice).toEqual([]);
     // Everyone got it, except some of the unknown ones (killed before their message left).
     expect(PEOPLE - counts.size).toBeLessThanOrEqual(unknown);
-    expect((await store.outbox.get('launch'))?.state).toBe('finished');
+    expect((await store.broadcasts.get('launch'))?.state).toBe('finished');
     const status = broadcastCommand(env, 'status', 'launch');
     expect(await status.exited).toBe(0);
     expect(status.output()).toMatch(new RegExp(`^ {2}unknown +${unknown.toLocaleString('en-US')} `, 'm'));
@@ -235,8 +235,8 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
       const paused = await store.outbox.counts(broadcast.id);
       expect(paused).toMatchObject({ failed_permanent: 0, sending: 0 });
       expect(paused.sent).toBeLessThan(PEOPLE);
-      expect((await store.outbox.get('launch'))?.state).toBe('paused');
-      expect(await store.outbox.liveSenders(broadcast.id)).toEqual([]);
+      expect((await store.broadcasts.get('launch'))?.state).toBe('paused');
+      expect(await store.broadcastSenders.liveSenders(broadcast.id)).toEqual([]);
       const before = sink.received().length;
       expect([...sink.countsByAddress().values()].every((count) => count === 1)).toBe(true);
 

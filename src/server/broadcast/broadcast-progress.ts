@@ -2,7 +2,10 @@
 // live progress both come from here.
 import { senderIsDead } from './broadcast-rules.js';
 import type { FeedbackRepository } from '../db/feedback-repository.js';
-import type { Broadcast, ChannelPause, OutboxRepository, StateCounts } from '../db/outbox-repository.js';
+import type { Broadcast } from '../db/broadcasts-repository.js';
+import type { ChannelPause } from '../db/broadcast-pauses-repository.js';
+import type { BroadcastDb } from '../db/open-database.js';
+import type { StateCounts } from '../db/outbox-repository.js';
 import { MESSAGE_STATES } from '../db/broadcast-messages.table.js';
 import { number } from '../../shared/plain-numbers.js';
 
@@ -89,17 +92,17 @@ function sumCounts(parts: StateCounts[]): StateCounts {
 
 /** Reads the broadcast's counts now, with the rate over the last minute and the time left at that rate. */
 export async function broadcastProgress(
-  store: OutboxRepository,
+  store: BroadcastDb,
   broadcast: Broadcast,
   now = new Date(),
   feedback?: FeedbackRepository,
 ): Promise<BroadcastProgress> {
   const [byChannel, senders, lastMinute, state, pauses] = await Promise.all([
-    Promise.all(broadcast.channels.map((channel) => store.counts(broadcast.id, channel))),
-    store.liveSenders(broadcast.id),
-    store.sentSince(broadcast.id, new Date(now.getTime() - 60_000)),
-    store.state(broadcast.id),
-    store.channelPauses(broadcast.id),
+    Promise.all(broadcast.channels.map((channel) => store.outbox.counts(broadcast.id, channel))),
+    store.broadcastSenders.liveSenders(broadcast.id),
+    store.outbox.sentSince(broadcast.id, new Date(now.getTime() - 60_000)),
+    store.broadcasts.state(broadcast.id),
+    store.broadcastPauses.channelPauses(broadcast.id),
   ]);
   const fields: Record<string, string> = {};
   broadcast.channels.forEach((channel, index) => {

@@ -41,7 +41,7 @@ for (const engine of storeEngines) {
         await expect(
           control.startFromCommand('launch', { workers: 1, resume: false, resendUnknown: false }),
         ).rejects.toThrow(/^Not started: The mail server refused our sign-in/);
-        expect((await store.outbox.get('launch'))?.state).toBe('ready');
+        expect((await store.broadcasts.get('launch'))?.state).toBe('ready');
 
         // A password revoked mid-send (the sender here starts without the check): it pauses at once.
         const first = await send(broadcast);
@@ -57,7 +57,7 @@ for (const engine of storeEngines) {
         expect(first.failedPermanent + first.failedTemporary + first.sent).toBe(0);
         const paused = await store.outbox.counts(broadcast.id);
         expect(paused).toMatchObject({ queued: 20, failed_permanent: 0, failed_temporary: 0, sending: 0, sent: 0 });
-        expect((await store.outbox.get('launch'))?.state).toBe('paused');
+        expect((await store.broadcasts.get('launch'))?.state).toBe('paused');
         expect(sink.received()).toHaveLength(0);
         // Nobody's address was marked: they are all still reachable.
         for (const person of people)
@@ -79,7 +79,7 @@ for (const engine of storeEngines) {
         expect(start.resumed?.map((pause) => pause.channel)).toEqual(['email']);
         expect(report.ended).toBe('finished');
         expect(countsFor(sink, people)).toEqual(people.map(() => 1));
-        expect(await store.outbox.channelPauses(broadcast.id)).toEqual([]);
+        expect(await store.broadcastPauses.channelPauses(broadcast.id)).toEqual([]);
         expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sent: 20, failed_permanent: 0 });
       },
     );
@@ -235,13 +235,13 @@ for (const engine of storeEngines) {
         });
         // Texts pause (nothing got through for a second) while the email is still going out.
         const deadline = Date.now() + 10_000;
-        while (!(await store.outbox.channelPauses(broadcast.id)).some((pause) => pause.cause === 'outage')) {
+        while (!(await store.broadcastPauses.channelPauses(broadcast.id)).some((pause) => pause.cause === 'outage')) {
           if (Date.now() > deadline) throw new Error('the texts did not pause');
           await new Promise((resolve) => setTimeout(resolve, 25));
         }
         expect(sink.received().length).toBeLessThan(people.length); // email is still going
         twilio!.stopFailing();
-        await store.outbox.clearPauses(broadcast.id); // the owner resumes (the dashboard, or resume)
+        await store.broadcastPauses.clearPauses(broadcast.id); // the owner resumes (the dashboard, or resume)
         const report = await running;
         expect(report.ended).toBe('finished');
         expect(report.pauses).toEqual([]);
@@ -306,8 +306,8 @@ for (const engine of storeEngines) {
       const done = await control.retry(broadcast, { includeUndeliverable: false });
       expect(done.retryable).toBe(1);
       expect(await store.outbox.counts(broadcast.id)).toMatchObject({ queued: 1, sent: 4, failed_permanent: 1 });
-      expect((await store.outbox.get('launch'))?.state).toBe('ready');
-      await send((await store.outbox.get('launch'))!);
+      expect((await store.broadcasts.get('launch'))?.state).toBe('ready');
+      await send((await store.broadcasts.get('launch'))!);
       expect(countsFor(sink, people)).toEqual(people.map((person) => (person === dead ? 0 : 1)));
 
       // The owner believes the "no such user" was wrong: asked for, it goes again, and the mark is lifted.
@@ -315,7 +315,7 @@ for (const engine of storeEngines) {
       expect(await broadcasts.subscriptions.mayContact((await store.subscribers.subscriber(dead.id))!, 'email')).toBe(
         true,
       );
-      await send((await store.outbox.get('launch'))!);
+      await send((await store.broadcasts.get('launch'))!);
       expect(countsFor(sink, people)).toEqual(people.map(() => 1));
       expect((await store.consentEvents.history(dead.id)).map((event) => event.kind)).toContain(
         'email_undeliverable_cleared',
@@ -356,7 +356,7 @@ describe('a database from the release before, with a send failed by its old rule
       expect.objectContaining({ channel: 'email', count: ours, reason: expect.stringMatching(/sign-in/) }),
     ]);
     await control.retry(broadcast, { includeUndeliverable: false });
-    const report = await send((await store.outbox.get('launch'))!);
+    const report = await send((await store.broadcasts.get('launch'))!);
     expect(report.ended).toBe('finished');
     expect(countsFor(sink, people)).toEqual(people.map(() => 1));
     expect(sink.received()).toHaveLength(ours);
@@ -397,7 +397,7 @@ for (const engine of storeEngines) {
         const health = await store.feedback.health(
           broadcast.id,
           'email',
-          (await store.outbox.get('launch'))!.startedAt,
+          (await store.broadcasts.get('launch'))!.startedAt,
         );
         expect(health.messages).toBeGreaterThanOrEqual(1_000);
         expect(health.messages).toBeLessThan(2_000);

@@ -2,7 +2,11 @@
 // which state may change to which, when a sender is taken for dead, and that SQLite allows one
 // sender at a time (its outbox has one sender slot; PostgreSQL's senders share the outbox).
 import { hostname } from 'node:os';
-import type { BroadcastState, OutboxRepository, SenderInfo } from '../db/outbox-repository.js';
+import type { BroadcastState } from '../db/broadcasts-repository.js';
+import type { Engine } from '../db/column-types.js';
+import type { BroadcastsRepository } from '../db/broadcasts-repository.js';
+import type { BroadcastSendersRepository } from '../db/broadcast-senders-repository.js';
+import type { SenderInfo } from '../db/broadcast-senders-repository.js';
 import { BroadcastError } from './broadcast-error.js';
 
 /** Each change of a broadcast's state: where it goes, and the states it may come from. */
@@ -25,12 +29,12 @@ export type StateChange = keyof typeof STATE_CHANGES;
 
 /** Makes the change if the broadcast is in one of the states it may come from; false if it is not. */
 export function changeState(
-  outbox: Pick<OutboxRepository, 'setState'>,
+  broadcasts: Pick<BroadcastsRepository, 'setState'>,
   broadcastId: number,
   change: StateChange,
 ): Promise<boolean> {
   const { to, from } = STATE_CHANGES[change];
-  return outbox.setState(broadcastId, to, [...from]);
+  return broadcasts.setState(broadcastId, to, [...from]);
 }
 
 /** Unheard of this long, a sender on another machine is taken for dead (it beats every 2 s). */
@@ -63,12 +67,12 @@ export function senderIsDead(
 export const MOST_WORKERS = 32;
 
 /** Whether the engine lets this many senders run at once: SQLite one, PostgreSQL any. */
-export function allowsSenders(engine: OutboxRepository['engine'], count: number): boolean {
+export function allowsSenders(engine: Engine, count: number): boolean {
   return engine !== 'sqlite' || count <= 1;
 }
 
 /** The one-sender rule, before starting `workers` senders from the command. */
-export function checkSenderCount(engine: OutboxRepository['engine'], workers: number): void {
+export function checkSenderCount(engine: Engine, workers: number): void {
   if (!allowsSenders(engine, workers))
     throw new BroadcastError(
       'SQLite allows one sender at a time: use --workers 1, or PostgreSQL (DATABASE_URL) for more.',
@@ -80,9 +84,11 @@ export function checkSenderCount(engine: OutboxRepository['engine'], workers: nu
  * terminal?). Stale senders are the new sender's own to clear; only a live one refuses a second.
  * The outbox's single sender slot on SQLite (SenderBusyError) stands behind both checks.
  */
-export async function checkNoOtherSender(outbox: Pick<OutboxRepository, 'engine' | 'liveSenders'>): Promise<void> {
-  if (allowsSenders(outbox.engine, 2)) return;
-  const running = (await outbox.liveSenders()).filter((sender) => !senderIsDead(sender));
-  if (!allowsSenders(outbox.engine, running.length + 1))
+export async function checkNoOtherSender(
+  senders: Pick<BroadcastSendersRepository, 'engine' | 'liveSenders'>,
+): Promise<void> {
+  if (allowsSenders(senders.engine, 2)) return;
+  const running = (await senders.liveSenders()).filter((sender) => !senderIsDead(sender));
+  if (!allowsSenders(senders.engine, running.length + 1))
     throw new BroadcastError('A sender is already running (from the terminal?). SQLite allows one at a time.');
 }

@@ -2,7 +2,8 @@
 // give-up time, the health limits), its report, and the limits of its pause rules (decision 027).
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { FeedbackRepository } from '../db/feedback-repository.js';
-import type { ChannelPause, OutboxRepository } from '../db/outbox-repository.js';
+import type { ChannelPause } from '../db/broadcast-pauses-repository.js';
+import type { BroadcastDb } from '../db/open-database.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
 import type { EmailSender } from '../messaging/email-sender.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
@@ -11,7 +12,7 @@ import type { SmsProvider } from '../messaging/sms-provider.js';
 import type { Audience } from './eligibility.js';
 
 export interface BroadcastSenderOptions {
-  store: OutboxRepository;
+  store: BroadcastDb;
   subscriptions: Subscriptions;
   links: LinkSigner;
   siteUrl: string;

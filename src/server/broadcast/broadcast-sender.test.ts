@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/open-database.js';
-import { SenderBusyError } from '../db/outbox-repository.js';
+import { SenderBusyError } from '../db/broadcast-senders-repository.js';
 import { addPeople, configFor, countsFor, setup } from '../test/broadcast-setup.js';
 import { waitForMatch } from '../test/poll.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
@@ -55,10 +55,10 @@ for (const engine of storeEngines) {
       expect(sink.received()).toHaveLength(9);
       const counts = await store.outbox.counts(broadcast.id);
       expect(counts).toMatchObject({ sent: 9, queued: 0, sending: 0, total: 9 });
-      expect((await store.outbox.get('launch'))?.state).toBe('finished');
+      expect((await store.broadcasts.get('launch'))?.state).toBe('finished');
 
       // Sending again sends nobody anything.
-      const again = await send((await store.outbox.get('launch'))!);
+      const again = await send((await store.broadcasts.get('launch'))!);
       expect(again.sent).toBe(0);
       expect(sink.received()).toHaveLength(9);
     });
@@ -72,7 +72,7 @@ for (const engine of storeEngines) {
       await addPeople(store, 1);
       for (const template of ['launch', 'beta'])
         await expect(broadcasts.create({ name: template, template })).rejects.toThrow(/MAIL_POSTAL_ADDRESS/);
-      expect(await store.outbox.get('launch')).toBeUndefined();
+      expect(await store.broadcasts.get('launch')).toBeUndefined();
     });
 
     it('writes a whole email: both parts, the person’s own unsubscribe link, list headers, a Message-ID per outbox row', async () => {
@@ -160,7 +160,7 @@ for (const engine of storeEngines) {
       const more = await addPeople(store, 3, { prefix: 'refused' });
       await broadcasts.topUp('launch');
       sink.rejectNext(550, 'No such user', 1);
-      const second = await send((await store.outbox.get('launch'))!, { rates: { email: 5 } });
+      const second = await send((await store.broadcasts.get('launch'))!, { rates: { email: 5 } });
       expect(second.failedPermanent).toBe(1);
       expect(second.sent).toBe(2);
       const refused = more[0]!;
@@ -228,7 +228,7 @@ for (const engine of storeEngines) {
 
       store.outbox.record = record;
       store.outbox.claim = claim;
-      const result = await send((await store.outbox.get('launch'))!);
+      const result = await send((await store.broadcasts.get('launch'))!);
       expect(result.ended).toBe('finished');
       expect(await store.outbox.counts(broadcast.id)).toMatchObject({ sent: 6 - held, unknown: held, sending: 0 });
       expect(countsFor(sink, people).every((count) => count <= 1)).toBe(true);
@@ -259,7 +259,7 @@ for (const engine of storeEngines) {
       const { store, broadcasts, send, sink } = await setup(engine.name);
       const people = await addPeople(store, 40);
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
-      await store.outbox.setState(broadcast.id, 'sending', ['ready']);
+      await store.broadcasts.setState(broadcast.id, 'sending', ['ready']);
       const running = send(broadcast, { rates: { email: 20 } });
       await waitForMatch(
         () => sink.received(),
@@ -267,7 +267,7 @@ for (const engine of storeEngines) {
         10_000,
         'five emails',
       );
-      expect(await store.outbox.setState(broadcast.id, 'paused', ['sending'])).toBe(true);
+      expect(await store.broadcasts.setState(broadcast.id, 'paused', ['sending'])).toBe(true);
       const paused = await running;
       expect(paused.ended).toBe('paused');
       const atPause = sink.received().length;
@@ -276,7 +276,7 @@ for (const engine of storeEngines) {
       expect(counts.sending).toBe(0);
       expect(counts.sent).toBe(atPause);
 
-      expect(await store.outbox.setState(broadcast.id, 'sending', ['paused'])).toBe(true);
+      expect(await store.broadcasts.setState(broadcast.id, 'sending', ['paused'])).toBe(true);
       const resumed = await send(broadcast);
       expect(resumed.ended).toBe('finished');
       expect(resumed.sent).toBe(40 - atPause);
@@ -291,9 +291,9 @@ for (const engine of storeEngines) {
       const late = await addPeople(store, 4, { prefix: 'late' });
       const { report } = await broadcasts.topUp('launch');
       expect(report.channels.email).toMatchObject({ added: 4, recipients: 9 });
-      expect((await store.outbox.get('launch'))?.state).toBe('ready');
+      expect((await store.broadcasts.get('launch'))?.state).toBe('ready');
       expect((await broadcasts.topUp('launch')).report.channels.email?.added).toBe(0);
-      const result = await send((await store.outbox.get('launch'))!);
+      const result = await send((await store.broadcasts.get('launch'))!);
       expect(result.sent).toBe(4);
       expect(countsFor(sink, late)).toEqual([1, 1, 1, 1]);
       expect(sink.received()).toHaveLength(9);
@@ -321,7 +321,7 @@ for (const engine of storeEngines) {
       // A sender that claimed three messages and was killed before recording them: its process is gone.
       const dead = spawn(process.execPath, ['-e', '']);
       await new Promise((resolve) => dead.on('exit', resolve));
-      await store.outbox.registerSender(
+      await store.broadcastSenders.registerSender(
         { id: 'dead-sender', broadcastId: broadcast.id, host: (await import('node:os')).hostname(), pid: dead.pid! },
         () => false,
       );
@@ -333,13 +333,13 @@ for (const engine of storeEngines) {
       expect(result.sent).toBe(7);
       const counts = await store.outbox.counts(broadcast.id);
       expect(counts).toMatchObject({ unknown: 3, sent: 7, sending: 0 });
-      expect((await store.outbox.get('launch'))?.state).toBe('finished');
+      expect((await store.broadcasts.get('launch'))?.state).toBe('finished');
       const inFlight = new Set(claimed.map((message) => message.signupId));
       expect(countsFor(sink, people)).toEqual(people.map((person) => (inFlight.has(person.id) ? 0 : 1)));
 
       expect(await store.outbox.requeueUnknown(broadcast.id)).toBe(3);
-      await store.outbox.setState(broadcast.id, 'sending', ['finished']);
-      const resent = await send((await store.outbox.get('launch'))!);
+      await store.broadcasts.setState(broadcast.id, 'sending', ['finished']);
+      const resent = await send((await store.broadcasts.get('launch'))!);
       expect(resent.sent).toBe(3);
       expect(countsFor(sink, people)).toEqual(people.map(() => 1));
     });
@@ -350,12 +350,12 @@ for (const engine of storeEngines) {
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
       const host = (await import('node:os')).hostname();
       const register = (id: string) =>
-        store.outbox.registerSender({ id, broadcastId: broadcast.id, host, pid: process.pid }, () => false);
+        store.broadcastSenders.registerSender({ id, broadcastId: broadcast.id, host, pid: process.pid }, () => false);
       await register('first');
       if (engine.name === 'sqlite') await expect(register('second')).rejects.toBeInstanceOf(SenderBusyError);
       else await expect(register('second')).resolves.toEqual({ unknown: 0 });
-      expect((await store.outbox.liveSenders(broadcast.id)).length).toBe(engine.name === 'sqlite' ? 1 : 2);
-      await store.outbox.stopSender('first');
+      expect((await store.broadcastSenders.liveSenders(broadcast.id)).length).toBe(engine.name === 'sqlite' ? 1 : 2);
+      await store.broadcastSenders.stopSender('first');
       await expect(register('third')).resolves.toEqual({ unknown: 0 });
     });
 

@@ -8,7 +8,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { verdictOf } from '../messaging/send-failure.js';
 import type { OutgoingMessage } from '../messaging/message-log.js';
 import { withoutAddresses } from '../messaging/log-safe.js';
-import type { Broadcast, ClaimedMessage, Outcome, Recipient, SenderInfo } from '../db/outbox-repository.js';
+import type { Broadcast } from '../db/broadcasts-repository.js';
+import type { ClaimedMessage, Outcome } from '../db/outbox-repository.js';
+import type { Recipient } from '../db/broadcast-recipients-repository.js';
+import type { SenderInfo } from '../db/broadcast-senders-repository.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
 import type { PauseCause } from '../db/broadcast-pauses.table.js';
 import { messageLogEntry, recordPatiently, sendBroadcastEmail, sendBroadcastText } from './broadcast-dispatch.js';
@@ -77,27 +80,27 @@ export class BroadcastSender {
 
   /** Each sender takes an equal share of the channel's rate, by how many send this broadcast now. */
   private async shareRates(broadcastId: number): Promise<void> {
-    const senders = Math.max(1, (await this.options.store.liveSenders(broadcastId)).length);
+    const senders = Math.max(1, (await this.options.store.broadcastSenders.liveSenders(broadcastId)).length);
     for (const channel of ['email', 'sms'] as const)
       this.limiters[channel].setRate(this.options.rates[channel] / senders);
   }
 
   async run(broadcast: Broadcast): Promise<SenderReport> {
     const { store } = this.options;
-    const { unknown } = await store.registerSender(
+    const { unknown } = await store.broadcastSenders.registerSender(
       { id: this.id, broadcastId: broadcast.id, host: this.options.host, pid: this.options.pid },
       this.isDead,
     );
     this.report.markedUnknown += unknown;
-    await changeState(store, broadcast.id, 'start');
+    await changeState(store.broadcasts, broadcast.id, 'start');
     await this.shareRates(broadcast.id);
     const heartbeat = setInterval(() => {
       void (async () => {
-        await store.heartbeat(this.id);
-        this.report.markedUnknown += await store.reapDeadSenders(this.isDead);
+        await store.broadcastSenders.heartbeat(this.id);
+        this.report.markedUnknown += await store.broadcastSenders.reapDeadSenders(this.isDead);
         await this.shareRates(broadcast.id);
         await this.pauseIfUnhealthy(broadcast);
-        if ((await store.state(broadcast.id)) === 'paused') {
+        if ((await store.broadcasts.state(broadcast.id)) === 'paused') {
           this.stopping ??= 'pause';
           this.wake?.();
         }
@@ -121,24 +124,24 @@ export class BroadcastSender {
       );
       const failed = loops.find((loop) => loop.status === 'rejected');
       if (failed) throw failed.reason;
-      this.report.markedUnknown += await store.reapDeadSenders(this.isDead);
-      const pauses = await store.channelPauses(broadcast.id);
+      this.report.markedUnknown += await store.broadcastSenders.reapDeadSenders(this.isDead);
+      const pauses = await store.broadcastPauses.channelPauses(broadcast.id);
       this.report.pauses = pauses;
       if (this.stopping) this.report.ended = this.stopping === 'pause' ? 'paused' : 'stopped';
       else if (pauses.length > 0) this.report.ended = await pauseIfNothingElse(store, broadcast, pauses);
       else {
-        const counts = await store.counts(broadcast.id);
+        const counts = await store.outbox.counts(broadcast.id);
         const missingChannel = broadcast.channels.some((channel) =>
           channel === 'email' ? !this.options.email : !this.options.sms,
         );
         if (counts.queued === 0 && counts.sending === 0 && counts.retrying === 0 && !missingChannel) {
-          await changeState(store, broadcast.id, 'finish');
+          await changeState(store.broadcasts, broadcast.id, 'finish');
           this.report.ended = 'finished';
         } else this.report.ended = 'waiting';
       }
     } finally {
       clearInterval(heartbeat);
-      this.report.markedUnknown += await store.stopSender(this.id);
+      this.report.markedUnknown += await store.broadcastSenders.stopSender(this.id);
     }
     this.report.latency = { ...this.latency.percentiles(), count: this.latency.count };
     return this.report;
@@ -159,7 +162,7 @@ export class BroadcastSender {
     answer: string,
   ): Promise<void> {
     this.paused.add(channel);
-    await this.options.store.pauseChannel(broadcast.id, channel, { cause, reason, answer });
+    await this.options.store.broadcastPauses.pauseChannel(broadcast.id, channel, { cause, reason, answer });
   }
 
   /**
@@ -170,7 +173,7 @@ export class BroadcastSender {
     const health = this.health[channel];
     const since = health.failingSince;
     if (since === null || Date.now() - since < this.options.giveUpMs) return;
-    const lastSent = await this.options.store.lastSentAt(broadcast.id, channel);
+    const lastSent = await this.options.store.outbox.lastSentAt(broadcast.id, channel);
     if (lastSent && Date.parse(lastSent) > since) {
       health.failingSince = null; // another sender got through: not an outage
       return;
@@ -214,11 +217,11 @@ export class BroadcastSender {
   ): Promise<void> {
     const { store } = this.options;
     while (!this.stopping) {
-      if ((await store.state(broadcast.id)) === 'paused') {
+      if ((await store.broadcasts.state(broadcast.id)) === 'paused') {
         this.stopping = 'pause';
         break;
       }
-      if ((await store.channelPauses(broadcast.id)).some((pause) => pause.channel === channel)) {
+      if ((await store.broadcastPauses.channelPauses(broadcast.id)).some((pause) => pause.channel === channel)) {
         this.paused.add(channel);
         if (inFlight.size > 0) {
           await Promise.all(inFlight);
@@ -240,7 +243,7 @@ export class BroadcastSender {
       this.waitingOnPause.delete(channel);
       await this.pauseIfOutageTooLong(broadcast, channel);
       if (this.paused.has(channel)) continue;
-      const claimed = await store.claim(broadcast.id, channel, this.id, this.batchSize(channel));
+      const claimed = await store.outbox.claim(broadcast.id, channel, this.id, this.batchSize(channel));
       if (claimed.length > 0) {
         const batch: Promise<void> = this.sendBatch(broadcast, channel, claimed, writeEmail).finally(() =>
           inFlight.delete(batch),
@@ -254,7 +257,7 @@ export class BroadcastSender {
         await Promise.race(inFlight);
         continue;
       }
-      const next = await store.nextDue(broadcast.id, channel);
+      const next = await store.outbox.nextDue(broadcast.id, channel);
       if (next === undefined) break; // nothing queued, nothing to retry
       await this.pause(Math.min(1_000, Math.max(10, Date.parse(next) - Date.now())));
     }
@@ -274,7 +277,7 @@ export class BroadcastSender {
     writeEmail: ReturnType<typeof broadcastEmailWriter>,
   ): Promise<void> {
     const { store, subscriptions } = this.options;
-    const people = await store.recipients(claimed.map((message) => message.signupId));
+    const people = await store.broadcastRecipients.recipients(claimed.map((message) => message.signupId));
     const suppressed = await subscriptions.suppressionsFor([...people.values()], [channel]);
     const outcomes: Outcome[] = [];
     const going: { message: ClaimedMessage; person: Recipient }[] = [];
@@ -306,7 +309,7 @@ export class BroadcastSender {
         ),
       )),
     );
-    await recordPatiently(this.options.store, this.id, outcomes, this.options.recordAttempts);
+    await recordPatiently(this.options.store.outbox, this.id, outcomes, this.options.recordAttempts);
     for (const outcome of outcomes) {
       if (outcome.result === 'sent') this.report.sent += 1;
       else if (outcome.result === 'skipped') this.report.skipped += 1;

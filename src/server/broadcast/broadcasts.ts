@@ -11,7 +11,9 @@ import { createMessageLog, createTransports, listIdentity, type Transports } fro
 import { toE164 } from '../messaging/phone.js';
 import type { Subscriptions, SubscriptionsStore } from '../consent/subscriptions.js';
 import type { FeedbackRepository } from '../db/feedback-repository.js';
-import type { Broadcast, BroadcastSegment, OutboxRepository, Recipient } from '../db/outbox-repository.js';
+import type { Broadcast, BroadcastSegment } from '../db/broadcasts-repository.js';
+import type { BroadcastDb } from '../db/open-database.js';
+import type { Recipient } from '../db/broadcast-recipients-repository.js';
 import type { AudienceConfirmation } from '../db/broadcasts.table.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
 import { BroadcastError } from './broadcast-error.js';
@@ -57,11 +59,8 @@ export function transportsFrom(config: Config, { connections = 8 } = {}): Transp
   return createTransports(config.messaging, config.siteUrl, { connections });
 }
 
-/** What a broadcast reads and writes: its outbox, the people and their suppressions, and the message log. */
-export type BroadcastStores = SubscriptionsStore & {
-  outbox: OutboxRepository;
-  feedback?: FeedbackRepository | undefined;
-};
+/** What a broadcast reads and writes: the broadcasts and their outbox, the people and their suppressions, and the message log. */
+export type BroadcastStores = SubscriptionsStore & BroadcastDb & { feedback?: FeedbackRepository | undefined };
 
 export class Broadcasts {
   readonly subscriptions: Subscriptions;
@@ -70,14 +69,22 @@ export class Broadcasts {
   readonly log: MessageLog | undefined;
   private readonly feedback: FeedbackRepository | undefined;
 
-  readonly store: OutboxRepository;
+  readonly store: BroadcastDb;
 
   constructor(
     private readonly config: Config,
-    { outbox, feedback, ...consent }: BroadcastStores,
+    {
+      broadcasts,
+      broadcastSenders,
+      broadcastPauses,
+      outbox,
+      broadcastRecipients,
+      feedback,
+      ...consent
+    }: BroadcastStores,
     tagHeaders?: (token: string) => Record<string, string>,
   ) {
-    this.store = outbox;
+    this.store = { broadcasts, broadcastSenders, broadcastPauses, outbox, broadcastRecipients };
     const { subscriptions, links } = createMessagingCore(config.messaging, consent);
     this.log = createMessageLog(config.messaging, { feedback }, config.siteUrl, tagHeaders);
     this.feedback = feedback;
@@ -98,9 +105,9 @@ export class Broadcasts {
   }
 
   async get(name: string): Promise<Broadcast> {
-    const broadcast = await this.store.get(name);
+    const broadcast = await this.store.broadcasts.get(name);
     if (!broadcast) {
-      const names = (await this.store.list()).map((each) => each.name);
+      const names = (await this.store.broadcasts.list()).map((each) => each.name);
       throw new BroadcastError(
         `There is no broadcast called "${name}".${names.length > 0 ? ` There are: ${names.join(', ')}.` : ' Create one first.'}`,
       );
@@ -156,7 +163,7 @@ export class Broadcasts {
       siteUrl: this.config.siteUrl,
       postalAddress: this.config.messaging.postalAddress,
     });
-    const broadcast = await this.store.create({
+    const broadcast = await this.store.broadcasts.create({
       name: input.name,
       template,
       segment,
@@ -174,7 +181,7 @@ export class Broadcasts {
     const broadcast = await this.get(name);
     const report = await this.fill(broadcast);
     const added = Object.values(report.channels).reduce((sum, channel) => sum + channel.added, 0);
-    if (added > 0 && broadcast.state === 'finished') await changeState(this.store, broadcast.id, 'reopen');
+    if (added > 0 && broadcast.state === 'finished') await changeState(this.store.broadcasts, broadcast.id, 'reopen');
     return { broadcast: await this.get(name), report };
   }
 
@@ -195,7 +202,7 @@ export class Broadcasts {
       };
     let after: string | null = null;
     for (;;) {
-      const page: Recipient[] = await this.store.recipientsAfter(after, PAGE);
+      const page: Recipient[] = await this.store.broadcastRecipients.recipientsAfter(after, PAGE);
       if (page.length === 0) break;
       after = page.at(-1)?.id ?? null;
       report.people += page.length;
@@ -217,7 +224,7 @@ export class Broadcasts {
       for (const channel of broadcast.channels) {
         const tally = report.channels[channel];
         if (tally)
-          tally.added += await this.store.enqueue(
+          tally.added += await this.store.outbox.enqueue(
             broadcast.id,
             rows.filter((row) => row.channel === channel),
           );

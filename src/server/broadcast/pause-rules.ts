@@ -4,7 +4,9 @@
 // The sender applies them (broadcast-sender.ts, decision 027).
 import type { BroadcastHealth, FeedbackRepository } from '../db/feedback-repository.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
-import type { Broadcast, ChannelPause, OutboxRepository } from '../db/outbox-repository.js';
+import type { Broadcast } from '../db/broadcasts-repository.js';
+import type { ChannelPause } from '../db/broadcast-pauses-repository.js';
+import type { BroadcastDb } from '../db/open-database.js';
 import { changeState } from './broadcast-rules.js';
 import { HEALTH_MINIMUM } from './broadcast-sender-options.js';
 import { number } from '../../shared/plain-numbers.js';
@@ -66,16 +68,16 @@ export function unknownAnswerReason(channel: BroadcastChannel): string {
  * the dashboard say so and `resume` goes on; while another channel still sends, it sends.
  */
 export async function pauseIfNothingElse(
-  store: Pick<OutboxRepository, 'counts' | 'setState'>,
+  store: Pick<BroadcastDb, 'outbox' | 'broadcasts'>,
   broadcast: Broadcast,
   pauses: ChannelPause[],
 ): Promise<'waiting' | 'paused'> {
   for (const channel of broadcast.channels) {
     if (pauses.some((pause) => pause.channel === channel)) continue;
-    const counts = await store.counts(broadcast.id, channel);
+    const counts = await store.outbox.counts(broadcast.id, channel);
     if (counts.queued + counts.sending + counts.retrying > 0) return 'waiting';
   }
-  await changeState(store, broadcast.id, 'pause');
+  await changeState(store.broadcasts, broadcast.id, 'pause');
   return 'paused';
 }
 
@@ -85,12 +87,12 @@ export async function pauseIfNothingElse(
  * (resume --despite-health). Mailbox providers judge the sending domain by these shares.
  */
 export async function healthPauseDue(
-  store: Pick<OutboxRepository, 'get'>,
+  store: Pick<BroadcastDb, 'broadcasts'>,
   health: { store: Pick<FeedbackRepository, 'health'>; maxBounceRate: number; maxComplaintRate: number } | undefined,
   broadcast: Broadcast,
 ): Promise<{ reason: string; answer: string } | undefined> {
   if (!health || !broadcast.channels.includes('email')) return undefined;
-  const current = await store.get(broadcast.name);
+  const current = await store.broadcasts.get(broadcast.name);
   if (!current || current.healthAcceptedAt) return undefined;
   const figures = await health.store.health(broadcast.id, 'email', current.startedAt);
   if (figures.messages < HEALTH_MINIMUM) return undefined;

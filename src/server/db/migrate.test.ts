@@ -82,7 +82,7 @@ async function expectReleaseRowsReadable(db: Db): Promise<void> {
   expect(await db.events.funnel({ days: 1, now: new Date('2026-11-02T12:00:00.000Z') })).toMatchObject([
     { landingViews: 1, signups: 1 },
   ]);
-  const broadcast = await db.outbox.get(BROADCAST);
+  const broadcast = await db.broadcasts.get(BROADCAST);
   expect(broadcast).toMatchObject({
     name: BROADCAST,
     channels: ['email', 'sms'],

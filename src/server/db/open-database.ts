@@ -16,6 +16,10 @@ import type { Database } from './database.js';
 import { EventsRepository } from './events-repository.js';
 import { FeedbackRepository } from './feedback-repository.js';
 import { SuppressionsRepository } from './suppressions-repository.js';
+import { BroadcastPausesRepository } from './broadcast-pauses-repository.js';
+import { BroadcastRecipientsRepository } from './broadcast-recipients-repository.js';
+import { BroadcastSendersRepository } from './broadcast-senders-repository.js';
+import { BroadcastsRepository } from './broadcasts-repository.js';
 import { OutboxRepository } from './outbox-repository.js';
 import { OwnerRepository } from './owner-repository.js';
 import { assertPostgresMigrated, assertSqliteMigrated, migratePostgres, migrateSqlite } from './migrate.js';
@@ -44,8 +48,16 @@ export interface Db {
   readonly phoneChanges: PhoneChangeQueueRepository;
   /** The suppression list (its entries; what they mean is consent/contact-rule.ts's to say). */
   readonly suppressions: SuppressionsRepository;
-  /** Launch-day broadcasts and their outbox. */
+  /** Launch-day broadcasts: what each sends, and its state. */
+  readonly broadcasts: BroadcastsRepository;
+  /** The processes sending a broadcast, and their heartbeats. */
+  readonly broadcastSenders: BroadcastSendersRepository;
+  /** Channels paused by a failure of ours, until the owner resumes. */
+  readonly broadcastPauses: BroadcastPausesRepository;
+  /** The outbox: a broadcast's messages, one per person and channel. */
   readonly outbox: OutboxRepository;
+  /** Who a broadcast goes to, read from the sign-ups. */
+  readonly broadcastRecipients: BroadcastRecipientsRepository;
   /** Every message sent, and what came back about it. */
   readonly feedback: FeedbackRepository;
   /** The dashboard's owners, their sign-in links and sessions, and the audit log. */
@@ -55,6 +67,12 @@ export interface Db {
   /** Writes what was already accepted, then closes every connection. */
   close(): Promise<void>;
 }
+
+/** What a broadcast's parts read and write: the broadcasts, their senders, pauses, outbox and recipients. */
+export type BroadcastDb = Pick<
+  Db,
+  'broadcasts' | 'broadcastSenders' | 'broadcastPauses' | 'outbox' | 'broadcastRecipients'
+>;
 
 export interface OpenDatabaseOptions extends Partial<SignupWriterOptions> {
   /** Create or update the schema (the server and db:migrate do; export and stats only read). */
@@ -118,7 +136,11 @@ function handle(kysely: Kysely<Database>, dialect: SqlDialect, writer: SignupWri
     confirmations: new ConfirmationQueueRepository(context),
     phoneChanges: new PhoneChangeQueueRepository(context),
     suppressions: new SuppressionsRepository(context),
+    broadcasts: new BroadcastsRepository(context),
+    broadcastSenders: new BroadcastSendersRepository(context),
+    broadcastPauses: new BroadcastPausesRepository(context),
     outbox: new OutboxRepository(context),
+    broadcastRecipients: new BroadcastRecipientsRepository(context),
     feedback: new FeedbackRepository(context),
     owners: new OwnerRepository(context),
     async ping() {

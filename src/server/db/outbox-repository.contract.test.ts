@@ -7,8 +7,10 @@ import { emailKey, type SignupInput } from '../../shared/signup-schema.js';
 import type { DatabaseConfig } from '../config.js';
 import { ann, rosa } from '../test/people.js';
 import { storeEngines, suiteName, type StoreEngine } from '../test/store-engines.js';
-import { openDatabase, type Db } from './open-database.js';
-import { SenderBusyError, type Broadcast, type ClaimedMessage, type OutboxRepository } from './outbox-repository.js';
+import { openDatabase, type BroadcastDb, type Db } from './open-database.js';
+import { SenderBusyError } from './broadcast-senders-repository.js';
+import type { Broadcast, BroadcastsRepository } from './broadcasts-repository.js';
+import type { ClaimedMessage } from './outbox-repository.js';
 import type { BroadcastChannel } from './message-channels.js';
 
 const T0 = new Date('2026-11-24T09:00:00.000Z');
@@ -26,7 +28,7 @@ const launch = {
     html: '<p>Hello, it is here.</p>',
     sms: 'Live!',
   },
-} as const satisfies Parameters<OutboxRepository['create']>[0];
+} as const satisfies Parameters<BroadcastsRepository['create']>[0];
 
 /** The store's clock: fixed at T0 until the test moves it. */
 function fixedClock() {
@@ -85,19 +87,19 @@ for (const engine of storeEngines) {
       const database = await engine.database();
       const store = await openDatabase(database, { now: clock.now });
       onTestFinished(() => store.close());
-      return { store, outbox: store.outbox, clock, database };
+      return { store, outbox: store as BroadcastDb, clock, database };
     }
 
-    async function created(outbox: OutboxRepository, name: string = launch.name): Promise<Broadcast> {
-      const broadcast = await outbox.create({ ...launch, channels: [...launch.channels], name });
+    async function created(outbox: BroadcastDb, name: string = launch.name): Promise<Broadcast> {
+      const broadcast = await outbox.broadcasts.create({ ...launch, channels: [...launch.channels], name });
       if (!broadcast) throw new Error(`${name} was not created`);
       return broadcast;
     }
 
     /** `count` people (ids need name no sign-up: the outbox keeps no reference) on one channel, queued. */
-    async function queued(outbox: OutboxRepository, broadcastId: number, count: number, channel: BroadcastChannel) {
+    async function queued(outbox: BroadcastDb, broadcastId: number, count: number, channel: BroadcastChannel) {
       const rows = Array.from({ length: count }, () => ({ signupId: randomUUID(), channel }));
-      expect(await outbox.enqueue(broadcastId, rows)).toBe(count);
+      expect(await outbox.outbox.enqueue(broadcastId, rows)).toBe(count);
       return rows;
     }
 
@@ -112,7 +114,7 @@ for (const engine of storeEngines) {
 
     it('creates a broadcast once per name, and get, list and state read it back as it was given', async () => {
       const { outbox, clock } = await open();
-      const first = await outbox.create({ ...launch, channels: ['email', 'sms'] });
+      const first = await outbox.broadcasts.create({ ...launch, channels: ['email', 'sms'] });
       expect(first).toEqual({
         id: expect.any(Number),
         ...launch,
@@ -125,9 +127,13 @@ for (const engine of storeEngines) {
       });
       clock.advance(1000);
       expect(
-        await outbox.create({ ...launch, channels: ['sms'], content: { ...launch.content, subject: 'Other' } }),
+        await outbox.broadcasts.create({
+          ...launch,
+          channels: ['sms'],
+          content: { ...launch.content, subject: 'Other' },
+        }),
       ).toBeUndefined();
-      const texts = await outbox.create({
+      const texts = await outbox.broadcasts.create({
         ...launch,
         name: 'texts-beta',
         segment: 'beta',
@@ -140,42 +146,50 @@ for (const engine of storeEngines) {
         segment: 'beta',
         createdAt: at(1000),
       });
-      expect(await outbox.get('launch')).toEqual(first);
-      expect(await outbox.get('nobody-made-this')).toBeUndefined();
-      expect(await outbox.list()).toEqual([first, texts]);
-      expect(await outbox.state(first?.id ?? 0)).toBe('ready');
-      expect(await outbox.state(987_654)).toBeUndefined();
+      expect(await outbox.broadcasts.get('launch')).toEqual(first);
+      expect(await outbox.broadcasts.get('nobody-made-this')).toBeUndefined();
+      expect(await outbox.broadcasts.list()).toEqual([first, texts]);
+      expect(await outbox.broadcasts.state(first?.id ?? 0)).toBe('ready');
+      expect(await outbox.broadcasts.state(987_654)).toBeUndefined();
     });
 
     it('setState moves only from the allowed states, says whether it moved, and stamps start and finish', async () => {
       const { outbox, clock } = await open();
       const { id } = await created(outbox);
-      expect(await outbox.setState(id, 'paused', ['sending'])).toBe(false);
-      expect(await outbox.state(id)).toBe('ready');
+      expect(await outbox.broadcasts.setState(id, 'paused', ['sending'])).toBe(false);
+      expect(await outbox.broadcasts.state(id)).toBe('ready');
       // A refused start (resume on a broadcast that was never started) stamps nothing.
-      expect(await outbox.setState(id, 'sending', ['paused'])).toBe(false);
-      expect(await outbox.get('launch')).toMatchObject({ state: 'ready', startedAt: null });
+      expect(await outbox.broadcasts.setState(id, 'sending', ['paused'])).toBe(false);
+      expect(await outbox.broadcasts.get('launch')).toMatchObject({ state: 'ready', startedAt: null });
       clock.advance(1000);
-      expect(await outbox.setState(id, 'sending', ['ready', 'paused'])).toBe(true);
+      expect(await outbox.broadcasts.setState(id, 'sending', ['ready', 'paused'])).toBe(true);
       clock.advance(1000);
-      expect(await outbox.setState(id, 'paused', ['sending'])).toBe(true);
-      expect(await outbox.setState(id, 'paused', ['sending'])).toBe(false);
+      expect(await outbox.broadcasts.setState(id, 'paused', ['sending'])).toBe(true);
+      expect(await outbox.broadcasts.setState(id, 'paused', ['sending'])).toBe(false);
       clock.advance(1000);
-      expect(await outbox.setState(id, 'sending', ['ready', 'paused'])).toBe(true);
+      expect(await outbox.broadcasts.setState(id, 'sending', ['ready', 'paused'])).toBe(true);
       // Started when it first started, not when it resumed.
-      expect(await outbox.get('launch')).toMatchObject({ state: 'sending', startedAt: at(1000), finishedAt: null });
+      expect(await outbox.broadcasts.get('launch')).toMatchObject({
+        state: 'sending',
+        startedAt: at(1000),
+        finishedAt: null,
+      });
       clock.advance(1000);
-      expect(await outbox.setState(id, 'finished', ['sending'])).toBe(true);
-      expect(await outbox.get('launch')).toMatchObject({
+      expect(await outbox.broadcasts.setState(id, 'finished', ['sending'])).toBe(true);
+      expect(await outbox.broadcasts.get('launch')).toMatchObject({
         state: 'finished',
         startedAt: at(1000),
         finishedAt: at(4000),
       });
-      expect(await outbox.setState(id, 'sending', ['ready', 'paused'])).toBe(false);
-      expect(await outbox.state(id)).toBe('finished');
+      expect(await outbox.broadcasts.setState(id, 'sending', ['ready', 'paused'])).toBe(false);
+      expect(await outbox.broadcasts.state(id)).toBe('finished');
       // Topped up and sent again: no longer finished.
-      expect(await outbox.setState(id, 'sending', ['finished'])).toBe(true);
-      expect(await outbox.get('launch')).toMatchObject({ state: 'sending', startedAt: at(1000), finishedAt: null });
+      expect(await outbox.broadcasts.setState(id, 'sending', ['finished'])).toBe(true);
+      expect(await outbox.broadcasts.get('launch')).toMatchObject({
+        state: 'sending',
+        startedAt: at(1000),
+        finishedAt: null,
+      });
     });
 
     it('enqueue adds one row per person and channel, and leaves anyone already in the outbox as they are', async () => {
@@ -187,20 +201,20 @@ for (const engine of storeEngines) {
         { signupId, channel: 'email' as const },
         { signupId, channel: 'sms' as const },
       ];
-      expect(await outbox.enqueue(id, [...both(a), ...both(b)])).toBe(4);
+      expect(await outbox.outbox.enqueue(id, [...both(a), ...both(b)])).toBe(4);
       // a is sent before the top-up: the top-up must not put a back in the queue.
       const sender1 = randomUUID();
-      const claimed = await outbox.claim(id, 'email', sender1, 1);
+      const claimed = await outbox.outbox.claim(id, 'email', sender1, 1);
       expect(claimed).toEqual([{ id: expect.any(Number), signupId: a, channel: 'email', attempts: 1 }]);
-      await outbox.record(sender1, [{ id: claimed[0]?.id ?? 0, result: 'sent', providerId: 'smtp-1' }]);
-      expect(await outbox.enqueue(id, [...both(a), ...both(b), ...both(c)])).toBe(2);
-      expect(await outbox.enqueue(id, both(c))).toBe(0);
-      expect(await outbox.enqueue(id, [])).toBe(0);
-      expect(await outbox.counts(id)).toMatchObject({ total: 6, sent: 1, queued: 5 });
-      expect(await outbox.counts(id, 'email')).toMatchObject({ total: 3, sent: 1, queued: 2 });
+      await outbox.outbox.record(sender1, [{ id: claimed[0]?.id ?? 0, result: 'sent', providerId: 'smtp-1' }]);
+      expect(await outbox.outbox.enqueue(id, [...both(a), ...both(b), ...both(c)])).toBe(2);
+      expect(await outbox.outbox.enqueue(id, both(c))).toBe(0);
+      expect(await outbox.outbox.enqueue(id, [])).toBe(0);
+      expect(await outbox.outbox.counts(id)).toMatchObject({ total: 6, sent: 1, queued: 5 });
+      expect(await outbox.outbox.counts(id, 'email')).toMatchObject({ total: 3, sent: 1, queued: 2 });
       // The same person in another broadcast is another row.
-      expect(await outbox.enqueue(other.id, both(a))).toBe(2);
-      expect((await outbox.counts(other.id)).total).toBe(2);
+      expect(await outbox.outbox.enqueue(other.id, both(a))).toBe(2);
+      expect((await outbox.outbox.counts(other.id)).total).toBe(2);
     });
 
     it('claim hands out due rows of one channel, oldest first, each once, counting attempts', async () => {
@@ -209,28 +223,28 @@ for (const engine of storeEngines) {
       const emails = await queued(outbox, id, 5, 'email');
       await queued(outbox, id, 2, 'sms');
       const me = randomUUID();
-      const first = await outbox.claim(id, 'email', me, 3);
-      const rest = await outbox.claim(id, 'email', me, 3);
+      const first = await outbox.outbox.claim(id, 'email', me, 3);
+      const rest = await outbox.outbox.claim(id, 'email', me, 3);
       expect(first).toHaveLength(3);
       expect(rest).toHaveLength(2);
-      expect(await outbox.claim(id, 'email', me, 3)).toEqual([]);
+      expect(await outbox.outbox.claim(id, 'email', me, 3)).toEqual([]);
       const all = [...first, ...rest];
       expect(all.map((message) => message.signupId)).toEqual(emails.map((row) => row.signupId));
       expect(ids(all)).toEqual([...ids(all)].sort((x, y) => x - y));
       expect(all.every((message) => message.channel === 'email' && message.attempts === 1)).toBe(true);
-      expect(await outbox.inFlight(id)).toBe(5);
-      expect(await outbox.counts(id, 'sms')).toMatchObject({ queued: 2, sending: 0 });
+      expect(await outbox.outbox.inFlight(id)).toBe(5);
+      expect(await outbox.outbox.counts(id, 'sms')).toMatchObject({ queued: 2, sending: 0 });
 
       // A retry is not due before its time, and is claimed again then with its attempts counted.
       const [retry] = first;
-      await outbox.record(me, [
+      await outbox.outbox.record(me, [
         { id: retry?.id ?? 0, result: 'temporary', error: '421 busy', retryAt: new Date(at(30_000)), kind: 'message' },
       ]);
-      expect(await outbox.claim(id, 'email', me, 10)).toEqual([]);
+      expect(await outbox.outbox.claim(id, 'email', me, 10)).toEqual([]);
       clock.advance(29_999);
-      expect(await outbox.claim(id, 'email', me, 10)).toEqual([]);
+      expect(await outbox.outbox.claim(id, 'email', me, 10)).toEqual([]);
       clock.advance(1);
-      expect(await outbox.claim(id, 'email', me, 10)).toEqual([{ ...retry, attempts: 2 }]);
+      expect(await outbox.outbox.claim(id, 'email', me, 10)).toEqual([{ ...retry, attempts: 2 }]);
     });
 
     it('two senders claiming at once never take the same row', async () => {
@@ -242,16 +256,16 @@ for (const engine of storeEngines) {
       onTestFinished(() => elsewhere.close());
       const senders = [
         { outbox, id: randomUUID() },
-        { outbox: elsewhere.outbox, id: randomUUID() },
+        { outbox: elsewhere as BroadcastDb, id: randomUUID() },
       ];
       if (engine.name === 'postgres')
-        for (const one of senders) await one.outbox.registerSender(sender(one.id, id), alive);
+        for (const one of senders) await one.outbox.broadcastSenders.registerSender(sender(one.id, id), alive);
       /** One sender taking batches of 3, two at a time, until nothing is left. */
       const drain = async ({ outbox: mine, id: senderId }: (typeof senders)[number]) => {
         const taken: number[] = [];
         const worker = async () => {
           for (;;) {
-            const batch = await mine.claim(id, 'email', senderId, 3);
+            const batch = await mine.outbox.claim(id, 'email', senderId, 3);
             if (batch.length === 0) return;
             taken.push(...ids(batch));
           }
@@ -264,8 +278,8 @@ for (const engine of storeEngines) {
       expect(union.size).toBe(50);
       expect((mine ?? []).length + (theirs ?? []).length).toBe(50);
       expect((mine ?? []).filter((row) => (theirs ?? []).includes(row))).toEqual([]);
-      expect(await outbox.counts(id)).toMatchObject({ sending: 50, queued: 0 });
-      expect(await outbox.inFlight(id)).toBe(50);
+      expect(await outbox.outbox.counts(id)).toMatchObject({ sending: 50, queued: 0 });
+      expect(await outbox.outbox.inFlight(id)).toBe(50);
     });
 
     onlyOn('postgres')(
@@ -285,7 +299,7 @@ for (const engine of storeEngines) {
         );
         const heldIds = locked.rows.map((row) => Number(row.id));
         try {
-          const claim = outbox.claim(id, 'email', randomUUID(), 10);
+          const claim = outbox.outbox.claim(id, 'email', randomUUID(), 10);
           const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 2000).unref());
           const claimed = await Promise.race([claim, waited]);
           expect(claimed).not.toBe('waited');
@@ -301,42 +315,44 @@ for (const engine of storeEngines) {
       const { outbox } = await open();
       const { id } = await created(outbox);
       const first = randomUUID();
-      expect(await outbox.registerSender(sender(first, id), alive)).toEqual({ unknown: 0 });
-      const refusal = await outbox.registerSender({ ...sender(randomUUID(), id), pid: 7 }, alive).catch((e) => e);
+      expect(await outbox.broadcastSenders.registerSender(sender(first, id), alive)).toEqual({ unknown: 0 });
+      const refusal = await outbox.broadcastSenders
+        .registerSender({ ...sender(randomUUID(), id), pid: 7 }, alive)
+        .catch((e) => e);
       expect(refusal).toBeInstanceOf(SenderBusyError);
       expect((refusal as SenderBusyError).other).toMatchObject({ id: first, pid: 4242, host: 'test-host' });
       expect((refusal as SenderBusyError).message).toContain('process 4242 on test-host');
-      expect((await outbox.liveSenders()).map((live) => live.id)).toEqual([first]);
+      expect((await outbox.broadcastSenders.liveSenders()).map((live) => live.id)).toEqual([first]);
       // Once the first stops, the slot is free.
-      await outbox.stopSender(first);
+      await outbox.broadcastSenders.stopSender(first);
       const second = randomUUID();
-      expect(await outbox.registerSender(sender(second, id), alive)).toEqual({ unknown: 0 });
-      expect((await outbox.liveSenders(id)).map((live) => live.id)).toEqual([second]);
+      expect(await outbox.broadcastSenders.registerSender(sender(second, id), alive)).toEqual({ unknown: 0 });
+      expect((await outbox.broadcastSenders.liveSenders(id)).map((live) => live.id)).toEqual([second]);
     });
 
     onlyOn('postgres')('on PostgreSQL several senders run at once', async () => {
       const { outbox, clock } = await open();
       const { id } = await created(outbox);
       const [first, second] = [randomUUID(), randomUUID()];
-      await outbox.registerSender(sender(first, id), alive);
+      await outbox.broadcastSenders.registerSender(sender(first, id), alive);
       clock.advance(1000);
-      await outbox.registerSender(sender(second, id), alive);
-      expect((await outbox.liveSenders(id)).map((live) => live.id)).toEqual([first, second]);
+      await outbox.broadcastSenders.registerSender(sender(second, id), alive);
+      expect((await outbox.broadcastSenders.liveSenders(id)).map((live) => live.id)).toEqual([first, second]);
     });
 
     it('liveSenders lists who has not stopped, per broadcast, with their heartbeat', async () => {
       const { outbox, clock } = await open();
       const { id } = await created(outbox);
       const me = randomUUID();
-      await outbox.registerSender(sender(me, id), alive);
+      await outbox.broadcastSenders.registerSender(sender(me, id), alive);
       clock.advance(2000);
-      await outbox.heartbeat(me);
-      expect(await outbox.liveSenders()).toEqual([
+      await outbox.broadcastSenders.heartbeat(me);
+      expect(await outbox.broadcastSenders.liveSenders()).toEqual([
         { id: me, broadcastId: id, host: 'test-host', pid: 4242, startedAt: at(0), heartbeatAt: at(2000) },
       ]);
-      expect(await outbox.liveSenders(id + 1)).toEqual([]);
-      expect(await outbox.stopSender(me)).toBe(0);
-      expect(await outbox.liveSenders()).toEqual([]);
+      expect(await outbox.broadcastSenders.liveSenders(id + 1)).toEqual([]);
+      expect(await outbox.broadcastSenders.stopSender(me)).toBe(0);
+      expect(await outbox.broadcastSenders.liveSenders()).toEqual([]);
     });
 
     it('record stores each outcome, and counts show them per state and per channel', async () => {
@@ -345,8 +361,8 @@ for (const engine of storeEngines) {
       await queued(outbox, id, 3, 'email');
       await queued(outbox, id, 3, 'sms');
       const me = randomUUID();
-      const [sent, retry, gaveUp] = await outbox.claim(id, 'email', me, 3);
-      const [permanent, skipped, other] = await outbox.claim(id, 'sms', me, 3);
+      const [sent, retry, gaveUp] = await outbox.outbox.claim(id, 'email', me, 3);
+      const [permanent, skipped, other] = await outbox.outbox.claim(id, 'sms', me, 3);
       // Two of them were recorded in the message log as they left.
       await store.feedback.sending(
         [sent, other].map((message) => ({
@@ -360,7 +376,7 @@ for (const engine of storeEngines) {
       );
       clock.advance(5000);
       const longError = `550 ${'x'.repeat(1000)}`;
-      await outbox.record(me, [
+      await outbox.outbox.record(me, [
         {
           id: sent?.id ?? 0,
           result: 'sent',
@@ -379,7 +395,7 @@ for (const engine of storeEngines) {
         { id: skipped?.id ?? 0, result: 'skipped', error: 'replied STOP' },
         { id: other?.id ?? 0, result: 'sent', providerId: 'SM0123456789', token: `token-${other?.id}` },
       ]);
-      expect(await outbox.counts(id)).toEqual({
+      expect(await outbox.outbox.counts(id)).toEqual({
         queued: 0,
         sending: 0,
         sent: 2,
@@ -390,13 +406,23 @@ for (const engine of storeEngines) {
         retrying: 1,
         total: 6,
       });
-      expect(await outbox.counts(id, 'email')).toMatchObject({ sent: 1, failed_temporary: 2, retrying: 1, total: 3 });
-      expect(await outbox.counts(id, 'sms')).toMatchObject({ sent: 1, failed_permanent: 1, skipped: 1, total: 3 });
-      expect(await outbox.inFlight(id)).toBe(0);
-      expect(await outbox.sentSince(id, new Date(at(5000)))).toBe(2);
+      expect(await outbox.outbox.counts(id, 'email')).toMatchObject({
+        sent: 1,
+        failed_temporary: 2,
+        retrying: 1,
+        total: 3,
+      });
+      expect(await outbox.outbox.counts(id, 'sms')).toMatchObject({
+        sent: 1,
+        failed_permanent: 1,
+        skipped: 1,
+        total: 3,
+      });
+      expect(await outbox.outbox.inFlight(id)).toBe(0);
+      expect(await outbox.outbox.sentSince(id, new Date(at(5000)))).toBe(2);
       // Only the one waiting to be tried again is due again, at its time.
-      expect(await outbox.nextDue(id, 'email')).toBe(at(35_000));
-      expect(await outbox.nextDue(id, 'sms')).toBeUndefined();
+      expect(await outbox.outbox.nextDue(id, 'email')).toBe(at(35_000));
+      expect(await outbox.outbox.nextDue(id, 'sms')).toBeUndefined();
 
       const rows = await storedMessages(database);
       // The provider's id has one home, the message log, written in the same transaction as the outcome.
@@ -422,14 +448,16 @@ for (const engine of storeEngines) {
       await queued(outbox, id, 2, 'email');
       const [holder, stranger] = [randomUUID(), randomUUID()];
       // The second row stays queued: nobody claimed it.
-      const [held] = await outbox.claim(id, 'email', holder, 1);
-      await outbox.record(stranger, [{ id: held?.id ?? 0, result: 'sent', providerId: 'stolen' }]);
-      expect(await outbox.counts(id)).toMatchObject({ sending: 1, sent: 0, queued: 1 });
-      await outbox.record(holder, [{ id: held?.id ?? 0, result: 'sent', providerId: 'mine' }]);
-      expect(await outbox.counts(id)).toMatchObject({ sending: 0, sent: 1, queued: 1 });
+      const [held] = await outbox.outbox.claim(id, 'email', holder, 1);
+      await outbox.outbox.record(stranger, [{ id: held?.id ?? 0, result: 'sent', providerId: 'stolen' }]);
+      expect(await outbox.outbox.counts(id)).toMatchObject({ sending: 1, sent: 0, queued: 1 });
+      await outbox.outbox.record(holder, [{ id: held?.id ?? 0, result: 'sent', providerId: 'mine' }]);
+      expect(await outbox.outbox.counts(id)).toMatchObject({ sending: 0, sent: 1, queued: 1 });
       // Recorded once: a repeat (a retried request) cannot turn a sent row into a failure.
-      await outbox.record(holder, [{ id: held?.id ?? 0, result: 'permanent', error: 'late', kind: 'recipient' }]);
-      expect(await outbox.counts(id)).toMatchObject({ sent: 1, failed_permanent: 0 });
+      await outbox.outbox.record(holder, [
+        { id: held?.id ?? 0, result: 'permanent', error: 'late', kind: 'recipient' },
+      ]);
+      expect(await outbox.outbox.counts(id)).toMatchObject({ sent: 1, failed_permanent: 0 });
     });
 
     it('a message put back untried leaves the message log; one a report already reached keeps its row', async () => {
@@ -437,7 +465,7 @@ for (const engine of storeEngines) {
       const { id } = await created(outbox);
       await queued(outbox, id, 2, 'email');
       const me = randomUUID();
-      const [untried, reported] = await outbox.claim(id, 'email', me, 2);
+      const [untried, reported] = await outbox.outbox.claim(id, 'email', me, 2);
       const logged = (message: typeof untried) => ({
         token: `token-${message?.id}`,
         channel: 'email' as const,
@@ -448,11 +476,11 @@ for (const engine of storeEngines) {
       });
       await store.feedback.sending([logged(untried), logged(reported)]);
       await store.feedback.advance(`token-${reported?.id}`, 'bounced');
-      await outbox.record(me, [
+      await outbox.outbox.record(me, [
         { id: untried?.id ?? 0, result: 'requeue', kind: null, error: 'not sent', token: `token-${untried?.id}` },
         { id: reported?.id ?? 0, result: 'requeue', kind: null, error: 'not sent', token: `token-${reported?.id}` },
       ]);
-      expect(await outbox.counts(id)).toMatchObject({ queued: 2, total: 2 });
+      expect(await outbox.outbox.counts(id)).toMatchObject({ queued: 2, total: 2 });
       expect(await store.feedback.find({ token: `token-${untried?.id}` })).toBeUndefined();
       expect(await store.feedback.find({ token: `token-${reported?.id}` })).toMatchObject({ state: 'bounced' });
     });
@@ -462,34 +490,34 @@ for (const engine of storeEngines) {
       const { id } = await created(outbox);
       await queued(outbox, id, 6, 'email');
       const dead = randomUUID();
-      await outbox.registerSender(sender(dead, id), alive);
-      const claimed = await outbox.claim(id, 'email', dead, 4);
-      await outbox.record(dead, [{ id: claimed[0]?.id ?? 0, result: 'sent', providerId: 'smtp-1' }]);
-      expect(await outbox.inFlight(id)).toBe(3);
+      await outbox.broadcastSenders.registerSender(sender(dead, id), alive);
+      const claimed = await outbox.outbox.claim(id, 'email', dead, 4);
+      await outbox.outbox.record(dead, [{ id: claimed[0]?.id ?? 0, result: 'sent', providerId: 'smtp-1' }]);
+      expect(await outbox.outbox.inFlight(id)).toBe(3);
 
-      expect(await outbox.reapDeadSenders(() => true)).toBe(3);
-      expect(await outbox.counts(id)).toMatchObject({ unknown: 3, sending: 0, sent: 1, queued: 2 });
-      expect(await outbox.inFlight(id)).toBe(0);
-      expect(await outbox.liveSenders()).toEqual([]);
-      expect(await outbox.reapDeadSenders(() => true)).toBe(0);
+      expect(await outbox.broadcastSenders.reapDeadSenders(() => true)).toBe(3);
+      expect(await outbox.outbox.counts(id)).toMatchObject({ unknown: 3, sending: 0, sent: 1, queued: 2 });
+      expect(await outbox.outbox.inFlight(id)).toBe(0);
+      expect(await outbox.broadcastSenders.liveSenders()).toEqual([]);
+      expect(await outbox.broadcastSenders.reapDeadSenders(() => true)).toBe(0);
 
       // The next sender gets only what is surely unsent.
       const next = randomUUID();
-      await outbox.registerSender(sender(next, id), alive);
-      const fresh = await outbox.claim(id, 'email', next, 10);
+      await outbox.broadcastSenders.registerSender(sender(next, id), alive);
+      const fresh = await outbox.outbox.claim(id, 'email', next, 10);
       expect(fresh).toHaveLength(2);
       expect(ids(fresh).some((row) => ids(claimed).includes(row))).toBe(false);
-      await outbox.record(
+      await outbox.outbox.record(
         next,
         fresh.map((message) => ({ id: message.id, result: 'sent' as const, providerId: `smtp-${message.id}` })),
       );
-      expect(await outbox.claim(id, 'email', next, 10)).toEqual([]);
+      expect(await outbox.outbox.claim(id, 'email', next, 10)).toEqual([]);
 
       // The owner's "send them anyway": once.
-      expect(await outbox.requeueUnknown(id)).toBe(3);
-      expect(await outbox.requeueUnknown(id)).toBe(0);
-      expect(await outbox.counts(id)).toMatchObject({ unknown: 0, queued: 3, sent: 3 });
-      const again = await outbox.claim(id, 'email', next, 10);
+      expect(await outbox.outbox.requeueUnknown(id)).toBe(3);
+      expect(await outbox.outbox.requeueUnknown(id)).toBe(0);
+      expect(await outbox.outbox.counts(id)).toMatchObject({ unknown: 0, queued: 3, sent: 3 });
+      const again = await outbox.outbox.claim(id, 'email', next, 10);
       expect(ids(again)).toEqual(ids(claimed).slice(1));
       expect(again.every((message) => message.attempts === 2)).toBe(true);
     });
@@ -499,19 +527,19 @@ for (const engine of storeEngines) {
       const { id } = await created(outbox);
       await queued(outbox, id, 4, 'email');
       const [dead, stopping] = [randomUUID(), randomUUID()];
-      await outbox.registerSender(sender(dead, id), alive);
-      await outbox.claim(id, 'email', dead, 2);
+      await outbox.broadcastSenders.registerSender(sender(dead, id), alive);
+      await outbox.outbox.claim(id, 'email', dead, 2);
       // The one that died is noticed when the next registers (on SQLite it also frees the slot).
-      const result = await outbox.registerSender(sender(stopping, id), (other) => other.id === dead);
+      const result = await outbox.broadcastSenders.registerSender(sender(stopping, id), (other) => other.id === dead);
       expect(result).toEqual({ unknown: 2 });
-      expect((await outbox.liveSenders()).map((live) => live.id)).toEqual([stopping]);
-      await outbox.claim(id, 'email', stopping, 1);
+      expect((await outbox.broadcastSenders.liveSenders()).map((live) => live.id)).toEqual([stopping]);
+      await outbox.outbox.claim(id, 'email', stopping, 1);
       // A live sender is not reaped.
-      expect(await outbox.reapDeadSenders((other) => other.id === dead)).toBe(0);
-      expect(await outbox.inFlight(id)).toBe(1);
-      expect(await outbox.stopSender(stopping)).toBe(1);
-      expect(await outbox.counts(id)).toMatchObject({ unknown: 3, sending: 0, queued: 1 });
-      expect(await outbox.liveSenders()).toEqual([]);
+      expect(await outbox.broadcastSenders.reapDeadSenders((other) => other.id === dead)).toBe(0);
+      expect(await outbox.outbox.inFlight(id)).toBe(1);
+      expect(await outbox.broadcastSenders.stopSender(stopping)).toBe(1);
+      expect(await outbox.outbox.counts(id)).toMatchObject({ unknown: 3, sending: 0, queued: 1 });
+      expect(await outbox.broadcastSenders.liveSenders()).toEqual([]);
     });
 
     it('a sender wrongly taken for dead still records what it knows', async () => {
@@ -519,44 +547,44 @@ for (const engine of storeEngines) {
       const { id } = await created(outbox);
       await queued(outbox, id, 2, 'email');
       const slow = randomUUID();
-      await outbox.registerSender(sender(slow, id), alive);
-      const [first, second] = await outbox.claim(id, 'email', slow, 2);
-      expect(await outbox.reapDeadSenders(() => true)).toBe(2);
-      await outbox.record(slow, [
+      await outbox.broadcastSenders.registerSender(sender(slow, id), alive);
+      const [first, second] = await outbox.outbox.claim(id, 'email', slow, 2);
+      expect(await outbox.broadcastSenders.reapDeadSenders(() => true)).toBe(2);
+      await outbox.outbox.record(slow, [
         { id: first?.id ?? 0, result: 'sent', providerId: 'smtp-1' },
         { id: second?.id ?? 0, result: 'permanent', error: '550 no such user', kind: 'recipient' },
       ]);
-      expect(await outbox.counts(id)).toMatchObject({ unknown: 0, sent: 1, failed_permanent: 1 });
+      expect(await outbox.outbox.counts(id)).toMatchObject({ unknown: 0, sent: 1, failed_permanent: 1 });
     });
 
     it('nextDue is the earliest due time of what waits, and sentSince counts sends from a time on', async () => {
       const { outbox, clock } = await open();
       const { id } = await created(outbox);
-      expect(await outbox.nextDue(id, 'email')).toBeUndefined();
+      expect(await outbox.outbox.nextDue(id, 'email')).toBeUndefined();
       await queued(outbox, id, 3, 'email');
-      expect(await outbox.nextDue(id, 'email')).toBe(at(0));
+      expect(await outbox.outbox.nextDue(id, 'email')).toBe(at(0));
       const me = randomUUID();
-      const [a, b, c] = await outbox.claim(id, 'email', me, 3);
-      expect(await outbox.nextDue(id, 'email')).toBeUndefined();
-      await outbox.record(me, [
+      const [a, b, c] = await outbox.outbox.claim(id, 'email', me, 3);
+      expect(await outbox.outbox.nextDue(id, 'email')).toBeUndefined();
+      await outbox.outbox.record(me, [
         { id: a?.id ?? 0, result: 'temporary', error: '421', retryAt: new Date(at(60_000)), kind: 'message' },
         { id: b?.id ?? 0, result: 'temporary', error: '421', retryAt: new Date(at(30_000)), kind: 'message' },
         { id: c?.id ?? 0, result: 'sent', providerId: 'smtp-c' },
       ]);
-      expect(await outbox.nextDue(id, 'email')).toBe(at(30_000));
-      expect(await outbox.nextDue(id, 'sms')).toBeUndefined();
+      expect(await outbox.outbox.nextDue(id, 'email')).toBe(at(30_000));
+      expect(await outbox.outbox.nextDue(id, 'sms')).toBeUndefined();
 
       clock.advance(60_000);
       // Both due now: the one due first is claimed first, though its id is higher.
-      expect(ids(await outbox.claim(id, 'email', me, 1))).toEqual([b?.id]);
-      expect(ids(await outbox.claim(id, 'email', me, 1))).toEqual([a?.id]);
-      await outbox.record(me, [{ id: b?.id ?? 0, result: 'sent', providerId: 'smtp-b' }]);
+      expect(ids(await outbox.outbox.claim(id, 'email', me, 1))).toEqual([b?.id]);
+      expect(ids(await outbox.outbox.claim(id, 'email', me, 1))).toEqual([a?.id]);
+      await outbox.outbox.record(me, [{ id: b?.id ?? 0, result: 'sent', providerId: 'smtp-b' }]);
       clock.advance(60_000);
-      await outbox.record(me, [{ id: a?.id ?? 0, result: 'sent', providerId: 'smtp-a' }]);
-      expect(await outbox.sentSince(id, T0)).toBe(3);
-      expect(await outbox.sentSince(id, new Date(at(60_000)))).toBe(2);
-      expect(await outbox.sentSince(id, new Date(at(60_001)))).toBe(1);
-      expect(await outbox.sentSince(id, new Date(at(120_001)))).toBe(0);
+      await outbox.outbox.record(me, [{ id: a?.id ?? 0, result: 'sent', providerId: 'smtp-a' }]);
+      expect(await outbox.outbox.sentSince(id, T0)).toBe(3);
+      expect(await outbox.outbox.sentSince(id, new Date(at(60_000)))).toBe(2);
+      expect(await outbox.outbox.sentSince(id, new Date(at(60_001)))).toBe(1);
+      expect(await outbox.outbox.sentSince(id, new Date(at(120_001)))).toBe(0);
     });
 
     it('recipientsAfter pages through every sign-up in id order', async () => {
@@ -565,7 +593,7 @@ for (const engine of storeEngines) {
       const pages = [];
       let after: string | null = null;
       for (;;) {
-        const page = await outbox.recipientsAfter(after, 2);
+        const page = await outbox.broadcastRecipients.recipientsAfter(after, 2);
         pages.push(page.map((recipient) => recipient.id));
         if (page.length === 0) break;
         after = page[page.length - 1]?.id ?? null;
@@ -586,7 +614,14 @@ for (const engine of storeEngines) {
       const gone = await signUp(store, { ...ann, email: 'gone@example.com' });
       await store.optOuts.leave(annId, 'preferences_page', []);
       await store.optOuts.remove(gone, []);
-      const found = await outbox.recipients([rosaId, annId, gone, 'not-a-uuid', "1' OR '1'='1", randomUUID()]);
+      const found = await outbox.broadcastRecipients.recipients([
+        rosaId,
+        annId,
+        gone,
+        'not-a-uuid',
+        "1' OR '1'='1",
+        randomUUID(),
+      ]);
       expect([...found.keys()].sort()).toEqual([rosaId, annId].sort());
       expect(found.get(rosaId)).toEqual({
         id: rosaId,
@@ -601,8 +636,8 @@ for (const engine of storeEngines) {
         leftAt: null,
       });
       expect(found.get(annId)).toMatchObject({ betaTesting: false, leftAt: T0.toISOString() });
-      expect(await outbox.recipients(['not-a-uuid'])).toEqual(new Map());
-      expect(await outbox.recipients([])).toEqual(new Map());
+      expect(await outbox.broadcastRecipients.recipients(['not-a-uuid'])).toEqual(new Map());
+      expect(await outbox.broadcastRecipients.recipients([])).toEqual(new Map());
     });
 
     it('the suppression list gives, per hash, whether the number replied STOP, its newest leaving, and when it was last undeliverable', async () => {

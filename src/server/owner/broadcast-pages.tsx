@@ -9,7 +9,7 @@ import {
 } from '../broadcast/broadcast-progress.js';
 import type { RetryPlan } from '../broadcast/retry-plan.js';
 import { ownerWords } from './owner-words.js';
-import type { Broadcast } from '../db/outbox-repository.js';
+import type { Broadcast } from '../db/broadcasts-repository.js';
 import { PauseLines, PauseNotices } from './channel-pauses.js';
 import { Notice, renderOwnerPage, ScrollTable, shortPage, shortTime } from './owner-layout.js';
 

@@ -1,7 +1,7 @@
 // The question before "Try the failed ones again": what would go back in the queue, per channel and
 // reason, and, only when the owner ticks it, those the provider said cannot be reached.
 import type { RetryGroup, RetryPlan } from '../broadcast/retry-plan.js';
-import type { Broadcast } from '../db/outbox-repository.js';
+import type { Broadcast } from '../db/broadcasts-repository.js';
 import { broadcastPath, hasRetry } from './broadcast-pages.js';
 import { renderOwnerPage, ScrollTable, shortPage } from './owner-layout.js';
 import { ownerWords } from './owner-words.js';

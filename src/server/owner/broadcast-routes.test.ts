@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createBroadcastControl } from '../broadcast/broadcast-control.js';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/open-database.js';
-import type { Broadcast } from '../db/outbox-repository.js';
+import type { Broadcast } from '../db/broadcasts-repository.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { ann, rosa } from '../test/people.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
@@ -59,7 +59,7 @@ async function launchWithFailures(
     if (!subscriber) throw new Error(`${person.email} was not stored`);
     people.push(subscriber.id);
   }
-  const broadcast = await db.outbox.create({
+  const broadcast = await db.broadcasts.create({
     name: 'launch',
     template: 'launch',
     segment: 'all',
@@ -75,10 +75,10 @@ async function launchWithFailures(
       { signupId, channel: 'sms' as const },
     ]),
   );
-  await db.outbox.setState(broadcast.id, 'sending', ['ready']);
+  await db.broadcasts.setState(broadcast.id, 'sending', ['ready']);
   const sender = randomUUID();
   // A sender alive in this process (as a dashboard send runs one), so the broadcast is sending, not stopped.
-  await db.outbox.registerSender(
+  await db.broadcastSenders.registerSender(
     { id: sender, broadcastId: broadcast.id, host: hostname(), pid: process.pid },
     () => false,
   );
@@ -97,7 +97,7 @@ for (const engine of storeEngines) {
     it('show a paused channel and its reason on the list, on the broadcast’s page with Resume, and in the progress', async () => {
       const { app, db, cookie } = await setUp(engine);
       const { broadcast } = await launchWithFailures(db);
-      await db.outbox.pauseChannel(broadcast.id, 'email', { cause: 'sender', reason: REASON, answer: ANSWER });
+      await db.broadcastPauses.pauseChannel(broadcast.id, 'email', { cause: 'sender', reason: REASON, answer: ANSWER });
 
       const list = await app.inject({ url: '/owner/broadcasts', headers: cookie });
       expect(list.body).toContain(`<strong>Email paused:</strong> ${escaped(REASON)}`);
@@ -106,7 +106,7 @@ for (const engine of storeEngines) {
       const page = await app.inject({ url: '/owner/broadcasts/launch', headers: cookie });
       expect(page.statusCode).toBe(200);
       // In words, not colour alone: which channel, since when (UTC), why, and the provider's answer quoted.
-      const [pausedAt] = (await db.outbox.channelPauses(broadcast.id)).map((pause) => pause.pausedAt);
+      const [pausedAt] = (await db.broadcastPauses.channelPauses(broadcast.id)).map((pause) => pause.pausedAt);
       expect(page.body).toContain(
         `<div class="notice notice--error notice--pause" data-pause-channel="email"><h2>Email paused since <time data-pause-field="since" dateTime="${pausedAt}">${pausedAt?.slice(0, 16).replace('T', ' ')}</time> UTC</h2>`,
       );
@@ -132,7 +132,7 @@ for (const engine of storeEngines) {
       });
 
       // Lifted (as a resume from the terminal does): the progress says so, and the page shows no notice.
-      await db.outbox.clearPauses(broadcast.id);
+      await db.broadcastPauses.clearPauses(broadcast.id);
       expect((await app.inject({ url: '/owner/broadcasts/launch/progress', headers: cookie })).json()).toMatchObject({
         pauses: [],
       });

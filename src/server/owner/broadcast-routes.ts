@@ -5,8 +5,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { broadcastProgress } from '../broadcast/broadcast-progress.js';
 import type { BroadcastControl } from '../broadcast/broadcast-control.js';
 import type { Owner } from '../db/owner-repository.js';
-import type { Broadcast } from '../db/outbox-repository.js';
-import type { Db } from '../db/open-database.js';
+import type { Broadcast } from '../db/broadcasts-repository.js';
+import type { BroadcastDb, Db } from '../db/open-database.js';
 import {
   BROADCAST_ACTIONS,
   broadcastMissingPage,
@@ -22,7 +22,8 @@ import { ownerWords } from './owner-words.js';
 import { ownerOf, requireOwner } from './require-owner.js';
 
 export interface BroadcastRouteOptions {
-  outbox: Db['outbox'];
+  /** The broadcasts, their senders, pauses and outbox. */
+  db: BroadcastDb;
   /** What came back about each broadcast's messages (its health); absent in tests that do not need it. */
   feedback?: Db['feedback'] | undefined;
   owners: Db['owners'];
@@ -47,7 +48,7 @@ const countOf = (value: string | undefined): number | undefined =>
 
 export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async (
   app,
-  { outbox, feedback, owners, siteUrl, control, script },
+  { db, feedback, owners, siteUrl, control, script },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
   // The progress the page's script polls every 2 s: data, so refused with 401 rather than a redirect,
@@ -65,7 +66,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
     broadcastPage({
       ownerEmail: owner.email,
       broadcast,
-      progress: await broadcastProgress(outbox, broadcast, new Date(), feedback),
+      progress: await broadcastProgress(db, broadcast, new Date(), feedback),
       ...(control ? { retry: await control.retryPlan(broadcast) } : {}),
       ...(script ? { script } : {}),
       ...(said.notice ? { notice: said.notice } : {}),
@@ -73,11 +74,11 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
     });
 
   app.get('/owner/broadcasts', page, async (request, reply) => {
-    const all = await outbox.list();
+    const all = await db.broadcasts.list();
     const broadcasts = await Promise.all(
       all.map(async (broadcast) => ({
         broadcast,
-        progress: await broadcastProgress(outbox, broadcast, new Date(), feedback),
+        progress: await broadcastProgress(db, broadcast, new Date(), feedback),
       })),
     );
     return html(reply, broadcastsPage({ ownerEmail: ownerOf(request).email, broadcasts }));
@@ -85,7 +86,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
 
   app.get<BroadcastParams>('/owner/broadcasts/:name', page, async (request, reply) => {
     const owner = ownerOf(request);
-    const broadcast = await outbox.get(request.params.name);
+    const broadcast = await db.broadcasts.get(request.params.name);
     if (!broadcast) return html(reply, broadcastMissingPage(owner.email), 404);
     const { done, queued, left } = request.query;
     const notice =
@@ -94,7 +95,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
         : done === 'send' || done === 'resume' || done === 'pause'
           ? words.done[done]
           : done === 'retry' && countOf(queued) !== undefined
-            ? words.doneRetry(countOf(queued) ?? 0, countOf(left) ?? 0, (await outbox.state(broadcast.id)) ?? '')
+            ? words.doneRetry(countOf(queued) ?? 0, countOf(left) ?? 0, (await db.broadcasts.state(broadcast.id)) ?? '')
             : undefined;
     const missing = control?.missingChannels(broadcast) ?? [];
     const problem = !control
@@ -106,16 +107,16 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
   });
 
   app.get<BroadcastParams>('/owner/broadcasts/:name/progress', poll, async (request, reply) => {
-    const broadcast = await outbox.get(request.params.name);
+    const broadcast = await db.broadcasts.get(request.params.name);
     if (!broadcast) return reply.code(404).send({ error: { code: 'not_found', message: 'No such broadcast.' } });
-    const progress = await broadcastProgress(outbox, broadcast, new Date(), feedback);
+    const progress = await broadcastProgress(db, broadcast, new Date(), feedback);
     return reply.send({ ...progress, stateLabel: stateLabel(progress.state) });
   });
 
   app.get<BroadcastParams>('/owner/broadcasts/:name/:action', page, async (request, reply) => {
     const owner = ownerOf(request);
     const { action } = request.params;
-    const broadcast = await outbox.get(request.params.name);
+    const broadcast = await db.broadcasts.get(request.params.name);
     if (!broadcast || !isAction(action)) return html(reply, broadcastMissingPage(owner.email), 404);
     const to = (request.query.to ?? '').trim();
     const back = () => reply.redirect(`/owner/broadcasts/${encodeURIComponent(broadcast.name)}`, 303);
@@ -128,9 +129,10 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
         retryQuestionPage({ ownerEmail: owner.email, broadcast, plan: await control.retryPlan(broadcast) }),
       );
     }
-    const counts = await outbox.counts(broadcast.id);
+    const counts = await db.outbox.counts(broadcast.id);
     // Send and Resume lift what a failure of ours paused, once the providers answer: say so first.
-    const paused = action !== 'pause' && action !== 'test' && (await outbox.channelPauses(broadcast.id)).length > 0;
+    const paused =
+      action !== 'pause' && action !== 'test' && (await db.broadcastPauses.channelPauses(broadcast.id)).length > 0;
     const question =
       action === 'test'
         ? words.confirm.test(to)
@@ -155,7 +157,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
   app.post<BroadcastParams>('/owner/broadcasts/:name/:action', page, async (request, reply) => {
     const owner = ownerOf(request);
     const { action } = request.params;
-    const broadcast = await outbox.get(request.params.name);
+    const broadcast = await db.broadcasts.get(request.params.name);
     if (!broadcast || !isAction(action)) return html(reply, broadcastMissingPage(owner.email), 404);
     const back = (query: string) =>
       reply.redirect(`/owner/broadcasts/${encodeURIComponent(broadcast.name)}?${query}`, 303);

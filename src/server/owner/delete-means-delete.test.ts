@@ -30,7 +30,8 @@ async function everyRow(database: DatabaseConfig): Promise<{ table: string; row:
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         .all() as { name: string }[];
       for (const { name } of tables)
-        for (const row of db.prepare(`SELECT * FROM "${name}"`).all()) rows.push({ table: name, row: JSON.stringify(row) });
+        for (const row of db.prepare(`SELECT * FROM "${name}"`).all())
+          rows.push({ table: name, row: JSON.stringify(row) });
     } finally {
       db.close();
     }
@@ -79,7 +80,7 @@ for (const engine of storeEngines) {
         subscribers: store.subscribers,
         optOuts: store.optOuts,
         subscriptions: broadcasts.subscriptions,
-        outbox: store.outbox,
+        pauses: store.broadcastPauses,
         tokens: createMessageTokens(KEY),
       });
       for (const id of ids) {
@@ -103,7 +104,10 @@ for (const engine of storeEngines) {
       });
       const cookie = { cookie: await signInAsOwner(app, store) };
       for (const [index, id] of [zelda, otto].entries()) {
-        const search = await app.inject({ url: `/owner/people?q=${encodeURIComponent(people[index]!.email)}`, headers: cookie });
+        const search = await app.inject({
+          url: `/owner/people?q=${encodeURIComponent(people[index]!.email)}`,
+          headers: cookie,
+        });
         expect(search.statusCode).toBe(200);
         expect((await app.inject({ url: `/owner/people/${id}`, headers: cookie })).statusCode).toBe(200);
       }
@@ -139,7 +143,9 @@ for (const engine of storeEngines) {
       expect(after.some(({ row }) => row.includes('kept@example.com'))).toBe(true);
       expect(after.filter(({ table }) => table === 'suppressions').length).toBeGreaterThanOrEqual(4);
       const log = await store.owners.auditLog(20);
-      expect(log.map((entry) => entry.action)).toEqual(expect.arrayContaining(['searched', 'viewed_person', 'deleted_person']));
+      expect(log.map((entry) => entry.action)).toEqual(
+        expect.arrayContaining(['searched', 'viewed_person', 'deleted_person']),
+      );
     });
   });
 }

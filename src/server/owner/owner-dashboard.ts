@@ -8,7 +8,7 @@ import formBody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { BroadcastControl } from '../broadcast/broadcast-control.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
-import type { Db } from '../db/open-database.js';
+import type { BroadcastDb, Db } from '../db/open-database.js';
 import { auditRoutes } from './audit-routes.js';
 import { broadcastRoutes } from './broadcast-routes.js';
 import { exportRoutes } from './export-routes.js';
@@ -20,7 +20,8 @@ import { runsRequireOwner } from './require-owner.js';
 import type { SignInMailer } from './sign-in-mailer.js';
 
 export interface OwnerDashboardOptions {
-  db: Pick<Db, 'signups' | 'events' | 'subscribers' | 'consentEvents' | 'outbox' | 'owners'> &
+  db: Pick<Db, 'signups' | 'events' | 'subscribers' | 'consentEvents' | 'owners'> &
+    BroadcastDb &
     Partial<Pick<Db, 'feedback'>>;
   subscriptions: Subscriptions;
   /** The site's address: a POST's Origin may be it, and sign-in links point to it. */
@@ -84,7 +85,7 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
   await app.register(exportRoutes, { signups: db.signups, owners, siteUrl });
   await app.register(auditRoutes, { owners, siteUrl });
   await app.register(broadcastRoutes, {
-    outbox: db.outbox,
+    db,
     feedback: db.feedback,
     owners,
     siteUrl,

@@ -53,7 +53,7 @@ async function setUp(
   }));
   await store.owners.add(OWNER);
   await store.signups.add({ name: 'Rosa Díaz', phone: '+15551234567', email: 'rosa@example.com', betaTesting: true });
-  await store.outbox.create({
+  await store.broadcasts.create({
     name: 'launch',
     template: 'launch',
     segment: 'all',
@@ -123,7 +123,7 @@ for (const engine of storeEngines) {
         expect(checked).toEqual(guarded);
         // Nothing changed: the person is still there, the broadcast was not started.
         expect(await setup.store.subscribers.subscriber(person)).toBeDefined();
-        expect((await setup.store.outbox.get('launch'))?.state).toBe('ready');
+        expect((await setup.store.broadcasts.get('launch'))?.state).toBe('ready');
       });
 
       it('a session that was signed out is refused like none at all', async () => {
@@ -148,9 +148,9 @@ for (const engine of storeEngines) {
       it('says "Stopped: the server restarted" on its page and in its progress, and offers Resume', async () => {
         const setup = await setUp(engine);
         const cookie = { cookie: await signInAsOwner(setup.app, setup.store) };
-        const broadcast = (await setup.store.outbox.get('launch'))!;
+        const broadcast = (await setup.store.broadcasts.get('launch'))!;
         // Sending, as a dashboard send leaves it, but the process that ran it is gone: no sender at all.
-        expect(await changeState(setup.store.outbox, broadcast.id, 'start')).toBe(true);
+        expect(await changeState(setup.store.broadcasts, broadcast.id, 'start')).toBe(true);
         const page = (await setup.app.inject({ url: '/owner/broadcasts/launch', headers: cookie })).body;
         expect(page).toContain('Stopped: the server restarted');
         expect(page).toContain('href="/owner/broadcasts/launch/resume"');
@@ -395,7 +395,7 @@ for (const engine of storeEngines) {
       it('a broadcast’s page and its live progress show what came back: delivered, bounced, spam reports and the rates', async () => {
         const setup = await setUp(engine);
         const ownerCookie = await signInAsOwner(setup.app, setup.store);
-        const broadcast = (await setup.store.outbox.get('launch'))!;
+        const broadcast = (await setup.store.broadcasts.get('launch'))!;
         const { feedback } = setup.store;
         for (let index = 0; index < 4; index += 1) {
           const token = `token${String(index).padStart(27, '0')}`;
@@ -556,7 +556,7 @@ for (const engine of storeEngines) {
           headers: { ...cookie, ...SAME_ORIGIN },
         });
         expect(send.statusCode).toBe(303);
-        expect((await setup.store.outbox.get('launch'))?.state).toBe('ready');
+        expect((await setup.store.broadcasts.get('launch'))?.state).toBe('ready');
         expect((await setup.app.inject({ url: '/owner/broadcasts/nothing', headers: cookie })).statusCode).toBe(404);
         expect((await setup.app.inject({ url: `/owner/people/${randomUUID()}`, headers: cookie })).statusCode).toBe(
           404,

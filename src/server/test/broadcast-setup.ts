@@ -6,7 +6,7 @@ import type { Transports } from '../messaging/transports.js';
 import { Broadcasts, transportsFrom } from '../broadcast/broadcasts.js';
 import { configuredWebhooks, tagHeadersFor } from '../bounces/reports-setup.js';
 import { openDatabase, type Db } from '../db/open-database.js';
-import type { Broadcast } from '../db/outbox-repository.js';
+import type { Broadcast } from '../db/broadcasts-repository.js';
 import { startCountingSmtpSink, type CountingSmtpSink } from './smtp-sink.js';
 import { storeEngines } from './store-engines.js';
 import { startTwilioStandIn, type TwilioStandIn } from './twilio-stand-in.js';

@@ -1,0 +1,81 @@
+// Who a broadcast goes to, as the outbox reads them from the sign-ups: a page of people at a time
+// when it is created or topped up, and the people of a claimed batch right before they are sent to.
+import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
+import type { Database } from './database.js';
+import type { QueryContext } from './sql-dialect.js';
+
+/** One person as a broadcast needs them, to choose recipients and to check again before sending. */
+export interface Recipient {
+  id: string;
+  email: string;
+  phone: string;
+  betaTesting: boolean;
+  lastSeenAt: string;
+  confirmedAt: string | null;
+  /** Asked to confirm (a confirmation is due or was sent): sign-ups from before confirmation was on were never asked. */
+  askedToConfirm: boolean;
+  emailOptOutAt: string | null;
+  smsOptOutAt: string | null;
+  leftAt: string | null;
+}
+
+const RECIPIENT_COLUMNS = [
+  'id',
+  'email',
+  'phone',
+  'beta_testing',
+  'last_seen_at',
+  'confirmed_at',
+  'confirm_requested_at',
+  'confirm_sent_at',
+  'email_opt_out_at',
+  'sms_opt_out_at',
+  'left_at',
+] as const;
+
+function recipientFrom(row: Pick<Database['signups'], (typeof RECIPIENT_COLUMNS)[number]>): Recipient {
+  return {
+    id: String(row.id),
+    email: row.email,
+    phone: row.phone,
+    betaTesting: isTrue(row.beta_testing),
+    lastSeenAt: iso(row.last_seen_at),
+    confirmedAt: isoOrNull(row.confirmed_at),
+    askedToConfirm: row.confirm_requested_at !== null || row.confirm_sent_at !== null,
+    emailOptOutAt: isoOrNull(row.email_opt_out_at),
+    smsOptOutAt: isoOrNull(row.sms_opt_out_at),
+    leftAt: isoOrNull(row.left_at),
+  };
+}
+
+export class BroadcastRecipientsRepository {
+  constructor(private readonly context: QueryContext) {}
+
+  get engine(): Engine {
+    return this.context.dialect.engine;
+  }
+
+  /** A page of sign-ups in id order, after `afterId` (keyset paging keeps memory flat at any list size). */
+  async recipientsAfter(afterId: string | null, limit: number): Promise<Recipient[]> {
+    const rows = await this.context.db
+      .selectFrom('signups')
+      .select(RECIPIENT_COLUMNS)
+      .$if(afterId !== null, (query) => query.where('id', '>', afterId as string))
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(recipientFrom);
+  }
+
+  /** These sign-ups as they are now (a deleted one is simply absent). */
+  async recipients(ids: string[]): Promise<Map<string, Recipient>> {
+    const valid = ids.filter((id) => isSignupId(id));
+    if (valid.length === 0) return new Map();
+    const rows = await this.context.db
+      .selectFrom('signups')
+      .select(RECIPIENT_COLUMNS)
+      .where('id', 'in', valid)
+      .execute();
+    return new Map(rows.map((row) => [String(row.id), recipientFrom(row)]));
+  }
+}

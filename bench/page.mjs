@@ -22,6 +22,9 @@ const { values } = parseArgs({
     analytics: { type: 'boolean', default: false },
     launched: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
+    // The tiny run in npm test (scripts/bench-smoke.mjs): one run's figures on a busy machine say
+    // nothing, so a missed target is printed but does not fail it.
+    'report-only': { type: 'boolean', default: false },
   },
 });
 const runs = Math.max(1, Number(values.runs) || 5);
@@ -168,7 +171,7 @@ try {
     for (const line of failing) console.log(`  - ${line}`);
   }
   console.log(missed === 0 ? '\nEvery target met.' : `\n${missed} target(s) missed.`);
-  if (missed > 0) process.exitCode = 1;
+  if (missed > 0 && !values['report-only']) process.exitCode = 1;
 } finally {
   stop();
 }

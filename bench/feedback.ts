@@ -63,7 +63,7 @@ async function recordMessages(database: DatabaseConfig, count: number): Promise<
   const store = await openDatabase(database);
   const issued = Array.from({ length: count }, () => tokens.issue());
   for (let start = 0; start < issued.length; start += 500)
-    await store.feedback.sending(
+    await store.sentMessages.sending(
       issued.slice(start, start + 500).map((token) => ({
         token,
         channel: 'email' as const,
@@ -161,7 +161,7 @@ async function withServer<T>(database: DatabaseConfig, work: (url: string) => Pr
 async function countReports(database: DatabaseConfig): Promise<number> {
   const store = await openDatabase(database, { migrate: false });
   try {
-    return (await store.feedback.listHealth('1970-01-01T00:00:00.000Z')).messages;
+    return (await store.messageHealth.listHealth('1970-01-01T00:00:00.000Z')).messages;
   } finally {
     await store.close();
   }

@@ -1,6 +1,6 @@
 // The owner's view of a broadcast in the terminal: counts, a progress bar, and the time left.
 import { done, duration, percent } from '../server/broadcast/broadcast-progress.js';
-import type { BroadcastHealth } from '../server/db/feedback-repository.js';
+import type { BroadcastHealth } from '../server/db/message-health-repository.js';
 import type { ChannelPause } from '../server/db/broadcast-pauses-repository.js';
 import type { StateCounts } from '../server/db/outbox-repository.js';
 import { number } from '../shared/plain-numbers.js';

@@ -235,7 +235,7 @@ describe('npm run broadcast', () => {
     const store = await openDatabase({ kind: 'sqlite', file });
     try {
       const broadcast = (await store.broadcasts.get('launch'))!;
-      expect(await store.feedback.health(broadcast.id, 'email', broadcast.startedAt)).toMatchObject({
+      expect(await store.messageHealth.health(broadcast.id, 'email', broadcast.startedAt)).toMatchObject({
         messages: 3,
         hardBounced: 1,
       });

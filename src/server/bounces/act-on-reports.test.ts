@@ -19,9 +19,10 @@ async function world(engine: (typeof storeEngines)[number]) {
   onTestFinished(() => store.close());
   const { subscriptions } = createMessagingCore({ secretKey: SECRET }, store);
   const tokens = createMessageTokens(SECRET);
-  const log = new MessageLog({ store: store.feedback, tokens, siteUrl: SITE });
+  const log = new MessageLog({ store, tokens, siteUrl: SITE });
   const feedback = new Feedback({
-    store: store.feedback,
+    sentMessages: store.sentMessages,
+    feedbackEvents: store.feedbackEvents,
     subscribers: store.subscribers,
     optOuts: store.optOuts,
     subscriptions,
@@ -90,7 +91,7 @@ for (const engine of storeEngines) {
         (event) => event.kind === 'email_bounced',
       );
       expect(history).toEqual([expect.objectContaining({ source: 'provider_report' })]);
-      expect((await store.feedback.find({ token }))?.state).toBe('bounced');
+      expect((await store.sentMessages.find({ token }))?.state).toBe('bounced');
     });
 
     it('a complaint stops all email to the person after one', async () => {
@@ -122,8 +123,8 @@ for (const engine of storeEngines) {
         { stored: 1, duplicates: 0, unmatched: 1 },
         { stored: 0, duplicates: 1, unmatched: 0 },
       ]);
-      expect((await store.feedback.find({ token: rosaToken }))?.state).toBe('delivered');
-      expect((await store.feedback.find({ token: annToken }))?.state).toBe('bounced');
+      expect((await store.sentMessages.find({ token: rosaToken }))?.state).toBe('delivered');
+      expect((await store.sentMessages.find({ token: annToken }))?.state).toBe('bounced');
       // And in a later batch: still once.
       expect(await feedback.receive([delivered, bounce])).toEqual({ stored: 0, duplicates: 2, unmatched: 0 });
     });
@@ -131,9 +132,9 @@ for (const engine of storeEngines) {
     it('a batch that cannot be written fails its callers (the provider sends again), and the next one goes on', async () => {
       const { store, feedback, person, sendTo, report } = await world(engine);
       const token = await sendTo(await person(rosa));
-      const storeMany = store.feedback.storeMany.bind(store.feedback);
+      const storeMany = store.feedbackEvents.storeMany.bind(store.feedbackEvents);
       let failNext = true;
-      store.feedback.storeMany = async (reports) => {
+      store.feedbackEvents.storeMany = async (reports) => {
         if (failNext) {
           failNext = false;
           throw new Error('the database is away');
@@ -152,7 +153,7 @@ for (const engine of storeEngines) {
       const tokens = createMessageTokens(SECRET);
       for (const subscriber of [first, second]) {
         const token = tokens.issue();
-        await store.feedback.sending([
+        await store.sentMessages.sending([
           {
             token,
             channel: 'email',
@@ -162,7 +163,7 @@ for (const engine of storeEngines) {
             addressHash: subscriptions.emailHash(subscriber.email) ?? null,
           },
         ]);
-        await store.feedback.sent(token, { state: 'sent', providerId: 'OK' });
+        await store.sentMessages.sent(token, { state: 'sent', providerId: 'OK' });
       }
       expect(await feedback.receive([report('hard_bounce', { providerId: 'OK' })])).toMatchObject({ unmatched: 1 });
       for (const subscriber of [first, second])
@@ -238,10 +239,10 @@ for (const engine of storeEngines) {
       expect(await subscriptions.mayContact((await store.subscribers.subscriber(subscriber.id))!, 'email')).toBe(true);
       // The provider's id alone (as Twilio's and most webhooks' reports carry): matched.
       await feedback.receive([report('delivered', { providerId: `provider-${token.slice(0, 8)}` })]);
-      expect((await store.feedback.find({ token }))?.state).toBe('delivered');
+      expect((await store.sentMessages.find({ token }))?.state).toBe('delivered');
       // Reports out of order: a later "sent" never moves it back.
       await feedback.receive([report('sent', { token })]);
-      expect((await store.feedback.find({ token }))?.state).toBe('delivered');
+      expect((await store.sentMessages.find({ token }))?.state).toBe('delivered');
     });
   });
 }

@@ -8,7 +8,8 @@
 // nothing: it is kept, for the owner, never matched by a bare address.
 import type { MessageTokens } from '../messaging/message-tokens.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
-import type { FeedbackRepository, SentMessage } from '../db/feedback-repository.js';
+import type { FeedbackEventsRepository } from '../db/feedback-events-repository.js';
+import type { SentMessage, SentMessagesRepository } from '../db/sent-messages-repository.js';
 import type { OptOutsRepository } from '../db/opt-outs-repository.js';
 import type { SubscribersRepository } from '../db/subscribers-repository.js';
 import type { BroadcastPausesRepository } from '../db/broadcast-pauses-repository.js';
@@ -50,9 +51,10 @@ export interface FeedbackOutcome {
   unmatched: number;
 }
 
-/** Where the reports' effects are written: the consent log, the suppression list, a broadcast's pauses. */
+/** Where the reports are stored and their effects written: the message log, the consent log, the suppression list, a broadcast's pauses. */
 export interface FeedbackOptions {
-  store: FeedbackRepository;
+  sentMessages: Pick<SentMessagesRepository, 'find' | 'findByTokens' | 'advance' | 'advanceMany'>;
+  feedbackEvents: Pick<FeedbackEventsRepository, 'storeMany' | 'softBounces'>;
   subscribers: Pick<SubscribersRepository, 'subscriber'>;
   optOuts: Pick<OptOutsRepository, 'suppressByReport'>;
   /** For a STOP: every form of the number, as a STOP text does it. */
@@ -127,20 +129,20 @@ export class Feedback {
 
   /** One batch: messages looked up together, reports stored together, states advanced together. */
   private async process(groups: FeedbackEvent[][]): Promise<FeedbackOutcome[]> {
-    const { store, tokens } = this.options;
+    const { sentMessages, feedbackEvents, tokens } = this.options;
     const events = groups.flat();
     // A token that is not ours is a forgery or a mistake: it matches nothing, and nothing else is tried.
     const ours = events.map((event) =>
       event.message.token && tokens.verify(event.message.token) ? event.message.token.toLowerCase() : undefined,
     );
-    const byToken = await store.findByTokens(ours.filter((token): token is string => token !== undefined));
+    const byToken = await sentMessages.findByTokens(ours.filter((token): token is string => token !== undefined));
     const messages: (SentMessage | undefined)[] = [];
     for (const [index, event] of events.entries()) {
       const token = ours[index];
       if (event.message.token) messages.push(token ? byToken.get(token) : undefined);
       else messages.push(await this.match(event)); // by the provider's ids: rare, one at a time
     }
-    const fresh = await store.storeMany(
+    const fresh = await feedbackEvents.storeMany(
       events.map((event, index) => ({
         source: event.source,
         eventId: event.eventId,
@@ -160,7 +162,7 @@ export class Feedback {
       if (PROGRESS_ONLY.has(event.kind) && state) moves.set(state, [...(moves.get(state) ?? []), message.token]);
       else await this.act(event, message);
     }
-    for (const [state, moved] of moves) await store.advanceMany(moved, state);
+    for (const [state, moved] of moves) await sentMessages.advanceMany(moved, state);
     // Each caller's own counts.
     const outcomes: FeedbackOutcome[] = [];
     let index = 0;
@@ -179,20 +181,20 @@ export class Feedback {
   /** The message a report is about: by a token only we could have issued, else by the provider's ids. */
   private async match(event: FeedbackEvent): Promise<SentMessage | undefined> {
     const { token, providerId, messageId } = event.message;
-    const { store, tokens } = this.options;
+    const { sentMessages, tokens } = this.options;
     if (token) {
       // A token that is not ours is a forgery or a mistake: never fall back to anything else.
       if (!tokens.verify(token)) return undefined;
-      return store.find({ token: token.toLowerCase() });
+      return sentMessages.find({ token: token.toLowerCase() });
     }
-    if (providerId) return store.find({ providerId });
-    if (messageId) return store.find({ messageId });
+    if (providerId) return sentMessages.find({ providerId });
+    if (messageId) return sentMessages.find({ messageId });
     return undefined;
   }
 
   private async act(event: FeedbackEvent, message: SentMessage): Promise<void> {
     const state = STATE_OF[event.kind];
-    if (state) await this.options.store.advance(message.token, state);
+    if (state) await this.options.sentMessages.advance(message.token, state);
     switch (event.kind) {
       case 'hard_bounce':
         return this.suppress(message, 'bounced', 'email_bounced');
@@ -201,7 +203,7 @@ export class Feedback {
       case 'soft_bounce': {
         if (!message.addressHash) return;
         const since = new Date(this.now().getTime() - SOFT_BOUNCE_WINDOW_MS).toISOString();
-        const count = await this.options.store.softBounces(message.addressHash, message.channel, since);
+        const count = await this.options.feedbackEvents.softBounces(message.addressHash, message.channel, since);
         if (count >= SOFT_BOUNCES_TO_SUPPRESS)
           await this.suppress(
             message,

@@ -20,7 +20,7 @@ for (const engine of storeEngines) {
       const people = await addPeople(store, 2);
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
       expect((await send(broadcast)).sent).toBe(2);
-      const [message] = await store.feedback.messagesTo(people[0]!.id);
+      const [message] = await store.sentMessages.messagesTo(people[0]!.id);
       await dovecot.deliver(report('gmail-no-such-user', { token: message!.token }));
 
       const parts = createFeedbackParts(config.messaging, store, broadcasts.subscriptions);
@@ -33,7 +33,7 @@ for (const engine of storeEngines) {
         broadcasts.subscriptions.mayContact((await store.subscribers.subscriber(people[index]!.id))!, 'email');
       expect(await may(0)).toBe(false);
       expect(await may(1)).toBe(true);
-      expect((await store.feedback.find({ token: message!.token }))?.state).toBe('bounced');
+      expect((await store.sentMessages.find({ token: message!.token }))?.state).toBe('bounced');
     });
   });
 }

@@ -22,7 +22,7 @@ async function sentToThree(engineName: 'sqlite' | 'postgres', env: Record<string
 }
 
 const healthOf = async (world: BroadcastWorld, broadcastId: number) =>
-  world.store.feedback.health(broadcastId, 'email', (await world.store.broadcasts.get('launch'))!.startedAt);
+  world.store.messageHealth.health(broadcastId, 'email', (await world.store.broadcasts.get('launch'))!.startedAt);
 
 const POSTMARK = { POSTMARK_WEBHOOK_USER: 'postmark-hook', POSTMARK_WEBHOOK_PASSWORD: 'p'.repeat(24) };
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -187,7 +187,7 @@ for (const engine of storeEngines) {
         RESEND_WEBHOOK_SECRET: RESEND_SECRET,
       });
       // Resend matches by its email id, which we recorded from its SMTP answer when the message left.
-      const sent = await Promise.all(people.map((person) => world.store.feedback.messagesTo(person.id)));
+      const sent = await Promise.all(people.map((person) => world.store.sentMessages.messagesTo(person.id)));
       const emailIds = sent.map((messages) => messages[0]!.providerId!);
       expect(new Set(emailIds).size).toBe(3);
       expect(emailIds.every((id) => /^[0-9A-F]{16}$/.test(id))).toBe(true);

@@ -50,14 +50,15 @@ export function tagHeadersFor(webhooks: FeedbackWebhook[]): (token: string) => R
 /** Everything feedback needs, or undefined without SECRET_KEY (no token can be signed or checked). */
 export function createFeedbackParts(
   config: MessagingConfig,
-  db: Pick<Db, 'feedback' | 'subscribers' | 'optOuts' | 'broadcastPauses'>,
+  db: Pick<Db, 'sentMessages' | 'feedbackEvents' | 'subscribers' | 'optOuts' | 'broadcastPauses'>,
   subscriptions: Subscriptions,
 ): FeedbackParts | undefined {
   if (!config.secretKey) return undefined;
   const webhooks = configuredWebhooks(config);
   const tokens = createMessageTokens(config.secretKey);
   const feedback = new Feedback({
-    store: db.feedback,
+    sentMessages: db.sentMessages,
+    feedbackEvents: db.feedbackEvents,
     subscribers: db.subscribers,
     optOuts: db.optOuts,
     subscriptions,

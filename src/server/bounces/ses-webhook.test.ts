@@ -167,7 +167,7 @@ for (const engine of storeEngines) {
       // One certificate fetch served every message (it is cached once it has worked).
       expect(sns.certificateFetches()).toBe(1);
       expect(
-        await world.store.feedback.health(
+        await world.store.messageHealth.health(
           broadcast.id,
           'email',
           (await world.store.broadcasts.get('launch'))!.startedAt,

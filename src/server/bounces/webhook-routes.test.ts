@@ -72,9 +72,9 @@ for (const engine of storeEngines) {
             .statusCode,
         ).toBe(200);
       const token = new URL(fine!.statusCallback!).searchParams.get('t')!;
-      expect((await store.feedback.find({ token }))?.state).toBe('delivered');
+      expect((await store.sentMessages.find({ token }))?.state).toBe('delivered');
       expect(
-        await store.feedback.health(broadcast.id, 'sms', (await store.broadcasts.get('launch'))!.startedAt),
+        await store.messageHealth.health(broadcast.id, 'sms', (await store.broadcasts.get('launch'))!.startedAt),
       ).toMatchObject({
         messages: 3,
         delivered: 1,
@@ -126,7 +126,7 @@ for (const engine of storeEngines) {
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
       expect((await send(broadcast)).sent).toBe(3);
       const app = await appFor(world);
-      const tokens = (await Promise.all(people.map((person) => store.feedback.messagesTo(person.id)))).map(
+      const tokens = (await Promise.all(people.map((person) => store.sentMessages.messagesTo(person.id)))).map(
         (messages) => messages[0]!.token,
       );
       const post = (payload: string) =>

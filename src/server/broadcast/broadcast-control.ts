@@ -4,7 +4,7 @@
 // PostgreSQL) and stops safely with the server; the outbox makes each message go once.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { BroadcastHealth, FeedbackRepository } from '../db/feedback-repository.js';
+import type { BroadcastHealth, MessageHealthRepository } from '../db/message-health-repository.js';
 import { configuredWebhooks, tagHeadersFor } from '../bounces/reports-setup.js';
 import { verdictOf } from '../messaging/send-failure.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
@@ -53,7 +53,7 @@ export class BroadcastControl {
   private readonly broadcasts: Broadcasts;
   private readonly db: BroadcastDb;
   private readonly subscriptions: Subscriptions;
-  private readonly feedback: FeedbackRepository | undefined;
+  private readonly messageHealth: Pick<MessageHealthRepository, 'health'> | undefined;
   private readonly running = new Map<string, { sender: RunningSender; done: Promise<unknown> }>();
 
   constructor(
@@ -68,14 +68,14 @@ export class BroadcastControl {
     private readonly logger?: SenderLogger,
   ) {
     this.db = stores;
-    this.feedback = stores.feedback;
+    this.messageHealth = stores.messageHealth;
     this.broadcasts = new Broadcasts(config, stores, tagHeaders);
     this.subscriptions = this.broadcasts.subscriptions;
   }
 
   /** What came back about a channel's messages (undefined where nothing is recorded). */
   async health(broadcast: Broadcast, channel: BroadcastChannel): Promise<BroadcastHealth | undefined> {
-    return this.feedback?.health(broadcast.id, channel, broadcast.startedAt);
+    return this.messageHealth?.health(broadcast.id, channel, broadcast.startedAt);
   }
 
   /** The channels a failure of ours paused, and why. */

@@ -1,7 +1,7 @@
 // How far a broadcast has got, in figures a person reads: the terminal's status and the dashboard's
 // live progress both come from here.
 import { senderIsDead } from './broadcast-rules.js';
-import type { FeedbackRepository } from '../db/feedback-repository.js';
+import type { MessageHealthRepository } from '../db/message-health-repository.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import type { ChannelPause } from '../db/broadcast-pauses-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
@@ -95,7 +95,7 @@ export async function broadcastProgress(
   store: BroadcastDb,
   broadcast: Broadcast,
   now = new Date(),
-  feedback?: FeedbackRepository,
+  messageHealth?: Pick<MessageHealthRepository, 'health'>,
 ): Promise<BroadcastProgress> {
   const [byChannel, senders, lastMinute, state, pauses] = await Promise.all([
     Promise.all(broadcast.channels.map((channel) => store.outbox.counts(broadcast.id, channel))),
@@ -110,9 +110,9 @@ export async function broadcastProgress(
     if (counts) for (const key of PROGRESS_COUNTS) fields[`${channel}.${key}`] = number(countOf(counts, key));
   });
   // What came back about each channel's messages (docs/messaging.md, "Hearing back").
-  if (feedback)
+  if (messageHealth)
     for (const channel of broadcast.channels) {
-      const health = await feedback.health(broadcast.id, channel, broadcast.startedAt);
+      const health = await messageHealth.health(broadcast.id, channel, broadcast.startedAt);
       for (const key of HEALTH_COUNTS) fields[`${channel}.${key}`] = number(health[key]);
       fields[`${channel}.bounceRate`] = share(health.bounceRate);
       fields[`${channel}.complaintRate`] = share(health.complaintRate);

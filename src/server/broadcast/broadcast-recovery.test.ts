@@ -161,7 +161,7 @@ for (const engine of storeEngines) {
         return Promise.reject(new Error('Connection terminated unexpectedly'));
       };
       // The log is written once per batch before its messages leave; after, with the outcomes.
-      store.feedback.sending = fail;
+      store.sentMessages.sending = fail;
       const result = await send(broadcast);
       expect(failures).toBeGreaterThanOrEqual(1);
       expect(result).toMatchObject({ ended: 'finished', sent: 6, failedTemporary: 0 });
@@ -394,7 +394,7 @@ for (const engine of storeEngines) {
         const named = Number(/domain: ([\d.]+)%/.exec(first.pauses[0]?.reason ?? '')?.[1]);
         expect(named).toBeGreaterThan(2);
         expect(named).toBeLessThan(4);
-        const health = await store.feedback.health(
+        const health = await store.messageHealth.health(
           broadcast.id,
           'email',
           (await store.broadcasts.get('launch'))!.startedAt,

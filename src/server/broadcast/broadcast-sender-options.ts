@@ -1,7 +1,7 @@
 // What a broadcast's sender is given and what it reports back: its options (rates, tries, the
 // give-up time, the health limits), its report, and the limits of its pause rules (decision 027).
 import type { Subscriptions } from '../consent/subscriptions.js';
-import type { FeedbackRepository } from '../db/feedback-repository.js';
+import type { MessageHealthRepository } from '../db/message-health-repository.js';
 import type { ChannelPause } from '../db/broadcast-pauses-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
@@ -25,7 +25,7 @@ export interface BroadcastSenderOptions {
   /** Records each message with its token, for what comes back (unset: nothing is recorded). */
   log?: MessageLog;
   /** What came back about the messages: the broadcast pauses itself when the rates would hurt the domain. */
-  health?: { store: FeedbackRepository; maxBounceRate: number; maxComplaintRate: number };
+  health?: { store: Pick<MessageHealthRepository, 'health'>; maxBounceRate: number; maxComplaintRate: number };
   /** Messages per second on each channel, for all of this broadcast's senders together. */
   rates: Record<BroadcastChannel, number>;
   /** Tries per message while the channel otherwise gets through: one person's server down for long. */

@@ -8,9 +8,10 @@ import { providerIdFrom } from '../messaging/email-sender.js';
 import { feedbackId, type MessageLog } from '../messaging/message-log.js';
 import { createMessagingCore } from '../consent/create-messaging.js';
 import { createMessageLog, createTransports, listIdentity, type Transports } from '../messaging/transports.js';
+import type { MessageLogStore } from '../messaging/message-log.js';
 import { toE164 } from '../messaging/phone.js';
 import type { Subscriptions, SubscriptionsStore } from '../consent/subscriptions.js';
-import type { FeedbackRepository } from '../db/feedback-repository.js';
+import type { MessageHealthRepository } from '../db/message-health-repository.js';
 import type { Broadcast, BroadcastSegment } from '../db/broadcasts-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
 import type { Recipient } from '../db/broadcast-recipients-repository.js';
@@ -60,14 +61,16 @@ export function transportsFrom(config: Config, { connections = 8 } = {}): Transp
 }
 
 /** What a broadcast reads and writes: the broadcasts and their outbox, the people and their suppressions, and the message log. */
-export type BroadcastStores = SubscriptionsStore & BroadcastDb & { feedback?: FeedbackRepository | undefined };
+export type BroadcastStores = SubscriptionsStore &
+  BroadcastDb &
+  Partial<MessageLogStore> & { messageHealth?: Pick<MessageHealthRepository, 'health'> | undefined };
 
 export class Broadcasts {
   readonly subscriptions: Subscriptions;
   readonly links: LinkSigner;
   /** Every message recorded with its token, for what comes back (docs/messaging.md, "Hearing back"). */
   readonly log: MessageLog | undefined;
-  private readonly feedback: FeedbackRepository | undefined;
+  private readonly messageHealth: Pick<MessageHealthRepository, 'health'> | undefined;
 
   readonly store: BroadcastDb;
 
@@ -79,15 +82,17 @@ export class Broadcasts {
       broadcastPauses,
       outbox,
       broadcastRecipients,
-      feedback,
+      sentMessages,
+      feedbackEvents,
+      messageHealth,
       ...consent
     }: BroadcastStores,
     tagHeaders?: (token: string) => Record<string, string>,
   ) {
     this.store = { broadcasts, broadcastSenders, broadcastPauses, outbox, broadcastRecipients };
     const { subscriptions, links } = createMessagingCore(config.messaging, consent);
-    this.log = createMessageLog(config.messaging, { feedback }, config.siteUrl, tagHeaders);
-    this.feedback = feedback;
+    this.log = createMessageLog(config.messaging, { sentMessages, feedbackEvents }, config.siteUrl, tagHeaders);
+    this.messageHealth = messageHealth;
     if (!links)
       throw new BroadcastError(
         'SECRET_KEY is not set: it signs the unsubscribe links and reads the suppression list, so nothing can be sent without it.',
@@ -321,10 +326,10 @@ export class Broadcasts {
         sms: rates?.sms ?? this.config.broadcast.smsRate,
       },
       ...(this.log ? { log: this.log } : {}),
-      ...(this.feedback
+      ...(this.messageHealth
         ? {
             health: {
-              store: this.feedback,
+              store: this.messageHealth,
               maxBounceRate: this.config.broadcast.maxBounceRate,
               maxComplaintRate: this.config.broadcast.maxComplaintRate,
             },

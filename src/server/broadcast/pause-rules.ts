@@ -2,7 +2,7 @@
 // with what to do (status, list, the progress line and the dashboard show it): a domain at risk
 // (health), an outage of the provider, an answer we do not recognise, nothing else left to send.
 // The sender applies them (broadcast-sender.ts, decision 027).
-import type { BroadcastHealth, FeedbackRepository } from '../db/feedback-repository.js';
+import type { BroadcastHealth, MessageHealthRepository } from '../db/message-health-repository.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import type { ChannelPause } from '../db/broadcast-pauses-repository.js';
@@ -88,7 +88,7 @@ export async function pauseIfNothingElse(
  */
 export async function healthPauseDue(
   store: Pick<BroadcastDb, 'broadcasts'>,
-  health: { store: Pick<FeedbackRepository, 'health'>; maxBounceRate: number; maxComplaintRate: number } | undefined,
+  health: { store: Pick<MessageHealthRepository, 'health'>; maxBounceRate: number; maxComplaintRate: number } | undefined,
   broadcast: Broadcast,
 ): Promise<{ reason: string; answer: string } | undefined> {
   if (!health || !broadcast.channels.includes('email')) return undefined;

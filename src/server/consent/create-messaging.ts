@@ -4,12 +4,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../config.js';
 import type { Db } from '../db/open-database.js';
-import type { FeedbackRepository } from '../db/feedback-repository.js';
 import { sendDueReminders } from './confirmation-reminders.js';
 import { ConfirmationMailer } from './confirmation-mailer.js';
 import { PhoneChangeMailer, type PhoneChangeMailerOptions } from './phone-change-mailer.js';
 import { senderLine } from '../../shared/public-config.js';
-import type { MessageLog } from '../messaging/message-log.js';
+import type { MessageLog, MessageLogStore } from '../messaging/message-log.js';
 import { createMessageTokens, type MessageTokens } from '../messaging/message-tokens.js';
 import type { EmailSender } from '../messaging/email-sender.js';
 import { createAddressHasher, createLinkSigner, type LinkSigner } from '../messaging/link-tokens.js';
@@ -72,8 +71,7 @@ export function createMessagingCore(
 
 export function createMessaging(
   config: MessagingConfig,
-  store: SubscriptionsStore &
-    Pick<Db, 'confirmations' | 'phoneChanges'> & { feedback?: FeedbackRepository | undefined },
+  store: SubscriptionsStore & Pick<Db, 'confirmations' | 'phoneChanges'> & Partial<MessageLogStore>,
   siteUrl: string,
   overrides: MessagingOverrides = {},
 ): Messaging {

@@ -14,7 +14,9 @@ import { PhoneChangeQueueRepository } from './phone-change-queue-repository.js';
 import { SubscribersRepository } from './subscribers-repository.js';
 import type { Database } from './database.js';
 import { EventsRepository } from './events-repository.js';
-import { FeedbackRepository } from './feedback-repository.js';
+import { FeedbackEventsRepository } from './feedback-events-repository.js';
+import { MessageHealthRepository } from './message-health-repository.js';
+import { SentMessagesRepository } from './sent-messages-repository.js';
 import { SuppressionsRepository } from './suppressions-repository.js';
 import { BroadcastPausesRepository } from './broadcast-pauses-repository.js';
 import { BroadcastRecipientsRepository } from './broadcast-recipients-repository.js';
@@ -58,8 +60,12 @@ export interface Db {
   readonly outbox: OutboxRepository;
   /** Who a broadcast goes to, read from the sign-ups. */
   readonly broadcastRecipients: BroadcastRecipientsRepository;
-  /** Every message sent, and what came back about it. */
-  readonly feedback: FeedbackRepository;
+  /** The message log: every message sent, by its token, and its state. */
+  readonly sentMessages: SentMessagesRepository;
+  /** The reports about our messages, each stored once. */
+  readonly feedbackEvents: FeedbackEventsRepository;
+  /** How the messages are faring: a broadcast channel's rates, the list's health. */
+  readonly messageHealth: MessageHealthRepository;
   /** The dashboard's owners, their sign-in links and sessions, and the audit log. */
   readonly owners: OwnerRepository;
   /** Resolves if the database answers a trivial query; rejects if it cannot be reached. */
@@ -141,7 +147,9 @@ function handle(kysely: Kysely<Database>, dialect: SqlDialect, writer: SignupWri
     broadcastPauses: new BroadcastPausesRepository(context),
     outbox: new OutboxRepository(context),
     broadcastRecipients: new BroadcastRecipientsRepository(context),
-    feedback: new FeedbackRepository(context),
+    sentMessages: new SentMessagesRepository(context),
+    feedbackEvents: new FeedbackEventsRepository(context),
+    messageHealth: new MessageHealthRepository(context),
     owners: new OwnerRepository(context),
     async ping() {
       await sql`SELECT 1 FROM signups LIMIT 1`.execute(kysely);

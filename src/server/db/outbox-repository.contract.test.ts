@@ -364,7 +364,7 @@ for (const engine of storeEngines) {
       const [sent, retry, gaveUp] = await outbox.outbox.claim(id, 'email', me, 3);
       const [permanent, skipped, other] = await outbox.outbox.claim(id, 'sms', me, 3);
       // Two of them were recorded in the message log as they left.
-      await store.feedback.sending(
+      await store.sentMessages.sending(
         [sent, other].map((message) => ({
           token: `token-${message?.id}`,
           channel: message?.channel ?? 'email',
@@ -428,11 +428,11 @@ for (const engine of storeEngines) {
       // The provider's id has one home, the message log, written in the same transaction as the outcome.
       expect(rows.get(sent?.id ?? 0)).toMatchObject({ state: 'sent', provider_id: null, error: null });
       expect(rows.get(other?.id ?? 0)).toMatchObject({ state: 'sent', provider_id: null });
-      expect(await store.feedback.find({ token: `token-${sent?.id}` })).toMatchObject({
+      expect(await store.sentMessages.find({ token: `token-${sent?.id}` })).toMatchObject({
         state: 'sent',
         providerId: '<broadcast-1.message-1@example.com>',
       });
-      expect(await store.feedback.find({ providerId: 'SM0123456789' })).toMatchObject({
+      expect(await store.sentMessages.find({ providerId: 'SM0123456789' })).toMatchObject({
         token: `token-${other?.id}`,
         state: 'sent',
       });
@@ -474,15 +474,15 @@ for (const engine of storeEngines) {
         broadcastId: id,
         outboxId: message?.id ?? null,
       });
-      await store.feedback.sending([logged(untried), logged(reported)]);
-      await store.feedback.advance(`token-${reported?.id}`, 'bounced');
+      await store.sentMessages.sending([logged(untried), logged(reported)]);
+      await store.sentMessages.advance(`token-${reported?.id}`, 'bounced');
       await outbox.outbox.record(me, [
         { id: untried?.id ?? 0, result: 'requeue', kind: null, error: 'not sent', token: `token-${untried?.id}` },
         { id: reported?.id ?? 0, result: 'requeue', kind: null, error: 'not sent', token: `token-${reported?.id}` },
       ]);
       expect(await outbox.outbox.counts(id)).toMatchObject({ queued: 2, total: 2 });
-      expect(await store.feedback.find({ token: `token-${untried?.id}` })).toBeUndefined();
-      expect(await store.feedback.find({ token: `token-${reported?.id}` })).toMatchObject({ state: 'bounced' });
+      expect(await store.sentMessages.find({ token: `token-${untried?.id}` })).toBeUndefined();
+      expect(await store.sentMessages.find({ token: `token-${reported?.id}` })).toMatchObject({ state: 'bounced' });
     });
 
     it('a sender that dies mid-claim leaves its rows unknown, never queued or sent, until the owner requeues them once', async () => {

@@ -54,3 +54,9 @@ export const stamp = (context: Pick<QueryContext, 'now'>): string => context.now
 /** A boolean as the engine keeps it: 0 or 1 on SQLite, a boolean on PostgreSQL. */
 export const flag = (context: Pick<QueryContext, 'dialect'>, value: boolean): number | boolean =>
   context.dialect.engine === 'sqlite' ? (value ? 1 : 0) : value;
+
+/** Rows per statement in the batch queries (well under either engine's limit on parameters). */
+export const CHUNK = 200;
+
+/** Longest text kept from a provider (its ids, a report's id and detail): reports are read, not archived. */
+export const TEXT_LENGTH = 300;

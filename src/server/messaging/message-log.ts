@@ -5,7 +5,8 @@
 // BOUNCE_ADDRESS, in its envelope sender), a Feedback-ID for Gmail's Postmaster Tools, and the
 // headers that make the providers in use hand the token back; each text, a status-callback URL.
 import type { FeedbackConfig } from '../config.js';
-import type { FeedbackRepository, SendingMessage } from '../db/feedback-repository.js';
+import type { FeedbackEventsRepository } from '../db/feedback-events-repository.js';
+import type { SendingMessage, SentMessagesRepository } from '../db/sent-messages-repository.js';
 import type { FailureVerdict } from './send-failure.js';
 import { verpAddress, type MessageTokens } from './message-tokens.js';
 
@@ -23,8 +24,14 @@ export interface OutgoingMessage {
   statusCallback: string;
 }
 
+/** What the log writes: the messages, and the refusals heard during a send (as reports). */
+export interface MessageLogStore {
+  sentMessages: Pick<SentMessagesRepository, 'sending' | 'sent' | 'advance'>;
+  feedbackEvents: Pick<FeedbackEventsRepository, 'store'>;
+}
+
 export interface MessageLogOptions {
-  store: FeedbackRepository;
+  store: MessageLogStore;
   tokens: MessageTokens;
   siteUrl: string;
   feedback?: FeedbackConfig;
@@ -61,7 +68,7 @@ export class MessageLog {
     }));
     // Best effort: a database blip must never stop a message, nor make one go twice. Without its
     // record, a report about it matches nothing (kept as unmatched, acted on never).
-    await store.sending(issued.map(({ recorded, token }) => ({ ...recorded, token }))).catch(() => undefined);
+    await store.sentMessages.sending(issued.map(({ recorded, token }) => ({ ...recorded, token }))).catch(() => undefined);
     const bounceAddress = feedback?.bounceAddress;
     return issued.map(({ campaign, token }) => ({
       token,
@@ -74,7 +81,7 @@ export class MessageLog {
   /** It left: the provider took it. */
   sent(token: string, ids: { providerId?: string | undefined; messageId?: string | undefined }): Promise<void> {
     // It has left: a failure to note its ids must not look like a failed send (that would send it again).
-    return this.options.store
+    return this.options.store.sentMessages
       .sent(token, {
         state: 'sent',
         ...(ids.providerId ? { providerId: ids.providerId } : {}),
@@ -100,10 +107,10 @@ export class MessageLog {
     answer: string,
   ): Promise<void> {
     const { store } = this.options;
-    await store.sent(token, { state: 'failed' });
+    await store.sentMessages.sent(token, { state: 'failed' });
     if (verdict.kind !== 'recipient') return;
     const kind = channel === 'email' ? 'hard_bounce' : verdict.stop ? 'stop' : 'undeliverable';
-    await store.store({
+    await store.feedbackEvents.store({
       source: channel === 'email' ? 'smtp' : 'twilio',
       eventId: `${token}:refused`,
       kind,
@@ -112,6 +119,6 @@ export class MessageLog {
       detail: answer,
       occurredAt: new Date().toISOString(),
     });
-    await store.advance(token, kind === 'hard_bounce' ? 'bounced' : kind === 'stop' ? 'stopped' : 'undeliverable');
+    await store.sentMessages.advance(token, kind === 'hard_bounce' ? 'bounced' : kind === 'stop' ? 'stopped' : 'undeliverable');
   }
 }

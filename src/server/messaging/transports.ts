@@ -2,9 +2,8 @@
 // and the owner's commands alike: the SMTP and Twilio transports, the list's identity, and the
 // message log every message is recorded in with its token.
 import type { MessagingConfig } from '../config.js';
-import type { FeedbackRepository } from '../db/feedback-repository.js';
 import { createEmailSender, type EmailSender } from './email-sender.js';
-import { MessageLog } from './message-log.js';
+import { MessageLog, type MessageLogStore } from './message-log.js';
 import { createMessageTokens } from './message-tokens.js';
 import { messageWords } from './message-words.js';
 import type { SmsProvider } from './sms-provider.js';
@@ -50,13 +49,14 @@ export function contactFor(config: MessagingConfig, siteUrl: string): string {
 /** Every message recorded with its token, when SECRET_KEY is set and the database keeps them. */
 export function createMessageLog(
   config: Pick<MessagingConfig, 'secretKey' | 'feedback'>,
-  store: { feedback?: FeedbackRepository | undefined },
+  store: Partial<MessageLogStore>,
   siteUrl: string,
   tagHeaders?: (token: string) => Record<string, string>,
 ): MessageLog | undefined {
-  if (!config.secretKey || !store.feedback) return undefined;
+  const { sentMessages, feedbackEvents } = store;
+  if (!config.secretKey || !sentMessages || !feedbackEvents) return undefined;
   return new MessageLog({
-    store: store.feedback,
+    store: { sentMessages, feedbackEvents },
     tokens: createMessageTokens(config.secretKey),
     siteUrl,
     ...(config.feedback ? { feedback: config.feedback } : {}),

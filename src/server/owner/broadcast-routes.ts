@@ -25,7 +25,7 @@ export interface BroadcastRouteOptions {
   /** The broadcasts, their senders, pauses and outbox. */
   db: BroadcastDb;
   /** What came back about each broadcast's messages (its health); absent in tests that do not need it. */
-  feedback?: Db['feedback'] | undefined;
+  messageHealth?: Pick<Db['messageHealth'], 'health'> | undefined;
   owners: Db['owners'];
   siteUrl: string;
   /** Launch day from the browser; absent without SECRET_KEY (nothing can be sent then). */
@@ -48,7 +48,7 @@ const countOf = (value: string | undefined): number | undefined =>
 
 export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async (
   app,
-  { db, feedback, owners, siteUrl, control, script },
+  { db, messageHealth, owners, siteUrl, control, script },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
   // The progress the page's script polls every 2 s: data, so refused with 401 rather than a redirect,
@@ -66,7 +66,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
     broadcastPage({
       ownerEmail: owner.email,
       broadcast,
-      progress: await broadcastProgress(db, broadcast, new Date(), feedback),
+      progress: await broadcastProgress(db, broadcast, new Date(), messageHealth),
       ...(control ? { retry: await control.retryPlan(broadcast) } : {}),
       ...(script ? { script } : {}),
       ...(said.notice ? { notice: said.notice } : {}),
@@ -78,7 +78,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
     const broadcasts = await Promise.all(
       all.map(async (broadcast) => ({
         broadcast,
-        progress: await broadcastProgress(db, broadcast, new Date(), feedback),
+        progress: await broadcastProgress(db, broadcast, new Date(), messageHealth),
       })),
     );
     return html(reply, broadcastsPage({ ownerEmail: ownerOf(request).email, broadcasts }));
@@ -109,7 +109,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
   app.get<BroadcastParams>('/owner/broadcasts/:name/progress', poll, async (request, reply) => {
     const broadcast = await db.broadcasts.get(request.params.name);
     if (!broadcast) return reply.code(404).send({ error: { code: 'not_found', message: 'No such broadcast.' } });
-    const progress = await broadcastProgress(db, broadcast, new Date(), feedback);
+    const progress = await broadcastProgress(db, broadcast, new Date(), messageHealth);
     return reply.send({ ...progress, stateLabel: stateLabel(progress.state) });
   });
 

@@ -76,7 +76,8 @@ for (const engine of storeEngines) {
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
       expect((await send(broadcast)).sent).toBe(3);
       const feedback = new Feedback({
-        store: store.feedback,
+        sentMessages: store.sentMessages,
+        feedbackEvents: store.feedbackEvents,
         subscribers: store.subscribers,
         optOuts: store.optOuts,
         subscriptions: broadcasts.subscriptions,
@@ -84,7 +85,7 @@ for (const engine of storeEngines) {
         tokens: createMessageTokens(KEY),
       });
       for (const id of ids) {
-        const [message] = await store.feedback.messagesTo(id);
+        const [message] = await store.sentMessages.messagesTo(id);
         await feedback.receive([
           {
             source: 'mailgun',

@@ -4,7 +4,7 @@ import { share } from '../broadcast/broadcast-progress.js';
 import { ownerWords } from './owner-words.js';
 import type { CountedLabel, SignupStats } from '../db/signups-repository.js';
 import type { FunnelDay } from '../db/events-repository.js';
-import type { ListHealth } from '../db/feedback-repository.js';
+import type { ListHealth } from '../db/message-health-repository.js';
 import { number } from '../../shared/plain-numbers.js';
 import { fillDays, fillFunnelDays, percent, totalFunnel } from '../signups/stats-report.js';
 import { renderOwnerPage, ScrollTable } from './owner-layout.js';

@@ -10,7 +10,7 @@ export interface OverviewRouteOptions {
   events: Db['events'];
   owners: Db['owners'];
   /** What came back after sends (the list's health); absent in tests that do not need it. */
-  feedback?: Db['feedback'] | undefined;
+  messageHealth?: Pick<Db['messageHealth'], 'listHealth'> | undefined;
   siteUrl: string;
   /** EMAIL_CONFIRMATION is on: a share confirmed means something. */
   confirmationOn: boolean;
@@ -22,7 +22,7 @@ const OVERVIEW_TOP = 10;
 
 export const overviewRoutes: FastifyPluginAsync<OverviewRouteOptions> = async (
   app,
-  { signups, events, owners, feedback, siteUrl, confirmationOn },
+  { signups, events, owners, messageHealth, siteUrl, confirmationOn },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
 
@@ -31,7 +31,7 @@ export const overviewRoutes: FastifyPluginAsync<OverviewRouteOptions> = async (
     const [stats, funnel, health] = await Promise.all([
       signups.stats({ days: OVERVIEW_DAYS, top: OVERVIEW_TOP, now }),
       events.funnel({ days: OVERVIEW_DAYS, now }),
-      feedback?.listHealth(new Date(now.getTime() - OVERVIEW_DAYS * 86_400_000).toISOString()),
+      messageHealth?.listHealth(new Date(now.getTime() - OVERVIEW_DAYS * 86_400_000).toISOString()),
     ]);
     return html(
       reply,

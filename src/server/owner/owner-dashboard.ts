@@ -22,7 +22,7 @@ import type { SignInMailer } from './sign-in-mailer.js';
 export interface OwnerDashboardOptions {
   db: Pick<Db, 'signups' | 'events' | 'subscribers' | 'consentEvents' | 'owners'> &
     BroadcastDb &
-    Partial<Pick<Db, 'feedback'>>;
+    Partial<Pick<Db, 'messageHealth'>>;
   subscriptions: Subscriptions;
   /** The site's address: a POST's Origin may be it, and sign-in links point to it. */
   siteUrl: string;
@@ -71,7 +71,7 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
     signups: db.signups,
     events: db.events,
     owners,
-    feedback: db.feedback,
+    messageHealth: db.messageHealth,
     siteUrl,
     confirmationOn: options.confirmationOn ?? false,
   });
@@ -86,7 +86,7 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
   await app.register(auditRoutes, { owners, siteUrl });
   await app.register(broadcastRoutes, {
     db,
-    feedback: db.feedback,
+    messageHealth: db.messageHealth,
     owners,
     siteUrl,
     control: options.control,

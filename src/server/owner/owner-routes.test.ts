@@ -348,17 +348,17 @@ for (const engine of storeEngines) {
       it('the overview shows the list’s health: the last 30 days’ bounce and complaint rates, and the suppression list by reason', async () => {
         const setup = await setUp(engine);
         const ownerCookie = await signInAsOwner(setup.app, setup.store);
-        const { feedback, optOuts } = setup.store;
+        const { sentMessages: messages, optOuts } = setup.store;
         // 40 emails: 2 bounced, 1 reported as spam; one still sending (not counted).
         for (let index = 0; index < 41; index += 1) {
           const token = `token${String(index).padStart(27, '0')}`;
-          await feedback.sending([
+          await messages.sending([
             { token, channel: 'email', purpose: 'broadcast', signupId: null, addressHash: `h${index}` },
           ]);
           if (index === 40) continue;
-          await feedback.sent(token, { state: 'sent' });
-          if (index < 2) await feedback.advance(token, 'bounced');
-          if (index === 2) await feedback.advance(token, 'complained');
+          await messages.sent(token, { state: 'sent' });
+          if (index < 2) await messages.advance(token, 'bounced');
+          if (index === 2) await messages.advance(token, 'complained');
         }
         await optOuts.suppressByReport(
           null,
@@ -396,14 +396,14 @@ for (const engine of storeEngines) {
         const setup = await setUp(engine);
         const ownerCookie = await signInAsOwner(setup.app, setup.store);
         const broadcast = (await setup.store.broadcasts.get('launch'))!;
-        const { feedback } = setup.store;
+        const { sentMessages: messages } = setup.store;
         for (let index = 0; index < 4; index += 1) {
           const token = `token${String(index).padStart(27, '0')}`;
-          await feedback.sending([
+          await messages.sending([
             { token, channel: 'email', purpose: 'broadcast', signupId: null, broadcastId: broadcast.id },
           ]);
-          await feedback.sent(token, { state: 'sent' });
-          await feedback.advance(token, index === 0 ? 'bounced' : 'delivered');
+          await messages.sent(token, { state: 'sent' });
+          await messages.advance(token, index === 0 ? 'bounced' : 'delivered');
         }
         const progress = await setup.app.inject({
           url: '/owner/broadcasts/launch/progress',

@@ -18,7 +18,7 @@ export async function appFor({ store, broadcasts, config, database }: BroadcastW
 
 /** Each person's first message's token (what the providers hand back). */
 export async function firstTokens(world: BroadcastWorld, people: { id: string }[]): Promise<string[]> {
-  const messages = await Promise.all(people.map((person) => world.store.feedback.messagesTo(person.id)));
+  const messages = await Promise.all(people.map((person) => world.store.sentMessages.messagesTo(person.id)));
   return messages.map((list) => list[0]!.token);
 }
 

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { loadConfig, type DatabaseConfig } from '../src/server/config.js';
-import { Broadcasts } from '../src/server/broadcast/broadcasts.js';
+import { createBroadcastControl } from '../src/server/broadcast/broadcast-control.js';
 import { openDatabase, type Db } from '../src/server/db/open-database.js';
 
 const { values } = parseArgs({
@@ -199,7 +199,7 @@ async function run(
   runNumber += 1;
   const name = `bench-${runNumber}`;
   const env = environment(database, edges);
-  const broadcasts = new Broadcasts(loadConfig(env), store);
+  const broadcasts = createBroadcastControl(loadConfig(env), store).broadcasts;
   const { broadcast, report } = await broadcasts.create({ name, template: 'launch' });
   await ask(edges.child, { reset: people }, 'ready');
   const senders = Array.from({ length: workers }, () => startWorker(env, name));

@@ -15,6 +15,7 @@ import type { BroadcastDb } from '../db/open-database.js';
 import type { StateCounts } from '../db/outbox-repository.js';
 import { type BroadcastChannel } from '../db/message-channels.js';
 import { BroadcastError } from './broadcast-error.js';
+import { notSetUp } from './channel-setup.js';
 import { allowsSenders, changeState, checkNoOtherSender, checkSenderCount, senderIsDead } from './broadcast-rules.js';
 import type { BroadcastSender } from './broadcast-sender.js';
 import type { SenderReport } from './broadcast-sender-options.js';
@@ -50,7 +51,8 @@ export interface SendStart {
 }
 
 export class BroadcastControl {
-  private readonly broadcasts: Broadcasts;
+  /** The broadcasts it controls: their contents, recipients and senders (the tests drive a sender through it). */
+  readonly broadcasts: Broadcasts;
   private readonly db: BroadcastDb;
   private readonly subscriptions: Subscriptions;
   private readonly messageHealth: Pick<MessageHealthRepository, 'health'> | undefined;
@@ -190,7 +192,7 @@ export class BroadcastControl {
   }
 
   /** Channels the broadcast sends that this server cannot (no SMTP_URL, no TWILIO_*). */
-  missingChannels(broadcast: Broadcast): string[] {
+  missingChannels(broadcast: Broadcast): BroadcastChannel[] {
     const configured = this.broadcasts.configuredChannels();
     return broadcast.channels.filter((channel) => !configured.includes(channel));
   }
@@ -235,22 +237,9 @@ export class BroadcastControl {
   ): Promise<SendStart> {
     checkSenderCount(this.db.outbox.engine, workers);
     const broadcast = await this.broadcasts.get(name);
-    const missing = this.missingChannels(broadcast);
-    if (missing.length > 0)
-      throw new BroadcastError(
-        `"${name}" sends ${missing.join(' and ')}, which is not set up here (docs/messaging.md).`,
-      );
-    const pauses = await this.db.broadcastPauses.channelPauses(broadcast.id);
-    if ((broadcast.state === 'paused' || pauses.length > 0) && !resume)
-      throw new BroadcastError(
-        pauses.length > 0
-          ? `"${name}" is paused: ${pauses.map((pause) => pause.reason).join(' ')}\nGo on with: npm run broadcast -- resume ${name}`
-          : `"${name}" is paused. Go on with: npm run broadcast -- resume ${name}`,
-      );
-    if (broadcast.state !== 'finished') await this.checkProviders(broadcast);
+    await this.preflight(broadcast, { resume, despiteHealth });
     const start: Omit<SendStart, 'broadcast'> = {};
     if (resume) {
-      await this.refuseUnhealthy(broadcast, pauses, despiteHealth);
       start.resumed = await this.db.broadcastPauses.clearPauses(broadcast.id);
       if (await this.runningElsewhere(broadcast)) {
         start.resumedInPlace = true;
@@ -272,12 +261,8 @@ export class BroadcastControl {
    * sender in this process, and returns once it has started.
    */
   async send(broadcast: Broadcast): Promise<void> {
-    const missing = this.missingChannels(broadcast);
-    if (missing.length > 0)
-      throw new BroadcastError(`This broadcast sends ${missing.join(' and ')}, which is not set up here.`);
     // Send and Resume are one button: what a failure of ours paused goes on too, once the providers answer.
-    await this.checkProviders(broadcast);
-    await this.refuseUnhealthy(broadcast, await this.db.broadcastPauses.channelPauses(broadcast.id), false);
+    await this.preflight(broadcast, { resume: true, despiteHealth: false });
     await this.db.broadcastPauses.clearPauses(broadcast.id);
     if (!this.running.has(broadcast.name) && (await this.runningElsewhere(broadcast))) return;
     const previous = this.running.get(broadcast.name);
@@ -302,6 +287,30 @@ export class BroadcastControl {
       )
       .finally(() => this.running.delete(current.name));
     this.running.set(current.name, { sender, done });
+  }
+
+  /**
+   * What every start checks before it changes anything, in this order, for the command and the
+   * dashboard alike: the broadcast's channels are set up here; a paused broadcast goes on only as a
+   * resume; the providers take our sign-in (not for a finished broadcast: nothing would be sent); a
+   * broadcast that paused itself for its health goes on only knowingly.
+   */
+  private async preflight(
+    broadcast: Broadcast,
+    { resume, despiteHealth }: { resume: boolean; despiteHealth: boolean },
+  ): Promise<void> {
+    const missing = this.missingChannels(broadcast);
+    if (missing.length > 0) throw new BroadcastError(notSetUp(missing));
+    const pauses = await this.db.broadcastPauses.channelPauses(broadcast.id);
+    const name = broadcast.name;
+    if ((broadcast.state === 'paused' || pauses.length > 0) && !resume)
+      throw new BroadcastError(
+        pauses.length > 0
+          ? `"${name}" is paused: ${pauses.map((pause) => pause.reason).join(' ')}\nGo on with: npm run broadcast -- resume ${name}`
+          : `"${name}" is paused. Go on with: npm run broadcast -- resume ${name}`,
+      );
+    if (broadcast.state !== 'finished') await this.checkProviders(broadcast);
+    await this.refuseUnhealthy(broadcast, pauses, despiteHealth);
   }
 
   /**

@@ -15,6 +15,7 @@ import { feedbackId, type OutgoingMessage } from '../messaging/message-log.js';
 import { toE164 } from '../messaging/phone.js';
 import { SmsSendError, type SmsProvider } from '../messaging/sms-provider.js';
 import { messageIdDomain, type broadcastEmailWriter } from './broadcast-email.js';
+import { notSetUp } from './channel-setup.js';
 
 export interface Dispatch {
   links: LinkSigner;
@@ -46,11 +47,7 @@ export async function sendBroadcastEmail(
   outgoing: OutgoingMessage | undefined,
 ): Promise<string> {
   const { links, siteUrl, email } = dispatch;
-  if (!email)
-    throw new EmailSendError('Email is not set up (SMTP_URL, MAIL_FROM).', {
-      kind: 'sender',
-      reason: 'Email is not set up (SMTP_URL, MAIL_FROM).',
-    });
+  if (!email) throw new EmailSendError(notSetUp(['email']), { kind: 'sender', reason: notSetUp(['email']) });
   const urls = manageUrls(links, siteUrl, person.id);
   const unsubscribeUrl = urls.unsubscribe;
   const messageId = broadcastMessageId(broadcast, message, dispatch.mailFrom);
@@ -76,11 +73,7 @@ export async function sendBroadcastText(
   phone: string,
   outgoing: OutgoingMessage | undefined,
 ): Promise<string> {
-  if (!dispatch.sms)
-    throw new SmsSendError('Texts are not set up (TWILIO_*).', {
-      kind: 'sender',
-      reason: 'Texts are not set up (TWILIO_*).',
-    });
+  if (!dispatch.sms) throw new SmsSendError(notSetUp(['sms']), { kind: 'sender', reason: notSetUp(['sms']) });
   const sent = await dispatch.sms.send({
     to: toE164(phone),
     body: broadcast.content.sms,

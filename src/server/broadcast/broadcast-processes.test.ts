@@ -11,7 +11,7 @@ import { openDatabase } from '../db/open-database.js';
 import { waitForMatch } from '../test/poll.js';
 import { startCountingSmtpSink, type CountingSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines, testDatabaseUrl } from '../test/store-engines.js';
-import { Broadcasts } from './broadcasts.js';
+import { createBroadcastControl } from './broadcast-control.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const PEOPLE = 5_000;
@@ -113,7 +113,7 @@ async function fill(databaseUrl: string, sink: CountingSmtpSink) {
       ),
     );
   const config = loadConfig(environment(databaseUrl, sink));
-  const broadcasts = new Broadcasts(config, store);
+  const broadcasts = createBroadcastControl(config, store).broadcasts;
   const { broadcast, report } = await broadcasts.create({ name: 'launch', template: 'launch' });
   expect(report.channels.email?.recipients).toBe(PEOPLE);
   return { store, broadcast };

@@ -10,7 +10,7 @@ import { addPeople, countsFor, setup } from '../test/broadcast-setup.js';
 import { startCountingSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
-import { BroadcastControl } from './broadcast-control.js';
+import { createBroadcastControl, type BroadcastControl } from './broadcast-control.js';
 
 const AUTH = { user: 'launch', pass: 'right-password' };
 
@@ -30,7 +30,7 @@ for (const engine of storeEngines) {
         const { store, broadcasts, send, config } = await setup(engine.name, { smtp: sink });
         const people = await addPeople(store, 20);
         const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
-        const control = new BroadcastControl(config, store);
+        const control = createBroadcastControl(config, store);
 
         // The mail server refuses every sign-in for 10 s (a password being rotated), then takes them.
         sink.refuseAuth(true);
@@ -145,7 +145,7 @@ for (const engine of storeEngines) {
         expect(counts.queued + counts.failed_temporary).toBe(8);
 
         await sink.restart();
-        const { report } = await resume(new BroadcastControl(config, store), 'launch');
+        const { report } = await resume(createBroadcastControl(config, store), 'launch');
         expect(report.ended).toBe('finished');
         expect(countsFor(sink, people)).toEqual(people.map(() => 1));
       },
@@ -208,7 +208,7 @@ for (const engine of storeEngines) {
       expect(twilio!.sent()).toHaveLength(0);
 
       twilio!.refuseAuth(false);
-      const { report } = await resume(new BroadcastControl(config, store), 'launch');
+      const { report } = await resume(createBroadcastControl(config, store), 'launch');
       expect(report.ended).toBe('finished');
       const texted = twilio!.sent().map((text) => text.to);
       expect(texted.sort()).toEqual(people.map((person) => person.phone).sort());
@@ -299,7 +299,7 @@ for (const engine of storeEngines) {
         failed_temporary: 1,
       });
 
-      const control = new BroadcastControl(config, store);
+      const control = createBroadcastControl(config, store);
       const plan = await control.retryPlan(broadcast);
       expect(plan).toMatchObject({ retryable: 1, undeliverable: 1 });
       sink.answerFor(undefined);
@@ -349,7 +349,7 @@ describe('a database from the release before, with a send failed by its old rule
     });
     raw.close();
 
-    const control = new BroadcastControl(config, store);
+    const control = createBroadcastControl(config, store);
     const plan = await control.retryPlan(broadcast);
     expect(plan).toMatchObject({ retryable: ours, undeliverable: 0 });
     expect(plan.groups).toEqual([
@@ -403,7 +403,7 @@ for (const engine of storeEngines) {
         expect(health.messages).toBeLessThan(2_000);
         expect(health.bounceRate).toBeGreaterThan(0.02);
 
-        const control = new BroadcastControl(config, store);
+        const control = createBroadcastControl(config, store);
         await expect(
           control.startFromCommand('launch', { workers: 1, resume: true, resendUnknown: false }),
         ).rejects.toThrow(

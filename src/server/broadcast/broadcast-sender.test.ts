@@ -9,7 +9,8 @@ import { addPeople, configFor, countsFor, setup } from '../test/broadcast-setup.
 import { waitForMatch } from '../test/poll.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
-import { Broadcasts, transportsFrom } from './broadcasts.js';
+import { transportsFrom } from './broadcasts.js';
+import { createBroadcastControl } from './broadcast-control.js';
 
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`broadcasts on ${engine.name}`, () => {
@@ -68,7 +69,7 @@ for (const engine of storeEngines) {
       const store = await openDatabase(await engineSetup.database());
       onTestFinished(() => store.close());
       const config = configFor('smtp://127.0.0.1:9', undefined, { MAIL_POSTAL_ADDRESS: '' });
-      const broadcasts = new Broadcasts(config, store);
+      const broadcasts = createBroadcastControl(config, store).broadcasts;
       await addPeople(store, 1);
       for (const template of ['launch', 'beta'])
         await expect(broadcasts.create({ name: template, template })).rejects.toThrow(/MAIL_POSTAL_ADDRESS/);
@@ -82,7 +83,7 @@ for (const engine of storeEngines) {
       const store = await openDatabase(await engineSetup.database());
       onTestFinished(() => store.close());
       const config = configFor(full.url);
-      const broadcasts = new Broadcasts(config, store);
+      const broadcasts = createBroadcastControl(config, store).broadcasts;
       const [person] = await addPeople(store, 1);
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
       const transports = transportsFrom(config);
@@ -369,7 +370,7 @@ for (const engine of storeEngines) {
       await broadcasts.create({ name: 'launch', template: 'launch' });
       await expect(broadcasts.create({ name: 'launch', template: 'launch' })).rejects.toThrow(/already exists/);
       await expect(broadcasts.get('lunch')).rejects.toThrow(/no broadcast called "lunch".*launch/);
-      const bare = new Broadcasts(
+      const bare = createBroadcastControl(
         loadConfig({
           SITE_URL: 'https://scamsavvy.example',
           SECRET_KEY: 'k'.repeat(40),
@@ -377,7 +378,7 @@ for (const engine of storeEngines) {
           MAIL_FROM: 'a@scamsavvy.example',
         }),
         store,
-      );
+      ).broadcasts;
       await expect(bare.create({ name: 'news', template: 'launch' })).rejects.toThrow(
         /APP_STORE_URL and PLAY_STORE_URL/,
       );

@@ -18,6 +18,7 @@ import type { Recipient } from '../db/broadcast-recipients-repository.js';
 import type { AudienceConfirmation } from '../db/broadcasts.table.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
 import { BroadcastError } from './broadcast-error.js';
+import { configuredChannels, notSetUp } from './channel-setup.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
 import { changeState } from './broadcast-rules.js';
 import { BroadcastSender } from './broadcast-sender.js';
@@ -103,10 +104,7 @@ export class Broadcasts {
 
   /** The channels configured here (email needs SMTP_URL and MAIL_FROM; texts, TWILIO_*). */
   configuredChannels(): BroadcastChannel[] {
-    return [
-      ...(this.config.messaging.email ? (['email'] as const) : []),
-      ...(this.config.messaging.sms ? (['sms'] as const) : []),
-    ];
+    return configuredChannels(this.config.messaging);
   }
 
   async get(name: string): Promise<Broadcast> {
@@ -148,12 +146,7 @@ export class Broadcasts {
     for (const channel of channels) {
       if (channel !== 'email' && channel !== 'sms')
         throw new BroadcastError(`--channels takes email, sms or both (email,sms), not "${channel}".`);
-      if (!configured.includes(channel))
-        throw new BroadcastError(
-          channel === 'email'
-            ? 'Email is not set up here: set SMTP_URL and MAIL_FROM (docs/messaging.md).'
-            : 'Texts are not set up here: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM (docs/messaging.md).',
-        );
+      if (!configured.includes(channel)) throw new BroadcastError(notSetUp([channel]));
     }
     if (channels.length === 0)
       throw new BroadcastError(
@@ -251,8 +244,7 @@ export class Broadcasts {
   /** One real message to the owner: "[Test]" before the subject, links that name nobody, nothing recorded. */
   async test(broadcast: Broadcast, to: string, transports: Transports): Promise<string> {
     if (to.includes('@')) {
-      if (!transports.email || !this.config.messaging.email)
-        throw new BroadcastError('Email is not set up here: set SMTP_URL and MAIL_FROM.');
+      if (!transports.email || !this.config.messaging.email) throw new BroadcastError(notSetUp(['email']));
       const preview = this.preview(broadcast);
       const from = this.config.messaging.email.from;
       const messageId = `broadcast-${broadcast.id}.test-${Date.now()}@${messageIdDomain(from)}`;
@@ -285,7 +277,7 @@ export class Broadcasts {
       if (outgoing) await this.log?.sent(outgoing.token, { messageId, providerId: providerIdFrom(sent.response) });
       return sent.response ?? messageId;
     }
-    if (!transports.sms) throw new BroadcastError('Texts are not set up here: set TWILIO_* (docs/messaging.md).');
+    if (!transports.sms) throw new BroadcastError(notSetUp(['sms']));
     if (!/^\+?[1-9]\d{6,15}$/.test(to.replace(/[\s().-]/g, '')))
       throw new BroadcastError(`--to must be an email address or a phone number such as +15551234567, not "${to}".`);
     const outgoing = await this.log?.begin({

@@ -3,7 +3,7 @@
 // bounce, a complaint or a STOP; and the page then says, channel by channel, exactly what the launch
 // broadcast will do, which a broadcast made right after shows. Both engines.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { Broadcasts } from './broadcasts.js';
+import { createBroadcastControl } from './broadcast-control.js';
 import { configFor } from '../test/broadcast-setup.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { rosa } from '../test/people.js';
@@ -35,7 +35,7 @@ async function world(engine: StoreEngine) {
   await store.signups.add({ ...rosa });
   const id = (await store.subscribers.subscriberByEmailKey(rosa.email))!.id;
   // The launch broadcast as the owner would make it (nothing is sent: it only takes its recipients).
-  const broadcasts = new Broadcasts(
+  const broadcasts = createBroadcastControl(
     configFor('smtp://127.0.0.1:9', undefined, {
       SECRET_KEY: KEY,
       TWILIO_ACCOUNT_SID: `AC${'1'.repeat(32)}`,
@@ -43,7 +43,7 @@ async function world(engine: StoreEngine) {
       TWILIO_FROM: '+15550000000',
     }),
     store,
-  );
+  ).broadcasts;
   let made = 0;
   /** Who the launch broadcast would take now: per channel, in or why not. */
   const launch = async () => {

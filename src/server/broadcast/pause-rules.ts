@@ -88,7 +88,8 @@ export async function pauseIfNothingElse(
  */
 export async function healthPauseDue(
   store: Pick<BroadcastDb, 'broadcasts'>,
-  health: { store: Pick<MessageHealthRepository, 'health'>; maxBounceRate: number; maxComplaintRate: number } | undefined,
+  health:
+    { store: Pick<MessageHealthRepository, 'health'>; maxBounceRate: number; maxComplaintRate: number } | undefined,
   broadcast: Broadcast,
 ): Promise<{ reason: string; answer: string } | undefined> {
   if (!health || !broadcast.channels.includes('email')) return undefined;

@@ -4,6 +4,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { broadcastProgress } from '../broadcast/broadcast-progress.js';
 import type { BroadcastControl } from '../broadcast/broadcast-control.js';
+import { notSetUp } from '../broadcast/channel-setup.js';
 import type { Owner } from '../db/owner-repository.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import type { BroadcastDb, Db } from '../db/open-database.js';
@@ -98,11 +99,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
             ? words.doneRetry(countOf(queued) ?? 0, countOf(left) ?? 0, (await db.broadcasts.state(broadcast.id)) ?? '')
             : undefined;
     const missing = control?.missingChannels(broadcast) ?? [];
-    const problem = !control
-      ? words.noSecretKey
-      : missing.length > 0
-        ? words.notSetUp(missing.join(' and '))
-        : undefined;
+    const problem = !control ? words.noSecretKey : missing.length > 0 ? notSetUp(missing) : undefined;
     return html(reply, await pageOf(owner, broadcast, { notice, problem }));
   });
 

@@ -294,7 +294,6 @@ export const ownerWords = {
         .filter(Boolean)
         .join(' '),
     noSecretKey: 'SECRET_KEY is not set on this server, so nothing can be sent from here (docs/messaging.md).',
-    notSetUp: (channels: string) => `This broadcast sends ${channels}, which is not set up on this server.`,
     missingTitle: 'No such broadcast',
     missing: 'There is no broadcast with this name.',
   },

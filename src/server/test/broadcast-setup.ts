@@ -3,8 +3,8 @@
 import { onTestFinished } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
 import type { Transports } from '../messaging/transports.js';
-import { Broadcasts, transportsFrom } from '../broadcast/broadcasts.js';
-import { configuredWebhooks, tagHeadersFor } from '../bounces/reports-setup.js';
+import { transportsFrom, type Broadcasts } from '../broadcast/broadcasts.js';
+import { createBroadcastControl } from '../broadcast/broadcast-control.js';
 import { openDatabase, type Db } from '../db/open-database.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import { startCountingSmtpSink, type CountingSmtpSink } from './smtp-sink.js';
@@ -104,7 +104,9 @@ export async function setup(
   const store = await openDatabase(database);
   onTestFinished(() => store.close());
   const config = configFor(sink.url, twilio, env);
-  const broadcasts = new Broadcasts(config, store, tagHeadersFor(configuredWebhooks(config.messaging)));
+  // Wired as the server and the command wire it; the tests drive a sender of their own through it.
+  const control = createBroadcastControl(config, store);
+  const { broadcasts } = control;
   const transports: Transports = transportsFrom(config);
   onTestFinished(() => transports.email?.close());
   const send = (broadcast: Broadcast, options: Parameters<Broadcasts['sender']>[2] = {}) =>
@@ -117,7 +119,7 @@ export async function setup(
         ...options,
       })
       .run(broadcast);
-  return { sink, twilio, store, config, broadcasts, transports, send, database };
+  return { sink, twilio, store, config, control, broadcasts, transports, send, database };
 }
 
 /** Each address's count of messages, for these people. */

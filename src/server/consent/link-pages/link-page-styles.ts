@@ -1,5 +1,5 @@
 // The stylesheet of the pages links in messages open: the landing page's colours and sizes
-// (src/client/styles/global.css), inline, so a page is one response with nothing else to fetch
+// (src/client/styles/base.css), inline, so a page is one response with nothing else to fetch
 // (the CSP allows inline styles, and no inline script). Sizes in rem, so browser text size works.
 export const linkPageStyles = `
 :root{--ink:#1b2a3a;--muted:#3d4a59;--cream:#fff9f0;--sand:#f3ebdd;--teal:#0b5563;--teal-dark:#083f4a;--error:#9b1c15;--success:#1e6b3a;color-scheme:light}

@@ -4,7 +4,7 @@
 // second and the running server's confirmation mailer sends them: the same email, the same
 // scanner-safe button, the same retries as any sign-up's.
 import { loadConfig } from '../server/config.js';
-import { isEntryPoint, openStoreForCli, readFlags, runCli, type Output } from './cli-support.js';
+import { isEntryPoint, openStoreForCli, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
 
 const usage = `Usage: npm run --silent signups:ask-to-confirm -- [--yes] [--rate PER_SECOND]
 
@@ -15,16 +15,8 @@ the launch broadcast leaves them out. Without --yes it only says how many it wou
   --yes                 ask them now
   --rate PER_SECOND     emails a second (default BROADCAST_EMAIL_RATE)`;
 
-export async function main(
-  argv: string[],
-  { out, err }: Output = { out: process.stdout, err: process.stderr },
-): Promise<number> {
-  const flags = readFlags(
-    argv,
-    { yes: { type: 'boolean' }, rate: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    usage,
-    { out, err },
-  );
+export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
+  const flags = readFlags(argv, { yes: { type: 'boolean' }, rate: { type: 'string' } }, usage, { out, err });
   if ('exitCode' in flags) return flags.exitCode;
   const config = loadConfig();
   const rate = flags.values.rate === undefined ? config.broadcast.emailRate : Number(flags.values.rate);

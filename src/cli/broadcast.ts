@@ -16,7 +16,7 @@ import { status } from './broadcast/status.js';
 import { test } from './broadcast/test.js';
 import { topUp } from './broadcast/top-up.js';
 import { worker } from './broadcast/worker.js';
-import { CliError, isEntryPoint, openStoreForCli, runCli } from './cli-support.js';
+import { CliError, isEntryPoint, openStoreForCli, runCli, TERMINAL } from './cli-support.js';
 
 const usage = `Usage: npm run --silent broadcast -- COMMAND [options]
 
@@ -43,10 +43,7 @@ and sends through SMTP_URL and TWILIO_* like the server.
   top-up NAME      Adds people who signed up since it was created.
   list             Every broadcast.`;
 
-export async function main(
-  argv: string[],
-  output: Output = { out: process.stdout, err: process.stderr },
-): Promise<number> {
+export async function main(argv: string[], output: Output = TERMINAL): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({

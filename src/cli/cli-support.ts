@@ -14,6 +14,9 @@ export interface Output {
   err: { write(text: string): unknown };
 }
 
+/** Where a command writes: the terminal, unless a test gives its own. */
+export const TERMINAL: Output = { out: process.stdout, err: process.stderr };
+
 type Flags = NonNullable<ParseArgsConfig['options']>;
 type FlagValues<T extends Flags> = ReturnType<typeof parseArgs<{ args: string[]; options: T; strict: true }>>['values'];
 
@@ -25,11 +28,12 @@ export function readFlags<const T extends Flags>(
   args: string[],
   options: T,
   usage: string,
-  { out, err }: Output = { out: process.stdout, err: process.stderr },
+  { out, err }: Output = TERMINAL,
 ): { values: FlagValues<T> } | { exitCode: number } {
   let values: FlagValues<T>;
   try {
-    ({ values } = parseArgs({ args, options, strict: true }));
+    // Every command takes --help (-h): it prints the usage.
+    ({ values } = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true }));
   } catch (error) {
     err.write(`${(error as Error).message}\n\n${usage}\n`);
     return { exitCode: 2 };

@@ -5,7 +5,7 @@ import { createMessagingCore } from '../server/consent/create-messaging.js';
 import { phoneEnd, storedForms, toE164 } from '../server/messaging/phone.js';
 import type { Db } from '../server/db/open-database.js';
 import type { Subscriber } from '../server/db/subscribers-repository.js';
-import { isEntryPoint, openStoreForCli, readFlags, runCli, type Output } from './cli-support.js';
+import { isEntryPoint, openStoreForCli, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
 import { plural } from '../shared/plain-numbers.js';
 
 const usage = `Usage: npm run --silent signups:delete -- --email ADDRESS
@@ -60,16 +60,8 @@ function describeDeletion(subscriber: Subscriber, historySize: number | undefine
   );
 }
 
-export async function main(
-  argv: string[],
-  { out, err }: Output = { out: process.stdout, err: process.stderr },
-): Promise<number> {
-  const flags = readFlags(
-    argv,
-    { email: { type: 'string' }, phone: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    usage,
-    { out, err },
-  );
+export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
+  const flags = readFlags(argv, { email: { type: 'string' }, phone: { type: 'string' } }, usage, { out, err });
   if ('exitCode' in flags) return flags.exitCode;
   const { values } = flags;
   const email = values.email?.trim() || undefined;

@@ -21,7 +21,6 @@ async function main(argv: string[]): Promise<number> {
       since: { type: 'string' },
       'beta-only': { type: 'boolean' },
       out: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
     usage,
   );

@@ -9,7 +9,7 @@ import {
   signInLink,
 } from '../server/owner/owner-auth.js';
 import { ownerEmailKey } from '../server/db/owner-repository.js';
-import { CliError, isEntryPoint, openStoreForCli, readFlags, runCli, type Output } from './cli-support.js';
+import { CliError, isEntryPoint, openStoreForCli, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
 
 export const OWNER_COMMANDS = ['add', 'remove', 'list', 'link'] as const;
 type OwnerCommand = (typeof OWNER_COMMANDS)[number];
@@ -22,16 +22,13 @@ const usage = `Usage: npm run --silent owner:add -- --email ADDRESS      let thi
 The dashboard is at SITE_URL/owner. Owners sign in with a link sent by email (SMTP_URL, MAIL_FROM);
 owner:link prints one instead, for when email is not set up. Reads DATABASE_URL.`;
 
-export async function main(
-  argv: string[],
-  { out, err }: Output = { out: process.stdout, err: process.stderr },
-): Promise<number> {
+export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
   const [command, ...rest] = argv;
   if (!OWNER_COMMANDS.includes(command as OwnerCommand)) {
     err.write(`Unknown command "${command ?? ''}".\n\n${usage}\n`);
     return 2;
   }
-  const flags = readFlags(rest, { email: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, usage, {
+  const flags = readFlags(rest, { email: { type: 'string' } }, usage, {
     out,
     err,
   });

@@ -19,11 +19,7 @@ function positive(name: string, value: string | undefined, fallback: number): nu
 }
 
 runCli(async (argv) => {
-  const flags = readFlags(
-    argv,
-    { days: { type: 'string' }, top: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    usage,
-  );
+  const flags = readFlags(argv, { days: { type: 'string' }, top: { type: 'string' } }, usage);
   if ('exitCode' in flags) return flags.exitCode;
   const { values } = flags;
   const days = positive('days', values.days, 30);

@@ -24,6 +24,30 @@ export interface OverviewData {
   health?: ListHealth;
 }
 
+/** A table of labels and their counts: the label heads its row, the count is right-aligned. */
+function CountTable({ label, columns, rows }: { label: string; columns: [string, string]; rows: [string, number][] }) {
+  return (
+    <ScrollTable label={label}>
+      <thead>
+        <tr>
+          <th scope="col">{columns[0]}</th>
+          <th scope="col" className="number">
+            {columns[1]}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([name, count]) => (
+          <tr key={name}>
+            <th scope="row">{name}</th>
+            <td className="number">{number(count)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </ScrollTable>
+  );
+}
+
 function ListHealthSection({ health, days }: { health: ListHealth; days: number }) {
   const reasons = Object.entries(health.suppressed).filter(([, count]) => (count ?? 0) > 0);
   return (
@@ -50,24 +74,11 @@ function ListHealthSection({ health, days }: { health: ListHealth; days: number 
       {reasons.length === 0 ? (
         <p>{words.none}</p>
       ) : (
-        <ScrollTable label={words.suppressedHeading}>
-          <thead>
-            <tr>
-              <th scope="col">{words.reason}</th>
-              <th scope="col" className="number">
-                {words.addresses}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {reasons.map(([reason, count]) => (
-              <tr key={reason}>
-                <th scope="row">{words.reasons[reason] ?? reason}</th>
-                <td className="number">{number(count ?? 0)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </ScrollTable>
+        <CountTable
+          label={words.suppressedHeading}
+          columns={[words.reason, words.addresses]}
+          rows={reasons.map(([reason, count]) => [words.reasons[reason] ?? reason, count ?? 0])}
+        />
       )}
     </section>
   );
@@ -174,24 +185,11 @@ export function overviewPage({ stats, funnel, days, now, ownerEmail, health, con
           <SignupsChart days={filled} label={words.chartLabel(days, inWindow)} />
           <details>
             <summary>{words.chartTable}</summary>
-            <ScrollTable label={words.chartTable}>
-              <thead>
-                <tr>
-                  <th scope="col">{words.day}</th>
-                  <th scope="col" className="number">
-                    {words.newPeople}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {filled.map((day) => (
-                  <tr key={day.label}>
-                    <th scope="row">{day.label}</th>
-                    <td className="number">{number(day.count)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </ScrollTable>
+            <CountTable
+              label={words.chartTable}
+              columns={[words.day, words.newPeople]}
+              rows={filled.map((day) => [day.label, day.count])}
+            />
           </details>
         </section>
         <section>

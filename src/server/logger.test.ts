@@ -1,17 +1,10 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { loggerOptions } from './logger.js';
+import { capturedLog } from './test/captured-log.js';
 
 function capture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
-  return { logger: pino(loggerOptions('info'), stream), lines };
+  const { written: lines, logger } = capturedLog(loggerOptions('info'));
+  return { logger, lines };
 }
 
 describe('server logs', () => {

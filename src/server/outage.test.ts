@@ -1,8 +1,6 @@
 // The database goes away and comes back: the API answers 503 quickly, logs it once, and recovers by itself.
 import net from 'node:net';
-import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp } from './test/build-test-app.js';
 import type { DatabaseConfig } from './config.js';
@@ -11,6 +9,7 @@ import { RETRY_AFTER_SECONDS } from './signups/signup-routes.js';
 import { openDatabase, type Db } from './db/open-database.js';
 import { tempPostgresUrl, testDatabaseUrl } from './test/store-engines.js';
 import { tempDatabaseFile } from './test/temp-database.js';
+import { capturedLog } from './test/captured-log.js';
 
 /**
  * The product gives up on the database after 2 s (SQLite's busy timeout, PostgreSQL's connection
@@ -25,16 +24,10 @@ afterEach(async () => {
 });
 
 async function appWith(store: Db, database: DatabaseConfig) {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
+  const { written: lines, logger } = capturedLog(loggerOptions('info'));
   const { app } = await buildTestApp({
     existing: { db: store, database },
-    logger: pino(loggerOptions('info'), stream),
+    logger,
     keepOpen: true,
   });
   cleanups.push(() => app.close());

@@ -1,10 +1,9 @@
 // The bounce mailbox against a real IMAP server: Debian's Dovecot on loopback (test/dovecot.ts),
 // the reports delivered into its INBOX as a mail server would.
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createMessageTokens } from '../messaging/message-tokens.js';
 import { dovecotAvailable, startDovecot, type TestDovecot } from '../test/dovecot.js';
+import { capturedLog, ERROR } from '../test/captured-log.js';
 import { waitForMatch } from '../test/poll.js';
 import { createBounceMailbox, parseImapUrl, type BounceMailboxOptions } from './bounce-mailbox.js';
 import type { FeedbackEvent } from './report-event.js';
@@ -12,30 +11,10 @@ import { forged, report, REPORT_BOUNCE_ADDRESS } from './test-fixtures/reports.j
 
 const tokens = createMessageTokens('a test secret that is at least 32 characters long');
 
-interface LogLine {
-  level: number;
-  msg: string;
-  err?: string;
-}
-const ERROR = 50;
-
-function logged() {
-  const lines: LogLine[] = [];
-  const logger = pino(
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString()) as LogLine);
-        done();
-      },
-    }),
-  );
-  return { lines, logger };
-}
-
 /** A mailbox over this Dovecot's INBOX, keeping what it hands on in `received`; stopped after the test. */
 function mailbox(dovecot: TestDovecot | { url: () => string }, options: Partial<BounceMailboxOptions> = {}) {
   const received: FeedbackEvent[][] = [];
-  const { lines, logger } = logged();
+  const { lines, logger } = capturedLog();
   const bounces = createBounceMailbox({
     url: dovecot.url(),
     bounceAddress: REPORT_BOUNCE_ADDRESS,

@@ -1,36 +1,19 @@
 // The confirmation mailer acting on whose fault a failure was: over the real app, a real SMTP
 // server on loopback that asks for a sign-in, and a real SQLite database.
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Db } from '../db/open-database.js';
 import { buildTestApp } from '../test/build-test-app.js';
+import { capturedLog, ERROR, WARN } from '../test/captured-log.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
 import { createMessaging, type Messaging } from './create-messaging.js';
 
 import { SITE } from '../test/site.js';
 const credentials = { user: 'launch', pass: 'right password' };
 
-interface LogLine {
-  level: number;
-  msg: string;
-  err?: string;
-}
-const ERROR = 50;
-const WARN = 40;
-
 /** The app with confirmation on, its mailer retrying every 100-300 ms and logging into `lines`. */
 async function start(smtp: SmtpSink) {
-  const lines: LogLine[] = [];
-  const logger = pino(
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString()) as LogLine);
-        done();
-      },
-    }),
-  );
+  const { lines, logger } = capturedLog();
   let messaging: Messaging | undefined;
   const { app, db } = await buildTestApp({
     database: { confirmSignups: true },

@@ -12,6 +12,7 @@ import { createMessaging } from './create-messaging.js';
 import { twilioSignature } from '../messaging/twilio-sms-provider.js';
 
 import { SITE } from '../test/site.js';
+import { capturedLog } from '../test/captured-log.js';
 const SECRET_KEY = 'test-secret-key-that-is-long-enough-123';
 const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
 const AUTH_TOKEN = 'a'.repeat(32);
@@ -301,17 +302,7 @@ describe('POST /api/sms/inbound', () => {
 
 describe('createMessaging', () => {
   it('says once at start that no messages will be sent while neither email nor texts are set', async () => {
-    const { Writable } = await import('node:stream');
-    const { default: pino } = await import('pino');
-    const lines: string[] = [];
-    const logger = pino(
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(chunk.toString());
-          done();
-        },
-      }),
-    );
+    const { written: lines, logger } = capturedLog();
     const store = await openDatabase(await storeEngines[0]!.database());
     cleanups.push(() => store.close());
     const messaging = createMessaging(

@@ -68,7 +68,9 @@ export class MessageLog {
     }));
     // Best effort: a database blip must never stop a message, nor make one go twice. Without its
     // record, a report about it matches nothing (kept as unmatched, acted on never).
-    await store.sentMessages.sending(issued.map(({ recorded, token }) => ({ ...recorded, token }))).catch(() => undefined);
+    await store.sentMessages
+      .sending(issued.map(({ recorded, token }) => ({ ...recorded, token })))
+      .catch(() => undefined);
     const bounceAddress = feedback?.bounceAddress;
     return issued.map(({ campaign, token }) => ({
       token,
@@ -119,6 +121,9 @@ export class MessageLog {
       detail: answer,
       occurredAt: new Date().toISOString(),
     });
-    await store.sentMessages.advance(token, kind === 'hard_bounce' ? 'bounced' : kind === 'stop' ? 'stopped' : 'undeliverable');
+    await store.sentMessages.advance(
+      token,
+      kind === 'hard_bounce' ? 'bounced' : kind === 'stop' ? 'stopped' : 'undeliverable',
+    );
   }
 }

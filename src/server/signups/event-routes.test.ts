@@ -2,12 +2,10 @@
 import { randomInt } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import type { InjectOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { EVENT_BATCH_MAX, type AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { Config } from '../config.js';
@@ -17,6 +15,7 @@ import { buildTestApp } from '../test/build-test-app.js';
 import { rosa } from '../test/people.js';
 import { storeEngines, testRedisUrl, type StoreEngine } from '../test/store-engines.js';
 import { EVENTS_BODY_LIMIT_BYTES } from './event-routes.js';
+import { capturedLog } from '../test/captured-log.js';
 
 const landingView: AnalyticsEvent = { name: 'page_view', params: { page_name: 'home' } };
 const scrolledHalfway: AnalyticsEvent = {
@@ -33,13 +32,7 @@ interface SetupOptions {
 }
 
 async function setupApp({ engine = 'sqlite', rateLimit = {}, logLevel = 'info', redis }: SetupOptions = {}) {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
+  const { written: lines, logger } = capturedLog(loggerOptions(logLevel));
   const { app, database } = await buildTestApp({
     engine,
     config: {
@@ -47,7 +40,7 @@ async function setupApp({ engine = 'sqlite', rateLimit = {}, logLevel = 'info', 
       rateLimit: { perMinute: 0, perHour: 0, redisUrl: undefined, eventsPerMinute: 0, ...rateLimit },
     },
     ...(redis ? { redis } : {}),
-    logger: pino(loggerOptions(logLevel), stream),
+    logger,
   });
   const file = database.kind === 'sqlite' ? database.file : '';
   const send = (payload: unknown, options: Omit<InjectOptions, 'method' | 'url' | 'payload'> = {}) =>

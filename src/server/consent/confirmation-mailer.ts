@@ -6,13 +6,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConfirmationJob, ConfirmationQueueRepository } from '../db/confirmation-queue-repository.js';
 import type { EmailSender } from '../messaging/email-sender.js';
-import { feedbackId, type MessageLog } from '../messaging/message-log.js';
-import { deletionDay, latest, renderConfirmationEmail } from '../messaging/email-templates.js';
+import type { MessageLog } from '../messaging/message-log.js';
+import { deletionDay, latest } from '../messaging/email-templates.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
 import { retryDelayMs } from '../messaging/back-off.js';
-import { linkUrls } from '../messaging/link-urls.js';
-import { sendRecordedEmail } from '../messaging/recorded-email.js';
 import type { FailureKind, FailureVerdict } from '../messaging/send-failure.js';
+import { sendConfirmationEmail } from './confirmation-email.js';
 import type { Subscriptions } from './subscriptions.js';
 
 export interface ConfirmationMailerOptions {
@@ -176,7 +175,7 @@ export class ConfirmationMailer {
   }
 
   private async sendOne(job: ConfirmationJob): Promise<Outcome> {
-    const { subscriptions, confirmations: store, email, links, siteUrl, retentionDays, logger } = this.options;
+    const { subscriptions, confirmations: store, retentionDays, logger } = this.options;
     // Checked at the moment of sending: the person may have confirmed, left or been deleted since.
     const subscriber = await subscriptions.subscriber(job.id);
     if (!subscriber || subscriber.confirmedAt !== null) {
@@ -187,24 +186,12 @@ export class ConfirmationMailer {
       await store.confirmationDropped(job.id, 'this address asked for no email');
       return 'dropped';
     }
-    const urls = linkUrls(links, siteUrl, subscriber.id);
-    const message = renderConfirmationEmail({
-      confirmUrl: urls.confirm,
-      preferencesUrl: urls.preferences,
-      unsubscribeUrl: urls.unsubscribe,
-      siteUrl,
+    const result = await sendConfirmationEmail(
+      { ...this.options, subscriptions },
+      subscriber,
+      'confirm',
       // Counted from the later of their latest sign-up and now, as the deletion counts it.
-      deleteOn: deletionDay(latest(subscriber.lastSeenAt, this.options.now().toISOString()), retentionDays),
-      postalAddress: this.options.postalAddress,
-    });
-    const result = await sendRecordedEmail(
-      { email, log: this.options.log },
-      { to: subscriber.email, ...message, unsubscribeUrl: urls.unsubscribe },
-      {
-        signupId: subscriber.id,
-        addressHash: subscriptions.emailHash(subscriber.email) ?? null,
-        feedbackId: feedbackId('confirmation', 'confirm'),
-      },
+      deletionDay(latest(subscriber.lastSeenAt, this.options.now().toISOString()), retentionDays),
     );
     if (!result.sent) {
       const { verdict, answer } = result;

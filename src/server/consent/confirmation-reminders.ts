@@ -6,11 +6,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConfirmationQueueRepository } from '../db/confirmation-queue-repository.js';
 import type { EmailSender } from '../messaging/email-sender.js';
-import { deletionDay, latest, renderReminderEmail } from '../messaging/email-templates.js';
-import { feedbackId, type MessageLog } from '../messaging/message-log.js';
-import { linkUrls } from '../messaging/link-urls.js';
+import { deletionDay, latest } from '../messaging/email-templates.js';
+import type { MessageLog } from '../messaging/message-log.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
-import { sendRecordedEmail } from '../messaging/recorded-email.js';
+import { sendConfirmationEmail } from './confirmation-email.js';
 import { DAY_MS, type Subscriptions } from './subscriptions.js';
 
 export interface ReminderOptions {
@@ -64,28 +63,16 @@ export async function sendDueReminders(options: ReminderOptions): Promise<Remind
 }
 
 async function remindOne(options: ReminderOptions, id: string): Promise<keyof ReminderRun> {
-  const { store, subscriptions, email, links, siteUrl, logger } = options;
+  const { store, subscriptions, logger } = options;
   const subscriber = await subscriptions.subscriber(id);
   // The one rule: a leaving, a bounce, email turned off … all mean no reminder (and no second chance).
   if (!subscriber || subscriber.confirmedAt !== null || !(await subscriptions.mayContact(subscriber, 'email')))
     return 'skipped';
-  const urls = linkUrls(links, siteUrl, subscriber.id);
-  const message = renderReminderEmail({
-    confirmUrl: urls.confirm,
-    preferencesUrl: urls.preferences,
-    unsubscribeUrl: urls.unsubscribe,
-    siteUrl,
-    deleteOn: deletionDay(latest(subscriber.lastSeenAt, subscriber.confirmationSentAt), options.retentionDays),
-    postalAddress: options.postalAddress,
-  });
-  const result = await sendRecordedEmail(
-    { email, log: options.log },
-    { to: subscriber.email, ...message, unsubscribeUrl: urls.unsubscribe },
-    {
-      signupId: subscriber.id,
-      addressHash: subscriptions.emailHash(subscriber.email) ?? null,
-      feedbackId: feedbackId('confirmation', 'reminder'),
-    },
+  const result = await sendConfirmationEmail(
+    options,
+    subscriber,
+    'reminder',
+    deletionDay(latest(subscriber.lastSeenAt, subscriber.confirmationSentAt), options.retentionDays),
   );
   if (result.sent) return 'sent';
   const { verdict, answer } = result;

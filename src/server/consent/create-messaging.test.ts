@@ -3,12 +3,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../test/build-test-app.js';
-import type { MessagingConfig } from '../config.js';
+import type { DatabaseConfig, MessagingConfig } from '../config.js';
 import { openDatabase, type Db } from '../db/open-database.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
 import { startTwilioStandIn, type TwilioStandIn } from '../test/twilio-stand-in.js';
-import { createMessaging } from './create-messaging.js';
+import { createMessaging, type Messaging } from './create-messaging.js';
 import { twilioSignature } from '../messaging/twilio-sms-provider.js';
 
 import { SITE } from '../test/site.js';
@@ -67,6 +67,11 @@ async function start(
   const messaging = createMessaging(config, store, SITE, {
     mailer: { pollMs: 100, retryBaseMs: 100, maxRetryMs: 300 },
   });
+  return serve(store, database, messaging);
+}
+
+/** The app over this database, with this messaging, as the server runs it. */
+async function serve(store: Db, database: DatabaseConfig, messaging: Messaging): Promise<Running> {
   const { app } = await buildTestApp({
     existing: { db: store, database },
     config: { siteUrl: SITE },
@@ -340,14 +345,7 @@ describe('unconfirmed sign-ups', () => {
       store,
       SITE,
     );
-    const { app } = await buildTestApp({
-      existing: { db: store, database },
-      config: { siteUrl: SITE },
-      messaging: () => messaging,
-      keepOpen: true,
-    });
-    await app.ready();
-    cleanups.push(() => app.close());
+    await serve(store, database, messaging);
     await expect.poll(() => store.signups.count()).toBe(1);
     expect(await store.subscribers.subscriberByEmailKey('old@example.com')).toBeUndefined();
     expect(await store.subscribers.subscriberByEmailKey('kept@example.com')).toBeDefined();

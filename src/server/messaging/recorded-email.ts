@@ -1,6 +1,7 @@
 // One email to one person, with the message log around it (message-log.ts): recorded with its
 // signed token just before it leaves, so what comes back about it finds it; then its provider's ids,
-// or the refusal and whose fault it was. The confirmation mailer and the reminder send this way.
+// or the refusal and whose fault it was. The confirmation email and its reminder send this way
+// (consent/confirmation-email.ts).
 import { providerIdFrom, type EmailSender } from './email-sender.js';
 import { withoutAddresses } from './log-safe.js';
 import type { MessageLog } from './message-log.js';

@@ -1,0 +1,50 @@
+// The confirmation email and its one reminder, as the two mailers send them: the person's own links,
+// the day their details are deleted without a yes, and a record in the message log, so what comes
+// back about it finds it.
+import type { Subscriber } from '../db/subscribers-repository.js';
+import type { EmailSender } from '../messaging/email-sender.js';
+import { renderConfirmationEmail, renderReminderEmail } from '../messaging/email-templates.js';
+import { linkUrls } from '../messaging/link-urls.js';
+import type { LinkSigner } from '../messaging/link-tokens.js';
+import { feedbackId, type MessageLog } from '../messaging/message-log.js';
+import { sendRecordedEmail, type RecordedSend } from '../messaging/recorded-email.js';
+import type { Subscriptions } from './subscriptions.js';
+
+export interface ConfirmationEmailParts {
+  email: EmailSender;
+  log?: MessageLog | undefined;
+  links: LinkSigner;
+  siteUrl: string;
+  /** MAIL_POSTAL_ADDRESS, for the footer. */
+  postalAddress?: string | undefined;
+  subscriptions: Pick<Subscriptions, 'emailHash'>;
+}
+
+/** Sends the confirmation email (`confirm`) or the reminder; `deleteOn` is the day in words. */
+export function sendConfirmationEmail(
+  parts: ConfirmationEmailParts,
+  subscriber: Pick<Subscriber, 'id' | 'email'>,
+  kind: 'confirm' | 'reminder',
+  deleteOn: string,
+): Promise<RecordedSend> {
+  const { email, log, links, siteUrl, postalAddress, subscriptions } = parts;
+  const urls = linkUrls(links, siteUrl, subscriber.id);
+  const render = kind === 'confirm' ? renderConfirmationEmail : renderReminderEmail;
+  const message = render({
+    confirmUrl: urls.confirm,
+    preferencesUrl: urls.preferences,
+    unsubscribeUrl: urls.unsubscribe,
+    siteUrl,
+    deleteOn,
+    postalAddress,
+  });
+  return sendRecordedEmail(
+    { email, log },
+    { to: subscriber.email, ...message, unsubscribeUrl: urls.unsubscribe },
+    {
+      signupId: subscriber.id,
+      addressHash: subscriptions.emailHash(subscriber.email) ?? null,
+      feedbackId: feedbackId('confirmation', kind),
+    },
+  );
+}

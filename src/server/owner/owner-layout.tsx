@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { ownerWords as words } from './owner-words.js';
 import { linkPageStyles } from '../consent/link-pages/link-page-styles.js';
+import { PageHead } from '../consent/link-pages/link-page-layout.js';
 import { ownerStyles } from './owner-styles.js';
 
 export type OwnerSection = 'overview' | 'people' | 'broadcasts' | 'audit';
@@ -28,14 +29,9 @@ const SECTIONS: { id: OwnerSection; href: string; label: string }[] = [
 function Layout({ title, ownerEmail, current, script, children }: OwnerPageOptions & { children: ReactNode }) {
   return (
     <html lang="en">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex, nofollow" />
-        <title>{words.pageTitle(title)}</title>
-        <style dangerouslySetInnerHTML={{ __html: linkPageStyles + ownerStyles }} />
+      <PageHead title={words.pageTitle(title)} robots="noindex, nofollow" styles={linkPageStyles + ownerStyles}>
         {script ? <script type="module" src={script} /> : null}
-      </head>
+      </PageHead>
       <body>
         <a className="skip-link" href="#main">
           {words.skipLink}

@@ -1,7 +1,7 @@
 // The list: search, one person's record with their consent history, the question before deleting
 // them, and the export buttons.
 import { phoneEnd } from '../messaging/phone.js';
-import { TextField } from '../consent/link-pages/link-page-text-field.js';
+import { NameAndPhoneFields } from '../consent/link-pages/link-page-text-field.js';
 import { ownerWords } from './owner-words.js';
 import type { ConsentEvent } from '../db/consent-events-repository.js';
 import type { Subscriber } from '../db/subscribers-repository.js';
@@ -232,24 +232,11 @@ export function personPage({
         <h2 id="change-heading">{personWords.changeHeading}</h2>
         <p>{personWords.changeIntro}</p>
         <form method="post" action={`/owner/people/${person.id}/details`} noValidate>
-          <TextField
-            className="field"
-            id="name"
-            label={personWords.nameLabel}
-            error={errors.name}
-            type="text"
-            autoComplete="off"
-            value={change.typed?.name ?? person.name}
-          />
-          <TextField
-            className="field"
-            id="phone"
-            label={personWords.phoneLabel}
-            hint={personWords.phoneHint}
-            error={errors.phone}
-            type="tel"
-            autoComplete="off"
-            value={change.typed?.phone ?? person.phone}
+          <NameAndPhoneFields
+            labels={{ name: personWords.nameLabel, phone: personWords.phoneLabel, phoneHint: personWords.phoneHint }}
+            errors={errors}
+            values={{ name: change.typed?.name ?? person.name, phone: change.typed?.phone ?? person.phone }}
+            autoFill={false}
           />
           <p>
             <button type="submit" className="button button--secondary">

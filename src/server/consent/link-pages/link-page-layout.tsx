@@ -5,16 +5,34 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { linkPageWords as words } from '../../messaging/message-words.js';
 import { linkPageStyles } from './link-page-styles.js';
 
+/** The head of every page the server renders (these and the owner's): kept out of search engines, its styles inline. */
+export function PageHead({
+  title,
+  robots,
+  styles,
+  children,
+}: {
+  title: string;
+  robots: string;
+  styles: string;
+  children?: ReactNode;
+}) {
+  return (
+    <head>
+      <meta charSet="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <meta name="robots" content={robots} />
+      <title>{title}</title>
+      <style dangerouslySetInnerHTML={{ __html: styles }} />
+      {children}
+    </head>
+  );
+}
+
 function Layout({ title, children }: { title: string; children: ReactNode }) {
   return (
     <html lang="en">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>{words.pageTitle(title)}</title>
-        <style dangerouslySetInnerHTML={{ __html: linkPageStyles }} />
-      </head>
+      <PageHead title={words.pageTitle(title)} robots="noindex" styles={linkPageStyles} />
       <body>
         <div className="shell">
           <header>

@@ -40,3 +40,44 @@ export function TextField({ id, label, hint, error, type, autoComplete, value, c
     </div>
   );
 }
+
+/**
+ * The name and phone boxes of a details form: the person's own (their browser may fill them in)
+ * and the owner's correction (it must not: the owner's own details are not the person's).
+ */
+export function NameAndPhoneFields({
+  labels,
+  errors,
+  values,
+  autoFill,
+}: {
+  labels: { name: string; nameHint?: string | undefined; phone: string; phoneHint?: string | undefined };
+  errors: { name?: string | undefined; phone?: string | undefined };
+  values: { name: string; phone: string };
+  autoFill: boolean;
+}) {
+  return (
+    <>
+      <TextField
+        className="field"
+        id="name"
+        label={labels.name}
+        hint={labels.nameHint}
+        error={errors.name}
+        type="text"
+        autoComplete={autoFill ? 'name' : 'off'}
+        value={values.name}
+      />
+      <TextField
+        className="field"
+        id="phone"
+        label={labels.phone}
+        hint={labels.phoneHint}
+        error={errors.phone}
+        type="tel"
+        autoComplete={autoFill ? 'tel' : 'off'}
+        value={values.phone}
+      />
+    </>
+  );
+}

@@ -3,7 +3,7 @@
 import { linkPageWords as words } from '../../messaging/message-words.js';
 import type { Preferences } from '../../db/subscribers-repository.js';
 import { Button, renderPage } from './link-page-layout.js';
-import { TextField } from './link-page-text-field.js';
+import { NameAndPhoneFields } from './link-page-text-field.js';
 
 const CHANNELS = ['email', 'sms', 'beta'] as const satisfies readonly (keyof Preferences)[];
 
@@ -143,25 +143,16 @@ export function preferencesPage({
         <h2 id="details-title">{text.detailsTitle}</h2>
         <p>{text.detailsIntro}</p>
         <form method="post" action={`${path}/details`} noValidate>
-          <TextField
-            className="field"
-            id="name"
-            label={text.nameLabel}
-            hint={text.nameHint}
-            error={errors.name}
-            type="text"
-            autoComplete="name"
-            value={detailsForm?.name ?? ''}
-          />
-          <TextField
-            className="field"
-            id="phone"
-            label={text.phoneLabel}
-            hint={text.phoneHint(phoneEnd)}
-            error={errors.phone}
-            type="tel"
-            autoComplete="tel"
-            value={detailsForm?.phone ?? ''}
+          <NameAndPhoneFields
+            labels={{
+              name: text.nameLabel,
+              nameHint: text.nameHint,
+              phone: text.phoneLabel,
+              phoneHint: text.phoneHint(phoneEnd),
+            }}
+            errors={errors}
+            values={{ name: detailsForm?.name ?? '', phone: detailsForm?.phone ?? '' }}
+            autoFill
           />
           <Button label={text.detailsSave} />
         </form>

@@ -6,7 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import type { FeedbackEvent, FeedbackKind } from './report-event.js';
-import { replayGuard, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
+import { jsonBody, replayGuard, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 /** How far a signed timestamp may be from now. */
 const WINDOW_MS = 15 * 60_000;
@@ -43,12 +43,8 @@ export function createMailgunWebhook({
   return {
     source: 'mailgun',
     async handle(request): Promise<WebhookVerdict> {
-      let body: MailgunBody;
-      try {
-        body = JSON.parse(request.rawBody.toString('utf8')) as MailgunBody;
-      } catch {
-        return { ok: false, status: 401, reason: 'not a signed Mailgun request' };
-      }
+      const body = jsonBody(request) as MailgunBody | undefined;
+      if (body === undefined) return { ok: false, status: 401, reason: 'not a signed Mailgun request' };
       const timestamp = text(body?.signature?.timestamp);
       const token = text(body?.signature?.token);
       const signature = text(body?.signature?.signature);

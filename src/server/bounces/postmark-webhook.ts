@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import type { FeedbackEvent, FeedbackKind } from './report-event.js';
-import { text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
+import { jsonBody, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 interface PostmarkRecord {
   RecordType?: unknown;
@@ -59,18 +59,13 @@ export function createPostmarkWebhook({ user, password }: { user: string; passwo
       if (!match) return { ok: false, status: 401, reason: 'no credentials' };
       const given = digest(Buffer.from(match[1]!, 'base64').toString('utf8'));
       if (!timingSafeEqual(given, expected)) return { ok: false, status: 401, reason: 'wrong credentials' };
-      const raw = request.rawBody.toString('utf8');
-      let record: PostmarkRecord;
-      try {
-        record = JSON.parse(raw) as PostmarkRecord;
-      } catch {
-        return { ok: false, status: 400, reason: 'not a Postmark record' };
-      }
+      const record = jsonBody(request) as PostmarkRecord | undefined;
+      if (record === undefined) return { ok: false, status: 400, reason: 'not a Postmark record' };
       const kind = record && typeof record === 'object' ? kindOf(record) : undefined;
       const postmarkId = text(record?.MessageID);
       if (!kind || !postmarkId) return { ok: true, events: [] };
       // A bounce's ID is a 64-bit number (JSON.parse would round it): read as written.
-      const recordId = /"ID"\s*:\s*"?(\d+)/.exec(raw)?.[1];
+      const recordId = /"ID"\s*:\s*"?(\d+)/.exec(request.rawBody.toString('utf8'))?.[1];
       const token = text(record.Metadata?.token);
       const at = Date.parse(String(record.BouncedAt ?? record.DeliveredAt));
       const code = text(record.Type) ?? (typeof record.TypeCode === 'number' ? String(record.TypeCode) : undefined);

@@ -35,6 +35,15 @@ export interface FeedbackWebhook {
   tagHeaders?(token: string): Record<string, string>;
 }
 
+/** The body read as JSON; undefined where it is not JSON at all (each webhook says what it expected). */
+export function jsonBody(request: WebhookRequest): unknown {
+  try {
+    return JSON.parse(request.rawBody.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** A field of a provider's JSON as text: a non-empty string, else undefined. */
 export const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;

@@ -18,19 +18,17 @@ export type FeedbackSource = (typeof FEEDBACK_SOURCES)[number];
  * - delayed: still trying (a DSN "delayed"): recorded, changes nothing.
  * - sent / queued: a provider's progress report: recorded, changes nothing.
  */
-export const FEEDBACK_KINDS = [
-  'delivered',
-  'hard_bounce',
-  'soft_bounce',
-  'complaint',
-  'undeliverable',
-  'stop',
-  'filtered',
-  'delayed',
-  'sent',
-  'queued',
-] as const;
-export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
+export type FeedbackKind =
+  | 'delivered'
+  | 'hard_bounce'
+  | 'soft_bounce'
+  | 'complaint'
+  | 'undeliverable'
+  | 'stop'
+  | 'filtered'
+  | 'delayed'
+  | 'sent'
+  | 'queued';
 
 /** How a report names the message it is about; at least one is set. */
 export interface MessageReference {

@@ -7,7 +7,7 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import type { FeedbackEvent, FeedbackKind } from './report-event.js';
-import { replayGuard, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
+import { jsonBody, replayGuard, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 export const SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature';
 export const TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp';
@@ -85,12 +85,7 @@ export function createSendgridWebhook({
       replays.remember(signature);
       const at = now();
 
-      let batch: unknown;
-      try {
-        batch = JSON.parse(request.rawBody.toString('utf8'));
-      } catch {
-        return { ok: false, status: 400, reason: 'not a SendGrid batch' };
-      }
+      const batch = jsonBody(request);
       if (!Array.isArray(batch)) return { ok: false, status: 400, reason: 'not a SendGrid batch' };
       const events: FeedbackEvent[] = [];
       for (const item of batch as SendgridEvent[]) {

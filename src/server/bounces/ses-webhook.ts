@@ -11,7 +11,7 @@ import { createVerify, X509Certificate } from 'node:crypto';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import { TOKEN_HEADER } from '../messaging/message-log.js';
 import type { FeedbackEvent, FeedbackKind } from './report-event.js';
-import { text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
+import { jsonBody, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 /** SNS's own hosts, the only ones a certificate or a subscription is fetched from. */
 const SNS_HOST = /^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
@@ -150,12 +150,7 @@ export function createSesWebhook({ topicArns, snsBaseUrl, now = () => Date.now()
   return {
     source: 'ses',
     async handle(request): Promise<WebhookVerdict> {
-      let message: SnsMessage;
-      try {
-        message = JSON.parse(request.rawBody.toString('utf8')) as SnsMessage;
-      } catch {
-        return { ok: false, status: 401, reason: 'not a signed SNS message' };
-      }
+      const message = jsonBody(request) as SnsMessage | undefined;
       if (!message || typeof message !== 'object') return { ok: false, status: 401, reason: 'not a signed SNS message' };
       const version = message.SignatureVersion;
       const signature = text(message.Signature);

@@ -56,28 +56,25 @@ export function NameAndPhoneFields({
   values: { name: string; phone: string };
   autoFill: boolean;
 }) {
+  const fields = [
+    { id: 'name', type: 'text', fill: 'name', label: labels.name, hint: labels.nameHint },
+    { id: 'phone', type: 'tel', fill: 'tel', label: labels.phone, hint: labels.phoneHint },
+  ] as const;
   return (
     <>
-      <TextField
-        className="field"
-        id="name"
-        label={labels.name}
-        hint={labels.nameHint}
-        error={errors.name}
-        type="text"
-        autoComplete={autoFill ? 'name' : 'off'}
-        value={values.name}
-      />
-      <TextField
-        className="field"
-        id="phone"
-        label={labels.phone}
-        hint={labels.phoneHint}
-        error={errors.phone}
-        type="tel"
-        autoComplete={autoFill ? 'tel' : 'off'}
-        value={values.phone}
-      />
+      {fields.map(({ id, type, fill, label, hint }) => (
+        <TextField
+          key={id}
+          className="field"
+          id={id}
+          label={label}
+          hint={hint}
+          error={errors[id]}
+          type={type}
+          autoComplete={autoFill ? fill : 'off'}
+          value={values[id]}
+        />
+      ))}
     </>
   );
 }

@@ -1,23 +1,14 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beaconEvents, catchBeacons } from '../test/beacons';
 import { DownloadBadges } from './download-badges';
 import { SignupDialogProvider } from './signup-dialog-host';
 
 describe('DownloadBadges (spec section 1)', () => {
   const beacons: string[] = [];
   beforeEach(() => {
-    beacons.length = 0;
-    Object.defineProperty(navigator, 'sendBeacon', {
-      configurable: true,
-      value: (_url: string, body: Blob) => {
-        // jsdom's Blob has no text(); FileReader reads it as a browser would.
-        const reader = new FileReader();
-        reader.addEventListener('load', () => beacons.push(String(reader.result)));
-        reader.readAsText(body);
-        return true;
-      },
-    });
+    catchBeacons(beacons);
   });
   afterEach(cleanup);
 
@@ -39,9 +30,7 @@ describe('DownloadBadges (spec section 1)', () => {
       vi.useRealTimers();
     }
     await vi.waitFor(() => expect(beacons.length).toBeGreaterThan(0), { timeout: 5000 });
-    const events = beacons.flatMap(
-      (text) => (JSON.parse(text) as { events: { name: string; params: object }[] }).events,
-    );
+    const events = beaconEvents(beacons);
     expect(events).toContainEqual({
       name: 'download_intent',
       params: {

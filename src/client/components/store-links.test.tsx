@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beaconEvents, catchBeacons } from '../test/beacons';
 import { StoreLinks } from './store-links';
 
 describe('StoreLinks (the launched page)', () => {
@@ -8,18 +9,8 @@ describe('StoreLinks (the launched page)', () => {
   // jsdom cannot follow a link; the browser tests follow them to the stores (e2e/launch-mode.spec.ts).
   const stayOnPage = (event: MouseEvent) => event.preventDefault();
   beforeEach(() => {
-    beacons.length = 0;
+    catchBeacons(beacons);
     document.addEventListener('click', stayOnPage);
-    Object.defineProperty(navigator, 'sendBeacon', {
-      configurable: true,
-      value: (_url: string, body: Blob) => {
-        // jsdom's Blob has no text(); FileReader reads it as a browser would.
-        const reader = new FileReader();
-        reader.addEventListener('load', () => beacons.push(String(reader.result)));
-        reader.readAsText(body);
-        return true;
-      },
-    });
   });
   afterEach(() => {
     document.removeEventListener('click', stayOnPage);
@@ -54,9 +45,7 @@ describe('StoreLinks (the launched page)', () => {
       vi.useRealTimers();
     }
     await vi.waitFor(() => expect(beacons.length).toBeGreaterThan(0));
-    const events = beacons.flatMap(
-      (text) => (JSON.parse(text) as { events: { name: string; params: object }[] }).events,
-    );
+    const events = beaconEvents(beacons);
     expect(events).toEqual([
       {
         name: 'download_intent',

@@ -12,6 +12,7 @@ import { SenderBusyError } from './broadcast-senders-repository.js';
 import type { Broadcast, BroadcastsRepository } from './broadcasts-repository.js';
 import type { ClaimedMessage } from './outbox-repository.js';
 import type { BroadcastChannel } from './message-channels.js';
+import { NOT_SUPPRESSED } from './suppressions-repository.js';
 
 const T0 = new Date('2026-11-24T09:00:00.000Z');
 const at = (ms: number): string => new Date(T0.getTime() + ms).toISOString();
@@ -101,6 +102,21 @@ for (const engine of storeEngines) {
       const rows = Array.from({ length: count }, () => ({ signupId: randomUUID(), channel }));
       expect(await outbox.outbox.enqueue(broadcastId, rows)).toBe(count);
       return rows;
+    }
+
+    /** A fresh database with the launch broadcast and `count` emails queued. */
+    async function withQueue(count: number) {
+      const opened = await open();
+      const { id } = await created(opened.outbox);
+      await queued(opened.outbox, id, count, 'email');
+      return { ...opened, id };
+    }
+
+    /** A sender registered on the broadcast, alive; its id. */
+    async function registered(outbox: BroadcastDb, broadcastId: number): Promise<string> {
+      const id = randomUUID();
+      await outbox.broadcastSenders.registerSender(sender(id, broadcastId), alive);
+      return id;
     }
 
     async function signUp(store: Db, input: SignupInput): Promise<string> {
@@ -248,9 +264,7 @@ for (const engine of storeEngines) {
     });
 
     it('two senders claiming at once never take the same row', async () => {
-      const { outbox, clock, database } = await open();
-      const { id } = await created(outbox);
-      await queued(outbox, id, 50, 'email');
+      const { outbox, clock, database, id } = await withQueue(50);
       // A second process on the same database, with its own connections.
       const elsewhere = await openDatabase(database, { migrate: false, now: clock.now });
       onTestFinished(() => elsewhere.close());
@@ -285,9 +299,7 @@ for (const engine of storeEngines) {
     onlyOn('postgres')(
       'on PostgreSQL a claim skips rows another sender is taking, without waiting for it',
       async () => {
-        const { outbox, database } = await open();
-        const { id } = await created(outbox);
-        await queued(outbox, id, 6, 'email');
+        const { outbox, database, id } = await withQueue(6);
         if (database.kind !== 'postgres') throw new Error('PostgreSQL only');
         // Another sender mid-claim, past the port: its transaction holds the three oldest rows.
         const other = new pg.Client(database.url);
@@ -343,8 +355,7 @@ for (const engine of storeEngines) {
     it('liveSenders lists who has not stopped, per broadcast, with their heartbeat', async () => {
       const { outbox, clock } = await open();
       const { id } = await created(outbox);
-      const me = randomUUID();
-      await outbox.broadcastSenders.registerSender(sender(me, id), alive);
+      const me = await registered(outbox, id);
       clock.advance(2000);
       await outbox.broadcastSenders.heartbeat(me);
       expect(await outbox.broadcastSenders.liveSenders()).toEqual([
@@ -356,9 +367,7 @@ for (const engine of storeEngines) {
     });
 
     it('record stores each outcome, and counts show them per state and per channel', async () => {
-      const { store, outbox, clock, database } = await open();
-      const { id } = await created(outbox);
-      await queued(outbox, id, 3, 'email');
+      const { store, outbox, clock, database, id } = await withQueue(3);
       await queued(outbox, id, 3, 'sms');
       const me = randomUUID();
       const [sent, retry, gaveUp] = await outbox.outbox.claim(id, 'email', me, 3);
@@ -443,9 +452,7 @@ for (const engine of storeEngines) {
     });
 
     it('record changes only rows this sender holds', async () => {
-      const { outbox } = await open();
-      const { id } = await created(outbox);
-      await queued(outbox, id, 2, 'email');
+      const { outbox, id } = await withQueue(2);
       const [holder, stranger] = [randomUUID(), randomUUID()];
       // The second row stays queued: nobody claimed it.
       const [held] = await outbox.outbox.claim(id, 'email', holder, 1);
@@ -461,9 +468,7 @@ for (const engine of storeEngines) {
     });
 
     it('a message put back untried leaves the message log; one a report already reached keeps its row', async () => {
-      const { store, outbox } = await open();
-      const { id } = await created(outbox);
-      await queued(outbox, id, 2, 'email');
+      const { store, outbox, id } = await withQueue(2);
       const me = randomUUID();
       const [untried, reported] = await outbox.outbox.claim(id, 'email', me, 2);
       const logged = (message: typeof untried) => ({
@@ -486,11 +491,8 @@ for (const engine of storeEngines) {
     });
 
     it('a sender that dies mid-claim leaves its rows unknown, never queued or sent, until the owner requeues them once', async () => {
-      const { outbox } = await open();
-      const { id } = await created(outbox);
-      await queued(outbox, id, 6, 'email');
-      const dead = randomUUID();
-      await outbox.broadcastSenders.registerSender(sender(dead, id), alive);
+      const { outbox, id } = await withQueue(6);
+      const dead = await registered(outbox, id);
       const claimed = await outbox.outbox.claim(id, 'email', dead, 4);
       await outbox.outbox.record(dead, [{ id: claimed[0]?.id ?? 0, result: 'sent', providerId: 'smtp-1' }]);
       expect(await outbox.outbox.inFlight(id)).toBe(3);
@@ -502,8 +504,7 @@ for (const engine of storeEngines) {
       expect(await outbox.broadcastSenders.reapDeadSenders(() => true)).toBe(0);
 
       // The next sender gets only what is surely unsent.
-      const next = randomUUID();
-      await outbox.broadcastSenders.registerSender(sender(next, id), alive);
+      const next = await registered(outbox, id);
       const fresh = await outbox.outbox.claim(id, 'email', next, 10);
       expect(fresh).toHaveLength(2);
       expect(ids(fresh).some((row) => ids(claimed).includes(row))).toBe(false);
@@ -523,9 +524,7 @@ for (const engine of storeEngines) {
     });
 
     it('a new sender reaps only the dead, and a sender that stops hands back what it still held as unknown', async () => {
-      const { outbox } = await open();
-      const { id } = await created(outbox);
-      await queued(outbox, id, 4, 'email');
+      const { outbox, id } = await withQueue(4);
       const [dead, stopping] = [randomUUID(), randomUUID()];
       await outbox.broadcastSenders.registerSender(sender(dead, id), alive);
       await outbox.outbox.claim(id, 'email', dead, 2);
@@ -543,11 +542,8 @@ for (const engine of storeEngines) {
     });
 
     it('a sender wrongly taken for dead still records what it knows', async () => {
-      const { outbox } = await open();
-      const { id } = await created(outbox);
-      await queued(outbox, id, 2, 'email');
-      const slow = randomUUID();
-      await outbox.broadcastSenders.registerSender(sender(slow, id), alive);
+      const { outbox, id } = await withQueue(2);
+      const slow = await registered(outbox, id);
       const [first, second] = await outbox.outbox.claim(id, 'email', slow, 2);
       expect(await outbox.broadcastSenders.reapDeadSenders(() => true)).toBe(2);
       await outbox.outbox.record(slow, [
@@ -665,57 +661,19 @@ for (const engine of storeEngines) {
         'phone-none',
         'email-a',
       ]);
+      const none = NOT_SUPPRESSED;
+      const deleted = { ...none, latestAt: at(1000), latestReason: 'deleted' };
       expect(phones).toEqual(
         new Map([
-          [
-            'phone-a',
-            {
-              stop: true,
-              stopAt: at(0),
-              latestAt: at(1000),
-              latestReason: 'deleted',
-              undeliverableAt: '',
-              undeliverableReason: '',
-            },
-          ],
-          [
-            'phone-b',
-            {
-              stop: false,
-              stopAt: '',
-              latestAt: at(1000),
-              latestReason: 'deleted',
-              undeliverableAt: '',
-              undeliverableReason: '',
-            },
-          ],
+          ['phone-a', { ...deleted, stop: true, stopAt: at(0) }],
+          ['phone-b', deleted],
         ]),
       );
       // An undeliverable address is not a leaving: it holds for that address alone (eligibility.ts).
       expect(await store.suppressions.entries('email', ['email-a', 'email-b'])).toEqual(
         new Map([
-          [
-            'email-a',
-            {
-              stop: false,
-              stopAt: '',
-              latestAt: at(1000),
-              latestReason: 'deleted',
-              undeliverableAt: '',
-              undeliverableReason: '',
-            },
-          ],
-          [
-            'email-b',
-            {
-              stop: false,
-              stopAt: '',
-              latestAt: '',
-              latestReason: '',
-              undeliverableAt: at(2000),
-              undeliverableReason: 'undeliverable',
-            },
-          ],
+          ['email-a', deleted],
+          ['email-b', { ...none, undeliverableAt: at(2000), undeliverableReason: 'undeliverable' }],
         ]),
       );
       expect((await store.consentEvents.history(kept)).map((event) => [event.kind, event.source])).toContainEqual([

@@ -32,20 +32,23 @@ export interface SuppressionEntry {
   undeliverableReason: SuppressionReason | '';
 }
 
+/** An address the list holds nothing about. */
+export const NOT_SUPPRESSED: Readonly<SuppressionEntry> = {
+  stop: false,
+  stopAt: '',
+  latestAt: '',
+  latestReason: '',
+  undeliverableAt: '',
+  undeliverableReason: '',
+};
+
 /** The list's rows for some hashes, folded into one entry per hash. */
 export function entriesFrom(
   rows: { hash: string; reason: SuppressionReason; at: string }[],
 ): Map<string, SuppressionEntry> {
   const found = new Map<string, SuppressionEntry>();
   for (const { hash, reason, at } of rows) {
-    const entry = found.get(hash) ?? {
-      stop: false,
-      stopAt: '',
-      latestAt: '',
-      latestReason: '',
-      undeliverableAt: '',
-      undeliverableReason: '',
-    };
+    const entry = found.get(hash) ?? { ...NOT_SUPPRESSED };
     if (ADDRESS_ONLY_REASONS.includes(reason)) {
       // Not the person's wish: it holds for this address alone.
       if (at >= entry.undeliverableAt) {

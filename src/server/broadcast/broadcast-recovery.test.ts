@@ -10,7 +10,10 @@ import { addPeople, countsFor, setup } from '../test/broadcast-setup.js';
 import { startCountingSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
+import type { PauseCause } from '../db/broadcast-pauses.table.js';
+import type { BroadcastChannel } from '../db/message-channels.js';
 import { createBroadcastControl, type BroadcastControl } from './broadcast-control.js';
+import type { SenderReport } from './broadcast-sender-options.js';
 
 const AUTH = { user: 'launch', pass: 'right-password' };
 
@@ -18,6 +21,12 @@ const AUTH = { user: 'launch', pass: 'right-password' };
 async function resume(control: BroadcastControl, name: string) {
   const start = await control.startFromCommand(name, { workers: 1, resume: true, resendUnknown: false });
   return { start, report: await control.startSender(start.broadcast, { rates: { email: 2_000, sms: 2_000 } }).done };
+}
+
+/** The sender ended because one channel paused: for this cause, with a reason that names the fix. */
+function expectPaused(report: SenderReport, channel: BroadcastChannel, cause: PauseCause, reason: RegExp): void {
+  expect(report.ended).toBe('paused');
+  expect(report.pauses).toEqual([expect.objectContaining({ channel, cause, reason: expect.stringMatching(reason) })]);
 }
 
 for (const engine of storeEngines) {
@@ -45,14 +54,7 @@ for (const engine of storeEngines) {
 
         // A password revoked mid-send (the sender here starts without the check): it pauses at once.
         const first = await send(broadcast);
-        expect(first.ended).toBe('paused');
-        expect(first.pauses).toEqual([
-          expect.objectContaining({
-            channel: 'email',
-            cause: 'sender',
-            reason: expect.stringMatching(/sign-in.*SMTP_URL/),
-          }),
-        ]);
+        expectPaused(first, 'email', 'sender', /sign-in.*SMTP_URL/);
         expect(first.pauses[0]?.answer).toMatch(/535/);
         expect(first.failedPermanent + first.failedTemporary + first.sent).toBe(0);
         const paused = await store.outbox.counts(broadcast.id);
@@ -127,17 +129,13 @@ for (const engine of storeEngines) {
         const startedAt = Date.now();
         const outage = await send(broadcast, { retryBaseMs: 200, maxRetryMs: 2_000, maxAttempts: 3 });
         const waited = Date.now() - startedAt;
-        expect(outage.ended).toBe('paused');
         expect(waited).toBeGreaterThanOrEqual(20_000);
-        expect(outage.pauses).toEqual([
-          expect.objectContaining({
-            channel: 'email',
-            cause: 'outage',
-            reason: expect.stringMatching(
-              /^The mail server has not accepted an email since \d\d:\d\d UTC .*Nobody was given up/,
-            ),
-          }),
-        ]);
+        expectPaused(
+          outage,
+          'email',
+          'outage',
+          /^The mail server has not accepted an email since \d\d:\d\d UTC .*Nobody was given up/,
+        );
         // Many more tries than maxAttempts, and still nobody given up or failed.
         const counts = await store.outbox.counts(broadcast.id);
         expect(counts.failed_permanent).toBe(0);
@@ -194,14 +192,7 @@ for (const engine of storeEngines) {
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch', channels: ['email', 'sms'] });
       twilio!.refuseAuth(true);
       const first = await send(broadcast);
-      expect(first.ended).toBe('paused');
-      expect(first.pauses).toEqual([
-        expect.objectContaining({
-          channel: 'sms',
-          cause: 'sender',
-          reason: expect.stringMatching(/TWILIO_AUTH_TOKEN/),
-        }),
-      ]);
+      expectPaused(first, 'sms', 'sender', /TWILIO_AUTH_TOKEN/);
       // Email was not held up by the texts' pause.
       expect(countsFor(sink, people)).toEqual(people.map(() => 1));
       expect(await store.outbox.counts(broadcast.id, 'sms')).toMatchObject({ queued: 6, failed_permanent: 0 });
@@ -380,16 +371,12 @@ for (const engine of storeEngines) {
         );
         const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
         const first = await send(broadcast, { rates: { email: 400 } });
-        expect(first.ended).toBe('paused');
-        expect(first.pauses).toEqual([
-          expect.objectContaining({
-            channel: 'email',
-            cause: 'health',
-            reason: expect.stringMatching(
-              /^Paused to protect the domain: [\d.]+% of its emails bounced \(the limit is 2%\)/,
-            ),
-          }),
-        ]);
+        expectPaused(
+          first,
+          'email',
+          'health',
+          /^Paused to protect the domain: [\d.]+% of its emails bounced \(the limit is 2%\)/,
+        );
         // The rate it names is the one it read: past the limit, near the 3% refused.
         const named = Number(/domain: ([\d.]+)%/.exec(first.pauses[0]?.reason ?? '')?.[1]);
         expect(named).toBeGreaterThan(2);

@@ -343,32 +343,21 @@ for (const engine of storeEngines) {
         const url = `/preferences/${links.sign('manage', id)}`;
         const box = (name: string) => new RegExp(`<input type="checkbox" name="${name}"( checked="")? value="on"/>`);
         const subscriber = (await store.subscribers.subscriber(id))!;
-        await store.optOuts.suppressByReport(
-          id,
-          {
-            kind: 'phone',
-            hash: subscriptions.phoneHash(subscriber.phone)!,
-            reason: 'undeliverable',
-            source: 'provider_report',
-          },
-          'sms_undeliverable',
-        );
+        // A provider's report about each address, as act-on-reports.ts writes it.
+        const reported = (kind: 'phone' | 'email', hash: string, reason: 'undeliverable' | 'complained') =>
+          store.optOuts.suppressByReport(
+            id,
+            { kind, hash, reason, source: 'provider_report' },
+            kind === 'phone' ? 'sms_undeliverable' : 'email_complained',
+          );
+        await reported('phone', subscriptions.phoneHash(subscriber.phone)!, 'undeliverable');
         let page = (await app.inject({ method: 'GET', url })).body;
         expect(page.match(box('sms'))?.[1]).toBeUndefined();
         expect(page).toContain(words.smsUnreachable);
         expect(page).not.toContain('reply START');
         expect(page.match(box('email'))?.[1]).toBe(' checked=""');
 
-        await store.optOuts.suppressByReport(
-          id,
-          {
-            kind: 'email',
-            hash: subscriptions.emailHash(subscriber.email)!,
-            reason: 'complained',
-            source: 'provider_report',
-          },
-          'email_complained',
-        );
+        await reported('email', subscriptions.emailHash(subscriber.email)!, 'complained');
         page = (await app.inject({ method: 'GET', url })).body;
         expect(page.match(box('email'))?.[1]).toBeUndefined();
         expect(page).toContain(words.emailComplained);

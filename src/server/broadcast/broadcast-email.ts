@@ -2,9 +2,9 @@
 // here (quoted-printable parts, encoded headers) and handed to the SMTP pool as it is. nodemailer's
 // own composer costs about 0.7 ms of CPU per message, this about 0.1 ms: with two senders on two
 // cores that is the difference between under and over 1,000 emails a second (docs/performance.md).
-import { randomBytes } from 'node:crypto';
 import libmime from 'libmime';
 import { encode as encodeQuotedPrintable, wrap } from 'libqp';
+import { randomPart } from '../messaging/random-pool.js';
 import { personalise, PERSONAL_LINK_TOKENS, type RenderedBroadcast } from './broadcast-templates.js';
 
 export interface BroadcastEmailHeaders {
@@ -204,7 +204,7 @@ export function broadcastEmailWriter(
     return [text, html];
   };
   return (email) => {
-    const boundary = `----=_Part_${randomBytes(12).toString('hex')}`;
+    const boundary = `----=_Part_${randomPart(12).toString('hex')}`;
     const [text, html] = encodeParts(email);
     return [
       fixed,

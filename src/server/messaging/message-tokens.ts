@@ -4,7 +4,8 @@
 // we can issue one: a random id and its HMAC with a key derived from SECRET_KEY. Lowercase letters
 // and digits only, 32 characters: safe in an email's local part (which some servers lowercase),
 // a header, a URL or a provider's tag.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { randomPart } from './random-pool.js';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 /** 10 bytes of id and 10 of MAC: 16 base-32 characters each. */
@@ -40,7 +41,7 @@ export function createMessageTokens(secretKey: string): MessageTokens {
   const mac = (id: string) => base32(createHmac('sha256', key).update(id).digest().subarray(0, PART_BYTES));
   return {
     issue() {
-      const id = base32(randomBytes(PART_BYTES));
+      const id = base32(randomPart(PART_BYTES));
       return `${id}${mac(id)}`;
     },
     verify(token) {

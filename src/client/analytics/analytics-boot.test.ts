@@ -66,7 +66,7 @@ describe('bootAnalytics', () => {
     expect(made.every((provider) => provider.load.mock.calls.length === 0)).toBe(true);
 
     chooseConsent('accepted');
-    await vi.waitFor(() => expect(queue.status).toBe('ready'));
+    await vi.waitFor(() => expect(queue.status).toBe('ready'), { timeout: 10_000 });
     expect(made.map((provider) => provider.name)).toEqual(['Google Analytics', 'PostHog', 'Meta Pixel']);
     for (const provider of made) expect(provider.page).toHaveBeenCalledTimes(1);
     expect(JSON.parse(window.localStorage.getItem(CONSENT_STORAGE_KEY) ?? '{}')).toMatchObject({ choice: 'accepted' });
@@ -92,7 +92,7 @@ describe('bootAnalytics', () => {
   it('in opt-out mode loads at once, and switches every provider off on Reject', async () => {
     const queue = new AnalyticsQueue();
     bootAnalytics(queue, { ...everything, consentMode: 'opt-out' }, providersFor);
-    await vi.waitFor(() => expect(queue.status).toBe('ready'));
+    await vi.waitFor(() => expect(queue.status).toBe('ready'), { timeout: 10_000 });
     chooseConsent('rejected');
     expect(queue.status).toBe('off');
     for (const provider of made) expect(provider.disable).toHaveBeenCalledTimes(1);
@@ -104,7 +104,7 @@ describe('bootAnalytics', () => {
     bootAnalytics(queue, everything, providersFor);
     expect(made.map((provider) => provider.name)).toEqual(['Google Analytics']);
     chooseConsent('accepted');
-    await vi.waitFor(() => expect(queue.status).toBe('ready'));
+    await vi.waitFor(() => expect(queue.status).toBe('ready'), { timeout: 10_000 });
   });
 
   it('is off under Global Privacy Control when only the pixel and the recorder are configured', () => {

@@ -44,7 +44,7 @@ describe('StoreLinks (the launched page)', () => {
     } finally {
       vi.useRealTimers();
     }
-    await vi.waitFor(() => expect(beacons.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(beacons.length).toBeGreaterThan(0), { timeout: 10_000 });
     const events = beaconEvents(beacons);
     expect(events).toEqual([
       {

@@ -7,6 +7,7 @@
 // the owner's problem, not the person's. A report we cannot match to a message of ours changes
 // nothing: it is kept, for the owner, never matched by a bare address.
 import type { MessageTokens } from '../messaging/message-tokens.js';
+import { classifyTwilioAnswer } from '../messaging/twilio-answers.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { FeedbackEventsRepository } from '../db/feedback-events-repository.js';
 import type { SentMessage, SentMessagesRepository } from '../db/sent-messages-repository.js';
@@ -62,6 +63,12 @@ export interface FeedbackOptions {
   pauses: Pick<BroadcastPausesRepository, 'pauseChannel'>;
   tokens: MessageTokens;
   now?: () => Date;
+}
+
+/** Why a broadcast's texts pause for a report of ours: the judge's reason for its Twilio code (30007's when it names none of ours). */
+function ourTextProblem(code: string | undefined): string {
+  const verdict = classifyTwilioAnswer({ code: Number(code) || 30007 });
+  return verdict.kind === 'sender' ? verdict.reason : classifyTwilioAnswer({ code: 30007 }).reason;
 }
 
 export class Feedback {
@@ -222,13 +229,13 @@ export class Feedback {
         if (message.channel === 'sms') await this.stop(message);
         return;
       case 'filtered':
-        // Carriers filter our texts: ours to fix, never the person's. A broadcast's texts pause. (An
-        // email refused or filed as spam by one receiving server is recorded and shown, not acted on.)
+        // Ours to fix, never the person's (carriers filtering our texts, our account's limits): a
+        // broadcast's texts pause with the reason the one judge gives that code. (An email refused
+        // or filed as spam by one receiving server is recorded and shown, not acted on.)
         if (message.broadcastId !== null && message.channel === 'sms')
           await this.options.pauses.pauseChannel(message.broadcastId, 'sms', {
             cause: 'sender',
-            reason:
-              'Carriers are filtering our texts (Twilio 30007): register the number for A2P 10DLC or use a verified toll-free number in the Twilio console, then resume.',
+            reason: ourTextProblem(event.code),
             answer: event.detail ?? event.code ?? null,
           });
         return;

@@ -2,19 +2,26 @@
 // inbound webhook (X-Twilio-Signature over the full URL, query included, and the form fields)
 // before anything is read. Our token rides in the URL (?t=…), which the signature covers.
 import { timingSafeEqual } from 'node:crypto';
+import { classifyTwilioAnswer } from '../messaging/twilio-answers.js';
 import { twilioSignature } from '../messaging/twilio-sms-provider.js';
 import type { FeedbackEvent, FeedbackKind } from './report-event.js';
 import type { FeedbackWebhook, WebhookRequest, WebhookVerdict } from './provider-webhook.js';
 
-/** Error codes of a text that did not arrive, and what each means (docs/messaging.md, "Texts"). */
-const ERROR_KINDS: Record<string, FeedbackKind> = {
-  '21610': 'stop',
-  '30003': 'soft_bounce',
-  '30005': 'undeliverable',
-  '30006': 'undeliverable',
-  '30007': 'filtered',
-  '30034': 'filtered',
-};
+/**
+ * A text that did not arrive, read by the one judge of Twilio's answers (twilio-answers.ts) as it
+ * reads them during the send: ours ("filtered": the broadcast's texts pause with the rule's reason,
+ * nothing counts against the person), the person's (their STOP, or a number that cannot get texts),
+ * or the message's for now (a soft bounce). A code no rule names is a soft bounce: never the
+ * person's for good.
+ */
+function failedKind(errorCode: string | undefined): FeedbackKind {
+  const code = Number(errorCode);
+  if (!errorCode || !Number.isInteger(code)) return 'soft_bounce';
+  const verdict = classifyTwilioAnswer({ code });
+  if (verdict.kind === 'sender') return 'filtered';
+  if (verdict.kind === 'recipient') return verdict.stop ? 'stop' : 'undeliverable';
+  return 'soft_bounce';
+}
 
 /** What a MessageStatus means; undelivered and failed are read by their error code. */
 function kindOf(status: string, errorCode: string | undefined): FeedbackKind | undefined {
@@ -31,8 +38,7 @@ function kindOf(status: string, errorCode: string | undefined): FeedbackKind | u
       return 'queued';
     case 'undelivered':
     case 'failed':
-      // An error we do not name is "not delivered for now": never the person's for good.
-      return (errorCode ? ERROR_KINDS[errorCode] : undefined) ?? 'soft_bounce';
+      return failedKind(errorCode);
     default:
       return undefined;
   }

@@ -83,6 +83,43 @@ for (const engine of storeEngines) {
       await app.close();
     });
 
+    it('our account’s problems (30001, 30002, 30010, 30032, 30034) never count against the person: the texts pause with that code’s own reason', async () => {
+      const world = await setup(engine.name, { texts: true });
+      const { store, broadcasts, send, twilio } = world;
+      const people = await addPeople(store, 5);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch', channels: ['sms'] });
+      expect((await send(broadcast)).sent).toBe(5);
+      const app = await appFor(world);
+      const texts = new Map(twilio!.sent().map((text) => [text.to, text]));
+      for (const [index, code] of ['30034', '30001', '30002', '30010', '30032'].entries()) {
+        const text = texts.get(people[index]!.phone)!;
+        const fields = { MessageSid: text.sid!, MessageStatus: 'undelivered', ErrorCode: code };
+        expect((await app.inject(callback(text.statusCallback!, fields))).json()).toMatchObject({ stored: 1 });
+        const token = new URL(text.statusCallback!).searchParams.get('t')!;
+        expect((await store.sentMessages.find({ token }))?.state).toBe('filtered');
+      }
+      // Nobody's number is marked, and nothing counts as the person's bounce.
+      for (const person of people)
+        expect(await broadcasts.subscriptions.mayContact((await store.subscribers.subscriber(person.id))!, 'sms')).toBe(
+          true,
+        );
+      const startedAt = (await store.broadcasts.get('launch'))!.startedAt;
+      expect(await store.messageHealth.health(broadcast.id, 'sms', startedAt)).toMatchObject({
+        softBounced: 0,
+        undeliverable: 0,
+      });
+      // The first pauses the texts, with its own reason: 30034's words, not 30007's.
+      expect(await store.broadcastPauses.channelPauses(broadcast.id)).toEqual([
+        expect.objectContaining({
+          channel: 'sms',
+          cause: 'sender',
+          reason: expect.stringMatching(/not registered \(Twilio 30034\)/),
+          answer: 'Twilio undelivered, error 30034',
+        }),
+      ]);
+      await app.close();
+    });
+
     it('the route is not there while texts are not set up', async () => {
       const world = await setup(engine.name);
       const app = await appFor(world);

@@ -97,6 +97,18 @@ const ANSWERS: Case[] = [
     kind: 'unknown',
     rule: undefined,
   },
+  // What a status callback reports after the send (undelivered or failed, with Twilio's error code).
+  { answer: { code: 30001, message: 'Queue overflow' }, kind: 'sender', rule: 'queue-overflow' },
+  { answer: { code: 30002, message: 'Account suspended' }, kind: 'sender', rule: 'account-suspended' },
+  { answer: { code: 30010, message: 'Message price exceeds max price' }, kind: 'sender', rule: 'max-price' },
+  {
+    answer: { code: 30032, message: 'Toll-Free Number Has Not Been Verified' },
+    kind: 'sender',
+    rule: 'toll-free-unverified',
+  },
+  { answer: { code: 30003, message: 'Unreachable destination handset' }, kind: 'message', rule: 'unreachable-handset' },
+  { answer: { code: 30005, message: 'Unknown destination handset' }, kind: 'recipient', rule: 'unknown-handset' },
+  { answer: { code: 30006, message: 'Landline or unreachable carrier' }, kind: 'recipient', rule: 'landline' },
   { answer: { status: 400, message: 'Bad Request' }, kind: 'unknown', rule: undefined },
   { answer: { status: 410, code: 99999, message: 'Gone' }, kind: 'unknown', rule: undefined },
 ];
@@ -122,6 +134,12 @@ describe('classifyTwilioAnswer', () => {
     expect(classifyTwilioAnswer({ status: 400, code: 30007 }).reason).toMatch(
       /^Carriers are filtering our texts \(Twilio 30007\): register the number .*Twilio console.*then resume\.$/,
     );
+    // Each of our account's problems says its own fix, never another code's.
+    for (const code of [30001, 30002, 30010, 30032, 30034]) {
+      const { reason } = classifyTwilioAnswer({ code });
+      expect(reason).toContain(`Twilio ${code}`);
+      expect(reason).toMatch(/then resume\.$/);
+    }
     const unknown = classifyTwilioAnswer({ status: 400, code: 21408, message: 'Not enabled for +4915123456789' });
     expect(unknown.reason).toContain('400, error 21408: "Not enabled for [redacted]"');
   });

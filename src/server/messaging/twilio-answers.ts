@@ -88,6 +88,38 @@ export const TWILIO_RULES: readonly TwilioRule[] = [
       'Carriers refuse texts from our number because it is not registered (Twilio 30034): register it for A2P 10DLC (see the Twilio console), then resume.',
   },
   {
+    id: 'queue-overflow',
+    answer: 'Error 30001 (queue overflow: we sent faster than the account takes)',
+    kind: 'sender',
+    codes: [30001],
+    reason: () =>
+      "Twilio's queue for our account overflowed (Twilio 30001): lower BROADCAST_SMS_RATE or raise the account's throughput in the Twilio console, then resume.",
+  },
+  {
+    id: 'account-suspended',
+    answer: 'Error 30002 (the account suspended)',
+    kind: 'sender',
+    codes: [30002],
+    reason: () =>
+      'Twilio says our account is suspended (Twilio 30002): see the Twilio console (billing, or a hold on the account), then resume.',
+  },
+  {
+    id: 'max-price',
+    answer: "Error 30010 (the price is over the account's maximum)",
+    kind: 'sender',
+    codes: [30010],
+    reason: () =>
+      'These texts cost more than the maximum price set for our account (Twilio 30010): raise or remove it in the Twilio console, then resume.',
+  },
+  {
+    id: 'toll-free-unverified',
+    answer: 'Error 30032 (our toll-free number not verified)',
+    kind: 'sender',
+    codes: [30032],
+    reason: () =>
+      'Carriers refuse texts from our toll-free number until it is verified (Twilio 30032): verify it in the Twilio console, then resume.',
+  },
+  {
     id: 'invalid-number',
     answer: 'Error 21211 (not a valid phone number)',
     kind: 'recipient',
@@ -116,6 +148,27 @@ export const TWILIO_RULES: readonly TwilioRule[] = [
     kind: 'recipient',
     codes: [21612],
     reason: () => 'Twilio cannot send a text to this number (21612).',
+  },
+  {
+    id: 'unknown-handset',
+    answer: 'Error 30005 (the number does not exist; reported after the send)',
+    kind: 'recipient',
+    codes: [30005],
+    reason: () => 'The carrier says this number does not exist (Twilio 30005).',
+  },
+  {
+    id: 'landline',
+    answer: 'Error 30006 (a landline, or a carrier that cannot take texts; reported after the send)',
+    kind: 'recipient',
+    codes: [30006],
+    reason: () => 'This number is a landline or its carrier cannot take texts (Twilio 30006).',
+  },
+  {
+    id: 'unreachable-handset',
+    answer: 'Error 30003 (the phone unreachable for now: off, or out of signal; reported after the send)',
+    kind: 'message',
+    codes: [30003],
+    reason: () => 'The phone could not be reached for now (Twilio 30003): it may be off or out of signal.',
   },
   {
     id: 'forbidden',

@@ -57,18 +57,21 @@ export class FeedbackEventsRepository {
 
   /**
    * The soft-bounce rule's count for one address: the different messages that soft-bounced since
-   * `since`, after the address's latest delivery (a delivery resets it).
+   * `since`, after the address's latest delivery (a delivery resets it). By when we received each
+   * report, not the date written in it: a server with a wrong clock, or a report sent late, still
+   * counts in the window.
    */
   async softBounces(addressHash: string, channel: BroadcastChannel, since: string): Promise<number> {
     const rows = await this.context.db
       .selectFrom('feedback_events')
       .innerJoin('sent_messages', 'sent_messages.token', 'feedback_events.token')
-      .select(['feedback_events.kind', 'feedback_events.token', 'feedback_events.occurred_at'])
+      .select(['feedback_events.kind', 'feedback_events.token'])
       .where('sent_messages.address_hash', '=', addressHash)
       .where('sent_messages.channel', '=', channel)
       .where('feedback_events.kind', 'in', ['soft_bounce', 'delivered'])
-      .where('feedback_events.occurred_at', '>=', since)
-      .orderBy('feedback_events.occurred_at')
+      .where('feedback_events.received_at', '>=', since)
+      .orderBy('feedback_events.received_at')
+      .orderBy('feedback_events.id')
       .execute();
     const tokens = new Set<string>();
     for (const row of rows) {

@@ -5,6 +5,9 @@ import type { SentMessageState } from './sent-messages.table.js';
 import type { BroadcastChannel } from './message-channels.js';
 import type { QueryContext } from './sql-dialect.js';
 
+/** States of a message no provider took: still leaving, or refused during the send for a reason not the person's. */
+const NOT_TAKEN: SentMessageState[] = ['sending', 'failed'];
+
 export class MessageHealthRepository {
   constructor(private readonly context: QueryContext) {}
 
@@ -20,7 +23,11 @@ export class MessageHealthRepository {
       .execute();
     const by = new Map(rows.map((row) => [row.state, Number(row.n)]));
     const count = (...states: SentMessageState[]) => states.reduce((sum, state) => sum + (by.get(state) ?? 0), 0);
-    const messages = [...by.entries()].filter(([state]) => state !== 'sending').reduce((sum, [, n]) => sum + n, 0);
+    // Over the messages the provider took: one refused during the send for a fault of ours (an
+    // outage, our sign-in) never arrived anywhere, and must not dilute the rates.
+    const messages = [...by.entries()]
+      .filter(([state]) => !NOT_TAKEN.includes(state))
+      .reduce((sum, [, n]) => sum + n, 0);
     let unsubscribed = 0;
     if (startedAt) {
       const row = await this.context.db
@@ -74,7 +81,7 @@ export class MessageHealthRepository {
       .select((eb) => ['state', eb.fn.countAll<string | number>().as('n')])
       .where('channel', '=', 'email')
       .where('created_at', '>=', since)
-      .where('state', '!=', 'sending')
+      .where('state', 'not in', NOT_TAKEN)
       .groupBy('state')
       .execute();
     const by = new Map(states.map((row) => [row.state, Number(row.n)]));

@@ -13,7 +13,7 @@ interface PostmarkRecord {
   Type?: unknown;
   TypeCode?: unknown;
   MessageID?: unknown;
-  Metadata?: { token?: unknown };
+  Metadata?: Record<string, unknown>;
   Description?: unknown;
   Details?: unknown;
   BouncedAt?: unknown;
@@ -49,6 +49,13 @@ function kindOf(record: PostmarkRecord): FeedbackKind | undefined {
 /** A fixed-length digest, so the comparison takes the same time whatever was sent. */
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** Our token in a record's Metadata, its key matched without case ("token", "Token" …). */
+function metadataToken(metadata: unknown): unknown {
+  if (!metadata || typeof metadata !== 'object') return undefined;
+  const key = Object.keys(metadata).find((name) => name.toLowerCase() === 'token');
+  return key === undefined ? undefined : (metadata as Record<string, unknown>)[key];
+}
+
 export function createPostmarkWebhook({ user, password }: { user: string; password: string }): FeedbackWebhook {
   const expected = digest(`${user}:${password}`);
   return {
@@ -66,7 +73,7 @@ export function createPostmarkWebhook({ user, password }: { user: string; passwo
       if (!kind || !postmarkId) return { ok: true, events: [] };
       // A bounce's ID is a 64-bit number (JSON.parse would round it): read as written.
       const recordId = /"ID"\s*:\s*"?(\d+)/.exec(request.rawBody.toString('utf8'))?.[1];
-      const token = text(record.Metadata?.token);
+      const token = text(metadataToken(record.Metadata));
       const at = Date.parse(String(record.BouncedAt ?? record.DeliveredAt));
       const code = text(record.Type) ?? (typeof record.TypeCode === 'number' ? String(record.TypeCode) : undefined);
       const detail = text(record.Details) ?? text(record.Description);

@@ -102,7 +102,8 @@ for (const engine of storeEngines) {
         Type: 'SpamComplaint',
         TypeCode: 512,
         MessageID: 'd6f4d3a5-1111-2222-3333-444455556666',
-        Metadata: { token: tokens[1] },
+        // A key's capitals are not ours to rely on: a mail library may re-case the header it came in.
+        Metadata: { Token: tokens[1] },
         BouncedAt: new Date().toISOString(),
       });
       expect((await post(complaint, good)).json()).toMatchObject({ stored: 1 });
@@ -224,6 +225,18 @@ for (const engine of storeEngines) {
       expect((await post(resendRequest(bounced, { at: Date.now() - 600_000 }))).statusCode).toBe(403);
       expect(await mayEmail(world, people[0]!)).toBe(true);
 
+      // A Temporary bounce (a full mailbox) is a soft bounce: the address is not suppressed for it.
+      const temporary = {
+        ...bounced,
+        data: {
+          ...bounced.data,
+          email_id: emailIds[2],
+          bounce: { message: 'Mailbox full', subType: 'General', type: 'Temporary' },
+        },
+      };
+      expect((await post(resendRequest(temporary))).json()).toMatchObject({ stored: 1 });
+      expect(await mayEmail(world, people[2]!)).toBe(true);
+
       expect((await post(signed)).json()).toMatchObject({ stored: 1 });
       expect((await post(signed)).json()).toMatchObject({ stored: 0, duplicates: 1 }); // Svix's retry: same id
       expect(await mayEmail(world, people[0]!)).toBe(false);
@@ -235,7 +248,7 @@ for (const engine of storeEngines) {
       expect((await post(resendRequest(complained))).json()).toMatchObject({ stored: 1 });
       expect(await mayEmail(world, people[1]!)).toBe(false);
       expect(await mayEmail(world, people[2]!)).toBe(true);
-      expect(await healthOf(world, broadcast.id)).toMatchObject({ hardBounced: 1, complained: 1 });
+      expect(await healthOf(world, broadcast.id)).toMatchObject({ hardBounced: 1, softBounced: 1, complained: 1 });
     });
 
     it('each route is absent while its variables are unset', async () => {

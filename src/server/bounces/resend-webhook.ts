@@ -25,14 +25,12 @@ interface ResendEvent {
   };
 }
 
-
 function kindOf(event: ResendEvent): FeedbackKind | undefined {
   switch (event.type) {
     case 'email.bounced':
-      // Resend reports Permanent bounces here; a Transient one (mailbox full, …) only counts toward three.
-      return event.data?.bounce?.type === 'Transient' || event.data?.bounce?.type === 'Undetermined'
-        ? 'soft_bounce'
-        : 'hard_bounce';
+      // Only a bounce Resend calls Permanent is the person's for good; any other type (Temporary,
+      // Transient, Undetermined, none) only counts toward three soft bounces.
+      return String(event.data?.bounce?.type ?? '').toLowerCase() === 'permanent' ? 'hard_bounce' : 'soft_bounce';
     case 'email.complained':
       return 'complaint';
     case 'email.delivered':
@@ -63,7 +61,13 @@ function tokenOf(data: ResendEvent['data']): string | undefined {
 
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-export function createResendWebhook({ secret, now = () => Date.now() }: { secret: string; now?: () => number }): FeedbackWebhook {
+export function createResendWebhook({
+  secret,
+  now = () => Date.now(),
+}: {
+  secret: string;
+  now?: () => number;
+}): FeedbackWebhook {
   const svix = new Webhook(secret);
   return {
     source: 'resend',

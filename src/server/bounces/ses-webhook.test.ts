@@ -67,7 +67,12 @@ describe('SNS URLs', () => {
   it("takes only SNS's own https hosts", () => {
     expect(isSnsUrl('https://sns.us-east-1.amazonaws.com/SimpleNotificationService-abc.pem')).toBe(true);
     expect(isSnsUrl('https://sns.cn-north-1.amazonaws.com.cn/x.pem')).toBe(true);
+    expect(isSnsUrl('https://sns.us-gov-west-1.amazonaws.com/x.pem')).toBe(true);
+    expect(isSnsUrl('https://sns.ap-southeast-2.amazonaws.com/x.pem')).toBe(true);
     for (const url of [
+      'https://sns.s3.amazonaws.com/x.pem',
+      'https://sns.amazonaws.com/x.pem',
+      'https://sns.evil-bucket.amazonaws.com/x.pem',
       'http://sns.us-east-1.amazonaws.com/x.pem',
       'https://sns.us-east-1.amazonaws.com.evil.example/x.pem',
       'https://evil.example/sns.us-east-1.amazonaws.com/x.pem',
@@ -136,6 +141,15 @@ for (const engine of storeEngines) {
       expect((await post(stale)).statusCode).toBe(403);
       const offHost = sns.sign({ ...unsigned, SigningCertURL: `${sns.baseUrl}/SimpleNotificationService-x.pem` });
       expect((await post(offHost)).statusCode).toBe(401);
+      // A certificate URL on SNS's host that SNS does not have: refused, and fetched once, not once a message.
+      const missing = sns.sign({
+        ...unsigned,
+        SigningCertURL: 'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-missing.pem',
+      });
+      const fetchesBefore = sns.certificateFetches();
+      expect((await post(missing)).statusCode).toBe(401);
+      expect((await post(missing)).statusCode).toBe(401);
+      expect(sns.certificateFetches()).toBe(fetchesBefore + 1);
       expect((await post('not json at all')).statusCode).toBe(401);
       // Signed by SNS, but naming a token we never issued: kept, acts on nobody.
       expect((await post(sns.notification(TOPIC, sesBounce('a'.repeat(32))))).json()).toMatchObject({ unmatched: 1 });
@@ -164,8 +178,8 @@ for (const engine of storeEngines) {
       expect((await post(complaint)).json()).toMatchObject({ stored: 1 });
       expect(await mayEmail(world, people[1]!)).toBe(false);
       expect(await mayEmail(world, people[2]!)).toBe(true);
-      // One certificate fetch served every message (it is cached once it has worked).
-      expect(sns.certificateFetches()).toBe(1);
+      // One certificate fetch served every message (it is cached once it has worked), besides the missing one's.
+      expect(sns.certificateFetches()).toBe(2);
       expect(
         await world.store.messageHealth.health(
           broadcast.id,

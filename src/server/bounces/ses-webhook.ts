@@ -13,8 +13,14 @@ import { TOKEN_HEADER } from '../messaging/message-log.js';
 import type { FeedbackEvent, FeedbackKind } from './report-event.js';
 import { jsonBody, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
-/** SNS's own hosts, the only ones a certificate or a subscription is fetched from. */
-const SNS_HOST = /^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
+/**
+ * SNS's own hosts, the only ones a certificate or a subscription is fetched from: sns.<region>.
+ * amazonaws.com (or .com.cn), the region as AWS names them (us-east-1, eu-central-2, us-gov-west-1,
+ * cn-north-1): never another service's host on amazonaws.com, such as sns.s3.amazonaws.com.
+ */
+const SNS_HOST = /^sns\.[a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]+-\d{1,2}\.amazonaws\.com(?:\.cn)?$/;
+/** How long a certificate URL that did not answer is not asked again: a flood of made-up URLs costs one fetch each per this long. */
+const FAILED_FETCH_KEPT_MS = 5 * 60_000;
 /** A message older than this (or this far in the future) is refused: a replay, or a clock gone wrong. */
 const MAX_AGE_MS = 60 * 60_000;
 /** The fields SNS signs, in its order, per message type. */
@@ -127,24 +133,27 @@ export interface SesWebhookOptions {
 
 export function createSesWebhook({ topicArns, snsBaseUrl, now = () => Date.now() }: SesWebhookOptions): FeedbackWebhook {
   const topics = new Set(topicArns);
-  /** Certificates that have worked, by URL; a failed fetch is not kept (the next message tries again). */
-  const certificates = new Map<string, Promise<X509Certificate>>();
+  /** Certificates by URL; a failed fetch is kept for FAILED_FETCH_KEPT_MS, then tried again. At most 100. */
+  const certificates = new Map<string, { certificate: Promise<X509Certificate>; failedAt?: number }>();
   /** Where an SNS URL is reached: itself, or (tests only) the stand-in with the same path and query. */
   const reach = (url: string) => (snsBaseUrl ? `${snsBaseUrl}${new URL(url).pathname}${new URL(url).search}` : url);
 
   const certificate = (url: string): Promise<X509Certificate> => {
-    let cached = certificates.get(url);
-    if (!cached) {
-      cached = (async () => {
+    const cached = certificates.get(url);
+    if (cached && (cached.failedAt === undefined || now() - cached.failedAt < FAILED_FETCH_KEPT_MS))
+      return cached.certificate;
+    const entry: { certificate: Promise<X509Certificate>; failedAt?: number } = {
+      certificate: (async () => {
         const response = await fetch(reach(url), { signal: AbortSignal.timeout(10_000) });
         if (!response.ok) throw new Error(`the certificate URL answered ${response.status}`);
         return new X509Certificate(await response.text());
-      })();
-      certificates.set(url, cached);
-      cached.catch(() => certificates.delete(url));
-      if (certificates.size > 100) certificates.delete(certificates.keys().next().value!);
-    }
-    return cached;
+      })(),
+    };
+    entry.certificate.catch(() => (entry.failedAt = now()));
+    certificates.delete(url);
+    certificates.set(url, entry);
+    if (certificates.size > 100) certificates.delete(certificates.keys().next().value!);
+    return entry.certificate;
   };
 
   return {

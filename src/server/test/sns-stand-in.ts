@@ -53,6 +53,9 @@ export async function startSnsStandIn(): Promise<SnsStandIn> {
     if (url.pathname === new URL(CERT_URL).pathname) {
       fetches += 1;
       response.writeHead(200, { 'content-type': 'application/x-x509-ca-cert' }).end(cert);
+    } else if (url.pathname.endsWith('.pem')) {
+      fetches += 1; // a certificate SNS does not have
+      response.writeHead(404).end();
     } else if (url.searchParams.get('Action') === 'ConfirmSubscription') {
       confirmations.push(url.searchParams);
       response.writeHead(200, { 'content-type': 'text/xml' }).end('<ConfirmSubscriptionResponse/>');

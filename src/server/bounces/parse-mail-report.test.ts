@@ -90,6 +90,17 @@ describe('parseDeliveryReport: delivery status notifications', () => {
     expect(events).toEqual([expect.objectContaining({ kind: 'soft_bounce', code: '5.7.1' })]);
   });
 
+  it('reads a report whose MIME type has capitals (Multipart/Report), and an Action of expired as a failure judged by its code', async () => {
+    const token = tokens.issue();
+    const capitals = report('postfix-user-unknown', { token }).replace(
+      'Content-Type: multipart/report; report-type=delivery-status;',
+      'Content-Type: Multipart/Report; report-type=Delivery-Status;',
+    );
+    expect((await read(capitals)).events).toEqual([expect.objectContaining({ kind: 'hard_bounce', code: '5.1.1' })]);
+    const expired = report('postfix-mailbox-full', { token }).replace('Action: failed', 'Action: expired');
+    expect((await read(expired)).events).toEqual([expect.objectContaining({ kind: 'soft_bounce', code: '4.2.2' })]);
+  });
+
   it('reads a positive DSN (Action: delivered) as delivered, and one that was relayed on as nothing', async () => {
     const token = tokens.issue();
     const delivered = report('postfix-user-unknown', { token })

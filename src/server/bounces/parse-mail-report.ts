@@ -59,7 +59,11 @@ export async function parseDeliveryReport(
   }
 
   const contentType = mail.headers.get('content-type') as { value?: string; params?: Record<string, string> };
-  const reportType = contentType?.value === 'multipart/report' ? contentType.params?.['report-type'] : undefined;
+  // MIME types and their parameters compare without case (RFC 2045): Multipart/Report is a report.
+  const reportType =
+    contentType?.value?.toLowerCase() === 'multipart/report'
+      ? contentType.params?.['report-type']?.toLowerCase()
+      : undefined;
   if (reportType !== 'delivery-status' && reportType !== 'feedback-report')
     return { events: [], unmatched: 'not a delivery report or a complaint' };
 
@@ -128,6 +132,8 @@ export async function parseDeliveryReport(
  */
 function kindOf(action: string, code: string | undefined, diagnostic: string | undefined): FeedbackKind | undefined {
   switch (action.trim().split(/\s/)[0]?.toLowerCase()) {
+    // "expired" is what some servers write for a failure after retrying until their time ran out.
+    case 'expired':
     case 'failed': {
       const answer = readSmtpText(diagnostic ?? '');
       // The Status field is the reporting server's own verdict; its class says permanence as a reply code would.

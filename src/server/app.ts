@@ -105,6 +105,7 @@ export async function createApp({
       siteUrl: config.siteUrl,
       contact: messaging.contact,
       sender: messaging.sender,
+      log: messaging.log,
     });
   }
   if (feedback && (feedback.webhooks.length > 0 || feedback.smsStatus)) {

@@ -255,6 +255,15 @@ describe('POST /api/sms/inbound', () => {
     });
     const reply = await twilio.waitFor((sent) => sent.to === '+15551234567', 5000);
     expect(reply.body).toMatch(/no more texts/i);
+    // The answer is recorded like every message we send, so what Twilio reports about it is kept.
+    expect(reply.statusCallback).toMatch(/^https:\/\/scamsavvy\.example\/api\/sms\/status\?t=[a-z2-7]{32}$/);
+    const token = new URL(reply.statusCallback!).searchParams.get('t')!;
+    await expect.poll(async () => (await store.sentMessages.find({ token }))?.state).toBe('sent');
+    expect(await store.sentMessages.find({ token })).toMatchObject({
+      purpose: 'reply',
+      channel: 'sms',
+      signupId: null,
+    });
 
     expect((await textIn(app, 'start')).statusCode).toBe(200);
     expect(await smsOff('a@example.com')).toBe(false);

@@ -8,6 +8,8 @@ import { AppError } from '../errors.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
 import { smsKeyword } from './sms-keywords.js';
 import { withoutAddresses } from '../messaging/log-safe.js';
+import { feedbackId, type MessageLog } from '../messaging/message-log.js';
+import { verdictOf } from '../messaging/send-failure.js';
 import type { Subscriptions } from './subscriptions.js';
 
 export interface SmsInboundOptions {
@@ -19,12 +21,32 @@ export interface SmsInboundOptions {
   contact: string;
   /** Who sends and where (MAIL_POSTAL_ADDRESS), named in the HELP answer as every email names it; '' when unset. */
   sender?: string;
+  /** Records each answer with its token and status-callback URL, so what Twilio reports about it is kept. */
+  log?: MessageLog | undefined;
 }
 
 export const SMS_INBOUND_PATH = '/api/sms/inbound';
 
 export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (app, options) => {
-  const { sms, subscriptions, siteUrl, contact, sender = '' } = options;
+  const { sms, subscriptions, siteUrl, contact, sender = '', log } = options;
+
+  /** The answer to one text, recorded like every message we send (its reports match it; it acts on nobody). */
+  const answerText = async (to: string, body: string): Promise<void> => {
+    const outgoing = await log?.begin({
+      channel: 'sms',
+      purpose: 'reply',
+      signupId: null,
+      feedbackId: feedbackId('reply', 'sms'),
+    });
+    try {
+      const sent = await sms.send({ to, body, ...(outgoing ? { statusCallback: outgoing.statusCallback } : {}) });
+      if (outgoing) await log?.sent(outgoing.token, { providerId: sent.id });
+    } catch (error) {
+      if (outgoing)
+        await log?.refused(outgoing.token, 'sms', verdictOf(error), withoutAddresses((error as Error).message));
+      throw error;
+    }
+  };
   // Form bodies here only: the rest of the API takes JSON alone.
   await app.register(formBody, { bodyLimit: 16 * 1024 });
 
@@ -53,7 +75,7 @@ export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (ap
       const to = inbound.from;
       // Sent after the answer, so the provider's webhook never waits on a second request.
       setImmediate(() => {
-        sms.send({ to, body: answer }).catch((error: Error) => {
+        answerText(to, answer).catch((error: Error) => {
           request.log.warn(
             { err: withoutAddresses(error.message), keyword },
             'the reply to an inbound text could not be sent',

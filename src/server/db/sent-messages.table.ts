@@ -3,7 +3,8 @@ import type { Id, Time } from './column-types.js';
 import type { BroadcastChannel } from './message-channels.js';
 
 /** Why a message was sent. */
-export type MessagePurpose = 'confirmation' | 'broadcast' | 'test';
+/** What a message was: a confirmation email, a broadcast's, a test message, or the answer to a text (STOP, START, HELP). */
+export type MessagePurpose = 'confirmation' | 'broadcast' | 'test' | 'reply';
 
 /**
  * Where a message stands, by what came back last: sending (recorded before it left), sent

@@ -70,8 +70,7 @@ export class FeedbackEventsRepository {
       .where('sent_messages.channel', '=', channel)
       .where('feedback_events.kind', 'in', ['soft_bounce', 'delivered'])
       .where('feedback_events.received_at', '>=', since)
-      .orderBy('feedback_events.received_at')
-      .orderBy('feedback_events.id')
+      .orderBy('feedback_events.id') // the order we received them in
       .execute();
     const tokens = new Set<string>();
     for (const row of rows) {

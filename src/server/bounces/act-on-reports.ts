@@ -67,7 +67,7 @@ export interface FeedbackOptions {
 
 /** Why a broadcast's texts pause for a report of ours: the judge's reason for its Twilio code (30007's when it names none of ours). */
 function ourTextProblem(code: string | undefined): string {
-  const verdict = classifyTwilioAnswer({ code: Number(code) || 30007 });
+  const verdict = classifyTwilioAnswer({ code: Number(code) });
   return verdict.kind === 'sender' ? verdict.reason : classifyTwilioAnswer({ code: 30007 }).reason;
 }
 

@@ -35,15 +35,7 @@ export function broadcastMessageId(
   message: ClaimedMessage,
   mailFrom: string | undefined,
 ): string {
-  return `broadcast-${broadcast.id}.message-${message.id}@${domainOf(mailFrom ?? '')}`;
-}
-
-/** MAIL_FROM's domain, worked out once per address rather than once per message. */
-const domains = new Map<string, string>();
-function domainOf(mailFrom: string): string {
-  let domain = domains.get(mailFrom);
-  if (domain === undefined) domains.set(mailFrom, (domain = messageIdDomain(mailFrom)));
-  return domain;
+  return `broadcast-${broadcast.id}.message-${message.id}@${messageIdDomain(mailFrom ?? '')}`;
 }
 
 export async function sendBroadcastEmail(

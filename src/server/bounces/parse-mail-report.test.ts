@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createMessageTokens, verpAddress } from '../messaging/message-tokens.js';
 import { parseDeliveryReport } from './parse-mail-report.js';
 import { forged, report, REPORT_BOUNCE_ADDRESS, REPORTS } from './test-fixtures/reports.js';
@@ -226,20 +228,21 @@ describe('parseDeliveryReport: anything else that arrives', () => {
       'I am away until Monday.',
       '',
     ].join('\r\n');
-    expect(await read(reply)).toEqual({ events: [], unmatched: 'not a delivery report or a complaint' });
+    expect(await read(reply)).toEqual({
+      events: [],
+      unmatched: 'an automatic reply (out of office, away), not a bounce',
+    });
+    const letter = reply.replace('Automatic reply: Please confirm your sign-up', 'Re: Please confirm your sign-up');
+    expect(await read(letter)).toEqual({ events: [], unmatched: 'not a delivery report, a bounce or a complaint' });
   });
 
-  it('keeps a report whose delivery-status part is missing, and one that names no recipient', async () => {
+  it('reads a report whose delivery-status part is mislabelled, or whose recipient has no Action, from its fields', async () => {
     const token = tokens.issue();
     const raw = report('postfix-user-unknown', { token });
-    expect(await read(raw.replace('Content-Type: message/delivery-status', 'Content-Type: text/plain'))).toEqual({
-      events: [],
-      unmatched: 'a delivery report without its delivery-status part',
-    });
-    expect(await read(raw.replaceAll(/^Action: failed\r\n/gm, ''))).toEqual({
-      events: [],
-      unmatched: 'a delivery report that names no recipient',
-    });
+    const mislabelled = await read(raw.replace('Content-Type: message/delivery-status', 'Content-Type: text/plain'));
+    expect(mislabelled.events).toEqual([expect.objectContaining({ kind: 'hard_bounce', code: '5.1.1' })]);
+    const noAction = await read(raw.replaceAll(/^Action: failed\r\n/gm, ''));
+    expect(noAction.events).toEqual([expect.objectContaining({ kind: 'hard_bounce', code: '5.1.1' })]);
   });
 
   it('never throws on garbage: empty input, binary noise, a truncated report', async () => {
@@ -252,5 +255,55 @@ describe('parseDeliveryReport: anything else that arrives', () => {
       full.slice(0, 900),
     ])
       expect(await read(garbage)).toEqual({ events: [], unmatched: expect.any(String) });
+  });
+});
+
+describe('parseDeliveryReport: the bounces real servers send outside the standard format', () => {
+  const sample = (name: string) =>
+    readFileSync(join(import.meta.dirname, 'test-fixtures', 'sisimai', `${name}.eml`), 'latin1');
+
+  it("reads Exim's plain-text bounce, sent to the message's VERP address, as the person's hard bounce", async () => {
+    const token = tokens.issue();
+    const raw = sample('lhost-exim-05').replace(
+      'To: shironeko@example.org',
+      `To: ${verpAddress(REPORT_BOUNCE_ADDRESS, token)}`,
+    );
+    const { events, unmatched } = await read(raw);
+    expect(unmatched).toBeUndefined();
+    expect(events).toEqual([
+      expect.objectContaining({ kind: 'hard_bounce', code: '5.1.1', message: expect.objectContaining({ token }) }),
+    ]);
+  });
+
+  it("finds our token in the copy a qmail bounce returns inline, and reads its 'Unknown user' as hard", async () => {
+    const token = tokens.issue();
+    const raw = sample('lhost-qmail-01').replace(
+      'Message-ID: <000000000.9999999999999.JavaMail.postmaster@mailhub>',
+      `Message-ID: <000000000.9999999999999.JavaMail.postmaster@mailhub>\nX-ScamSavvy-Token: ${token}`,
+    );
+    const { events } = await read(raw);
+    expect(events).toEqual([
+      expect.objectContaining({ kind: 'hard_bounce', message: expect.objectContaining({ token }) }),
+    ]);
+  });
+
+  it('reads a report wrapped in multipart/mixed (OpenSMTPD), and never suppresses for a block list', async () => {
+    const token = tokens.issue();
+    const raw = report('postfix-user-unknown', { token })
+      .replace(/report-type=delivery-status;?/i, '')
+      .replace(/multipart\/report/i, 'multipart/mixed')
+      .replace(
+        /Diagnostic-Code: .*\r\n/,
+        'Diagnostic-Code: smtp; 553 5.1.3 203.0.113.5 is listed at zen.spamhaus.org\r\n',
+      )
+      .replace('Status: 5.1.1', 'Status: 5.1.3');
+    const { events } = await read(raw);
+    expect(events).toEqual([expect.objectContaining({ kind: 'soft_bounce', code: '5.1.3' })]);
+  });
+
+  it('keeps an automatic reply and a bounce cut short for the owner, acting on neither', async () => {
+    expect((await read(sample('rfc3834-01'))).unmatched).toBe('an automatic reply (out of office, away), not a bounce');
+    const headersOnly = sample('lhost-exim-05').split('\n\n')[0]!;
+    expect((await read(`${headersOnly}\n\n`)).unmatched).toBe('a bounce with no words to read (empty or cut short)');
   });
 });

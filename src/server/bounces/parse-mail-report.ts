@@ -7,6 +7,7 @@ import { simpleParser, type ParsedMail, type SimpleParserOptions } from 'mailpar
 import { withoutAddresses } from '../messaging/log-safe.js';
 import { tokenFromVerpAddress, type MessageTokens } from '../messaging/message-tokens.js';
 import { classifySmtpAnswer, quoteSmtpAnswer, readSmtpText } from '../messaging/smtp-answers.js';
+import { readBounce, validDate, type BounceReading, type Fields, type RecipientAnswer } from './read-bounce.js';
 import type { FeedbackEvent, FeedbackKind, MessageReference } from './report-event.js';
 
 export interface DeliveryReportOptions {
@@ -24,13 +25,6 @@ export interface ReadReport {
 /** The header every email carries its token in (lowercase: as fields are read). */
 const TOKEN_HEADER = 'x-scamsavvy-token';
 
-/** Header-style fields ("Name: value", folded lines joined), names lowercased; the first of a name wins. */
-type Fields = Map<string, string>;
-
-const STATUS_PARTS = ['message/delivery-status', 'message/global-delivery-status'];
-const FEEDBACK_PARTS = ['message/feedback-report'];
-/** Where a report returns our message: its headers only, or all of it. */
-const RETURNED_PARTS = ['text/rfc822-headers', 'message/global-headers', 'message/rfc822', 'message/global'];
 /** ARF feedback types that are a person telling their mail provider they did not want this email. */
 const COMPLAINT_TYPES = new Set(['abuse', 'fraud']);
 const PARSER_OPTIONS: SimpleParserOptions & { ignoreEmbedded: boolean } = {
@@ -44,54 +38,42 @@ const PARSER_OPTIONS: SimpleParserOptions & { ignoreEmbedded: boolean } = {
   skipImageLinks: true,
   skipTextLinks: true,
 };
-const ENHANCED_STATUS = /(?<![\d.])([245])\.\d{1,3}\.\d{1,3}(?![.\d])/;
 const ADDRESS = /[^\s<>"'(),:;]+@[^\s<>"'(),:;]+/g;
 
-export async function parseDeliveryReport(
-  raw: Buffer | string,
-  { bounceAddress, tokens }: DeliveryReportOptions,
-): Promise<ReadReport> {
+/** A report read, before the message it is about is known: its events, or why none. */
+export type ReadMail =
+  | { ok: true; mail: ParsedMail; reading: BounceReading; events: Omit<FeedbackEvent, 'message'>[] }
+  | { ok: false; unmatched: string; mail?: ParsedMail; reading?: BounceReading };
+
+/** Reads a report and judges each recipient's answer; the message it is about is found by the caller. */
+export async function readMailReport(raw: Buffer | string): Promise<ReadMail> {
   let mail: ParsedMail;
   try {
     mail = await simpleParser(raw, PARSER_OPTIONS);
   } catch {
-    return { events: [], unmatched: 'not a readable email' };
+    return { ok: false, unmatched: 'not a readable email' };
   }
+  const reading = readBounce(mail, raw);
+  if (reading.type === 'none') return { ok: false, unmatched: reading.why, mail, reading };
+  if (reading.type === 'bounce' && reading.recipients.every((answer) => answer.action === 'passed-on'))
+    return { ok: true, mail, reading, events: [] };
 
-  const contentType = mail.headers.get('content-type') as { value?: string; params?: Record<string, string> };
-  // MIME types and their parameters compare without case (RFC 2045): Multipart/Report is a report.
-  const reportType =
-    contentType?.value?.toLowerCase() === 'multipart/report'
-      ? contentType.params?.['report-type']?.toLowerCase()
-      : undefined;
-  if (reportType !== 'delivery-status' && reportType !== 'feedback-report')
-    return { events: [], unmatched: 'not a delivery report or a complaint' };
-
-  const returned = firstPart(mail, RETURNED_PARTS);
-  const returnedHeaders = returned === undefined ? new Map<string, string>() : (fieldGroups(returned)[0] ?? new Map());
-  const feedbackText = reportType === 'feedback-report' ? firstPart(mail, FEEDBACK_PARTS) : undefined;
-  const feedback = feedbackText === undefined ? undefined : fieldGroups(feedbackText)[0];
-
-  const token = findToken(tokenCandidates(mail, returnedHeaders, feedback, bounceAddress), tokens);
-  if (!token.ok) return { events: [], unmatched: token.reason };
-
-  const messageId = withoutBrackets(returnedHeaders.get('message-id'));
-  const about: MessageReference = { token: token.token, ...(messageId ? { messageId } : {}) };
   const reportId = withoutBrackets(mail.messageId) ?? `sha256-${createHash('sha256').update(raw).digest('hex')}`;
   const reportDate = validDate(mail.date) ?? new Date();
 
-  if (reportType === 'feedback-report') {
-    if (!feedback) return { events: [], unmatched: 'a complaint without its feedback-report part' };
-    const feedbackType = (feedback.get('feedback-type') ?? '').toLowerCase().trim();
+  if (reading.type === 'complaint') {
+    const feedbackType = (reading.feedback.get('feedback-type') ?? '').toLowerCase().trim();
     if (!COMPLAINT_TYPES.has(feedbackType))
-      return { events: [], unmatched: `feedback type "${feedbackType.slice(0, 40)}" is not acted on` };
+      return { ok: false, unmatched: `feedback type "${feedbackType.slice(0, 40)}" is not acted on`, mail, reading };
     return {
+      ok: true,
+      mail,
+      reading,
       events: [
         {
           source: 'imap',
           eventId: reportId,
           kind: 'complaint',
-          message: about,
           occurredAt: reportDate.toISOString(),
           code: feedbackType,
         },
@@ -99,61 +81,58 @@ export async function parseDeliveryReport(
     };
   }
 
-  const statusText = firstPart(mail, STATUS_PARTS);
-  if (statusText === undefined) return { events: [], unmatched: 'a delivery report without its delivery-status part' };
-  const recipients = fieldGroups(statusText).filter((fields) => fields.has('action'));
-  if (recipients.length === 0) return { events: [], unmatched: 'a delivery report that names no recipient' };
-
-  const events: FeedbackEvent[] = [];
-  for (const [index, fields] of recipients.entries()) {
-    const diagnostic = fields.get('diagnostic-code');
-    const code = fields.get('status')?.match(ENHANCED_STATUS)?.[0] ?? diagnostic?.match(ENHANCED_STATUS)?.[0];
-    const kind = kindOf(fields.get('action') ?? '', code, diagnostic);
-    if (!kind) continue;
-    const occurredAt = validDate(fields.get('last-attempt-date')) ?? reportDate;
+  const events: Omit<FeedbackEvent, 'message'>[] = [];
+  for (const [index, answer] of reading.recipients.entries()) {
+    if (answer.action === 'passed-on') continue; // relayed or expanded: nothing to say about the person
+    const { kind, code } = judgeRecipient(answer);
     events.push({
       source: 'imap',
       eventId: `${reportId}#${index}`,
       kind,
-      message: about,
-      occurredAt: occurredAt.toISOString(),
+      occurredAt: (answer.at ?? reportDate).toISOString(),
       ...(code ? { code } : {}),
-      ...(diagnostic ? { detail: readable(diagnostic) } : {}),
+      ...(answer.diagnostic ? { detail: readable(answer.diagnostic) } : {}),
     });
   }
-  return { events };
+  return { ok: true, mail, reading, events };
+}
+
+export async function parseDeliveryReport(
+  raw: Buffer | string,
+  { bounceAddress, tokens }: DeliveryReportOptions,
+): Promise<ReadReport> {
+  const read = await readMailReport(raw);
+  if (!read.ok) return { events: [], unmatched: read.unmatched };
+  const { mail, reading } = read;
+  const feedback = reading.type === 'complaint' ? reading.feedback : undefined;
+  const token = findToken(tokenCandidates(mail, reading.returned, feedback, bounceAddress), tokens);
+  if (!token.ok) return { events: [], unmatched: token.reason };
+  const messageId = withoutBrackets(reading.returned.get('message-id'));
+  const about: MessageReference = { token: token.token, ...(messageId ? { messageId } : {}) };
+  return { events: read.events.map((event) => ({ ...event, message: about })) };
 }
 
 /**
- * What one recipient's Action (and Status) means. A failure is a hard bounce only when the mail
- * server's answer says the address is gone for good, by the same rules a failure at our own send
- * is judged by (messaging/smtp-answers.ts, decision 026): a 5.7.1 "blocked as spam" is not the
- * person's fault, and a full mailbox (5.2.2) usually empties. Anything else that failed is soft.
+ * What one recipient's answer means, by the one judge of whose fault an answer is
+ * (messaging/smtp-answers.ts, decision 026): a hard bounce only when the address is gone for good;
+ * a refusal of ours, a policy of the person's server, a full mailbox: soft, never a suppression on
+ * its own. The Status field is the reporting server's own verdict; its class says permanence as a
+ * reply code would.
  */
-function kindOf(action: string, code: string | undefined, diagnostic: string | undefined): FeedbackKind | undefined {
-  switch (action.trim().split(/\s/)[0]?.toLowerCase()) {
-    // "expired" is what some servers write for a failure after retrying until their time ran out.
-    case 'expired':
-    case 'failed': {
-      const answer = readSmtpText(diagnostic ?? '');
-      // The Status field is the reporting server's own verdict; its class says permanence as a reply code would.
-      const status = code ?? answer.status;
-      const reply = answer.reply ?? (status ? Number(status[0]) * 100 + 50 : undefined);
-      const verdict = classifySmtpAnswer({
-        ...answer,
-        ...(status ? { status } : {}),
-        ...(reply ? { reply } : {}),
-      });
-      return verdict.kind === 'recipient' ? 'hard_bounce' : 'soft_bounce';
-    }
-    case 'delayed':
-      return 'delayed';
-    case 'delivered':
-      return 'delivered';
-    default:
-      // relayed, expanded: passed on to a server or a list that reports nothing back; nothing to say
-      return undefined;
-  }
+export function judgeRecipient(answer: RecipientAnswer): { kind: FeedbackKind; code?: string } {
+  const said = readSmtpText(answer.diagnostic ?? '');
+  // The Status field is the reporting server's summary; a generic one (5.0.0) gives way to the
+  // code the receiving server itself answered with.
+  const status =
+    answer.status && (answer.action !== 'failed' || !/^\d\.0\.0$/.test(answer.status))
+      ? answer.status
+      : (said.status ?? answer.status);
+  const code = status ?? (said.reply ? String(said.reply) : undefined);
+  if (answer.action === 'delivered') return { kind: 'delivered', ...(code ? { code } : {}) };
+  if (answer.action !== 'failed') return { kind: 'delayed', ...(code ? { code } : {}) };
+  const reply = said.reply ?? (status ? Number(status[0]) * 100 + 50 : 550);
+  const verdict = classifySmtpAnswer({ ...said, ...(status ? { status } : {}), reply });
+  return { kind: verdict.kind === 'recipient' ? 'hard_bounce' : 'soft_bounce', ...(code ? { code } : {}) };
 }
 
 /** Where the token may be, in order: the address the report came to, then the message it returns. */
@@ -191,38 +170,6 @@ function findToken(candidates: string[], tokens: MessageTokens): FoundToken {
   return { ok: true, token: first.toLowerCase() };
 }
 
-/** The text of the first part of one of these types (mailparser keeps report parts as attachments). */
-function firstPart(mail: ParsedMail, types: string[]): string | undefined {
-  return mail.attachments.find((part) => types.includes(part.contentType.toLowerCase()))?.content.toString('utf8');
-}
-
-/**
- * Header-style fields in groups separated by blank lines: a delivery-status part is one group for
- * the message, then one per recipient; a returned message's headers are its first group.
- */
-function fieldGroups(text: string): Fields[] {
-  return text
-    .replace(/^(?:[ \t]*\r?\n)+/, '')
-    .split(/\r?\n[ \t]*\r?\n/)
-    .map((group) => {
-      const fields: Fields = new Map();
-      let last: string | undefined;
-      for (const line of group.split(/\r?\n/)) {
-        if (/^[ \t]/.test(line) && last) {
-          fields.set(last, `${fields.get(last)} ${line.trim()}`);
-          continue;
-        }
-        const colon = line.indexOf(':');
-        if (colon <= 0) continue;
-        const name = line.slice(0, colon).trim().toLowerCase();
-        last = fields.has(name) ? undefined : name; // the first of a name wins; a repeat's folds are skipped
-        if (last) fields.set(last, line.slice(colon + 1).trim());
-      }
-      return fields;
-    })
-    .filter((fields) => fields.size > 0);
-}
-
 /**
  * A Diagnostic-Code for the owner: without its type ("smtp;"), its multi-line reply read as one
  * sentence ("550-5.1.1 … 550-5.1.1 …" has the codes once), addresses removed, cut short.
@@ -243,10 +190,4 @@ function readable(diagnostic: string): string {
 function withoutBrackets(id: string | undefined): string | undefined {
   const bare = id?.trim().replace(/^<|>$/g, '');
   return bare || undefined;
-}
-
-function validDate(value: Date | string | undefined): Date | undefined {
-  if (value === undefined) return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
 }

@@ -80,7 +80,7 @@ describe('createEmailSender', () => {
 
   it('calls an address refused for good the recipient’s, and a 4xx the message’s, for now', async () => {
     const { sink, sender } = await setUp();
-    sink.rejectNext(550, 'No such user');
+    sink.rejectNext(550, '5.1.1 No such user');
     const refused = await failureOf(sender.send(email));
     expect(refused).toBeInstanceOf(EmailSendError);
     expect(refused).toBeInstanceOf(SendFailure);

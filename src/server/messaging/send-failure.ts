@@ -23,6 +23,16 @@ export interface FailureVerdict {
   reason: string;
   /** Twilio 21610: the person replied STOP to this sender; record it as their STOP. */
   stop?: boolean;
+  /**
+   * Refused for our sending by a receiving server (block list, reputation, volume, spam policy):
+   * tried again like "message", never the person's; the channel pauses when they mount up.
+   */
+  refused?: true;
+  /**
+   * About this person for this send only (their own server's policy, Twilio 21408/21608): the
+   * message is skipped with the reason and the send goes on; nothing changes for the person.
+   */
+  skip?: true;
 }
 
 /** A send that failed: the provider's answer (the message, addresses removed by whoever logs it) and its verdict. */

@@ -57,8 +57,8 @@ const ANSWERS: Case[] = [
   {
     from: 'Gmail',
     text: "Can't send mail - all recipients were rejected: 550-5.2.1 The email account that you tried to reach is disabled.",
-    kind: 'recipient',
-    rule: 'no-such-address',
+    kind: 'message',
+    rule: 'mailbox-disabled',
   },
   {
     from: 'Gmail',
@@ -69,14 +69,14 @@ const ANSWERS: Case[] = [
   {
     from: 'Gmail',
     text: 'Message failed: 550-5.7.1 [203.0.113.5] Our system has detected that this message is likely unsolicited mail. To reduce the amount of spam sent to Gmail, this message has been blocked.',
-    kind: 'unknown',
-    rule: undefined,
+    kind: 'message',
+    rule: 'refused-for-our-sending',
   },
   {
     from: 'Gmail',
     text: 'Message failed: 550-5.7.26 This mail is unauthenticated, which poses a security risk to the sender and Gmail users, and has been blocked.',
     kind: 'sender',
-    rule: 'not-for-us',
+    rule: 'our-authentication',
   },
   {
     from: 'Gmail',
@@ -210,8 +210,81 @@ const ANSWERS: Case[] = [
   {
     from: 'Postfix',
     text: "Can't send mail - all recipients were rejected: 554 5.7.1 Service unavailable; Client host [203.0.113.5] blocked using zen.spamhaus.org",
-    kind: 'unknown',
-    rule: undefined,
+    kind: 'message',
+    rule: 'refused-for-our-sending',
+  },
+  // Answers issue 30 names: the person's, ours, and the person's own server's policy
+  {
+    from: 'Office 365',
+    text: "Can't send mail - all recipients were rejected: 550 5.1.10 RESOLVER.ADR.RecipientNotFound; Recipient rosa@example.com not found by SMTP address lookup",
+    kind: 'recipient',
+    rule: 'no-such-address',
+  },
+  {
+    from: 'Yahoo',
+    text: "Can't send mail - all recipients were rejected: 554 delivery error: dd This user doesn't have a yahoo.com account (rosa@yahoo.com) [0] - mta1061.mail.ne1.yahoo.com",
+    kind: 'recipient',
+    rule: 'no-such-address-in-words',
+  },
+  {
+    from: 'Outlook.com',
+    text: "Can't send mail - all recipients were rejected: 550 5.5.0 Requested action not taken: mailbox unavailable (S2017062302)",
+    kind: 'recipient',
+    rule: 'no-such-address-in-words',
+  },
+  {
+    from: 'Microsoft 365',
+    text: "Can't send mail - all recipients were rejected: 550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [BN8NAM12FT051.eop-nam12.prod.protection.outlook.com]",
+    kind: 'recipient',
+    rule: 'recipient-access-denied',
+  },
+  {
+    from: 'a receiving server checking SPF',
+    text: "Can't send mail - all recipients were rejected: 550 5.1.0 SPF check failed for scamsavvy.example",
+    kind: 'sender',
+    rule: 'our-authentication',
+  },
+  {
+    from: 'Gmail',
+    text: 'Message failed: 550-5.7.25 The IP address sending this message does not have a PTR record setup, or the corresponding forward DNS entry does not point to the sending IP.',
+    kind: 'sender',
+    rule: 'our-authentication',
+  },
+  {
+    from: 'GoDaddy',
+    text: "Can't send mail - all recipients were rejected: 553 5.1.3 203.0.113.5 is listed at spamhaus.org http://www.spamhaus.org/query/bl?ip=203.0.113.5",
+    kind: 'message',
+    rule: 'refused-for-our-sending',
+  },
+  {
+    from: 'GoDaddy',
+    text: "Can't send mail - all recipients were rejected: 550 5.1.1 <rosa@example.com> - 203.0.113.5 has sent to too many recipients this hour. IB607",
+    kind: 'message',
+    rule: 'refused-for-our-sending',
+  },
+  {
+    from: 'Cox',
+    text: "Can't send mail - all recipients were rejected: 550 5.1.0 <hello@scamsavvy.example> sender rejected. Refer to Error Codes section at https://www.cox.com/residential/support/email-error-codes.html",
+    kind: 'sender',
+    rule: 'not-for-us',
+  },
+  {
+    from: 'Office 365',
+    text: "Can't send mail - all recipients were rejected: 550 5.7.133 RESOLVER.RST.SenderNotAuthenticatedForGroup; authentication required; Delivery restriction check failed as sender not authenticated",
+    kind: 'message',
+    rule: 'persons-policy',
+  },
+  {
+    from: 'Exchange',
+    text: "Can't send mail - all recipients were rejected: 550 5.7.1 Client does not have permissions to send as this sender / not authorized to send to this recipient",
+    kind: 'message',
+    rule: 'persons-policy',
+  },
+  {
+    from: 'a provider',
+    text: "Can't send mail - all recipients were rejected: 550 5.1.1 <rosa@example.com> Recipient account is suspended",
+    kind: 'message',
+    rule: 'mailbox-disabled',
   },
   // Mailgun
   { from: 'Mailgun', text: 'Invalid login: 535 Authentication failed', kind: 'sender', rule: 'sign-in' },
@@ -284,7 +357,7 @@ const ANSWERS: Case[] = [
   { from: 'the network', text: 'Connection closed unexpectedly', kind: 'message', rule: 'unreachable' },
   { from: 'the network', text: 'read ECONNRESET', kind: 'message', rule: 'unreachable' },
   { from: 'DNS', text: 'getaddrinfo ENOTFOUND smtp.example.org', kind: 'sender', rule: 'dns' },
-  { from: 'DNS', text: 'getaddrinfo EAI_AGAIN smtp.example.org', kind: 'sender', rule: 'dns' },
+  { from: 'DNS', text: 'getaddrinfo EAI_AGAIN smtp.example.org', kind: 'message', rule: 'dns-for-now' },
   { from: 'TLS', text: 'self-signed certificate', kind: 'sender', rule: 'tls' },
   { from: 'TLS', text: 'certificate has expired', kind: 'sender', rule: 'tls' },
   {
@@ -360,8 +433,8 @@ describe('classifySmtpText: the answers of real mail servers, as stored', () => 
         .reason,
     ).toBe('The mail server says this address does not exist (550 5.1.1).');
     expect(classifySmtpText('certificate has expired').reason).toMatch(/certificate has expired.*SMTP_URL.*resume/);
-    const unknown = classifySmtpText('Message failed: 554 5.7.1 <rosa@example.com>: message refused by policy');
-    expect(unknown.reason).toContain('"Message failed: 554 5.7.1 <[redacted]>: message refused by policy"');
+    const unknown = classifySmtpText('Message failed: 554 5.7.1 <rosa@example.com>: transaction declined, code 42');
+    expect(unknown.reason).toContain('"Message failed: 554 5.7.1 <[redacted]>: transaction declined, code 42"');
     expect(unknown.reason).not.toMatch(ADDRESS);
   });
 });

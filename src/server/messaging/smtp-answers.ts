@@ -28,6 +28,10 @@ export interface SmtpRule {
   /** The answers it covers, in the words of the docs' table. */
   answer: string;
   kind: FailureKind;
+  /** Refused for our sending: counted, and the channel pauses when they mount up (verdict.refused). */
+  refused?: true;
+  /** The person's own server's policy: skipped for this send (verdict.skip). */
+  skip?: true;
   matches(answer: SmtpAnswer): boolean;
   reason(answer: SmtpAnswer): string;
 }
@@ -83,6 +87,8 @@ export function quoteSmtpAnswer(answer: SmtpAnswer): string {
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
+/** A refusal of the message's text rather than its address: a filter's, whatever it says. */
+const afterTheText = (answer: SmtpAnswer) => /^DATA/i.test(answer.command ?? '') || AFTER_THE_TEXT.test(answer.text);
 const permanentReply = (answer: SmtpAnswer) => answer.reply !== undefined && answer.reply >= 500;
 const statusIn = (answer: SmtpAnswer, ...statuses: string[]) =>
   answer.status !== undefined && statuses.includes(answer.status);
@@ -90,12 +96,61 @@ const words = (answer: SmtpAnswer, pattern: RegExp) => pattern.test(answer.text)
 
 /** Words an account-level stop uses (Amazon SES, SendGrid, Mailgun, Google Workspace). */
 const ACCOUNT_STOPPED =
-  /sending (?:is )?paused|account (?:is |has been )?(?:suspended|paused|on hold)|account (?:is )?under review/i;
+  /sending (?:is )?paused|(?:your|sending|our) account (?:is |has been )?(?:suspended|paused|on hold)|account (?:is )?under review/i;
 const QUOTA_USED = /(?:daily|sending|message) (?:message )?quota|credits? exceeded|sending limit/i;
-const MAILBOX_FULL = /mailbox (?:is )?full|over quota|out of storage/i;
-/** A recipient's address that does not exist, said in words (servers that give no enhanced status code). */
-const NO_SUCH_ADDRESS =
-  /no such (?:user|mailbox|recipient|address)|user unknown|unknown (?:user|recipient|mailbox|address)|(?:user|mailbox|recipient|address|account) (?:not found|does not exist|doesn't exist|is disabled|disabled)|does not exist|doesn't exist|invalid (?:recipient|mailbox)|recipient not found/i;
+const MAILBOX_FULL = /mailbox (?:is )?full|over quota|out of storage|quota exceeded|insufficient (?:disk )?space/i;
+/** A person's mailbox that exists but takes nothing now: disabled, suspended, inactive (it may come back). */
+const MAILBOX_DISABLED =
+  /(?:account|mailbox|user)(?: that you tried to reach)? (?:is |has been )?(?:disabled|suspended|inactive|deactivated|locked|blocked)|account (?:is )?(?:disabled|suspended)/i;
+/**
+ * The exact words the big providers and mail servers use for an address, or a domain, that does not
+ * exist (Gmail, Yahoo and AOL, Microsoft 365 and Outlook.com, Postfix, Domino): trusted on their own.
+ */
+const PROVIDERS_NO_SUCH_ADDRESS = new RegExp(
+  [
+    "account that you tried to reach does not exist|doesn't have an? [\\w.-]+ account|does not have an? [\\w.-]+ account",
+    'recipient (?:address )?rejected: (?:access denied|user unknown|undeliverable address|mailbox not found)',
+    'recipientnotfound|recipient not found|mailbox not found|mailbox unavailable|no mailbox here',
+    'not listed in (?:the )?(?:domino directory|public name)',
+    'host unknown|host or domain name not found|no such domain|domain (?:not found|does not exist)|dns lookup failure|no mx record|does not accept mail|not accepting (?:network )?messages|domain is not reachable',
+  ].join('|'),
+  'i',
+);
+/** The same in any words. */
+const NO_SUCH_ADDRESS = new RegExp(
+  [
+    'no such (?:user|mailbox|recipient|address|account|domain|person)',
+    'user unknown|unknown (?:user|recipient|mailbox|address|local part|alias)',
+    "(?:user|mailbox|recipient|address|account)(?: name)? (?:not found|does not exist|doesn't exist|not exist|is unknown|invalid|unavailable)",
+    'invalid (?:recipient|mailbox|address|final delivery userid)|destinataire invalide|not a valid (?:mailbox|recipient|user)',
+    'address rejected\\.?(?:$|\\s)|does not exist|unrouteable address|no valid recipients',
+    PROVIDERS_NO_SUCH_ADDRESS.source,
+  ].join('|'),
+  'i',
+);
+/**
+ * A receiving server refusing us, not the person: our domain's authentication (SPF, DKIM, DMARC),
+ * block lists, our reputation, volume and spam policy. Never a person's suppression, whatever code
+ * comes with it (a Spamhaus listing may come as 553 5.1.3, "too many recipients" as 5.1.1).
+ */
+const OUR_AUTHENTICATION =
+  /\b(?:SPF|DMARC|DKIM)\b|unauthenticated|not authenticated|authentication (?:failed|failure|required)/i;
+const REFUSED_FOR_OUR_SENDING = new RegExp(
+  [
+    'spamhaus|spamcop|barracuda|sorbs|blocked using|black ?list|block ?list|\\bRBL\\b|DNSBL|listed (?:at|in|on|by) \\S*(?:bl\\b|rbl|spam|block|black|abuse|\\.org|\\.net)',
+    'reputation|too many (?:recipients|messages|connections|mails)|rate (?:limit|that prevents)|sending rate|sent too many|too fast',
+    'spam|junk|unsolicited|bulk mail|policy reasons|content (?:rejected|filter)|message (?:rejected|refused|blocked) (?:as|due|because|by)',
+    '\\bPTR\\b|reverse (?:DNS|lookup|hostname)|\\brDNS\\b|ip address .*(?:blacklisted|blocked|rejected|refused)|client host .* (?:blocked|rejected)',
+    '(?:your|sender|sending|the) ip|blocked for|temporarily blocked|has been blocked',
+  ].join('|'),
+  'i',
+);
+/**
+ * A person's own server refusing this email by its policy (a group that only takes mail from its
+ * members, a recipient who allows only known senders): about that person, for this send.
+ */
+const PERSONS_POLICY =
+  /not authori[sz]ed to send to (?:this|the) recipient|sendernotauthenticatedforgroup|RESOLVER\.RST\.|restricted (?:group|recipient|to members)|recipient preferences|only accepts mail from|not (?:allowed|permitted) to (?:send|post) to|delivery not authori[sz]ed|requires authentication to send to/i;
 /**
  * A server that will not send for us, or not from our From address, or not unauthenticated mail:
  * our setup, whoever the recipient. The 5.7.1 decision (decision 026): these words make a policy
@@ -103,6 +158,8 @@ const NO_SUCH_ADDRESS =
  */
 const NOT_FOR_US =
   /relay|sender|send(?:ing)? as\b|sendas|not (?:allowed|permitted|authori[sz]ed) to send|from address|mail from|unauthenticated|not authenticated|authentication required|not verified|unverified/i;
+/** A refusal given after the message's text (DATA), not to the address: a content filter's, whatever its words. */
+const AFTER_THE_TEXT = /\b(?:end of )?DATA\b(?: command)?|after (?:end of )?data|smtp command data/;
 
 /** What a certificate or TLS failure was, in plain words. */
 function tlsTrouble(answer: SmtpAnswer): string {
@@ -150,7 +207,7 @@ export const SMTP_RULES: readonly SmtpRule[] = [
     answer:
       'Our sending account paused or suspended ("554 Message rejected: Sending paused for this account", Amazon SES)',
     kind: 'sender',
-    matches: (answer) => words(answer, ACCOUNT_STOPPED),
+    matches: (answer) => words(answer, ACCOUNT_STOPPED) && !/^5\.[12]\./.test(answer.status ?? ''),
     reason: (answer) =>
       `The email provider has paused or suspended our sending account${inBrackets(answer)}: see its console (for Amazon SES, the account's sending status), then resume.`,
   },
@@ -195,8 +252,17 @@ export const SMTP_RULES: readonly SmtpRule[] = [
       `We could not open a secure connection to the mail server (${tlsTrouble(answer)}): check the host and port in SMTP_URL (smtps:// with port 465, smtp:// with 587), then resume.`,
   },
   {
+    id: 'dns-for-now',
+    answer:
+      "The mail server's name could not be looked up just now (EAI_AGAIN, ESERVFAIL, ETIMEOUT): a resolver's momentary answer",
+    kind: 'message',
+    matches: (answer) => ['EAI_AGAIN', 'ESERVFAIL', 'ETIMEOUT'].includes(answer.systemCode ?? ''),
+    reason: (answer) =>
+      `The mail server's name${answer.host ? ` (${answer.host})` : ''} could not be looked up just now: we will keep trying.`,
+  },
+  {
     id: 'dns',
-    answer: "The mail server's name not found (nodemailer EDNS: ENOTFOUND, EAI_AGAIN)",
+    answer: "The mail server's name not found (nodemailer EDNS: ENOTFOUND, EAI_FAIL, EAI_NONAME)",
     kind: 'sender',
     matches: (answer) =>
       answer.code === 'EDNS' || DNS_CODES.has(answer.systemCode ?? '') || words(answer, /getaddrinfo/i),
@@ -215,13 +281,59 @@ export const SMTP_RULES: readonly SmtpRule[] = [
       `The mail server refused our From address${inBrackets(answer)}: check that MAIL_FROM is an address the SMTP_URL account may send from, then resume.`,
   },
   {
-    id: 'no-such-address',
-    answer: 'This address does not exist or takes no mail: a 5xx with 5.1.x (5.1.1, 5.1.2, 5.1.3, 5.1.10) or 5.2.1',
+    id: 'persons-policy',
+    answer:
+      'The person\'s own server refusing this email by its policy: "not authorized to send to this recipient", 5.7.133 SenderNotAuthenticatedForGroup, "recipient preferences"',
+    kind: 'message',
+    skip: true,
+    matches: (answer) => permanentReply(answer) && words(answer, PERSONS_POLICY),
+    reason: (answer) =>
+      `This person's own mail server refuses our email by its policy${inBrackets(answer)}: skipped for this send, and the send goes on. Nothing changes for the person.`,
+  },
+  {
+    id: 'our-authentication',
+    answer:
+      'Our domain\'s authentication refused by the receiving server: 5.7.23 to 5.7.27, "SPF", "DKIM", "DMARC", "unauthenticated"',
+    kind: 'sender',
+    matches: (answer) =>
+      permanentReply(answer) && (/^5\.7\.2[3-7]$/.test(answer.status ?? '') || words(answer, OUR_AUTHENTICATION)),
+    reason: (answer) =>
+      `The receiving mail server refused our email because our domain's authentication failed${inBrackets(answer)}: check the SPF, DKIM and DMARC records of MAIL_FROM's domain, then resume. Nobody is marked undeliverable for it.`,
+  },
+  {
+    id: 'refused-for-our-sending',
+    answer:
+      'Refused for our sending, not the person: block lists ("Spamhaus", "blocked using", "listed"), reputation, volume ("too many recipients this hour"), spam policy, reverse DNS',
+    kind: 'message',
+    refused: true,
+    matches: (answer) => permanentReply(answer) && words(answer, REFUSED_FOR_OUR_SENDING),
+    reason: (answer) =>
+      `The receiving mail server refused our email for our sending, not for this person${inBrackets(answer)}: a block list, our reputation, our volume or its spam policy. We will try again later; when such refusals mount up the channel pauses. Nobody is marked undeliverable for it.`,
+  },
+  {
+    id: 'recipient-access-denied',
+    answer:
+      'Microsoft\'s "Recipient address rejected: Access denied" (550 5.4.1, 5.7.1): no such address in that directory',
     kind: 'recipient',
+    matches: (answer) => permanentReply(answer) && words(answer, /recipient address rejected: access denied/i),
+    reason: (answer) => `The mail server says this address does not exist${inBrackets(answer)}.`,
+  },
+  {
+    id: 'mailbox-disabled',
+    answer: 'The person\'s mailbox disabled, suspended or inactive: 5.2.1, "account is disabled"',
+    kind: 'message',
     matches: (answer) =>
       permanentReply(answer) &&
-      answer.status !== undefined &&
-      (/^5\.1\.(?:[0-6]|10)$/.test(answer.status) || answer.status === '5.2.1'),
+      (words(answer, MAILBOX_DISABLED) || (statusIn(answer, '5.2.1') && !words(answer, NO_SUCH_ADDRESS))),
+    reason: (answer) =>
+      `This person's mailbox is disabled or suspended${inBrackets(answer)}: we will try again later. It counts as a soft bounce, never at once as an address that does not exist.`,
+  },
+  {
+    id: 'no-such-address',
+    answer:
+      "This address or its domain does not exist: a 5xx with 5.1.1, 5.1.2, 5.1.3, 5.1.6, 5.1.10 or 5.4.4, not after the message's text",
+    kind: 'recipient',
+    matches: (answer) => permanentReply(answer) && /^5\.(?:1\.(?:1|2|3|6|10|351)|4\.4)$/.test(answer.status ?? ''),
     reason: (answer) => {
       const status = answer.status ?? '';
       const what =
@@ -239,11 +351,13 @@ export const SMTP_RULES: readonly SmtpRule[] = [
   },
   {
     id: 'no-such-address-in-words',
-    answer: 'The same, said in words by a 550, 551, 553 or 554 without a status code ("No such user", "User unknown")',
+    answer:
+      'The same, said in words by any 5xx ("No such user", "User unknown", "This user doesn\'t have a yahoo.com account", "mailbox unavailable", "Recipient address rejected: Access denied"), not after the message\'s text',
     kind: 'recipient',
     matches: (answer) =>
-      [550, 551, 553, 554].includes(answer.reply ?? 0) &&
-      (answer.status === undefined || answer.status === '5.0.0') &&
+      permanentReply(answer) &&
+      !afterTheText(answer) &&
+      !/^5\.(?:1\.[078]|2\.0|7\.\d+)$/.test(answer.status ?? '') &&
       words(answer, NO_SUCH_ADDRESS),
     reason: (answer) => `The mail server says this address does not exist${inBrackets(answer)}.`,
   },
@@ -293,7 +407,13 @@ export function smtpRuleFor(answer: SmtpAnswer): SmtpRule | undefined {
 
 export function classifySmtpAnswer(answer: SmtpAnswer): FailureVerdict {
   const rule = smtpRuleFor(answer);
-  return rule ? { kind: rule.kind, reason: rule.reason(answer) } : unknownVerdict(answer);
+  if (!rule) return unknownVerdict(answer);
+  return {
+    kind: rule.kind,
+    reason: rule.reason(answer),
+    ...(rule.refused ? { refused: true } : {}),
+    ...(rule.skip ? { skip: true } : {}),
+  };
 }
 
 /** The first reply code in a text ("Invalid login: 535 …"), not a port ("127.0.0.1:465") or a year. */

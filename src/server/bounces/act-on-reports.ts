@@ -18,6 +18,7 @@ import type { ConsentKind } from '../db/consent-events.table.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
 import type { SentMessageState } from '../db/sent-messages.table.js';
 import type { FeedbackEvent, FeedbackKind } from './report-event.js';
+import { secondOpinion } from './second-opinion.js';
 
 /** Soft bounces on different sends, within this window and with no delivery between, make a bounce. */
 export const SOFT_BOUNCES_TO_SUPPRESS = 3;
@@ -137,7 +138,8 @@ export class Feedback {
   /** One batch: messages looked up together, reports stored together, states advanced together. */
   private async process(groups: FeedbackEvent[][]): Promise<FeedbackOutcome[]> {
     const { sentMessages, feedbackEvents, tokens } = this.options;
-    const events = groups.flat();
+    // A provider's "permanent" read again through the receiving server's own answer.
+    const events = groups.flat().map(secondOpinion);
     // A token that is not ours is a forgery or a mistake: it matches nothing, and nothing else is tried.
     const ours = events.map((event) =>
       event.message.token && tokens.verify(event.message.token) ? event.message.token.toLowerCase() : undefined,

@@ -236,6 +236,23 @@ for (const engine of storeEngines) {
       };
       expect((await post(resendRequest(temporary))).json()).toMatchObject({ stored: 1 });
       expect(await mayEmail(world, people[2]!)).toBe(true);
+      // A Permanent bounce whose answer is DMARC (our DNS, 5.7.26) is read again by the one judge:
+      // a soft bounce, never the person's suppression.
+      const dmarc = {
+        ...bounced,
+        data: {
+          ...bounced.data,
+          email_id: emailIds[2],
+          bounce: {
+            message:
+              "550 5.7.26 Unauthenticated email from scamsavvy.example is not accepted due to domain's DMARC policy.",
+            subType: 'General',
+            type: 'Permanent',
+          },
+        },
+      };
+      expect((await post(resendRequest(dmarc))).json()).toMatchObject({ stored: 1 });
+      expect(await mayEmail(world, people[2]!)).toBe(true);
 
       expect((await post(signed)).json()).toMatchObject({ stored: 1 });
       expect((await post(signed)).json()).toMatchObject({ stored: 0, duplicates: 1 }); // Svix's retry: same id

@@ -149,6 +149,56 @@ for (const engine of storeEngines) {
       },
     );
 
+    it("two people refused by their own server's policy are skipped with the reason; the send finishes for everyone else", async () => {
+      const { store, broadcasts, send, sink } = await setup(engine.name);
+      const people = await addPeople(store, 10);
+      const guarded = [people[2]!, people[6]!];
+      sink.answerFor((to, stage) =>
+        stage === 'rcpt' && guarded.some((person) => person.email === to)
+          ? {
+              code: 550,
+              message: '5.7.133 RESOLVER.RST.SenderNotAuthenticatedForGroup; not authorized to send to this recipient',
+            }
+          : undefined,
+      );
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      const result = await send(broadcast);
+      expect(result).toMatchObject({ ended: 'finished', sent: 8, skipped: 2, failedPermanent: 0, pauses: [] });
+      expect(countsFor(sink, people)).toEqual(people.map((person) => (guarded.includes(person) ? 0 : 1)));
+      for (const person of guarded) {
+        const subscriber = (await store.subscribers.subscriber(person.id))!;
+        expect(await broadcasts.subscriptions.mayContact(subscriber, 'email')).toBe(true);
+      }
+    });
+
+    it('a DMARC refusal of a quarter of the list pauses the channel and suppresses nobody; after the fix each gets exactly one', async () => {
+      const { store, broadcasts, send, sink, control } = await setup(engine.name);
+      const people = await addPeople(store, 12);
+      const strict = people.filter((_, index) => index % 4 === 1);
+      let fixed = false;
+      sink.answerFor((to, stage) =>
+        !fixed && stage === 'rcpt' && strict.some((person) => person.email === to)
+          ? {
+              code: 550,
+              message:
+                "5.7.26 Unauthenticated email from scamsavvy.example is not accepted due to domain's DMARC policy",
+            }
+          : undefined,
+      );
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      const first = await send(broadcast);
+      expect(first.ended).toBe('paused');
+      expect(first.pauses[0]?.reason).toMatch(/authentication failed.*SPF, DKIM and DMARC/);
+      for (const person of people) {
+        const subscriber = (await store.subscribers.subscriber(person.id))!;
+        expect(await broadcasts.subscriptions.mayContact(subscriber, 'email')).toBe(true);
+      }
+      fixed = true;
+      const { report: second } = await resume(control, 'launch');
+      expect(second).toMatchObject({ ended: 'finished' });
+      expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+    });
+
     it('the message log failing (a database blip) never stops a message nor sends one twice', async () => {
       const { store, broadcasts, send, sink } = await setup(engine.name);
       const people = await addPeople(store, 6);
@@ -167,7 +217,7 @@ for (const engine of storeEngines) {
     });
 
     it('421 on every other message: everyone is reached once', async () => {
-      const { store, broadcasts, send, sink } = await setup(engine.name);
+      const { store, broadcasts, send, sink, control } = await setup(engine.name);
       const people = await addPeople(store, 12);
       sink.answerFor((_to, stage, count) =>
         stage === 'data' && count % 2 === 1

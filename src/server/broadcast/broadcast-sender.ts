@@ -239,6 +239,7 @@ export class BroadcastSender {
         const health = this.health[channel];
         health.failingSince = null;
         health.unknownInARow = 0;
+        health.refusedInARow = 0;
       }
       this.waitingOnPause.delete(channel);
       await this.pauseIfOutageTooLong(broadcast, channel);
@@ -343,6 +344,7 @@ export class BroadcastSender {
       health.lastSuccessAt = Date.now();
       health.failingSince = null;
       health.unknownInARow = 0;
+      health.refusedInARow = 0;
       // Its provider id goes into the log with the batch's outcomes, in the same write.
       return { id: message.id, result: 'sent', providerId, token };
     } catch (error) {

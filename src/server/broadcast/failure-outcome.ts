@@ -7,7 +7,7 @@ import type { BroadcastChannel } from '../db/message-channels.js';
 import type { ClaimedMessage, Outcome } from '../db/outbox-repository.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import type { FailureVerdict } from '../messaging/send-failure.js';
-import { UNKNOWN_ANSWER_ATTEMPTS, UNKNOWN_ANSWERS_IN_A_ROW } from './broadcast-sender-options.js';
+import { REFUSALS_IN_A_ROW, UNKNOWN_ANSWER_ATTEMPTS, UNKNOWN_ANSWERS_IN_A_ROW } from './broadcast-sender-options.js';
 import { unknownAnswerReason } from './pause-rules.js';
 
 /** How a channel is doing, as one sender has seen it: what the give-up and unknown-answer rules read. */
@@ -18,6 +18,8 @@ export interface ChannelHealth {
   failingSince: number | null;
   lastAnswer: string;
   unknownInARow: number;
+  /** Refusals for our sending (block lists, reputation, volume) in a row. */
+  refusedInARow: number;
 }
 
 export const healthyChannel = (): ChannelHealth => ({
@@ -25,6 +27,7 @@ export const healthyChannel = (): ChannelHealth => ({
   failingSince: null,
   lastAnswer: '',
   unknownInARow: 0,
+  refusedInARow: 0,
 });
 
 export interface FailureRules {
@@ -58,6 +61,8 @@ export function failureOutcome(
       outcome: { id, result: 'permanent', kind: 'recipient', error: answer },
       undeliverable: { stop: verdict.stop === true },
     };
+  // The person's own server's policy: this send skips them, with the reason; nothing else changes.
+  if (verdict.skip) return { outcome: { id, result: 'skipped', error: answer } };
   if (verdict.kind === 'sender')
     return {
       outcome: { id, result: 'requeue', kind: 'sender', error: answer },
@@ -66,6 +71,11 @@ export function failureOutcome(
   health.failingSince ??= now;
   health.lastAnswer = answer;
   let pause: FailureOutcome['pause'];
+  // Refused for our sending: tried again like any "for now", and the channel pauses when they mount up.
+  if (verdict.refused) {
+    health.refusedInARow += 1;
+    if (health.refusedInARow >= REFUSALS_IN_A_ROW) pause = { cause: 'sender', reason: verdict.reason };
+  }
   if (verdict.kind === 'unknown') {
     health.unknownInARow += 1;
     if (attempts >= UNKNOWN_ANSWER_ATTEMPTS || health.unknownInARow >= UNKNOWN_ANSWERS_IN_A_ROW)

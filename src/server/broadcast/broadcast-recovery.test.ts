@@ -217,7 +217,7 @@ for (const engine of storeEngines) {
     });
 
     it('421 on every other message: everyone is reached once', async () => {
-      const { store, broadcasts, send, sink, control } = await setup(engine.name);
+      const { store, broadcasts, send, sink } = await setup(engine.name);
       const people = await addPeople(store, 12);
       sink.answerFor((_to, stage, count) =>
         stage === 'data' && count % 2 === 1

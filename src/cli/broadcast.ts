@@ -31,14 +31,15 @@ and sends through SMTP_URL and TWILIO_* like the server.
       Sends, N sender processes at once (PostgreSQL only), at most PER_SECOND emails a second in all
       (BROADCAST_EMAIL_RATE) and texts (BROADCAST_SMS_RATE). Safe to run again after a crash: it goes on
       where it stopped, and sends nobody anything twice.
-  status NAME      Queued, sent, failed, skipped and unknown.
+  status NAME      Queued, sent, failed, skipped and unknown; held messages by person, with the answer.
   pause NAME       Senders stop after the messages they are sending now.
   resume NAME [send's options] [--despite-health]
       Goes on with a paused broadcast (paused by you, or by a failure of ours: status says why). A
       broadcast that paused itself for its bounce or complaint rates goes on only with --despite-health.
-  retry NAME [--include-undeliverable [--yes]]
+  retry NAME [--held] [--include-undeliverable [--yes]]
       Queues again the messages that failed by no fault of the person's: given up during an outage, or
-      refused because of our own settings. With --include-undeliverable (asked once more, or --yes),
+      refused because of our own settings. With --held, also the held ones (each paused the channel
+      twice), once what held them is fixed. With --include-undeliverable (asked once more, or --yes),
       also those whose address or number the provider said cannot be reached.
   top-up NAME      Adds people who signed up since it was created.
   list             Every broadcast.`;
@@ -63,6 +64,7 @@ export async function main(argv: string[], output: Output = TERMINAL): Promise<n
         'sms-rate': { type: 'string' },
         'resend-unknown': { type: 'boolean' },
         'include-undeliverable': { type: 'boolean' },
+        held: { type: 'boolean' },
         'despite-health': { type: 'boolean' },
         yes: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },

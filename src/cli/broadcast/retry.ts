@@ -1,7 +1,8 @@
-// `broadcast -- retry NAME [--include-undeliverable [--yes]]`: queues again the messages that failed
+// `broadcast -- retry NAME [--held] [--include-undeliverable [--yes]]`: queues again the messages that failed
 // by no fault of the person's (gave up "for now", or our own credentials or outage), per channel and
 // reason. Those whose address the provider said cannot be reached go again only when the owner says
-// so twice: the flag, then "yes" (or --yes where nobody is at the keyboard).
+// so twice: the flag, then "yes" (or --yes where nobody is at the keyboard). Held messages (each paused
+// the channel twice) go again with --held, once what held them is fixed.
 import { createInterface } from 'node:readline/promises';
 import type { RetryGroup } from '../../server/broadcast/retry-plan.js';
 import { number, plural } from '../../shared/plain-numbers.js';
@@ -46,8 +47,9 @@ export async function retry(context: Context, name: string, values: Values): Pro
     }
   }
   if (plan.undeliverable === 0) includeUndeliverable = false;
-  const done = await control.retry(broadcast, { includeUndeliverable });
-  const queued = done.retryable + (includeUndeliverable ? done.undeliverable : 0);
+  const held = values.held === true;
+  const done = await control.retry(broadcast, { includeUndeliverable, held });
+  const queued = done.retryable + (includeUndeliverable ? done.undeliverable : 0) + (held ? done.held : 0);
   if (queued === 0) out.write(`Nothing to queue again: no message of "${name}" failed by a fault of ours.\n`);
   else {
     out.write(`Queued again: ${plural(queued, 'message')}.\n`);
@@ -57,6 +59,11 @@ export async function retry(context: Context, name: string, values: Values): Pro
     out.write(
       `Not queued: ${plural(done.undeliverable, 'message')} whose address or number the provider said cannot be reached. ` +
         `If you believe that answer was wrong: npm run broadcast -- retry ${name} --include-undeliverable\n`,
+    );
+  if (!held && done.held > 0)
+    out.write(
+      `Not queued: ${plural(done.held, 'held message')} (each paused the channel twice; see them with: npm run broadcast -- status ${name}). ` +
+        `Once you have fixed what held them: npm run broadcast -- retry ${name} --held\n`,
     );
   if (queued > 0) {
     const state = await control.state(broadcast);

@@ -25,6 +25,14 @@ export async function status(context: Context, name: string): Promise<number> {
   }
   const { senders, sentLastMinute } = await control.activity(broadcast);
   out.write(`Senders running: ${senders}. Sent in the last minute: ${number(sentLastMinute)}.\n`);
+  const held = await control.heldMessages(broadcast);
+  if (held.length > 0) {
+    out.write(`Held: ${number(held.length)} (each paused the channel twice; everyone else went on):\n`);
+    for (const message of held.slice(0, 50))
+      out.write(`  ${message.channel === 'email' ? 'Email' : 'Text'} to ${message.person}: ${message.answer}\n`);
+    if (held.length > 50) out.write(`  … and ${number(held.length - 50)} more.\n`);
+    out.write(`Once what held them is fixed: npm run broadcast -- retry ${name} --held\n`);
+  }
   const plan = await control.retryPlan(broadcast);
   if (plan.retryable > 0)
     out.write(

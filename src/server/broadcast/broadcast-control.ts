@@ -12,7 +12,9 @@ import { SenderBusyError } from '../db/broadcast-senders-repository.js';
 import { type Broadcast, type BroadcastState } from '../db/broadcasts-repository.js';
 import { type ChannelPause } from '../db/broadcast-pauses-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
-import type { StateCounts } from '../db/outbox-repository.js';
+import { HELD, type StateCounts } from '../db/outbox-repository.js';
+import { maskEmail } from '../messaging/mask-email.js';
+import { phoneEnd } from '../messaging/phone.js';
 import { type BroadcastChannel } from '../db/message-channels.js';
 import { BroadcastError } from './broadcast-error.js';
 import { notSetUp } from './channel-setup.js';
@@ -21,6 +23,13 @@ import type { BroadcastSender } from './broadcast-sender.js';
 import type { SenderReport } from './broadcast-sender-options.js';
 import { Broadcasts, transportsFrom, type AudienceReport, type BroadcastStores } from './broadcasts.js';
 import { planOf, type RetryPlan } from './retry-plan.js';
+
+/** A message set aside after pausing its channel twice: whose (masked) and the answer. */
+export interface HeldMessage {
+  channel: BroadcastChannel;
+  person: string;
+  answer: string;
+}
 
 /** Where the dashboard's senders say how they ended; the command's report to the terminal instead. */
 type SenderLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -80,6 +89,28 @@ export class BroadcastControl {
     return this.messageHealth?.health(broadcast.id, channel, broadcast.startedAt);
   }
 
+  /**
+   * Held messages (each paused its channel twice), by person, masked as the owner's pages show
+   * addresses, with the answer that held them: what `status` and the dashboard list.
+   */
+  async heldMessages(broadcast: Broadcast): Promise<HeldMessage[]> {
+    const { held } = planOf(await this.db.outbox.failedMessages(broadcast.id));
+    const people = await this.db.broadcastRecipients.recipients([...new Set(held.map((message) => message.signupId))]);
+    return held.map((message) => {
+      const person = people.get(message.signupId);
+      const to = message.channel === 'email' ? person?.email : person?.phone;
+      return {
+        channel: message.channel,
+        person: to
+          ? message.channel === 'email'
+            ? maskEmail(to)
+            : `a phone ending ${phoneEnd(to)}`
+          : 'someone who left',
+        answer: (message.error ?? '').slice(HELD.length),
+      };
+    });
+  }
+
   /** The channels a failure of ours paused, and why. */
   pauses(broadcast: Broadcast): Promise<ChannelPause[]> {
     return this.db.broadcastPauses.channelPauses(broadcast.id);
@@ -126,11 +157,15 @@ export class BroadcastControl {
    * the messages that failed "for now" and gave up, and those failed by a fault of ours (an earlier
    * release marked some of those failed for good); with `includeUndeliverable`, also those whose
    * address the provider said cannot be reached, lifting that mark. Never a message that was sent,
-   * skipped or is unknown. A finished broadcast is ready to send again.
+   * skipped or is unknown. Held messages (they paused the channel twice) go again only with `held`,
+   * once the owner has fixed what held them. A finished broadcast is ready to send again.
    */
-  async retry(broadcast: Broadcast, { includeUndeliverable }: { includeUndeliverable: boolean }): Promise<RetryPlan> {
-    const { plan, retryable, undeliverable } = planOf(await this.db.outbox.failedMessages(broadcast.id));
-    const queue = includeUndeliverable ? [...retryable, ...undeliverable] : retryable;
+  async retry(
+    broadcast: Broadcast,
+    { includeUndeliverable, held: includeHeld = false }: { includeUndeliverable: boolean; held?: boolean },
+  ): Promise<RetryPlan> {
+    const { plan, retryable, undeliverable, held } = planOf(await this.db.outbox.failedMessages(broadcast.id));
+    const queue = [...retryable, ...(includeUndeliverable ? undeliverable : []), ...(includeHeld ? held : [])];
     if (includeUndeliverable && undeliverable.length > 0) {
       const people = await this.db.broadcastRecipients.recipients([
         ...new Set(undeliverable.map((message) => message.signupId)),
@@ -145,7 +180,9 @@ export class BroadcastControl {
       queue.map((message) => message.id),
     );
     if (queued > 0) await changeState(this.db.broadcasts, broadcast.id, 'reopen');
-    const groups = includeUndeliverable ? plan.groups : plan.groups.filter((group) => !group.undeliverable);
+    const groups = plan.groups.filter(
+      (group) => (includeUndeliverable || !group.undeliverable) && (includeHeld || !group.held),
+    );
     return { ...plan, groups };
   }
 

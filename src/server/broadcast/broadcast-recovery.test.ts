@@ -199,6 +199,43 @@ for (const engine of storeEngines) {
       expect(countsFor(sink, people)).toEqual(people.map(() => 1));
     });
 
+    it('one person whose answer pauses the channel twice is held; the send goes on; retry --held reaches them once', async () => {
+      const { store, broadcasts, send, sink, control } = await setup(engine.name);
+      const people = await addPeople(store, 10);
+      const odd = people[3]!;
+      let fixed = false;
+      sink.answerFor((to, stage) =>
+        !fixed && stage === 'rcpt' && to === odd.email
+          ? { code: 554, message: '5.7.1 Relay access denied' }
+          : undefined,
+      );
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      const first = await send(broadcast);
+      expectPaused(first, 'email', 'sender', /refused to send email for us/);
+      // Resumed without a fix: the same message is tried first, would pause again, and is held.
+      const { report: second } = await resume(control, 'launch');
+      expect(second).toMatchObject({ ended: 'finished', pauses: [] });
+      expect(countsFor(sink, people)).toEqual(people.map((person) => (person === odd ? 0 : 1)));
+      const held = await control.heldMessages(broadcast);
+      expect(held).toEqual([
+        {
+          channel: 'email',
+          person: expect.stringMatching(/^.{0,2}•••@example\.com$/),
+          answer: expect.stringContaining('Relay access denied'),
+        },
+      ]);
+      expect(JSON.stringify(held)).not.toContain(odd.email);
+      const subscriber = (await store.subscribers.subscriber(odd.id))!;
+      expect(await broadcasts.subscriptions.mayContact(subscriber, 'email')).toBe(true);
+      // A plain retry leaves the held one; --held queues it, and it goes once.
+      expect(await control.retry(broadcast, { includeUndeliverable: false })).toMatchObject({ retryable: 0, held: 1 });
+      expect(await control.heldMessages(broadcast)).toHaveLength(1);
+      fixed = true;
+      expect(await control.retry(broadcast, { includeUndeliverable: false, held: true })).toMatchObject({ held: 1 });
+      expect(await send(broadcast)).toMatchObject({ ended: 'finished', sent: 1 });
+      expect(countsFor(sink, people)).toEqual(people.map(() => 1));
+    });
+
     it('the message log failing (a database blip) never stops a message nor sends one twice', async () => {
       const { store, broadcasts, send, sink } = await setup(engine.name);
       const people = await addPeople(store, 6);

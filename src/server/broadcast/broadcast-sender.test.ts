@@ -160,7 +160,7 @@ for (const engine of storeEngines) {
 
       const more = await addPeople(store, 3, { prefix: 'refused' });
       await broadcasts.topUp('launch');
-      sink.rejectNext(550, 'No such user', 1);
+      sink.rejectNext(550, '5.1.1 No such user', 1);
       const second = await send((await store.broadcasts.get('launch'))!, { rates: { email: 5 } });
       expect(second.failedPermanent).toBe(1);
       expect(second.sent).toBe(2);

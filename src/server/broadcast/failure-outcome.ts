@@ -4,7 +4,7 @@
 // again, and only ever pause the channel, never fail the person.
 import type { PauseCause } from '../db/broadcast-pauses.table.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
-import type { ClaimedMessage, Outcome } from '../db/outbox-repository.js';
+import { HELD, type ClaimedMessage, type Outcome } from '../db/outbox-repository.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import type { FailureVerdict } from '../messaging/send-failure.js';
 import { REFUSALS_IN_A_ROW, UNKNOWN_ANSWER_ATTEMPTS, UNKNOWN_ANSWERS_IN_A_ROW } from './broadcast-sender-options.js';
@@ -63,11 +63,13 @@ export function failureOutcome(
     };
   // The person's own server's policy: this send skips them, with the reason; nothing else changes.
   if (verdict.skip) return { outcome: { id, result: 'skipped', error: answer } };
-  if (verdict.kind === 'sender')
+  if (verdict.kind === 'sender') {
+    if (message.pausedTheChannel) return held(message, verdict, answer);
     return {
       outcome: { id, result: 'requeue', kind: 'sender', error: answer },
       pause: { cause: 'sender', reason: verdict.reason },
     };
+  }
   health.failingSince ??= now;
   health.lastAnswer = answer;
   let pause: FailureOutcome['pause'];
@@ -100,5 +102,21 @@ export function failureOutcome(
           error: answer,
           retryAt: new Date(now + retryDelayMs(attempts, rules.retryBaseMs, rules.maxRetryMs, rules.random)),
         };
+  // The message that paused the channel, tried first after the resume, would pause it again: it
+  // waits aside (held) and the channel goes on, so one person can never stall a send.
+  if (pause && message.pausedTheChannel) return held(message, verdict, answer);
   return { outcome, ...(pause ? { pause } : {}) };
+}
+
+/** Set aside with its answer until the owner's `retry --held`; nobody's address is marked. */
+function held(message: ClaimedMessage, verdict: FailureVerdict, answer: string): FailureOutcome {
+  return {
+    outcome: {
+      id: message.id,
+      result: 'temporary',
+      kind: verdict.kind === 'recipient' ? 'message' : verdict.kind,
+      error: `${HELD}${answer}`,
+      retryAt: null,
+    },
+  };
 }

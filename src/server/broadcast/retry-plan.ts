@@ -2,7 +2,7 @@
 // good by the person's own answer is undeliverable (queued only when the owner says so); every other
 // failure is ours or the provider's. Rows from before release 7 are judged by today's rules.
 import type { BroadcastChannel } from '../db/message-channels.js';
-import type { FailedMessage } from '../db/outbox-repository.js';
+import { HELD, PAUSED_THE_CHANNEL, type FailedMessage } from '../db/outbox-repository.js';
 import { classifyStoredAnswer } from '../messaging/stored-answers.js';
 
 /** What `retry` queues again, per channel and reason. */
@@ -13,6 +13,8 @@ export interface RetryGroup {
   count: number;
   /** The provider said the address or number cannot be reached: queued only when the owner says so. */
   undeliverable: boolean;
+  /** Held: paused the channel twice; queued only by `retry --held`, once the cause is fixed. */
+  held: boolean;
 }
 
 export interface RetryPlan {
@@ -21,41 +23,58 @@ export interface RetryPlan {
   retryable: number;
   /** Failed because the provider said the address cannot be reached. */
   undeliverable: number;
+  /** Set aside after pausing the channel twice: queued only by `retry --held`. */
+  held: number;
 }
 
 /** An earlier release's "gave up after 6 attempts: 421 …": the answer alone. */
 function answerOf(message: FailedMessage): string {
-  return (message.error ?? '').replace(/^gave up after \d+ attempts: /, '');
+  let answer = message.error ?? '';
+  for (const prefix of [HELD, PAUSED_THE_CHANNEL]) if (answer.startsWith(prefix)) answer = answer.slice(prefix.length);
+  return answer.replace(/^gave up after \d+ attempts: /, '');
 }
 
 /** Whose fault a failed message was: as recorded, or (rows from before release 7) read from its answer. */
 function kindOf(message: FailedMessage): { kind: FailedMessage['failureKind']; reason: string } {
   const verdict = classifyStoredAnswer(message.channel, answerOf(message));
   // One that gave up is no longer being tried: its reason must not say "we will keep trying".
-  const reason =
-    message.state === 'failed_temporary'
+  const reason = isHeld(message)
+    ? `Held after pausing the channel twice: ${verdict.reason}`
+    : message.state === 'failed_temporary'
       ? `Gave up after repeated tries: ${verdict.reason.replace(/:? we will keep trying\.?$/, '.')}`
       : verdict.reason;
   return { kind: message.failureKind ?? verdict.kind, reason };
 }
 
 /** Sorts failed messages into those `retry` queues, and those only `includeUndeliverable` does. */
+export const isHeld = (message: Pick<FailedMessage, 'state' | 'error'>) =>
+  message.state === 'failed_temporary' && (message.error ?? '').startsWith(HELD);
+
 export function planOf(failed: FailedMessage[]): {
   plan: RetryPlan;
   retryable: FailedMessage[];
   undeliverable: FailedMessage[];
+  held: FailedMessage[];
 } {
   const retryable: FailedMessage[] = [];
   const undeliverable: FailedMessage[] = [];
+  const held: FailedMessage[] = [];
   const groups = new Map<string, RetryGroup>();
   for (const message of failed) {
     const { kind, reason } = kindOf(message);
     // A row failed for good by the person's own answer is undeliverable; every other failure is ours
     // or the provider's, whatever state an earlier release gave it.
     const isUndeliverable = message.state === 'failed_permanent' && kind === 'recipient';
-    (isUndeliverable ? undeliverable : retryable).push(message);
-    const key = `${message.channel}\u0000${isUndeliverable}\u0000${reason}`;
-    const group = groups.get(key) ?? { channel: message.channel, reason, count: 0, undeliverable: isUndeliverable };
+    const wasHeld = isHeld(message);
+    (isUndeliverable ? undeliverable : wasHeld ? held : retryable).push(message);
+    const key = `${message.channel}\u0000${isUndeliverable}\u0000${wasHeld}\u0000${reason}`;
+    const group = groups.get(key) ?? {
+      channel: message.channel,
+      reason,
+      count: 0,
+      undeliverable: isUndeliverable,
+      held: wasHeld,
+    };
     group.count += 1;
     groups.set(key, group);
   }
@@ -64,8 +83,10 @@ export function planOf(failed: FailedMessage[]): {
       groups: [...groups.values()].sort((a, b) => a.channel.localeCompare(b.channel) || b.count - a.count),
       retryable: retryable.length,
       undeliverable: undeliverable.length,
+      held: held.length,
     },
     retryable,
     undeliverable,
+    held,
   };
 }

@@ -165,7 +165,7 @@ describe('confirmation email, on SQLite', () => {
     await signUp(app, 'later@example.com');
     await smtp.waitFor(to('later@example.com'), 10_000);
 
-    smtp.rejectNext(550, 'No such user', 1);
+    smtp.rejectNext(550, '5.1.1 No such user', 1);
     await signUp(app, 'nobody@example.com', '+15550000001');
     await pause(100);
     await signUp(app, 'control@example.com', '+15550000002');

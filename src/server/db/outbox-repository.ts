@@ -14,7 +14,17 @@ export interface ClaimedMessage {
   channel: BroadcastChannel;
   /** Attempts so far, this one included. */
   attempts: number;
+  /** Its last failure paused the channel (its error begins with PAUSED_THE_CHANNEL): the first tried after a resume. */
+  pausedTheChannel?: boolean;
 }
+
+/** How an error begins on the row whose failure paused its channel. */
+export const PAUSED_THE_CHANNEL = 'paused the channel: ';
+/**
+ * How an error begins on a held row: it paused the channel, was tried first after the resume and
+ * would have paused it again, so it waits aside for `retry --held` while everyone else goes on.
+ */
+export const HELD = 'held: ';
 
 /**
  * What became of one claimed message. temporary: tried again at `retryAt` (null: it gave up, and
@@ -25,7 +35,7 @@ export interface ClaimedMessage {
 export type Outcome =
   /** token: the message's row in the message log, given its state and provider id in the same write. */
   | { id: number; result: 'sent'; providerId: string; token?: string | undefined }
-  | { id: number; result: 'temporary'; error: string; retryAt: Date | null; kind: 'message' | 'unknown' }
+  | { id: number; result: 'temporary'; error: string; retryAt: Date | null; kind: 'message' | 'unknown' | 'sender' }
   | { id: number; result: 'permanent'; error: string; kind: 'recipient' }
   /** token: the message never left, so its row in the message log goes. */
   | { id: number; result: 'requeue'; error: string; kind: FailureKind | null; token?: string | undefined }
@@ -110,7 +120,7 @@ export class OutboxRepository {
         attempts: eb('attempts', '+', 1),
       }))
       .where('id', 'in', due)
-      .returning(['id', 'signup_id', 'channel', 'attempts'])
+      .returning(['id', 'signup_id', 'channel', 'attempts', 'error'])
       .execute();
     return rows
       .map((row) => ({
@@ -118,6 +128,7 @@ export class OutboxRepository {
         signupId: String(row.signup_id),
         channel: row.channel,
         attempts: row.attempts,
+        ...(row.error?.startsWith(PAUSED_THE_CHANNEL) ? { pausedTheChannel: true } : {}),
       }))
       .sort((a, b) => a.id - b.id);
   }

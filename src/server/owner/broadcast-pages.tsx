@@ -8,6 +8,7 @@ import {
   type BroadcastProgress,
 } from '../broadcast/broadcast-progress.js';
 import type { RetryPlan } from '../broadcast/retry-plan.js';
+import type { HeldMessage } from '../broadcast/broadcast-control.js';
 import { ownerWords } from './owner-words.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import { PauseLines, PauseNotices } from './channel-pauses.js';
@@ -100,7 +101,7 @@ const BUTTON_WORDS: Record<Exclude<BroadcastAction, 'test'>, string> = {
 
 /** Anything "Try the failed ones again" could queue (those the provider called unreachable only when ticked). */
 export const hasRetry = (plan: RetryPlan | undefined): plan is RetryPlan =>
-  plan !== undefined && plan.retryable + plan.undeliverable > 0;
+  plan !== undefined && plan.retryable + plan.undeliverable + plan.held > 0;
 
 export function broadcastPage({
   ownerEmail,
@@ -110,10 +111,13 @@ export function broadcastPage({
   notice,
   problem,
   retry,
+  held = [],
 }: {
   ownerEmail: string;
   broadcast: Broadcast;
   progress: BroadcastProgress;
+  /** Messages set aside after pausing their channel twice, masked. */
+  held?: HeldMessage[];
   script?: string;
   notice?: string;
   problem?: string;
@@ -221,6 +225,30 @@ export function broadcastPage({
         ) : null}
       </div>
       {hasRetry(retry) ? <p className="hint">{words.retryHint(retry.retryable, retry.undeliverable)}</p> : null}
+      {held.length > 0 ? (
+        <section>
+          <h2 id="held-heading">{words.heldHeading}</h2>
+          <p>{words.heldIntro}</p>
+          <ScrollTable label={words.heldHeading}>
+            <thead>
+              <tr>
+                <th scope="col">{words.retry.channel}</th>
+                <th scope="col">{words.heldPerson}</th>
+                <th scope="col">{words.heldAnswer}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {held.slice(0, 100).map((message, index) => (
+                <tr key={index}>
+                  <td className="word">{words.channel[message.channel] ?? message.channel}</td>
+                  <td className="word">{message.person}</td>
+                  <td>{message.answer}</td>
+                </tr>
+              ))}
+            </tbody>
+          </ScrollTable>
+        </section>
+      ) : null}
       <section>
         <h2 id="test-heading">{words.testHeading}</h2>
         <form method="get" action={`${broadcastPath(broadcast.name)}/test`}>

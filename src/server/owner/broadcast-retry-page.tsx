@@ -10,6 +10,8 @@ const words = ownerWords.broadcasts;
 
 /** The form's checkbox: ticked, those the provider said cannot be reached go again too. */
 export const UNDELIVERABLE_FIELD = 'undeliverable';
+/** The form's checkbox: ticked, the held messages go again too. */
+export const HELD_FIELD = 'held';
 
 function Groups({ label, groups }: { label: string; groups: RetryGroup[] }) {
   return (
@@ -54,7 +56,8 @@ export function retryQuestionPage({
       current: 'broadcasts',
       link: { href: back, label: words.retry.back },
     });
-  const retryable = plan.groups.filter((group) => !group.undeliverable);
+  const retryable = plan.groups.filter((group) => !group.undeliverable && !group.held);
+  const held = plan.groups.filter((group) => group.held);
   const undeliverable = plan.groups.filter((group) => group.undeliverable);
   return renderOwnerPage(
     { title: broadcast.name, ownerEmail, current: 'broadcasts' },
@@ -89,6 +92,19 @@ export function retryQuestionPage({
             <p className="choice__note" id={`${UNDELIVERABLE_FIELD}-note`}>
               {words.retry.undeliverableHint}
             </p>
+          </fieldset>
+        ) : null}
+        {held.length > 0 ? (
+          <fieldset>
+            <legend>
+              <h2>{words.retry.heldHeading}</h2>
+            </legend>
+            <p>{words.retry.heldIntro}</p>
+            <Groups label={words.retry.heldGroups} groups={held} />
+            <label className="choice">
+              <input type="checkbox" name={HELD_FIELD} value="yes" />
+              <span>{words.retry.heldLabel(plan.held)}</span>
+            </label>
           </fieldset>
         ) : null}
         <div className="actions">

@@ -16,7 +16,7 @@ import {
   confirmActionPage,
   type BroadcastAction,
 } from './broadcast-pages.js';
-import { retryQuestionPage, UNDELIVERABLE_FIELD } from './broadcast-retry-page.js';
+import { HELD_FIELD, retryQuestionPage, UNDELIVERABLE_FIELD } from './broadcast-retry-page.js';
 import { maskAddress, maskedOnly } from './masked-address.js';
 import { fieldOf, html } from '../html-reply.js';
 import { ownerWords } from './owner-words.js';
@@ -68,7 +68,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
       ownerEmail: owner.email,
       broadcast,
       progress: await broadcastProgress(db, broadcast, new Date(), messageHealth),
-      ...(control ? { retry: await control.retryPlan(broadcast) } : {}),
+      ...(control ? { retry: await control.retryPlan(broadcast), held: await control.heldMessages(broadcast) } : {}),
       ...(script ? { script } : {}),
       ...(said.notice ? { notice: said.notice } : {}),
       ...(said.problem ? { problem: said.problem } : {}),
@@ -167,10 +167,11 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
       else if (action === 'pause') await control.pause(broadcast);
       else if (action === 'retry') {
         const includeUndeliverable = fieldOf(request.body, UNDELIVERABLE_FIELD) === 'yes';
-        const done = await control.retry(broadcast, { includeUndeliverable });
-        const queued = done.retryable + (includeUndeliverable ? done.undeliverable : 0);
+        const held = fieldOf(request.body, HELD_FIELD) === 'yes';
+        const done = await control.retry(broadcast, { includeUndeliverable, held });
+        const queued = done.retryable + (includeUndeliverable ? done.undeliverable : 0) + (held ? done.held : 0);
         const leftOut = includeUndeliverable ? 0 : done.undeliverable;
-        detail = ownerWords.audit.retryDetail(queued, done.undeliverable, includeUndeliverable);
+        detail = ownerWords.audit.retryDetail(queued, done.undeliverable, includeUndeliverable, done.held, held);
         query = `done=retry&queued=${queued}&left=${leftOut}`;
       } else await control.send(broadcast);
     } catch (error) {

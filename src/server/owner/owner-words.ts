@@ -226,6 +226,11 @@ export const ownerWords = {
       ]
         .filter(Boolean)
         .join(' '),
+    heldHeading: 'Held messages',
+    heldIntro:
+      'Each paused its channel, was tried first after the resume, and would have paused it again: set aside so that everyone else could go on. Try the failed ones again, with the held ones ticked, once you have fixed what held them.',
+    heldPerson: 'To',
+    heldAnswer: 'The answer that held it',
     /** A channel a failure of ours paused (a wrong password, the provider's outage, an answer we do not know). */
     paused: { email: 'Email paused', sms: 'Text messages paused' } as Record<string, string>,
     pausedSince: 'since',
@@ -247,6 +252,12 @@ export const ownerWords = {
       undeliverableLabel: (count: number) =>
         `Also send again to the ${count.toLocaleString('en-US')} ${count === 1 ? 'address or number' : 'addresses or numbers'} the provider said cannot be reached (only if you believe that answer was wrong)`,
       undeliverableHint: 'Ticking this also lifts that mark from their records.',
+      heldHeading: 'Held: each paused the channel twice',
+      heldIntro:
+        'Each of these paused its channel, was tried first after the resume, and would have paused it again, so it was set aside while everyone else went on. Send them again once you have fixed what held them.',
+      heldGroups: 'Held messages',
+      heldLabel: (count: number) =>
+        `Also send the ${count.toLocaleString('en-US')} held ${count === 1 ? 'message' : 'messages'} again (I have fixed what held them)`,
       nothingTitle: 'Nothing to try again',
       back: 'Back to the broadcast',
     },
@@ -324,12 +335,12 @@ export const ownerWords = {
     exportedDetail: (format: string, people: number) =>
       `${format.toUpperCase()} of everyone on the list (${people.toLocaleString('en-US')} ${people === 1 ? 'person' : 'people'})`,
     /** `included`: the owner ticked the box, so those the provider said cannot be reached went again too. */
-    retryDetail: (queued: number, undeliverable: number, included: boolean) =>
+    retryDetail: (queued: number, undeliverable: number, included: boolean, held = 0, heldIncluded = false) =>
       `Tried the failed ones again: queued ${messages(queued)}${
         undeliverable > 0
           ? `; ${undeliverable.toLocaleString('en-US')} the provider said cannot be reached ${included ? 'included' : 'left out'}`
           : ''
-      }`,
+      }${held > 0 ? `; ${held.toLocaleString('en-US')} held ${heldIncluded ? 'included' : 'left out'}` : ''}`,
     broadcastDetail: (action: string, to: string) =>
       ({ test: `Sent a test to ${to}`, send: 'Started sending', resume: 'Resumed sending', pause: 'Paused' })[action] ??
       action,

@@ -1,4 +1,5 @@
 // What the owner's commands share: opening the database with errors a person can act on.
+import { createInterface } from 'node:readline/promises';
 import { realpathSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -96,6 +97,17 @@ export function parseSince(value: string): Date {
   const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(date.getTime())) throw new CliError(`--since must be a date such as 2026-11-01, not "${value}".`);
   return date;
+}
+
+/** Asks the owner at the keyboard, "yes" to go on; false where nobody can answer (not a terminal). */
+export async function confirmedAtKeyboard(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) return false;
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return (await prompt.question(question)).trim().toLowerCase() === 'yes';
+  } finally {
+    prompt.close();
+  }
 }
 
 /** True when node was asked to run the file at `moduleUrl` (import.meta.url), not when a test imports it. */

@@ -151,7 +151,24 @@ export async function createApp({
   // The bounce mailbox (BOUNCE_IMAP_URL) is read while the server runs, and let go before the database closes.
   const mailbox = feedback?.bounceMailbox?.(app.log);
   if (mailbox) app.addHook('onReady', async () => mailbox.start());
+  // A report stored but not acted on (its action failed, and no retry came) is acted on within a minute or two.
+  let sweep: NodeJS.Timeout | undefined;
+  if (feedback)
+    app.addHook('onReady', async () => {
+      sweep = setInterval(() => {
+        feedback.feedback
+          .actOnWaiting()
+          .then((acted) => {
+            if (acted > 0) app.log.warn({ acted }, 'acted on reports whose first action had failed');
+          })
+          .catch((error: unknown) =>
+            app.log.error({ error: (error as Error).message }, 'could not act on reports waiting to be acted on'),
+          );
+      }, 60_000);
+      sweep.unref();
+    });
   app.addHook('onClose', async () => {
+    if (sweep) clearInterval(sweep);
     await mailbox?.stop();
     await control?.stop();
     owner?.mailer?.close();

@@ -3,26 +3,15 @@
 // reason. Those whose address the provider said cannot be reached go again only when the owner says
 // so twice: the flag, then "yes" (or --yes where nobody is at the keyboard). Held messages (each paused
 // the channel twice) go again with --held, once what held them is fixed.
-import { createInterface } from 'node:readline/promises';
 import type { RetryGroup } from '../../server/broadcast/retry-plan.js';
 import { number, plural } from '../../shared/plain-numbers.js';
+import { confirmedAtKeyboard } from '../cli-support.js';
 import { type Context, type Values } from './command-support.js';
 
 const CHANNEL_WORDS = { email: 'Email', sms: 'Text messages' } as const;
 
 function groupLines(groups: RetryGroup[]): string[] {
   return groups.map((group) => `  ${CHANNEL_WORDS[group.channel]}, ${number(group.count)}: ${group.reason}`);
-}
-
-/** Asks the owner at the keyboard; false where nobody can answer (not a terminal). */
-async function confirmed(question: string): Promise<boolean> {
-  if (!process.stdin.isTTY) return false;
-  const prompt = createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    return (await prompt.question(question)).trim().toLowerCase() === 'yes';
-  } finally {
-    prompt.close();
-  }
 }
 
 export async function retry(context: Context, name: string, values: Values): Promise<number> {
@@ -37,7 +26,7 @@ export async function retry(context: Context, name: string, values: Values): Pro
     );
     for (const line of groupLines(plan.groups.filter((group) => group.undeliverable))) out.write(`${line}\n`);
     const question = 'Send to them again, and lift that mark on their addresses? Type yes to go on: ';
-    if (!(await confirmed(question))) {
+    if (!(await confirmedAtKeyboard(question))) {
       err.write(
         process.stdin.isTTY
           ? 'Nothing was queued.\n'
@@ -49,11 +38,16 @@ export async function retry(context: Context, name: string, values: Values): Pro
   if (plan.undeliverable === 0) includeUndeliverable = false;
   const held = values.held === true;
   const done = await control.retry(broadcast, { includeUndeliverable, held });
-  const queued = done.retryable + (includeUndeliverable ? done.undeliverable : 0) + (held ? done.held : 0);
+  const queued =
+    done.retryable + (includeUndeliverable ? done.undeliverable : 0) + (held ? done.held : 0) + (done.lifted ?? 0);
   if (queued === 0) out.write(`Nothing to queue again: no message of "${name}" failed by a fault of ours.\n`);
   else {
     out.write(`Queued again: ${plural(queued, 'message')}.\n`);
     for (const line of groupLines(done.groups)) out.write(`${line}\n`);
+    if (done.lifted)
+      out.write(
+        `  ${plural(done.lifted, 'message')} to people whose suppression you lifted (npm run suppressions -- lift).\n`,
+      );
   }
   if (!includeUndeliverable && done.undeliverable > 0)
     out.write(

@@ -72,11 +72,55 @@ async function world(engine: (typeof storeEngines)[number]) {
       ...extra,
     };
   };
-  return { store, subscriptions, tokens, feedback, person, sendTo, report };
+  /** A Feedback like the server's whose first suppression fails (a dropped connection, SQLITE_BUSY). */
+  const failingOnce = () => {
+    let failed = false;
+    return new Feedback({
+      sentMessages: store.sentMessages,
+      feedbackEvents: store.feedbackEvents,
+      subscribers: store.subscribers,
+      optOuts: {
+        suppressByReport: (...args: Parameters<typeof store.optOuts.suppressByReport>) => {
+          if (failed) return store.optOuts.suppressByReport(...args);
+          failed = true;
+          return Promise.reject(new Error('Connection terminated unexpectedly'));
+        },
+      },
+      subscriptions,
+      pauses: store.broadcastPauses,
+      tokens,
+    });
+  };
+  return { store, subscriptions, tokens, feedback, failingOnce, person, sendTo, report };
 }
 
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(suiteName('What comes back after a send', engine), () => {
+    it("a report whose action fails is stored, and acted on at the provider's retry (or by the sweep when none comes)", async () => {
+      const { store, subscriptions, failingOnce, person, sendTo, report } = await world(engine);
+      const mayEmail = async (id: string) =>
+        subscriptions.mayContact((await store.subscribers.subscriber(id))!, 'email');
+      const rosaNow = await person(rosa);
+      const complaint = report('complaint', { token: await sendTo(rosaNow) }, { eventId: 'complaint-1' });
+      const feedback = failingOnce();
+      await expect(feedback.receive([complaint])).rejects.toThrow('Connection terminated unexpectedly');
+      expect(await mayEmail(rosaNow.id)).toBe(true);
+      // The provider's retry of the same report: not a duplicate to drop, but the action to finish.
+      expect(await feedback.receive([complaint])).toEqual({ stored: 1, duplicates: 0, unmatched: 0 });
+      expect(await mayEmail(rosaNow.id)).toBe(false);
+      expect(await feedback.receive([complaint])).toEqual({ stored: 0, duplicates: 1, unmatched: 0 });
+
+      // No retry comes (a Twilio callback is sent once): the sweep acts on it.
+      const annNow = await person(ann);
+      const bounce = report('hard_bounce', { token: await sendTo(annNow) }, { code: '5.1.1', eventId: 'bounce-1' });
+      const another = failingOnce();
+      await expect(another.receive([bounce])).rejects.toThrow();
+      expect(await another.actOnWaiting(60_000)).toBe(0); // not yet: a retry may still come
+      expect(await another.actOnWaiting(-1_000)).toBe(1);
+      expect(await mayEmail(annNow.id)).toBe(false);
+      expect(await another.actOnWaiting(-1_000)).toBe(0);
+    });
+
     it('a hard bounce suppresses that email once, records it on the person, and a redelivery changes nothing', async () => {
       const { store, subscriptions, feedback, person, sendTo, report } = await world(engine);
       const subscriber = await person(rosa);

@@ -36,6 +36,8 @@ const STATE_OF: Partial<Record<FeedbackKind, SentMessageState>> = {
   filtered: 'filtered',
 };
 
+/** A report stored this long ago and still not acted on is acted on by the sweep (a provider's retry usually comes first). */
+export const WAITING_MS = 60_000;
 /** Reports written in one batch at most (the rest wait for the next). */
 const MAX_BATCH = 500;
 /** How long the first report of a batch waits for others (a provider's 2xx comes this much later). */
@@ -56,7 +58,7 @@ export interface FeedbackOutcome {
 /** Where the reports are stored and their effects written: the message log, the consent log, the suppression list, a broadcast's pauses. */
 export interface FeedbackOptions {
   sentMessages: Pick<SentMessagesRepository, 'find' | 'findByTokens' | 'advance' | 'advanceMany'>;
-  feedbackEvents: Pick<FeedbackEventsRepository, 'storeMany' | 'softBounces'>;
+  feedbackEvents: Pick<FeedbackEventsRepository, 'storeMany' | 'softBounces' | 'acted' | 'waitingToAct'>;
   subscribers: Pick<SubscribersRepository, 'subscriber'>;
   optOuts: Pick<OptOutsRepository, 'suppressByReport'>;
   /** For a STOP: every form of the number, as a STOP text does it. */
@@ -151,6 +153,7 @@ export class Feedback {
       if (event.message.token) messages.push(token ? byToken.get(token) : undefined);
       else messages.push(await this.match(event)); // by the provider's ids: rare, one at a time
     }
+    // To act on: new, or stored earlier but never acted on (its action failed: this is the retry).
     const fresh = await feedbackEvents.storeMany(
       events.map((event, index) => ({
         source: event.source,
@@ -172,6 +175,8 @@ export class Feedback {
       else await this.act(event, message);
     }
     for (const [state, moved] of moves) await sentMessages.advanceMany(moved, state);
+    // Only now is each one acted on: had anything above failed, a redelivery (or the sweep) acts.
+    await feedbackEvents.acted(events.filter((_, index) => fresh[index]));
     // Each caller's own counts.
     const outcomes: FeedbackOutcome[] = [];
     let index = 0;
@@ -185,6 +190,30 @@ export class Feedback {
       outcomes.push(outcome);
     }
     return outcomes;
+  }
+
+  /**
+   * Acts on the reports stored at least `olderThanMs` ago whose action failed and that no provider
+   * sent again (Twilio does not retry a callback; a mailbox report is read again by itself). The
+   * server runs it every minute. Returns how many it acted on.
+   */
+  async actOnWaiting(olderThanMs = WAITING_MS): Promise<number> {
+    const before = new Date(this.now().getTime() - olderThanMs).toISOString();
+    const waiting = await this.options.feedbackEvents.waitingToAct(before, MAX_BATCH);
+    if (waiting.length === 0) return 0;
+    await this.receive(
+      waiting.map((row) => ({
+        source: row.source as FeedbackEvent['source'],
+        eventId: row.eventId,
+        kind: row.kind as FeedbackKind,
+        // The message it was matched to when stored; none: it matches nothing now either.
+        message: row.token ? { token: row.token } : {},
+        occurredAt: row.occurredAt,
+        ...(row.code ? { code: row.code } : {}),
+        ...(row.detail ? { detail: row.detail } : {}),
+      })),
+    );
+    return waiting.length;
   }
 
   /** The message a report is about: by a token only we could have issued, else by the provider's ids. */

@@ -6,7 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import type { FeedbackEvent, FeedbackKind } from './report-event.js';
-import { jsonBody, replayGuard, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
+import { jsonBody, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 /** How far a signed timestamp may be from now. */
 const WINDOW_MS = 15 * 60_000;
@@ -38,8 +38,6 @@ export function createMailgunWebhook({
   signingKey: string;
   now?: () => number;
 }): FeedbackWebhook {
-  /** Signature tokens seen within the window. */
-  const replays = replayGuard(WINDOW_MS, now);
   return {
     source: 'mailgun',
     async handle(request): Promise<WebhookVerdict> {
@@ -59,8 +57,6 @@ export function createMailgunWebhook({
         return { ok: false, status: 401, reason: 'the Mailgun signature does not match' };
       if (Math.abs(now() - Number(timestamp) * 1000) > WINDOW_MS)
         return { ok: false, status: 403, reason: 'the signed timestamp is too old or in the future' };
-      if (replays.used(token)) return { ok: false, status: 403, reason: 'this signature was used already' };
-      replays.remember(token);
       const data = body['event-data'];
       const kind = kindOf(text(data?.event), text(data?.severity));
       const eventId = text(data?.id);

@@ -47,23 +47,3 @@ export function jsonBody(request: WebhookRequest): unknown {
 /** A field of a provider's JSON as text: a non-empty string, else undefined. */
 export const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
-
-/**
- * Signatures already used, kept for twice the window a signed timestamp is good for, so that a
- * replayed request is refused. Each is kept as long as the next, so they expire in the order they
- * came: remembering one looks only at the oldest.
- */
-export function replayGuard(windowMs: number, now: () => number) {
-  const seen = new Map<string, number>();
-  return {
-    used: (signature: string): boolean => seen.has(signature),
-    remember(signature: string): void {
-      const at = now();
-      for (const [old, until] of seen) {
-        if (until >= at) break;
-        seen.delete(old);
-      }
-      seen.set(signature, at + 2 * windowMs);
-    },
-  };
-}

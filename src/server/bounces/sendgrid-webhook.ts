@@ -7,7 +7,7 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import type { FeedbackEvent, FeedbackKind } from './report-event.js';
-import { jsonBody, replayGuard, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
+import { jsonBody, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 export const SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature';
 export const TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp';
@@ -59,7 +59,6 @@ export function createSendgridWebhook({
   now?: () => number;
 }): FeedbackWebhook {
   const key: KeyObject = createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' });
-  const replays = replayGuard(WINDOW_MS, now);
   return {
     source: 'sendgrid',
     async handle(request): Promise<WebhookVerdict> {
@@ -81,8 +80,6 @@ export function createSendgridWebhook({
       if (!valid) return { ok: false, status: 401, reason: 'the SendGrid signature does not match' };
       if (!/^\d+$/.test(timestamp) || Math.abs(now() - Number(timestamp) * 1000) > WINDOW_MS)
         return { ok: false, status: 403, reason: 'the signed timestamp is too old or in the future' };
-      if (replays.used(signature)) return { ok: false, status: 403, reason: 'this signature was used already' };
-      replays.remember(signature);
       const at = now();
 
       const batch = jsonBody(request);

@@ -5,6 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { BroadcastHealth, MessageHealthRepository } from '../db/message-health-repository.js';
+import type { SentMessagesRepository } from '../db/sent-messages-repository.js';
 import { configuredWebhooks, tagHeadersFor } from '../bounces/reports-setup.js';
 import { verdictOf } from '../messaging/send-failure.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
@@ -65,6 +66,7 @@ export class BroadcastControl {
   private readonly db: BroadcastDb;
   private readonly subscriptions: Subscriptions;
   private readonly messageHealth: Pick<MessageHealthRepository, 'health'> | undefined;
+  private readonly sentMessages: Pick<SentMessagesRepository, 'reportedGone'> | undefined;
   private readonly running = new Map<string, { sender: RunningSender; done: Promise<unknown> }>();
 
   constructor(
@@ -80,6 +82,7 @@ export class BroadcastControl {
   ) {
     this.db = stores;
     this.messageHealth = stores.messageHealth;
+    this.sentMessages = stores.sentMessages;
     this.broadcasts = new Broadcasts(config, stores, tagHeaders);
     this.subscriptions = this.broadcasts.subscriptions;
   }
@@ -165,7 +168,10 @@ export class BroadcastControl {
     { includeUndeliverable, held: includeHeld = false }: { includeUndeliverable: boolean; held?: boolean },
   ): Promise<RetryPlan> {
     const { plan, retryable, undeliverable, held } = planOf(await this.db.outbox.failedMessages(broadcast.id));
-    const queue = [...retryable, ...(includeUndeliverable ? undeliverable : []), ...(includeHeld ? held : [])];
+    // A suppression the owner lifted (npm run suppressions -- lift: it was our fault) lets that
+    // person's message go again, failed during the send or bounced after it.
+    const lifted = includeUndeliverable ? [] : await this.unsuppressed(undeliverable);
+    const queue = [...retryable, ...(includeUndeliverable ? undeliverable : lifted), ...(includeHeld ? held : [])];
     if (includeUndeliverable && undeliverable.length > 0) {
       const people = await this.db.broadcastRecipients.recipients([
         ...new Set(undeliverable.map((message) => message.signupId)),
@@ -175,15 +181,36 @@ export class BroadcastControl {
         if (person) await this.subscriptions.clearUndeliverable(person, message.channel);
       }
     }
-    const queued = await this.db.outbox.requeueFailed(
-      broadcast.id,
-      queue.map((message) => message.id),
-    );
+    const bounced = this.sentMessages
+      ? await this.unsuppressed(await this.sentMessages.reportedGone(broadcast.id))
+      : [];
+    const queued =
+      (await this.db.outbox.requeueFailed(
+        broadcast.id,
+        queue.map((message) => message.id),
+      )) +
+      (await this.db.outbox.requeueSent(
+        broadcast.id,
+        bounced.map((message) => message.outboxId),
+      ));
     if (queued > 0) await changeState(this.db.broadcasts, broadcast.id, 'reopen');
     const groups = plan.groups.filter(
       (group) => (includeUndeliverable || !group.undeliverable) && (includeHeld || !group.held),
     );
-    return { ...plan, groups };
+    return { ...plan, groups, lifted: lifted.length + bounced.length };
+  }
+
+  /** Of these messages, those whose address the suppression list no longer holds as undeliverable or bounced. */
+  private async unsuppressed<T extends { signupId: string; channel: BroadcastChannel }>(messages: T[]): Promise<T[]> {
+    if (messages.length === 0) return [];
+    const people = await this.db.broadcastRecipients.recipients([...new Set(messages.map((each) => each.signupId))]);
+    const lists = await this.subscriptions.suppressionsFor([...people.values()], ['email', 'sms']);
+    return messages.filter((message) => {
+      const person = people.get(message.signupId);
+      if (!person) return false;
+      const entry = lists.get(person.id)?.[message.channel === 'email' ? 'email' : 'phone'];
+      return !entry?.undeliverableAt;
+    });
   }
 
   async list(): Promise<Broadcast[]> {

@@ -11,6 +11,7 @@ import { createMessageLog, createTransports, listIdentity, type Transports } fro
 import type { MessageLogStore } from '../messaging/message-log.js';
 import { toE164 } from '../messaging/phone.js';
 import type { Subscriptions, SubscriptionsStore } from '../consent/subscriptions.js';
+import type { SentMessagesRepository } from '../db/sent-messages-repository.js';
 import type { MessageHealthRepository } from '../db/message-health-repository.js';
 import type { Broadcast, BroadcastSegment } from '../db/broadcasts-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
@@ -64,7 +65,11 @@ export function transportsFrom(config: Config, { connections = 8 } = {}): Transp
 /** What a broadcast reads and writes: the broadcasts and their outbox, the people and their suppressions, and the message log. */
 export type BroadcastStores = SubscriptionsStore &
   BroadcastDb &
-  Partial<MessageLogStore> & { messageHealth?: Pick<MessageHealthRepository, 'health'> | undefined };
+  Partial<MessageLogStore> & {
+    messageHealth?: Pick<MessageHealthRepository, 'health'> | undefined;
+    /** For `retry` to reach a person whose suppression the owner lifted after their message bounced. */
+    sentMessages?: MessageLogStore['sentMessages'] & Pick<SentMessagesRepository, 'reportedGone'>;
+  };
 
 export class Broadcasts {
   readonly subscriptions: Subscriptions;

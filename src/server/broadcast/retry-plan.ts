@@ -25,6 +25,8 @@ export interface RetryPlan {
   undeliverable: number;
   /** Set aside after pausing the channel twice: queued only by `retry --held`. */
   held: number;
+  /** Queued because the owner lifted their address's suppression (it was our fault): set by `retry` only. */
+  lifted?: number;
 }
 
 /** An earlier release's "gave up after 6 attempts: 421 …": the answer alone. */

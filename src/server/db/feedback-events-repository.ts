@@ -29,8 +29,10 @@ export class FeedbackEventsRepository {
   }
 
   /**
-   * Stores a batch of reports, each once: for each, in order, true when it is new (false when this
-   * source sent it already, before or earlier in the same batch). One statement per few hundred.
+   * Stores a batch of reports, each once: for each, in order, true when it is to be acted on: new,
+   * or stored before but never acted on (the action failed). False for a redelivery of one acted on,
+   * and for later copies in the same batch. One statement per few hundred; one more only when the
+   * batch holds redeliveries.
    */
   async storeMany(reports: StoredReport[]): Promise<boolean[]> {
     const key = (source: string, eventId: string) => `${source}\u0000${eventId.slice(0, TEXT_LENGTH)}`;
@@ -45,14 +47,84 @@ export class FeedbackEventsRepository {
         .execute();
       for (const row of rows) inserted.add(key(row.source, row.event_id));
     }
-    // The first of the batch's copies is the one inserted; later copies are redeliveries.
+    // Redeliveries of a report whose action failed are acted on now.
+    const again = reports.filter((report) => !inserted.has(key(report.source, report.eventId)));
+    const waiting = new Set<string>();
+    for (const [source, eventIds] of bySource(again))
+      for (let start = 0; start < eventIds.length; start += CHUNK) {
+        const rows = await this.context.db
+          .selectFrom('feedback_events')
+          .select(['source', 'event_id'])
+          .where('source', '=', source)
+          .where('event_id', 'in', eventIds.slice(start, start + CHUNK))
+          .where('acted_at', 'is', null)
+          .execute();
+        for (const row of rows) waiting.add(key(row.source, row.event_id));
+      }
+    // The first of the batch's copies is the one acted on; later copies are redeliveries.
     const seen = new Set<string>();
     return reports.map((report) => {
       const id = key(report.source, report.eventId);
-      const fresh = inserted.has(id) && !seen.has(id);
+      const toAct = (inserted.has(id) || waiting.has(id)) && !seen.has(id);
       seen.add(id);
-      return fresh;
+      return toAct;
     });
+  }
+
+  /**
+   * The latest failure reported about each of these addresses (a bounce, a complaint, a dead
+   * number): its code and words, for the owner's list of suppressions.
+   */
+  async latestFailures(hashes: string[]): Promise<Map<string, { code: string | null; detail: string | null }>> {
+    const found = new Map<string, { code: string | null; detail: string | null }>();
+    for (let start = 0; start < hashes.length; start += CHUNK) {
+      const rows = await this.context.db
+        .selectFrom('feedback_events')
+        .innerJoin('sent_messages', 'sent_messages.token', 'feedback_events.token')
+        .select(['sent_messages.address_hash as hash', 'feedback_events.code', 'feedback_events.detail'])
+        .where('sent_messages.address_hash', 'in', hashes.slice(start, start + CHUNK))
+        .where('feedback_events.kind', 'in', ['hard_bounce', 'soft_bounce', 'complaint', 'undeliverable', 'stop'])
+        .orderBy('feedback_events.id')
+        .execute();
+      for (const row of rows) if (row.hash) found.set(row.hash, { code: row.code, detail: row.detail });
+    }
+    return found;
+  }
+
+  /** These reports' effects are written: a redelivery is now only a duplicate. */
+  async acted(reports: Pick<StoredReport, 'source' | 'eventId'>[]): Promise<void> {
+    const at = stamp(this.context);
+    for (const [source, eventIds] of bySource(reports))
+      for (let start = 0; start < eventIds.length; start += CHUNK)
+        await this.context.db
+          .updateTable('feedback_events')
+          .set({ acted_at: at })
+          .where('source', '=', source)
+          .where('event_id', 'in', eventIds.slice(start, start + CHUNK))
+          .where('acted_at', 'is', null)
+          .execute();
+  }
+
+  /** Reports stored before `before` and never acted on (their action failed, and no retry came), oldest first. */
+  async waitingToAct(before: string, limit: number): Promise<StoredReport[]> {
+    const rows = await this.context.db
+      .selectFrom('feedback_events')
+      .select(['source', 'event_id', 'kind', 'token', 'code', 'detail', 'occurred_at'])
+      .where('acted_at', 'is', null)
+      .where('received_at', '<', before)
+      .orderBy('received_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      source: row.source,
+      eventId: row.event_id,
+      kind: row.kind,
+      token: row.token,
+      code: row.code,
+      detail: row.detail,
+      occurredAt: new Date(row.occurred_at).toISOString(),
+    }));
   }
 
   /**
@@ -92,4 +164,15 @@ export class FeedbackEventsRepository {
       received_at: at,
     };
   }
+}
+
+/** Event ids by source, each as stored (cut to TEXT_LENGTH). */
+function bySource(reports: Pick<StoredReport, 'source' | 'eventId'>[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const report of reports) {
+    const ids = groups.get(report.source) ?? [];
+    ids.push(report.eventId.slice(0, TEXT_LENGTH));
+    groups.set(report.source, ids);
+  }
+  return groups;
 }

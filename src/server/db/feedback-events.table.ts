@@ -13,4 +13,6 @@ export interface FeedbackEventsTable {
   detail: string | null;
   occurred_at: Time;
   received_at: Time;
+  /** When its effects were written; null while it waits to be acted on (release 12 on). */
+  acted_at: Time | null;
 }

@@ -172,6 +172,39 @@ export class OptOutsRepository {
     });
   }
 
+  /**
+   * The owner's way back (decision 037): these rows of the list lifted by id, each recorded on the
+   * person's history when they are still here. Only the reasons the caller may lift are passed in.
+   */
+  async liftRows(rows: { id: number; kind: AddressKind; signupId: string | null }[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const at = stamp(this.context);
+    return this.context.db.transaction().execute(async (trx) => {
+      let lifted = 0;
+      for (let start = 0; start < rows.length; start += 500) {
+        const result = await trx
+          .deleteFrom('suppressions')
+          .where(
+            'id',
+            'in',
+            rows.slice(start, start + 500).map((row) => row.id),
+          )
+          .executeTakeFirst();
+        lifted += Number(result.numDeletedRows);
+      }
+      const people = new Map(rows.flatMap((row) => (row.signupId ? [[`${row.signupId} ${row.kind}`, row]] : [])));
+      for (const row of people.values())
+        await recordConsentEvent(
+          trx,
+          row.signupId!,
+          row.kind === 'email' ? 'email_undeliverable_cleared' : 'sms_undeliverable_cleared',
+          'owner',
+          at,
+        );
+      return lifted;
+    });
+  }
+
   /** The owner's "that answer was wrong": the undeliverable mark on this hash lifted, recorded on the person's history. */
   async clearUndeliverable(id: string, kind: AddressKind, hash: string): Promise<void> {
     const at = stamp(this.context);

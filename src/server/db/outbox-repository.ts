@@ -340,6 +340,42 @@ export class OutboxRepository {
     return count;
   }
 
+  /** The answer each of these people's latest failed-for-good message got, by `${signupId} ${channel}`. */
+  async lastRefusals(signupIds: string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (let start = 0; start < signupIds.length; start += 500) {
+      const rows = await this.context.db
+        .selectFrom('broadcast_messages')
+        .select(['signup_id', 'channel', 'error'])
+        .where('signup_id', 'in', signupIds.slice(start, start + 500))
+        .where('state', '=', 'failed_permanent')
+        .orderBy('id')
+        .execute();
+      for (const row of rows) if (row.error) found.set(`${row.signup_id} ${row.channel}`, row.error);
+    }
+    return found;
+  }
+
+  /**
+   * Messages recorded as sent that a report later said never arrived (bounced, undeliverable), for
+   * the owner's `retry` after lifting a suppression that was our fault: back in the queue.
+   */
+  async requeueSent(broadcastId: number, ids: number[]): Promise<number> {
+    let count = 0;
+    const at = stamp(this.context);
+    for (let start = 0; start < ids.length; start += 500) {
+      const result = await this.context.db
+        .updateTable('broadcast_messages')
+        .set({ state: 'queued', next_attempt_at: at, attempts: 0, error: null, failure_kind: null, claimed_by: null })
+        .where('broadcast_id', '=', broadcastId)
+        .where('id', 'in', ids.slice(start, start + 500))
+        .where('state', '=', 'sent')
+        .executeTakeFirst();
+      count += Number(result.numUpdatedRows);
+    }
+    return count;
+  }
+
   /** When a message of this channel last went out (for "not answered since"). */
   async lastSentAt(broadcastId: number, channel: BroadcastChannel): Promise<string | undefined> {
     const row = await this.context.db

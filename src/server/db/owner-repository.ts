@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   'deleted_person',
   'changed_person',
   'broadcast',
+  'lifted_suppressions',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

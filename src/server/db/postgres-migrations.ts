@@ -12,6 +12,7 @@ import { migration as m008 } from './migrations/008-feedback.postgres.js';
 import { migration as m009 } from './migrations/009-broadcast-confirmation-rule.postgres.js';
 import { migration as m010 } from './migrations/010-confirmation-reminder.postgres.js';
 import { migration as m011 } from './migrations/011-phone-change-requests.postgres.js';
+import { migration as m012 } from './migrations/012-acted-on-reports.postgres.js';
 
 export type { PostgresMigration };
 
@@ -27,4 +28,5 @@ export const postgresMigrations: PostgresMigration[] = [
   m009,
   m010,
   m011,
+  m012,
 ];

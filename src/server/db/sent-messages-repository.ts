@@ -185,4 +185,27 @@ export class SentMessagesRepository {
     const found = await Promise.all(rows.map((row) => this.find({ token: row.token })));
     return found.filter((message): message is SentMessage => message !== undefined);
   }
+
+  /**
+   * A broadcast's messages a report said never arrived (bounced, or the address cannot be reached):
+   * their outbox rows, for `retry` once the owner has lifted a suppression that was our fault.
+   */
+  async reportedGone(
+    broadcastId: number,
+  ): Promise<{ outboxId: number; signupId: string; channel: BroadcastChannel }[]> {
+    const rows = await this.context.db
+      .selectFrom('sent_messages')
+      .select(['outbox_id', 'signup_id', 'channel'])
+      .where('broadcast_id', '=', broadcastId)
+      .where('purpose', '=', 'broadcast')
+      .where('state', 'in', ['bounced', 'undeliverable'])
+      .where('outbox_id', 'is not', null)
+      .where('signup_id', 'is not', null)
+      .execute();
+    return rows.map((row) => ({
+      outboxId: Number(row.outbox_id),
+      signupId: String(row.signup_id),
+      channel: row.channel,
+    }));
+  }
 }

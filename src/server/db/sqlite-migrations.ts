@@ -12,7 +12,21 @@ import { migration as m008 } from './migrations/008-feedback.sqlite.js';
 import { migration as m009 } from './migrations/009-broadcast-confirmation-rule.sqlite.js';
 import { migration as m010 } from './migrations/010-confirmation-reminder.sqlite.js';
 import { migration as m011 } from './migrations/011-phone-change-requests.sqlite.js';
+import { migration as m012 } from './migrations/012-acted-on-reports.sqlite.js';
 
 export type { SqliteMigration };
 
-export const sqliteMigrations: SqliteMigration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011];
+export const sqliteMigrations: SqliteMigration[] = [
+  m001,
+  m002,
+  m003,
+  m004,
+  m005,
+  m006,
+  m007,
+  m008,
+  m009,
+  m010,
+  m011,
+  m012,
+];

@@ -70,8 +70,39 @@ export function entriesFrom(
   return found;
 }
 
+/** One row of the list, as the owner's "way back" reads it. */
+export interface SuppressionRow {
+  id: number;
+  kind: AddressKind;
+  hash: string;
+  reason: SuppressionReason;
+  source: ConsentSource;
+  createdAt: string;
+}
+
 export class SuppressionsRepository {
   constructor(private readonly context: QueryContext) {}
+
+  /** The list's rows of these reasons (every reason when none are given), since `since`, newest first. */
+  async rows({ reasons, since }: { reasons?: readonly SuppressionReason[]; since?: string } = {}): Promise<
+    SuppressionRow[]
+  > {
+    const rows = await this.context.db
+      .selectFrom('suppressions')
+      .select(['id', 'kind', 'address_hash', 'reason', 'source', 'created_at'])
+      .$if(reasons !== undefined, (query) => query.where('reason', 'in', [...(reasons ?? [])]))
+      .$if(since !== undefined, (query) => query.where('created_at', '>=', since!))
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map((row) => ({
+      id: Number(row.id),
+      kind: row.kind,
+      hash: row.address_hash,
+      reason: row.reason,
+      source: row.source,
+      createdAt: iso(row.created_at),
+    }));
+  }
 
   /** What the list holds for these hashes of one kind: one query for a page of people, or for one. */
   async entries(kind: AddressKind, hashes: string[]): Promise<Map<string, SuppressionEntry>> {

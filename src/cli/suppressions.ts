@@ -1,0 +1,136 @@
+// `npm run suppressions -- list|lift [--reason R] [--since T] [--code C] [--yes]`: the suppression
+// list, and a way back for the entries that were our fault (docs/messaging.md, "A way back";
+// decision 037). Lifting asks once (or --yes), is written in the audit log, and `broadcast -- retry`
+// then reaches those people.
+import { loadConfig } from '../server/config.js';
+import { createMessagingCore } from '../server/consent/create-messaging.js';
+import type { SuppressionReason } from '../server/db/suppressions.table.js';
+import {
+  describeFilter,
+  LIFTABLE,
+  NotLiftable,
+  REASONS,
+  WayBack,
+  type SuppressedAddress,
+  type SuppressionFilter,
+} from '../server/suppressions/way-back.js';
+import { plural } from '../shared/plain-numbers.js';
+import {
+  CliError,
+  confirmedAtKeyboard,
+  isEntryPoint,
+  openStoreForCli,
+  parseSince,
+  readFlags,
+  runCli,
+  TERMINAL,
+  type Output,
+} from './cli-support.js';
+
+const usage = `Usage: npm run --silent suppressions -- list [--reason R] [--since T] [--code C]
+       npm run --silent suppressions -- lift [--reason R] [--since T] [--code C] [--yes]
+
+list   The suppression list, newest first: whose address (masked), why, when, and the answer that
+       caused it. Reasons: ${REASONS.join(', ')}.
+lift   Lifts the entries that may have been our fault (${LIFTABLE.join(', ')}: a DMARC or block-list
+       refusal read as the person's). Says how many, asks once (or --yes), writes it in the audit
+       log and on each person's history. Then: npm run broadcast -- retry NAME reaches them.
+       A STOP, a complaint, leaving and deleting are the person's own word: never lifted.
+  --reason R   only this reason
+  --since T    only entries made since then (2026-11-25, or a full ISO time)
+  --code C     only entries whose answer carried this code (5.7.26, 550, 30003)
+  --yes        lift without asking (where nobody is at the keyboard)`;
+
+export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== 'list' && command !== 'lift') {
+    err.write(`Unknown command "${command ?? ''}".\n\n${usage}\n`);
+    return 2;
+  }
+  const flags = readFlags(
+    rest,
+    { reason: { type: 'string' }, since: { type: 'string' }, code: { type: 'string' }, yes: { type: 'boolean' } },
+    usage,
+    { out, err },
+  );
+  if ('exitCode' in flags) return flags.exitCode;
+  const { values } = flags;
+  if (values.reason !== undefined && !REASONS.includes(values.reason as SuppressionReason)) {
+    err.write(`--reason must be one of ${REASONS.join(', ')}, not "${values.reason}".\n`);
+    return 2;
+  }
+  let filter: SuppressionFilter;
+  try {
+    filter = {
+      ...(values.reason ? { reason: values.reason as SuppressionReason } : {}),
+      ...(values.since ? { since: parseSince(values.since) } : {}),
+      ...(values.code ? { code: values.code.trim() } : {}),
+    };
+  } catch (error) {
+    err.write(`${(error as Error).message}\n`);
+    return 2;
+  }
+  const { secretKey } = loadConfig().messaging;
+  if (!secretKey) {
+    err.write(
+      'SECRET_KEY is not set: without it the suppression list cannot be read (its entries are keyed hashes).\n',
+    );
+    return 1;
+  }
+  const { store } = await openStoreForCli();
+  try {
+    const { subscriptions } = createMessagingCore({ secretKey }, store);
+    const wayBack = new WayBack(store, subscriptions);
+    if (command === 'list') {
+      const listed = await wayBack.list(filter);
+      if (listed.length === 0) out.write('Nothing on the suppression list matches.\n');
+      for (const entry of listed) out.write(`${line(entry)}\n`);
+      const liftable = listed.filter((entry) => entry.liftable).length;
+      if (liftable > 0)
+        out.write(
+          `${plural(liftable, 'entry', 'entries')} may have been our fault and can be lifted: npm run suppressions -- lift …\n`,
+        );
+      return 0;
+    }
+    if (filter.reason && !LIFTABLE.includes(filter.reason)) throw new NotLiftable(filter.reason);
+    const lifting = (await wayBack.list(filter)).filter((entry) => entry.liftable);
+    if (lifting.length === 0) {
+      out.write(`Nothing to lift: no entry (${describeFilter(filter)}) matches.\n`);
+      return 0;
+    }
+    for (const entry of lifting.slice(0, 20)) out.write(`${line(entry)}\n`);
+    if (lifting.length > 20) out.write(`… and ${lifting.length - 20} more.\n`);
+    if (values.yes !== true) {
+      const question = `Lift ${plural(lifting.length, 'suppression')} (${describeFilter(filter)}), so that these people can be sent to again? Type yes to go on: `;
+      if (!(await confirmedAtKeyboard(question))) {
+        err.write(
+          process.stdin.isTTY
+            ? 'Nothing was lifted.\n'
+            : 'Nothing was lifted: say it once more with --yes where nobody is at the keyboard.\n',
+        );
+        return 1;
+      }
+    }
+    const lifted = await wayBack.lift(filter, { ownerEmail: 'the command line (npm run suppressions)' });
+    out.write(
+      `Lifted ${plural(lifted.length, 'suppression')}. To reach them in a broadcast: npm run broadcast -- retry NAME\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (!(error instanceof NotLiftable) && !(error instanceof CliError)) throw error;
+    err.write(`${error.message}\n`);
+    return 1;
+  } finally {
+    await store.close();
+  }
+}
+
+/** One entry in a line: when, which channel, whose (masked), why, and the answer. */
+function line(entry: SuppressedAddress): string {
+  const answer = entry.answer ? ` "${entry.answer.slice(0, 120)}"` : '';
+  const code = entry.code ? ` ${entry.code}` : '';
+  const can = entry.liftable ? '' : " (the person's own word: not liftable)";
+  return `#${entry.id} ${entry.createdAt.slice(0, 16).replace('T', ' ')} ${entry.channel} ${entry.who}: ${entry.reason} (${entry.source})${code}${answer}${can}`;
+}
+
+if (isEntryPoint(import.meta.url)) runCli(main);

@@ -356,6 +356,7 @@ const OWNER_PAGES = [
   ['broadcasts', '/owner/broadcasts'],
   ['a finished broadcast', '/owner/broadcasts/launch'],
   ['pausing a broadcast', '/owner/broadcasts/launch/pause'],
+  ['suppressed addresses', '/owner/suppressions'],
   ['the audit log', '/owner/audit'],
 ] as const;
 

@@ -1,5 +1,6 @@
 // The owner's broadcast command, run in-process against a temporary SQLite database and a real
 // SMTP server on loopback: what it says, what it sends, and how it refuses.
+import { createMessagingCore } from '../server/consent/create-messaging.js';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -167,6 +168,12 @@ describe('npm run broadcast', () => {
       { id: ours!.id, result: 'permanent', kind: 'recipient', error: 'Invalid login: 535 Authentication failed' },
       { id: sent!.id, result: 'sent', providerId: 'id-1' },
     ]);
+    // As the sender does beside it: the address is marked undeliverable (a lift would let retry reach it).
+    const { subscriptions } = createMessagingCore(
+      { secretKey: 'test-secret-key-that-is-at-least-32-characters' },
+      store,
+    );
+    await subscriptions.markUndeliverable((await store.subscribers.subscriber(dead!.signupId))!, 'email');
     await store.broadcastPauses.pauseChannel(broadcast.id, 'email', {
       cause: 'sender',
       reason: 'The mail server refused our sign-in: check SMTP_URL, then resume.',

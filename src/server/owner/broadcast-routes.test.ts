@@ -3,6 +3,7 @@
 // progress its script polls; and "Try the failed ones again", which queues exactly the failed
 // messages (the unreachable ones only when ticked), writes the audit log, and needs an owner. The
 // failures are written through the outbox as a sender records them: nothing is sent here.
+import { createMessagingCore } from '../consent/create-messaging.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
@@ -89,6 +90,9 @@ async function launchWithFailures(
     { id: gaveUp.id, result: 'temporary', retryAt: null, kind: 'message', error: '421 busy' },
     { id: unreachable.id, result: 'permanent', kind: 'recipient', error: '550 5.1.1 no such user' },
   ]);
+  // As the sender does beside it: the address is marked undeliverable (a lift would let retry reach it).
+  const { subscriptions } = createMessagingCore({ secretKey: 'k'.repeat(40) }, db);
+  await subscriptions.markUndeliverable((await db.subscribers.subscriber(unreachable.signupId))!, 'email');
   return { broadcast, sent: sent.id, gaveUp: gaveUp.id, unreachable: unreachable.id };
 }
 

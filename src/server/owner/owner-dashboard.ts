@@ -14,6 +14,8 @@ import { broadcastRoutes } from './broadcast-routes.js';
 import { exportRoutes } from './export-routes.js';
 import { SIGN_IN_PATH } from './owner-auth.js';
 import { signInRoutes } from './owner-sign-in-routes.js';
+import { suppressionRoutes } from './suppressions-routes.js';
+import { WayBack, type WayBackStores } from '../suppressions/way-back.js';
 import { overviewRoutes } from './overview-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { runsRequireOwner } from './require-owner.js';
@@ -22,6 +24,7 @@ import type { SignInMailer } from './sign-in-mailer.js';
 export interface OwnerDashboardOptions {
   db: Pick<Db, 'signups' | 'events' | 'subscribers' | 'consentEvents' | 'owners'> &
     BroadcastDb &
+    WayBackStores &
     Partial<Pick<Db, 'messageHealth'>>;
   subscriptions: Subscriptions;
   /** The site's address: a POST's Origin may be it, and sign-in links point to it. */
@@ -84,6 +87,11 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
   });
   await app.register(exportRoutes, { signups: db.signups, owners, siteUrl });
   await app.register(auditRoutes, { owners, siteUrl });
+  await app.register(suppressionRoutes, {
+    owners,
+    siteUrl,
+    ...(options.subscriptions.canSuppress ? { wayBack: new WayBack(db, options.subscriptions) } : {}),
+  });
   await app.register(broadcastRoutes, {
     db,
     messageHealth: db.messageHealth,

@@ -12,9 +12,46 @@ export const ownerWords = {
     overview: 'Overview',
     people: 'People',
     broadcasts: 'Launch day',
+    suppressions: 'Suppressed',
     audit: 'Audit log',
     signOut: 'Sign out',
     signedInAs: (email: string) => `Signed in as ${email}`,
+  },
+  suppressions: {
+    title: 'Suppressed addresses',
+    intro:
+      'Addresses we do not send to, and why. A bounce or an unreachable address may have been our fault (our domain’s DMARC, a block list): those can be lifted, and “Try the failed ones again” on a broadcast then reaches the person. A STOP, a complaint, leaving and deleting are the person’s own word and are never lifted here.',
+    filter: 'Show',
+    reason: 'Why',
+    anyReason: 'Any reason',
+    since: 'Since (a day, such as 2026-11-25)',
+    code: 'The answer’s code (such as 5.7.26)',
+    show: 'Show these',
+    when: 'When',
+    channel: 'Channel',
+    who: 'Whose',
+    answer: 'The answer that caused it',
+    none: 'Nothing on the list matches.',
+    notLiftable: 'The person’s own word',
+    liftButton: (count: number) =>
+      `Lift ${count.toLocaleString('en-US')} ${count === 1 ? 'suppression' : 'suppressions'} that may have been our fault…`,
+    question: (count: number) =>
+      `Lift ${count.toLocaleString('en-US')} ${count === 1 ? 'suppression' : 'suppressions'}, so that ${count === 1 ? 'this person' : 'these people'} can be sent to again?`,
+    questionHint:
+      'Each is written on the person’s history and in the audit log. Then, on a broadcast, “Try the failed ones again” reaches them.',
+    yes: 'Yes, lift them',
+    cancel: 'No, go back',
+    lifted: (count: number) =>
+      `Lifted ${count.toLocaleString('en-US')} ${count === 1 ? 'suppression' : 'suppressions'}. On a broadcast, “Try the failed ones again” now reaches ${count === 1 ? 'this person' : 'them'}.`,
+    reasons: {
+      bounced: 'Bounced',
+      undeliverable: 'Cannot be reached',
+      complained: 'Reported as spam',
+      sms_stop: 'Replied STOP',
+      left: 'Left the list',
+      deleted: 'Deleted',
+    } as Record<string, string>,
+    channels: { email: 'Email', sms: 'Text' } as Record<string, string>,
   },
   signIn: {
     title: 'Sign in',
@@ -325,6 +362,7 @@ export const ownerWords = {
       changed_person: 'Corrected a person’s details',
       searched: 'Searched the list',
       broadcast: 'Launch day',
+      lifted_suppressions: 'Lifted suppressions',
     } as Record<string, string>,
     signedInDetail: 'With a one-time link',
     /** Which details, never their values. */

@@ -36,8 +36,11 @@ export const signupDialog = {
     title: "You're On the Protection List!",
     text: `Thank you. We will let you know the moment ${productName} launches.`,
     /** Shown only when new sign-ups are asked to confirm by email (the server's EMAIL_CONFIRMATION). */
-    confirmEmail: (days: number) =>
-      `We are sending you an email now. Pressing the button in it is what keeps you on the list. If you do not press it, we will not write to you again, and we will delete your details after ${days} days.`,
+    /** `reminderDays`: the one reminder that comes first, when one will (CONFIRMATION_REMINDER_DAYS). */
+    confirmEmail: (days: number, reminderDays?: number) =>
+      reminderDays
+        ? `We are sending you an email now. Pressing the button in it is what keeps you on the list. If you do not press it, we will send you one reminder in ${reminderDays} ${reminderDays === 1 ? 'day' : 'days'}, then nothing more, and we will delete your details after ${days} days.`
+        : `We are sending you an email now. Pressing the button in it is what keeps you on the list. If you do not press it, we will not write to you again, and we will delete your details after ${days} days.`,
     button: 'Got it - Keep my family safe!',
   },
 };

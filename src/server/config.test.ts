@@ -185,7 +185,8 @@ describe('messaging', () => {
   it('is off, with confirmation off, while nothing is set', () => {
     expect(loadConfig({}, '/').messaging).toEqual({
       emailConfirmation: false,
-      unconfirmedRetentionDays: 30, confirmationReminderDays: 7,
+      unconfirmedRetentionDays: 30,
+      confirmationReminderDays: 7,
       feedback: {},
     });
   });
@@ -265,6 +266,15 @@ describe('messaging', () => {
     expect(messaging.emailConfirmation).toBe(true);
     expect(loadConfig({ ...email, EMAIL_CONFIRMATION: 'off' }, '/').messaging.emailConfirmation).toBe(false);
     expect(loadConfig({ ...email, UNCONFIRMED_RETENTION_DAYS: '7' }, '/').messaging.unconfirmedRetentionDays).toBe(7);
+    // The page is told of the one reminder only when one will come: the success view says so.
+    expect(loadConfig(email, '/').publicConfig).toMatchObject({
+      emailConfirmation: true,
+      unconfirmedRetentionDays: 30,
+      confirmationReminderDays: 7,
+    });
+    expect(loadConfig({ ...email, CONFIRMATION_REMINDER_DAYS: '0' }, '/').publicConfig).not.toHaveProperty(
+      'confirmationReminderDays',
+    );
   });
   it('turns texts on with a number or a Messaging Service, and the real API unless told', () => {
     expect(loadConfig(twilio, '/').messaging.sms).toEqual({

@@ -349,7 +349,15 @@ function publicConfigFrom(env: z.infer<typeof environmentSchema>, messaging: Mes
     ...(env.META_PIXEL_ID ? { metaPixel: { pixelId: env.META_PIXEL_ID } } : {}),
     // The success view then says an email is on its way, and the privacy notice when the unconfirmed are deleted.
     ...(messaging.emailConfirmation
-      ? { emailConfirmation: true, unconfirmedRetentionDays: messaging.unconfirmedRetentionDays }
+      ? {
+          emailConfirmation: true,
+          unconfirmedRetentionDays: messaging.unconfirmedRetentionDays,
+          // Only when the one reminder will come before the deletion: the success view says so.
+          ...(messaging.confirmationReminderDays > 0 &&
+          messaging.confirmationReminderDays < messaging.unconfirmedRetentionDays
+            ? { confirmationReminderDays: messaging.confirmationReminderDays }
+            : {}),
+        }
       : {}),
     ...(messaging.postalAddress ? { postalAddress: messaging.postalAddress } : {}),
   };

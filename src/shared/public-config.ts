@@ -20,6 +20,8 @@ export interface PublicConfig {
   emailConfirmation?: true;
   /** With emailConfirmation: days until an unconfirmed sign-up is deleted (UNCONFIRMED_RETENTION_DAYS). */
   unconfirmedRetentionDays?: number;
+  /** With emailConfirmation: the one reminder comes this many days after the email (absent: none will). */
+  confirmationReminderDays?: number;
   /** Who sends, where (MAIL_POSTAL_ADDRESS): the privacy notice names it. */
   postalAddress?: string;
 }
@@ -72,11 +74,21 @@ export function parsePublicConfig(value: unknown): { config: PublicConfig } | { 
     'metaPixel',
     'emailConfirmation',
     'unconfirmedRetentionDays',
+    'confirmationReminderDays',
     'postalAddress',
   ];
   const unknown = Object.keys(value).filter((key) => !known.includes(key));
   if (unknown.length > 0) return { problem: `unknown settings: ${unknown.join(', ')}` };
-  const { consentMode, ga4, posthog, metaPixel, emailConfirmation, unconfirmedRetentionDays, postalAddress } = value;
+  const {
+    consentMode,
+    ga4,
+    posthog,
+    metaPixel,
+    emailConfirmation,
+    unconfirmedRetentionDays,
+    confirmationReminderDays,
+    postalAddress,
+  } = value;
   if (!CONSENT_MODES.includes(consentMode as ConsentMode)) return { problem: 'consentMode is not opt-in or opt-out' };
   const config: PublicConfig = { consentMode: consentMode as ConsentMode };
   if (ga4 !== undefined) {
@@ -108,6 +120,16 @@ export function parsePublicConfig(value: unknown): { config: PublicConfig } | { 
     )
       return { problem: 'unconfirmedRetentionDays is not a whole number of days' };
     config.unconfirmedRetentionDays = unconfirmedRetentionDays;
+  }
+  if (confirmationReminderDays !== undefined) {
+    if (
+      typeof confirmationReminderDays !== 'number' ||
+      !Number.isInteger(confirmationReminderDays) ||
+      confirmationReminderDays < 1 ||
+      confirmationReminderDays > 3650
+    )
+      return { problem: 'confirmationReminderDays is not a whole number of days' };
+    config.confirmationReminderDays = confirmationReminderDays;
   }
   if (postalAddress !== undefined) {
     if (typeof postalAddress !== 'string' || postalAddress.length < 10 || postalAddress.length > 300)

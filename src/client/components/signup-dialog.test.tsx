@@ -207,6 +207,25 @@ describe('sign-up dialog', () => {
     );
   });
 
+  it('says the one reminder when the server will send one, never "we will not write to you again"', async () => {
+    serverSays({
+      consentMode: 'opt-in',
+      emailConfirmation: true,
+      unconfirmedRetentionDays: 14,
+      confirmationReminderDays: 7,
+    });
+    const { user } = await openDialog();
+    await fillValid(user);
+    await user.click(submitButton());
+    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
+    await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
+    expect(await screen.findByRole('heading', { name: signupDialog.success.title })).toHaveFocus();
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'If you do not press it, we will send you one reminder in 7 days, then nothing more, and we will delete your details after 14 days.',
+    );
+    expect(screen.getByRole('status')).not.toHaveTextContent('we will not write to you again');
+  });
+
   it('says nothing of an email when the server has confirmation off', async () => {
     serverSays({ consentMode: 'opt-out', ga4: { measurementId: 'G-TEST12345' } });
     const { user } = await openDialog();

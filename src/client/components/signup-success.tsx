@@ -10,7 +10,12 @@ export function SignupSuccess() {
   // The server says in the page whether new sign-ups are asked to confirm by email.
   const [confirmation] = useState(() => {
     const config = readPublicConfig();
-    return config.emailConfirmation === true ? { days: config.unconfirmedRetentionDays ?? DEFAULT_RETENTION_DAYS } : undefined;
+    return config.emailConfirmation === true
+      ? {
+          days: config.unconfirmedRetentionDays ?? DEFAULT_RETENTION_DAYS,
+          reminderDays: config.confirmationReminderDays,
+        }
+      : undefined;
   });
   useEffect(() => heading.current?.focus(), []);
 
@@ -31,7 +36,11 @@ export function SignupSuccess() {
         {signupDialog.success.title}
       </Dialog.Title>
       <Dialog.Description className="dialog__subtitle">{signupDialog.success.text}</Dialog.Description>
-      {confirmation && <p className="dialog__subtitle">{signupDialog.success.confirmEmail(confirmation.days)}</p>}
+      {confirmation && (
+        <p className="dialog__subtitle">
+          {signupDialog.success.confirmEmail(confirmation.days, confirmation.reminderDays)}
+        </p>
+      )}
       <Dialog.Close className="button button--primary button--block">{signupDialog.success.button}</Dialog.Close>
     </div>
   );

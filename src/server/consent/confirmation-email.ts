@@ -18,6 +18,17 @@ export interface ConfirmationEmailParts {
   /** MAIL_POSTAL_ADDRESS, for the footer. */
   postalAddress?: string | undefined;
   subscriptions: Pick<Subscriptions, 'emailHash'>;
+  /** CONFIRMATION_REMINDER_DAYS and UNCONFIRMED_RETENTION_DAYS: the confirmation email says the reminder only when one will come. */
+  reminderDays?: number | undefined;
+  retentionDays?: number | undefined;
+}
+
+/** The days after the confirmation email that its one reminder comes, or undefined when none will (0, or not before the deletion). */
+export function reminderInDays(
+  reminderDays: number | undefined,
+  retentionDays: number | undefined,
+): number | undefined {
+  return reminderDays && retentionDays && reminderDays > 0 && reminderDays < retentionDays ? reminderDays : undefined;
 }
 
 /** Sends the confirmation email (`confirm`) or the reminder; `deleteOn` is the day in words. */
@@ -28,6 +39,7 @@ export function sendConfirmationEmail(
   deleteOn: string,
 ): Promise<RecordedSend> {
   const { email, log, links, siteUrl, postalAddress, subscriptions } = parts;
+  const reminder = kind === 'confirm' ? reminderInDays(parts.reminderDays, parts.retentionDays) : undefined;
   const urls = linkUrls(links, siteUrl, subscriber.id);
   const render = kind === 'confirm' ? renderConfirmationEmail : renderReminderEmail;
   const message = render({
@@ -37,6 +49,7 @@ export function sendConfirmationEmail(
     siteUrl,
     deleteOn,
     postalAddress,
+    ...(reminder ? { reminderInDays: reminder } : {}),
   });
   return sendRecordedEmail(
     { email, log },

@@ -28,6 +28,8 @@ export interface ConfirmationMailerOptions {
   links: LinkSigner;
   siteUrl: string;
   retentionDays: number;
+  /** CONFIRMATION_REMINDER_DAYS: the confirmation email says the one reminder when one will come. */
+  reminderDays?: number;
   /** MAIL_POSTAL_ADDRESS, for the footer. */
   postalAddress?: string | undefined;
   logger: FastifyBaseLogger;
@@ -55,8 +57,8 @@ export interface MailerRun {
 type Outcome = keyof MailerRun | 'waiting';
 
 export class ConfirmationMailer {
-  private readonly options: Required<Omit<ConfirmationMailerOptions, 'log' | 'postalAddress'>> &
-    Pick<ConfirmationMailerOptions, 'log' | 'postalAddress'>;
+  private readonly options: Required<Omit<ConfirmationMailerOptions, 'log' | 'postalAddress' | 'reminderDays'>> &
+    Pick<ConfirmationMailerOptions, 'log' | 'postalAddress' | 'reminderDays'>;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<MailerRun> | undefined;
   private again = false;

@@ -88,19 +88,41 @@ for (const engine of storeEngines) {
     it('sends none with CONFIRMATION_REMINDER_DAYS=0', async () => {
       const { sink, signUp, sweep } = await world(engine);
       await signUp(rosa);
-      expect(await sweep(20, 0)).toEqual({ sent: 0, skipped: 0, failed: 0, waiting: 0 });
+      expect(await sweep(20, 0)).toEqual({ sent: 0, skipped: 0, failed: 0, waiting: 0, later: 0 });
       expect(sink.messages()).toHaveLength(0);
     });
 
-    it('a mail server that is away gives the reminder back: the next sweep sends it, once', async () => {
+    it('one person\'s "not now" is given back and the run goes on; the next sweep sends it, once', async () => {
       const { sink, signUp, sweep } = await world(engine);
       await signUp(rosa);
       await signUp(ann);
-      sink.rejectNext(421, '4.3.2 Service not available, closing channel', 1);
-      expect(await sweep(8)).toMatchObject({ sent: 0, waiting: 2 });
-      expect(await sweep(8)).toMatchObject({ sent: 2 });
+      sink.rejectNext(451, '4.2.0 Greylisted, please try again later', 1);
+      expect(await sweep(8)).toMatchObject({ sent: 1, later: 1, waiting: 0 });
+      expect(await sweep(8)).toMatchObject({ sent: 1 });
       expect(await sweep(8)).toMatchObject({ sent: 0 });
-      expect(sink.messages().map((each) => each.envelope.to[0]).sort()).toEqual([ann.email, rosa.email].sort());
+      expect(
+        sink
+          .messages()
+          .map((each) => each.envelope.to[0])
+          .sort(),
+      ).toEqual([ann.email, rosa.email].sort());
+    });
+
+    it('a mail server that is away (two "not now" in a row, or our sign-in) gives the reminders back: the next sweep sends them, once', async () => {
+      const { sink, signUp, sweep } = await world(engine);
+      await signUp(rosa);
+      await signUp(ann);
+      await signUp({ ...rosa, email: 'third@example.com' });
+      sink.rejectNext(421, '4.3.2 Service not available, closing channel', 2);
+      expect(await sweep(8)).toMatchObject({ sent: 0, later: 2, waiting: 1 });
+      expect(await sweep(8)).toMatchObject({ sent: 3 });
+      expect(await sweep(8)).toMatchObject({ sent: 0 });
+      expect(
+        sink
+          .messages()
+          .map((each) => each.envelope.to[0])
+          .sort(),
+      ).toEqual([ann.email, rosa.email, 'third@example.com'].sort());
     });
   });
 }

@@ -35,26 +35,40 @@ export interface ReminderRun {
   failed: number;
   /** Not sent for a reason of ours (the mail server away, our password refused): given back for the next sweep. */
   waiting: number;
+  /** This person's server said "not now" (full, greylisting, busy): given back, and the run goes on to the others. */
+  later: number;
 }
+
+/** "Not now" answers in a row that stop a run: the mail server's trouble, not the people's. */
+export const LATER_IN_A_ROW = 2;
 
 /** Sends the reminders that are due now, a batch at a time, until none is left. */
 export async function sendDueReminders(options: ReminderOptions): Promise<ReminderRun> {
-  const run: ReminderRun = { sent: 0, skipped: 0, failed: 0, waiting: 0 };
+  const run: ReminderRun = { sent: 0, skipped: 0, failed: 0, waiting: 0, later: 0 };
   if (options.reminderDays <= 0) return run;
   const now = options.now ?? (() => new Date());
   const batchSize = options.batchSize ?? 20;
+  const givenBack = new Set<string>();
+  let laterInARow = 0;
   for (;;) {
     const due = await options.store.claimReminders(
       batchSize,
       new Date(now().getTime() - options.reminderDays * DAY_MS),
     );
-    for (const [index, job] of due.entries()) {
+    // One given back earlier in this run is not tried again until the next sweep.
+    const fresh = due.filter((job) => !givenBack.has(job.id));
+    for (const job of due) if (givenBack.has(job.id)) await options.store.reminderNotSent(job.id);
+    if (fresh.length === 0) return run;
+    for (const [index, job] of fresh.entries()) {
       const outcome = await remindOne(options, job.id);
       run[outcome] += 1;
-      if (outcome === 'waiting') {
+      if (outcome === 'later') givenBack.add(job.id);
+      // Two "not now" answers in a row are the mail server's, not two people's: the run stops.
+      laterInARow = outcome === 'later' ? laterInARow + 1 : 0;
+      if (outcome === 'waiting' || laterInARow >= LATER_IN_A_ROW) {
         // The mail server is away or refuses us: the rest of the batch is given back, untried.
-        for (const rest of due.slice(index + 1)) await options.store.reminderNotSent(rest.id);
-        run.waiting += due.length - index - 1;
+        for (const rest of fresh.slice(index + 1)) await options.store.reminderNotSent(rest.id);
+        run.waiting += fresh.length - index - 1;
         return run;
       }
     }
@@ -81,6 +95,9 @@ async function remindOne(options: ReminderOptions, id: string): Promise<keyof Re
     await subscriptions.markUndeliverable(subscriber, 'email');
     return 'failed';
   }
+  // Their own server's policy refuses us: no reminder for them, and nothing else changes.
+  if (verdict.skip) return 'skipped';
   await store.reminderNotSent(id);
-  return 'waiting';
+  // One person's "not now" never holds up everyone after them; a problem of ours stops the run.
+  return verdict.kind === 'message' ? 'later' : 'waiting';
 }

@@ -152,6 +152,7 @@ export function createMessaging(
           links,
           siteUrl,
           retentionDays: config.unconfirmedRetentionDays,
+          reminderDays: config.confirmationReminderDays,
           postalAddress: config.postalAddress,
           logger,
           log,

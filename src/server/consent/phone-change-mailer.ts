@@ -5,6 +5,7 @@
 // page says an email went only when it did; a failure of ours ends the claim for the next run; an
 // address refused for good is marked undeliverable, as for any send. Nothing changes until the person
 // presses the button.
+import { LATER_IN_A_ROW } from './confirmation-reminders.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PhoneChangeQueueRepository } from '../db/phone-change-queue-repository.js';
 import type { EmailSender } from '../messaging/email-sender.js';
@@ -44,11 +45,15 @@ export interface PhoneChangeRun {
   failed: number;
   /** Not sent for a reason of ours: given back for the next run. */
   waiting: number;
+  /** This person's server said "not now": given back, and the run goes on to the others. */
+  later: number;
 }
 
 /** Sends the emails about waiting phone number changes, a batch at a time, until none is left. */
 export async function sendDuePhoneChanges(options: PhoneChangeMailerOptions): Promise<PhoneChangeRun> {
-  const run: PhoneChangeRun = { sent: 0, skipped: 0, failed: 0, waiting: 0 };
+  const run: PhoneChangeRun = { sent: 0, skipped: 0, failed: 0, waiting: 0, later: 0 };
+  const givenBack = new Set<string>();
+  let laterInARow = 0;
   const now = options.now ?? (() => new Date());
   const batchSize = options.batchSize ?? 20;
   for (;;) {
@@ -56,12 +61,19 @@ export async function sendDuePhoneChanges(options: PhoneChangeMailerOptions): Pr
       batchSize,
       new Date(now().getTime() - PHONE_CHANGE_DAYS * DAY_MS),
     );
-    for (const [index, id] of due.entries()) {
+    // One given back earlier in this run is not tried again until the next run.
+    const fresh = due.filter((id) => !givenBack.has(id));
+    for (const id of due) if (givenBack.has(id)) await options.store.phoneChangeNotSent(id);
+    if (fresh.length === 0) return run;
+    for (const [index, id] of fresh.entries()) {
       const outcome = await askOne(options, id, now());
       run[outcome] += 1;
-      if (outcome === 'waiting') {
-        for (const rest of due.slice(index + 1)) await options.store.phoneChangeNotSent(rest);
-        run.waiting += due.length - index - 1;
+      if (outcome === 'later') givenBack.add(id);
+      // Two "not now" answers in a row are the mail server's, not two people's: the run stops.
+      laterInARow = outcome === 'later' ? laterInARow + 1 : 0;
+      if (outcome === 'waiting' || laterInARow >= LATER_IN_A_ROW) {
+        for (const rest of fresh.slice(index + 1)) await options.store.phoneChangeNotSent(rest);
+        run.waiting += fresh.length - index - 1;
         return run;
       }
     }
@@ -118,8 +130,14 @@ async function askOne(options: PhoneChangeMailerOptions, id: string, now: Date):
     await store.dropPhoneChange(id);
     return 'failed';
   }
+  // Their own server's policy refuses our email: nobody can agree to the change, so it is forgotten.
+  if (verdict.skip) {
+    await store.dropPhoneChange(id);
+    return 'skipped';
+  }
   await store.phoneChangeNotSent(id);
-  return 'waiting';
+  // One person's "not now" never holds up everyone after them; a problem of ours stops the run.
+  return verdict.kind === 'message' ? 'later' : 'waiting';
 }
 
 /** Runs sendDuePhoneChanges soon after a sign-up (many make one run), and every `pollMs` besides. */

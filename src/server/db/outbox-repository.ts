@@ -357,6 +357,29 @@ export class OutboxRepository {
   }
 
   /**
+   * One person's messages in a broadcast that has not finished, made sure to be waiting: added when
+   * missing, queued again when the senders skipped them (they may be reached now). Never one that
+   * was sent, is being sent, or failed. Returns how many it queued.
+   */
+  async ensureQueued(broadcastId: number, rows: { signupId: string; channel: BroadcastChannel }[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    let queued = await this.enqueue(broadcastId, rows);
+    const at = stamp(this.context);
+    for (const row of rows) {
+      const result = await this.context.db
+        .updateTable('broadcast_messages')
+        .set({ state: 'queued', next_attempt_at: at, attempts: 0, error: null, failure_kind: null, claimed_by: null })
+        .where('broadcast_id', '=', broadcastId)
+        .where('signup_id', '=', row.signupId)
+        .where('channel', '=', row.channel)
+        .where('state', '=', 'skipped')
+        .executeTakeFirst();
+      queued += Number(result.numUpdatedRows);
+    }
+    return queued;
+  }
+
+  /**
    * Messages recorded as sent that a report later said never arrived (bounced, undeliverable), for
    * the owner's `retry` after lifting a suppression that was our fault: back in the queue.
    */

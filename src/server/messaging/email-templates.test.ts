@@ -68,6 +68,19 @@ describe('the confirmation email', () => {
     expect(kept.html).toContain(sentence);
   });
 
+  it('says the one reminder that will come, when one will, instead of "we will not write to you again"', () => {
+    const kept = renderConfirmationEmail({
+      ...input,
+      deleteOn: deletionDay('2026-11-24T10:00:00.000Z', 14),
+      reminderInDays: 7,
+    });
+    const sentence =
+      'Pressing the button is what keeps you on the list. If it is not pressed, we will send you one reminder in 7 days, then nothing more, and we will delete your details on December 8, 2026.';
+    expect(kept.text.replace(/\s+/g, ' ')).toContain(sentence);
+    expect(kept.html).toContain(sentence);
+    expect(`${kept.text}${kept.html}`).not.toContain('we will not write to you again');
+  });
+
   it('greets no one by name: it repeats nothing a visitor typed', () => {
     // @ts-expect-error: it takes no name, so a sign-up's words cannot reach the email
     const withName = renderConfirmationEmail({ ...input, name: 'Spammy Name visit evil.example' });
@@ -122,7 +135,12 @@ describe('plain language (about an 8th-grade reading level)', () => {
     reminderEmail: [messageWords.reminder.intro, messageWords.reminder.once].join(' '),
     helpReply: messageWords.sms.help('hello@scamsavvy.example'),
     textReplies: [messageWords.sms.stopped, messageWords.sms.started].join(' '),
-    confirmPage: [linkPageWords.confirm.text, linkPageWords.confirm.doneText].join(' '),
+    confirmPage: [
+      linkPageWords.confirm.text,
+      linkPageWords.confirm.doneText(true, true),
+      linkPageWords.confirm.doneNothing,
+      linkPageWords.confirm.doneLaunched,
+    ].join(' '),
     preferencesPage: [
       linkPageWords.preferences.intro,
       linkPageWords.preferences.leaveText,

@@ -12,6 +12,8 @@ export interface ConfirmationEmailInput {
   deleteOn: string;
   /** MAIL_POSTAL_ADDRESS, for the footer. */
   postalAddress?: string | undefined;
+  /** The one reminder will come this many days after this email, unless they press it (the confirmation email only). */
+  reminderInDays?: number | undefined;
 }
 
 export interface RenderedEmail {
@@ -103,7 +105,7 @@ function askToConfirm(
       ...parts.opening,
       { paragraph: words.ask, text: words.askText },
       { button: { url: input.confirmUrl, label: words.button } },
-      { paragraph: words.keeps(input.deleteOn) },
+      { paragraph: words.keeps(input.deleteOn, input.reminderInDays) },
       ...parts.closing,
     ],
     signature: words.signature,

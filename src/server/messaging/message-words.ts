@@ -17,9 +17,15 @@ export const messageWords = {
     /** The plain-text part has no button. */
     askText: 'If that was you, please open the link below so we know this is your email.',
     button: 'Yes, keep me on the list',
-    /** What keeps them on the list, and what happens without it, with the day their details go. */
-    keeps: (deleteOn: string) =>
-      `Pressing the button is what keeps you on the list. If it is not pressed, we will not write to you again, and we will delete your details on ${deleteOn}.`,
+    /**
+     * What keeps them on the list, and what happens without it, with the day their details go; with
+     * `reminderInDays`, the one reminder that will come first (the confirmation email, while
+     * CONFIRMATION_REMINDER_DAYS is on).
+     */
+    keeps: (deleteOn: string, reminderInDays?: number) =>
+      reminderInDays
+        ? `Pressing the button is what keeps you on the list. If it is not pressed, we will send you one reminder in ${reminderInDays} ${reminderInDays === 1 ? 'day' : 'days'}, then nothing more, and we will delete your details on ${deleteOn}.`
+        : `Pressing the button is what keeps you on the list. If it is not pressed, we will not write to you again, and we will delete your details on ${deleteOn}.`,
     notYou: 'If it was not you, do nothing.',
     footerWhy: `You got this email because this address was given on the ${product} website.`,
     preferencesLink: 'Change what we send you',
@@ -117,7 +123,14 @@ export const linkPageWords = {
     text: `Press the button to tell us you want to hear from ${product} when our app is ready.`,
     button: 'Yes, keep me on the list',
     doneTitle: 'Thank you. You are confirmed.',
-    doneText: 'We will let you know the moment our app is ready.',
+    /** By the channels the launch message will really use for them. */
+    doneText: (email: boolean, sms: boolean) =>
+      `We will let you know${email && sms ? ' by email and by text' : email ? ' by email' : ' by text'} the moment our app is ready.`,
+    /** Confirmed, but email and texts are off (or cannot reach them): no launch news will come. */
+    doneNothing:
+      'You have turned off our emails and texts, so we will not send you the launch news. To get it, choose what we send you on your own page.',
+    /** The launch message has gone out already. */
+    doneLaunched: `Our app is out now, so there is no launch message left to send. You can get ${product} from the App Store or Google Play.`,
     leftTitle: 'You are not on the list',
     leftText: 'You left the list, so we will not write to you. To come back, tick a box on your own page.',
     preferencesLink: 'Change what we send you',
@@ -136,6 +149,9 @@ export const linkPageWords = {
       'This phone number replied STOP to one of our texts, so we send it no texts. To get them again, reply START.',
     smsUnreachable:
       'Our texts cannot reach this phone number: the phone company says it cannot get texts (a landline, or a number no longer in use). To get texts, sign up again with a mobile number.',
+    /** The number's own suppression is a leaving or a deletion (someone using it left) after they signed up. */
+    smsTakenOff:
+      'This phone number was taken off our list after you signed up (someone using it left the list or deleted their details), so we send it no texts. If it is your number and you want texts, sign up again with it.',
     emailUnreachable:
       'Our emails to this address came back undelivered, so we send it no more email. If the address works again, sign up again with it.',
     emailComplained:
@@ -143,6 +159,9 @@ export const linkPageWords = {
     save: 'Save my choices',
     notConfirmed:
       'We have not heard back from you since you signed up. To stay on the list, press "Save my choices" below.',
+    /** After saving, once the launch message has gone out: what is left to send. */
+    savedLaunched: (beta: boolean) =>
+      `Saved. Our app is out now, so there is no launch message left to send.${beta ? ' We will send you news about beta testing.' : ''}`,
     /** After saving: what they will get now, in a list the way people say it. */
     saved: (things: string[]) => {
       if (things.length === 0) return 'Saved. We will not send you anything.';
@@ -183,6 +202,8 @@ export const linkPageWords = {
     detailsSaved: (phoneEnd: string) => `Saved. Your phone number ends ${phoneEnd}.`,
     phoneChanged: (phoneEnd: string) => `Done. Your phone number now ends ${phoneEnd}.`,
     textsToNumber: 'We will send a text message to this number when the app launches.',
+    /** After a change, once the launch message has gone out. */
+    textsLaunched: 'Our app is out now, so there is no launch text left to send.',
     noTextsToNumber: 'We will not send texts to this number. The note by the text box below says why.',
     noTextsChosen: 'Texts are off. To get a text when the app launches, tick the box below and save.',
     nothingHeldTitle: 'We hold no details for this link',

@@ -202,6 +202,41 @@ for (const engine of storeEngines) {
         );
       });
 
+      it('confirm after "Stop all emails" with texts off: the page says no launch news will come, never "we will let you know"', async () => {
+        const { app, store, id } = await setUp();
+        await store.subscribers.updatePreferences(id, { email: false, sms: false, beta: false }, 'preferences_page');
+        const url = `/confirm/${links.sign('confirm', id)}`;
+        await app.inject({ method: 'POST', url, ...form({}) });
+        const page = (await app.inject({ method: 'GET', url })).body;
+        expect(page).toContain('<h1>Thank you. You are confirmed.</h1>');
+        expect(page).toContain(linkPageWords.confirm.doneNothing);
+        expect(page).not.toContain('We will let you know');
+      });
+
+      it('"Saved. We will send you…" is worked out for the launch message that will go: its audience, its channels, and once it has gone', async () => {
+        const { app, store, id } = await setUp();
+        const url = `/preferences/${links.sign('manage', id)}`;
+        const savedPage = async () => (await app.inject({ method: 'GET', url: `${url}?done=saved` })).body;
+        // A launch message for email only, made before they turned email back on: saving puts them in it.
+        const launch = await store.broadcasts.create({
+          name: 'launch',
+          template: 'launch',
+          segment: 'all',
+          channels: ['email'],
+          confirmation: 'confirmed_only',
+          content: { subject: 'It is here', text: 'Text', html: '<p>HTML</p>', sms: 'SMS' },
+        });
+        await app.inject({ method: 'POST', url, ...form({ email: 'on', sms: 'on' }) });
+        expect(await savedPage()).toContain('Saved. We will send you an email when the app launches.');
+        expect(await savedPage()).not.toContain('a text message when the app launches');
+        expect(await store.outbox.counts(launch!.id, 'email')).toMatchObject({ queued: 1 });
+        // Once it has gone, no page promises it.
+        await store.broadcasts.setState(launch!.id, 'finished', ['ready']);
+        await app.inject({ method: 'POST', url, ...form({ email: 'on', sms: 'on' }) });
+        expect(await savedPage()).toContain('Saved. Our app is out now, so there is no launch message left to send.');
+        expect(await savedPage()).not.toContain('We will send you an email');
+      });
+
       it('leave: off the list, both addresses suppressed, the page says so and how to come back', async () => {
         const { app, store, id } = await setUp();
         const url = `/preferences/${links.sign('manage', id)}`;
@@ -361,6 +396,26 @@ for (const engine of storeEngines) {
         page = (await app.inject({ method: 'GET', url })).body;
         expect(page.match(box('email'))?.[1]).toBeUndefined();
         expect(page).toContain(words.emailComplained);
+      });
+    });
+
+    describe('after someone using the number left', () => {
+      it('the preferences page says the number was taken off the list, not that it cannot get texts', async () => {
+        const { app, store, id } = await setUp();
+        const subscriber = (await store.subscribers.subscriber(id))!;
+        // Another sign-up with the same number left the list after Rosa signed up.
+        await store.signups.add({
+          name: 'Other Person',
+          phone: subscriber.phone,
+          email: 'other@example.com',
+          betaTesting: false,
+        });
+        const other = (await store.subscribers.subscriberByEmailKey('other@example.com'))!;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await new Subscriptions(store, hasher).leave(other.id, 'preferences_page');
+        const page = (await app.inject({ method: 'GET', url: `/preferences/${links.sign('manage', id)}` })).body;
+        expect(page).toContain(linkPageWords.preferences.smsTakenOff);
+        expect(page).not.toContain(linkPageWords.preferences.smsUnreachable);
       });
     });
 

@@ -1,6 +1,7 @@
 // The pages the links in messages open: /confirm/…, /preferences/…, /unsubscribe/…. A GET only
 // shows a page (mail scanners open every link); only a POST behind a button changes anything, then
 // redirects (303) to the page that says what happened (decisions/019).
+import type { LaunchMessages } from '../launch-message.js';
 import formBody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { linkPageWords } from '../../messaging/message-words.js';
@@ -30,6 +31,8 @@ export interface LinkPageOptions {
   confirmationOn: boolean;
   /** The site's address; the pages link with paths, so it is not needed yet. */
   siteUrl: string;
+  /** What the launch message will do for a person, and their place in it (consent/launch-message.ts). */
+  launch: LaunchMessages;
 }
 
 type TokenParams = { Params: { token: string } };
@@ -47,16 +50,23 @@ const DONE_STATES = ['saved', 'left', 'details', 'phone'] as const;
 const { preferences: words } = linkPageWords;
 const nothingHeldPage = () => noticePage(words.nothingHeldTitle, words.nothingHeld);
 
-type Handlers = Pick<LinkPageOptions, 'subscriptions' | 'links' | 'confirmationOn'>;
+type Handlers = Pick<LinkPageOptions, 'subscriptions' | 'links' | 'confirmationOn' | 'launch'>;
 
 /** /confirm/…: the confirmation email's button, behind a page. */
-async function confirmRoutes(forms: FastifyInstance, { subscriptions, links }: Handlers): Promise<void> {
+async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, launch }: Handlers): Promise<void> {
   forms.get<TokenParams>('/confirm/:token', async (request, reply) => {
     const id = links.verify('confirm', request.params.token);
     const subscriber = id ? await subscriptions.subscriber(id) : undefined;
     if (!id || !subscriber) return html(reply, badLinkPage(), 404);
     const state = subscriber.leftAt !== null ? 'left' : subscriber.confirmedAt !== null ? 'confirmed' : 'unconfirmed';
-    return html(reply, confirmPage({ state, preferencesUrl: preferencesPath(links, id) }));
+    return html(
+      reply,
+      confirmPage({
+        state,
+        preferencesUrl: preferencesPath(links, id),
+        ...(state === 'confirmed' ? { launch: await launch.for(subscriber) } : {}),
+      }),
+    );
   });
 
   forms.post<TokenParams>('/confirm/:token', async (request, reply) => {
@@ -65,7 +75,11 @@ async function confirmRoutes(forms: FastifyInstance, { subscriptions, links }: H
     if ((await subscriptions.confirm(id, 'confirm_page')) === 'missing') return html(reply, badLinkPage(), 404);
     // The link came by email: their own earlier leaving no longer holds on these addresses.
     const subscriber = await subscriptions.subscriber(id);
-    if (subscriber && subscriber.leftAt === null) await subscriptions.provenByEmailedLink(subscriber, 'confirm_page');
+    if (subscriber && subscriber.leftAt === null) {
+      await subscriptions.provenByEmailedLink(subscriber, 'confirm_page');
+      // A launch message made before they confirmed (confirmed people only) now holds theirs.
+      await launch.join((await subscriptions.subscriber(id)) ?? subscriber);
+    }
     return reply.redirect(`/confirm/${request.params.token}`, 303);
   });
 }
@@ -73,7 +87,7 @@ async function confirmRoutes(forms: FastifyInstance, { subscriptions, links }: H
 /** /preferences/…: what someone gets, leaving the list, and deleting their details (asked once more). */
 async function preferencesRoutes(
   forms: FastifyInstance,
-  { subscriptions, links, confirmationOn }: Handlers,
+  { subscriptions, links, confirmationOn, launch }: Handlers,
 ): Promise<void> {
   /** The page for this person as things stand, by the senders' own rule (what a box says is what happens). */
   async function page(
@@ -97,10 +111,15 @@ async function preferencesRoutes(
         : emailBlocked
           ? 'undeliverable'
           : undefined;
+    // The launch message that will actually go (its audience and channels), or the default before one is made.
+    const message = await launch.for(subscriber);
     const sendable = {
-      email: preferences.email && emailWhy === undefined,
-      sms: preferences.sms && smsWhy === undefined,
+      email: preferences.email && message.willSend.email,
+      sms: preferences.sms && message.willSend.sms,
     };
+    const smsReason = smsWhy === 'suppressed' ? await subscriptions.blockedBy(subscriber, 'sms') : undefined;
+    // A leaving or a deletion on the number (someone using it left) is not the phone company's "cannot get texts".
+    const smsTakenOff = smsWhy === 'suppressed' && (smsReason === 'left' || smsReason === 'deleted');
     return preferencesPage({
       // The boxes: what they asked for, less what cannot reach them whatever they tick here.
       preferences: {
@@ -110,9 +129,17 @@ async function preferencesRoutes(
         beta: preferences.beta && !left,
       },
       // What we will really send, for the words after a save.
-      willSend: { ...sendable, beta: preferences.beta && !left && (sendable.email || sendable.sms) },
+      willSend: {
+        ...sendable,
+        beta:
+          preferences.beta &&
+          !left &&
+          ((preferences.email && emailWhy === undefined) || (preferences.sms && smsWhy === undefined)),
+      },
+      launched: message.launched,
       smsStopped: smsWhy === 'stopped',
-      smsUnreachable: smsWhy === 'undeliverable' || smsWhy === 'suppressed',
+      smsUnreachable: smsWhy === 'undeliverable' || (smsWhy === 'suppressed' && !smsTakenOff),
+      smsTakenOff,
       ...(emailUnreachable ? { emailUnreachable } : {}),
       notConfirmed: emailWhy === 'not_confirmed' || smsWhy === 'not_confirmed',
       left,
@@ -172,6 +199,8 @@ async function preferencesRoutes(
     if (!updated) return html(reply, nothingHeldPage(), 404);
     // The link came by email: keeping a channel on proves the mailbox and undoes their own leaving.
     if (wanted.email || wanted.sms) await subscriptions.provenByEmailedLink(updated, 'preferences_page');
+    // A launch message the owner made already holds theirs for what they now want ("Saved. We will send you…").
+    if (wanted.email || wanted.sms) await launch.join((await subscriptions.subscriber(id)) ?? updated);
     return reply.redirect(`/preferences/${request.params.token}?done=saved`, 303);
   });
 

@@ -1,5 +1,6 @@
 // The short pages the links in messages open: confirm, unsubscribe, and the ones that say a link
 // found nothing. Rendered on the server to static HTML; every word comes from linkPageWords.
+import type { LaunchMessage } from '../launch-message.js';
 import { linkPageWords as words } from '../../messaging/message-words.js';
 import { Button, LinkLine, renderPage } from './link-page-layout.js';
 
@@ -23,7 +24,16 @@ export function badLinkPage(): string {
 /** Where the person stands: the button shows only while there is something to confirm. */
 export type ConfirmState = 'unconfirmed' | 'confirmed' | 'left';
 
-export function confirmPage({ state, preferencesUrl }: { state: ConfirmState; preferencesUrl: string }): string {
+export function confirmPage({
+  state,
+  preferencesUrl,
+  launch,
+}: {
+  state: ConfirmState;
+  preferencesUrl: string;
+  /** What the launch message will do for them (confirmed only): the words say exactly that. */
+  launch?: LaunchMessage;
+}): string {
   const { confirm } = words;
   if (state === 'unconfirmed')
     return renderPage(
@@ -37,8 +47,13 @@ export function confirmPage({ state, preferencesUrl }: { state: ConfirmState; pr
         </form>
       </>,
     );
+  const confirmedText = launch?.launched
+    ? confirm.doneLaunched
+    : launch && (launch.willSend.email || launch.willSend.sms)
+      ? confirm.doneText(launch.willSend.email, launch.willSend.sms)
+      : confirm.doneNothing;
   const [title, text] =
-    state === 'confirmed' ? [confirm.doneTitle, confirm.doneText] : [confirm.leftTitle, confirm.leftText];
+    state === 'confirmed' ? [confirm.doneTitle, confirmedText] : [confirm.leftTitle, confirm.leftText];
   return renderPage(
     title,
     <>

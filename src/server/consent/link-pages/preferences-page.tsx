@@ -28,6 +28,10 @@ export interface PreferencesPageProps {
   smsStopped: boolean;
   /** The phone company said this number cannot get texts (a landline, a dead number). */
   smsUnreachable?: boolean;
+  /** Someone using this number left or deleted their details after they signed up: we send it no texts. */
+  smsTakenOff?: boolean;
+  /** The launch message has gone out already: "Saved" says there is none left to send. */
+  launched?: boolean;
   /** Email to the address bounced, or was reported as spam: we send it none. */
   emailUnreachable?: 'bounced' | 'undeliverable' | 'complained';
   /** The page's own path, for the forms. */
@@ -35,8 +39,17 @@ export interface PreferencesPageProps {
 }
 
 /** After a change of name or phone number: what texts to the number they have now will do. */
-function textsLine({ willSend, blocked }: { willSend: Preferences; blocked: boolean }): string {
+function textsLine({
+  willSend,
+  blocked,
+  launched,
+}: {
+  willSend: Preferences;
+  blocked: boolean;
+  launched: boolean;
+}): string {
   const text = words.preferences;
+  if (launched) return text.textsLaunched;
   if (willSend.sms) return text.textsToNumber;
   // A STOP from this number, or a number that cannot get texts: the note by the box says which.
   return blocked ? text.noTextsToNumber : text.noTextsChosen;
@@ -47,21 +60,27 @@ function StatusMessage({
   willSend,
   blocked,
   phoneEnd,
+  launched,
 }: {
   done: NonNullable<PreferencesPageProps['done']>;
   willSend: Preferences;
   blocked: boolean;
   phoneEnd: string;
+  launched: boolean;
 }) {
   const text = words.preferences;
   const lines =
     done === 'saved'
-      ? [text.saved(CHANNELS.filter((channel) => willSend[channel]).map((channel) => text.savedThings[channel]))]
+      ? [
+          launched
+            ? text.savedLaunched(willSend.beta)
+            : text.saved(CHANNELS.filter((channel) => willSend[channel]).map((channel) => text.savedThings[channel])),
+        ]
       : done === 'left'
         ? [text.left, text.comeBack]
         : [
             done === 'phone' ? text.phoneChanged(phoneEnd) : text.detailsSaved(phoneEnd),
-            textsLine({ willSend, blocked }),
+            textsLine({ willSend, blocked, launched }),
           ];
   // Present from the start of the page (it follows a redirect): nothing moves when it appears.
   return (
@@ -83,6 +102,8 @@ export function preferencesPage({
   done,
   smsStopped,
   smsUnreachable = false,
+  smsTakenOff = false,
+  launched = false,
   emailUnreachable,
   path,
   detailsForm,
@@ -108,7 +129,13 @@ export function preferencesPage({
         </div>
       )}
       {done && (
-        <StatusMessage done={done} willSend={willSend} blocked={smsStopped || smsUnreachable} phoneEnd={phoneEnd} />
+        <StatusMessage
+          done={done}
+          willSend={willSend}
+          blocked={smsStopped || smsUnreachable || smsTakenOff}
+          phoneEnd={phoneEnd}
+          launched={launched}
+        />
       )}
       {notConfirmed && !done && (
         <div className="status" role="status">
@@ -129,6 +156,7 @@ export function preferencesPage({
               </label>
               {channel === 'sms' && smsStopped && <p className="choice__note">{text.smsStopped}</p>}
               {channel === 'sms' && smsUnreachable && <p className="choice__note">{text.smsUnreachable}</p>}
+              {channel === 'sms' && smsTakenOff && <p className="choice__note">{text.smsTakenOff}</p>}
               {channel === 'email' && emailUnreachable && (
                 <p className="choice__note">
                   {emailUnreachable === 'complained' ? text.emailComplained : text.emailUnreachable}

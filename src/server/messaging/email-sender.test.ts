@@ -64,6 +64,20 @@ describe('createEmailSender', () => {
     expect(headers).toMatch(/^List-Id: ScamSavvy launch news <launch\.scamsavvy\.example>\r?$/im);
   });
 
+  it("sends the providers' tags raw, as the broadcast's writer does: JSON never encoded or folded", async () => {
+    const { sink, sender } = await setUp();
+    const token = 'f'.repeat(40);
+    const tags = {
+      'X-SMTPAPI': JSON.stringify({ unique_args: { token } }),
+      'X-Mailgun-Variables': JSON.stringify({ token }),
+      'X-SES-MESSAGE-TAGS': `token=${token}`,
+    };
+    await sender.send({ ...email, headers: tags });
+    const raw = (sink.messages()[0]?.raw ?? '').split(/\r?\n\r?\n/)[0] ?? '';
+    for (const value of Object.values(tags)) expect(raw).toContain(`: ${value}\r\n`);
+    expect(raw).not.toMatch(/=\?UTF-8\?/i);
+  });
+
   it('signs with DKIM when keys are set, the list headers among the signed ones', async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -141,7 +141,11 @@ export function createEmailSender(
           html: email.html,
           ...(email.envelopeFrom ? { envelope: { from: email.envelopeFrom, to: [email.to] } } : {}),
           headers: {
-            ...email.headers,
+            // As written, never encoded or folded: a provider's tag (X-SMTPAPI, X-Mailgun-Variables)
+            // is JSON it must read back byte for byte, as the broadcast's raw writer sends it.
+            ...Object.fromEntries(
+              Object.entries(email.headers ?? {}).map(([name, value]) => [name, { prepared: true, value }]),
+            ),
             'List-Unsubscribe': `<${email.unsubscribeUrl}>`,
             'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
             'List-Id': `${listName} <${listId}>`,

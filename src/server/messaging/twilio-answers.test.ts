@@ -90,9 +90,8 @@ const ANSWERS: Case[] = [
   {
     answer: {
       status: 400,
-      code: 21408,
-      message:
-        "Permission to send an SMS has not been enabled for the region indicated by the 'To' number: +4915123456789",
+      code: 21617,
+      message: 'The concatenated message body exceeds the 1600 character limit',
     },
     kind: 'unknown',
     rule: undefined,
@@ -107,6 +106,26 @@ const ANSWERS: Case[] = [
     rule: 'toll-free-unverified',
   },
   { answer: { code: 30003, message: 'Unreachable destination handset' }, kind: 'message', rule: 'unreachable-handset' },
+  {
+    answer: {
+      status: 400,
+      code: 21408,
+      message:
+        "Permission to send an SMS has not been enabled for the region indicated by the 'To' number: +44770090xxxx.",
+    },
+    kind: 'message',
+    rule: 'not-from-our-account',
+  },
+  {
+    answer: {
+      status: 400,
+      code: 21608,
+      message:
+        'The number +1555010xxxx is unverified. Trial accounts cannot send messages to unverified numbers; verify +1555010xxxx at twilio.com/user/account/phone-numbers/verified, or purchase a Twilio number to send messages to unverified numbers.',
+    },
+    kind: 'message',
+    rule: 'not-from-our-account',
+  },
   { answer: { code: 30005, message: 'Unknown destination handset' }, kind: 'recipient', rule: 'unknown-handset' },
   { answer: { code: 30006, message: 'Landline or unreachable carrier' }, kind: 'recipient', rule: 'landline' },
   { answer: { status: 400, message: 'Bad Request' }, kind: 'unknown', rule: undefined },
@@ -120,6 +139,14 @@ describe('classifyTwilioAnswer', () => {
     expect(twilioRuleFor(answer)?.id).toBe(rule);
     expect(verdict.stop).toBe(stop);
     expect(verdict.reason).not.toMatch(NUMBER);
+  });
+
+  it('skips a person our account cannot text (21408, 21608) for this send: never theirs for good, never a pause', () => {
+    for (const code of [21408, 21608]) {
+      const verdict = classifyTwilioAnswer({ status: 400, code, message: 'Permission' });
+      expect(verdict).toMatchObject({ kind: 'message', skip: true });
+      expect(verdict.reason).toMatch(/Skipped for this send/);
+    }
   });
 
   it('covers every rule with one of Twilio’s answers', () => {
@@ -140,8 +167,8 @@ describe('classifyTwilioAnswer', () => {
       expect(reason).toContain(`Twilio ${code}`);
       expect(reason).toMatch(/then resume\.$/);
     }
-    const unknown = classifyTwilioAnswer({ status: 400, code: 21408, message: 'Not enabled for +4915123456789' });
-    expect(unknown.reason).toContain('400, error 21408: "Not enabled for [redacted]"');
+    const unknown = classifyTwilioAnswer({ status: 400, code: 21617, message: 'Too long for +4915123456789' });
+    expect(unknown.reason).toContain('400, error 21617: "Too long for [redacted]"');
   });
 
   it('calls Twilio out of reach the message’s trouble, for now', () => {
@@ -161,7 +188,8 @@ describe('classifyTwilioText: stored error texts', () => {
     ['Twilio answered 503: no details', 'message'],
     ['Twilio could not be reached: fetch failed', 'message'],
     ['gave up after 5 attempts: Twilio could not be reached: timed out', 'message'],
-    ['Twilio answered 400 (error 21408): Permission to send an SMS has not been enabled', 'unknown'],
+    ['Twilio answered 400 (error 21617): The concatenated message body exceeds the 1600 character limit', 'unknown'],
+    ['Twilio answered 400 (error 21408): Permission to send an SMS has not been enabled', 'message'],
     ['Message delivery failed: error 30007', 'sender'],
     ['something else entirely', 'unknown'],
   ] as const)('"%s" is %s', (text, kind) => {

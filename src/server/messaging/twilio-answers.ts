@@ -25,6 +25,8 @@ export interface TwilioRule {
   codes?: readonly number[];
   /** HTTP statuses it covers when the error code is one no rule names. */
   statuses?: (status: number) => boolean;
+  /** About this person for this send only (21408, 21608): skipped with the reason, nothing else changes. */
+  skip?: true;
   /** Twilio 21610: the person replied STOP to our number. */
   stop?: true;
   reason(answer: TwilioAnswer): string;
@@ -118,6 +120,18 @@ export const TWILIO_RULES: readonly TwilioRule[] = [
     codes: [30032],
     reason: () =>
       'Carriers refuse texts from our toll-free number until it is verified (Twilio 30032): verify it in the Twilio console, then resume.',
+  },
+  {
+    id: 'not-from-our-account',
+    answer:
+      "Errors 21408 (texts to this number's region not enabled for our account), 21608 (a trial account: the number is not verified)",
+    kind: 'message',
+    codes: [21408, 21608],
+    skip: true,
+    reason: (answer) =>
+      answer.code === 21608
+        ? 'We cannot text this number from our account: a Twilio trial account texts only numbers verified in it (21608). Skipped for this send; upgrade the account to reach everyone.'
+        : "We cannot text this number from our account: texts to its country or region are not enabled (Twilio 21408). Skipped for this send; turn on that region in the Twilio console's Geo permissions to reach it.",
   },
   {
     id: 'invalid-number',
@@ -218,7 +232,13 @@ export function twilioRuleFor(answer: TwilioAnswer): TwilioRule | undefined {
 export function classifyTwilioAnswer(answer: TwilioAnswer): FailureVerdict {
   if (answer.networkError !== undefined) return unreachable(answer);
   const rule = twilioRuleFor(answer);
-  if (rule) return { kind: rule.kind, reason: rule.reason(answer), ...(rule.stop ? { stop: true } : {}) };
+  if (rule)
+    return {
+      kind: rule.kind,
+      reason: rule.reason(answer),
+      ...(rule.stop ? { stop: true } : {}),
+      ...(rule.skip ? { skip: true } : {}),
+    };
   const message = quote(answer.message);
   return {
     kind: 'unknown',

@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { providerOrigins } from '../shared/public-config.js';
 import type { Config } from './config.js';
 import { loggerOptions } from './logger.js';
-import { eventRateLimits, signupRateLimits, ownerSignInLimit } from './request-rate-limits.js';
+import { eventRateLimits, signupRateLimits, ownerSignInLimit, webhookRateLimits } from './request-rate-limits.js';
 import { healthRoutes } from './site/health-routes.js';
 import { securityHeaders } from './security-headers.js';
 import { errorHandler } from './errors.js';
@@ -116,6 +116,7 @@ export async function createApp({
       webhooks: feedback.webhooks,
       smsStatus: feedback.smsStatus,
       siteUrl: config.siteUrl,
+      limits: webhookRateLimits(app, config.rateLimit.webhooksPerMinute ?? 0),
     });
   }
   await app.register(eventRoutes, {

@@ -60,6 +60,8 @@ export interface RateLimitConfig {
   redisUrl: string | undefined;
   /** First-party event batches (POST /api/events) allowed per client address per minute; 0 turns it off. */
   eventsPerMinute: number;
+  /** Provider reports (the webhook routes) allowed per client address per minute; 0 turns it off. */
+  webhooksPerMinute?: number;
 }
 
 export interface Config {
@@ -198,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       perHour: parsed.data.SIGNUP_RATE_LIMIT_PER_HOUR,
       redisUrl: parsed.data.REDIS_URL,
       eventsPerMinute: parsed.data.EVENTS_RATE_LIMIT_PER_MINUTE,
+      webhooksPerMinute: parsed.data.WEBHOOK_RATE_LIMIT_PER_MINUTE,
     },
     trustProxy: parseTrustProxy(parsed.data.TRUST_PROXY),
     publicConfig: publicConfigFrom(parsed.data, messaging),

@@ -85,6 +85,30 @@ export function eventRateLimits(app: FastifyInstance, perMinute: number): preHan
   return [checkLimit];
 }
 
+export const webhooksRateLimitedMessage = 'Too many reports from this address: send them again in a minute.';
+
+/**
+ * The pre-handler for the webhook routes: `perMinute` requests per sending address per minute (0:
+ * no limit), in the same memory or Redis store under keys of their own. Generous, since a provider
+ * sends a launch's reports from a few addresses; a provider told 429 sends the report again later,
+ * so nothing is lost, and a stranger's flood of forged requests (each a signature check, an SNS
+ * certificate fetch) is cut short. It fails open like the others when Redis is away.
+ */
+export function webhookRateLimits(app: FastifyInstance, perMinute: number): preHandlerAsyncHookHandler[] {
+  if (!app.hasDecorator('createRateLimit')) throw new Error('Register the rate-limit plugin (signupRateLimits) first.');
+  if (perMinute === 0) return [];
+  const limiter = app.createRateLimit({
+    max: perMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `webhooks:${clientKey(request.ip)}`,
+  });
+  const checkLimit: preHandlerAsyncHookHandler = async (request) => {
+    const result = await limiter(request);
+    if (!result.isAllowed && result.isExceeded) throw new AppError(429, 'rate_limited', webhooksRateLimitedMessage);
+  };
+  return [checkLimit];
+}
+
 /** Sign-in attempts on the owner's pages (asking for a link, using one) per client address per window. */
 export const OWNER_SIGN_IN_ATTEMPTS = 10;
 export const OWNER_SIGN_IN_WINDOW_MS = 15 * 60_000;

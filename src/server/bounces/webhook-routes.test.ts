@@ -9,7 +9,8 @@ import { startCountingSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
 import { appFor } from '../test/broadcast-world-app.js';
 import { SITE } from '../test/site.js';
-import { configuredWebhooks, tagHeadersFor } from './reports-setup.js';
+import { buildTestApp } from '../test/build-test-app.js';
+import { configuredWebhooks, createFeedbackParts, tagHeadersFor } from './reports-setup.js';
 
 /** A status callback as Twilio posts it: form fields, signed over the full URL. */
 function callback(url: string, fields: Record<string, string>, token = AUTH_TOKEN) {
@@ -217,6 +218,30 @@ for (const engine of storeEngines) {
       );
       expect(await may(1)).toBe(false);
       expect(await may(2)).toBe(true);
+      await app.close();
+    });
+
+    it('answers 429 past WEBHOOK_RATE_LIMIT_PER_MINUTE from one address, before reading anything; the provider sends again later', async () => {
+      const world = await setup(engine.name, { env: { MAILGUN_WEBHOOK_SIGNING_KEY: SIGNING_KEY } });
+      const { app } = await buildTestApp({
+        existing: { db: world.store, database: world.database },
+        config: {
+          siteUrl: SITE,
+          rateLimit: { perMinute: 0, perHour: 0, redisUrl: undefined, eventsPerMinute: 0, webhooksPerMinute: 3 },
+        },
+        feedback: () => createFeedbackParts(world.config.messaging, world.store, world.broadcasts.subscriptions),
+      });
+      const post = () =>
+        app.inject({
+          method: 'POST',
+          url: '/api/webhooks/mailgun',
+          headers: { 'content-type': 'application/json' },
+          payload: mailgunBody({ id: `e-${Math.random()}`, event: 'delivered', timestamp: Date.now() / 1000 }),
+        });
+      for (let count = 0; count < 3; count += 1) expect((await post()).statusCode).toBe(200);
+      const limited = await post();
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toMatchObject({ error: { code: 'rate_limited' } });
       await app.close();
     });
 

@@ -3,7 +3,7 @@
 // (otherwise the API's 404); each verifies the request before reading it (the body is kept as the
 // exact bytes the signature covers), stores each report once, and answers 2xx as soon as it is
 // stored. A bad or missing signature gets 401 or 403 and changes nothing (docs/messaging.md).
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Feedback } from './act-on-reports.js';
 import type { FeedbackWebhook } from './provider-webhook.js';
 
@@ -17,6 +17,8 @@ export interface WebhookRouteOptions {
   siteUrl: string;
   /** Confirms an Amazon SNS subscription (a GET of its SubscribeURL, already checked to be SNS's own). */
   confirmSubscription?: (url: string) => Promise<void>;
+  /** Run before each report is read: the per-address limit (request-rate-limits.ts, WEBHOOK_RATE_LIMIT_PER_MINUTE). */
+  limits?: preHandlerAsyncHookHandler[];
 }
 
 export const SMS_STATUS_PATH = '/api/sms/status';
@@ -30,7 +32,7 @@ async function getUrl(url: string): Promise<void> {
 }
 
 export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app, options) => {
-  const { feedback, webhooks, smsStatus, siteUrl, confirmSubscription = getUrl } = options;
+  const { feedback, webhooks, smsStatus, siteUrl, confirmSubscription = getUrl, limits = [] } = options;
   // In this scope only: every body as its exact bytes, whatever its type, for the signatures.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) =>
@@ -60,6 +62,6 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app
     return reply.code(200).send({ ok: true, ...outcome });
   };
 
-  for (const hook of webhooks) app.post(`/api/webhooks/${hook.source}`, handler(hook));
-  if (smsStatus) app.post(SMS_STATUS_PATH, handler(smsStatus));
+  for (const hook of webhooks) app.post(`/api/webhooks/${hook.source}`, { preHandler: limits }, handler(hook));
+  if (smsStatus) app.post(SMS_STATUS_PATH, { preHandler: limits }, handler(smsStatus));
 };

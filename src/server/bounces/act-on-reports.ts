@@ -153,7 +153,19 @@ export class Feedback {
       if (event.message.token) messages.push(token ? byToken.get(token) : undefined);
       else messages.push(await this.match(event)); // by the provider's ids: rare, one at a time
     }
+    // Progress reports (delivered, sent …) only move a state forward, which is the same however often
+    // it is done: moved first, many at once, so that they are stored already acted on (a failure
+    // before the store is answered 5xx, and the provider's retry moves and stores them).
+    const progress = (index: number) => PROGRESS_ONLY.has(events[index]!.kind);
+    const moves = new Map<SentMessageState, string[]>();
+    for (const [index, event] of events.entries()) {
+      const message = messages[index];
+      const state = STATE_OF[event.kind];
+      if (message && progress(index) && state) moves.set(state, [...(moves.get(state) ?? []), message.token]);
+    }
+    for (const [state, moved] of moves) await sentMessages.advanceMany([...new Set(moved)], state);
     // To act on: new, or stored earlier but never acted on (its action failed: this is the retry).
+    // A progress report, or one about no message of ours, has nothing left to do once stored.
     const fresh = await feedbackEvents.storeMany(
       events.map((event, index) => ({
         source: event.source,
@@ -163,20 +175,15 @@ export class Feedback {
         code: event.code ?? null,
         detail: event.detail ?? null,
         occurredAt: validTime(event.occurredAt) ?? this.now().toISOString(),
+        acted: progress(index) || !messages[index],
       })),
     );
-    // Progress reports (delivered, sent …) only move a state: many at once. The rest act one by one.
-    const moves = new Map<SentMessageState, string[]>();
-    for (const [index, event] of events.entries()) {
-      const message = messages[index];
-      if (!fresh[index] || !message) continue;
-      const state = STATE_OF[event.kind];
-      if (PROGRESS_ONLY.has(event.kind) && state) moves.set(state, [...(moves.get(state) ?? []), message.token]);
-      else await this.act(event, message);
-    }
-    for (const [state, moved] of moves) await sentMessages.advanceMany(moved, state);
-    // Only now is each one acted on: had anything above failed, a redelivery (or the sweep) acts.
-    await feedbackEvents.acted(events.filter((_, index) => fresh[index]));
+    // The rest act one by one, and are marked acted only then: had an action failed, a redelivery
+    // (or the sweep) acts.
+    const acting = events.filter((_, index) => fresh[index] && messages[index] && !progress(index));
+    for (const [index, event] of events.entries())
+      if (fresh[index] && messages[index] && !progress(index)) await this.act(event, messages[index]!);
+    if (acting.length > 0) await feedbackEvents.acted(acting);
     // Each caller's own counts.
     const outcomes: FeedbackOutcome[] = [];
     let index = 0;

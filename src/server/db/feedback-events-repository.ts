@@ -13,16 +13,21 @@ export interface StoredReport {
   code?: string | null;
   detail?: string | null;
   occurredAt: string;
+  /** Stored with nothing left to do (a progress report, one about no message of ours): never waits to be acted on. */
+  acted?: boolean;
 }
 
 export class FeedbackEventsRepository {
   constructor(private readonly context: QueryContext) {}
 
-  /** Stores a report once; false when this source already sent this one (a redelivery). */
+  /**
+   * Stores a report once, acted on already (the sender's own record of a refusal during the send,
+   * which the sender acts on itself); false when this source already sent this one.
+   */
   async store(report: StoredReport): Promise<boolean> {
     const result = await this.context.db
       .insertInto('feedback_events')
-      .values(this.reportRow(report, stamp(this.context)))
+      .values(this.reportRow({ ...report, acted: true }, stamp(this.context)))
       .onConflict((conflict) => conflict.columns(['source', 'event_id']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -47,8 +52,8 @@ export class FeedbackEventsRepository {
         .execute();
       for (const row of rows) inserted.add(key(row.source, row.event_id));
     }
-    // Redeliveries of a report whose action failed are acted on now.
-    const again = reports.filter((report) => !inserted.has(key(report.source, report.eventId)));
+    // Redeliveries of a report whose action failed are acted on now (one stored acted never waits).
+    const again = reports.filter((report) => !report.acted && !inserted.has(key(report.source, report.eventId)));
     const waiting = new Set<string>();
     for (const [source, eventIds] of bySource(again))
       for (let start = 0; start < eventIds.length; start += CHUNK) {
@@ -162,6 +167,7 @@ export class FeedbackEventsRepository {
       detail: report.detail?.slice(0, TEXT_LENGTH) ?? null,
       occurred_at: report.occurredAt,
       received_at: at,
+      acted_at: report.acted ? at : null,
     };
   }
 }

@@ -7,10 +7,12 @@ import { chromium } from '@playwright/test';
 import type { AnalyticsEvent } from '../src/shared/analytics-events';
 import { newSecret, secretHash, SIGN_IN_LINK_LIFETIME_MS } from '../src/server/owner/owner-auth';
 import { openDatabase } from '../src/server/db/open-database';
+import { createMessagingCore } from '../src/server/consent/create-messaging';
 import { startBuiltServer } from './built-server.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
 
 const port = 4392;
+const SECRET_KEY = 'screenshots-only-secret-key-0123456789abcdef';
 const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-owner-shots-'));
 const file = path.join(dir, 'signups.db');
 const DAY = 86_400_000;
@@ -77,15 +79,24 @@ if (launch) {
     claimed.map((message, index) =>
       index === 0
         ? { id: message.id, result: 'permanent' as const, kind: 'recipient' as const, error: '550 5.1.1 No such user' }
-        : index < 4
+        : index === 4
           ? {
               id: message.id,
               result: 'temporary' as const,
-              kind: 'message' as const,
-              error: 'gave up after 6 attempts: 421 4.7.0 Try again later',
+              kind: 'sender' as const,
+              error:
+                'held: Message failed: 550 5.7.1 Delivery not authorized, message refused by this recipient’s server',
               retryAt: null,
             }
-          : { id: message.id, result: 'sent' as const, providerId: `id-${index}` },
+          : index < 4
+            ? {
+                id: message.id,
+                result: 'temporary' as const,
+                kind: 'message' as const,
+                error: 'gave up after 6 attempts: 421 4.7.0 Try again later',
+                retryAt: null,
+              }
+            : { id: message.id, result: 'sent' as const, providerId: `id-${index}` },
     ),
   );
   await store.broadcastPauses.pauseChannel(launch.id, 'email', {
@@ -95,6 +106,25 @@ if (launch) {
     answer: 'Invalid login: 535 5.7.8 Authentication credentials invalid',
   });
   await store.broadcasts.setState(launch.id, 'paused', ['sending']);
+}
+// The suppression list: two bounces (one a DMARC refusal an older release read as the person's), a
+// complaint and a STOP.
+const { subscriptions } = createMessagingCore({ secretKey: SECRET_KEY }, store);
+const listed = await store.broadcastRecipients.recipientsAfter(null, 20);
+for (const [index, reason] of (['bounced', 'bounced', 'complained', 'sms_stop'] as const).entries()) {
+  const one = listed[index + 5];
+  if (!one) continue;
+  const phone = reason === 'sms_stop';
+  await store.optOuts.suppressByReport(
+    one.id,
+    {
+      kind: phone ? 'phone' : 'email',
+      hash: (phone ? subscriptions.phoneHash(one.phone) : subscriptions.emailHash(one.email)) ?? '',
+      reason,
+      source: 'provider_report',
+    },
+    phone ? 'sms_off' : reason === 'complained' ? 'email_complained' : 'email_bounced',
+  );
 }
 await store.owners.add('owner@example.com');
 const owner = await store.owners.byEmail('owner@example.com');
@@ -106,7 +136,7 @@ const { base, stop } = await startBuiltServer(port, {
   DATABASE_URL: `sqlite:${file}`,
   SITE_URL: `http://127.0.0.1:${port}`,
   // Launch day's pages need messaging set up; nothing is sent while the screenshots are taken.
-  SECRET_KEY: 'screenshots-only-secret-key-0123456789abcdef',
+  SECRET_KEY,
   SMTP_URL: 'smtp://127.0.0.1:9',
   MAIL_FROM: 'ScamSavvy <news@scamsavvy.example>',
   MAIL_POSTAL_ADDRESS: '100 Example Street, Springfield, IL 62701',
@@ -136,10 +166,11 @@ try {
     await shot('/owner/people?q=person1', 'people');
     await shot(rosa ?? '/owner/people', 'person');
     await shot('/owner/audit', 'audit-log');
+    await shot('/owner/suppressions', 'suppressions');
     await shot('/owner/broadcasts/launch', 'broadcast-paused');
     await shot('/owner/broadcasts/launch/retry', 'broadcast-retry');
     console.log(
-      `docs/screenshots/owner-{overview,people,person,audit-log,broadcast-paused,broadcast-retry}-${name}.png`,
+      `docs/screenshots/owner-{overview,people,person,audit-log,suppressions,broadcast-paused,broadcast-retry}-${name}.png`,
     );
   }
   await page.getByRole('button', { name: 'Sign out' }).click();

@@ -35,7 +35,8 @@ details{margin:0 0 1.5rem}
 summary{cursor:pointer;min-height:2.75rem;display:flex;align-items:center;font-weight:700;color:var(--teal-dark)}
 label{display:block;font-weight:700;margin:0 0 0.5rem}
 .hint{color:var(--muted);font-size:1.125rem;margin:0 0 0.5rem}
-input[type=email],input[type=search],input[type=text],input[type=tel]{font:inherit;width:100%;max-width:32rem;min-height:3rem;padding:0.5rem 0.75rem;border:0.125rem solid var(--muted);border-radius:0.5rem;background:#fff;color:var(--ink)}
+.actions--spaced{margin:1.5rem 0}
+select,input[type=email],input[type=search],input[type=text],input[type=tel]{font:inherit;width:100%;max-width:32rem;min-height:3rem;padding:0.5rem 0.75rem;border:0.125rem solid var(--muted);border-radius:0.5rem;background:#fff;color:var(--ink)}
 .search{display:flex;flex-wrap:wrap;gap:0.75rem;align-items:flex-end;margin:0 0 1.5rem}
 .search div{flex:1 1 16rem}
 .notice{padding:0.75rem 1rem;margin:0 0 1.5rem;font-weight:700;border-left:0.375rem solid var(--success);background:#eef7f1}

@@ -85,7 +85,7 @@ export function suppressionsPage({
         </fieldset>
       </form>
       {liftable > 0 ? (
-        <div className="actions">
+        <div className="actions actions--spaced">
           <a className="button button--primary" href={`/owner/suppressions/lift${filterQuery(filter)}`}>
             {words.liftButton(liftable)}
           </a>

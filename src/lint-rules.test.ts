@@ -51,7 +51,7 @@ const rules: RuleCases[] = [
   },
   {
     rule: zones,
-    message: /Features are layered signups < consent < bounces < broadcast < owner/,
+    message: /Features are layered signups < consent < bounces < suppressions < broadcast < owner/,
     refused: [
       {
         name: 'signups imports consent',
@@ -79,6 +79,11 @@ const rules: RuleCases[] = [
         code: "import '../site/health-routes.js';",
       },
       {
+        name: 'suppressions imports broadcast',
+        filePath: 'src/server/suppressions/fixture.ts',
+        code: "import '../broadcast/broadcast-control.js';",
+      },
+      {
         name: 'a consent test imports owner',
         filePath: 'src/server/consent/fixture.test.ts',
         code: "import '../owner/owner-words.js';",
@@ -94,6 +99,11 @@ const rules: RuleCases[] = [
         name: 'consent imports signups',
         filePath: 'src/server/consent/fixture.ts',
         code: "import '../signups/signup-routes.js';",
+      },
+      {
+        name: 'owner imports suppressions',
+        filePath: 'src/server/owner/fixture.ts',
+        code: "import '../suppressions/way-back.js';",
       },
       {
         name: 'broadcast imports consent',

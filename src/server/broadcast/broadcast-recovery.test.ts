@@ -3,6 +3,7 @@
 // fails only its person; an outage longer than BROADCAST_GIVE_UP_AFTER_SECONDS pauses instead of
 // abandoning; flaky answers still reach everyone once; `retry` brings back what an older release
 // failed for a fault of ours. After each, resume reaches every person exactly once.
+import { createServer } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openSqlite } from '../db/sqlite-shared.js';
 import { createReleaseSqlite } from '../db/test-fixtures/release-database.js';
@@ -125,10 +126,21 @@ for (const engine of storeEngines) {
         expect(config.broadcast.giveUpAfterSeconds).toBe(20);
         const people = await addPeople(store, 8);
         const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
-        await sink.stop(); // unreachable: connection refused
+        await sink.stop();
+        // The port stays ours while the server is down (every connection dropped at once), so no
+        // other test's server can take it and answer in its place.
+        const down = createServer((socket) => socket.destroy());
+        await new Promise<void>((resolve) => down.listen(sink.port, '127.0.0.1', resolve));
         const startedAt = Date.now();
         const outage = await send(broadcast, { retryBaseMs: 200, maxRetryMs: 2_000, maxAttempts: 3 });
         const waited = Date.now() - startedAt;
+        await new Promise((resolve) => down.close(resolve));
+        expectPaused(
+          outage,
+          'email',
+          'outage',
+          /^The mail server has not accepted an email since \d\d:\d\d UTC .*Nobody was given up/,
+        );
         expect(waited).toBeGreaterThanOrEqual(20_000);
         expectPaused(
           outage,

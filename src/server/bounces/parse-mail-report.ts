@@ -131,7 +131,12 @@ export function judgeRecipient(answer: RecipientAnswer): { kind: FeedbackKind; c
   if (answer.action === 'delivered') return { kind: 'delivered', ...(code ? { code } : {}) };
   if (answer.action !== 'failed') return { kind: 'delayed', ...(code ? { code } : {}) };
   const reply = said.reply ?? (status ? Number(status[0]) * 100 + 50 : 550);
-  const verdict = classifySmtpAnswer({ ...said, ...(status ? { status } : {}), reply });
+  const verdict = classifySmtpAnswer({
+    ...said,
+    ...(status ? { status } : {}),
+    reply,
+    ...(answer.afterData ? { command: 'DATA' } : {}),
+  });
   return { kind: verdict.kind === 'recipient' ? 'hard_bounce' : 'soft_bounce', ...(code ? { code } : {}) };
 }
 

@@ -22,6 +22,8 @@ export interface RecipientAnswer {
   diagnostic?: string;
   /** When the server last tried (Last-Attempt-Date), when the report says. */
   at?: Date;
+  /** The report's words say the refusal came after the message's text (at the end of DATA): a filter's. */
+  afterData?: boolean;
 }
 
 export type BounceReading =
@@ -56,6 +58,9 @@ const COPY_MARKERS: RegExp[] = [
   /^content-type: message\/rfc822/im,
   /^return-path:\s*</im,
 ];
+/** Words that say a refusal came after the message's text, not to the address. */
+const AFTER_DATA =
+  /in reply to end of DATA command|after end of data|SMTP error from remote mail server after end of data/i;
 /** Words that say the server is still trying. */
 const STILL_TRYING =
   /\b(?:delayed|delay(?:ed)? mail|not (?:yet )?been delivered|will (?:continue|keep) (?:trying|to try)|still (?:trying|being retried|in (?:the )?queue)|will be retried|is being retried|warning: message)/i;
@@ -80,10 +85,12 @@ export function readBounce(mail: ParsedMail, raw: Buffer | string): BounceReadin
     return { type: 'none', why: 'a complaint without its feedback-report part', returned };
 
   const statusText = firstPart(mail, STATUS_PARTS);
+  // The human-readable part may say at which step the refusal came (Postfix: "in reply to end of DATA command").
+  const afterData = AFTER_DATA.test(bounceText(mail) ?? '');
   if (statusText !== undefined) {
     const recipients = fieldGroups(statusText)
       .filter((fields) => fields.has('action') || fields.has('final-recipient') || fields.has('original-recipient'))
-      .map((fields) => reportedAnswer(fields, mail));
+      .map((fields) => ({ ...reportedAnswer(fields, mail), ...(afterData ? { afterData } : {}) }));
     if (recipients.length > 0) return { type: 'bounce', layout: 'report', recipients, returned };
   }
   // A report whose MIME structure is broken (a boundary that does not match) is still a report:
@@ -114,7 +121,10 @@ export function readBounce(mail: ParsedMail, raw: Buffer | string): BounceReadin
     return {
       type: 'bounce',
       layout: 'report',
-      recipients: inlineFields.map((fields) => reportedAnswer(fields, mail)),
+      recipients: inlineFields.map((fields) => ({
+        ...reportedAnswer(fields, mail),
+        ...(afterData ? { afterData } : {}),
+      })),
       returned: returnedHeaders,
     };
   const explanation = bounceText(mail) ?? '';

@@ -25,6 +25,14 @@ export async function status(context: Context, name: string): Promise<number> {
   }
   const { senders, sentLastMinute } = await control.activity(broadcast);
   out.write(`Senders running: ${senders}. Sent in the last minute: ${number(sentLastMinute)}.\n`);
+  const refused = await control.refusedForOurSending(broadcast);
+  if (refused.length > 0)
+    out.write(
+      `Refused for our sending (a block list, our reputation or volume; nobody suppressed, tried again): ${refused
+        .slice(0, 5)
+        .map(({ domain, count }) => `${domain} ${number(count)}`)
+        .join(', ')}${refused.length > 5 ? ', …' : ''}\n`,
+    );
   const held = await control.heldMessages(broadcast);
   if (held.length > 0) {
     out.write(`Held: ${number(held.length)} (each paused the channel twice; everyone else went on):\n`);

@@ -114,6 +114,11 @@ export class BroadcastControl {
     });
   }
 
+  /** Emails receiving servers refused for our sending (block lists, reputation, volume), by domain. */
+  refusedForOurSending(broadcast: Broadcast): Promise<{ domain: string; count: number }[]> {
+    return this.db.outbox.refusedForOurSending(broadcast.id);
+  }
+
   /** The channels a failure of ours paused, and why. */
   pauses(broadcast: Broadcast): Promise<ChannelPause[]> {
     return this.db.broadcastPauses.channelPauses(broadcast.id);

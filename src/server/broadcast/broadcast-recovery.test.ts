@@ -248,6 +248,31 @@ for (const engine of storeEngines) {
       expect(countsFor(sink, people)).toEqual(people.map(() => 1));
     });
 
+    it('a block list refusing some is tried again, suppresses nobody, and is counted by receiving domain; five in a row pause the channel', async () => {
+      const { store, broadcasts, send, sink, control } = await setup(engine.name);
+      const people = await addPeople(store, 9);
+      const listed = [people[1]!, people[4]!, people[7]!];
+      const SPAMHAUS = '5.7.1 Service unavailable; Client host [203.0.113.5] blocked using zen.spamhaus.org';
+      sink.answerFor((to, stage) =>
+        stage === 'rcpt' && listed.some((person) => person.email === to) ? { code: 554, message: SPAMHAUS } : undefined,
+      );
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      const result = await send(broadcast, { maxAttempts: 2 });
+      expect(result).toMatchObject({ ended: 'finished', sent: 6, failedPermanent: 0, pauses: [] });
+      expect(await control.refusedForOurSending(broadcast)).toEqual([{ domain: 'example.com', count: 3 }]);
+      for (const person of listed) {
+        const subscriber = (await store.subscribers.subscriber(person.id))!;
+        expect(await broadcasts.subscriptions.mayContact(subscriber, 'email')).toBe(true);
+      }
+
+      // Everyone refused: the fifth in a row pauses the channel with the reason.
+      sink.answerFor((_to, stage) => (stage === 'rcpt' ? { code: 554, message: SPAMHAUS } : undefined));
+      await addPeople(store, 6, { prefix: 'more' });
+      await broadcasts.topUp('launch');
+      const again = await send((await store.broadcasts.get('launch'))!);
+      expectPaused(again, 'email', 'sender', /refused our email for our sending, not for this person/);
+    });
+
     it('the message log failing (a database blip) never stops a message nor sends one twice', async () => {
       const { store, broadcasts, send, sink } = await setup(engine.name);
       const people = await addPeople(store, 6);

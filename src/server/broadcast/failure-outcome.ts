@@ -4,7 +4,7 @@
 // again, and only ever pause the channel, never fail the person.
 import type { PauseCause } from '../db/broadcast-pauses.table.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
-import { HELD, type ClaimedMessage, type Outcome } from '../db/outbox-repository.js';
+import { HELD, REFUSED_FOR_OUR_SENDING, type ClaimedMessage, type Outcome } from '../db/outbox-repository.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import type { FailureVerdict } from '../messaging/send-failure.js';
 import { REFUSALS_IN_A_ROW, UNKNOWN_ANSWER_ATTEMPTS, UNKNOWN_ANSWERS_IN_A_ROW } from './broadcast-sender-options.js';
@@ -72,6 +72,8 @@ export function failureOutcome(
   }
   health.failingSince ??= now;
   health.lastAnswer = answer;
+  // Marked on its row, so that status counts these by receiving domain.
+  if (verdict.refused) answer = `${REFUSED_FOR_OUR_SENDING}${answer}`;
   let pause: FailureOutcome['pause'];
   // Refused for our sending: tried again like any "for now", and the channel pauses when they mount up.
   if (verdict.refused) {

@@ -2,7 +2,7 @@
 // good by the person's own answer is undeliverable (queued only when the owner says so); every other
 // failure is ours or the provider's. Rows from before release 7 are judged by today's rules.
 import type { BroadcastChannel } from '../db/message-channels.js';
-import { HELD, PAUSED_THE_CHANNEL, type FailedMessage } from '../db/outbox-repository.js';
+import { HELD, PAUSED_THE_CHANNEL, REFUSED_FOR_OUR_SENDING, type FailedMessage } from '../db/outbox-repository.js';
 import { classifyStoredAnswer } from '../messaging/stored-answers.js';
 
 /** What `retry` queues again, per channel and reason. */
@@ -33,7 +33,8 @@ export interface RetryPlan {
 function answerOf(message: FailedMessage): string {
   let answer = message.error ?? '';
   for (const prefix of [HELD, PAUSED_THE_CHANNEL]) if (answer.startsWith(prefix)) answer = answer.slice(prefix.length);
-  return answer.replace(/^gave up after \d+ attempts: /, '');
+  answer = answer.replace(/^gave up after \d+ attempts: /, '');
+  return answer.startsWith(REFUSED_FOR_OUR_SENDING) ? answer.slice(REFUSED_FOR_OUR_SENDING.length) : answer;
 }
 
 /** Whose fault a failed message was: as recorded, or (rows from before release 7) read from its answer. */

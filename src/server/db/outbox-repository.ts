@@ -25,6 +25,8 @@ export const PAUSED_THE_CHANNEL = 'paused the channel: ';
  * would have paused it again, so it waits aside for `retry --held` while everyone else goes on.
  */
 export const HELD = 'held: ';
+/** How an error begins on a row a receiving server refused for our sending (block list, reputation, volume). */
+export const REFUSED_FOR_OUR_SENDING = 'refused for our sending: ';
 
 /**
  * What became of one claimed message. temporary: tried again at `retryAt` (null: it gave up, and
@@ -338,6 +340,28 @@ export class OutboxRepository {
       count += Number(result.numUpdatedRows);
     }
     return count;
+  }
+
+  /**
+   * A broadcast's messages of this channel a receiving server last refused for our sending (block
+   * list, reputation, volume), by the domain of the address: what `status` and the dashboard show.
+   */
+  async refusedForOurSending(broadcastId: number): Promise<{ domain: string; count: number }[]> {
+    const rows = await this.context.db
+      .selectFrom('broadcast_messages')
+      .innerJoin('signups', 'signups.id', 'broadcast_messages.signup_id')
+      .select('signups.email')
+      .where('broadcast_messages.broadcast_id', '=', broadcastId)
+      .where('broadcast_messages.channel', '=', 'email')
+      .where('broadcast_messages.state', 'in', ['failed_temporary', 'queued'])
+      .where('broadcast_messages.error', 'like', `%${REFUSED_FOR_OUR_SENDING}%`)
+      .execute();
+    const counts = new Map<string, number>();
+    for (const { email } of rows) {
+      const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+      counts.set(domain, (counts.get(domain) ?? 0) + 1);
+    }
+    return [...counts].map(([domain, count]) => ({ domain, count })).sort((a, b) => b.count - a.count);
   }
 
   /** The answer each of these people's latest failed-for-good message got, by `${signupId} ${channel}`. */

@@ -112,12 +112,15 @@ export function broadcastPage({
   problem,
   retry,
   held = [],
+  refused = [],
 }: {
   ownerEmail: string;
   broadcast: Broadcast;
   progress: BroadcastProgress;
   /** Messages set aside after pausing their channel twice, masked. */
   held?: HeldMessage[];
+  /** Emails receiving servers refused for our sending, by domain. */
+  refused?: { domain: string; count: number }[];
   script?: string;
   notice?: string;
   problem?: string;
@@ -225,6 +228,11 @@ export function broadcastPage({
         ) : null}
       </div>
       {hasRetry(retry) ? <p className="hint">{words.retryHint(retry.retryable, retry.undeliverable)}</p> : null}
+      {refused.length > 0 ? (
+        <p className="hint">
+          {words.refusedForOurSending(refused.map(({ domain, count }) => `${domain} ${count.toLocaleString('en-US')}`))}
+        </p>
+      ) : null}
       {held.length > 0 ? (
         <section>
           <h2 id="held-heading">{words.heldHeading}</h2>

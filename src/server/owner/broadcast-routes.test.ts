@@ -268,6 +268,28 @@ for (const engine of storeEngines) {
       expect((await db.owners.auditLog(5)).map((entry) => entry.action)).toEqual(['signed_in']);
     });
 
+    it('list held messages masked with their answer; the question ticks held ones apart', async () => {
+      const { app, db, cookie } = await setUp(engine);
+      const { broadcast } = await launchWithFailures(db);
+      const [held, refused] = await db.outbox.claim(broadcast.id, 'sms', 'a-sender', 2);
+      await db.outbox.record('a-sender', [
+        {
+          id: held!.id,
+          result: 'temporary',
+          kind: 'sender',
+          error: 'held: Twilio answered 400: refused',
+          retryAt: null,
+        },
+      ]);
+      if (refused) await db.outbox.record('a-sender', [{ id: refused.id, result: 'sent', providerId: 'SM2' }]);
+      const page = (await app.inject({ url: '/owner/broadcasts/launch', headers: cookie })).body;
+      expect(page).toContain('<h2 id="held-heading">Held messages</h2>');
+      expect(page).toMatch(/a phone ending \d{4}/);
+      expect(page).toContain('Twilio answered 400: refused');
+      const question = (await app.inject({ url: '/owner/broadcasts/launch/retry', headers: cookie })).body;
+      expect(question).toContain('Also send the 1 held message again (I have fixed what held them)');
+    });
+
     it('say only counts the server put in the address, and offer no retry where nothing can be sent', async () => {
       const { app, db, cookie } = await setUp(engine, { control: false });
       await launchWithFailures(db);

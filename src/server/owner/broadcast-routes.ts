@@ -68,7 +68,13 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
       ownerEmail: owner.email,
       broadcast,
       progress: await broadcastProgress(db, broadcast, new Date(), messageHealth),
-      ...(control ? { retry: await control.retryPlan(broadcast), held: await control.heldMessages(broadcast) } : {}),
+      ...(control
+        ? {
+            retry: await control.retryPlan(broadcast),
+            held: await control.heldMessages(broadcast),
+            refused: await control.refusedForOurSending(broadcast),
+          }
+        : {}),
       ...(script ? { script } : {}),
       ...(said.notice ? { notice: said.notice } : {}),
       ...(said.problem ? { problem: said.problem } : {}),

@@ -263,6 +263,8 @@ export const ownerWords = {
       ]
         .filter(Boolean)
         .join(' '),
+    refusedForOurSending: (domains: string[]) =>
+      `Refused for our sending (a block list, our reputation or volume; nobody suppressed, tried again): ${domains.slice(0, 5).join(', ')}${domains.length > 5 ? ', …' : ''}.`,
     heldHeading: 'Held messages',
     heldIntro:
       'Each paused its channel, was tried first after the resume, and would have paused it again: set aside so that everyone else could go on. Try the failed ones again, with the held ones ticked, once you have fixed what held them.',

@@ -74,7 +74,7 @@ export const HEALTH_MINIMUM = 1_000;
 
 /** An answer we do not recognise: tried this many times on one message, then the channel pauses. */
 export const UNKNOWN_ANSWER_ATTEMPTS = 3;
-/** Refusals for our sending (a block list, our reputation) in a row on a channel: then it pauses with the reason. */
+/** Different messages refused for our sending (a block list, our reputation) with none getting through between: then the channel pauses with the reason. */
 export const REFUSALS_IN_A_ROW = 5;
 /** …or this many unrecognised answers in a row on a channel, whoever they were for. */
 export const UNKNOWN_ANSWERS_IN_A_ROW = 10;

@@ -239,7 +239,7 @@ export class BroadcastSender {
         const health = this.health[channel];
         health.failingSince = null;
         health.unknownInARow = 0;
-        health.refusedInARow = 0;
+        health.refused.clear();
       }
       this.waitingOnPause.delete(channel);
       await this.pauseIfOutageTooLong(broadcast, channel);
@@ -344,7 +344,7 @@ export class BroadcastSender {
       health.lastSuccessAt = Date.now();
       health.failingSince = null;
       health.unknownInARow = 0;
-      health.refusedInARow = 0;
+      health.refused.clear();
       // Its provider id goes into the log with the batch's outcomes, in the same write.
       return { id: message.id, result: 'sent', providerId, token };
     } catch (error) {

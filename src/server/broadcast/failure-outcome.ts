@@ -18,8 +18,8 @@ export interface ChannelHealth {
   failingSince: number | null;
   lastAnswer: string;
   unknownInARow: number;
-  /** Refusals for our sending (block lists, reputation, volume) in a row. */
-  refusedInARow: number;
+  /** The messages refused for our sending (block lists, reputation, volume) since one last got through. */
+  refused: Set<number>;
 }
 
 export const healthyChannel = (): ChannelHealth => ({
@@ -27,7 +27,7 @@ export const healthyChannel = (): ChannelHealth => ({
   failingSince: null,
   lastAnswer: '',
   unknownInARow: 0,
-  refusedInARow: 0,
+  refused: new Set(),
 });
 
 export interface FailureRules {
@@ -75,10 +75,12 @@ export function failureOutcome(
   // Marked on its row, so that status counts these by receiving domain.
   if (verdict.refused) answer = `${REFUSED_FOR_OUR_SENDING}${answer}`;
   let pause: FailureOutcome['pause'];
-  // Refused for our sending: tried again like any "for now", and the channel pauses when they mount up.
+  // Refused for our sending: tried again like any "for now", and the channel pauses when they mount
+  // up: so many different messages refused with none getting through between (one person's retries
+  // count once).
   if (verdict.refused) {
-    health.refusedInARow += 1;
-    if (health.refusedInARow >= REFUSALS_IN_A_ROW) pause = { cause: 'sender', reason: verdict.reason };
+    health.refused.add(id);
+    if (health.refused.size >= REFUSALS_IN_A_ROW) pause = { cause: 'sender', reason: verdict.reason };
   }
   if (verdict.kind === 'unknown') {
     health.unknownInARow += 1;

@@ -32,6 +32,8 @@ export const ownerWords = {
     who: 'Whose',
     answer: 'The answer that caused it',
     none: 'Nothing on the list matches.',
+    noSecretKey:
+      'SECRET_KEY is not set on this server, so the suppression list (keyed hashes) cannot be read here (docs/messaging.md).',
     notLiftable: 'The person’s own word',
     liftButton: (count: number) =>
       `Lift ${count.toLocaleString('en-US')} ${count === 1 ? 'suppression' : 'suppressions'} that may have been our fault…`,

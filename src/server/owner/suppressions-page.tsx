@@ -36,12 +36,15 @@ export function suppressionsPage({
   entries,
   notice,
   problem,
+  unreadable = false,
 }: {
   ownerEmail: string;
   filter: SuppressionFilter;
   entries: SuppressedAddress[];
   notice?: string;
   problem?: string;
+  /** Without SECRET_KEY the list's keyed hashes cannot be read. */
+  unreadable?: boolean;
 }): string {
   const liftable = entries.filter((entry) => entry.liftable).length;
   return renderOwnerPage(
@@ -91,7 +94,9 @@ export function suppressionsPage({
           </a>
         </div>
       ) : null}
-      {entries.length === 0 ? (
+      {unreadable ? (
+        <Notice kind="error">{words.noSecretKey}</Notice>
+      ) : entries.length === 0 ? (
         <p>{words.none}</p>
       ) : (
         <ScrollTable label={words.title}>

@@ -71,5 +71,14 @@ for (const engine of storeEngines) {
       expect((await get('/owner/suppressions?lifted=1')).body).toContain('Lifted 1 suppression.');
       expect((await db.owners.auditLog(5)).map((entry) => entry.action)).toContain('lifted_suppressions');
     });
+
+    it('says plainly when the list cannot be read (no SECRET_KEY), and offers nothing to lift', async () => {
+      const { app, db } = await buildTestApp({ engine });
+      const cookie = await signInAsOwner(app, db);
+      const page = await app.inject({ method: 'GET', url: '/owner/suppressions', headers: { cookie } });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('SECRET_KEY is not set on this server');
+      expect(page.body).not.toContain('Lift ');
+    });
   });
 }

@@ -51,6 +51,7 @@ export const suppressionRoutes: FastifyPluginAsync<SuppressionRouteOptions> = as
         ownerEmail: ownerOf(request).email,
         filter,
         entries: wayBack ? await wayBack.list(filter) : [],
+        unreadable: !wayBack,
         ...(Number.isInteger(lifted) && lifted > 0 ? { notice: words.lifted(lifted) } : {}),
       }),
     );

@@ -355,9 +355,8 @@ function publicConfigFrom(env: z.infer<typeof environmentSchema>, messaging: Mes
       ? {
           emailConfirmation: true,
           unconfirmedRetentionDays: messaging.unconfirmedRetentionDays,
-          // Only when the one reminder will come before the deletion: the success view says so.
-          ...(messaging.confirmationReminderDays > 0 &&
-          messaging.confirmationReminderDays < messaging.unconfirmedRetentionDays
+          // Only when the one reminder will come (loadConfig refuses one after the deletion): the success view says so.
+          ...(messaging.confirmationReminderDays > 0
             ? { confirmationReminderDays: messaging.confirmationReminderDays }
             : {}),
         }

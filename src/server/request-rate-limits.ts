@@ -71,16 +71,26 @@ export async function signupRateLimits(
  * `signupRateLimits` registered, and fails open the same way when Redis is away.
  */
 export function eventRateLimits(app: FastifyInstance, perMinute: number): preHandlerAsyncHookHandler[] {
+  return perMinuteLimit(app, perMinute, 'events', eventsRateLimitedMessage);
+}
+
+/** `perMinute` requests per client address per minute under keys of `name` (0: none); past it, 429 with `message`. */
+function perMinuteLimit(
+  app: FastifyInstance,
+  perMinute: number,
+  name: string,
+  message: string,
+): preHandlerAsyncHookHandler[] {
   if (!app.hasDecorator('createRateLimit')) throw new Error('Register the rate-limit plugin (signupRateLimits) first.');
   if (perMinute === 0) return [];
   const limiter = app.createRateLimit({
     max: perMinute,
     timeWindow: 60_000,
-    keyGenerator: (request) => `events:${clientKey(request.ip)}`,
+    keyGenerator: (request) => `${name}:${clientKey(request.ip)}`,
   });
   const checkLimit: preHandlerAsyncHookHandler = async (request) => {
     const result = await limiter(request);
-    if (!result.isAllowed && result.isExceeded) throw new AppError(429, 'rate_limited', eventsRateLimitedMessage);
+    if (!result.isAllowed && result.isExceeded) throw new AppError(429, 'rate_limited', message);
   };
   return [checkLimit];
 }
@@ -95,18 +105,7 @@ export const webhooksRateLimitedMessage = 'Too many reports from this address: s
  * certificate fetch) is cut short. It fails open like the others when Redis is away.
  */
 export function webhookRateLimits(app: FastifyInstance, perMinute: number): preHandlerAsyncHookHandler[] {
-  if (!app.hasDecorator('createRateLimit')) throw new Error('Register the rate-limit plugin (signupRateLimits) first.');
-  if (perMinute === 0) return [];
-  const limiter = app.createRateLimit({
-    max: perMinute,
-    timeWindow: 60_000,
-    keyGenerator: (request) => `webhooks:${clientKey(request.ip)}`,
-  });
-  const checkLimit: preHandlerAsyncHookHandler = async (request) => {
-    const result = await limiter(request);
-    if (!result.isAllowed && result.isExceeded) throw new AppError(429, 'rate_limited', webhooksRateLimitedMessage);
-  };
-  return [checkLimit];
+  return perMinuteLimit(app, perMinute, 'webhooks', webhooksRateLimitedMessage);
 }
 
 /** Sign-in attempts on the owner's pages (asking for a link, using one) per client address per window. */

@@ -180,9 +180,13 @@ export class Feedback {
     );
     // The rest act one by one, and are marked acted only then: had an action failed, a redelivery
     // (or the sweep) acts.
-    const acting = events.filter((_, index) => fresh[index] && messages[index] && !progress(index));
-    for (const [index, event] of events.entries())
-      if (fresh[index] && messages[index] && !progress(index)) await this.act(event, messages[index]!);
+    const acting: FeedbackEvent[] = [];
+    for (const [index, event] of events.entries()) {
+      const message = messages[index];
+      if (!fresh[index] || !message || progress(index)) continue;
+      await this.act(event, message);
+      acting.push(event);
+    }
     if (acting.length > 0) await feedbackEvents.acted(acting);
     // Each caller's own counts.
     const outcomes: FeedbackOutcome[] = [];

@@ -18,17 +18,11 @@ export interface ConfirmationEmailParts {
   /** MAIL_POSTAL_ADDRESS, for the footer. */
   postalAddress?: string | undefined;
   subscriptions: Pick<Subscriptions, 'emailHash'>;
-  /** CONFIRMATION_REMINDER_DAYS and UNCONFIRMED_RETENTION_DAYS: the confirmation email says the reminder only when one will come. */
+  /**
+   * CONFIRMATION_REMINDER_DAYS: the confirmation email says the one reminder when one will come (0:
+   * none; the config refuses one that would come after the deletion).
+   */
   reminderDays?: number | undefined;
-  retentionDays?: number | undefined;
-}
-
-/** The days after the confirmation email that its one reminder comes, or undefined when none will (0, or not before the deletion). */
-export function reminderInDays(
-  reminderDays: number | undefined,
-  retentionDays: number | undefined,
-): number | undefined {
-  return reminderDays && retentionDays && reminderDays > 0 && reminderDays < retentionDays ? reminderDays : undefined;
 }
 
 /** Sends the confirmation email (`confirm`) or the reminder; `deleteOn` is the day in words. */
@@ -39,7 +33,7 @@ export function sendConfirmationEmail(
   deleteOn: string,
 ): Promise<RecordedSend> {
   const { email, log, links, siteUrl, postalAddress, subscriptions } = parts;
-  const reminder = kind === 'confirm' ? reminderInDays(parts.reminderDays, parts.retentionDays) : undefined;
+  const reminder = kind === 'confirm' && parts.reminderDays ? parts.reminderDays : undefined;
   const urls = linkUrls(links, siteUrl, subscriber.id);
   const render = kind === 'confirm' ? renderConfirmationEmail : renderReminderEmail;
   const message = render({

@@ -37,7 +37,10 @@ export class LaunchMessages {
 
   /** What the launch message will do for this person, now. */
   async for(subscriber: Subscriber): Promise<LaunchMessage> {
-    const broadcast = await launchBroadcast(this.stores);
+    return this.forIn(subscriber, await launchBroadcast(this.stores));
+  }
+
+  private async forIn(subscriber: Subscriber, broadcast: Broadcast | undefined): Promise<LaunchMessage> {
     if (broadcast?.state === 'finished') return { willSend: { email: false, sms: false }, launched: true };
     const audience: Audience = broadcast
       ? { segment: broadcast.segment, confirmation: broadcast.confirmation }
@@ -57,8 +60,8 @@ export class LaunchMessages {
    * the launch message will do for them.
    */
   async join(subscriber: Subscriber): Promise<LaunchMessage> {
-    const message = await this.for(subscriber);
     const broadcast = await launchBroadcast(this.stores);
+    const message = await this.forIn(subscriber, broadcast);
     if (broadcast && broadcast.state !== 'finished') {
       const rows = (['email', 'sms'] as const)
         .filter((channel) => message.willSend[channel])

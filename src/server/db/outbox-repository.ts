@@ -326,7 +326,12 @@ export class OutboxRepository {
    * Failed messages back in the queue, as if never tried (only rows still failed: never one that
    * was sent, skipped or is unknown). Returns how many.
    */
-  async requeueFailed(broadcastId: number, ids: number[]): Promise<number> {
+  requeueFailed(broadcastId: number, ids: number[]): Promise<number> {
+    return this.requeue(broadcastId, ids, ['failed_temporary', 'failed_permanent']);
+  }
+
+  /** These rows, if still in one of `from`, back in the queue as if never tried. Returns how many. */
+  private async requeue(broadcastId: number, ids: number[], from: MessageState[]): Promise<number> {
     let count = 0;
     const at = stamp(this.context);
     for (let start = 0; start < ids.length; start += 500) {
@@ -335,7 +340,7 @@ export class OutboxRepository {
         .set({ state: 'queued', next_attempt_at: at, attempts: 0, error: null, failure_kind: null, claimed_by: null })
         .where('broadcast_id', '=', broadcastId)
         .where('id', 'in', ids.slice(start, start + 500))
-        .where('state', 'in', ['failed_temporary', 'failed_permanent'])
+        .where('state', 'in', from)
         .executeTakeFirst();
       count += Number(result.numUpdatedRows);
     }
@@ -387,40 +392,25 @@ export class OutboxRepository {
    */
   async ensureQueued(broadcastId: number, rows: { signupId: string; channel: BroadcastChannel }[]): Promise<number> {
     if (rows.length === 0) return 0;
-    let queued = await this.enqueue(broadcastId, rows);
-    const at = stamp(this.context);
-    for (const row of rows) {
-      const result = await this.context.db
-        .updateTable('broadcast_messages')
-        .set({ state: 'queued', next_attempt_at: at, attempts: 0, error: null, failure_kind: null, claimed_by: null })
-        .where('broadcast_id', '=', broadcastId)
-        .where('signup_id', '=', row.signupId)
-        .where('channel', '=', row.channel)
-        .where('state', '=', 'skipped')
-        .executeTakeFirst();
-      queued += Number(result.numUpdatedRows);
-    }
-    return queued;
+    const added = await this.enqueue(broadcastId, rows);
+    const skipped = await this.context.db
+      .selectFrom('broadcast_messages')
+      .select(['id', 'signup_id', 'channel'])
+      .where('broadcast_id', '=', broadcastId)
+      .where('signup_id', 'in', [...new Set(rows.map((row) => row.signupId))])
+      .where('state', '=', 'skipped')
+      .execute();
+    const wanted = new Set(rows.map((row) => `${row.signupId} ${row.channel}`));
+    const ids = skipped.filter((row) => wanted.has(`${row.signup_id} ${row.channel}`)).map((row) => Number(row.id));
+    return added + (await this.requeue(broadcastId, ids, ['skipped']));
   }
 
   /**
    * Messages recorded as sent that a report later said never arrived (bounced, undeliverable), for
    * the owner's `retry` after lifting a suppression that was our fault: back in the queue.
    */
-  async requeueSent(broadcastId: number, ids: number[]): Promise<number> {
-    let count = 0;
-    const at = stamp(this.context);
-    for (let start = 0; start < ids.length; start += 500) {
-      const result = await this.context.db
-        .updateTable('broadcast_messages')
-        .set({ state: 'queued', next_attempt_at: at, attempts: 0, error: null, failure_kind: null, claimed_by: null })
-        .where('broadcast_id', '=', broadcastId)
-        .where('id', 'in', ids.slice(start, start + 500))
-        .where('state', '=', 'sent')
-        .executeTakeFirst();
-      count += Number(result.numUpdatedRows);
-    }
-    return count;
+  requeueSent(broadcastId: number, ids: number[]): Promise<number> {
+    return this.requeue(broadcastId, ids, ['sent']);
   }
 
   /** When a message of this channel last went out (for "not answered since"). */

@@ -103,20 +103,9 @@ const MAILBOX_FULL = /mailbox (?:is )?full|over quota|out of storage|quota excee
 const MAILBOX_DISABLED =
   /(?:account|mailbox|user)(?: that you tried to reach)? (?:is |has been )?(?:disabled|suspended|inactive|deactivated|locked|blocked)|account (?:is )?(?:disabled|suspended)/i;
 /**
- * The exact words the big providers and mail servers use for an address, or a domain, that does not
- * exist (Gmail, Yahoo and AOL, Microsoft 365 and Outlook.com, Postfix, Domino): trusted on their own.
+ * An address, or its domain, that does not exist, in any words: the usual ones, then each big
+ * provider's and mail server's own (Gmail, Yahoo and AOL, Microsoft 365 and Outlook.com, Postfix, Domino).
  */
-const PROVIDERS_NO_SUCH_ADDRESS = new RegExp(
-  [
-    "account that you tried to reach does not exist|doesn't have an? [\\w.-]+ account|does not have an? [\\w.-]+ account",
-    'recipient (?:address )?rejected: (?:access denied|user unknown|undeliverable address|mailbox not found)',
-    'recipientnotfound|recipient not found|mailbox not found|mailbox unavailable|no mailbox here',
-    'not listed in (?:the )?(?:domino directory|public name)',
-    'host unknown|host or domain name not found|no such domain|domain (?:not found|does not exist)|dns lookup failure|no mx record|does not accept mail|not accepting (?:network )?messages|domain is not reachable',
-  ].join('|'),
-  'i',
-);
-/** The same in any words. */
 const NO_SUCH_ADDRESS = new RegExp(
   [
     'no such (?:user|mailbox|recipient|address|account|domain|person)',
@@ -124,7 +113,11 @@ const NO_SUCH_ADDRESS = new RegExp(
     "(?:user|mailbox|recipient|address|account)(?: name)? (?:not found|does not exist|doesn't exist|not exist|is unknown|invalid|unavailable)",
     'invalid (?:recipient|mailbox|address|final delivery userid)|destinataire invalide|not a valid (?:mailbox|recipient|user)',
     'address rejected\\.?(?:$|\\s)|does not exist|unrouteable address|no valid recipients',
-    PROVIDERS_NO_SUCH_ADDRESS.source,
+    "account that you tried to reach does not exist|doesn't have an? [\\w.-]+ account|does not have an? [\\w.-]+ account",
+    'recipient (?:address )?rejected: (?:access denied|user unknown|undeliverable address|mailbox not found)',
+    'recipientnotfound|recipient not found|mailbox not found|mailbox unavailable|no mailbox here',
+    'not listed in (?:the )?(?:domino directory|public name)',
+    'host unknown|host or domain name not found|no such domain|domain (?:not found|does not exist)|dns lookup failure|no mx record|does not accept mail|not accepting (?:network )?messages|domain is not reachable',
   ].join('|'),
   'i',
 );

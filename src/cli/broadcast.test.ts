@@ -225,6 +225,47 @@ describe('npm run broadcast', () => {
     );
   });
 
+  it('status lists held messages masked with their answer and the domains refusing our sending; only retry --held queues the held', async () => {
+    await addPeople(3);
+    await run('create', '--name', 'launch', '--template', 'launch');
+    const store = await openDatabase({ kind: 'sqlite', file });
+    const broadcast = (await store.broadcasts.get('launch'))!;
+    const [held, refused] = await store.outbox.claim(broadcast.id, 'email', 'a-sender', 2);
+    await store.outbox.record('a-sender', [
+      {
+        id: held!.id,
+        result: 'temporary',
+        kind: 'sender',
+        error: 'held: 554 5.7.1 Relay access denied',
+        retryAt: null,
+      },
+      {
+        id: refused!.id,
+        result: 'temporary',
+        kind: 'message',
+        error: 'refused for our sending: 554 5.7.1 blocked using zen.spamhaus.org',
+        retryAt: new Date(Date.now() + 60_000),
+      },
+    ]);
+    await store.close();
+
+    const status = await run('status', 'launch');
+    expect(status.out).toContain(
+      'Refused for our sending (a block list, our reputation or volume; nobody suppressed, tried again): example.com 1',
+    );
+    expect(status.out).toMatch(
+      /^Held: 1 \(each paused the channel twice; everyone else went on\):\n {2}Email to pe•••@example\.com: 554 5\.7\.1 Relay access denied$/m,
+    );
+    expect(status.out).toContain('Once what held them is fixed: npm run broadcast -- retry launch --held');
+    expect(status.out).not.toMatch(/person\d@example\.com/);
+
+    const plain = await run('retry', 'launch');
+    expect(plain.out).toContain('Not queued: 1 held message');
+    const withHeld = await run('retry', 'launch', '--held');
+    expect(withHeld.out).toContain('Queued again: 1 message.');
+    expect((await run('status', 'launch')).out).not.toContain('Held:');
+  });
+
   it('with BOUNCE_ADDRESS each message bounces to its own signed address, and a refusal at RCPT is a bounce at once', async () => {
     vi.stubEnv('BOUNCE_ADDRESS', 'bounces@mail.example.org');
     const emails = await addPeople(3);

@@ -93,6 +93,16 @@ describe('the confirmation mailer, by whose fault a failure was', () => {
     expect(lines.filter((line) => line.level === ERROR)).toHaveLength(1);
   });
 
+  it('says in the email the one reminder that will come (CONFIRMATION_REMINDER_DAYS), as the reminders then do', async () => {
+    const smtp = await sink();
+    const { app } = await start(smtp);
+    await signUp(app, 'reminded@example.com', '+15550000001');
+    const mail = await smtp.waitFor(to('reminded@example.com'), 10_000);
+    const text = (mail.parsed.text ?? '').replace(/\s+/g, ' ');
+    expect(text).toContain('If it is not pressed, we will send you one reminder in 7 days, then nothing more,');
+    expect(text).not.toContain('we will not write to you again');
+  });
+
   it('fails the confirmation of an address that does not exist, and marks it undeliverable; the others go', async () => {
     const smtp = await sink();
     let triedGone = 0;

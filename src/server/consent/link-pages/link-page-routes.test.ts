@@ -151,6 +151,8 @@ for (const engine of storeEngines) {
         ]);
         const page = (await app.inject({ method: 'GET', url })).body;
         expect(page).toContain('<h1>Thank you. You are confirmed.</h1>');
+        // Email and texts are on: the news will come both ways, as the launch message will send it.
+        expect(page).toContain(linkPageWords.confirm.doneText(true, true));
         expect(page).toContain(`href="/preferences/${links.sign('manage', id)}"`);
         expect(page).not.toContain('<form');
       });

@@ -15,6 +15,9 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     // The prerender step reads which hashed files the page and its starter became.
     manifest: true,
+    // The prerender bundle emits the files the static parts of the page name (the logo, the previews):
+    // the browser's bundle no longer imports those parts (only the islands), so it would not.
+    ssrEmitAssets: true,
     rolldownOptions: {
       // The page, the small starter that loads the page's script after the first paint, and the
       // owner's dashboard script (its own bundle: the public page never loads it).

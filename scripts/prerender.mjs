@@ -107,14 +107,20 @@ for (const { mode, client, ssr, suffix } of MODES) {
   write('not-found', page('/404.html', entry.notFoundTitle(head.title), '<meta name="robots" content="noindex" />'));
 }
 
-// One folder of assets for both modes: names are content hashes, so files both builds made are the same file.
-const launchedDir = path.join(dist, 'client-launched');
-for (const name of readdirSync(path.join(launchedDir, 'assets'))) {
-  const from = path.join(launchedDir, 'assets', name);
-  const to = path.join(dist, 'client', 'assets', name);
-  if (existsSync(to) && !readFileSync(to).equals(readFileSync(from)))
-    throw new Error(`Both page modes built assets/${name}, with different contents.`);
-  cpSync(from, to);
+// One folder of assets for both modes, with the files the prerendered HTML names (the logo, images of the
+// static sections, which only the prerender bundles import): names are content hashes, so files two builds
+// made are the same file. The prerender bundles' own scripts stay out.
+for (const dir of ['client-launched', 'ssr', 'ssr-launched']) {
+  const assets = path.join(dist, dir, 'assets');
+  if (!existsSync(assets)) continue;
+  for (const name of readdirSync(assets)) {
+    if (dir.startsWith('ssr') && /\.(js|css)$/.test(name)) continue;
+    const from = path.join(assets, name);
+    const to = path.join(dist, 'client', 'assets', name);
+    if (existsSync(to) && !readFileSync(to).equals(readFileSync(from)))
+      throw new Error(`Two builds made assets/${name}, with different contents.`);
+    cpSync(from, to);
+  }
 }
 
 // The owner's dashboard script (its own entry): the server names it in the owner's pages.

@@ -1,5 +1,5 @@
 // The hand-over from start.ts, which loads this script after the first paint: a button
-// pressed before the page was ready is pressed again once React has taken the page over.
+// pressed before the page was ready is pressed again once its part of the page is running.
 
 export interface StartState {
   started: boolean;
@@ -19,11 +19,14 @@ export function markHydrating(): void {
   if (state) state.hydrating = true;
 }
 
-/** Presses again the button a visitor pressed too early, if it is still there and enabled. */
-export function replayEarlyPress(): void {
+/**
+ * Presses again the button a visitor pressed too early, once the part of the page holding it
+ * (`within`: an island, or a control the page's script has wired) is ready, if it is still there and enabled.
+ */
+export function replayEarlyPressWithin(within: Element): void {
   const state = window.__scamsavvyStart;
   const pressed = state?.pressed;
-  if (!state || !pressed) return;
+  if (!state || !pressed || !within.contains(pressed)) return;
   state.pressed = null;
   if (pressed.isConnected && !(pressed as HTMLButtonElement).disabled) pressed.click();
 }

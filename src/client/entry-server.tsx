@@ -3,7 +3,6 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { App } from './app';
-import { ServerPathContext } from './router';
 import { notFoundTitle, productName, shareCard, site } from './content';
 import { launchedSite } from './launch-content';
 import { launched } from './site-mode';
@@ -13,9 +12,7 @@ export { launched, launchedSite, notFoundTitle, productName, shareCard, site };
 export function renderPage(path: string): string {
   return renderToString(
     <StrictMode>
-      <ServerPathContext value={path}>
-        <App />
-      </ServerPathContext>
+      <App path={path} />
     </StrictMode>,
   );
 }

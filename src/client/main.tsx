@@ -1,35 +1,53 @@
-// Browser entry: hydrates the prerendered page (start.ts loads it once the page has painted).
-import { startTransition, StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { resolveRoute } from '../shared/routes.js';
-import { startAnalytics } from './analytics/analytics';
-import { App } from './app';
+// Browser entry (start.ts loads it once the page has painted): hydrates the prerendered page's islands
+// alone (decisions/038), then starts what the page does as a whole: its page view, the 404's console
+// error, scroll depth, the cookie question, and analytics.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { pageNameOf, resolveRoute } from '../shared/routes.js';
+import { startAnalytics, trackPageView } from './analytics/analytics';
+import { startScrollDepth } from './analytics/scroll-depth';
 import { captureAttribution } from './attribution';
+import { mountConsentBanner } from './components/consent-banner-host';
+import { preloadSignupDialogOnFirstMove } from './components/signup-dialog-host';
 import { markHydrating } from './early-press';
+import { hydrateIslands } from './islands/hydrate-islands';
+import { launched } from './site-mode';
 import './styles/global.css';
 
 // Before the address can change (the /index.html redirect below), note where the visit came from.
 captureAttribution();
 
-// '/index.html' replaces itself with '/' before React starts, so the first render is the page's.
-const route = resolveRoute(window.location.pathname);
-if (route.kind === 'redirect') {
-  window.history.replaceState(null, '', `${route.to}${window.location.search}${window.location.hash}`);
+// '/index.html' replaces itself with '/' (spec section 2: no new history entry).
+const first = resolveRoute(window.location.pathname);
+if (first.kind === 'redirect') {
+  window.history.replaceState(null, '', `${first.to}${window.location.search}${window.location.hash}`);
 }
+const route = resolveRoute(window.location.pathname);
 
 const root = document.getElementById('root');
-if (!root) throw new Error('The page has no #root element to hydrate.');
-const app = (
-  <StrictMode>
-    <App />
-  </StrictMode>
-);
-// Built pages arrive prerendered; the dev server's page is empty and is rendered from scratch.
+if (!root) throw new Error('The page has no #root element.');
 markHydrating();
-// As a transition, hydration yields to the browser every few milliseconds instead of holding the
-// main thread for the whole page (a tap or a scroll is answered meanwhile).
-if (root.firstElementChild) startTransition(() => void hydrateRoot(root, app));
-else createRoot(root).render(app);
+if (root.firstElementChild) {
+  hydrateIslands();
+} else if (import.meta.env.DEV) {
+  // `npm run dev` serves an empty page: render it whole (a built page carries none of this code).
+  void import('./app').then(({ App }) =>
+    createRoot(root).render(
+      <StrictMode>
+        <App path={window.location.pathname} />
+      </StrictMode>,
+    ),
+  );
+}
+
+if (route.kind === 'not-found') {
+  console.error(`404 Error: User attempted to access non-existent route: ${window.location.pathname}`);
+}
+// Spec section 2: a page view for each page, 'home' for '/', else the path without its slash.
+trackPageView(pageNameOf(route.path));
+startScrollDepth();
+mountConsentBanner(root);
+if (!launched && route.kind === 'home') preloadSignupDialogOnFirstMove();
 
 // Providers load after the page is interactive, and only as the visitor's choice allows.
 startAnalytics();

@@ -3,7 +3,6 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { beaconEvents, catchBeacons } from '../test/beacons';
 import { DownloadBadges } from './download-badges';
-import { SignupDialogProvider } from './signup-dialog-host';
 
 describe('DownloadBadges (spec section 1)', () => {
   const beacons: string[] = [];
@@ -13,11 +12,7 @@ describe('DownloadBadges (spec section 1)', () => {
   afterEach(cleanup);
 
   it('records a download intent for the platform, then opens the sign-up instead of a download', async () => {
-    render(
-      <SignupDialogProvider>
-        <DownloadBadges />
-      </SignupDialogProvider>,
-    );
+    render(<DownloadBadges />);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       await act(async () => {

@@ -1,10 +1,9 @@
 // 'Coming soon' store badges: each records a download intent (spec section 1) and opens the sign-up instead.
 import { trackDownloadIntent } from '../analytics/analytics';
 import { closingCallToAction } from '../content';
-import { preloadSignupDialog, useSignupDialog } from './signup-dialog-host';
+import { openSignup, preloadSignupDialog } from './signup-dialog-host';
 
 export function DownloadBadges() {
-  const { openSignup } = useSignupDialog();
   return (
     <ul className="download-badges" aria-label={closingCallToAction.badgesLabel}>
       {closingCallToAction.badges.map((badge) => (

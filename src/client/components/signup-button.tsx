@@ -1,10 +1,9 @@
 // A button that opens the sign-up dialog, and loads the dialog's code as soon as a visitor shows intent.
 import { trackSignupInterest } from '../analytics/analytics';
 import type { SignupSource } from '../signup-source';
-import { preloadSignupDialog, useSignupDialog } from './signup-dialog-host';
+import { openSignup, preloadSignupDialog } from './signup-dialog-host';
 
-export function SignupButton({ source, children }: { source: SignupSource; children: string }) {
-  const { openSignup } = useSignupDialog();
+export function SignupButton({ source, label }: { source: SignupSource; label: string }) {
   return (
     <button
       type="button"
@@ -17,7 +16,7 @@ export function SignupButton({ source, children }: { source: SignupSource; child
         openSignup(source, event.currentTarget);
       }}
     >
-      {children}
+      {label}
     </button>
   );
 }

@@ -1,5 +1,8 @@
-// Holds whether the sign-up dialog is open; its code loads on intent, or when idle after the visitor's first move.
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+// Whether the sign-up dialog is open, for every button that opens it (each in its own island): a small
+// store, and the dialog in a root of its own, made at the first opening. Its code loads on intent, or
+// when idle after the visitor's first move.
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { createRoot } from 'react-dom/client';
 import { trackSignupStart } from '../analytics/analytics';
 import type { SignupSource } from '../signup-source';
 
@@ -16,72 +19,78 @@ export function preloadSignupDialog(): Promise<DialogCode> {
   return dialogCode;
 }
 
-interface SignupDialogContextValue {
-  openSignup: (source: SignupSource, opener: HTMLElement) => void;
+interface Opening {
+  source: SignupSource | null;
+  opener: HTMLElement | null;
 }
 
-const SignupDialogContext = createContext<SignupDialogContextValue | null>(null);
+let opening: Opening = { source: null, opener: null };
+const listeners = new Set<() => void>();
+let hostMounted = false;
 
-export function useSignupDialog(): SignupDialogContextValue {
-  const value = useContext(SignupDialogContext);
-  if (!value) throw new Error('useSignupDialog must be used inside <SignupDialogProvider>.');
-  return value;
+function setOpening(next: Opening): void {
+  opening = next;
+  for (const listener of listeners) listener();
 }
 
-const IDLE_PRELOAD_TIMEOUT_MS = 2000;
-const FIRST_INTERACTIONS = ['scroll', 'pointerdown', 'keydown', 'touchstart'] as const;
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
 
-export function SignupDialogProvider({ children }: { children: ReactNode }) {
-  const [source, setSource] = useState<SignupSource | null>(null);
-  const [opener, setOpener] = useState<HTMLElement | null>(null);
+/** Opens the dialog for a press of `opener` (focus returns there when it closes). */
+export function openSignup(source: SignupSource, opener: HTMLElement): void {
+  trackSignupStart(); // spec section 4: recorded on opening
+  if (!hostMounted) {
+    hostMounted = true;
+    const element = document.createElement('div');
+    document.body.append(element);
+    createRoot(element).render(<SignupDialogHost />);
+  }
+  setOpening({ source, opener });
+}
+
+/** Closed; the opener is kept, for focus to return to it. */
+function closeSignup(): void {
+  setOpening({ source: null, opener: opening.opener });
+}
+
+function SignupDialogHost() {
+  const { source, opener } = useSyncExternalStore(subscribe, () => opening);
   // The dialog's component, once its code has arrived (it is rendered from the first opening on).
   const [Dialog, setDialog] = useState<DialogComponent | null>(null);
 
-  const openSignup = useCallback((from: SignupSource, button: HTMLElement) => {
-    trackSignupStart(); // spec section 4: recorded on opening
-    setOpener(button);
-    setSource(from);
+  useEffect(() => {
+    if (source === null) return;
     preloadSignupDialog().then(
       (code) => setDialog(() => code.SignupDialog),
       (error: unknown) => {
         // A dropped connection: the page carries on, and the next press tries again.
         console.error('Could not load the sign-up form', error);
-        setSource(null);
+        closeSignup();
       },
     );
-  }, []);
-  const value = useMemo(() => ({ openSignup }), [openSignup]);
+  }, [source]);
 
-  // Besides intent on a button (see SignupButton), the first sign of a visitor at work (a scroll,
-  // a tap, a key) fetches the dialog's code when the browser next has a moment. Never before: the
-  // first load stays within its budget of script (docs/performance.md).
-  useEffect(() => {
-    let idle: number | undefined;
-    const preload = () => void preloadSignupDialog().catch(() => undefined);
-    const onFirstInteraction = () => {
-      stopListening();
-      idle =
-        'requestIdleCallback' in window
-          ? window.requestIdleCallback(preload, { timeout: IDLE_PRELOAD_TIMEOUT_MS })
-          : (setTimeout(preload, 1) as unknown as number);
-    };
-    const stopListening = () => {
-      for (const type of FIRST_INTERACTIONS) window.removeEventListener(type, onFirstInteraction, true);
-    };
-    for (const type of FIRST_INTERACTIONS)
-      window.addEventListener(type, onFirstInteraction, { capture: true, passive: true });
-    return () => {
-      stopListening();
-      if (idle === undefined) return;
-      if ('cancelIdleCallback' in window) window.cancelIdleCallback(idle);
-      else clearTimeout(idle);
-    };
-  }, []);
+  if (!Dialog) return null;
+  return <Dialog open={source !== null} source={source} onClose={closeSignup} opener={opener} />;
+}
 
-  return (
-    <SignupDialogContext value={value}>
-      {children}
-      {Dialog && <Dialog open={source !== null} source={source} onClose={() => setSource(null)} opener={opener} />}
-    </SignupDialogContext>
-  );
+const IDLE_PRELOAD_TIMEOUT_MS = 2000;
+const FIRST_INTERACTIONS = ['scroll', 'pointerdown', 'keydown', 'touchstart'] as const;
+
+/**
+ * Besides intent on a button (see SignupButton), the first sign of a visitor at work (a scroll, a tap,
+ * a key) fetches the dialog's code when the browser next has a moment. Never before: the first load
+ * stays within its budget of script (docs/performance.md).
+ */
+export function preloadSignupDialogOnFirstMove(): void {
+  const preload = () => void preloadSignupDialog().catch(() => undefined);
+  const onFirstInteraction = () => {
+    for (const type of FIRST_INTERACTIONS) window.removeEventListener(type, onFirstInteraction, true);
+    if ('requestIdleCallback' in window) window.requestIdleCallback(preload, { timeout: IDLE_PRELOAD_TIMEOUT_MS });
+    else setTimeout(preload, 1);
+  };
+  for (const type of FIRST_INTERACTIONS)
+    window.addEventListener(type, onFirstInteraction, { capture: true, passive: true });
 }

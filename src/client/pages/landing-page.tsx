@@ -1,22 +1,22 @@
 // The landing page: the spec's visible sections, then the ones kept in the page but hidden.
-// Once launched (SITE_MODE=launched) it has no sign-up button and no sign-up dialog at all.
+// Once launched (SITE_MODE=launched) it has no sign-up button and no sign-up dialog at all. Static
+// HTML but for its islands (decisions/038), which the browser hydrates one by one.
 import { site } from '../content';
-import { SignupDialogProvider } from '../components/signup-dialog-host';
 import { BuiltForFamilies } from '../sections/built-for-families';
 import { ClosingCallToAction } from '../sections/closing-call-to-action';
 import { DownloadCallToAction } from '../sections/download-call-to-action';
 import { FounderStory } from '../sections/founder-story';
 import { Hero } from '../sections/hero';
-import { HowItProtects } from '../sections/how-it-protects';
 import { RealProtection } from '../sections/real-protection';
 import { ScamStatistics } from '../sections/scam-statistics';
 import { SimpleSafeLearning } from '../sections/simple-safe-learning';
 import { SiteFooter } from '../sections/site-footer';
 import { SiteHeader } from '../sections/site-header';
+import { Island } from '../islands/island';
 import { launched } from '../site-mode';
 
 export function LandingPage() {
-  const page = (
+  return (
     <>
       <a className="skip-link" href="#main">
         {site.skipLink}
@@ -27,7 +27,7 @@ export function LandingPage() {
         <ScamStatistics />
         <SimpleSafeLearning />
         <FounderStory />
-        <HowItProtects />
+        <Island name="how-it-protects" />
         <RealProtection />
         <BuiltForFamilies />
         {launched ? <DownloadCallToAction /> : <ClosingCallToAction />}
@@ -35,6 +35,4 @@ export function LandingPage() {
       <SiteFooter />
     </>
   );
-  // The dialog's code, and what fetches it, belong to the coming-soon page only.
-  return launched ? page : <SignupDialogProvider>{page}</SignupDialogProvider>;
 }

@@ -1,8 +1,7 @@
 // Spec section 2, hidden by default: the closing call to action, opening the same dialog, and the store badges.
-import { DownloadBadges } from '../components/download-badges';
 import { OptionalSection } from '../components/optional-section';
-import { SignupButton } from '../components/signup-button';
 import { closingCallToAction, showSections } from '../content';
+import { Island } from '../islands/island';
 
 export function ClosingCallToAction() {
   return (
@@ -13,8 +12,8 @@ export function ClosingCallToAction() {
       heading={closingCallToAction.heading}
     >
       <p className="section__intro">{closingCallToAction.text}</p>
-      <SignupButton source="cta_section">{closingCallToAction.signupButton}</SignupButton>
-      <DownloadBadges />
+      <Island name="signup-button" props={{ source: 'cta_section', label: closingCallToAction.signupButton }} />
+      <Island name="download-badges" />
     </OptionalSection>
   );
 }

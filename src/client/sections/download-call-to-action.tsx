@@ -1,8 +1,8 @@
 // Once launched (SITE_MODE=launched), the closing call to action asks for the download instead of a
 // sign-up. Behind the same switch as the sign-up one (`showSections.closingCallToAction`).
 import { OptionalSection } from '../components/optional-section';
-import { StoreLinks } from '../components/store-links';
 import { showSections } from '../content';
+import { Island } from '../islands/island';
 import { downloadCallToAction } from '../launch-content';
 
 export function DownloadCallToAction() {
@@ -14,7 +14,7 @@ export function DownloadCallToAction() {
       heading={downloadCallToAction.heading}
     >
       <p className="section__intro">{downloadCallToAction.text}</p>
-      <StoreLinks location="cta_section" />
+      <Island name="store-links" props={{ location: 'cta_section' }} />
     </OptionalSection>
   );
 }

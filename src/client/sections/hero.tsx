@@ -1,8 +1,7 @@
 // Spec section 2, hero: logo, 'Coming soon...', the description, the sign-up button and the carousel.
 // Once launched (SITE_MODE=launched), its words say the app is here, with the store buttons instead.
-import { AppPreviewCarousel } from '../components/app-preview-carousel';
-import { SignupButton } from '../components/signup-button';
 import { hero, productName } from '../content';
+import { Island } from '../islands/island';
 import { launched } from '../site-mode';
 import { LaunchedHeroText } from './launched-hero';
 
@@ -11,7 +10,7 @@ export function Hero() {
     <section className="hero" aria-labelledby="hero-heading">
       <div className="container hero__layout">
         {launched ? <LaunchedHeroText /> : <ComingSoonText />}
-        <AppPreviewCarousel />
+        <Island name="carousel" />
       </div>
     </section>
   );
@@ -29,7 +28,7 @@ function ComingSoonText() {
           {paragraph}
         </p>
       ))}
-      <SignupButton source="hero_section">{hero.signupButton}</SignupButton>
+      <Island name="signup-button" props={{ source: 'hero_section', label: hero.signupButton }} />
       <p className="hero__reassurance">{hero.reassurance}</p>
     </div>
   );

@@ -1,6 +1,6 @@
 // The hero's words once the app is out (SITE_MODE=launched): it is here, and where to get it. No sign-up.
-import { StoreLinks } from '../components/store-links';
 import { hero } from '../content';
+import { Island } from '../islands/island';
 import { launchedHero } from '../launch-content';
 
 export function LaunchedHeroText() {
@@ -15,7 +15,7 @@ export function LaunchedHeroText() {
         </p>
       ))}
       <p className="hero__get-it">{launchedHero.getIt}</p>
-      <StoreLinks location="hero_section" />
+      <Island name="store-links" props={{ location: 'hero_section' }} />
       <p className="hero__reassurance">{launchedHero.whichStore}</p>
     </div>
   );

@@ -1,5 +1,4 @@
 // Spec sections 2 and 9: records how far down the page the visitor scrolled, at 25, 50, 75 and 100 percent, once each per page view.
-import { useEffect } from 'react';
 import { SCROLL_THRESHOLDS, type ScrollPercentage } from '../../shared/analytics-constants.js';
 import { trackScrollDepth } from './analytics';
 
@@ -24,31 +23,25 @@ function sectionInView(): string {
   return section.id || section.tagName.toLowerCase();
 }
 
-/** `pageKey` changes with each page view, which starts the count again. */
-export function useScrollDepth(pageKey: string): void {
-  useEffect(() => {
-    const recorded = new Set<ScrollPercentage>();
-    let frame = 0;
-    const measure = () => {
-      frame = 0;
-      const root = document.documentElement;
-      const percentage = scrollPercentage(window.scrollY, root.scrollHeight, window.innerHeight);
-      if (percentage === null) return;
-      const reached = newlyReached(percentage, recorded);
-      if (reached.length === 0) return;
-      const section = sectionInView();
-      for (const threshold of reached) {
-        recorded.add(threshold);
-        trackScrollDepth(threshold, section);
-      }
-    };
-    const onScroll = () => {
-      frame ||= window.requestAnimationFrame(measure);
-    };
-    window.addEventListener('scroll', onScroll, { passive: true });
-    return () => {
-      window.removeEventListener('scroll', onScroll);
-      if (frame) window.cancelAnimationFrame(frame);
-    };
-  }, [pageKey]);
+/** Watches the page's scrolling for the rest of this page view (each page load is one). */
+export function startScrollDepth(): void {
+  const recorded = new Set<ScrollPercentage>();
+  let frame = 0;
+  const measure = () => {
+    frame = 0;
+    const root = document.documentElement;
+    const percentage = scrollPercentage(window.scrollY, root.scrollHeight, window.innerHeight);
+    if (percentage === null) return;
+    const reached = newlyReached(percentage, recorded);
+    if (reached.length === 0) return;
+    const section = sectionInView();
+    for (const threshold of reached) {
+      recorded.add(threshold);
+      trackScrollDepth(threshold, section);
+    }
+  };
+  const onScroll = () => {
+    frame ||= window.requestAnimationFrame(measure);
+  };
+  window.addEventListener('scroll', onScroll, { passive: true });
 }

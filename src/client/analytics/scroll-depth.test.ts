@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newlyReached, scrollPercentage } from './use-scroll-depth';
+import { newlyReached, scrollPercentage } from './scroll-depth';
 
 describe('scroll depth (spec sections 2 and 9)', () => {
   it('is a percentage of the scrollable height', () => {

@@ -19,9 +19,14 @@ export default defineConfig({
     // the browser's bundle no longer imports those parts (only the islands), so it would not.
     ssrEmitAssets: true,
     rolldownOptions: {
-      // The page, the small starter that loads the page's script after the first paint, and the
-      // owner's dashboard script (its own bundle: the public page never loads it).
-      input: { index: 'index.html', start: 'src/client/start.ts', owner: 'src/client/owner/live-progress.ts' },
+      // The page, the small starter that loads the page's script after the first paint, the owner's
+      // dashboard script and the link pages' script (their own bundles: the landing page loads neither).
+      input: {
+        index: 'index.html',
+        start: 'src/client/start.ts',
+        owner: 'src/client/owner/live-progress.ts',
+        'link-page': 'src/client/link-page.ts',
+      },
       output: {
         codeSplitting: {
           groups: [

@@ -19,7 +19,7 @@ const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&qu
 const SITE_URL = '{{SITE_URL}}';
 
 /** The built index.html of one mode, with its stylesheet inline and its script started after the first paint. */
-function pageTemplate(clientDir) {
+function pageTemplate(clientDir, { TEXT_SIZE_HEAD_SCRIPT, TEXT_SIZE_STYLES }) {
   // The one small stylesheet goes into each page, so the first paint waits for no second request.
   const stylesheet = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)">/;
   const builtTemplate = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
@@ -34,7 +34,9 @@ function pageTemplate(clientDir) {
   const appScript = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/;
   if (!appScript.test(builtTemplate)) throw new Error('The built index.html has no module script to start.');
   return builtTemplate
-    .replace(stylesheet, () => `<style>${css}</style>`)
+    // The visitor's text size is applied before the first paint (src/shared/text-size.tsx; the CSP names its hash).
+    .replace('<meta name="viewport"', () => `<script>${TEXT_SIZE_HEAD_SCRIPT}</script>\n    <meta name="viewport"`)
+    .replace(stylesheet, () => `<style>${css}${TEXT_SIZE_STYLES.trim()}</style>`)
     .replace(appScript, (_, src) => `<script src="/${starter}" data-app="${src}" defer></script>`);
 }
 
@@ -84,7 +86,7 @@ for (const { mode, client, ssr, suffix } of MODES) {
         image: entry.shareCard.image,
         imageAlt: entry.shareCard.imageAlt,
       };
-  const template = pageTemplate(clientDir);
+  const template = pageTemplate(clientDir, entry);
   const page = (urlPath, title, headTags) => {
     const html = template
       .replace('<!--head-tags-->', headTags)
@@ -123,11 +125,19 @@ for (const dir of ['client-launched', 'ssr', 'ssr-launched']) {
   }
 }
 
-// The owner's dashboard script (its own entry): the server names it in the owner's pages.
+// The scripts of the pages the server renders (each its own entry): the owner's dashboard, and the link
+// pages' (Text size, and the share panel's Copy). The server names them in those pages.
 const manifest = JSON.parse(readFileSync(path.join(dist, 'client', '.vite', 'manifest.json'), 'utf8'));
-const ownerScript = manifest['src/client/owner/live-progress.ts']?.file;
-if (!ownerScript) throw new Error('The build made no owner script (src/client/owner/live-progress.ts).');
-writeFileSync(path.join(dist, 'pages', 'owner-script.json'), `${JSON.stringify({ script: `/${ownerScript}` })}\n`);
+const serverPageScripts = {};
+for (const [name, entry] of [
+  ['owner', 'src/client/owner/live-progress.ts'],
+  ['linkPage', 'src/client/link-page.ts'],
+]) {
+  const file = manifest[entry]?.file;
+  if (!file) throw new Error(`The build made no script for ${entry}.`);
+  serverPageScripts[name] = `/${file}`;
+}
+writeFileSync(path.join(dist, 'pages', 'scripts.json'), `${JSON.stringify(serverPageScripts)}\n`);
 
 // The pages are served by the server's router, never as files, so /index.html cannot bypass it.
 rmSync(path.join(dist, 'client', 'index.html'));

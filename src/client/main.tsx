@@ -2,6 +2,7 @@
 // alone (decisions/038), then starts what the page does as a whole: its page view, the 404's console
 // error, scroll depth, the cookie question, and analytics.
 import { StrictMode } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { pageNameOf, resolveRoute } from '../shared/routes.js';
 import { startAnalytics, trackPageView } from './analytics/analytics';
@@ -12,6 +13,7 @@ import { preloadSignupDialogOnFirstMove } from './components/signup-dialog-host'
 import { markHydrating } from './early-press';
 import { hydrateIslands } from './islands/hydrate-islands';
 import { launched } from './site-mode';
+import { wireTextSize } from './text-size';
 import './styles/global.css';
 
 // Before the address can change (the /index.html redirect below), note where the visit came from.
@@ -29,15 +31,24 @@ if (!root) throw new Error('The page has no #root element.');
 markHydrating();
 if (root.firstElementChild) {
   hydrateIslands();
+  wireTextSize();
 } else if (import.meta.env.DEV) {
-  // `npm run dev` serves an empty page: render it whole (a built page carries none of this code).
-  void import('./app').then(({ App }) =>
-    createRoot(root).render(
-      <StrictMode>
-        <App path={window.location.pathname} />
-      </StrictMode>,
-    ),
-  );
+  // `npm run dev` serves an empty page: render it whole (a built page carries none of this code), with
+  // what the build puts in the head (scripts/prerender.mjs).
+  void Promise.all([import('./app'), import('../shared/text-size-control.js')]).then(([{ App }, textSize]) => {
+    const style = document.createElement('style');
+    style.textContent = textSize.TEXT_SIZE_STYLES;
+    document.head.append(style);
+    document.documentElement.setAttribute('data-text-size', 'normal');
+    flushSync(() =>
+      createRoot(root).render(
+        <StrictMode>
+          <App path={window.location.pathname} />
+        </StrictMode>,
+      ),
+    );
+    wireTextSize();
+  });
 }
 
 if (route.kind === 'not-found') {

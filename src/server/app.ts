@@ -11,7 +11,7 @@ import { securityHeaders } from './security-headers.js';
 import { errorHandler } from './errors.js';
 import { eventRoutes } from './signups/event-routes.js';
 import { signupRoutes } from './signups/signup-routes.js';
-import { ownerScript, sitePaths, siteRoutes } from './site/site-routes.js';
+import { serverPageScripts, sitePaths, siteRoutes } from './site/site-routes.js';
 import { appLinkRoutes } from './site/app-link-routes.js';
 import type { Db } from './db/open-database.js';
 import { createMessagingCore, type Messaging } from './consent/create-messaging.js';
@@ -91,8 +91,10 @@ export async function createApp({
     limits,
     ...(messaging ? { onStored: messaging.signupStored } : {}),
   });
+  const scripts = serveSite ? serverPageScripts(sitePaths(config.distDir).pagesDir) : {};
   if (messaging?.links) {
     await app.register(linkPageRoutes, {
+      ...(scripts.linkPage ? { script: scripts.linkPage } : {}),
       subscriptions: messaging.subscriptions,
       links: messaging.links,
       siteUrl: config.siteUrl,
@@ -124,7 +126,6 @@ export async function createApp({
     limits: eventRateLimits(app, config.rateLimit.eventsPerMinute),
   });
   const control = owner?.broadcastControl?.(app.log);
-  const script = serveSite ? ownerScript(sitePaths(config.distDir).pagesDir) : undefined;
   await app.register(ownerDashboard, {
     db,
     // Without messaging nothing is sent, so nothing is suppressed by hash: no SECRET_KEY is used.
@@ -134,7 +135,7 @@ export async function createApp({
     allowSignIn: ownerSignInLimit(app),
     ...(owner?.mailer ? { mailer: owner.mailer } : {}),
     ...(control ? { control } : {}),
-    ...(script ? { script } : {}),
+    ...(scripts.owner ? { script: scripts.owner } : {}),
   });
   // /app, /app/ios, /beta/…: to the stores, in either mode (before the launch they lead home).
   await app.register(appLinkRoutes, { launch: config.launch });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { TEXT_SIZE_HEAD_SCRIPT } from '../shared/text-size.js';
 import { HSTS, PERMISSIONS_POLICY } from './security-headers.js';
 import { buildTestApp } from './test/build-test-app.js';
 
@@ -18,11 +20,12 @@ function directives(csp: string): Map<string, string[]> {
 }
 
 describe('security headers', () => {
-  it('send a Content-Security-Policy with no inline or eval script, no framing, and nothing but our own origin', async () => {
+  it('send a Content-Security-Policy with no eval and no inline script but the text size line (by its hash), no framing, and nothing but our own origin', async () => {
     const response = await (await setup()).inject({ method: 'GET', url: '/api/health' });
     const csp = directives(String(response.headers['content-security-policy']));
     expect(csp.get('default-src')).toEqual(["'self'"]);
-    expect(csp.get('script-src')).toEqual(["'self'"]);
+    const textSizeHash = `'sha256-${createHash('sha256').update(TEXT_SIZE_HEAD_SCRIPT).digest('base64')}'`;
+    expect(csp.get('script-src')).toEqual(["'self'", textSizeHash]);
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     expect(csp.get('object-src')).toEqual(["'none'"]);
     expect(csp.get('base-uri')).toEqual(["'self'"]);

@@ -2,6 +2,11 @@
 // Mozilla HTTP Observatory scores (reckoning in docs/security.md).
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import { TEXT_SIZE_HEAD_SCRIPT } from '../shared/text-size.js';
+
+/** The one inline script any page has (the text size, applied before the first paint), allowed by its hash. */
+export const TEXT_SIZE_SCRIPT_HASH = `'sha256-${createHash('sha256').update(TEXT_SIZE_HEAD_SCRIPT).digest('base64')}'`;
 
 /** Browser features the page never uses, all turned off. */
 export const PERMISSIONS_POLICY = [
@@ -37,8 +42,8 @@ export async function securityHeaders(app: FastifyInstance, options: SecurityHea
       useDefaults: false,
       directives: {
         'default-src': ["'self'"],
-        // No 'unsafe-inline' and no 'unsafe-eval' for scripts: the page has no inline script.
-        'script-src': ["'self'", ...(options.scriptOrigins ?? [])],
+        // No 'unsafe-inline' and no 'unsafe-eval' for scripts: the one inline script is named by its hash.
+        'script-src': ["'self'", TEXT_SIZE_SCRIPT_HASH, ...(options.scriptOrigins ?? [])],
         // Inline style attributes only (React's prerendered style="…" and the dialog's scroll lock).
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', ...(options.imageOrigins ?? [])],

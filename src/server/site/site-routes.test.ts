@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { TEXT_SIZE_SCRIPT_HASH } from '../security-headers.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -103,6 +104,7 @@ describe('the page settings written into every page', () => {
       expect(scriptSrc?.trim().split(/\s+/)).toEqual([
         'script-src',
         "'self'",
+        TEXT_SIZE_SCRIPT_HASH,
         'https://*.googletagmanager.com',
         'https://eu.i.posthog.com',
         'https://eu-assets.i.posthog.com',
@@ -113,7 +115,7 @@ describe('the page settings written into every page', () => {
       await configured.close();
     }
     const plain = (await app.inject({ method: 'GET', url: '/' })).headers['content-security-policy'] as string;
-    expect(plain).toContain("script-src 'self';");
+    expect(plain).toContain(`script-src 'self' ${TEXT_SIZE_SCRIPT_HASH};`);
     expect(plain).not.toMatch(/googletagmanager|posthog|facebook/);
   });
 

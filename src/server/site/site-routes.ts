@@ -51,11 +51,14 @@ export function sitePaths(distDir: string): SitePaths {
   return { assetsDir: path.join(distDir, 'client'), pagesDir: path.join(distDir, 'pages') };
 }
 
-/** The owner's own script (src/client/owner/live-progress.ts) as the build named it: /assets/owner-….js. */
-export function ownerScript(pagesDir: string): string | undefined {
-  const file = path.join(pagesDir, 'owner-script.json');
-  if (!existsSync(file)) return undefined;
-  return (JSON.parse(readFileSync(file, 'utf8')) as { script?: string }).script;
+/**
+ * The scripts of the pages the server renders, as the build named them (/assets/owner-….js): the owner's
+ * (src/client/owner/live-progress.ts) and the link pages' (src/client/link-page.ts).
+ */
+export function serverPageScripts(pagesDir: string): { owner?: string; linkPage?: string } {
+  const file = path.join(pagesDir, 'scripts.json');
+  if (!existsSync(file)) return {};
+  return JSON.parse(readFileSync(file, 'utf8')) as { owner?: string; linkPage?: string };
 }
 
 const escapeAttribute = (text: string) =>

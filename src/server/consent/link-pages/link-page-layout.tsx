@@ -1,9 +1,15 @@
 // The shell every link page shares (a whole HTML document with its own inline stylesheet) and its
-// one kind of button. No script anywhere: the forms post by themselves (decisions/019).
+// one kind of button. The forms post by themselves (decisions/019): script only adds the Text size
+// control and the share panel's Copy and phone share sheet, and a page reads and works without it.
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { linkPageWords as words } from '../../messaging/message-words.js';
+import { TEXT_SIZE_HEAD_SCRIPT } from '../../../shared/text-size.js';
+import { TextSizeControl } from '../../../shared/text-size-control.js';
 import { linkPageStyles } from './link-page-styles.js';
+
+/** Where the page's script goes: link-page-routes.ts puts the built script's tag here (a comment if none). */
+export const LINK_PAGE_SCRIPT_PLACEHOLDER = '<!--link-page-script-->';
 
 /** The head of every page the server renders (these and the owner's): kept out of search engines, its styles inline. */
 export function PageHead({
@@ -20,11 +26,11 @@ export function PageHead({
   return (
     <head>
       <meta charSet="utf-8" />
+      {children}
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <meta name="robots" content={robots} />
       <title>{title}</title>
       <style dangerouslySetInnerHTML={{ __html: styles }} />
-      {children}
     </head>
   );
 }
@@ -32,11 +38,15 @@ export function PageHead({
 function Layout({ title, children }: { title: string; children: ReactNode }) {
   return (
     <html lang="en">
-      <PageHead title={words.pageTitle(title)} robots="noindex" styles={linkPageStyles} />
+      <PageHead title={words.pageTitle(title)} robots="noindex" styles={linkPageStyles}>
+        {/* Before anything is drawn: the visitor's text size (the CSP names this script's hash). */}
+        <script dangerouslySetInnerHTML={{ __html: TEXT_SIZE_HEAD_SCRIPT }} />
+      </PageHead>
       <body>
         <div className="shell">
           <header>
             <a href="/">{words.product}</a>
+            <TextSizeControl />
           </header>
           <main>{children}</main>
           <footer>
@@ -50,7 +60,8 @@ function Layout({ title, children }: { title: string; children: ReactNode }) {
 
 /** A whole page: `title` names it in the tab; the children start with its h1. */
 export function renderPage(title: string, children: ReactNode): string {
-  return `<!doctype html>${renderToStaticMarkup(<Layout title={title}>{children}</Layout>)}`;
+  const page = renderToStaticMarkup(<Layout title={title}>{children}</Layout>);
+  return `<!doctype html>${page.replace('</body>', `${LINK_PAGE_SCRIPT_PLACEHOLDER}</body>`)}`;
 }
 
 /** A form's submit button; "danger" is for the one that deletes. */

@@ -23,6 +23,7 @@ import { checkDetails, typedDetails } from './details-form.js';
 import { distinctEnds, phoneEnd } from '../../messaging/phone.js';
 import { maskEmail } from '../../messaging/mask-email.js';
 import { html } from '../../html-reply.js';
+import { LINK_PAGE_SCRIPT_PLACEHOLDER } from './link-page-layout.js';
 
 export interface LinkPageOptions {
   subscriptions: Subscriptions;
@@ -33,6 +34,8 @@ export interface LinkPageOptions {
   siteUrl: string;
   /** What the launch message will do for a person, and their place in it (consent/launch-message.ts). */
   launch: LaunchMessages;
+  /** The pages' script as the build named it (Text size, the share panel); without it they work as plain HTML. */
+  script?: string;
 }
 
 type TokenParams = { Params: { token: string } };
@@ -304,6 +307,10 @@ export const linkPageRoutes: FastifyPluginAsync<LinkPageOptions> = async (app, o
     reply.header('x-robots-tag', 'noindex');
     reply.header('referrer-policy', 'no-referrer');
   });
+  const scriptTag = options.script ? `<script type="module" src="${options.script}"></script>` : '';
+  app.addHook('onSend', async (_request, _reply, payload) =>
+    typeof payload === 'string' ? payload.replace(LINK_PAGE_SCRIPT_PLACEHOLDER, scriptTag) : payload,
+  );
   // The pages' own forms: url-encoded bodies, parsed in this scope only (the JSON API still answers
   // 415 to a form post).
   await app.register(async (forms) => {

@@ -1,17 +1,20 @@
 // The stylesheet of the pages links in messages open: the landing page's colours and sizes
 // (src/client/styles/base.css), inline, so a page is one response with nothing else to fetch
-// (the CSP allows inline styles, and no inline script). Sizes in rem, so browser text size works.
+// (the CSP allows inline styles). Sizes in rem, so browser text size and the Text size control work;
+// spacing and headings grow no further than the screen allows, and a word too long for it breaks.
+import { TEXT_SIZE_STYLES } from '../../../shared/text-size-control.js';
+
 export const linkPageStyles = `
 :root{--ink:#1b2a3a;--muted:#3d4a59;--cream:#fff9f0;--sand:#f3ebdd;--teal:#0b5563;--teal-dark:#083f4a;--error:#9b1c15;--success:#1e6b3a;color-scheme:light}
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
-body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,'Noto Sans',sans-serif;font-size:1.25rem;line-height:1.6;color:var(--ink);background:var(--cream);overflow-wrap:break-word}
-.shell{max-width:40rem;margin:0 auto;padding:1rem}
-header{padding:0.5rem 0 1rem}
-header a{display:inline-flex;align-items:center;min-height:2.75rem;font-size:1.75rem;font-weight:800;color:var(--teal-dark);text-decoration:none}
+body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,'Noto Sans',sans-serif;font-size:1.25rem;line-height:1.6;color:var(--ink);background:var(--cream);overflow-wrap:anywhere}
+.shell{max-width:40rem;margin:0 auto;padding:min(1rem,4vw)}
+header{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:0.5rem 1rem;padding:0.5rem 0 1rem}
+header a{display:inline-flex;align-items:center;min-height:2.75rem;font-size:min(1.75rem,9vw);font-weight:800;color:var(--teal-dark);text-decoration:none}
 header a:hover{text-decoration:underline}
-main{background:#fff;border-radius:0.75rem;padding:1.5rem 1.25rem;box-shadow:0 0.25rem 1.5rem rgb(27 42 58 / 0.12)}
-h1{font-size:1.875rem;line-height:1.2;margin:0 0 1rem}
+main{background:#fff;border-radius:0.75rem;padding:min(1.5rem,5vw) min(1.25rem,4vw);box-shadow:0 0.25rem 1.5rem rgb(27 42 58 / 0.12)}
+h1{font-size:min(1.875rem,10vw);line-height:1.2;margin:0 0 1rem}
 h2{font-size:1.5rem;line-height:1.25;margin:0 0 0.75rem}
 p{margin:0 0 1rem}
 a{color:var(--teal);text-decoration-thickness:0.1em;text-underline-offset:0.15em}
@@ -45,4 +48,4 @@ legend{font-weight:700;margin-bottom:0.5rem;padding:0}
 .field-error{color:var(--error);font-weight:700;margin:0 0 0.5rem}
 .status--error{border-left-color:var(--error);background:#fbeeed}
 footer{padding:1.5rem 0;color:var(--muted);font-size:1.125rem}
-`;
+${TEXT_SIZE_STYLES}`;

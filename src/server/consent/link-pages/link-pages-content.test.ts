@@ -13,6 +13,8 @@ import {
   unsubscribePage,
 } from './link-pages.js';
 import { deleteQuestionPage, preferencesPage, type PreferencesPageProps } from './preferences-page.js';
+import { LINK_PAGE_SCRIPT_PLACEHOLDER } from './link-page-layout.js';
+import { TEXT_SIZE_HEAD_SCRIPT, TEXT_SIZES, textSizeWords } from '../../../shared/text-size.js';
 
 const { preferences: text } = words;
 const everything = { email: true, sms: true, beta: true };
@@ -70,6 +72,7 @@ const pages: Record<string, string> = {
 function visibleText(html: string): string[] {
   return html
     .replace(/<style>[\s\S]*?<\/style>/, '')
+    .replace(/<script>[\s\S]*?<\/script>/g, '')
     .split(/<[^>]*>/)
     .map((node) =>
       node
@@ -97,6 +100,9 @@ describe('the link pages’ words', () => {
     const { savedThings } = text;
     const phrases = [
       ...stringsIn(words),
+      // The Text size control (shared with the landing page).
+      ...stringsIn(textSizeWords),
+      ...TEXT_SIZES.map((size) => size.label),
       words.forAddress(person.email, person.phoneEnd),
       text.saved([savedThings.email, savedThings.sms, savedThings.beta]),
       text.phoneHint(person.phoneEnd),
@@ -171,12 +177,16 @@ describe('the link pages’ markup', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;example.com');
   });
 
-  it('is a whole document: doctype, language, viewport, noindex, no script, one h1', () => {
+  it('is a whole document: doctype, language, viewport, noindex, one h1; no script but the text size line and the place for the pages script', () => {
     for (const [name, html] of Object.entries(pages)) {
       expect(html, name).toMatch(/^<!doctype html><html lang="en">/);
       expect(html, name).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
       expect(html, name).toContain('<meta name="robots" content="noindex"/>');
-      expect(html, name).not.toMatch(/<script|\son[a-z]+=/i);
+      // The one inline script, in the head before anything is drawn; the page's own comes in at the placeholder.
+      expect(html.match(/<script[\s\S]*?<\/script>/g), name).toEqual([`<script>${TEXT_SIZE_HEAD_SCRIPT}</script>`]);
+      expect(html.indexOf('<script>'), name).toBeLessThan(html.indexOf('</head>'));
+      expect(html, name).toContain(`${LINK_PAGE_SCRIPT_PLACEHOLDER}</body>`);
+      expect(html, name).not.toMatch(/\son[a-z]+=/i);
       expect(html.match(/<h1>/g), name).toHaveLength(1);
     }
   });

@@ -1,0 +1,11 @@
+import { chromium } from '@playwright/test';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+const [w, size, path, out, y] = [Number(process.argv[2]), process.argv[3], process.argv[4], process.argv[5], Number(process.argv[6] ?? 0)];
+const p = await b.newPage({ viewport: { width: w, height: 900 } });
+await p.addInitScript((s) => localStorage.setItem('scamsavvy.textSize', s), size);
+await p.goto('http://127.0.0.1:4555' + path);
+await p.waitForTimeout(1200);
+await p.evaluate((y) => window.scrollTo(0, y), y);
+await p.waitForTimeout(300);
+await p.screenshot({ path: out });
+await b.close();

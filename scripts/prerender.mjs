@@ -33,11 +33,13 @@ function pageTemplate(clientDir, { TEXT_SIZE_HEAD_SCRIPT, TEXT_SIZE_STYLES }) {
   if (!starter) throw new Error('The build made no starter script (src/client/start.ts).');
   const appScript = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/;
   if (!appScript.test(builtTemplate)) throw new Error('The built index.html has no module script to start.');
-  return builtTemplate
-    // The visitor's text size is applied before the first paint (src/shared/text-size.tsx; the CSP names its hash).
-    .replace('<meta name="viewport"', () => `<script>${TEXT_SIZE_HEAD_SCRIPT}</script>\n    <meta name="viewport"`)
-    .replace(stylesheet, () => `<style>${css}${TEXT_SIZE_STYLES.trim()}</style>`)
-    .replace(appScript, (_, src) => `<script src="/${starter}" data-app="${src}" defer></script>`);
+  return (
+    builtTemplate
+      // The visitor's text size is applied before the first paint (src/shared/text-size.tsx; the CSP names its hash).
+      .replace('<meta name="viewport"', () => `<script>${TEXT_SIZE_HEAD_SCRIPT}</script>\n    <meta name="viewport"`)
+      .replace(stylesheet, () => `<style>${css}${TEXT_SIZE_STYLES.trim()}</style>`)
+      .replace(appScript, (_, src) => `<script src="/${starter}" data-app="${src}" defer></script>`)
+  );
 }
 
 /** The landing page: its one canonical address, and what a shared link shows (Open Graph, Twitter/X). */

@@ -1,6 +1,7 @@
 // The one sign-up schema: the form validates with it, the server parses every body with it.
 import { z } from 'zod';
 import { attributionLimits } from './attribution-limits.js';
+import { isReferralCode } from './referral.js';
 
 /** The messages of spec section 5, plus the limits we added to keep the store sane. */
 export const signupMessages = {
@@ -103,6 +104,11 @@ export const attributionSchema = z.strictObject({
   referrer: attributionText(attributionLimits.referrer),
   landingPath: attributionText(attributionLimits.landingPath),
   button: z.enum(signupButtons).optional(),
+  /** The code of the family member's link the visit came through (?ref=); anything else is dropped. */
+  referredBy: z
+    .string()
+    .transform((value) => (isReferralCode(value) ? value : undefined))
+    .optional(),
 });
 export type Attribution = z.output<typeof attributionSchema>;
 export { attributionLimits };
@@ -183,6 +189,10 @@ export interface SignupRecord extends SignupFields {
   smsOptOutAt: string | null;
   /** When they left the list. */
   leftAt: string | null;
+  /** Their own link's code (SITE_URL/?ref=CODE), made when they joined. */
+  referralCode: string | null;
+  /** The code of the link they came through, while its owner is on record; null otherwise. */
+  referredBy: string | null;
 }
 
 /** Field messages, one per field (the first problem), as the API and the form both show them. */

@@ -139,6 +139,12 @@ export class ConfirmationQueueRepository {
         .where('confirm_sent_at', '<', cutoff)
         .where('last_seen_at', '<', cutoff);
       await trx.deleteFrom('consent_events').where('signup_id', 'in', stale).execute();
+      // Whoever joined through their links is no longer tied to them (decision 038).
+      await trx
+        .updateTable('signups')
+        .set({ referred_by: null })
+        .where('referred_by', 'in', stale.clearSelect().select('referral_code'))
+        .execute();
       const deleted = await trx
         .deleteFrom('signups')
         .where('confirmed_at', 'is', null)

@@ -297,6 +297,23 @@ for (const engine of storeEngines) {
       expect(await store.optOuts.remove('not-a-uuid', suppressions)).toBe(false);
     });
 
+    it("deleting a person unties whoever joined through their link, and their code attributes to nobody after", async () => {
+      const { store } = await open();
+      const { referralCode } = await store.signups.add(rosa);
+      const through = (email: string) => store.signups.add({ ...rosa, email, attribution: { referredBy: referralCode } });
+      await through('sam@example.com');
+      const id = (await all(store)).find((record) => record.email === rosa.email)?.id ?? '';
+      expect(await store.optOuts.remove(id, suppressionsOf(rosa.email, rosa.phone, 'deleted'))).toBe(true);
+      await through('lee@example.com');
+      const records = await all(store);
+      expect(records.map((record) => [record.email, record.referredBy])).toEqual([
+        ['sam@example.com', null],
+        ['lee@example.com', null],
+      ]);
+      // Their code appears nowhere in what the owner can export.
+      expect(JSON.stringify(records)).not.toContain(referralCode);
+    });
+
     it('counts a suppression only against consent given before it: a later sign-up lifts it', async () => {
       const { store } = await open();
       const before = await signUp(store);

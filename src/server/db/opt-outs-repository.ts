@@ -81,6 +81,12 @@ export class OptOutsRepository {
     const at = stamp(this.context);
     return this.context.db.transaction().execute(async (trx) => {
       const person = await trx.selectFrom('signups').select(['email', 'phone']).where('id', '=', id).executeTakeFirst();
+      // Whoever joined through their link is no longer tied to them: their code leaves with them (decision 038).
+      await trx
+        .updateTable('signups')
+        .set({ referred_by: null })
+        .where('referred_by', 'in', trx.selectFrom('signups').select('referral_code').where('id', '=', id))
+        .execute();
       const deleted = await trx.deleteFrom('signups').where('id', '=', id).executeTakeFirst();
       if (!person || Number(deleted.numDeletedRows) === 0) return false;
       await trx.deleteFrom('consent_events').where('signup_id', '=', id).execute();

@@ -13,6 +13,7 @@ import { migration as m009 } from './migrations/009-broadcast-confirmation-rule.
 import { migration as m010 } from './migrations/010-confirmation-reminder.postgres.js';
 import { migration as m011 } from './migrations/011-phone-change-requests.postgres.js';
 import { migration as m012 } from './migrations/012-acted-on-reports.postgres.js';
+import { migration as m013 } from './migrations/013-referrals.postgres.js';
 
 export type { PostgresMigration };
 
@@ -29,4 +30,5 @@ export const postgresMigrations: PostgresMigration[] = [
   m010,
   m011,
   m012,
+  m013,
 ];

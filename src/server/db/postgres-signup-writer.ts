@@ -2,17 +2,18 @@
 // (one statement is one transaction), answered after commit.
 import type pg from 'pg';
 import type { AnalyticsEvent } from '../../shared/analytics-events.js';
+import { newReferralCode } from '../../shared/referral.js';
 import type { SignupInput } from '../../shared/signup-schema.js';
 import { StoreUnavailableError } from './database-errors.js';
 import { EventBuffer, rowsOf } from './event-buffer.js';
 import type { EventRow } from './events-repository.js';
 import { toSignupRow, type SignupRow } from './signup-row.js';
 import { onRepeatSignup, postgresUpsert, SIGNUP_CONSENT_EVENT } from './signup-upsert.js';
-import type { SignupWriter, SignupWriterOptions } from './signup-writer.js';
+import type { SignupAdded, SignupWriter, SignupWriterOptions } from './signup-writer.js';
 
 interface PendingAdd {
   row: SignupRow;
-  resolve: () => void;
+  resolve: (added: SignupAdded) => void;
   reject: (error: unknown) => void;
 }
 
@@ -33,27 +34,34 @@ const columns = [
   ['button', 'text'],
   ['source', 'text'],
   ['consent_version', 'text'],
+  ['referral_code', 'text'],
 ] as const;
 
 /**
  * The sign-up rules (signup-upsert.ts) in PostgreSQL's words. created_at and last_seen_at are the
- * database server's clock (spec section 3).
+ * database server's clock (spec section 3). The code of the link the visit came through is kept only if
+ * someone on record has it; each person's own code comes back (a repeat keeps its first).
  */
 // A whole batch in one statement (one statement is one transaction), each sign-up with its line in
 // the consent history.
 const UPSERT = `
   WITH input AS (
     SELECT * FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')},
-      $${columns.length + 1}::boolean[]) AS t(${columns.map(([name]) => name).join(', ')}, confirm)
+      $${columns.length + 1}::boolean[], $${columns.length + 2}::text[])
+      AS t(${columns.map(([name]) => name).join(', ')}, confirm, came_through)
   ), upserted AS (
-    INSERT INTO signups (${columns.map(([name]) => name).join(', ')}, confirm_requested_at)
-    SELECT ${columns.map(([name]) => name).join(', ')}, CASE WHEN confirm THEN now() END FROM input
+    INSERT INTO signups (${columns.map(([name]) => name).join(', ')}, confirm_requested_at, referred_by)
+    SELECT ${columns.map(([name]) => name).join(', ')}, CASE WHEN confirm THEN now() END,
+      (SELECT referrer.referral_code FROM signups AS referrer WHERE referrer.referral_code = input.came_through)
+    FROM input
     ${onRepeatSignup(postgresUpsert)}
-    RETURNING id, email_key
+    RETURNING id, email_key, referral_code
+  ), consented AS (
+    INSERT INTO consent_events (signup_id, kind, source, consent_version, created_at)
+    SELECT upserted.id, '${SIGNUP_CONSENT_EVENT.kind}', '${SIGNUP_CONSENT_EVENT.source}', input.consent_version, now()
+    FROM upserted JOIN input ON input.email_key = upserted.email_key
   )
-  INSERT INTO consent_events (signup_id, kind, source, consent_version, created_at)
-  SELECT upserted.id, '${SIGNUP_CONSENT_EVENT.kind}', '${SIGNUP_CONSENT_EVENT.source}', input.consent_version, now()
-  FROM upserted JOIN input ON input.email_key = upserted.email_key`;
+  SELECT email_key, referral_code FROM upserted`;
 
 /** A batch of analytics events in one statement (one transaction); a null time is the database's clock. */
 const INSERT_EVENTS = `
@@ -108,7 +116,7 @@ export class PostgresSignupWriter implements SignupWriter {
     this.confirmSignups = confirmSignups;
   }
 
-  add(input: SignupInput): Promise<void> {
+  add(input: SignupInput): Promise<SignupAdded> {
     if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
     return new Promise((resolve, reject) => {
       this.pending.push({ row: toSignupRow(input), resolve, reject });
@@ -179,8 +187,8 @@ export class PostgresSignupWriter implements SignupWriter {
   private async writeBatch(adds: PendingAdd[]): Promise<void> {
     try {
       // One statement is one transaction: when it returns, every row of the batch is committed.
-      await this.upsert(adds.map((add) => add.row));
-      for (const add of adds) add.resolve();
+      const codes = await this.upsert(adds.map((add) => add.row));
+      for (const add of adds) add.resolve({ referralCode: codes.get(add.row.emailKey) ?? '' });
     } catch (error) {
       if (isPostgresUnavailable(error)) {
         const failure = new StoreUnavailableError((error as Error).message);
@@ -209,8 +217,8 @@ export class PostgresSignupWriter implements SignupWriter {
   private async addAlone(add: PendingAdd): Promise<void> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await this.upsert([add.row]);
-        return add.resolve();
+        const codes = await this.upsert([add.row]);
+        return add.resolve({ referralCode: codes.get(add.row.emailKey) ?? '' });
       } catch (error) {
         // Concurrent first sign-ups of one email can race on the unique key: the retry updates instead.
         if (isPostgresUnavailable(error)) return add.reject(new StoreUnavailableError((error as Error).message));
@@ -220,7 +228,8 @@ export class PostgresSignupWriter implements SignupWriter {
     }
   }
 
-  private async upsert(rows: SignupRow[]): Promise<void> {
+  /** Writes the rows; each email's own link code. A taken id or link code fails it, to be tried again afresh. */
+  private async upsert(rows: SignupRow[]): Promise<Map<string, string>> {
     const ids = rows.map(() => this.newId());
     const values = [
       ids,
@@ -239,8 +248,11 @@ export class PostgresSignupWriter implements SignupWriter {
       rows.map((row) => row.button),
       rows.map((row) => row.source),
       rows.map((row) => row.consentVersion),
+      rows.map(() => newReferralCode()),
       rows.map(() => this.confirmSignups),
+      rows.map((row) => row.referredBy),
     ];
-    await this.pool.query(UPSERT, values);
+    const { rows: stored } = await this.pool.query<{ email_key: string; referral_code: string }>(UPSERT, values);
+    return new Map(stored.map((row) => [row.email_key, row.referral_code]));
   }
 }

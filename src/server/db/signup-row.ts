@@ -24,6 +24,8 @@ export interface SignupRow extends Pick<
   emailKey: string;
   /** The label stats group by: utm_source, else the referring site's host, else "(direct)". */
   source: string;
+  /** The code of the link the visit came through, as sent; stored only if someone on record has it. */
+  referredBy: string | null;
 }
 
 export const DIRECT_SOURCE = '(direct)';
@@ -59,6 +61,7 @@ export function toSignupRow(input: SignupInput): SignupRow {
     button: attribution.button ?? null,
     source: utmSource ?? referrerHost(attribution.referrer) ?? DIRECT_SOURCE,
     consentVersion: input.consentVersion ?? null,
+    referredBy: attribution.referredBy ?? null,
   };
 }
 
@@ -88,5 +91,7 @@ export function recordFromColumns(row: StoredSignup): SignupRecord {
     emailOptOutAt: isoOrNull(row.email_opt_out_at),
     smsOptOutAt: isoOrNull(row.sms_opt_out_at),
     leftAt: isoOrNull(row.left_at),
+    referralCode: row.referral_code,
+    referredBy: row.referred_by,
   };
 }

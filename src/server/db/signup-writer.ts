@@ -3,9 +3,14 @@
 import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput } from '../../shared/signup-schema.js';
 
+/** What a stored sign-up tells the page: the person's own link code (a repeat sign-up keeps its first). */
+export interface SignupAdded {
+  referralCode: string;
+}
+
 export interface SignupWriter {
   /** Resolves once the sign-up (and its consent line, and its confirmation request) is committed. */
-  add(input: SignupInput): Promise<void>;
+  add(input: SignupInput): Promise<SignupAdded>;
   /** Resolves once the events are committed, in a transaction of their own. */
   recordEvents(events: AnalyticsEvent[], at?: Date): Promise<void>;
   /** Writes everything already accepted, then stops. */

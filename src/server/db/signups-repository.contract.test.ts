@@ -2,6 +2,7 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { REFERRAL_CODE_PATTERN } from '../../shared/referral.js';
 import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
 import type { DatabaseConfig } from '../config.js';
@@ -99,9 +100,14 @@ for (const engine of storeEngines) {
     it('stores a sign-up with a random id, the server time and where it came from, and reads it back', async () => {
       const store = await open();
       const before = Date.now() - 1000;
-      await expect(store.signups.add(rosa)).resolves.toBeUndefined(); // only "stored": the answer says nothing more
+      // "Stored", and the person's own link code: nothing else about the record.
+      const added = await store.signups.add(rosa);
+      expect(Object.keys(added)).toEqual(['referralCode']);
       const [record] = await all(store);
       if (!record) throw new Error('nothing stored');
+      expect(record.referralCode).toBe(added.referralCode);
+      expect(record.referralCode).toMatch(REFERRAL_CODE_PATTERN);
+      expect(record.referredBy).toBeNull();
       expect(record).toMatchObject({
         name: 'Rosa Díaz',
         phone: '+15551234567',
@@ -120,6 +126,27 @@ for (const engine of storeEngines) {
       expect(Date.parse(record.timestamp)).toBeGreaterThanOrEqual(before);
       expect(Date.parse(record.timestamp)).toBeLessThanOrEqual(Date.now() + 1000);
       expect(record.lastSeenAt).toBe(record.timestamp);
+    });
+
+    it('gives each person a code of their own, keeps it on a repeat sign-up, and records whose link a newcomer came through', async () => {
+      const store = await open();
+      const rosaCode = (await store.signups.add(rosa)).referralCode;
+      expect((await store.signups.add({ ...rosa, name: 'Rosa D' })).referralCode).toBe(rosaCode);
+      const came = (email: string, referredBy: string) =>
+        store.signups.add({ ...rosa, email, attribution: { referredBy } });
+      const samCode = (await came('sam@example.com', rosaCode)).referralCode;
+      expect(samCode).not.toBe(rosaCode);
+      await came('made-up@example.com', 'abcdefghjkmn'); // the right form, but nobody's
+      // A repeat keeps where it first came from: the second link is not recorded.
+      await came('sam@example.com', (await store.signups.add({ ...rosa, email: 'lee@example.com' })).referralCode);
+      const by = Object.fromEntries((await all(store)).map((record) => [record.email, record.referredBy]));
+      expect(by).toEqual({
+        'rosa@example.com': null,
+        'sam@example.com': rosaCode,
+        'made-up@example.com': null,
+        'lee@example.com': null,
+      });
+      expect(new Set((await all(store)).map((record) => record.referralCode)).size).toBe(4);
     });
 
     it('keeps what it acknowledged after the store is closed and opened again', async () => {

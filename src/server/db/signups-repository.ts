@@ -6,6 +6,7 @@ import { recordFromColumns } from './signup-row.js';
 import { NO_CAMPAIGN } from './signup-row.js';
 import type { QueryContext } from './sql-dialect.js';
 import { firstDay } from './utc-days.js';
+import type { SignupAdded } from './signup-writer.js';
 
 export interface SignupFilter {
   /** Only sign-ups first stored at or after this moment. */
@@ -55,7 +56,7 @@ export class SignupsRepository {
    * and `lastSeenAt` and `signupCount` are updated (signup-upsert.ts). Either way it only says
    * "stored" (spec section 7 reads the answer only as success or failure), which keeps writes lean.
    */
-  add(input: SignupInput): Promise<void> {
+  add(input: SignupInput): Promise<SignupAdded> {
     return this.context.writer.add(input);
   }
 

@@ -42,4 +42,8 @@ export interface SignupsTable {
   email_opt_out_at: Time | null;
   sms_opt_out_at: Time | null;
   left_at: Time | null;
+  /** Their own link's code (shared/referral.ts), made when they joined; unique. */
+  referral_code: Generated<string | null>;
+  /** The code of the link they came through, while its owner is on record (deleting them clears it). */
+  referred_by: Generated<string | null>;
 }

@@ -59,7 +59,7 @@ describe('the SQLite database', () => {
     // Sign-ups arrive on every turn of the event loop, so one is always waiting when a batch ends.
     let arriving = true;
     let sent = 0;
-    const accepted: Promise<void>[] = [];
+    const accepted: Promise<unknown>[] = [];
     const arrive = () => {
       if (!arriving) return;
       sent += 1;

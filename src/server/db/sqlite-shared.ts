@@ -41,20 +41,29 @@ export const WRITER_COLUMNS = [
   'source',
   'consent_version',
   'confirm_requested_at',
+  'referral_code',
+  'referred_by',
 ] as const;
 
 /** Where a writer row keeps the values the consent event repeats. */
 export const WRITER_ROW_INDEX = {
+  referralCode: WRITER_COLUMNS.indexOf('referral_code'),
   emailKey: WRITER_COLUMNS.indexOf('email_key'),
   createdAt: WRITER_COLUMNS.indexOf('created_at'),
   consentVersion: WRITER_COLUMNS.indexOf('consent_version'),
 } as const;
 
-/** The sign-up upsert (signup-upsert.ts) in SQLite's words. */
+const REFERRED_BY_ON_RECORD = '(SELECT referrer.referral_code FROM signups AS referrer WHERE referrer.referral_code = ?)';
+
+/**
+ * The sign-up upsert (signup-upsert.ts) in SQLite's words. The code of the link the visit came through is
+ * kept only if someone on record has it; the person's own code comes back (a repeat keeps its first).
+ */
 export const SQLITE_UPSERT = `
   INSERT INTO signups (${WRITER_COLUMNS.join(', ')})
-  VALUES (${WRITER_COLUMNS.map(() => '?').join(', ')})
-  ${onRepeatSignup(sqliteUpsert)}`;
+  VALUES (${WRITER_COLUMNS.map((column) => (column === 'referred_by' ? REFERRED_BY_ON_RECORD : '?')).join(', ')})
+  ${onRepeatSignup(sqliteUpsert)}
+  RETURNING referral_code`;
 
 /** The consent history's line for a sign-up, in the same transaction: values consent_version, created_at, email_key. */
 export const SQLITE_INSERT_SIGNUP_CONSENT = `
@@ -73,10 +82,18 @@ export interface WriterRequest {
   rows: string;
 }
 
+/** One row written on its own; `idClash`: its random id or link code was taken, and it may be tried afresh. */
+export type WriterRowResult =
+  | { ok: true; referralCode: string }
+  | { ok: false; idClash: boolean; code: string | undefined; message: string };
+
 export interface WriterResult {
   batch: number;
-  /** "all" when the whole batch committed (the usual case, and the cheapest message); otherwise one result per row. */
-  results: 'all' | ({ ok: true } | { ok: false; idClash: boolean; code: string | undefined; message: string })[];
+  /**
+   * Each row's own link code, in order, when the whole batch committed (the usual case); otherwise one
+   * result per row.
+   */
+  results: { all: string[] } | WriterRowResult[];
 }
 
 /** One analytics event, in the order SQLITE_INSERT_EVENT takes them; a null time is the database's clock. */

@@ -6,9 +6,11 @@ import type { SignupInput } from '../../shared/signup-schema.js';
 import { StoreUnavailableError } from './database-errors.js';
 import { EventBuffer, rowsOf, type PendingEvents } from './event-buffer.js';
 import { toSignupRow } from './signup-row.js';
-import type { SignupWriter, SignupWriterOptions } from './signup-writer.js';
+import { newReferralCode } from '../../shared/referral.js';
+import type { SignupAdded, SignupWriter, SignupWriterOptions } from './signup-writer.js';
 import {
   isSqliteUnavailable,
+  WRITER_ROW_INDEX,
   type EventWriterRequest,
   type EventWriterResult,
   type EventWriterRow,
@@ -19,9 +21,9 @@ import {
 
 interface PendingAdd {
   row: WriterRow;
-  /** Id clashes met so far: the row is retried with a fresh id, a couple of times at most. */
+  /** Id clashes met so far: the row is retried with a fresh id and link code, a couple of times at most. */
   clashes: number;
-  resolve: () => void;
+  resolve: (added: SignupAdded) => void;
   reject: (error: unknown) => void;
 }
 
@@ -65,7 +67,7 @@ export class SqliteSignupWriter implements SignupWriter {
     this.confirmSignups = confirmSignups;
   }
 
-  add(input: SignupInput): Promise<void> {
+  add(input: SignupInput): Promise<SignupAdded> {
     if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
     const signup = toSignupRow(input);
     const now = this.now().toISOString();
@@ -90,6 +92,8 @@ export class SqliteSignupWriter implements SignupWriter {
       signup.source,
       signup.consentVersion,
       this.confirmSignups ? now : null,
+      newReferralCode(),
+      signup.referredBy,
     ];
     return new Promise((resolve, reject) => {
       this.pending.push({ row, clashes: 0, resolve, reject });
@@ -203,11 +207,14 @@ export class SqliteSignupWriter implements SignupWriter {
     const adds = this.inFlight.get(batch) ?? [];
     this.inFlight.delete(batch);
     adds.forEach((add, index) => {
-      const result = results === 'all' ? ({ ok: true } as const) : results[index];
-      if (result?.ok) return add.resolve();
-      // A random 122-bit id clashing is next to impossible, but an existing record is never overwritten.
+      const result = 'all' in results ? ({ ok: true, referralCode: results.all[index] ?? '' } as const) : results[index];
+      if (result?.ok) return add.resolve({ referralCode: result.referralCode });
+      // A random 122-bit id or 60-bit link code clashing is next to impossible, but an existing record is
+      // never overwritten, nor a sign-up lost: it is tried again with new ones.
       if (result && !result.ok && result.idClash && add.clashes < 2) {
-        this.pending.push({ ...add, row: [this.newId(), ...add.row.slice(1)], clashes: add.clashes + 1 });
+        const row = [this.newId(), ...add.row.slice(1)];
+        row[WRITER_ROW_INDEX.referralCode] = newReferralCode();
+        this.pending.push({ ...add, row, clashes: add.clashes + 1 });
         return;
       }
       if (result && !result.ok && isSqliteUnavailable(result.code))

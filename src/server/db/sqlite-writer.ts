@@ -19,24 +19,24 @@ import {
   type WriterRequest,
   type WriterResult,
   type WriterRow,
+  type WriterRowResult,
 } from './sqlite-shared.js';
 
 const { file } = workerData as { file: string };
 const db: Database.Database = openSqlite(file, {}, WRITE_BUSY_TIMEOUT_MS);
 const upsert = db.prepare(SQLITE_UPSERT);
 const insertConsent = db.prepare(SQLITE_INSERT_SIGNUP_CONSENT);
-/** The sign-up and its line in the consent history, together. */
-function writeRow(row: WriterRow): void {
-  upsert.run(row);
+/** The sign-up and its line in the consent history, together; the person's own link code. */
+function writeRow(row: WriterRow): string {
+  const { referral_code: referralCode } = upsert.get(row) as { referral_code: string };
   insertConsent.run(
     row[WRITER_ROW_INDEX.consentVersion],
     row[WRITER_ROW_INDEX.createdAt],
     row[WRITER_ROW_INDEX.emailKey],
   );
+  return referralCode;
 }
-const writeAll = db.transaction((rows: WriterRow[]) => {
-  for (const row of rows) writeRow(row);
-});
+const writeAll = db.transaction((rows: WriterRow[]) => rows.map(writeRow));
 const writeAlone = db.transaction(writeRow);
 const insertEvent = db.prepare(SQLITE_INSERT_EVENT);
 const writeEvents = db.transaction((rows: EventWriterRow[]) => {
@@ -53,13 +53,14 @@ function writeEventBatch({ batch, events }: EventWriterRequest): EventWriterResu
   }
 }
 
-function writeOne(row: WriterRow): Exclude<WriterResult['results'], 'all'>[number] {
+function writeOne(row: WriterRow): WriterRowResult {
   try {
-    writeAlone(row);
-    return { ok: true };
+    return { ok: true, referralCode: writeAlone(row) };
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
-    return { ok: false, idClash: code === 'SQLITE_CONSTRAINT_PRIMARYKEY', code, message };
+    // A taken id, or a taken link code (the email's own clash is the upsert's ON CONFLICT, never an error).
+    const idClash = code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+    return { ok: false, idClash, code, message };
   }
 }
 
@@ -76,8 +77,7 @@ parentPort?.on('message', (message: WriterRequest | EventWriterRequest | { close
   const rows = JSON.parse(message.rows) as WriterRow[];
   let results: WriterResult['results'];
   try {
-    writeAll(rows);
-    results = 'all';
+    results = { all: writeAll(rows) };
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
     // Locked, full or unreadable: every row would fail the same way, after the same wait.

@@ -29,6 +29,8 @@ export const exportColumns = [
   'emailOptOutAt',
   'smsOptOutAt',
   'leftAt',
+  'referralCode',
+  'referredBy',
 ] as const satisfies readonly (keyof SignupRecord)[];
 
 /** Characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection list). */

@@ -23,9 +23,12 @@ for (const engine of storeEngines) {
       const { app, store } = await setup();
       const response = await app.inject({ method: 'POST', url: '/api/signups', payload: valid });
       expect(response.statusCode).toBe(201);
-      expect(response.json()).toEqual({ status: 'ok' });
+      // Success, and the person's own link code for "Tell a family member": nothing else.
+      const { referralCode } = response.json<{ referralCode: string }>();
+      expect(response.json()).toEqual({ status: 'ok', referralCode: expect.stringMatching(/^[0-9a-z]{12}$/) });
       const records = await stored(store);
       expect(records).toHaveLength(1);
+      expect(records[0]?.referralCode).toBe(referralCode);
       expect(records[0]).toMatchObject({
         name: 'Rosa Díaz',
         phone: '+15551234567',

@@ -8,9 +8,6 @@ import type { SignupsRepository } from '../db/signups-repository.js';
 /** A sign-up is a few hundred bytes; anything much larger is not one. */
 export const SIGNUP_BODY_LIMIT_BYTES = 10 * 1024;
 
-/** The one success answer, serialised once. */
-const SIGNUP_OK = JSON.stringify({ status: 'ok' });
-
 /** Seconds a client is asked to wait before trying again while the database is away. */
 export const RETRY_AFTER_SECONDS = 10;
 
@@ -41,8 +38,9 @@ export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app,
       );
       throw new AppError(422, 'not_accepted', 'We could not take this sign-up. Please press the button again.');
     }
+    let added: { referralCode: string };
     try {
-      await signups.add(parsed.data);
+      added = await signups.add(parsed.data);
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
       // Log the start of an outage once, not once per request.
@@ -61,7 +59,11 @@ export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app,
       outage.since = undefined;
     }
     onStored?.();
-    // The answer says nothing about the record: the spec reads it only as success or failure.
-    return reply.code(201).type('application/json; charset=utf-8').send(SIGNUP_OK);
+    // The spec reads the answer only as success or failure. It carries the person's own link code, for
+    // the page's "Tell a family member" (a repeat sign-up gets the code it has had since it joined).
+    return reply
+      .code(201)
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify({ status: 'ok', referralCode: added.referralCode }));
   });
 };

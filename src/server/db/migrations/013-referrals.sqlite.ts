@@ -1,0 +1,18 @@
+// SQLite migration 13, referrals: never edit it once it has shipped (docs/architecture.md, "Adding a column").
+import type { SqliteMigration } from './migration.js';
+
+export const migration: SqliteMigration = {
+  version: 13,
+  name: 'referrals',
+  // Each person's own link code (shared/referral.ts), and the code of the link they came through while
+  // its owner is on record (decision 038). People already on the list get a code of 12 random hex
+  // digits (48 bits; hex is within the codes' alphabet).
+  up: (db) =>
+    db.exec(`
+        ALTER TABLE signups ADD COLUMN referral_code TEXT;
+        ALTER TABLE signups ADD COLUMN referred_by TEXT;
+        UPDATE signups SET referral_code = lower(hex(randomblob(6)));
+        CREATE UNIQUE INDEX signups_referral_code ON signups (referral_code);
+        CREATE INDEX signups_referred_by ON signups (referred_by) WHERE referred_by IS NOT NULL;
+      `),
+};

@@ -238,16 +238,16 @@ for (const engine of storeEngines) {
       expect(new Set(records.map((record) => record.id)).size).toBe(3);
     });
 
-    it('counts people, repeats, beta testers, confirmed people, days, sources and campaigns', async () => {
+    it('counts people, repeats, beta testers, confirmed people, family links, days, sources and campaigns', async () => {
       const store = await open();
-      await store.signups.add(rosa);
+      const { referralCode } = await store.signups.add(rosa);
       await store.signups.add({ ...rosa, email: 'ROSA@example.com', betaTesting: true });
       await store.signups.add({
         ...rosa,
         email: 'b@example.com',
         attribution: { referrer: 'https://www.facebook.com/x' },
       });
-      await store.signups.add({ ...rosa, email: 'c@example.com', attribution: undefined });
+      await store.signups.add({ ...rosa, email: 'c@example.com', attribution: { referredBy: referralCode } });
       await store.signups.add({
         ...rosa,
         email: 'd@example.com',
@@ -257,8 +257,12 @@ for (const engine of storeEngines) {
       expect(await store.subscribers.confirm(confirmedOne?.id ?? '', 'confirm_page')).toBe('confirmed');
       const now = new Date();
       const stats = await store.signups.stats({ days: 7, top: 5, now });
-      expect(stats).toMatchObject({ total: 4, submissions: 5, betaTesting: 1, confirmed: 1 });
+      expect(stats).toMatchObject({ total: 4, submissions: 5, betaTesting: 1, confirmed: 1, throughFamily: 1 });
       expect(stats.byDay).toEqual([{ label: now.toISOString().slice(0, 10), count: 4 }]);
+      expect(stats.throughFamilyByDay).toEqual([{ label: now.toISOString().slice(0, 10), count: 1 }]);
+      const rosaId = (await all(store)).find((record) => record.email === rosa.email)?.id ?? '';
+      expect(await store.signups.joinedThrough(rosaId)).toBe(1);
+      expect(await store.signups.joinedThrough(confirmedOne?.id ?? '')).toBe(0);
       expect(stats.topSources).toEqual([
         { label: 'newsletter', count: 2 },
         { label: '(direct)', count: 1 },
@@ -279,6 +283,8 @@ for (const engine of storeEngines) {
         betaTesting: 0,
         confirmed: 0,
         byDay: [],
+        throughFamily: 0,
+        throughFamilyByDay: [],
         topSources: [],
         topCampaigns: [],
       });

@@ -31,6 +31,10 @@ export interface SignupStats {
   confirmed: number;
   /** New people per UTC day, oldest first, for the days asked (days without any are left out). */
   byDay: CountedLabel[];
+  /** People who came through a family member's link (?ref=) whose owner is on record. */
+  throughFamily: number;
+  /** Of the new people per day, those who came through a family member's link (days without any left out). */
+  throughFamilyByDay: CountedLabel[];
   /** utm_source, else the referring site, else "(direct)". */
   topSources: CountedLabel[];
   /** utm_campaign, else "(none)". */
@@ -91,12 +95,31 @@ export class SignupsRepository {
   }
 
   /** The owner's figures, counted by the database (GROUP BY), never by reading every row here. */
+  /** How many people joined through this person's link (while they are on record). */
+  async joinedThrough(id: string): Promise<number> {
+    const row = await this.context.db
+      .selectFrom('signups')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('referred_by', 'in', (eb) => eb.selectFrom('signups').select('referral_code').where('id', '=', id))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  private newPerDay(day: ReturnType<QueryContext['dialect']['utcDay']>, since: string) {
+    return this.context.db
+      .selectFrom('signups')
+      .select((eb) => [day.as('label'), eb.fn.countAll().as('count')])
+      .where('created_at', '>=', this.context.dialect.dayStart(since))
+      .groupBy(sql`label`)
+      .orderBy('label');
+  }
+
   async stats({ days, top, now = this.context.now() }: StatsOptions): Promise<SignupStats> {
     const day = this.context.dialect.utcDay('created_at');
     const counted = (rows: { label: string; count: number | string | bigint }[]) =>
       rows.map((row) => ({ label: row.label, count: Number(row.count) }));
     const campaign = sql<string>`coalesce(utm_campaign, ${NO_CAMPAIGN})`;
-    const [totals, byDay, topSources, topCampaigns] = await Promise.all([
+    const [totals, byDay, throughFamilyByDay, topSources, topCampaigns] = await Promise.all([
       this.context.db
         .selectFrom('signups')
         .select((eb) => [
@@ -104,15 +127,11 @@ export class SignupsRepository {
           sql<number | string>`coalesce(sum(signup_count), 0)`.as('submissions'),
           sql<number | string>`count(*) FILTER (WHERE beta_testing)`.as('beta'),
           eb.fn.count('confirmed_at').as('confirmed'),
+          eb.fn.count('referred_by').as('throughFamily'),
         ])
         .executeTakeFirst(),
-      this.context.db
-        .selectFrom('signups')
-        .select((eb) => [day.as('label'), eb.fn.countAll().as('count')])
-        .where('created_at', '>=', this.context.dialect.dayStart(firstDay(now, days)))
-        .groupBy(sql`label`)
-        .orderBy('label')
-        .execute(),
+      this.newPerDay(day, firstDay(now, days)).execute(),
+      this.newPerDay(day, firstDay(now, days)).where('referred_by', 'is not', null).execute(),
       this.context.db
         .selectFrom('signups')
         .select((eb) => ['source as label', eb.fn.countAll().as('count')])
@@ -136,6 +155,8 @@ export class SignupsRepository {
       betaTesting: Number(totals?.beta ?? 0),
       confirmed: Number(totals?.confirmed ?? 0),
       byDay: counted(byDay),
+      throughFamily: Number(totals?.throughFamily ?? 0),
+      throughFamilyByDay: counted(throughFamilyByDay),
       topSources: counted(topSources),
       topCampaigns: counted(topCampaigns),
     };

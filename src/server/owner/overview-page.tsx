@@ -25,22 +25,29 @@ export interface OverviewData {
 }
 
 /** A table of labels and their counts: the label heads its row, the count is right-aligned. */
-function CountTable({ label, columns, rows }: { label: string; columns: [string, string]; rows: [string, number][] }) {
+function CountTable({ label, columns, rows }: { label: string; columns: string[]; rows: [string, ...number[]][] }) {
+  const [first, ...counts] = columns;
   return (
     <ScrollTable label={label}>
       <thead>
         <tr>
-          <th scope="col">{columns[0]}</th>
-          <th scope="col" className="number">
-            {columns[1]}
-          </th>
+          <th scope="col">{first}</th>
+          {counts.map((column) => (
+            <th scope="col" className="number" key={column}>
+              {column}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>
-        {rows.map(([name, count]) => (
+        {rows.map(([name, ...values]) => (
           <tr key={name}>
             <th scope="row">{name}</th>
-            <td className="number">{number(count)}</td>
+            {values.map((count, index) => (
+              <td className="number" key={counts[index]}>
+                {number(count)}
+              </td>
+            ))}
           </tr>
         ))}
       </tbody>
@@ -155,7 +162,14 @@ export function overviewPage({ stats, funnel, days, now, ownerEmail, health, con
       : { id: 'confirmed', label: words.confirmed, value: '–', note: words.confirmationOff },
     { id: 'beta', label: words.beta, value: percent(stats.betaTesting, stats.total), note: number(stats.betaTesting) },
     { id: 'submissions', label: words.submissions, value: number(stats.submissions) },
+    {
+      id: 'family',
+      label: words.throughFamily,
+      value: number(stats.throughFamily),
+      note: percent(stats.throughFamily, stats.total),
+    },
   ];
+  const throughFamily = new Map(stats.throughFamilyByDay.map((day) => [day.label, day.count]));
   const funnelRows = [
     { label: words.funnelViews, value: number(total.landingViews) },
     { label: words.funnelOpens, value: number(total.dialogOpens) },
@@ -187,8 +201,8 @@ export function overviewPage({ stats, funnel, days, now, ownerEmail, health, con
             <summary>{words.chartTable}</summary>
             <CountTable
               label={words.chartTable}
-              columns={[words.day, words.newPeople]}
-              rows={filled.map((day) => [day.label, day.count])}
+              columns={[words.day, words.newPeople, words.newThroughFamily]}
+              rows={filled.map((day) => [day.label, day.count, throughFamily.get(day.label) ?? 0])}
             />
           </details>
         </section>

@@ -81,6 +81,7 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
   await app.register(peopleRoutes, {
     people: db.subscribers,
     consentEvents: db.consentEvents,
+    signups: db.signups,
     owners,
     subscriptions: options.subscriptions,
     siteUrl,

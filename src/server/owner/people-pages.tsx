@@ -1,5 +1,6 @@
 // The list: search, one person's record with their consent history, the question before deleting
 // them, and the export buttons.
+import { number } from '../../shared/plain-numbers.js';
 import { phoneEnd } from '../messaging/phone.js';
 import { NameAndPhoneFields } from '../consent/link-pages/link-page-text-field.js';
 import { ownerWords } from './owner-words.js';
@@ -152,11 +153,14 @@ export function personPage({
   ownerEmail,
   person,
   history,
+  joinedThrough,
   change = {},
 }: {
   ownerEmail: string;
   person: Subscriber;
   history: ConsentEvent[];
+  /** How many people joined through their link. */
+  joinedThrough: number;
   change?: PersonChange;
 }): string {
   const errors = change.errors ?? {};
@@ -172,6 +176,7 @@ export function personPage({
     [personWords.confirmed, person.confirmedAt ? shortTime(person.confirmedAt) : personWords.notYet],
     [personWords.emailMessages, channelState(person.emailOptOutAt, person.leftAt)],
     [personWords.textMessages, channelState(person.smsOptOutAt, person.leftAt)],
+    [personWords.joinedThrough, number(joinedThrough)],
   ];
   return renderOwnerPage(
     { title: person.name, ownerEmail, current: 'people' },

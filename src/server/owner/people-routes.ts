@@ -22,6 +22,8 @@ import { ownerOf, requireOwner } from './require-owner.js';
 export interface PeopleRouteOptions {
   people: Pick<Db['subscribers'], 'subscriber' | 'search'>;
   consentEvents: Pick<Db['consentEvents'], 'history'>;
+  /** How many joined through a person's link. */
+  signups: Pick<Db['signups'], 'joinedThrough'>;
   owners: Db['owners'];
   /** Deletes a person the way every other door does (their consent history goes with them). */
   subscriptions: Subscriptions;
@@ -34,7 +36,7 @@ type PersonParams = { Params: { id: string } };
 
 export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
   app,
-  { people, consentEvents, owners, subscriptions, siteUrl },
+  { people, consentEvents, signups, owners, subscriptions, siteUrl },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
   const audit = owners.audit.bind(owners);
@@ -68,10 +70,13 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
       subject: found.id,
       detail: maskEmail(found.email),
     });
-    const history = await consentEvents.history(found.id);
+    const [history, joinedThrough] = await Promise.all([
+      consentEvents.history(found.id),
+      signups.joinedThrough(found.id),
+    ]);
     const { done } = request.query;
     const change: PersonChange = done === 'changed' || done === 'unchanged' ? { done } : {};
-    return html(reply, personPage({ ownerEmail: owner.email, person: found, history, change }));
+    return html(reply, personPage({ ownerEmail: owner.email, person: found, history, joinedThrough, change }));
   });
 
   // Correcting a name or phone number, when the person asks (decision 031): the sign-up form's own
@@ -84,10 +89,19 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
     const typed = typedDetails(request.body);
     const checked = checkDetails(typed);
     if (!checked.ok) {
-      const history = await consentEvents.history(found.id);
+      const [history, joinedThrough] = await Promise.all([
+        consentEvents.history(found.id),
+        signups.joinedThrough(found.id),
+      ]);
       return html(
         reply,
-        personPage({ ownerEmail: owner.email, person: found, history, change: { typed, errors: checked.errors } }),
+        personPage({
+          ownerEmail: owner.email,
+          person: found,
+          history,
+          joinedThrough,
+          change: { typed, errors: checked.errors },
+        }),
         400,
       );
     }

@@ -13,7 +13,7 @@ describe('signups:stats report', () => {
     ]);
   });
 
-  it('prints totals, beta share, a bar per day scaled to the busiest, and the top lists', () => {
+  it('prints totals, beta share, those who came through a family link, a bar per day scaled to the busiest, and the top lists', () => {
     const report = formatStatsReport(
       {
         total: 1200,
@@ -24,6 +24,8 @@ describe('signups:stats report', () => {
           { label: '2026-11-21', count: 1000 },
           { label: '2026-11-22', count: 200 },
         ],
+        throughFamily: 120,
+        throughFamilyByDay: [{ label: '2026-11-22', count: 20 }],
         topSources: [
           { label: 'newsletter', count: 900 },
           { label: '(direct)', count: 300 },
@@ -36,8 +38,9 @@ describe('signups:stats report', () => {
     expect(report).toContain('Sign-ups made        1,250 (50 from people already on the list)');
     expect(report).toContain('Want to beta test    300 (25% of people)');
     expect(report).toContain('Confirmed email      600 (50% of people)');
+    expect(report).toContain('Through family link  120 (10% of people)');
     expect(report).toContain(`  2026-11-21  1,000  ${'█'.repeat(40)}\n`);
-    expect(report).toContain(`  2026-11-22    200  ${'█'.repeat(8)}\n`);
+    expect(report).toContain(`  2026-11-22    200  ${'█'.repeat(8)} (20)\n`);
     expect(report).toMatch(/newsletter\s+900\s+75%/);
     expect(report).toMatch(/\(none\)\s+1,200\s+100%/);
   });

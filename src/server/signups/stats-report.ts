@@ -40,6 +40,7 @@ export function formatStatsReport(
 ): string {
   const repeats = stats.submissions - stats.total;
   const daysFilled = fillDays(stats.byDay, now, days);
+  const throughFamily = new Map(stats.throughFamilyByDay.map((day) => [day.label, day.count]));
   const busiest = Math.max(1, ...daysFilled.map((day) => day.count));
   const countWidth = Math.max(...daysFilled.map((day) => number(day.count).length));
   const lines = [
@@ -49,11 +50,13 @@ export function formatStatsReport(
     `Sign-ups made        ${number(stats.submissions)}${repeats > 0 ? ` (${number(repeats)} from people already on the list)` : ''}`,
     `Want to beta test    ${number(stats.betaTesting)} (${percent(stats.betaTesting, stats.total)} of people)`,
     `Confirmed email      ${number(stats.confirmed)} (${percent(stats.confirmed, stats.total)} of people)`,
+    `Through family link  ${number(stats.throughFamily)} (${percent(stats.throughFamily, stats.total)} of people)`,
     '',
-    `New people per day, last ${days} days (UTC)`,
+    `New people per day, last ${days} days (UTC); in brackets, how many came through a family member's link`,
     ...daysFilled.map((day) => {
       const bar = day.count === 0 ? '' : '█'.repeat(Math.max(1, Math.round((day.count / busiest) * BAR_WIDTH)));
-      return `  ${day.label}  ${number(day.count).padStart(countWidth)}  ${bar}`;
+      const family = throughFamily.get(day.label);
+      return `  ${day.label}  ${number(day.count).padStart(countWidth)}  ${bar}${family ? ` (${number(family)})` : ''}`;
     }),
     '',
     'Top sources (utm_source, else the referring site)',

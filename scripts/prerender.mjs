@@ -19,7 +19,7 @@ const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&qu
 const SITE_URL = '{{SITE_URL}}';
 
 /** The built index.html of one mode, with its stylesheet inline and its script started after the first paint. */
-function pageTemplate(clientDir, { TEXT_SIZE_HEAD_SCRIPT, TEXT_SIZE_STYLES }) {
+function pageTemplate(clientDir, { TEXT_SIZE_HEAD_SCRIPT, SHARED_PAGE_STYLES }) {
   // The one small stylesheet goes into each page, so the first paint waits for no second request.
   const stylesheet = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)">/;
   const builtTemplate = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
@@ -37,7 +37,7 @@ function pageTemplate(clientDir, { TEXT_SIZE_HEAD_SCRIPT, TEXT_SIZE_STYLES }) {
     builtTemplate
       // The visitor's text size is applied before the first paint (src/shared/text-size.tsx; the CSP names its hash).
       .replace('<meta name="viewport"', () => `<script>${TEXT_SIZE_HEAD_SCRIPT}</script>\n    <meta name="viewport"`)
-      .replace(stylesheet, () => `<style>${css}${TEXT_SIZE_STYLES.trim()}</style>`)
+      .replace(stylesheet, () => `<style>${css}${SHARED_PAGE_STYLES.trim()}</style>`)
       .replace(appScript, (_, src) => `<script src="/${starter}" data-app="${src}" defer></script>`)
   );
 }

@@ -1,5 +1,7 @@
-// Where this visit came from (UTM tags, referrer, landing path), kept for the visit in sessionStorage.
+// Where this visit came from (UTM tags, referrer, landing path, the family member's link), kept for the
+// visit in sessionStorage: no cookie.
 import { attributionLimits } from '../shared/attribution-limits.js';
+import { isReferralCode, REFERRAL_PARAMETER } from '../shared/referral.js';
 import type { Attribution } from '../shared/signup-schema.js';
 
 const STORAGE_KEY = 'scamsavvy.attribution';
@@ -34,7 +36,20 @@ export function attributionFromLocation(url: URL, referrer: string): VisitAttrib
   const cleanReferrer = clip(external, attributionLimits.referrer);
   if (cleanReferrer) found.referrer = cleanReferrer;
   found.landingPath = clip(url.pathname, attributionLimits.landingPath);
+  const code = url.searchParams.get(REFERRAL_PARAMETER);
+  if (isReferralCode(code)) found.referredBy = code;
   return found;
+}
+
+/**
+ * Takes a family member's code (?ref=) out of the address bar, once noted: so it reaches no analytics
+ * provider (which read the page's address), and a link copied from the address bar is not theirs.
+ */
+export function forgetReferralInAddress(): void {
+  const url = new URL(window.location.href);
+  if (!url.searchParams.has(REFERRAL_PARAMETER)) return;
+  url.searchParams.delete(REFERRAL_PARAMETER);
+  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
 }
 
 /** Where the visit landed: as start.ts noted it, or else this page's own address. */

@@ -11,6 +11,7 @@ import {
 } from './launch-content';
 import { signupDialog } from './signup-content';
 import { readingGrade } from '../shared/reading-grade';
+import { shareWords } from '../shared/share-content';
 
 describe('plain language (about an 8th-grade reading level)', () => {
   const texts = {
@@ -20,6 +21,10 @@ describe('plain language (about an 8th-grade reading level)', () => {
     saveFailed: signupDialog.saveFailed,
     cookieQuestion: consentBanner.explanation['opt-in']('Google Analytics and PostHog'),
     cookieQuestionOptOut: consentBanner.explanation['opt-out']('Google Analytics and PostHog'),
+    // "Tell a family member": the panel's words and the message it passes on.
+    share: Object.values(shareWords)
+      .map((line) => (/[.!?:]$/.test(line) ? line : `${line}.`))
+      .join(' '),
     privacyNotice: [
       ...privacyNotice.sections.flatMap((section) => section.paragraphs),
       ...Object.values(privacyNotice.cookies.providers),

@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { pageNameOf, resolveRoute } from '../shared/routes.js';
 import { startAnalytics, trackPageView } from './analytics/analytics';
 import { startScrollDepth } from './analytics/scroll-depth';
-import { captureAttribution } from './attribution';
+import { captureAttribution, forgetReferralInAddress } from './attribution';
 import { mountConsentBanner } from './components/consent-banner-host';
 import { preloadSignupDialogOnFirstMove } from './components/signup-dialog-host';
 import { markHydrating } from './early-press';
@@ -16,8 +16,10 @@ import { launched } from './site-mode';
 import { wireTextSize } from './text-size';
 import './styles/global.css';
 
-// Before the address can change (the /index.html redirect below), note where the visit came from.
+// Before the address can change (the /index.html redirect below), note where the visit came from;
+// then the family member's code leaves the address, before anything could read it.
 captureAttribution();
+forgetReferralInAddress();
 
 // '/index.html' replaces itself with '/' (spec section 2: no new history entry).
 const first = resolveRoute(window.location.pathname);
@@ -35,9 +37,9 @@ if (root.firstElementChild) {
 } else if (import.meta.env.DEV) {
   // `npm run dev` serves an empty page: render it whole (a built page carries none of this code), with
   // what the build puts in the head (scripts/prerender.mjs).
-  void Promise.all([import('./app'), import('../shared/text-size-control.js')]).then(([{ App }, textSize]) => {
+  void Promise.all([import('./app'), import('../shared/page-styles.js')]).then(([{ App }, styles]) => {
     const style = document.createElement('style');
-    style.textContent = textSize.TEXT_SIZE_STYLES;
+    style.textContent = styles.SHARED_PAGE_STYLES;
     document.head.append(style);
     document.documentElement.setAttribute('data-text-size', 'normal');
     flushSync(() =>

@@ -1,4 +1,5 @@
 // Sends a sign-up to our server; any answer but 2xx counts as a failed save.
+import { isReferralCode } from '../shared/referral.js';
 import type { SignupFields, SignupInput } from '../shared/signup-schema.js';
 import { readAttribution } from './attribution';
 import type { SignupSource } from './signup-source';
@@ -30,7 +31,8 @@ export function signupBody(fields: SignupFields, { button, openedForMs, trap }: 
   };
 }
 
-export async function submitSignup(input: SignupInput): Promise<void> {
+/** Saves the sign-up; the person's own link code from the answer (null if it carries none we can use). */
+export async function submitSignup(input: SignupInput): Promise<string | null> {
   const response = await fetch('/api/signups', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -39,4 +41,11 @@ export async function submitSignup(input: SignupInput): Promise<void> {
     signal: typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(SAVE_TIMEOUT_MS) : undefined,
   });
   if (!response.ok) throw new Error(`The sign-up was not saved: HTTP ${response.status}`);
+  // Saved: the answer is read only as success (spec section 7), then for the code if it has one.
+  try {
+    const { referralCode } = (await response.json()) as { referralCode?: unknown };
+    return isReferralCode(referralCode) ? referralCode : null;
+  } catch {
+    return null;
+  }
 }

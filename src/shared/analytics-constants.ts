@@ -14,6 +14,9 @@ export const BUTTON_SECTIONS = ['hero_section', 'cta_section'] as const;
 /** The spec's element_name (section 3): which kind of control was pressed. */
 export const ELEMENT_NAMES = ['signup_button', 'store_badge', 'store_button'] as const;
 export type ElementName = (typeof ELEMENT_NAMES)[number];
+/** How a person passed their link on ("Tell a family member"): the phone's share sheet, a text, an email, a copy. */
+export const SHARE_METHODS = ['native', 'sms', 'email', 'copy'] as const;
+export type ShareMethod = (typeof SHARE_METHODS)[number];
 
 /** Where the page sends its first-party events (POST, a JSON `{ events }` batch). */
 export const EVENTS_ENDPOINT = '/api/events';

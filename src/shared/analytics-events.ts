@@ -7,6 +7,7 @@ import {
   DOWNLOAD_SOURCE,
   EVENT_TEXT_PATTERN,
   SCROLL_THRESHOLDS,
+  SHARE_METHODS,
   SIGNUP_FORM_NAME,
   SIGNUP_INTEREST_BUTTON,
   SIGNUP_METHOD,
@@ -72,6 +73,11 @@ export const analyticsEventSchema = z.discriminatedUnion('name', [
       location: z.enum(BUTTON_SECTIONS).optional(),
       element_name: z.enum(['store_badge', 'store_button']).optional(),
     }),
+  }),
+  // "Tell a family member": how, never the link or its code.
+  z.strictObject({
+    name: z.literal('share'),
+    params: z.strictObject({ page_name: text, method: z.enum(SHARE_METHODS) }),
   }),
 ]);
 

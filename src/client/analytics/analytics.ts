@@ -9,6 +9,7 @@ import {
   SIGNUP_INTEREST_BUTTON,
   SIGNUP_METHOD,
   type DownloadPlatform,
+  type ShareMethod,
   type ScrollPercentage,
 } from '../../shared/analytics-constants.js';
 import type { AnalyticsEvent } from '../../shared/analytics-events.js';
@@ -122,6 +123,11 @@ export function trackSignup(person: SignupPerson & { betaTesting: boolean }): vo
 /** After every save attempt, successful or not. */
 export function trackFormSubmission(success: boolean): void {
   record({ name: 'form_submission', params: { page_name: pageName, form_name: SIGNUP_FORM_NAME, success } });
+}
+
+/** A person passed their link on, and how (never the link itself, nor its code). */
+export function trackShare(method: ShareMethod): void {
+  record({ name: 'share', params: { page_name: pageName, method } });
 }
 
 /** Spec section 1: a download intent for a platform, recorded only as an event. */

@@ -18,14 +18,15 @@ export interface SignupDialogProps {
 }
 
 export function SignupDialog({ open, source, onClose, opener }: SignupDialogProps) {
-  const [succeeded, setSucceeded] = useState(false);
+  // After a save: the person's own link code, for "Tell a family member" (null if the answer had none).
+  const [succeeded, setSucceeded] = useState<{ referralCode: string | null } | null>(null);
   const [submitting, setSubmitting] = useState(false);
   // Set by the consent text's privacy link: on closing, focus goes to the notice, not back to the opener.
   const readingPrivacyNotice = useRef(false);
 
   function close() {
     if (submitting) return; // spec section 4: attempts to close are ignored while submitting
-    setSucceeded(false); // closing at any time resets the success flag; the form unmounts and resets
+    setSucceeded(null); // closing at any time resets the success flag; the form unmounts and resets
     onClose();
   }
 
@@ -68,15 +69,15 @@ export function SignupDialog({ open, source, onClose, opener }: SignupDialogProp
             </svg>
           </Dialog.Close>
           {succeeded ? (
-            <SignupSuccess />
+            <SignupSuccess referralCode={succeeded.referralCode} />
           ) : (
             <SignupForm
               source={source ?? 'hero_section'}
               onSubmittingChange={setSubmitting}
               onReadPrivacyNotice={closeForPrivacyNotice}
-              onSuccess={() => {
+              onSuccess={(referralCode) => {
                 setSubmitting(false); // the form unmounts before it could report that itself
-                setSucceeded(true);
+                setSucceeded({ referralCode });
               }}
             />
           )}

@@ -16,7 +16,8 @@ export interface SignupFormProps {
   /** Which button opened the dialog, stored with the sign-up. */
   source: SignupSource;
   onSubmittingChange: (submitting: boolean) => void;
-  onSuccess: () => void;
+  /** With the person's own link code, when the server's answer carries one. */
+  onSuccess: (referralCode: string | null) => void;
   /** The consent text's privacy link: the dialog closes and the notice in the footer opens. */
   onReadPrivacyNotice: () => void;
 }

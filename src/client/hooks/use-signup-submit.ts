@@ -9,7 +9,8 @@ export interface SignupSubmitOptions {
   /** Which button opened the dialog, stored with the sign-up. */
   source: SignupSource;
   onSubmittingChange: (submitting: boolean) => void;
-  onSuccess: () => void;
+  /** With the person's own link code, when the server's answer carries one. */
+  onSuccess: (referralCode: string | null) => void;
 }
 
 export interface SignupSubmit {
@@ -48,8 +49,9 @@ export function useSignupSubmit({ source, onSubmittingChange, onSuccess }: Signu
     // out the server's minimum (MIN_FORM_TIME_MS) rather than send a submit it would doubt.
     const early = MIN_FORM_TIME_MS + 50 - (performance.now() - openedAt.current);
     if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
+    let referralCode: string | null;
     try {
-      await submitSignup(
+      referralCode = await submitSignup(
         signupBody(values, {
           button: source,
           openedForMs: performance.now() - openedAt.current,
@@ -66,7 +68,7 @@ export function useSignupSubmit({ source, onSubmittingChange, onSuccess }: Signu
     }
     trackSignup(values);
     trackFormSubmission(true);
-    onSuccess();
+    onSuccess(referralCode);
   }
 
   return { submitting, saveFailed, trap, save };

@@ -8,6 +8,7 @@ import { linkUrls } from '../messaging/link-urls.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
 import { feedbackId, type MessageLog } from '../messaging/message-log.js';
 import { sendRecordedEmail, type RecordedSend } from '../messaging/recorded-email.js';
+import { shareUrl } from '../../shared/share-content.js';
 import type { Subscriptions } from './subscriptions.js';
 
 export interface ConfirmationEmailParts {
@@ -28,7 +29,7 @@ export interface ConfirmationEmailParts {
 /** Sends the confirmation email (`confirm`) or the reminder; `deleteOn` is the day in words. */
 export function sendConfirmationEmail(
   parts: ConfirmationEmailParts,
-  subscriber: Pick<Subscriber, 'id' | 'email'>,
+  subscriber: Pick<Subscriber, 'id' | 'email' | 'referralCode'>,
   kind: 'confirm' | 'reminder',
   deleteOn: string,
 ): Promise<RecordedSend> {
@@ -44,6 +45,8 @@ export function sendConfirmationEmail(
     deleteOn,
     postalAddress,
     ...(reminder ? { reminderInDays: reminder } : {}),
+    // The confirmation email says how to pass it on; the reminder keeps to its one question.
+    ...(kind === 'confirm' ? { shareUrl: shareUrl(siteUrl, subscriber.referralCode) } : {}),
   });
   return sendRecordedEmail(
     { email, log },

@@ -297,10 +297,11 @@ for (const engine of storeEngines) {
       expect(await store.optOuts.remove('not-a-uuid', suppressions)).toBe(false);
     });
 
-    it("deleting a person unties whoever joined through their link, and their code attributes to nobody after", async () => {
+    it('deleting a person unties whoever joined through their link, and their code attributes to nobody after', async () => {
       const { store } = await open();
       const { referralCode } = await store.signups.add(rosa);
-      const through = (email: string) => store.signups.add({ ...rosa, email, attribution: { referredBy: referralCode } });
+      const through = (email: string) =>
+        store.signups.add({ ...rosa, email, attribution: { referredBy: referralCode } });
       await through('sam@example.com');
       const id = (await all(store)).find((record) => record.email === rosa.email)?.id ?? '';
       expect(await store.optOuts.remove(id, suppressionsOf(rosa.email, rosa.phone, 'deleted'))).toBe(true);

@@ -27,6 +27,8 @@ export interface FunnelDay {
   formFailures: number;
   /** download_intent: an app-store button pressed. */
   downloadIntents: number;
+  /** share: someone passed their link on ("Tell a family member"), any way, on any page. */
+  shares: number;
   /** scroll_depth events on the landing page, per threshold reached. */
   scrollDepth: Record<ScrollPercentage, number>;
 }
@@ -86,6 +88,7 @@ export class EventsRepository {
             .filterWhere(eb.and([eb('name', '=', 'form_submission'), eb(param('success'), '=', 'false')]))
             .as('form_failures'),
           count().filterWhere('name', '=', 'download_intent').as('download_intents'),
+          count().filterWhere('name', '=', 'share').as('shares'),
           ...SCROLL_THRESHOLDS.map((threshold) =>
             count()
               .filterWhere(
@@ -116,6 +119,7 @@ export class EventsRepository {
         signups: Number(row.signups),
         formFailures: Number(row.form_failures),
         downloadIntents: Number(row.download_intents),
+        shares: Number(row.shares),
         scrollDepth,
       };
     });

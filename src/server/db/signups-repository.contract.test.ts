@@ -47,6 +47,8 @@ const formSucceeded: AnalyticsEvent = {
   name: 'form_submission',
   params: { page_name: 'home', form_name: 'signup_modal', success: true },
 };
+const shared: AnalyticsEvent = { name: 'share', params: { page_name: 'home', method: 'native' } };
+const sharedFromPreferences: AnalyticsEvent = { name: 'share', params: { page_name: 'preferences', method: 'copy' } };
 const downloadIntent: AnalyticsEvent = {
   name: 'download_intent',
   params: { page_name: 'home', platform: 'ios', source: 'landing_page' },
@@ -329,11 +331,19 @@ for (const engine of storeEngines) {
           new Date('2026-11-16T00:00:00.000Z'), // the window's first moment
         ),
         store.events.record(
-          [scrolled(25), scrolled(25), scrolled(50), scrolled(75), scrolled(100), downloadIntent, buttonClick],
+          [scrolled(25), scrolled(25), scrolled(50), scrolled(75), scrolled(100), downloadIntent, buttonClick, shared],
           new Date('2026-11-16T23:59:59.999Z'),
         ),
         store.events.record(
-          [...times(10, landingView), signedUp, signedUp, scrolled(25), scrolled(50, 'missing-page')],
+          // A share from the preferences page counts too: shares are counted on every page.
+          [
+            ...times(10, landingView),
+            signedUp,
+            signedUp,
+            scrolled(25),
+            scrolled(50, 'missing-page'),
+            sharedFromPreferences,
+          ],
           now,
         ),
         store.events.record([landingView, signedUp], new Date('2026-11-23T00:00:00.000Z')), // after the window
@@ -352,6 +362,7 @@ for (const engine of storeEngines) {
           signups: 1,
           formFailures: 1,
           downloadIntents: 1,
+          shares: 1,
           scrollDepth: scrollDepth(2, 1, 1, 1),
         },
         {
@@ -361,6 +372,7 @@ for (const engine of storeEngines) {
           signups: 2,
           formFailures: 0,
           downloadIntents: 0,
+          shares: 1,
           scrollDepth: scrollDepth(1, 0, 0, 0),
         },
       ]);

@@ -53,7 +53,8 @@ export const WRITER_ROW_INDEX = {
   consentVersion: WRITER_COLUMNS.indexOf('consent_version'),
 } as const;
 
-const REFERRED_BY_ON_RECORD = '(SELECT referrer.referral_code FROM signups AS referrer WHERE referrer.referral_code = ?)';
+const REFERRED_BY_ON_RECORD =
+  '(SELECT referrer.referral_code FROM signups AS referrer WHERE referrer.referral_code = ?)';
 
 /**
  * The sign-up upsert (signup-upsert.ts) in SQLite's words. The code of the link the visit came through is
@@ -84,8 +85,7 @@ export interface WriterRequest {
 
 /** One row written on its own; `idClash`: its random id or link code was taken, and it may be tried afresh. */
 export type WriterRowResult =
-  | { ok: true; referralCode: string }
-  | { ok: false; idClash: boolean; code: string | undefined; message: string };
+  { ok: true; referralCode: string } | { ok: false; idClash: boolean; code: string | undefined; message: string };
 
 export interface WriterResult {
   batch: number;

@@ -28,6 +28,8 @@ export interface Subscriber {
   leftAt: string | null;
   /** A repeat sign-up asked for another phone number, waiting for the address on record to agree (decision 031). */
   phoneChange: { to: string; at: string; sentAt: string | null } | null;
+  /** Their own link's code (SITE_URL/?ref=CODE), for "Tell a family member". */
+  referralCode: string | null;
 }
 
 /** What someone chose on the preferences page. */
@@ -63,6 +65,7 @@ const SUBSCRIBER_COLUMNS = [
   'phone_change_to',
   'phone_change_at',
   'phone_change_sent_at',
+  'referral_code',
 ] as const;
 
 type SubscriberRow = Pick<Selectable<Database['signups']>, (typeof SUBSCRIBER_COLUMNS)[number]>;
@@ -87,6 +90,7 @@ function subscriberFrom(row: SubscriberRow): Subscriber {
       row.phone_change_to !== null && row.phone_change_at !== null
         ? { to: row.phone_change_to, at: iso(row.phone_change_at), sentAt: isoOrNull(row.phone_change_sent_at) }
         : null,
+    referralCode: row.referral_code,
   };
 }
 

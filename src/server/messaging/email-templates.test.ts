@@ -2,7 +2,7 @@ import { senderLine } from '../../shared/public-config.js';
 import { describe, expect, it } from 'vitest';
 import { linkPageWords, messageWords } from './message-words.js';
 import { readingGrade } from '../../shared/reading-grade.js';
-import { deletionDay, renderConfirmationEmail } from './email-templates.js';
+import { deletionDay, renderConfirmationEmail, renderReminderEmail } from './email-templates.js';
 
 const input = {
   confirmUrl: 'https://scamsavvy.example/confirm/AAAA',
@@ -30,6 +30,18 @@ describe('the confirmation email', () => {
       expect(email.text).toContain(url);
       expect(email.html).toContain(`href="${url}"`);
     }
+  });
+
+  it('asks whether they know someone who should hear, with their own link to pass on, in both parts; the reminder does not', () => {
+    const shareUrl = 'https://scamsavvy.example/?ref=7kq2m9x4hz3p';
+    const withShare = renderConfirmationEmail({ ...input, shareUrl });
+    expect(withShare.text).toContain(`${messageWords.confirmation.share}\n\n${shareUrl}\n`);
+    expect(withShare.html).toContain(messageWords.confirmation.share);
+    expect(withShare.html).toContain(`href="${shareUrl}"`);
+    expect(messageWords.confirmation.share).toContain('Know someone who should hear about this?');
+    const reminder = renderReminderEmail({ ...input, shareUrl });
+    expect(reminder.text).not.toContain(shareUrl);
+    expect(reminder.html).not.toContain(shareUrl);
   });
 
   it('puts each link of the text part on a line of its own, in full', () => {

@@ -14,6 +14,8 @@ export interface ConfirmationEmailInput {
   postalAddress?: string | undefined;
   /** The one reminder will come this many days after this email, unless they press it (the confirmation email only). */
   reminderInDays?: number | undefined;
+  /** Their own link to pass on ("Tell a family member"; the confirmation email only). */
+  shareUrl?: string | undefined;
 }
 
 export interface RenderedEmail {
@@ -35,7 +37,10 @@ export function renderConfirmationEmail(input: ConfirmationEmailInput): Rendered
     subject: words.subject,
     heading: words.heading,
     opening: [{ paragraph: words.intro }],
-    closing: [{ paragraph: words.notYou }],
+    closing: [
+      { paragraph: words.notYou },
+      ...(input.shareUrl ? [{ paragraph: words.share }, { link: { url: input.shareUrl, label: input.shareUrl } }] : []),
+    ],
   });
 }
 
@@ -140,7 +145,7 @@ export interface EmailLayout {
   subject: string;
   heading: string;
   /** Paragraphs (with other words for the plain-text part where the HTML says "press") and buttons. */
-  body: ({ paragraph: string; text?: string } | { button: EmailLink })[];
+  body: ({ paragraph: string; text?: string } | { button: EmailLink } | { link: EmailLink })[];
   signature: string;
   /** Why they got it, their links (preferences, unsubscribe), and the site. */
   /** `sender`: who sends, where (senderLine of MAIL_POSTAL_ADDRESS; '' when unset). */
@@ -158,7 +163,11 @@ export function renderEmailParts(layout: EmailLayout): { text: string; html: str
  */
 function emailText(layout: EmailLayout): string {
   const body = layout.body.flatMap((block) =>
-    'button' in block ? [`${block.button.label}:`, block.button.url, ''] : [block.text ?? block.paragraph, ''],
+    'button' in block
+      ? [`${block.button.label}:`, block.button.url, '']
+      : 'link' in block
+        ? [block.link.url, '']
+        : [block.text ?? block.paragraph, ''],
   );
   return [
     layout.heading,
@@ -190,7 +199,13 @@ function emailHtml(layout: EmailLayout): string {
   // Padded to a 44 px target, like the link pages: small links are hard to hit with an unsteady hand.
   const link = ({ url, label }: EmailLink) =>
     `<p style="margin:0;"><a href="${escapeHtml(url)}" style="display:inline-block;padding:9px 0;color:${TEAL};text-decoration:underline;">${escapeHtml(label)}</a></p>`;
-  const body = layout.body.map((block) => ('button' in block ? button(block.button) : paragraph(block.paragraph)));
+  const body = layout.body.map((block) =>
+    'button' in block
+      ? button(block.button)
+      : 'link' in block
+        ? `<p style="margin:-12px 0 20px;font-size:20px;line-height:1.5;"><a href="${escapeHtml(block.link.url)}" style="color:${TEAL};text-decoration:underline;overflow-wrap:anywhere;">${escapeHtml(block.link.label.replace(/^https?:\/\//, ''))}</a></p>`
+        : paragraph(block.paragraph),
+  );
   return `<!doctype html>
 <html lang="en">
 <head>

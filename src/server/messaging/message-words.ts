@@ -3,6 +3,8 @@
 // edits words in these two files only (docs/content.md). Plain words, about an 8th-grade level
 // (src/server/messaging/email-templates.test.ts checks). Never put anything a visitor typed in here.
 
+import { shareWords } from '../../shared/share-content.js';
+
 const product = 'ScamSavvy';
 
 /** Emails and text messages. */
@@ -27,6 +29,8 @@ export const messageWords = {
         ? `Pressing the button is what keeps you on the list. If it is not pressed, we will send you one reminder in ${reminderInDays} ${reminderInDays === 1 ? 'day' : 'days'}, then nothing more, and we will delete your details on ${deleteOn}.`
         : `Pressing the button is what keeps you on the list. If it is not pressed, we will not write to you again, and we will delete your details on ${deleteOn}.`,
     notYou: 'If it was not you, do nothing.',
+    /** Before their own link to pass on (its words are the page's: shared/share-content.ts). */
+    share: `${shareWords.prompt} Send them this link to our page:`,
     footerWhy: `You got this email because this address was given on the ${product} website.`,
     preferencesLink: 'Change what we send you',
     unsubscribeLink: 'Stop all emails',

@@ -179,6 +179,7 @@ export function overviewPage({ stats, funnel, days, now, ownerEmail, health, con
       value: total.landingViews === 0 ? '–' : `${((total.signups / total.landingViews) * 100).toFixed(1)}%`,
     },
     { label: words.funnelDownloads, value: number(total.downloadIntents) },
+    { label: words.funnelShares, value: number(total.shares) },
   ];
   return renderOwnerPage(
     { title: words.title, ownerEmail, current: 'overview' },

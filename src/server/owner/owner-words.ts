@@ -110,6 +110,7 @@ export const ownerWords = {
     funnelOpens: 'Sign-up form opened',
     funnelSignups: 'Sign-ups',
     funnelConversion: 'Conversion (sign-ups per view)',
+    funnelShares: 'Links passed on to family',
     funnelDownloads: 'Store button presses',
     sourcesHeading: 'Top sources',
     campaignsHeading: 'Top campaigns',

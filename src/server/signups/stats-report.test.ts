@@ -55,6 +55,7 @@ describe('signups:stats page funnel', () => {
       signups: 41,
       formFailures: 3,
       downloadIntents: 7,
+      shares: 5,
       scrollDepth: { 25: 980, 50: 640, 75: 310, 100: 122 },
     }),
     day('2026-11-22', {
@@ -63,6 +64,7 @@ describe('signups:stats page funnel', () => {
       signups: 9,
       formFailures: 1,
       downloadIntents: 2,
+      shares: 1,
       scrollDepth: { 25: 300, 50: 200, 75: 100, 100: 40 },
     }),
   ];
@@ -81,13 +83,15 @@ describe('signups:stats page funnel', () => {
     expect(report).toBe(
       [
         'Page funnel per day (first-party events, UTC), last 3 days',
-        '  Day         Views  Opens  Sign-ups  Conversion  Form errors  Downloads',
-        '  2026-11-20  1,204     98        41        3.4%            3          7',
-        '  2026-11-21      0      0         0           -            0          0',
-        '  2026-11-22    400     30         9        2.3%            1          2',
-        '  Total       1,604    128        50        3.1%            4          9',
+        '  Day         Views  Opens  Sign-ups  Conversion  Form errors  Downloads  Shares',
+        '  2026-11-20  1,204     98        41        3.4%            3          7       5',
+        '  2026-11-21      0      0         0           -            0          0       0',
+        '  2026-11-22    400     30         9        2.3%            1          2       1',
+        '  Total       1,604    128        50        3.1%            4          9       6',
         '  Views: landing-page views. Opens: sign-up form opened. Conversion: sign-ups',
         '  per view. Form errors: submissions that failed. Downloads: app-store buttons.',
+        '  Shares: links passed on with "Tell a family member" (after joining, or from',
+        '  the preferences page).',
         '',
         'Scroll depth on the landing page (times each mark was reached, share of views)',
         '  Day         Reached 25%  Reached 50%  Reached 75%  Reached 100%',

@@ -77,6 +77,7 @@ export function emptyFunnelDay(day: string): FunnelDay {
     signups: 0,
     formFailures: 0,
     downloadIntents: 0,
+    shares: 0,
     scrollDepth: { 25: 0, 50: 0, 75: 0, 100: 0 },
   };
 }
@@ -99,6 +100,7 @@ export function totalFunnel(days: FunnelDay[]): FunnelDay {
       signups: total.signups + day.signups,
       formFailures: total.formFailures + day.formFailures,
       downloadIntents: total.downloadIntents + day.downloadIntents,
+      shares: total.shares + day.shares,
       scrollDepth,
     };
   }, emptyFunnelDay('Total'));
@@ -140,7 +142,7 @@ export function formatFunnelReport(funnel: FunnelDay[], { now, days }: { now: Da
   const lines = [
     `Page funnel per day (first-party events, UTC), last ${days} days`,
     ...grid(
-      ['Day', 'Views', 'Opens', 'Sign-ups', 'Conversion', 'Form errors', 'Downloads'],
+      ['Day', 'Views', 'Opens', 'Sign-ups', 'Conversion', 'Form errors', 'Downloads', 'Shares'],
       rows.map((day) => [
         day.day,
         number(day.landingViews),
@@ -149,10 +151,13 @@ export function formatFunnelReport(funnel: FunnelDay[], { now, days }: { now: Da
         share(day.signups, day.landingViews, 1),
         number(day.formFailures),
         number(day.downloadIntents),
+        number(day.shares),
       ]),
     ),
     '  Views: landing-page views. Opens: sign-up form opened. Conversion: sign-ups',
     '  per view. Form errors: submissions that failed. Downloads: app-store buttons.',
+    '  Shares: links passed on with "Tell a family member" (after joining, or from',
+    '  the preferences page).',
     '',
     'Scroll depth on the landing page (times each mark was reached, share of views)',
     ...grid(

@@ -23,6 +23,7 @@ import { checkDetails, typedDetails } from './details-form.js';
 import { distinctEnds, phoneEnd } from '../../messaging/phone.js';
 import { maskEmail } from '../../messaging/mask-email.js';
 import { html } from '../../html-reply.js';
+import { shareUrl } from '../../../shared/share-content.js';
 import { LINK_PAGE_SCRIPT_PLACEHOLDER } from './link-page-layout.js';
 
 export interface LinkPageOptions {
@@ -30,7 +31,7 @@ export interface LinkPageOptions {
   links: LinkSigner;
   /** EMAIL_CONFIRMATION is on: people asked to confirm who did not are left out of the launch message. */
   confirmationOn: boolean;
-  /** The site's address; the pages link with paths, so it is not needed yet. */
+  /** The site's address: the preferences page's "Tell a family member" link. */
   siteUrl: string;
   /** What the launch message will do for a person, and their place in it (consent/launch-message.ts). */
   launch: LaunchMessages;
@@ -53,7 +54,7 @@ const DONE_STATES = ['saved', 'left', 'details', 'phone'] as const;
 const { preferences: words } = linkPageWords;
 const nothingHeldPage = () => noticePage(words.nothingHeldTitle, words.nothingHeld);
 
-type Handlers = Pick<LinkPageOptions, 'subscriptions' | 'links' | 'confirmationOn' | 'launch'>;
+type Handlers = Pick<LinkPageOptions, 'subscriptions' | 'links' | 'confirmationOn' | 'launch' | 'siteUrl'>;
 
 /** /confirm/…: the confirmation email's button, behind a page. */
 async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, launch }: Handlers): Promise<void> {
@@ -90,7 +91,7 @@ async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, lau
 /** /preferences/…: what someone gets, leaving the list, and deleting their details (asked once more). */
 async function preferencesRoutes(
   forms: FastifyInstance,
-  { subscriptions, links, confirmationOn, launch }: Handlers,
+  { subscriptions, links, confirmationOn, launch, siteUrl }: Handlers,
 ): Promise<void> {
   /** The page for this person as things stand, by the senders' own rule (what a box says is what happens). */
   async function page(
@@ -149,6 +150,8 @@ async function preferencesRoutes(
       email: maskEmail(subscriber.email),
       phoneEnd: phoneEnd(subscriber.phone),
       path: `/preferences/${token}`,
+      // Someone on the list can pass it on; someone who left is not asked to.
+      ...(left ? {} : { shareUrl: shareUrl(siteUrl, subscriber.referralCode) }),
       ...extra,
     });
   }

@@ -2,7 +2,7 @@
 // (src/client/styles/base.css), inline, so a page is one response with nothing else to fetch
 // (the CSP allows inline styles). Sizes in rem, so browser text size and the Text size control work;
 // spacing and headings grow no further than the screen allows, and a word too long for it breaks.
-import { TEXT_SIZE_STYLES } from '../../../shared/text-size-control.js';
+import { SHARED_PAGE_STYLES } from '../../../shared/page-styles.js';
 
 export const linkPageStyles = `
 :root{--ink:#1b2a3a;--muted:#3d4a59;--cream:#fff9f0;--sand:#f3ebdd;--teal:#0b5563;--teal-dark:#083f4a;--error:#9b1c15;--success:#1e6b3a;color-scheme:light}
@@ -48,4 +48,4 @@ legend{font-weight:700;margin-bottom:0.5rem;padding:0}
 .field-error{color:var(--error);font-weight:700;margin:0 0 0.5rem}
 .status--error{border-left-color:var(--error);background:#fbeeed}
 footer{padding:1.5rem 0;color:var(--muted);font-size:1.125rem}
-${TEXT_SIZE_STYLES}`;
+${SHARED_PAGE_STYLES}`;

@@ -15,6 +15,7 @@ import {
 import { deleteQuestionPage, preferencesPage, type PreferencesPageProps } from './preferences-page.js';
 import { LINK_PAGE_SCRIPT_PLACEHOLDER } from './link-page-layout.js';
 import { TEXT_SIZE_HEAD_SCRIPT, TEXT_SIZES, textSizeWords } from '../../../shared/text-size.js';
+import { shareLinks, shareWords } from '../../../shared/share-content.js';
 
 const { preferences: text } = words;
 const everything = { email: true, sms: true, beta: true };
@@ -26,6 +27,7 @@ const person: PreferencesPageProps = {
   left: false,
   smsStopped: false,
   path: '/preferences/token',
+  shareUrl: 'https://scamsavvy.example/?ref=7kq2m9x4hz3p',
 };
 const wrongDetails = {
   name: 'R',
@@ -100,8 +102,10 @@ describe('the link pages’ words', () => {
     const { savedThings } = text;
     const phrases = [
       ...stringsIn(words),
-      // The Text size control (shared with the landing page).
+      // The Text size control and the share panel (shared with the landing page), and the link itself.
       ...stringsIn(textSizeWords),
+      ...stringsIn(shareWords),
+      person.shareUrl ?? '',
       ...TEXT_SIZES.map((size) => size.label),
       words.forAddress(person.email, person.phoneEnd),
       text.saved([savedThings.email, savedThings.sms, savedThings.beta]),
@@ -189,6 +193,24 @@ describe('the link pages’ markup', () => {
       expect(html, name).not.toMatch(/\son[a-z]+=/i);
       expect(html.match(/<h1>/g), name).toHaveLength(1);
     }
+  });
+
+  it('offers "Tell a family member" on the preferences page, readable without script: the link written out, a text and an email', () => {
+    const html = pages.preferences ?? '';
+    const url = person.shareUrl ?? '';
+    const links = shareLinks(url);
+    expect(html).toContain(`<h2 id="share-heading" class="share__prompt">${shareWords.prompt}</h2>`);
+    // Without script the panel shows; the button (the phone's share sheet) and Copy wait for script.
+    expect(html).toMatch(/<button type="button" class="button button--primary share__button"[^>]*hidden=""/);
+    expect(html).toMatch(/<div id="share-panel" class="share__panel" data-share-panel="">/);
+    expect(html).toContain(`<span class="share__url">${url}</span>`);
+    expect(html).toContain(`href="${links.sms.replace(/&/g, '&amp;')}"`);
+    expect(html).toContain(`href="${links.email.replace(/&/g, '&amp;')}"`);
+    expect(decodeURIComponent(links.sms)).toContain(url);
+    expect(decodeURIComponent(links.email)).toContain(url);
+    expect(html).toMatch(/<li hidden="" data-share-copy-item="">/);
+    // Someone who left is not asked to pass it on.
+    expect(pages.left).not.toContain(shareWords.prompt);
   });
 
   it('says on the preferences page which boxes are ticked, each with its own label', () => {

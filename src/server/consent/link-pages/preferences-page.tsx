@@ -4,6 +4,7 @@ import { linkPageWords as words } from '../../messaging/message-words.js';
 import type { Preferences } from '../../db/subscribers-repository.js';
 import { Button, renderPage } from './link-page-layout.js';
 import { NameAndPhoneFields } from './link-page-text-field.js';
+import { SharePanel } from '../../../shared/share-panel.js';
 
 const CHANNELS = ['email', 'sms', 'beta'] as const satisfies readonly (keyof Preferences)[];
 
@@ -36,6 +37,8 @@ export interface PreferencesPageProps {
   emailUnreachable?: 'bounced' | 'undeliverable' | 'complained';
   /** The page's own path, for the forms. */
   path: string;
+  /** Their own link to pass on ("Tell a family member"); absent once they left. */
+  shareUrl?: string;
 }
 
 /** After a change of name or phone number: what texts to the number they have now will do. */
@@ -107,6 +110,7 @@ export function preferencesPage({
   emailUnreachable,
   path,
   detailsForm,
+  shareUrl,
 }: PreferencesPageProps): string {
   const text = words.preferences;
   const errors = detailsForm?.errors ?? {};
@@ -167,6 +171,7 @@ export function preferencesPage({
         </fieldset>
         <Button label={text.save} />
       </form>
+      {shareUrl && !left && <SharePanel url={shareUrl} headingLevel={2} scripted={false} />}
       <section aria-labelledby="details-title">
         <h2 id="details-title">{text.detailsTitle}</h2>
         <p>{text.detailsIntro}</p>

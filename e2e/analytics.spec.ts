@@ -247,6 +247,42 @@ test('a provider whose script cannot load stops neither the others nor the sign-
   expect(await pixelCalls(page)).not.toContainEqual(['track', 'CompleteRegistration']);
 });
 
+test("a family member's ?ref= code reaches no provider: gone from the address before anything reads it; a share is an event with its method only", async ({
+  page,
+  context,
+}) => {
+  const code = '7kq2m9x4hz3p';
+  const traffic = await interceptProviders(context);
+  await page.addInitScript(() => Object.defineProperty(navigator, 'share', { value: undefined }));
+  await page.goto(`${optIn.url}/?ref=${code}`);
+  await expect(banner(page)).toBeVisible();
+  expect(new URL(page.url()).search).toBe('');
+  await page.getByRole('button', { name: HERO_BUTTON }).click();
+  await page.getByLabel('Your Name').fill('Rosa Díaz');
+  await page.getByLabel('Phone Number').fill('+15551234567');
+  await page.getByLabel('Email Address').fill(`shared.${Date.now()}@example.com`);
+  await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
+  await page.getByRole('button', { name: 'Tell a family member' }).click();
+  await page
+    .getByRole('link', { name: 'Send an email' })
+    .evaluate((link) => link.addEventListener('click', (event) => event.preventDefault()));
+  await page.getByRole('link', { name: 'Send an email' }).click();
+  // Nothing new reaches a provider before consent.
+  expect(traffic.requests).toEqual([]);
+  await page.getByRole('button', { name: 'Got it - Keep my family safe!' }).click();
+  await banner(page)
+    .getByRole('button', { name: /^Accept/ })
+    .click();
+  await expect.poll(() => gaEvents(page).then((events) => events.map(([name]) => name))).toContain('share');
+  const events = await gaEvents(page);
+  expect(events.find(([name]) => name === 'share')?.[1]).toEqual({ page_name: 'home', method: 'email' });
+  expect(events.find(([name]) => name === 'page_view')?.[1]).toMatchObject({ page_location: `${optIn.url}/` });
+  // The code is nowhere in what the providers were handed or fetched.
+  const handed = JSON.stringify([await dataLayer(page), await pixelCalls(page), await posthogCalls(page)]);
+  expect(handed).not.toContain(code);
+  expect(traffic.requests.filter((url) => url.includes(code))).toEqual([]);
+});
+
 test('the 404 page and the way home each record a page view with the spec page name', async ({
   page,
   context,

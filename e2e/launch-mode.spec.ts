@@ -334,6 +334,16 @@ test('the first load stays within its budgets in launched mode too: 80 kB of scr
   expect(sentBytes).toBeLessThanOrEqual(FIRST_LOAD_BUDGET);
 });
 
+test('the launched page takes the largest text size at 320 px: nothing sideways, axe finds nothing', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto(`${launched.url}/`);
+  await waitUntilRunning(page);
+  await page.getByRole('group', { name: 'Text size' }).getByRole('button', { name: 'Largest', exact: true }).click();
+  expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe('32px');
+  await expectNoHorizontalOverflow(page, 'launched page at Largest, 320 px');
+  await expectNoViolations(page, 'launched page at Largest, 320 px');
+});
+
 for (const [width, height] of [
   [390, 844],
   [1280, 900],

@@ -11,6 +11,7 @@ import { distinctEnds } from '../src/server/messaging/phone';
 import { twilioSignature } from '../src/server/messaging/twilio-sms-provider';
 import { startSmtpSink, type SmtpSink } from '../src/server/test/smtp-sink';
 import { startTwilioStandIn, type TwilioStandIn } from '../src/server/test/twilio-stand-in';
+import { shareLinks, shareWords } from '../src/shared/share-content';
 import { MIN_FORM_TIME_MS, type SignupRecord } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
 import { expectNoHorizontalOverflow, expectNoViolations } from './support/a11y';
@@ -249,6 +250,46 @@ for (const [label, width, height] of SMALL_SCREENS) {
     await expectNoHorizontalOverflow(page, `${label}: delete question`);
   });
 }
+
+test('the confirmation email and the preferences page offer the person\'s own link to pass on; the pages take every text size', async ({
+  page,
+  context,
+}) => {
+  const email = unique('family');
+  await signUpByApi(email);
+  const { text, html, confirm, preferences, unsubscribe } = await confirmationFor(email);
+  const [record] = await exported(email);
+  const shareUrl = `${server.url}/?ref=${record?.referralCode ?? ''}`;
+  expect(record?.referralCode).toMatch(/^[0-9a-z]{12}$/);
+  expect(text).toContain(`${shareWords.prompt} Send them this link to our page:\n\n${shareUrl}\n`);
+  expect(html).toContain(`href="${shareUrl}"`);
+
+  // The preferences page: the panel, with the phone's share sheet where there is one (none in this browser).
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await page.goto(preferences);
+  await page.getByRole('button', { name: shareWords.button }).click();
+  await expect(page.getByRole('link', { name: shareWords.sms })).toHaveAttribute('href', shareLinks(shareUrl).sms);
+  await page.getByRole('button', { name: shareWords.copy }).click();
+  await expect(page.getByRole('status').filter({ hasText: shareWords.copied })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shareUrl);
+
+  // Each page behind the links, at the largest text size on a 320 px screen: nothing sideways, axe finds nothing.
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.getByRole('group', { name: 'Text size' }).getByRole('button', { name: 'Largest', exact: true }).click();
+  for (const [name, url] of [
+    ['confirm', confirm],
+    ['preferences', preferences],
+    ['unsubscribe', unsubscribe],
+  ] as const) {
+    await page.goto(url);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize), name).toBe('32px');
+    await expect(
+      page.getByRole('group', { name: 'Text size' }).getByRole('button', { name: 'Largest', exact: true }),
+    ).toHaveAttribute('aria-pressed', 'true');
+    await expectNoHorizontalOverflow(page, `${name} page at Largest, 320 px`);
+    await expectNoViolations(page, `${name} page at Largest, 320 px`);
+  }
+});
 
 test('the unsubscribe link: opening it changes nothing, its button and a one-click POST stop email', async ({
   page,

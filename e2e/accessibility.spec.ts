@@ -269,6 +269,9 @@ test('the whole sign-up with the keyboard alone: focus is where it should be at 
   const heading = page.getByRole('heading', { name: "You're On the Protection List!" });
   await expect(heading).toBeFocused();
   await expect(page.getByRole('status')).toContainText("You're On the Protection List!");
+  // Then "Tell a family member" (its panel stays closed), then the button that closes the dialog.
+  await page.keyboard.press('Tab');
+  expect(await focusedName()).toBe('Tell a family member');
   await page.keyboard.press('Tab');
   expect(await focusedName()).toBe('Got it - Keep my family safe!');
   await page.keyboard.press('Enter');

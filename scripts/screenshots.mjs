@@ -1,5 +1,6 @@
 // `npm run screenshots`: pictures of the built page at phone and desktop widths, for docs/: the
-// coming-soon page (with its cookie question, privacy notice and sign-up form), then the launched page.
+// coming-soon page (with its cookie question, privacy notice, sign-up form, "Tell a family member"
+// and the largest text size), then the launched page.
 import { chromium } from '@playwright/test';
 import { startBuiltServer } from './built-server.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
@@ -40,8 +41,25 @@ try {
     await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
     await page.getByText('There is a problem').waitFor();
     await page.screenshot({ path: `docs/screenshots/dialog-errors-${name}.png` });
+    // After joining, on a computer without a share sheet: "Tell a family member" opens the panel.
+    await page.evaluate(() => Object.defineProperty(navigator, 'share', { value: undefined }));
+    await page.getByLabel('Your Name').fill('Rosa Díaz');
+    await page.getByLabel('Phone Number').fill('+15551234567');
+    await page.getByLabel('Email Address').fill(`rosa.${name}@example.com`);
+    await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
+    await page.getByRole('button', { name: 'Tell a family member' }).click();
+    await page.getByRole('button', { name: 'Copy the link' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `docs/screenshots/share-panel-${name}.png` });
+
+    // The page at the largest text size.
+    const large = await context.newPage();
+    await large.goto(base, { waitUntil: 'networkidle' });
+    await large.getByRole('button', { name: 'Largest', exact: true }).click();
+    await large.screenshot({ path: `docs/screenshots/text-size-largest-${name}.png` });
     await context.close();
-    console.log(`docs/screenshots/{landing,dialog-errors,consent-banner,privacy-notice}-${name}.png`);
+    console.log(
+      `docs/screenshots/{landing,dialog-errors,share-panel,text-size-largest,consent-banner,privacy-notice}-${name}.png`,
+    );
   }
 } finally {
   await browser.close();

@@ -139,7 +139,7 @@ export class ConfirmationQueueRepository {
         .where('confirm_sent_at', '<', cutoff)
         .where('last_seen_at', '<', cutoff);
       await trx.deleteFrom('consent_events').where('signup_id', 'in', stale).execute();
-      // Whoever joined through their links is no longer tied to them (decision 038).
+      // Whoever joined through their links is no longer tied to them (decision 039).
       await trx
         .updateTable('signups')
         .set({ referred_by: null })

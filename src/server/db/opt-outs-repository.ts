@@ -81,7 +81,7 @@ export class OptOutsRepository {
     const at = stamp(this.context);
     return this.context.db.transaction().execute(async (trx) => {
       const person = await trx.selectFrom('signups').select(['email', 'phone']).where('id', '=', id).executeTakeFirst();
-      // Whoever joined through their link is no longer tied to them: their code leaves with them (decision 038).
+      // Whoever joined through their link is no longer tied to them: their code leaves with them (decision 039).
       await trx
         .updateTable('signups')
         .set({ referred_by: null })

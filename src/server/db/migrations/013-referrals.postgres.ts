@@ -5,7 +5,7 @@ export const migration: PostgresMigration = {
   version: 13,
   name: 'referrals',
   // Each person's own link code (shared/referral.ts), and the code of the link they came through while
-  // its owner is on record (decision 038). People already on the list get a code of 12 random hex
+  // its owner is on record (decision 039). People already on the list get a code of 12 random hex
   // digits (48 bits of a version-4 UUID, before its version digit; hex is within the codes' alphabet).
   sql: `
       ALTER TABLE signups ADD COLUMN referral_code text;

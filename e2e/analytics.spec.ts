@@ -347,7 +347,9 @@ test('the first-party funnel: events reach our database without a cookie, and si
     const today = new Date().toISOString().slice(0, 10);
     // Day, views, opens, sign-ups, conversion, failed saves, downloads.
     // Each poll runs a command; a loaded machine takes seconds for one: the limit only catches a hang.
-    await expect.poll(stats, { timeout: 30_000 }).toMatch(new RegExp(`^  ${today} +1 +1 +1 +100(\\.0)?% +0 +0$`, 'm'));
+    await expect
+      .poll(stats, { timeout: 30_000 })
+      .toMatch(new RegExp(`^  ${today} +1 +1 +1 +100(\\.0)?% +0 +0 +0$`, 'm'));
     // Scroll depth: each mark reached once, by the one landing-page view.
     expect(await stats()).toMatch(new RegExp(`^  ${today}( +1 +100%){4}$`, 'm'));
   } finally {

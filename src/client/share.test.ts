@@ -75,7 +75,7 @@ describe('the share panel with script', () => {
   });
 
   it("opens the phone's share sheet where there is one; closing it opens nothing, another failure opens the panel", async () => {
-    const share = vi.fn((_data: ShareData) =>
+    const share = vi.fn((_data: ShareData): Promise<void> =>
       Promise.reject(Object.assign(new Error('closed'), { name: 'AbortError' })),
     );
     vi.stubGlobal('navigator', { ...navigator, share, clipboard: undefined });

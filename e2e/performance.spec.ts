@@ -1,6 +1,7 @@
 // The page's budgets (docs/performance.md), checked in real Chromium against the built server:
 // bytes, not time, so they hold on any machine. Timings live in `npm run bench:page`.
 import { readFileSync, statSync } from 'node:fs';
+import { TEXT_SIZE_HEAD_SCRIPT } from '../src/shared/text-size';
 import path from 'node:path';
 import type { Page, Request } from '@playwright/test';
 import { shareCard, site } from '../src/client/content';
@@ -62,10 +63,14 @@ test('the page paints with no request but itself: styles inline, script deferred
   expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/);
   expect(html).toMatch(/<style>[^<]*\.hero/);
   const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
-  // The starter (deferred, a few hundred bytes) and the JSON settings block: nothing that blocks.
+  // The text size line (inline, a couple of hundred bytes, no request), the starter (deferred) and the
+  // JSON settings block: nothing that blocks or fetches before the first paint.
   expect(scripts.filter((tag) => !tag.includes('application/json'))).toEqual([
+    '<script>',
     expect.stringMatching(/^<script src="\/assets\/start-[\w-]+\.js" data-app="\/assets\/index-[\w-]+\.js" defer>$/),
   ]);
+  expect(html).toContain(`<script>${TEXT_SIZE_HEAD_SCRIPT}</script>`);
+  expect(TEXT_SIZE_HEAD_SCRIPT.length).toBeLessThan(300);
   // The first picture is fetched early and first; the other six only once the page is running.
   expect(html).toMatch(/<img src="\/assets\/01-[^"]+" [^>]*loading="eager" fetchPriority="high"/);
   expect(html.match(/<img src="\/assets\/0[2-7]-/g)).toBeNull();

@@ -52,7 +52,7 @@ const TARGETS = {
   'Best Practices': { limit: 100, atLeast: true },
   SEO: { limit: 100, atLeast: true },
   'First Contentful Paint': { limit: 1000 },
-  'Largest Contentful Paint': { limit: 1200 },
+  'Largest Contentful Paint': { limit: 1000 },
   'Total Blocking Time': { limit: 50 },
   'Cumulative Layout Shift': { limit: 0.01 },
   'JavaScript transferred': { limit: 80_000 },

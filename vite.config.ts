@@ -19,14 +19,14 @@ export default defineConfig({
     // the browser's bundle no longer imports those parts (only the islands), so it would not.
     ssrEmitAssets: true,
     rolldownOptions: {
-      // The page, the small starter that loads the page's script after the first paint, the owner's
-      // dashboard script and the link pages' script (their own bundles: the landing page loads neither).
-      input: {
-        index: 'index.html',
-        start: 'src/client/start.ts',
-        owner: 'src/client/owner/live-progress.ts',
-        'link-page': 'src/client/link-page.ts',
-      },
+      // The page, the small starter that loads the page's script after the first paint, and the owner's
+      // dashboard script (its own bundle: the public page never loads it).
+      // The link pages' script is a build of its own (VITE_BUILD=link-page, scripts/build.mjs): built
+      // beside the page's, it would share a chunk with it, one more request for the landing page.
+      input:
+        process.env.VITE_BUILD === 'link-page'
+          ? { 'link-page': 'src/client/link-page.ts' }
+          : { index: 'index.html', start: 'src/client/start.ts', owner: 'src/client/owner/live-progress.ts' },
       output: {
         codeSplitting: {
           groups: [

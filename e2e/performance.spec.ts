@@ -67,8 +67,14 @@ test('the page paints with no request but itself: styles inline, script deferred
   // JSON settings block: nothing that blocks or fetches before the first paint.
   expect(scripts.filter((tag) => !tag.includes('application/json'))).toEqual([
     '<script>',
-    expect.stringMatching(/^<script src="\/assets\/start-[\w-]+\.js" data-app="\/assets\/index-[\w-]+\.js" defer>$/),
+    expect.stringMatching(
+      /^<script src="\/assets\/start-[\w-]+\.js" data-app="\/assets\/index-[\w-]+\.js"( data-preload="[\w/. -]+")? defer>$/,
+    ),
   ]);
+  // No modulepreload in the head: the page's chunks are fetched with its script, after the first paint.
+  expect(html).not.toContain('modulepreload');
+  // The logo is in the page itself: the first paint waits for no request but the page.
+  expect(html).toMatch(/<img class="logo__mark" src="data:image\/svg\+xml,/);
   expect(html).toContain(`<script>${TEXT_SIZE_HEAD_SCRIPT}</script>`);
   expect(TEXT_SIZE_HEAD_SCRIPT.length).toBeLessThan(300);
   // The first picture is fetched early and first; the other six only once the page is running.

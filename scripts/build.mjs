@@ -31,6 +31,10 @@ for (const [mode, suffix] of [
     env,
   );
 }
+// The link pages' script (Text size, the share panel), a bundle of its own: it shares no chunk with the page's.
+run(bin('vite'), ['build', '--outDir', 'dist/client-link-page', '--emptyOutDir', '--logLevel', 'warn'], {
+  VITE_BUILD: 'link-page',
+});
 run(process.execPath, ['scripts/prerender.mjs']);
 run(process.execPath, ['scripts/compress.mjs', 'dist/client']);
 run(bin('tsc'), ['-p', 'tsconfig.server.json']);

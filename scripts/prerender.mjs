@@ -33,12 +33,18 @@ function pageTemplate(clientDir, { TEXT_SIZE_HEAD_SCRIPT, SHARED_PAGE_STYLES }) 
   if (!starter) throw new Error('The build made no starter script (src/client/start.ts).');
   const appScript = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/;
   if (!appScript.test(builtTemplate)) throw new Error('The built index.html has no module script to start.');
+  // The chunks the page's script imports are fetched with it, after the first paint, not before: a
+  // modulepreload in the head would compete with the words for the line (start.ts adds them).
+  const preload = /\s*<link rel="modulepreload" crossorigin href="(\/assets\/[^"]+\.js)">/g;
+  const chunks = [...builtTemplate.matchAll(preload)].map((match) => match[1]);
+  const preloadAttribute = chunks.length > 0 ? ` data-preload="${chunks.join(' ')}"` : '';
   return (
     builtTemplate
-      // The visitor's text size is applied before the first paint (src/shared/text-size.tsx; the CSP names its hash).
+      .replace(preload, '')
+      // The visitor's text size is applied before the first paint (src/shared/text-size.ts; the CSP names its hash).
       .replace('<meta name="viewport"', () => `<script>${TEXT_SIZE_HEAD_SCRIPT}</script>\n    <meta name="viewport"`)
       .replace(stylesheet, () => `<style>${css}${SHARED_PAGE_STYLES.trim()}</style>`)
-      .replace(appScript, (_, src) => `<script src="/${starter}" data-app="${src}" defer></script>`)
+      .replace(appScript, (_, src) => `<script src="/${starter}" data-app="${src}"${preloadAttribute} defer></script>`)
   );
 }
 
@@ -114,7 +120,7 @@ for (const { mode, client, ssr, suffix } of MODES) {
 // One folder of assets for both modes, with the files the prerendered HTML names (the logo, images of the
 // static sections, which only the prerender bundles import): names are content hashes, so files two builds
 // made are the same file. The prerender bundles' own scripts stay out.
-for (const dir of ['client-launched', 'ssr', 'ssr-launched']) {
+for (const dir of ['client-launched', 'client-link-page', 'ssr', 'ssr-launched']) {
   const assets = path.join(dist, dir, 'assets');
   if (!existsSync(assets)) continue;
   for (const name of readdirSync(assets)) {
@@ -129,13 +135,13 @@ for (const dir of ['client-launched', 'ssr', 'ssr-launched']) {
 
 // The scripts of the pages the server renders (each its own entry): the owner's dashboard, and the link
 // pages' (Text size, and the share panel's Copy). The server names them in those pages.
-const manifest = JSON.parse(readFileSync(path.join(dist, 'client', '.vite', 'manifest.json'), 'utf8'));
+const manifestOf = (dir) => JSON.parse(readFileSync(path.join(dist, dir, '.vite', 'manifest.json'), 'utf8'));
 const serverPageScripts = {};
-for (const [name, entry] of [
-  ['owner', 'src/client/owner/live-progress.ts'],
-  ['linkPage', 'src/client/link-page.ts'],
+for (const [name, dir, entry] of [
+  ['owner', 'client', 'src/client/owner/live-progress.ts'],
+  ['linkPage', 'client-link-page', 'src/client/link-page.ts'],
 ]) {
-  const file = manifest[entry]?.file;
+  const file = manifestOf(dir)[entry]?.file;
   if (!file) throw new Error(`The build made no script for ${entry}.`);
   serverPageScripts[name] = `/${file}`;
 }
@@ -144,6 +150,6 @@ writeFileSync(path.join(dist, 'pages', 'scripts.json'), `${JSON.stringify(server
 // The pages are served by the server's router, never as files, so /index.html cannot bypass it.
 rmSync(path.join(dist, 'client', 'index.html'));
 rmSync(path.join(dist, 'client', '.vite'), { recursive: true, force: true });
-for (const dir of ['client-launched', 'ssr', 'ssr-launched'])
+for (const dir of ['client-launched', 'client-link-page', 'ssr', 'ssr-launched'])
   rmSync(path.join(dist, dir), { recursive: true, force: true });
 console.log(`prerendered ${written.join(', ')}`);

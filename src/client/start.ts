@@ -15,7 +15,8 @@ try {
   // storage blocked: the page's script reads its own address instead
 }
 
-const app = document.currentScript?.getAttribute('data-app');
+const script = document.currentScript;
+const app = script?.getAttribute('data-app');
 if (app) {
   const state: StartState = { started: false, hydrating: false, pressed: null };
   window.__scamsavvyStart = state;
@@ -23,6 +24,14 @@ if (app) {
   const start = () => {
     if (state.started) return;
     state.started = true;
+    // The chunks the page's script imports, fetched beside it rather than after it.
+    for (const href of (script?.getAttribute('data-preload') ?? '').split(' ').filter(Boolean)) {
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = href;
+      document.head.append(link);
+    }
     const element = document.createElement('script');
     element.type = 'module';
     element.src = app;

@@ -42,7 +42,7 @@ try {
     await page.getByText('There is a problem').waitFor();
     await page.screenshot({ path: `docs/screenshots/dialog-errors-${name}.png` });
     // After joining, on a computer without a share sheet: "Tell a family member" opens the panel.
-    await page.evaluate(() => Object.defineProperty(navigator, 'share', { value: undefined }));
+    await page.evaluate(() => Object.defineProperty(globalThis.navigator, 'share', { value: undefined }));
     await page.getByLabel('Your Name').fill('Rosa Díaz');
     await page.getByLabel('Phone Number').fill('+15551234567');
     await page.getByLabel('Email Address').fill(`rosa.${name}@example.com`);

@@ -51,8 +51,9 @@ test('the choice is remembered on this device, with no cookie, and applied befor
   context,
 }) => {
   await page.goto('/');
+  // Pressed at once: a press before the page's script runs is applied once it does (early-press.ts).
   await control(page).getByRole('button', { name: 'Largest', exact: true }).click();
-  expect(await page.evaluate((key) => localStorage.getItem(key), TEXT_SIZE_STORAGE_KEY)).toBe('largest');
+  await expect.poll(() => page.evaluate((key) => localStorage.getItem(key), TEXT_SIZE_STORAGE_KEY)).toBe('largest');
   expect(await context.cookies()).toEqual([]);
   // The size is on the page before anything is drawn: read from the first layout the document makes.
   await page.addInitScript(() => {

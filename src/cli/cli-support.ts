@@ -46,7 +46,8 @@ export function readFlags<const T extends Flags>(
   return { values };
 }
 
-function describe(database: DatabaseConfig): string {
+/** "the SQLite file …" or "PostgreSQL at host:port/db": where a command reads and writes. */
+export function describe(database: DatabaseConfig): string {
   if (database.kind === 'sqlite') return `the SQLite file ${database.file}`;
   const url = new URL(database.url);
   return `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`;

@@ -25,7 +25,8 @@ import type { BroadcastControl } from './broadcast/broadcast-control.js';
 import type { SignInMailer } from './owner/sign-in-mailer.js';
 
 export interface CreateAppOptions {
-  config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl' | 'launch'>;
+  config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl' | 'launch'> &
+    Partial<Pick<Config, 'backup'>>;
   db: Db;
   /** Shared rate-limit counters (REDIS_URL); closed with the app. */
   redis?: Redis;
@@ -136,6 +137,9 @@ export async function createApp({
     ...(owner?.mailer ? { mailer: owner.mailer } : {}),
     ...(control ? { control } : {}),
     ...(scripts.owner ? { script: scripts.owner } : {}),
+    ...(config.backup
+      ? { backupSchedule: { everyHours: config.backup.everyHours, keep: config.backup.keep, dir: config.backup.dir } }
+      : {}),
   });
   // /app, /app/ios, /beta/…: to the stores, in either mode (before the launch they lead home).
   await app.register(appLinkRoutes, { launch: config.launch });

@@ -87,6 +87,17 @@ export interface Config {
   launch: LaunchConfig;
   /** How broadcasts send (rates are per second, shared by every sender of one broadcast). */
   broadcast: BroadcastConfig;
+  /** Automatic backups; absent while BACKUP_DIR is unset. */
+  backup?: BackupConfig;
+}
+
+export interface BackupConfig {
+  /** BACKUP_DIR, absolute. */
+  dir: string;
+  everyHours: number;
+  keep: number;
+  /** BACKUP_COMMAND: run with each new backup's path, to copy it off the machine. */
+  command?: string;
 }
 
 export interface LaunchConfig {
@@ -189,6 +200,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     for (const name of ['APP_STORE_URL', 'PLAY_STORE_URL'] as const)
       if (!parsed.data[name]) problems.push(`${name}: required when SITE_MODE=launched (the page's store buttons)`);
   }
+  if (parsed.success && parsed.data.BACKUP_COMMAND && !parsed.data.BACKUP_DIR)
+    problems.push('BACKUP_COMMAND: needs BACKUP_DIR (it runs after each automatic backup, with its file)');
   if (!parsed.success || !database || !messaging || problems.length > 0) throw new ConfigError(problems);
   return {
     port: parsed.data.PORT,
@@ -223,6 +236,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       maxBounceRate: parsed.data.BROADCAST_MAX_BOUNCE_RATE,
       maxComplaintRate: parsed.data.BROADCAST_MAX_COMPLAINT_RATE,
     },
+    ...(parsed.data.BACKUP_DIR
+      ? {
+          backup: {
+            dir: path.resolve(cwd, parsed.data.BACKUP_DIR),
+            everyHours: parsed.data.BACKUP_EVERY_HOURS,
+            keep: parsed.data.BACKUP_KEEP,
+            ...(parsed.data.BACKUP_COMMAND ? { command: parsed.data.BACKUP_COMMAND } : {}),
+          },
+        }
+      : {}),
   };
 }
 

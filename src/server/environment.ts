@@ -31,6 +31,10 @@ export const DEFAULT_POSTHOG_HOST = 'https://us.i.posthog.com';
 /** Connections per instance: a few per core covers batched writes and the odd read. */
 export const DEFAULT_PG_POOL_SIZE = 10;
 
+/** Automatic backups (BACKUP_DIR): one a day, the last two weeks kept. */
+export const DEFAULT_BACKUP_EVERY_HOURS = 24;
+export const DEFAULT_BACKUP_KEEP = 14;
+
 export const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().trim().min(1).default('localhost'),
@@ -118,6 +122,11 @@ export const environmentSchema = z.object({
     /^whsec_[A-Za-z0-9+/=]{16,}$/,
     'must be the signing secret Resend shows (whsec_…)',
   ),
+  // Backups (docs/production.md): off while BACKUP_DIR is unset.
+  BACKUP_DIR: optionalText(/^\S(.*\S)?$/, 'must be a folder, such as /var/backups/scamsavvy'),
+  BACKUP_EVERY_HOURS: z.coerce.number().positive().max(8760).default(DEFAULT_BACKUP_EVERY_HOURS),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_BACKUP_KEEP),
+  BACKUP_COMMAND: optionalText(/^\S/, 'must be a command, such as rclone copy {file} remote:scamsavvy-backups'),
   EMAIL_CONFIRMATION: z
     .enum(['on', 'off'])
     .optional()

@@ -7,6 +7,7 @@ import { configuredWebhooks, createFeedbackParts, tagHeadersFor } from './bounce
 import { createBroadcastControl } from './broadcast/broadcast-control.js';
 import { createSignInMailer } from './owner/sign-in-mailer.js';
 import { openDatabase } from './db/open-database.js';
+import { startBackupSchedule, type BackupSchedule } from './backups/backup-schedule.js';
 
 /**
  * How long a stop waits for connections to finish. Requests in flight take milliseconds; past this,
@@ -43,6 +44,12 @@ async function main(): Promise<void> {
     app.log.warn({ err: error.message }, 'Redis unreachable: rate limits are not shared'),
   );
 
+  // Automatic backups start once the site answers, and stop (a copy under way is dropped) before the database closes.
+  let backups: BackupSchedule | undefined;
+  app.addHook('preClose', async () => {
+    await backups?.stop();
+  });
+
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
@@ -65,6 +72,14 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  if (config.backup) {
+    backups = startBackupSchedule({
+      config: config.backup,
+      database: config.database,
+      runs: store.backupRuns,
+      log: app.log.child({ part: 'backups' }),
+    });
+  }
   const where = config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL';
   app.log.info(`ScamSavvy is running at http://${shownHost}:${config.port} (sign-ups in ${where})`);
   if (config.siteUrlIsDefault) {

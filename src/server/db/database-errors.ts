@@ -1,4 +1,4 @@
-// The database's two errors a caller acts on: not set up yet, and not reachable just now.
+// The database's errors a caller acts on: not set up yet, not reachable just now, and a backup that could not be made.
 
 /** Thrown when the database has no sign-ups table yet (the owner's commands never create one). */
 export class NotMigratedError extends Error {
@@ -18,5 +18,13 @@ export class StoreUnavailableError extends Error {
   constructor(readonly reason: string) {
     super(`The sign-up database is unavailable: ${reason}`);
     this.name = 'StoreUnavailableError';
+  }
+}
+
+/** A backup, a check or a restore could not be done: the message is a sentence the owner can act on, shown as it is. */
+export class BackupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BackupError';
   }
 }

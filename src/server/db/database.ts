@@ -1,6 +1,7 @@
 // The one Database type: every table of both engines, as Kysely sees it. Add a table here and in
 // one migration per engine (docs/architecture.md, "Adding a column").
 import type { AnalyticsEventsTable } from './analytics-events.table.js';
+import type { BackupRunsTable } from './backup-runs.table.js';
 import type { ConsentEventsTable } from './consent-events.table.js';
 import type { SuppressionsTable } from './suppressions.table.js';
 import type { FeedbackEventsTable } from './feedback-events.table.js';
@@ -30,4 +31,28 @@ export interface Database {
   owner_sign_in_links: OwnerSignInLinksTable;
   owner_sessions: OwnerSessionsTable;
   owner_audit_log: OwnerAuditLogTable;
+  backup_runs: BackupRunsTable;
 }
+
+/** Every table of the Database type, for the few places that go through them all (a restore replaces them). */
+export const TABLE_NAMES = [
+  'signups',
+  'analytics_events',
+  'consent_events',
+  'suppressions',
+  'broadcasts',
+  'broadcast_messages',
+  'broadcast_senders',
+  'broadcast_pauses',
+  'sent_messages',
+  'feedback_events',
+  'owners',
+  'owner_sign_in_links',
+  'owner_sessions',
+  'owner_audit_log',
+  'backup_runs',
+] as const satisfies readonly (keyof Database)[];
+
+// A table added to Database and not to TABLE_NAMES fails to compile here.
+type Unlisted = Exclude<keyof Database, (typeof TABLE_NAMES)[number]>;
+export const everyTableListed: [Unlisted] extends [never] ? true : never = true;

@@ -24,6 +24,7 @@ import { BroadcastSendersRepository } from './broadcast-senders-repository.js';
 import { BroadcastsRepository } from './broadcasts-repository.js';
 import { OutboxRepository } from './outbox-repository.js';
 import { OwnerRepository } from './owner-repository.js';
+import { BackupRunsRepository } from './backup-runs-repository.js';
 import { assertPostgresMigrated, assertSqliteMigrated, migratePostgres, migrateSqlite } from './migrate.js';
 import { PostgresSignupWriter, withSynchronousCommit } from './postgres-signup-writer.js';
 import type { SignupWriter, SignupWriterOptions } from './signup-writer.js';
@@ -68,6 +69,8 @@ export interface Db {
   readonly messageHealth: MessageHealthRepository;
   /** The dashboard's owners, their sign-in links and sessions, and the audit log. */
   readonly owners: OwnerRepository;
+  /** Every backup made and how it ended. */
+  readonly backupRuns: BackupRunsRepository;
   /** Resolves if the database answers a trivial query; rejects if it cannot be reached. */
   ping(): Promise<void>;
   /** Writes what was already accepted, then closes every connection. */
@@ -151,6 +154,7 @@ function handle(kysely: Kysely<Database>, dialect: SqlDialect, writer: SignupWri
     feedbackEvents: new FeedbackEventsRepository(context),
     messageHealth: new MessageHealthRepository(context),
     owners: new OwnerRepository(context),
+    backupRuns: new BackupRunsRepository(context),
     async ping() {
       await sql`SELECT 1 FROM signups LIMIT 1`.execute(kysely);
     },

@@ -14,6 +14,7 @@ import { migration as m010 } from './migrations/010-confirmation-reminder.postgr
 import { migration as m011 } from './migrations/011-phone-change-requests.postgres.js';
 import { migration as m012 } from './migrations/012-acted-on-reports.postgres.js';
 import { migration as m013 } from './migrations/013-referrals.postgres.js';
+import { migration as m014 } from './migrations/014-backup-runs.postgres.js';
 
 export type { PostgresMigration };
 
@@ -31,4 +32,5 @@ export const postgresMigrations: PostgresMigration[] = [
   m011,
   m012,
   m013,
+  m014,
 ];

@@ -14,6 +14,7 @@ import { migration as m010 } from './migrations/010-confirmation-reminder.sqlite
 import { migration as m011 } from './migrations/011-phone-change-requests.sqlite.js';
 import { migration as m012 } from './migrations/012-acted-on-reports.sqlite.js';
 import { migration as m013 } from './migrations/013-referrals.sqlite.js';
+import { migration as m014 } from './migrations/014-backup-runs.sqlite.js';
 
 export type { SqliteMigration };
 
@@ -31,4 +32,5 @@ export const sqliteMigrations: SqliteMigration[] = [
   m011,
   m012,
   m013,
+  m014,
 ];

@@ -1,6 +1,7 @@
 // Sign-ups into an SQLite file through a writer thread: WAL, synchronous=FULL, and group commit for
 // bursts. The event loop keeps serving requests while a commit is synced to disk.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../worker-thread.js';
 import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput } from '../../shared/signup-schema.js';
 import { StoreUnavailableError } from './database-errors.js';
@@ -29,11 +30,7 @@ interface PendingAdd {
 
 /** The writer thread: compiled JavaScript in production; in tests, run from the TypeScript source through tsx. */
 function startWriter(file: string): Worker {
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./sqlite-writer.js', import.meta.url), { workerData: { file } });
-  const source = JSON.stringify(new URL('./sqlite-writer.ts', import.meta.url).href);
-  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${source}); })`;
-  return new Worker(boot, { eval: true, workerData: { file } });
+  return startWorkerThread(import.meta.url, 'sqlite-writer', { file });
 }
 
 /**

@@ -5,9 +5,10 @@ import { ownerWords } from './owner-words.js';
 import type { CountedLabel, SignupStats } from '../db/signups-repository.js';
 import type { FunnelDay } from '../db/events-repository.js';
 import type { ListHealth } from '../db/message-health-repository.js';
-import { number } from '../../shared/plain-numbers.js';
+import type { BackupStatus } from '../db/backup-runs-repository.js';
+import { fileSize, number } from '../../shared/plain-numbers.js';
 import { fillDays, fillFunnelDays, percent, totalFunnel } from '../signups/stats-report.js';
-import { renderOwnerPage, ScrollTable } from './owner-layout.js';
+import { renderOwnerPage, ScrollTable, shortTime } from './owner-layout.js';
 import { SignupsChart } from './signups-chart.js';
 
 const words = ownerWords.overview;
@@ -22,6 +23,52 @@ export interface OverviewData {
   confirmationOn: boolean;
   /** What came back after sends: the suppression list by reason, the recent bounce and complaint rates. */
   health?: ListHealth;
+  /** The last backup and how the automatic ones are set (absent: the page says nothing of backups). */
+  backups?: BackupsSummary;
+}
+
+export interface BackupsSummary {
+  status: BackupStatus;
+  /** BACKUP_DIR and its companions; absent while automatic backups are off. */
+  schedule?: { everyHours: number; keep: number; dir: string };
+}
+
+const fileName = (file: string | null) => (file ?? '').split('/').at(-1) ?? '';
+
+/** "Last backup: …": when, what it holds, where, and whether it was copied off the machine; a failure in red with the last good one. */
+function BackupSection({ backups }: { backups: BackupsSummary }) {
+  const { last, lastGood } = backups.status;
+  const failed = last?.outcome === 'failed' || last?.copyOutcome === 'failed' || (!last && !backups.schedule);
+  return (
+    <section aria-labelledby="backup-heading">
+      <h2 id="backup-heading">{words.backupHeading}</h2>
+      <div className={failed ? 'notice notice--error' : 'notice'} data-backup={last?.outcome ?? (backups.schedule ? 'none' : 'off')}>
+        <p>
+          {words.lastBackup}{' '}
+          {!last ? (
+            words.backupNone
+          ) : (
+            <>
+              <time dateTime={last.startedAt}>{shortTime(last.startedAt)} UTC</time>,{' '}
+              {last.outcome === 'ok'
+                ? words.backupOk(last.people ?? 0, fileSize(last.bytes ?? 0), fileName(last.file))
+                : words.backupFailed(last.detail ?? '')}
+            </>
+          )}
+        </p>
+        {last?.outcome === 'failed' ? (
+          <p>{lastGood ? words.lastGoodBackup(shortTime(lastGood.startedAt), fileName(lastGood.file)) : words.noGoodBackup}</p>
+        ) : null}
+        {last?.copyOutcome === 'ok' ? <p>{words.copiedOff}</p> : null}
+        {last?.copyOutcome === 'failed' ? <p>{words.copyFailed(last.copyDetail ?? '')}</p> : null}
+        <p>
+          {backups.schedule
+            ? words.backupSchedule(backups.schedule.everyHours, backups.schedule.keep, backups.schedule.dir)
+            : words.backupsOff}
+        </p>
+      </div>
+    </section>
+  );
 }
 
 /** A table of labels and their counts: the label heads its row, the count is right-aligned. */
@@ -143,7 +190,16 @@ function TopTable({
   );
 }
 
-export function overviewPage({ stats, funnel, days, now, ownerEmail, health, confirmationOn }: OverviewData): string {
+export function overviewPage({
+  stats,
+  funnel,
+  days,
+  now,
+  ownerEmail,
+  health,
+  confirmationOn,
+  backups,
+}: OverviewData): string {
   const filled = fillDays(stats.byDay, now, days);
   const recent = recentCounts(filled);
   const inWindow = filled.reduce((sum, day) => sum + day.count, 0);
@@ -194,6 +250,7 @@ export function overviewPage({ stats, funnel, days, now, ownerEmail, health, con
           </li>
         ))}
       </ul>
+      {backups ? <BackupSection backups={backups} /> : null}
       <div className="two-columns">
         <section>
           <h2 id="chart-heading">{words.chartHeading(days)}</h2>

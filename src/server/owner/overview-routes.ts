@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../db/open-database.js';
 import { html } from '../html-reply.js';
-import { overviewPage } from './overview-page.js';
+import { overviewPage, type BackupsSummary } from './overview-page.js';
 import { ownerOf, requireOwner } from './require-owner.js';
 
 export interface OverviewRouteOptions {
@@ -14,6 +14,8 @@ export interface OverviewRouteOptions {
   siteUrl: string;
   /** EMAIL_CONFIRMATION is on: a share confirmed means something. */
   confirmationOn: boolean;
+  /** The backup record, and the automatic backups' settings (BACKUP_DIR) when they are on. */
+  backups?: { runs: Pick<Db['backupRuns'], 'status'>; schedule?: BackupsSummary['schedule'] } | undefined;
 }
 
 /** The days the overview's chart and funnel cover, and how many sources and campaigns it lists. */
@@ -22,16 +24,17 @@ const OVERVIEW_TOP = 10;
 
 export const overviewRoutes: FastifyPluginAsync<OverviewRouteOptions> = async (
   app,
-  { signups, events, owners, messageHealth, siteUrl, confirmationOn },
+  { signups, events, owners, messageHealth, siteUrl, confirmationOn, backups },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
 
   app.get('/owner', page, async (request, reply) => {
     const now = new Date();
-    const [stats, funnel, health] = await Promise.all([
+    const [stats, funnel, health, backupStatus] = await Promise.all([
       signups.stats({ days: OVERVIEW_DAYS, top: OVERVIEW_TOP, now }),
       events.funnel({ days: OVERVIEW_DAYS, now }),
       messageHealth?.listHealth(new Date(now.getTime() - OVERVIEW_DAYS * 86_400_000).toISOString()),
+      backups?.runs.status(),
     ]);
     return html(
       reply,
@@ -43,6 +46,9 @@ export const overviewRoutes: FastifyPluginAsync<OverviewRouteOptions> = async (
         ownerEmail: ownerOf(request).email,
         confirmationOn,
         ...(health ? { health } : {}),
+        ...(backups && backupStatus
+          ? { backups: { status: backupStatus, ...(backups.schedule ? { schedule: backups.schedule } : {}) } }
+          : {}),
       }),
     );
   });

@@ -25,7 +25,7 @@ export interface OwnerDashboardOptions {
   db: Pick<Db, 'signups' | 'events' | 'subscribers' | 'consentEvents' | 'owners'> &
     BroadcastDb &
     WayBackStores &
-    Partial<Pick<Db, 'messageHealth'>>;
+    Partial<Pick<Db, 'messageHealth' | 'backupRuns'>>;
   subscriptions: Subscriptions;
   /** The site's address: a POST's Origin may be it, and sign-in links point to it. */
   siteUrl: string;
@@ -37,6 +37,8 @@ export interface OwnerDashboardOptions {
   control?: BroadcastControl;
   /** The owner's script (/assets/owner-….js), from the build's manifest; absent in API tests. */
   script?: string;
+  /** The automatic backups' settings (BACKUP_DIR), for the overview's "Last backup"; absent while they are off. */
+  backupSchedule?: { everyHours: number; keep: number; dir: string };
   /** Counts a sign-in attempt against the connection's allowance (memory or Redis); false once used up. */
   allowSignIn: (request: FastifyRequest) => Promise<boolean>;
 }
@@ -77,6 +79,9 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
     messageHealth: db.messageHealth,
     siteUrl,
     confirmationOn: options.confirmationOn ?? false,
+    ...(db.backupRuns
+      ? { backups: { runs: db.backupRuns, ...(options.backupSchedule ? { schedule: options.backupSchedule } : {}) } }
+      : {}),
   });
   await app.register(peopleRoutes, {
     people: db.subscribers,

@@ -119,6 +119,19 @@ export const ownerWords = {
     count: 'People',
     share: 'Share',
     none: 'None yet.',
+    backupHeading: 'Backups',
+    lastBackup: 'Last backup:',
+    backupOk: (people: number, size: string, file: string) => `${people} people, ${size}, in ${file}.`,
+    backupFailed: (reason: string) => `it failed. ${reason}`,
+    lastGoodBackup: (when: string, file: string) => `The last good backup was made ${when} UTC, in ${file}.`,
+    noGoodBackup: 'There is no good backup yet.',
+    copiedOff: 'BACKUP_COMMAND copied it off this machine.',
+    copyFailed: (reason: string) => `But it was not copied off this machine: ${reason}`,
+    backupSchedule: (hours: number, keep: number, dir: string) =>
+      `A backup is made every ${hours === 1 ? 'hour' : `${hours} hours`}; the last ${keep} are kept in ${dir}.`,
+    backupNone: 'none yet.',
+    backupsOff:
+      'Automatic backups are off: set BACKUP_DIR and the list is copied every day (docs/production.md). npm run db:backup makes one now.',
     healthHeading: (days: number) => `The list's health, last ${days} days`,
     healthIntro:
       'What came back about the email sent. Mail providers judge us by these: keep bounces under 2% and spam reports under 0.1%.',

@@ -1,0 +1,68 @@
+// `npm run db:restore -- --from FILE [--replace]`: a checked backup back into the database DATABASE_URL names.
+import path from 'node:path';
+import { loadConfig, type Config } from '../server/config.js';
+import { restoreBackup } from '../server/backups/restore-backup.js';
+import { readLiveDatabase } from '../server/db/database-inspection.js';
+import { BackupError } from '../server/db/database-errors.js';
+import { backupFileName } from '../server/backups/backup-files.js';
+import { fileSize } from '../shared/plain-numbers.js';
+import { describeTables } from './backup-report.js';
+import { describe, isEntryPoint, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
+
+const usage = `Usage: npm run --silent db:restore -- --from FILE [--replace]
+
+Brings a backup (made by db:backup or by the automatic backups) back into the database DATABASE_URL
+names, with the people, their consent history and the suppression list. Stop the server first.
+The backup is checked first: a file that is not this product's backup, or fails its check, is
+refused. Only an empty database is restored into, unless --replace is given. Afterwards the
+migrations run, so a backup made by an older release opens in this one.
+  --from FILE   the backup
+  --replace     replace what the database holds; it is backed up first, and the copy's name printed`;
+
+/** Where the copy of what a --replace finds goes: BACKUP_DIR, else beside the SQLite file, else here. */
+function safetyCopyPath(config: Config, now: Date): string {
+  const folder =
+    config.backup?.dir ?? (config.database.kind === 'sqlite' ? path.dirname(config.database.file) : process.cwd());
+  return path.join(folder, `before-restore-${backupFileName(config.database.kind, now)}`);
+}
+
+export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
+  const flags = readFlags(argv, { from: { type: 'string' }, replace: { type: 'boolean', default: false } }, usage, {
+    out,
+    err,
+  });
+  if ('exitCode' in flags) return flags.exitCode;
+  const from = flags.values.from?.trim();
+  if (!from) {
+    err.write(`Say which backup to restore with --from FILE.\n\n${usage}\n`);
+    return 2;
+  }
+  const config = loadConfig();
+  const where = describe(config.database);
+  try {
+    const restored = await restoreBackup(config.database, path.resolve(from), {
+      replace: flags.values.replace === true,
+      safetyCopy: safetyCopyPath(config, new Date()),
+    });
+    const now = await readLiveDatabase(config.database);
+    out.write(
+      [
+        ...(restored.safety
+          ? [
+              `What ${where} held before is backed up in ${restored.safety.file} (${fileSize(restored.safety.bytes)}, ${restored.safety.contents.people} people).`,
+            ]
+          : []),
+        `Restored ${path.resolve(from)} into ${where}; its schema is up to date for this release.`,
+        describeTables(now.tables),
+        '',
+      ].join('\n'),
+    );
+    return 0;
+  } catch (error) {
+    if (!(error instanceof BackupError)) throw error;
+    err.write(`The restore did not happen. ${error.message}\n`);
+    return 1;
+  }
+}
+
+if (isEntryPoint(import.meta.url)) runCli(main);

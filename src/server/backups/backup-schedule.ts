@@ -1,0 +1,129 @@
+// Automatic backups (BACKUP_DIR): one every BACKUP_EVERY_HOURS, the last BACKUP_KEEP kept, each then
+// handed to BACKUP_COMMAND. A failure is logged and recorded for the dashboard; it never stops the site.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { BackupConfig, DatabaseConfig } from '../config.js';
+import type { BackupRun, BackupRunsRepository } from '../db/backup-runs-repository.js';
+import type { BackupTrigger } from '../db/backup-runs.table.js';
+import { runBackupCommand } from './backup-command.js';
+import { backupFileName, removeStalePartials, rotateBackups } from './backup-files.js';
+import { makeBackup } from './make-backup.js';
+import { failedRun, madeRun } from './backup-record.js';
+
+/** After a failed backup the next try comes this soon (or at the usual time, if that is sooner). */
+export const RETRY_AFTER_FAILURE_MS = 3_600_000;
+/** Timers wake at least this often, so a long interval never overflows one. */
+const LONGEST_TIMER_MS = 86_400_000;
+
+export interface BackupLogger {
+  info(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface RunBackupOptions {
+  database: DatabaseConfig;
+  /** The folder the copy goes into, under its timestamped name (backup-files.ts). */
+  dir: string;
+  keep?: number;
+  command?: string;
+  runs: Pick<BackupRunsRepository, 'record'>;
+  trigger: BackupTrigger;
+  now?: () => Date;
+  signal?: AbortSignal;
+}
+
+/** One backup into the folder, rotated and handed to the command; always recorded, never thrown. */
+export async function runBackup({ database, dir, keep, command, runs, trigger, now = () => new Date(), signal }: RunBackupOptions): Promise<BackupRun> {
+  const startedAt = now();
+  const kind = database.kind;
+  let run: BackupRun;
+  const file = path.join(dir, backupFileName(kind, startedAt));
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await removeStalePartials(dir, startedAt);
+    const made = await makeBackup(database, file, signal ? { signal } : {});
+    if (keep !== undefined) await rotateBackups(dir, keep);
+    run = madeRun(trigger, startedAt, made, now());
+    if (command) {
+      try {
+        await runBackupCommand(command, made.file, signal ? { signal } : {});
+        run = { ...run, copyOutcome: 'ok', finishedAt: now().toISOString() };
+      } catch (error) {
+        run = { ...run, copyOutcome: 'failed', copyDetail: (error as Error).message, finishedAt: now().toISOString() };
+      }
+    }
+  } catch (error) {
+    run = failedRun(trigger, startedAt, file, (error as Error).message, now());
+  }
+  // The record is what the dashboard shows; if even that fails, the log still has the run.
+  await runs.record(run).catch(() => undefined);
+  return run;
+}
+
+export interface BackupSchedule {
+  /** Stops the timer, and a backup under way (its half-written copy is removed). */
+  stop(): Promise<void>;
+}
+
+export interface BackupScheduleOptions {
+  config: BackupConfig;
+  database: DatabaseConfig;
+  runs: Pick<BackupRunsRepository, 'record' | 'status'>;
+  log: BackupLogger;
+  now?: () => Date;
+}
+
+/** When the next backup is due: at once when none was made, the interval after the last, sooner after a failure. */
+export function nextBackupAt(last: BackupRun | undefined, everyMs: number): number {
+  if (!last) return 0;
+  const wait = last.outcome === 'ok' ? everyMs : Math.min(everyMs, RETRY_AFTER_FAILURE_MS);
+  return Date.parse(last.startedAt) + wait;
+}
+
+export function startBackupSchedule({ config, database, runs, log, now = () => new Date() }: BackupScheduleOptions): BackupSchedule {
+  const everyMs = config.everyHours * 3_600_000;
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+
+  const plan = async () => {
+    if (controller.signal.aborted) return;
+    const { last } = await runs.status().catch(() => ({ last: undefined }));
+    const wait = Math.max(0, Math.min(nextBackupAt(last, everyMs) - now().getTime(), LONGEST_TIMER_MS));
+    if (controller.signal.aborted) return;
+    timer = setTimeout(() => {
+      running = tick().finally(() => (running = undefined));
+    }, wait);
+  };
+
+  const tick = async () => {
+    const { last } = await runs.status().catch(() => ({ last: undefined }));
+    if (nextBackupAt(last, everyMs) <= now().getTime()) {
+      const run = await runBackup({
+        database,
+        dir: config.dir,
+        keep: config.keep,
+        ...(config.command ? { command: config.command } : {}),
+        runs,
+        trigger: 'schedule',
+        now,
+        signal: controller.signal,
+      });
+      if (controller.signal.aborted) return;
+      if (run.outcome === 'ok')
+        log.info({ file: run.file, bytes: run.bytes, people: run.people }, 'backup made and checked');
+      else log.error({ file: run.file, reason: run.detail }, 'backup failed: the site goes on; the next try is within the hour');
+      if (run.copyOutcome === 'failed') log.error({ file: run.file, reason: run.copyDetail }, 'BACKUP_COMMAND failed');
+    }
+    await plan();
+  };
+
+  void plan();
+  return {
+    async stop() {
+      controller.abort();
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

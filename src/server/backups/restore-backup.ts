@@ -1,0 +1,70 @@
+// Brings a checked backup back into the database DATABASE_URL names: only into an empty one unless
+// the owner says --replace (then what is there is backed up first), and migrated after, so a copy
+// made by an older release opens in this one (decision 040).
+import type { DatabaseConfig } from '../config.js';
+import { openDatabase } from '../db/open-database.js';
+import { BackupError } from '../db/database-errors.js';
+import { readBackup, type BackupContents } from './backup-contents.js';
+import { readLiveDatabase, type TableRows } from '../db/database-inspection.js';
+import { restorePostgres, restoreSqlite } from '../db/database-copies.js';
+import { makeBackup, type MadeBackup } from './make-backup.js';
+
+export interface RestoreOptions {
+  /** Replace a database that holds rows (backing it up first to `safetyCopy`). */
+  replace: boolean;
+  /** Where the copy of what was there goes, when there was something. */
+  safetyCopy: string;
+}
+
+export interface Restored {
+  contents: BackupContents;
+  /** The copy of what the database held before, when --replace found something. */
+  safety?: MadeBackup;
+}
+
+/** A table's rows that say someone used the database: schema_migrations and the backup record do not. */
+export function rowsInUse(tables: TableRows[]): number {
+  return tables
+    .filter((table) => table.table !== 'schema_migrations' && table.table !== 'backup_runs')
+    .reduce((sum, table) => sum + table.rows, 0);
+}
+
+
+const ENGINE_NAMES = { sqlite: 'an SQLite', postgres: 'a PostgreSQL' } as const;
+
+export async function restoreBackup(database: DatabaseConfig, from: string, options: RestoreOptions): Promise<Restored> {
+  const contents = await readBackup(from);
+  if (contents.kind !== database.kind)
+    throw new BackupError(
+      `${from} is ${ENGINE_NAMES[contents.kind]} backup, and DATABASE_URL names ${ENGINE_NAMES[database.kind]} database: restore it into ${ENGINE_NAMES[contents.kind]} database.`,
+    );
+  if (contents.newerThanThisRelease)
+    throw new BackupError(
+      `${from} was made by a later release of this product (its schema is at migration ${contents.schemaVersion}): install that release, or a newer one, to restore it.`,
+    );
+  const live = await readLiveDatabase(database);
+  if (database.kind === 'postgres' && contents.schema && live.schema && contents.schema !== live.schema)
+    throw new BackupError(
+      `${from} holds the schema "${contents.schema}", and DATABASE_URL puts the tables in "${live.schema}": set the search_path in DATABASE_URL to "${contents.schema}", or restore into a database that uses it.`,
+    );
+  const inUse = rowsInUse(live.tables);
+  let safety: MadeBackup | undefined;
+  if (inUse > 0) {
+    if (!options.replace)
+      throw new BackupError(
+        `The database DATABASE_URL names is not empty (${inUse} rows, ${live.tables.find((t) => t.table === 'signups')?.rows ?? 0} people). Restoring would replace them: add --replace to do so (what is there is backed up first), or point DATABASE_URL at an empty database.`,
+      );
+    safety = await makeBackup(database, options.safetyCopy);
+  }
+  try {
+    if (database.kind === 'sqlite') await restoreSqlite(from, database.file);
+    else await restorePostgres(from, database.url);
+  } catch (error) {
+    const before = safety ? ` What the database held before is in ${safety.file}.` : '';
+    throw new BackupError(`${(error as Error).message}${before}`);
+  }
+  // The migrations this release has and the copy does not: the server would run them at start anyway.
+  const store = await openDatabase(database, { migrate: true });
+  await store.close();
+  return { contents, ...(safety ? { safety } : {}) };
+}

@@ -1,5 +1,5 @@
 // `npm run db:backup -- --out FILE`: a checked copy of the live database, made while the server runs.
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../server/config.js';
 import { backupFileName } from '../server/backups/backup-files.js';
@@ -27,13 +27,15 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
   const config = loadConfig();
   const { database } = config;
   const startedAt = new Date();
-  const named = flags.values.out?.trim() || config.backup?.dir;
-  if (!named) {
+  const out = flags.values.out?.trim();
+  const folder = out ? (statSync(out, { throwIfNoEntry: false })?.isDirectory() ? out : undefined) : config.backup?.dir;
+  if (!out && !folder) {
     err.write(`Say where the copy goes with --out FILE (or set BACKUP_DIR).\n\n${usage}\n`);
     return 2;
   }
-  const isFolder = statSync(named, { throwIfNoEntry: false })?.isDirectory() ?? false;
-  const file = path.resolve(isFolder ? path.join(named, backupFileName(database.kind, startedAt)) : named);
+  // BACKUP_DIR is made when it is not there yet, readable by its owner only (as the schedule makes it).
+  if (folder) mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const file = path.resolve(folder ? path.join(folder, backupFileName(database.kind, startedAt)) : (out as string));
 
   let made: MadeBackup;
   try {

@@ -51,3 +51,32 @@ export const storeEngines: StoreEngine[] = [
 export function suiteName(subject: string, engine: StoreEngine): string {
   return `${subject} on ${engine.name}${engine.available ? '' : ' (skipped: set TEST_DATABASE_URL to run it)'}`;
 }
+
+/**
+ * A PostgreSQL database of its own (its public schema, as an owner's database has), dropped when the
+ * test ends: for what works on a whole database, such as pg_dump and pg_restore.
+ */
+export async function tempPostgresDatabase(): Promise<string> {
+  if (!testDatabaseUrl) throw new Error('TEST_DATABASE_URL is not set.');
+  const name = `test_db_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client(testDatabaseUrl);
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  onTestFinished(async () => {
+    const cleanup = new pg.Client(testDatabaseUrl);
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await cleanup.end();
+  });
+  const url = new URL(testDatabaseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Whole databases of each engine (an SQLite file; a PostgreSQL database of its own). */
+export const wholeDatabaseEngines: StoreEngine[] = storeEngines.map((engine) =>
+  engine.name === 'postgres'
+    ? { ...engine, database: async () => ({ kind: 'postgres', url: await tempPostgresDatabase(), poolSize: 4 }) }
+    : engine,
+);

@@ -1,0 +1,308 @@
+// Backups and restores on both engines: a copy holds what the database held and passes its check; a
+// restore refuses what it must and brings back people, consent history and suppressions; an older
+// release's database comes back migrated; the folder keeps exactly BACKUP_KEEP.
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { DatabaseConfig } from '../config.js';
+import { openDatabase } from '../db/open-database.js';
+import { readLiveDatabase } from '../db/database-inspection.js';
+import { BackupError } from '../db/database-errors.js';
+import { createReleasePostgres, createReleaseSqlite, ROSA } from '../db/test-fixtures/release-database.js';
+import { ann, rosa } from '../test/people.js';
+import { suiteName, wholeDatabaseEngines } from '../test/store-engines.js';
+import { readBackup } from './backup-contents.js';
+import { backupFileName, listBackups, STALE_PARTIAL_MS } from './backup-files.js';
+import { makeBackup, PARTIAL_PREFIX } from './make-backup.js';
+import { restoreBackup } from './restore-backup.js';
+import { nextBackupAt, runBackup, RETRY_AFTER_FAILURE_MS } from './backup-schedule.js';
+import type { BackupRun } from '../db/backup-runs-repository.js';
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-backups-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Two people and a repeat sign-up, through the same writer the API uses. */
+async function fill(database: DatabaseConfig): Promise<void> {
+  const store = await openDatabase(database);
+  try {
+    await store.signups.add(rosa);
+    await store.signups.add(ann);
+    await store.signups.add({ ...rosa, betaTesting: false });
+  } finally {
+    await store.close();
+  }
+}
+
+/** Every table's rows, without the backup record (a restore brings the copy's, not today's). */
+async function tables(database: DatabaseConfig) {
+  return (await readLiveDatabase(database)).tables.filter((table) => table.table !== 'backup_runs');
+}
+
+async function signupRows(database: DatabaseConfig) {
+  const store = await openDatabase(database, { migrate: false });
+  try {
+    const rows = [];
+    for await (const row of store.signups.list()) rows.push(row);
+    return rows;
+  } finally {
+    await store.close();
+  }
+}
+
+for (const engine of wholeDatabaseEngines) {
+  describe.skipIf(!engine.available)(suiteName('backups and restores', engine), () => {
+    const extension = engine.name === 'sqlite' ? 'sqlite' : 'pgdump';
+
+    it('a backup holds every table as it was, passes its check, and restores into an empty database that then takes sign-ups', async () => {
+      const live = await engine.database();
+      await fill(live);
+      const file = path.join(tempDir(), `copy.${extension}`);
+      const made = await makeBackup(live, file);
+      expect(made.file).toBe(file);
+      expect(made.contents.kind).toBe(engine.name);
+      expect(made.contents.people).toBe(2);
+      expect(made.contents.schemaVersion).toBe(14);
+      expect(made.contents.tables).toEqual(
+        await tables(live).then((rows) =>
+          [...rows, { table: 'backup_runs', rows: 0 }].sort((a, b) => a.table.localeCompare(b.table)),
+        ),
+      );
+      // Readable by its owner only.
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(readdirSync(path.dirname(file))).toEqual([`copy.${extension}`]);
+
+      const empty = await engine.database();
+      const restored = await restoreBackup(empty, file, { replace: false, safetyCopy: path.join(tempDir(), 'unused') });
+      expect(restored.safety).toBeUndefined();
+      expect(await tables(empty)).toEqual(await tables(live));
+      expect(await signupRows(empty)).toEqual(await signupRows(live));
+
+      const store = await openDatabase(empty);
+      try {
+        await store.signups.add({ ...ann, email: 'new@example.com' });
+        expect(await store.signups.count()).toBe(3);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("an older release's database, backed up, comes back migrated with its people, consent history and suppressions", async () => {
+      const old = await engine.database();
+      if (old.kind === 'sqlite') createReleaseSqlite(old.file);
+      else await createReleasePostgres(old.url);
+      const file = path.join(tempDir(), `old.${extension}`);
+      const made = await makeBackup(old, file);
+      expect(made.contents.schemaVersion).toBeLessThan(14);
+
+      const target = await engine.database();
+      await restoreBackup(target, file, { replace: false, safetyCopy: path.join(tempDir(), 'unused') });
+      const after = await readLiveDatabase(target);
+      expect(after.recorded?.map((row) => row.version)).toEqual(Array.from({ length: 14 }, (_, index) => index + 1));
+      const rows = (name: string) => after.tables.find((table) => table.table === name)?.rows;
+      const before = made.contents.tables;
+      for (const name of ['signups', 'consent_events', 'suppressions', 'broadcasts', 'broadcast_messages', 'owners'])
+        expect(rows(name), name).toBe(before.find((table) => table.table === name)?.rows);
+      expect(rows('suppressions')).toBe(1);
+      expect((await signupRows(target)).map((row) => row.id)).toContain(ROSA);
+    });
+
+    it('refuses a database that holds people without --replace; with it, backs up what is there first', async () => {
+      const source = await engine.database();
+      await fill(source);
+      const file = path.join(tempDir(), `copy.${extension}`);
+      await makeBackup(source, file);
+
+      const target = await engine.database();
+      const store = await openDatabase(target);
+      await store.signups.add({ ...ann, email: 'only-here@example.com' });
+      await store.close();
+      const safetyCopy = path.join(tempDir(), `before.${extension}`);
+      const refused = await restoreBackup(target, file, { replace: false, safetyCopy }).catch(
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(BackupError);
+      expect((refused as Error).message).toMatch(/is not empty \(\d+ rows, 1 people\).*--replace/);
+      expect(existsSync(safetyCopy)).toBe(false);
+      expect((await signupRows(target)).map((row) => row.email)).toEqual(['only-here@example.com']);
+
+      const replaced = await restoreBackup(target, file, { replace: true, safetyCopy });
+      expect(replaced.safety?.file).toBe(safetyCopy);
+      expect((await readBackup(safetyCopy)).people).toBe(1);
+      expect((await signupRows(target)).map((row) => row.email).sort()).toEqual([ann.email, rosa.email]);
+    });
+
+    it('refuses a truncated copy, a file that is not a backup, and a backup of the other engine, and changes nothing', async () => {
+      const source = await engine.database();
+      await fill(source);
+      const dir = tempDir();
+      const file = path.join(dir, `copy.${extension}`);
+      await makeBackup(source, file);
+      const cut = path.join(dir, `cut.${extension}`);
+      writeFileSync(cut, readFileSync(file).subarray(0, Math.floor(statSync(file).size / 2)));
+      const notOurs = path.join(dir, 'notes.txt');
+      writeFileSync(notOurs, 'Call the bank back on Monday.\n');
+
+      const target = await engine.database();
+      const options = { replace: true, safetyCopy: path.join(dir, 'unused') };
+      await expect(restoreBackup(target, cut, options)).rejects.toThrow(
+        /fails its check \(it is damaged or was cut short\)/,
+      );
+      await expect(restoreBackup(target, notOurs, options)).rejects.toThrow(/is not a backup of this product/);
+      const other: DatabaseConfig =
+        engine.name === 'sqlite'
+          ? { kind: 'postgres', url: 'postgres://nobody@127.0.0.1:1/none', poolSize: 1 }
+          : { kind: 'sqlite', file: path.join(dir, 'x.db') };
+      await expect(restoreBackup(other, file, options)).rejects.toThrow(/backup, and DATABASE_URL names/);
+      expect((await readLiveDatabase(target)).tables.reduce((sum, table) => sum + table.rows, 0)).toBe(0);
+      expect(existsSync(path.join(dir, 'unused'))).toBe(false);
+    });
+  });
+}
+
+describe('the backup folder', () => {
+  const database = async (): Promise<DatabaseConfig> => {
+    const config = await wholeDatabaseEngines[0]!.database();
+    await fill(config);
+    return config;
+  };
+
+  it('keeps exactly BACKUP_KEEP backups, newest first, and touches nothing else in the folder', async () => {
+    const live = await database();
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'notes.txt'), 'mine');
+    const records: BackupRun[] = [];
+    let clock = Date.parse('2026-11-20T03:00:00Z');
+    for (let day = 0; day < 5; day++) {
+      clock += 86_400_000;
+      const at = new Date(clock);
+      const run = await runBackup({
+        database: live,
+        dir,
+        keep: 3,
+        runs: { record: async (r) => void records.push(r) },
+        trigger: 'schedule',
+        now: () => at,
+      });
+      expect(run.outcome, run.detail ?? '').toBe('ok');
+    }
+    expect(records).toHaveLength(5);
+    expect(await listBackups(dir)).toEqual([
+      backupFileName('sqlite', new Date('2026-11-25T03:00:00Z')),
+      backupFileName('sqlite', new Date('2026-11-24T03:00:00Z')),
+      backupFileName('sqlite', new Date('2026-11-23T03:00:00Z')),
+    ]);
+    expect(readdirSync(dir)).toContain('notes.txt');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  it('removes a half-written copy nobody writes any more, and leaves a fresh one', async () => {
+    const live = await database();
+    const dir = tempDir();
+    const stale = path.join(dir, `${PARTIAL_PREFIX}aaaa-scamsavvy-2026-11-20T03-00-00Z.sqlite`);
+    const fresh = path.join(dir, `${PARTIAL_PREFIX}bbbb-scamsavvy-2026-11-21T03-00-00Z.sqlite`);
+    writeFileSync(stale, 'half');
+    writeFileSync(fresh, 'half');
+    const now = new Date();
+    const old = new Date(now.getTime() - STALE_PARTIAL_MS - 60_000);
+    utimesSync(stale, old, old);
+    await runBackup({
+      database: live,
+      dir,
+      runs: { record: async () => undefined },
+      trigger: 'schedule',
+      now: () => now,
+    });
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+    expect(await listBackups(dir)).toHaveLength(1);
+  });
+
+  it("hands each backup to BACKUP_COMMAND with its path, and records the command's failure with what it said", async () => {
+    const live = await database();
+    const dir = tempDir();
+    const offsite = tempDir();
+    const records: BackupRun[] = [];
+    const runs = { record: async (run: BackupRun) => void records.push(run) };
+    const copied = await runBackup({
+      database: live,
+      dir,
+      runs,
+      trigger: 'schedule',
+      command: `cp {file} ${offsite}/`,
+    });
+    expect(copied.copyOutcome).toBe('ok');
+    expect(readdirSync(offsite)).toEqual([path.basename(copied.file ?? '')]);
+
+    const later = new Date(Date.now() + 5000);
+    const failed = await runBackup({
+      database: live,
+      dir,
+      runs,
+      trigger: 'schedule',
+      command: 'echo "bucket not found" >&2; exit 3; true',
+      now: () => later,
+    });
+    expect(failed.outcome).toBe('ok');
+    expect(failed.copyOutcome).toBe('failed');
+    expect(failed.copyDetail).toBe('BACKUP_COMMAND failed with exit code 3: bucket not found');
+    expect(records.map((run) => run.copyOutcome)).toEqual(['ok', 'failed']);
+  });
+
+  it('records a backup that could not be made, with why, and throws nothing', async () => {
+    const dir = tempDir();
+    const notAFolder = path.join(dir, 'file');
+    writeFileSync(notAFolder, '');
+    const records: BackupRun[] = [];
+    const run = await runBackup({
+      database: await database(),
+      dir: notAFolder,
+      runs: { record: async (r) => void records.push(r) },
+      trigger: 'schedule',
+    });
+    expect(run.outcome).toBe('failed');
+    expect(run.detail).toMatch(/EEXIST|ENOTDIR|not a directory/);
+    expect(records).toEqual([run]);
+
+    const missing = await runBackup({
+      database: { kind: 'sqlite', file: path.join(dir, 'gone.db') },
+      dir: path.join(dir, 'backups'),
+      runs: { record: async () => undefined },
+      trigger: 'schedule',
+    });
+    expect(missing.detail).toBe(`There is no database at ${path.join(dir, 'gone.db')}.`);
+    expect(readdirSync(path.join(dir, 'backups'))).toEqual([]);
+  });
+
+  it('the next backup is due at once without one, the interval after a good one, within the hour after a failure', () => {
+    const day = 86_400_000;
+    const at = '2026-11-26T03:00:00.000Z';
+    const run = (outcome: 'ok' | 'failed') => ({ startedAt: at, outcome }) as BackupRun;
+    expect(nextBackupAt(undefined, day)).toBe(0);
+    expect(nextBackupAt(run('ok'), day)).toBe(Date.parse(at) + day);
+    expect(nextBackupAt(run('failed'), day)).toBe(Date.parse(at) + RETRY_AFTER_FAILURE_MS);
+    expect(nextBackupAt(run('failed'), 60_000)).toBe(Date.parse(at) + 60_000);
+  });
+
+  it('refuses to write over a file that is there, and into a folder that is not', async () => {
+    const live = await database();
+    const dir = tempDir();
+    const file = path.join(dir, 'taken.sqlite');
+    writeFileSync(file, 'mine');
+    await expect(makeBackup(live, file)).rejects.toThrow(`${file} already exists`);
+    expect(readFileSync(file, 'utf8')).toBe('mine');
+    await expect(makeBackup(live, path.join(dir, 'nowhere', 'x.sqlite'))).rejects.toThrow('There is no folder');
+  });
+});

@@ -27,15 +27,19 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
   const config = loadConfig();
   const { database } = config;
   const startedAt = new Date();
-  const out = flags.values.out?.trim();
-  const folder = out ? (statSync(out, { throwIfNoEntry: false })?.isDirectory() ? out : undefined) : config.backup?.dir;
-  if (!out && !folder) {
+  const named = flags.values.out?.trim();
+  const folder = named
+    ? statSync(named, { throwIfNoEntry: false })?.isDirectory()
+      ? named
+      : undefined
+    : config.backup?.dir;
+  if (!named && !folder) {
     err.write(`Say where the copy goes with --out FILE (or set BACKUP_DIR).\n\n${usage}\n`);
     return 2;
   }
   // BACKUP_DIR is made when it is not there yet, readable by its owner only (as the schedule makes it).
   if (folder) mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const file = path.resolve(folder ? path.join(folder, backupFileName(database.kind, startedAt)) : (out as string));
+  const file = path.resolve(folder ? path.join(folder, backupFileName(database.kind, startedAt)) : (named as string));
 
   let made: MadeBackup;
   try {

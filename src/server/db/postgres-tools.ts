@@ -15,6 +15,10 @@ export function connectionFor(databaseUrl: string): { dbname: string; env: NodeJ
   const url = new URL(databaseUrl);
   const password = decodeURIComponent(url.password);
   url.password = '';
+  // libpq reads %20 as a space but not "+", which URLSearchParams writes (options=-c+search_path=…).
+  url.search = [...url.searchParams]
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
+    .join('&');
   return { dbname: url.toString(), env: password ? { PGPASSWORD: password } : {} };
 }
 
@@ -51,7 +55,9 @@ export function runPostgresTool(tool: 'pg_dump' | 'pg_restore', args: string[], 
       if (code === 0) return resolve(output);
       const said = errors.trim().split('\n').slice(-3).join(' ').replace(/\s+/g, ' ');
       const hint = /version mismatch/i.test(said) ? ` ${INSTALL_HINT}` : '';
-      reject(new BackupError(`${tool} failed (${signal ?? `exit code ${code}`}): ${said || 'it said nothing'}.${hint}`));
+      reject(
+        new BackupError(`${tool} failed (${signal ?? `exit code ${code}`}): ${said || 'it said nothing'}.${hint}`),
+      );
     });
   });
 }

@@ -232,6 +232,31 @@ test.describe('the systemd unit', () => {
     }
   });
 
+  test("sudo scamsavvy runs an owner's command as the service would, with the settings file's variables", async () => {
+    test.skip(process.getuid?.() !== 0, 'needs root, as sudo scamsavvy does');
+    const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-wrapper-'));
+    try {
+      const settings = path.join(dir, 'scamsavvy.env');
+      writeFileSync(
+        settings,
+        `# as deploy/scamsavvy.env.example\nDATABASE_URL=sqlite:${dir}/signups.db\nMAIL_POSTAL_ADDRESS='ScamSavvy, 1 Example Street, Springfield'\n`,
+      );
+      const env = { ...process.env, SCAMSAVVY_HOME: process.cwd(), SCAMSAVVY_ENV: settings, SCAMSAVVY_USER: 'root' };
+      const run = promisify(execFile);
+      await run('deploy/scamsavvy', ['db:migrate'], { env });
+      const { stdout } = await run('deploy/scamsavvy', ['db:backup', '--', '--out', path.join(dir, 'first.sqlite')], {
+        env,
+      });
+      expect(stdout).toContain(`Backed up the SQLite file ${dir}/signups.db to ${dir}/first.sqlite`);
+      const usage = await run('deploy/scamsavvy', [], { env }).catch(
+        (error: { code: number; stdout: string }) => error,
+      );
+      expect(usage).toMatchObject({ code: 2, stdout: expect.stringContaining('Usage: sudo scamsavvy SCRIPT') });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('the unit runs as its own user, sandboxed, with only the data and backup folders writable, restarting on failure, stopped by SIGTERM', () => {
     const unit = readFileSync('deploy/scamsavvy.service', 'utf8');
     for (const line of [

@@ -1,7 +1,8 @@
 // `npm run bench:api [-- --postgres URL] [--runs N] [--requests N] [--connections C]`: sign-ups per
 // second against the real production server on SQLite (and PostgreSQL when given), beside a bare
 // Node http server in the same run, with every acknowledged sign-up counted in the store after.
-import { spawn } from 'node:child_process';
+// `--during-backup [--megabytes M]` measures the same load while db:backup runs, and after: bench/backup.ts.
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -10,6 +11,12 @@ import { freshPostgres, freshSqlite, median } from './bench-databases.js';
 import { stop, waitForServer } from './server-process.js';
 import { openDatabase } from '../src/server/db/open-database.js';
 import type { DatabaseConfig } from '../src/server/config.js';
+
+if (process.argv.includes('--during-backup')) {
+  const args = process.argv.slice(2).filter((arg) => arg !== '--during-backup');
+  const backup = spawnSync(process.execPath, [...process.execArgv, 'bench/backup.ts', ...args], { stdio: 'inherit' });
+  process.exit(backup.status ?? 1);
+}
 
 const { values } = parseArgs({
   options: {

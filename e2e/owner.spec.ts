@@ -403,8 +403,10 @@ for (const [index, engine] of engines.entries()) {
       await expect(page.locator('body')).toContainText('Signed in as');
     }
 
+    // The layout at each size is the same whatever the database: every size on SQLite; on PostgreSQL,
+    // each page once (its queries are the engine's), which keeps CI within its time.
     for (const [name, url] of OWNER_PAGES) {
-      for (const [label, width, height] of SIZES) {
+      for (const [label, width, height] of engine.name === 'sqlite' ? SIZES : SIZES.slice(0, 1)) {
         test(`${name} (${url}) at ${label}`, async ({ page, context }) => {
           await page.setViewportSize({ width, height });
           await open(page, context, url.replace('{person}', records.look));

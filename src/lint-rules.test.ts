@@ -51,7 +51,7 @@ const rules: RuleCases[] = [
   },
   {
     rule: zones,
-    message: /Features are layered signups < consent < bounces < suppressions < broadcast < owner/,
+    message: /Features are layered backups < signups < consent < bounces < suppressions < broadcast < owner/,
     refused: [
       {
         name: 'signups imports consent',
@@ -84,12 +84,22 @@ const rules: RuleCases[] = [
         code: "import '../broadcast/broadcast-control.js';",
       },
       {
+        name: 'backups imports signups',
+        filePath: 'src/server/backups/fixture.ts',
+        code: "import '../signups/signup-routes.js';",
+      },
+      {
         name: 'a consent test imports owner',
         filePath: 'src/server/consent/fixture.test.ts',
         code: "import '../owner/owner-words.js';",
       },
     ],
     allowed: [
+      {
+        name: 'backups imports db',
+        filePath: 'src/server/backups/fixture.ts',
+        code: "import '../db/database-copies.js';",
+      },
       {
         name: 'signups imports db',
         filePath: 'src/server/signups/fixture.ts',
@@ -308,6 +318,11 @@ const rules: RuleCases[] = [
         name: 'PostgresDialect outside db',
         filePath: 'src/server/fixture.ts',
         code: "import { PostgresDialect } from 'kysely';\nexport const x = PostgresDialect;",
+      },
+      {
+        name: 'better-sqlite3 in backups (copies are db/database-copies.ts)',
+        filePath: 'src/server/backups/fixture.ts',
+        code: "import Database from 'better-sqlite3';\nexport const x = Database;",
       },
       {
         name: 'a page reaches the driver',

@@ -72,7 +72,7 @@ function schemaOf(
   const first = known[0] as MigrationInfo;
   const signups = tables.find((table) => table.table === 'signups');
   if (!recorded || !signups || !recorded.some((row) => row.version === first.version && row.name === first.name))
-    throw notOurs(file, 'it has no sign-ups table or no record of this product\'s migrations');
+    throw notOurs(file, "it has no sign-ups table or no record of this product's migrations");
   const schemaVersion = Math.max(...recorded.map((row) => row.version));
   const newest = Math.max(...known.map((migration) => migration.version));
   return { schemaVersion, newerThanThisRelease: schemaVersion > newest, people: signups.rows };
@@ -87,7 +87,8 @@ function readSqliteBackup(file: string): BackupContents {
     if (code === 'SQLITE_NOTADB') throw notOurs(file, 'it is not a database');
     throw damaged(file, message);
   }
-  if (read.integrity.length !== 1 || read.integrity[0] !== 'ok') throw damaged(file, read.integrity.slice(0, 3).join('; '));
+  if (read.integrity.length !== 1 || read.integrity[0] !== 'ok')
+    throw damaged(file, read.integrity.slice(0, 3).join('; '));
   return { kind: 'sqlite', tables: read.tables, ...schemaOf(file, read.recorded, read.tables, sqliteMigrations) };
 }
 

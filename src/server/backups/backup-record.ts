@@ -18,7 +18,13 @@ export function madeRun(trigger: BackupTrigger, startedAt: Date, made: MadeBacku
   };
 }
 
-export function failedRun(trigger: BackupTrigger, startedAt: Date, file: string, detail: string, finishedAt: Date): BackupRun {
+export function failedRun(
+  trigger: BackupTrigger,
+  startedAt: Date,
+  file: string,
+  detail: string,
+  finishedAt: Date,
+): BackupRun {
   return {
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),

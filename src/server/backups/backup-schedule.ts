@@ -33,7 +33,16 @@ export interface RunBackupOptions {
 }
 
 /** One backup into the folder, rotated and handed to the command; always recorded, never thrown. */
-export async function runBackup({ database, dir, keep, command, runs, trigger, now = () => new Date(), signal }: RunBackupOptions): Promise<BackupRun> {
+export async function runBackup({
+  database,
+  dir,
+  keep,
+  command,
+  runs,
+  trigger,
+  now = () => new Date(),
+  signal,
+}: RunBackupOptions): Promise<BackupRun> {
   const startedAt = now();
   const kind = database.kind;
   let run: BackupRun;
@@ -80,7 +89,13 @@ export function nextBackupAt(last: BackupRun | undefined, everyMs: number): numb
   return Date.parse(last.startedAt) + wait;
 }
 
-export function startBackupSchedule({ config, database, runs, log, now = () => new Date() }: BackupScheduleOptions): BackupSchedule {
+export function startBackupSchedule({
+  config,
+  database,
+  runs,
+  log,
+  now = () => new Date(),
+}: BackupScheduleOptions): BackupSchedule {
   const everyMs = config.everyHours * 3_600_000;
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -112,7 +127,11 @@ export function startBackupSchedule({ config, database, runs, log, now = () => n
       if (controller.signal.aborted) return;
       if (run.outcome === 'ok')
         log.info({ file: run.file, bytes: run.bytes, people: run.people }, 'backup made and checked');
-      else log.error({ file: run.file, reason: run.detail }, 'backup failed: the site goes on; the next try is within the hour');
+      else
+        log.error(
+          { file: run.file, reason: run.detail },
+          'backup failed: the site goes on; the next try is within the hour',
+        );
       if (run.copyOutcome === 'failed') log.error({ file: run.file, reason: run.copyDetail }, 'BACKUP_COMMAND failed');
     }
     await plan();

@@ -30,7 +30,11 @@ export function migrationState(
 export async function checkLiveDatabase(database: DatabaseConfig, where: string): Promise<CheckAnswer> {
   const live = await readLiveDatabase(database, { integrity: true });
   if (!live.exists)
-    return { ok: false, said: [`There is no database at ${where} yet: the server creates it when it first starts.`], tables: [] };
+    return {
+      ok: false,
+      said: [`There is no database at ${where} yet: the server creates it when it first starts.`],
+      tables: [],
+    };
   const said: string[] = [];
   const damaged = live.integrity && !(live.integrity.length === 1 && live.integrity[0] === 'ok');
   if (damaged)

@@ -28,7 +28,10 @@ export async function makeBackup(
   const file = path.resolve(out);
   if (existsSync(file)) throw new BackupError(`${file} already exists: choose another name, or remove it first.`);
   if (!existsSync(path.dirname(file))) throw new BackupError(`There is no folder ${path.dirname(file)}.`);
-  const partial = path.join(path.dirname(file), `${PARTIAL_PREFIX}${randomBytes(6).toString('hex')}-${path.basename(file)}`);
+  const partial = path.join(
+    path.dirname(file),
+    `${PARTIAL_PREFIX}${randomBytes(6).toString('hex')}-${path.basename(file)}`,
+  );
   try {
     let expected: TableRows[] | undefined;
     if (database.kind === 'sqlite') await copySqlite(database.file, partial, signal);

@@ -29,10 +29,13 @@ export function rowsInUse(tables: TableRows[]): number {
     .reduce((sum, table) => sum + table.rows, 0);
 }
 
-
 const ENGINE_NAMES = { sqlite: 'an SQLite', postgres: 'a PostgreSQL' } as const;
 
-export async function restoreBackup(database: DatabaseConfig, from: string, options: RestoreOptions): Promise<Restored> {
+export async function restoreBackup(
+  database: DatabaseConfig,
+  from: string,
+  options: RestoreOptions,
+): Promise<Restored> {
   const contents = await readBackup(from);
   if (contents.kind !== database.kind)
     throw new BackupError(

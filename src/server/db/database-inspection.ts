@@ -25,7 +25,9 @@ export interface LiveDatabase {
 }
 
 export function readLiveDatabase(database: DatabaseConfig, { integrity = false } = {}): Promise<LiveDatabase> {
-  return database.kind === 'sqlite' ? Promise.resolve(readSqlite(database.file, integrity)) : readPostgres(database.url);
+  return database.kind === 'sqlite'
+    ? Promise.resolve(readSqlite(database.file, integrity))
+    : readPostgres(database.url);
 }
 
 /** An SQLite database's tables with their rows, and its schema_migrations (undefined when it has none). */
@@ -36,7 +38,12 @@ export function sqliteTables(db: Database.Database): { tables: TableRows[]; reco
     .all() as string[];
   const tables = names.map((table) => ({
     table,
-    rows: Number(db.prepare(`SELECT count(*) FROM "${table.replaceAll('"', '""')}"`).pluck().get()),
+    rows: Number(
+      db
+        .prepare(`SELECT count(*) FROM "${table.replaceAll('"', '""')}"`)
+        .pluck()
+        .get(),
+    ),
   }));
   const recorded = names.includes('schema_migrations')
     ? (db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as MigrationInfo[])
@@ -86,7 +93,9 @@ export async function withPostgres<T>(url: string, work: (client: pg.Client) => 
   try {
     await client.connect();
   } catch (error) {
-    throw new BackupError(`Could not reach PostgreSQL: ${(error as Error).message}. Is it running, and is DATABASE_URL right?`);
+    throw new BackupError(
+      `Could not reach PostgreSQL: ${(error as Error).message}. Is it running, and is DATABASE_URL right?`,
+    );
   }
   try {
     return await work(client);

@@ -42,7 +42,10 @@ function BackupSection({ backups }: { backups: BackupsSummary }) {
   return (
     <section aria-labelledby="backup-heading">
       <h2 id="backup-heading">{words.backupHeading}</h2>
-      <div className={failed ? 'notice notice--error' : 'notice'} data-backup={last?.outcome ?? (backups.schedule ? 'none' : 'off')}>
+      <div
+        className={failed ? 'notice notice--error' : 'notice'}
+        data-backup={last?.outcome ?? (backups.schedule ? 'none' : 'off')}
+      >
         <p>
           {words.lastBackup}{' '}
           {!last ? (
@@ -57,7 +60,11 @@ function BackupSection({ backups }: { backups: BackupsSummary }) {
           )}
         </p>
         {last?.outcome === 'failed' ? (
-          <p>{lastGood ? words.lastGoodBackup(shortTime(lastGood.startedAt), fileName(lastGood.file)) : words.noGoodBackup}</p>
+          <p>
+            {lastGood
+              ? words.lastGoodBackup(shortTime(lastGood.startedAt), fileName(lastGood.file))
+              : words.noGoodBackup}
+          </p>
         ) : null}
         {last?.copyOutcome === 'ok' ? <p>{words.copiedOff}</p> : null}
         {last?.copyOutcome === 'failed' ? <p>{words.copyFailed(last.copyDetail ?? '')}</p> : null}

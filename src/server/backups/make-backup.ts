@@ -33,6 +33,8 @@ export async function makeBackup(
     `${PARTIAL_PREFIX}${randomBytes(6).toString('hex')}-${path.basename(file)}`,
   );
   try {
+    // Made empty and private first: both engines write into it, so it is never readable by others.
+    await (await open(partial, 'wx', 0o600)).close();
     let expected: TableRows[] | undefined;
     if (database.kind === 'sqlite') await copySqlite(database.file, partial, signal);
     else expected = await dumpPostgres(database.url, partial, signal);
@@ -45,6 +47,7 @@ export async function makeBackup(
     return { file, bytes: (await stat(file)).size, contents };
   } catch (error) {
     await rm(partial, { force: true });
+    await rm(`${partial}-journal`, { force: true }); // SQLite's, if the copy stopped while writing
     throw error;
   }
 }

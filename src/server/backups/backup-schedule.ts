@@ -100,20 +100,37 @@ export function startBackupSchedule({
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
+  // This process's own last run: what counts when the record cannot be read or written (the
+  // database is away), so a failing database never makes the schedule try again at once, forever.
+  let attempted: BackupRun | undefined;
+
+  const due = async (): Promise<number> => {
+    const recorded = await runs.status().then(
+      ({ last }) => last,
+      () => undefined,
+    );
+    const last = [recorded, attempted]
+      .filter((run): run is BackupRun => run !== undefined)
+      .sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt))[0];
+    return nextBackupAt(last, everyMs);
+  };
 
   const plan = async () => {
     if (controller.signal.aborted) return;
-    const { last } = await runs.status().catch(() => ({ last: undefined }));
-    const wait = Math.max(0, Math.min(nextBackupAt(last, everyMs) - now().getTime(), LONGEST_TIMER_MS));
+    const wait = Math.max(0, Math.min((await due()) - now().getTime(), LONGEST_TIMER_MS));
     if (controller.signal.aborted) return;
     timer = setTimeout(() => {
-      running = tick().finally(() => (running = undefined));
+      running = tick()
+        .catch((error: unknown) => log.error({ err: error }, 'the backup schedule stumbled; it goes on'))
+        .finally(() => {
+          running = undefined;
+          void plan();
+        });
     }, wait);
   };
 
   const tick = async () => {
-    const { last } = await runs.status().catch(() => ({ last: undefined }));
-    if (nextBackupAt(last, everyMs) <= now().getTime()) {
+    if ((await due()) <= now().getTime()) {
       const run = await runBackup({
         database,
         dir: config.dir,
@@ -124,6 +141,7 @@ export function startBackupSchedule({
         now,
         signal: controller.signal,
       });
+      attempted = run;
       if (controller.signal.aborted) return;
       if (run.outcome === 'ok')
         log.info({ file: run.file, bytes: run.bytes, people: run.people }, 'backup made and checked');
@@ -134,7 +152,6 @@ export function startBackupSchedule({
         );
       if (run.copyOutcome === 'failed') log.error({ file: run.file, reason: run.copyDetail }, 'BACKUP_COMMAND failed');
     }
-    await plan();
   };
 
   void plan();

@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { DatabaseConfig } from '../config.js';
 import { openDatabase } from '../db/open-database.js';
 import { readLiveDatabase } from '../db/database-inspection.js';
@@ -25,7 +25,7 @@ import { readBackup } from './backup-contents.js';
 import { backupFileName, listBackups, STALE_PARTIAL_MS } from './backup-files.js';
 import { makeBackup, PARTIAL_PREFIX } from './make-backup.js';
 import { restoreBackup } from './restore-backup.js';
-import { nextBackupAt, runBackup, RETRY_AFTER_FAILURE_MS } from './backup-schedule.js';
+import { nextBackupAt, runBackup, RETRY_AFTER_FAILURE_MS, startBackupSchedule } from './backup-schedule.js';
 import type { BackupRun } from '../db/backup-runs-repository.js';
 
 function tempDir(): string {
@@ -294,6 +294,26 @@ describe('the backup folder', () => {
     expect(nextBackupAt(run('ok'), day)).toBe(Date.parse(at) + day);
     expect(nextBackupAt(run('failed'), day)).toBe(Date.parse(at) + RETRY_AFTER_FAILURE_MS);
     expect(nextBackupAt(run('failed'), 60_000)).toBe(Date.parse(at) + 60_000);
+  });
+
+  it('with the database away, a failed backup is not tried again at once: the schedule waits, and says why', async () => {
+    const dir = tempDir();
+    const errors: string[] = [];
+    const schedule = startBackupSchedule({
+      config: { dir: path.join(dir, 'backups'), everyHours: 24, keep: 14 },
+      database: { kind: 'sqlite', file: path.join(dir, 'gone.db') },
+      // Neither the record nor its reading works: the database is away.
+      runs: { record: () => Promise.reject(new Error('away')), status: () => Promise.reject(new Error('away')) },
+      log: { info: () => undefined, error: (details) => void errors.push(JSON.stringify(details)) },
+    });
+    try {
+      await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 30_000 });
+      expect(errors[0]).toContain('There is no database at');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(errors).toHaveLength(1);
+    } finally {
+      await schedule.stop();
+    }
   });
 
   it('refuses to write over a file that is there, and into a folder that is not', async () => {

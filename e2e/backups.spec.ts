@@ -245,7 +245,7 @@ test.describe("the server's own backups", () => {
       const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
       const overview = await (await fetch(`${server.url}/owner`, { headers: { cookie } })).text();
       expect(overview).toContain('Last backup:');
-      expect(overview).toMatch(/1 people, \d+ kB, in scamsavvy-[\dT-]+Z\.sqlite\./);
+      expect(overview).toMatch(/1 person, \d+ kB, in scamsavvy-[\dT-]+Z\.sqlite\./);
       expect(overview).toContain(
         'But it was not copied off this machine: BACKUP_COMMAND failed with exit code 4: remote: bucket not found',
       );

@@ -109,13 +109,13 @@ describe('npm run db:restore', () => {
     const refused = await runCommand(restore, ['--from', out]);
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(
-      /^The restore did not happen\. The database DATABASE_URL names is not empty \(\d+ rows, 1 people\)/,
+      /^The restore did not happen\. The database DATABASE_URL names is not empty \(\d+ rows, 1 person\)/,
     );
 
     const replaced = await runCommand(restore, ['--from', out, '--replace']);
     expect(replaced.code, replaced.err).toBe(0);
     expect(replaced.out).toMatch(
-      /^What the SQLite file .* held before is backed up in .*before-restore-scamsavvy-.*\.sqlite \(\d+ kB, 1 people\)\./,
+      /^What the SQLite file .* held before is backed up in .*before-restore-scamsavvy-.*\.sqlite \(\d+ kB, 1 person\)\./,
     );
     expect(replaced.out).toContain(
       `Restored ${out} into the SQLite file ${live}; its schema is up to date for this release.`,

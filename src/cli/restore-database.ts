@@ -5,7 +5,7 @@ import { restoreBackup } from '../server/backups/restore-backup.js';
 import { readLiveDatabase } from '../server/db/database-inspection.js';
 import { BackupError } from '../server/db/database-errors.js';
 import { backupFileName } from '../server/backups/backup-files.js';
-import { fileSize } from '../shared/plain-numbers.js';
+import { fileSize, plural } from '../shared/plain-numbers.js';
 import { describeTables } from './backup-report.js';
 import { describe, isEntryPoint, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
 
@@ -49,7 +49,7 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
       [
         ...(restored.safety
           ? [
-              `What ${where} held before is backed up in ${restored.safety.file} (${fileSize(restored.safety.bytes)}, ${restored.safety.contents.people} people).`,
+              `What ${where} held before is backed up in ${restored.safety.file} (${fileSize(restored.safety.bytes)}, ${plural(restored.safety.contents.people, 'person', 'people')}).`,
             ]
           : []),
         `Restored ${path.resolve(from)} into ${where}; its schema is up to date for this release.`,

@@ -134,7 +134,7 @@ for (const engine of wholeDatabaseEngines) {
         (error: unknown) => error,
       );
       expect(refused).toBeInstanceOf(BackupError);
-      expect((refused as Error).message).toMatch(/is not empty \(\d+ rows, 1 people\).*--replace/);
+      expect((refused as Error).message).toMatch(/is not empty \(\d+ rows, 1 person\).*--replace/);
       expect(existsSync(safetyCopy)).toBe(false);
       expect((await signupRows(target)).map((row) => row.email)).toEqual(['only-here@example.com']);
 

@@ -2,6 +2,7 @@
 // the owner says --replace (then what is there is backed up first), and migrated after, so a copy
 // made by an older release opens in this one (decision 040).
 import type { DatabaseConfig } from '../config.js';
+import { plural } from '../../shared/plain-numbers.js';
 import { openDatabase } from '../db/open-database.js';
 import { BackupError } from '../db/database-errors.js';
 import { readBackup, type BackupContents } from './backup-contents.js';
@@ -55,7 +56,7 @@ export async function restoreBackup(
   if (inUse > 0) {
     if (!options.replace)
       throw new BackupError(
-        `The database DATABASE_URL names is not empty (${inUse} rows, ${live.tables.find((t) => t.table === 'signups')?.rows ?? 0} people). Restoring would replace them: add --replace to do so (what is there is backed up first), or point DATABASE_URL at an empty database.`,
+        `The database DATABASE_URL names is not empty (${plural(inUse, 'row')}, ${plural(live.tables.find((t) => t.table === 'signups')?.rows ?? 0, 'person', 'people')}). Restoring would replace them: add --replace to do so (what is there is backed up first), or point DATABASE_URL at an empty database.`,
       );
     safety = await makeBackup(database, options.safetyCopy);
   }

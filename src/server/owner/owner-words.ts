@@ -1,4 +1,5 @@
 // Every word the owner's pages and sign-in email say, in one place (docs/owner-guide.md).
+import { plural } from '../../shared/plain-numbers.js';
 
 /** "1 message", "1,204 messages". */
 const messages = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'message' : 'messages'}`;
@@ -121,7 +122,8 @@ export const ownerWords = {
     none: 'None yet.',
     backupHeading: 'Backups',
     lastBackup: 'Last backup:',
-    backupOk: (people: number, size: string, file: string) => `${people} people, ${size}, in ${file}.`,
+    backupOk: (people: number, size: string, file: string) =>
+      `${plural(people, 'person', 'people')}, ${size}, in ${file}.`,
     backupFailed: (reason: string) => `it failed. ${reason}`,
     lastGoodBackup: (when: string, file: string) => `The last good backup was made ${when} UTC, in ${file}.`,
     noGoodBackup: 'There is no good backup yet.',

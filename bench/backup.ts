@@ -12,7 +12,7 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { freshPostgres, freshSqlite, median, type FreshDatabase } from './bench-databases.js';
-import { stop, waitForServer } from './server-process.js';
+import { startProductionServer, stop } from './server-process.js';
 import { openDatabase } from '../src/server/db/open-database.js';
 import type { DatabaseConfig } from '../src/server/config.js';
 import { fileSize } from '../src/shared/plain-numbers.js';
@@ -132,20 +132,8 @@ async function once(fresh: FreshDatabase, folder: string): Promise<RunResult> {
   const { database } = fresh;
   await fill(database);
   const url = `http://127.0.0.1:${PORT}`;
-  const child = spawn(process.execPath, ['dist/node/server/index.js'], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATABASE_URL: database.kind === 'sqlite' ? `sqlite:${database.file}` : database.url,
-      LOG_LEVEL: 'warn',
-      SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
-      SIGNUP_RATE_LIMIT_PER_HOUR: '0',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = await startProductionServer(PORT, database);
   try {
-    await waitForServer(child, url);
     const out = path.join(
       folder,
       `bench-${randomBytes(4).toString('hex')}.${database.kind === 'sqlite' ? 'sqlite' : 'pgdump'}`,

@@ -1,5 +1,6 @@
 // Starting and stopping the server processes a benchmark drives (the production server or a bare one).
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { DatabaseConfig } from '../src/server/config.js';
 
 /** Resolves once the process answers at `url`; fails if it exits first or never answers. */
 export async function waitForServer(child: ChildProcess, url: string): Promise<void> {
@@ -21,4 +22,36 @@ export async function stop(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+}
+
+/**
+ * The built production server on `port`, on this database, its rate limits lifted (one client sends
+ * everything), started and answering; `env` adds or overrides settings.
+ */
+export async function startProductionServer(
+  port: number,
+  database: DatabaseConfig,
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['dist/node/server/index.js'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.kind === 'sqlite' ? `sqlite:${database.file}` : database.url,
+      LOG_LEVEL: 'warn',
+      SITE_URL: `http://127.0.0.1:${port}`,
+      SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
+      SIGNUP_RATE_LIMIT_PER_HOUR: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    await waitForServer(child, `http://127.0.0.1:${port}`);
+  } catch (error) {
+    await stop(child);
+    throw error;
+  }
+  return child;
 }

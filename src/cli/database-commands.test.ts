@@ -122,10 +122,10 @@ describe('npm run db:restore', () => {
     );
   });
 
-  it('restores into a database that is not there yet, and says what it now holds', async () => {
+  it('restores into a database that is not there yet, its folder made as on a first start, and says what it now holds', async () => {
     const out = path.join(dir, 'copy.sqlite');
     await runCommand(backup, ['--out', out]);
-    const fresh = path.join(dir, 'fresh.db');
+    const fresh = path.join(dir, 'new-machine', 'data', 'signups.db');
     vi.stubEnv('DATABASE_URL', `sqlite:${fresh}`);
     const result = await runCommand(restore, ['--from', out]);
     expect(result.code, result.err).toBe(0);

@@ -1,7 +1,7 @@
 // Copies of a whole database and back, in each engine's own way: SQLite's VACUUM INTO (on a thread)
 // and backup API, PostgreSQL's pg_dump and pg_restore. backups/ decides when, where and whether.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -61,6 +61,7 @@ export function dumpPostgres(url: string, target: string, signal?: AbortSignal):
 
 /** SQLite's backup API writes the copy into the file through SQLite itself, page by page, under its locks. */
 export async function restoreSqlite(from: string, file: string): Promise<void> {
+  mkdirSync(path.dirname(file), { recursive: true }); // as the server makes data/ on its first start
   const source = new Database(from, { readonly: true, fileMustExist: true });
   try {
     await source.backup(file);

@@ -105,7 +105,8 @@ export function startBackupSchedule({
   let attempted: BackupRun | undefined;
 
   const due = async (): Promise<number> => {
-    const recorded = await runs.status().then(
+    // Only the schedule's own runs count: a db:backup to somewhere else does not put the next one off.
+    const recorded = await runs.status('schedule').then(
       ({ last }) => last,
       () => undefined,
     );

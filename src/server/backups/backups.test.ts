@@ -316,6 +316,37 @@ describe('the backup folder', () => {
     }
   });
 
+  it("makes a backup at once when only the owner's own db:backup was made, and records it for the dashboard", async () => {
+    const live = await database();
+    const dir = tempDir();
+    const store = await openDatabase(live);
+    // The owner's own backup, to somewhere else, a moment ago.
+    await store.backupRuns.record({
+      ...({ outcome: 'ok', trigger: 'command', file: '/tmp/elsewhere.sqlite', bytes: 1, people: 2 } as const),
+      startedAt: new Date().toISOString(),
+      finishedAt: new Date().toISOString(),
+      detail: null,
+      copyOutcome: null,
+      copyDetail: null,
+    });
+    const schedule = startBackupSchedule({
+      config: { dir: path.join(dir, 'backups'), everyHours: 24, keep: 14 },
+      database: live,
+      runs: store.backupRuns,
+      log: { info: () => undefined, error: () => undefined },
+    });
+    try {
+      await vi.waitFor(async () => expect((await store.backupRuns.status('schedule')).last?.outcome).toBe('ok'), {
+        timeout: 30_000,
+      });
+      expect(await listBackups(path.join(dir, 'backups'))).toHaveLength(1);
+      expect((await store.backupRuns.status()).last?.trigger).toBe('schedule');
+    } finally {
+      await schedule.stop();
+      await store.close();
+    }
+  });
+
   it('refuses to write over a file that is there, and into a folder that is not', async () => {
     const live = await database();
     const dir = tempDir();

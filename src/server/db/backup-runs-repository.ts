@@ -67,9 +67,11 @@ export class BackupRunsRepository {
       .execute();
   }
 
-  async status(): Promise<BackupStatus> {
+  /** The last run and the last good one; of one trigger's runs only, when given (the schedule counts its own). */
+  async status(trigger?: BackupTrigger): Promise<BackupStatus> {
     const latest = (outcome?: BackupOutcome) => {
       let query = this.context.db.selectFrom('backup_runs').selectAll();
+      if (trigger) query = query.where('trigger', '=', trigger);
       if (outcome) query = query.where('outcome', '=', outcome);
       return query.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
     };

@@ -22,6 +22,7 @@ import { createReleasePostgres, createReleaseSqlite, ROSA } from '../db/test-fix
 import { ann, rosa } from '../test/people.js';
 import { suiteName, wholeDatabaseEngines } from '../test/store-engines.js';
 import { readBackup } from './backup-contents.js';
+import { sqliteMigrations } from '../db/sqlite-migrations.js';
 import { backupFileName, listBackups, STALE_PARTIAL_MS } from './backup-files.js';
 import { makeBackup, PARTIAL_PREFIX } from './make-backup.js';
 import { restoreBackup } from './restore-backup.js';
@@ -117,6 +118,30 @@ for (const engine of wholeDatabaseEngines) {
         expect(rows(name), name).toBe(before.find((table) => table.table === name)?.rows);
       expect(rows('suppressions')).toBe(1);
       expect((await signupRows(target)).map((row) => row.id)).toContain(ROSA);
+    });
+
+    it('every backup a release left in test-fixtures/ restores in this one, migrated, with its people, consent and suppressions', async () => {
+      const fixtures = path.join(import.meta.dirname, 'test-fixtures');
+      const made = readdirSync(fixtures).filter((name) => name.endsWith(`.${extension}`));
+      expect(made.length).toBeGreaterThan(0);
+      for (const name of made) {
+        const target = await engine.database();
+        const restored = await restoreBackup(target, path.join(fixtures, name), {
+          replace: false,
+          safetyCopy: path.join(tempDir(), 'unused'),
+        });
+        const after = await readLiveDatabase(target);
+        expect(after.recorded?.length, name).toBe(sqliteMigrations.length);
+        const rows = (table: string) => after.tables.find((entry) => entry.table === table)?.rows;
+        expect(restored.contents.people, name).toBe(2);
+        expect([rows('signups'), rows('consent_events'), rows('suppressions'), rows('owners')], name).toEqual([
+          2, 4, 1, 1,
+        ]);
+        expect((await signupRows(target)).map((row) => row.email).sort(), name).toEqual([
+          'Rosa@Example.com',
+          'bob@example.com',
+        ]);
+      }
     });
 
     it('refuses a database that holds people without --replace; with it, backs up what is there first', async () => {

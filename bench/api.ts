@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freshPostgres, freshSqlite, median } from './bench-databases.js';
-import { stop, waitForServer } from './server-process.js';
+import { startProductionServer, stop, waitForServer } from './server-process.js';
 import { openDatabase } from '../src/server/db/open-database.js';
 import type { DatabaseConfig } from '../src/server/config.js';
 
@@ -87,21 +87,8 @@ async function drive(
 
 async function benchServer(database: DatabaseConfig): Promise<RunResult> {
   const url = `http://127.0.0.1:${PORT}`;
-  const databaseUrl = database.kind === 'sqlite' ? `sqlite:${database.file}` : database.url;
-  const child = spawn(process.execPath, ['dist/node/server/index.js'], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      SIGNUP_RATE_LIMIT_PER_MINUTE: '0', // lifted for the run: one client sends everything
-      SIGNUP_RATE_LIMIT_PER_HOUR: '0',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = await startProductionServer(PORT, database);
   try {
-    await waitForServer(child, url);
     const driven = await drive(url);
     await stop(child);
     const store = await openDatabase(database, { migrate: false });

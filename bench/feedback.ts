@@ -4,7 +4,6 @@
 // SQLite and PostgreSQL when given; and the sign-up API's rate alone and while reports keep coming
 // at R a second (default 500). Every report is counted in the store after: stored once each,
 // redeliveries not again.
-import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -13,7 +12,7 @@ import type { DatabaseConfig } from '../src/server/config.js';
 import { createMessageTokens } from '../src/server/messaging/message-tokens.js';
 import { openDatabase } from '../src/server/db/open-database.js';
 import { freshPostgres, freshSqlite, median } from './bench-databases.js';
-import { stop, waitForServer } from './server-process.js';
+import { startProductionServer, stop } from './server-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -135,24 +134,12 @@ async function driveSignups(url: string, seconds: number) {
 
 async function withServer<T>(database: DatabaseConfig, work: (url: string) => Promise<T>): Promise<T> {
   const url = `http://127.0.0.1:${PORT}`;
-  const child = spawn(process.execPath, ['dist/node/server/index.js'], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATABASE_URL: database.kind === 'sqlite' ? `sqlite:${database.file}` : database.url,
-      LOG_LEVEL: 'warn',
-      SITE_URL: url,
-      SECRET_KEY: SECRET,
-      MAILGUN_WEBHOOK_SIGNING_KEY: SIGNING_KEY,
-      SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
-      SIGNUP_RATE_LIMIT_PER_HOUR: '0',
-      WEBHOOK_RATE_LIMIT_PER_MINUTE: '0', // lifted for the run: one client sends every report
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  const child = await startProductionServer(PORT, database, {
+    SECRET_KEY: SECRET,
+    MAILGUN_WEBHOOK_SIGNING_KEY: SIGNING_KEY,
+    WEBHOOK_RATE_LIMIT_PER_MINUTE: '0', // lifted for the run: one client sends every report
   });
   try {
-    await waitForServer(child, url);
     return await work(url);
   } finally {
     await stop(child);

@@ -133,6 +133,33 @@ describe('npm run db:restore', () => {
     expect(await runCommand(check, [])).toMatchObject({ code: 0 });
   });
 
+  it('sets a database too damaged to read aside with --replace, keeping it, and restores into its place', async () => {
+    const out = path.join(dir, 'copy.sqlite');
+    await runCommand(backup, ['--out', out]);
+    // Everything after the first page overwritten, and the write-ahead log gone: the tables cannot
+    // be read, nor copied.
+    rmSync(`${live}-wal`, { force: true });
+    rmSync(`${live}-shm`, { force: true });
+    const bytes = readFileSync(live);
+    bytes.fill(0xff, 4096);
+    writeFileSync(live, bytes);
+
+    const refused = await runCommand(restore, ['--from', out]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('cannot be read');
+    expect(refused.err).toContain(
+      'Add --replace to set it aside (renamed, kept beside it) and restore into its place.',
+    );
+
+    const replaced = await runCommand(restore, ['--from', out, '--replace']);
+    expect(replaced.code, replaced.err).toBe(0);
+    const aside = /set aside, kept as it was, in (\S+)\./.exec(replaced.out)?.[1] ?? '';
+    expect(aside).toMatch(/signups\.db\.damaged-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
+    expect(readFileSync(aside)).toEqual(bytes);
+    expect(replaced.out).toContain('It holds 1 person:');
+    expect(await runCommand(check, [])).toMatchObject({ code: 0 });
+  });
+
   it('without --from, says what to give (exit 2)', async () => {
     const result = await runCommand(restore, []);
     expect(result.code).toBe(2);

@@ -47,6 +47,9 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
     const now = await readLiveDatabase(config.database);
     out.write(
       [
+        ...(restored.setAside
+          ? [`${where} could not be read or copied, so it is set aside, kept as it was, in ${restored.setAside}.`]
+          : []),
         ...(restored.safety
           ? [
               `What ${where} held before is backed up in ${restored.safety.file} (${fileSize(restored.safety.bytes)}, ${plural(restored.safety.contents.people, 'person', 'people')}).`,

@@ -1,12 +1,13 @@
 // Brings a checked backup back into the database DATABASE_URL names: only into an empty one unless
 // the owner says --replace (then what is there is backed up first), and migrated after, so a copy
 // made by an older release opens in this one (decision 040).
+import { existsSync, renameSync } from 'node:fs';
 import type { DatabaseConfig } from '../config.js';
 import { plural } from '../../shared/plain-numbers.js';
 import { openDatabase } from '../db/open-database.js';
 import { BackupError } from '../db/database-errors.js';
 import { readBackup, type BackupContents } from './backup-contents.js';
-import { readLiveDatabase, type TableRows } from '../db/database-inspection.js';
+import { readLiveDatabase, type LiveDatabase, type TableRows } from '../db/database-inspection.js';
 import { restorePostgres, restoreSqlite } from '../db/database-copies.js';
 import { makeBackup, type MadeBackup } from './make-backup.js';
 
@@ -21,6 +22,8 @@ export interface Restored {
   contents: BackupContents;
   /** The copy of what the database held before, when --replace found something. */
   safety?: MadeBackup;
+  /** A damaged SQLite file that could be neither read nor copied, renamed and kept (--replace). */
+  setAside?: string;
 }
 
 /** A table's rows that say someone used the database: schema_migrations and the backup record do not. */
@@ -46,7 +49,20 @@ export async function restoreBackup(
     throw new BackupError(
       `${from} was made by a later release of this product (its schema is at migration ${contents.schemaVersion}): install that release, or a newer one, to restore it.`,
     );
-  const live = await readLiveDatabase(database);
+  let live: LiveDatabase;
+  try {
+    live = await readLiveDatabase(database);
+  } catch (error) {
+    // The disaster a restore is for: an SQLite file too damaged to read. It is kept, under another name.
+    if (database.kind !== 'sqlite' || !(error instanceof BackupError)) throw error;
+    if (!options.replace)
+      throw new BackupError(
+        `${error.message} Add --replace to set it aside (renamed, kept beside it) and restore into its place.`,
+      );
+    const setAside = setAsideSqlite(database.file);
+    await restoreInto(database, from);
+    return { contents, setAside };
+  }
   if (database.kind === 'postgres' && contents.schema && live.schema && contents.schema !== live.schema)
     throw new BackupError(
       `${from} holds the schema "${contents.schema}", and DATABASE_URL puts the tables in "${live.schema}": set the search_path in DATABASE_URL to "${contents.schema}", or restore into a database that uses it.`,
@@ -58,17 +74,37 @@ export async function restoreBackup(
       throw new BackupError(
         `The database DATABASE_URL names is not empty (${plural(inUse, 'row')}, ${plural(live.tables.find((t) => t.table === 'signups')?.rows ?? 0, 'person', 'people')}). Restoring would replace them: add --replace to do so (what is there is backed up first), or point DATABASE_URL at an empty database.`,
       );
-    safety = await makeBackup(database, options.safetyCopy);
+    try {
+      safety = await makeBackup(database, options.safetyCopy);
+    } catch (error) {
+      // What cannot be copied (a damaged SQLite file) is still never thrown away: it is set aside.
+      if (database.kind !== 'sqlite' || !(error instanceof BackupError)) throw error;
+      const setAside = setAsideSqlite(database.file);
+      await restoreInto(database, from);
+      return { contents, setAside };
+    }
   }
   try {
-    if (database.kind === 'sqlite') await restoreSqlite(from, database.file);
-    else await restorePostgres(from, database.url);
+    await restoreInto(database, from);
   } catch (error) {
     const before = safety ? ` What the database held before is in ${safety.file}.` : '';
     throw new BackupError(`${(error as Error).message}${before}`);
   }
-  // The migrations this release has and the copy does not: the server would run them at start anyway.
+  return { contents, ...(safety ? { safety } : {}) };
+}
+
+/** The copy written in, then the migrations this release has and the copy does not (the server would run them at start). */
+async function restoreInto(database: DatabaseConfig, from: string): Promise<void> {
+  if (database.kind === 'sqlite') await restoreSqlite(from, database.file);
+  else await restorePostgres(from, database.url);
   const store = await openDatabase(database, { migrate: true });
   await store.close();
-  return { contents, ...(safety ? { safety } : {}) };
+}
+
+/** Renames a damaged SQLite file (and its log and index beside it) to FILE.damaged-TIME; returns the new name. */
+function setAsideSqlite(file: string): string {
+  const aside = `${file}.damaged-${new Date().toISOString().slice(0, 19).replaceAll(':', '-')}Z`;
+  for (const suffix of ['', '-wal', '-shm'])
+    if (existsSync(`${file}${suffix}`)) renameSync(`${file}${suffix}`, `${aside}${suffix}`);
+  return aside;
 }

@@ -3,7 +3,7 @@
 import { open } from 'node:fs/promises';
 import { postgresMigrations } from '../db/postgres-migrations.js';
 import { sqliteMigrations } from '../db/sqlite-migrations.js';
-import type { MigrationInfo } from '../db/migrate.js';
+import { schemaState, type MigrationInfo } from '../db/migrate.js';
 import { BackupError } from '../db/database-errors.js';
 import { runPostgresTool } from '../db/postgres-tools.js';
 import { readSqliteFile, type TableRows } from '../db/database-inspection.js';
@@ -73,9 +73,8 @@ function schemaOf(
   const signups = tables.find((table) => table.table === 'signups');
   if (!recorded || !signups || !recorded.some((row) => row.version === first.version && row.name === first.name))
     throw notOurs(file, "it has no sign-ups table or no record of this product's migrations");
-  const schemaVersion = Math.max(...recorded.map((row) => row.version));
-  const newest = Math.max(...known.map((migration) => migration.version));
-  return { schemaVersion, newerThanThisRelease: schemaVersion > newest, people: signups.rows };
+  const { version, ahead } = schemaState(recorded, known);
+  return { schemaVersion: version, newerThanThisRelease: ahead, people: signups.rows };
 }
 
 function readSqliteBackup(file: string): BackupContents {

@@ -2,7 +2,7 @@
 // against this release's; the answer in plain words, and whether anything needs doing.
 import type { DatabaseConfig } from '../config.js';
 import { readLiveDatabase, type TableRows } from '../db/database-inspection.js';
-import type { MigrationInfo } from '../db/migrate.js';
+import { schemaState } from '../db/migrate.js';
 import { postgresMigrations } from '../db/postgres-migrations.js';
 import { sqliteMigrations } from '../db/sqlite-migrations.js';
 import { readBackup } from './backup-contents.js';
@@ -13,18 +13,6 @@ export interface CheckAnswer {
   /** Sentences, the first the answer. */
   said: string[];
   tables: TableRows[];
-}
-
-/** Where a schema stands: current, behind (these migrations are missing), or ahead (made by a later release). */
-export function migrationState(
-  recorded: MigrationInfo[],
-  known: MigrationInfo[],
-): { state: 'current' | 'behind' | 'ahead'; missing: MigrationInfo[]; version: number } {
-  const have = new Set(recorded.map((row) => `${row.version} ${row.name}`));
-  const missing = known.filter((migration) => !have.has(`${migration.version} ${migration.name}`));
-  const version = Math.max(0, ...recorded.map((row) => row.version));
-  const newest = Math.max(...known.map((migration) => migration.version));
-  return { state: version > newest ? 'ahead' : missing.length > 0 ? 'behind' : 'current', missing, version };
 }
 
 export async function checkLiveDatabase(database: DatabaseConfig, where: string): Promise<CheckAnswer> {
@@ -46,11 +34,12 @@ export async function checkLiveDatabase(database: DatabaseConfig, where: string)
     return { ok: false, said, tables: live.tables };
   }
   const known = database.kind === 'sqlite' ? sqliteMigrations : postgresMigrations;
-  const { state, missing, version } = migrationState(live.recorded, known);
+  const { missing, version, newest, ahead } = schemaState(live.recorded, known);
+  const state = ahead ? 'ahead' : missing.length > 0 ? 'behind' : 'current';
   const whole = database.kind === 'sqlite' ? 'is whole (integrity_check: ok)' : 'answers and every table reads';
   if (state === 'ahead')
     said.push(
-      `Problem: ${where} was set up by a later release (its schema is at migration ${version}; this release knows up to ${known.length}). Run that release, or a newer one.`,
+      `Problem: ${where} was set up by a later release (its schema is at migration ${version}; this release knows up to ${newest}). Run that release, or a newer one.`,
     );
   else if (state === 'behind')
     said.push(
@@ -64,12 +53,12 @@ export async function checkLiveDatabase(database: DatabaseConfig, where: string)
 /** A backup file: checked as a restore would check it. */
 export async function checkBackupFile(file: string): Promise<CheckAnswer> {
   const contents = await readBackup(file);
-  const known = contents.kind === 'sqlite' ? sqliteMigrations : postgresMigrations;
+  const { newest } = schemaState([], contents.kind === 'sqlite' ? sqliteMigrations : postgresMigrations);
   const engine = contents.kind === 'sqlite' ? 'an SQLite' : 'a PostgreSQL';
   const said = [
     contents.newerThanThisRelease
-      ? `Problem: ${file} is ${engine} backup made by a later release (its schema is at migration ${contents.schemaVersion}; this release knows up to ${known.length}). Restore it with that release, or a newer one.`
-      : `All is well: ${file} is ${engine} backup of this product, whole, with its schema at migration ${contents.schemaVersion}${contents.schemaVersion < known.length ? ' (a restore brings it up to date)' : ''}.`,
+      ? `Problem: ${file} is ${engine} backup made by a later release (its schema is at migration ${contents.schemaVersion}; this release knows up to ${newest}). Restore it with that release, or a newer one.`
+      : `All is well: ${file} is ${engine} backup of this product, whole, with its schema at migration ${contents.schemaVersion}${contents.schemaVersion < newest ? ' (a restore brings it up to date)' : ''}.`,
   ];
   return { ok: !contents.newerThanThisRelease, said, tables: contents.tables };
 }

@@ -51,10 +51,25 @@ export function renumbering(recorded: MigrationInfo[], migrations: MigrationInfo
   return moves;
 }
 
+/**
+ * Where a recorded schema stands against this code's migrations: the ones it lacks (recorded under
+ * another version or name counts as lacking), its highest version, and whether a later release set
+ * it up (a version beyond this code's newest).
+ */
+export function schemaState(
+  recorded: MigrationInfo[],
+  migrations: MigrationInfo[],
+): { missing: MigrationInfo[]; version: number; newest: number; ahead: boolean } {
+  const names = new Map(recorded.map((row) => [row.version, row.name]));
+  const missing = migrations.filter((migration) => names.get(migration.version) !== migration.name);
+  const version = Math.max(0, ...recorded.map((row) => row.version));
+  const newest = Math.max(0, ...migrations.map((migration) => migration.version));
+  return { missing, version, newest, ahead: version > newest };
+}
+
 /** Current: every migration this code knows is recorded under its own version and name (a newer release may have added more). */
 export function isSchemaCurrent(recorded: MigrationInfo[] | undefined, migrations: MigrationInfo[]): boolean {
-  const names = new Map((recorded ?? []).map((row) => [row.version, row.name]));
-  return recorded !== undefined && migrations.every((migration) => names.get(migration.version) === migration.name);
+  return recorded !== undefined && schemaState(recorded, migrations).missing.length === 0;
 }
 
 /** Under the lock: renumber rows from before the unified numbers, then apply what is missing, in order. */

@@ -28,6 +28,9 @@ import { makeBackup, PARTIAL_PREFIX } from './make-backup.js';
 import { restoreBackup } from './restore-backup.js';
 import { nextBackupAt, runBackup, RETRY_AFTER_FAILURE_MS, startBackupSchedule } from './backup-schedule.js';
 import type { BackupRun } from '../db/backup-runs-repository.js';
+import { migrateSqlite } from '../db/migrate.js';
+import { openSqlite } from '../db/sqlite-shared.js';
+import { checkBackupFile, checkLiveDatabase } from './database-check.js';
 
 function tempDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-backups-'));
@@ -196,6 +199,42 @@ for (const engine of wholeDatabaseEngines) {
     });
   });
 }
+
+describe('a database set up by a later release', () => {
+  it('is refused by a restore, and db:check says so of it and of its backup', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'later.db');
+    const db = openSqlite(file);
+    await migrateSqlite(db, [...sqliteMigrations, { version: 99, name: 'from-a-later-release', up: () => undefined }]);
+    db.close();
+    const later: DatabaseConfig = { kind: 'sqlite', file };
+    const copy = path.join(dir, 'later.sqlite');
+    const made = await makeBackup(later, copy);
+    expect(made.contents).toMatchObject({ schemaVersion: 99, newerThanThisRelease: true });
+
+    const target = await wholeDatabaseEngines[0]!.database();
+    await expect(restoreBackup(target, copy, { replace: false, safetyCopy: path.join(dir, 'unused') })).rejects.toThrow(
+      `${copy} was made by a later release of this product (its schema is at migration 99)`,
+    );
+    expect((await readLiveDatabase(target)).exists).toBe(false);
+
+    const newest = sqliteMigrations.length;
+    expect(await checkBackupFile(copy)).toMatchObject({
+      ok: false,
+      said: [
+        expect.stringContaining(
+          `made by a later release (its schema is at migration 99; this release knows up to ${newest})`,
+        ),
+      ],
+    });
+    expect(await checkLiveDatabase(later, 'the later file')).toMatchObject({
+      ok: false,
+      said: [
+        `Problem: the later file was set up by a later release (its schema is at migration 99; this release knows up to ${newest}). Run that release, or a newer one.`,
+      ],
+    });
+  });
+});
 
 describe('the backup folder', () => {
   const database = async (): Promise<DatabaseConfig> => {

@@ -50,7 +50,10 @@ export const downloadCallToAction = {
 export const launchedPrivacyChanges: [from: string, to: string][] = [
   ['When you sign up', 'If you signed up'],
   ['page views, scrolling and sign-up steps', 'page views, scrolling and presses on the store buttons'],
-  [' Signing up again on this page undoes that.', ''],
+  [
+    ' Someone else typing your email or number into this page does not undo that: only you can, with the button in the one email we then send you, or by texting START.',
+    ' Only you can undo that: from your own page (a link in every email), or by texting START.',
+  ],
 ];
 
 const withChanges = (text: string) =>

@@ -35,12 +35,15 @@ export const signupDialog = {
   success: {
     title: "You're On the Protection List!",
     text: `Thank you. We will let you know the moment ${productName} launches.`,
-    /** Shown only when new sign-ups are asked to confirm by email (the server's EMAIL_CONFIRMATION). */
+    /**
+     * Shown only when new sign-ups are asked to confirm by email (the server's EMAIL_CONFIRMATION). It
+     * cannot say more for a repeat sign-up without telling a stranger who is on the list (decision 041).
+     */
     /** `reminderDays`: the one reminder that comes first, when one will (CONFIRMATION_REMINDER_DAYS). */
     confirmEmail: (days: number, reminderDays?: number) =>
       reminderDays
-        ? `We are sending you an email now. Pressing the button in it is what keeps you on the list. If you do not press it, we will send you one reminder in ${reminderDays} ${reminderDays === 1 ? 'day' : 'days'}, then nothing more, and we will delete your details after ${days} days.`
-        : `We are sending you an email now. Pressing the button in it is what keeps you on the list. If you do not press it, we will not write to you again, and we will delete your details after ${days} days.`,
+        ? `If this email is new to our list, we are sending you an email now. Pressing the button in it is what keeps you on the list. If you do not press it, we will send you one reminder in ${reminderDays} ${reminderDays === 1 ? 'day' : 'days'} and delete your details after ${days} days. Nothing more comes unless this form is used with your email again.`
+        : `If this email is new to our list, we are sending you an email now. Pressing the button in it is what keeps you on the list. If you do not press it, we will delete your details after ${days} days. Nothing more comes unless this form is used with your email again.`,
     button: 'Got it - Keep my family safe!',
   },
 };

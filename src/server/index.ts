@@ -7,6 +7,7 @@ import { configuredWebhooks, createFeedbackParts, tagHeadersFor } from './bounce
 import { createBroadcastControl } from './broadcast/broadcast-control.js';
 import { createSignInMailer } from './owner/sign-in-mailer.js';
 import { openDatabase } from './db/open-database.js';
+import { holdDatabaseInUse } from './db/database-in-use.js';
 import { startBackupSchedule, type BackupSchedule } from './backups/backup-schedule.js';
 
 /**
@@ -19,6 +20,8 @@ const SHUTDOWN_GRACE_MS = 5000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openDatabase(config.database, { confirmSignups: config.messaging.emailConfirmation });
+  // A restore refuses while this is held (SQLite: the open connections are the lock).
+  const releaseInUse = await holdDatabaseInUse(config.database);
   const redis = config.rateLimit.redisUrl ? connectRedis(config.rateLimit.redisUrl) : undefined;
   const webhooks = configuredWebhooks(config.messaging);
   const messaging = createMessaging(config.messaging, store, config.siteUrl, { tagHeaders: tagHeadersFor(webhooks) });
@@ -48,6 +51,9 @@ async function main(): Promise<void> {
   let backups: BackupSchedule | undefined;
   app.addHook('preClose', async () => {
     await backups?.stop();
+  });
+  app.addHook('onClose', async () => {
+    await releaseInUse();
   });
 
   let closing = false;

@@ -203,7 +203,7 @@ describe('sign-up dialog', () => {
     expect(await screen.findByRole('heading', { name: signupDialog.success.title })).toHaveFocus();
     expect(screen.getByRole('status')).toHaveTextContent(signupDialog.success.text);
     expect(screen.getByRole('status')).toHaveTextContent(
-      'We are sending you an email now. Pressing the button in it is what keeps you on the list. If you do not press it, we will not write to you again, and we will delete your details after 14 days.',
+      'If this email is new to our list, we are sending you an email now. Pressing the button in it is what keeps you on the list. If you do not press it, we will delete your details after 14 days. Nothing more comes unless this form is used with your email again.',
     );
   });
 
@@ -221,7 +221,7 @@ describe('sign-up dialog', () => {
     await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
     expect(await screen.findByRole('heading', { name: signupDialog.success.title })).toHaveFocus();
     expect(screen.getByRole('status')).toHaveTextContent(
-      'If you do not press it, we will send you one reminder in 7 days, then nothing more, and we will delete your details after 14 days.',
+      'If you do not press it, we will send you one reminder in 7 days and delete your details after 14 days. Nothing more comes unless this form is used with your email again.',
     );
     expect(screen.getByRole('status')).not.toHaveTextContent('we will not write to you again');
   });

@@ -6,7 +6,13 @@ import { sqliteMigrations } from '../db/sqlite-migrations.js';
 import { schemaState, type MigrationInfo } from '../db/migrate.js';
 import { BackupError } from '../db/database-errors.js';
 import { runPostgresTool } from '../db/postgres-tools.js';
-import { readSqliteFile, type TableRows } from '../db/database-inspection.js';
+import { TABLE_NAMES } from '../db/database.js';
+import {
+  migratedSqliteSchema,
+  readSqliteFile,
+  type SqliteSchemaEntry,
+  type TableRows,
+} from '../db/database-inspection.js';
 
 export type BackupKind = 'sqlite' | 'postgres';
 
@@ -77,7 +83,7 @@ function schemaOf(
   return { schemaVersion: version, newerThanThisRelease: ahead, people: signups.rows };
 }
 
-function readSqliteBackup(file: string): BackupContents {
+async function readSqliteBackup(file: string): Promise<BackupContents> {
   let read: ReturnType<typeof readSqliteFile>;
   try {
     read = readSqliteFile(file);
@@ -88,11 +94,93 @@ function readSqliteBackup(file: string): BackupContents {
   }
   if (read.integrity.length !== 1 || read.integrity[0] !== 'ok')
     throw damaged(file, read.integrity.slice(0, 3).join('; '));
-  return { kind: 'sqlite', tables: read.tables, ...schemaOf(file, read.recorded, read.tables, sqliteMigrations) };
+  const contents = {
+    kind: 'sqlite' as const,
+    tables: read.tables,
+    ...schemaOf(file, read.recorded, read.tables, sqliteMigrations),
+  };
+  if (!contents.newerThanThisRelease) await onlyOurSchema(file, read.entries, contents.schemaVersion);
+  return contents;
+}
+
+/**
+ * A backup is data, never code (decision 041): its schema must be exactly what this product's
+ * migrations make at its version (a fresh database migrated that far, compared entry by entry), so
+ * no trigger, view or table of anyone else's comes back with a restore.
+ */
+async function onlyOurSchema(file: string, schema: SqliteSchemaEntry[], version: number): Promise<void> {
+  const expected = await migratedSqliteSchema(version);
+  const key = (entry: SqliteSchemaEntry) => `${entry.type}\u0000${entry.name}\u0000${entry.sql}`;
+  const ours = new Set(expected.map(key));
+  const theirs = new Set(schema.map(key));
+  const extra = schema.filter((entry) => !ours.has(key(entry)));
+  const missing = expected.filter((entry) => !theirs.has(key(entry)));
+  if (extra.length === 0 && missing.length === 0) return;
+  const named = (entries: SqliteSchemaEntry[]) =>
+    entries
+      .slice(0, 3)
+      .map((entry) => `${entry.type} "${entry.name}"`)
+      .join(', ');
+  throw notOurs(
+    file,
+    extra.length > 0
+      ? `its schema holds what this product's migrations did not make (${named(extra)}), and a restore would bring it back as code`
+      : `its schema lacks what this product's migrations make (${named(missing)})`,
+  );
 }
 
 /** A TOC line of `pg_restore --list`: "215; 1259 16390 TABLE public signups postgres". */
 const TOC_TABLE = /^\d+; \d+ \d+ TABLE (?!DATA )(\S+) (\S+) /;
+/** Any TOC entry: "215; 1259 16390 " then its type, its schema ("-" for none), its name and owner. */
+const TOC_ENTRY = /^\d+; \d+ \d+ (.*)$/;
+/**
+ * The kinds of entry this product's migrations make, and that a restore brings back. Anything else
+ * (a function, trigger, view, rule, policy, extension …) is code, never data: refused.
+ */
+export const POSTGRES_DATA_ENTRIES = [
+  'TABLE',
+  'TABLE DATA',
+  'SEQUENCE',
+  'SEQUENCE SET',
+  'SEQUENCE OWNED BY',
+  'DEFAULT',
+  'CONSTRAINT',
+  'FK CONSTRAINT',
+  'INDEX',
+] as const;
+/** Entries a dump holds that a restore leaves out: the schema (it exists already), its comment and grants. */
+const POSTGRES_LEFT_OUT = ['SCHEMA', 'COMMENT', 'ACL'];
+const OUR_TABLES: ReadonlySet<string> = new Set([...TABLE_NAMES, 'schema_migrations']);
+
+/**
+ * The TOC lines a restore may use (this product's tables and what belongs to them), from `pg_restore
+ * --list`; a BackupError naming the first entry that is code or someone else's table.
+ */
+export function postgresDataEntries(file: string, toc: string): string[] {
+  const keep: string[] = [];
+  for (const line of toc.split('\n')) {
+    if (line.startsWith(';') || line.trim() === '') continue;
+    const rest = TOC_ENTRY.exec(line)?.[1] ?? '';
+    // The longest known type the entry starts with ("TABLE DATA" before "TABLE"), else its first word.
+    const type =
+      [...POSTGRES_DATA_ENTRIES, ...POSTGRES_LEFT_OUT]
+        .sort((a, b) => b.length - a.length)
+        .find((known) => rest.startsWith(`${known} `)) ?? (rest.split(' ')[0] as string);
+    if ((POSTGRES_DATA_ENTRIES as readonly string[]).includes(type)) {
+      const table = rest.slice(type.length + 1).split(' ')[1] ?? '';
+      if ((type === 'TABLE' || type === 'TABLE DATA') && !OUR_TABLES.has(table))
+        throw notOurs(file, `it holds a table this product's migrations did not make ("${table}")`);
+      keep.push(line);
+      continue;
+    }
+    if (POSTGRES_LEFT_OUT.includes(type) && (type !== 'COMMENT' || / - SCHEMA /.test(line))) continue;
+    throw notOurs(
+      file,
+      `it holds ${type ? `a ${type.toLowerCase()}` : 'an entry'} this product's migrations did not make (${line.replace(/^\d+; \d+ \d+ /, '').trim()}), and a restore would bring it back as code`,
+    );
+  }
+  return keep;
+}
 /** The start of a table's rows in `pg_restore --data-only` output. */
 const COPY_START = /^COPY (?:"?([^".\s]+)"?\.)?"?([^"\s(]+)"? .*FROM stdin;$/;
 
@@ -106,6 +194,7 @@ async function readPostgresBackup(file: string): Promise<BackupContents> {
   const toc = await runPostgresTool('pg_restore', ['--list', file]).catch((error: Error) => {
     throw damaged(file, error.message);
   });
+  postgresDataEntries(file, toc);
   for (const line of toc.split('\n')) {
     const match = TOC_TABLE.exec(line);
     if (!match) continue;

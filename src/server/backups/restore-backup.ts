@@ -9,6 +9,7 @@ import { BackupError } from '../db/database-errors.js';
 import { readBackup, type BackupContents } from './backup-contents.js';
 import { readLiveDatabase, type LiveDatabase, type TableRows } from '../db/database-inspection.js';
 import { restorePostgres, restoreSqlite } from '../db/database-copies.js';
+import { claimDatabaseForRestore } from '../db/database-in-use.js';
 import { makeBackup, type MadeBackup } from './make-backup.js';
 
 export interface RestoreOptions {
@@ -67,6 +68,22 @@ export async function restoreBackup(
     throw new BackupError(
       `${from} holds the schema "${contents.schema}", and DATABASE_URL puts the tables in "${live.schema}": set the search_path in DATABASE_URL to "${contents.schema}", or restore into a database that uses it.`,
     );
+  // Never under a running server: what it acknowledged meanwhile would be in neither copy.
+  const release = await claimDatabaseForRestore(database);
+  try {
+    return await replaceWith(database, from, options, contents, live);
+  } finally {
+    await release();
+  }
+}
+
+async function replaceWith(
+  database: DatabaseConfig,
+  from: string,
+  options: RestoreOptions,
+  contents: BackupContents,
+  live: LiveDatabase,
+): Promise<Restored> {
   const inUse = rowsInUse(live.tables);
   let safety: MadeBackup | undefined;
   if (inUse > 0) {

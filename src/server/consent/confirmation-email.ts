@@ -3,12 +3,13 @@
 // back about it finds it.
 import type { Subscriber } from '../db/subscribers-repository.js';
 import type { EmailSender } from '../messaging/email-sender.js';
-import { renderConfirmationEmail, renderReminderEmail } from '../messaging/email-templates.js';
+import { renderComeBackEmail, renderConfirmationEmail, renderReminderEmail } from '../messaging/email-templates.js';
 import { linkUrls } from '../messaging/link-urls.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
 import { feedbackId, type MessageLog } from '../messaging/message-log.js';
 import { sendRecordedEmail, type RecordedSend } from '../messaging/recorded-email.js';
 import { shareUrl } from '../../shared/share-content.js';
+import type { ComeBackBecause } from './contact-rule.js';
 import type { Subscriptions } from './subscriptions.js';
 
 export interface ConfirmationEmailParts {
@@ -26,35 +27,43 @@ export interface ConfirmationEmailParts {
   reminderDays?: number | undefined;
 }
 
-/** Sends the confirmation email (`confirm`) or the reminder; `deleteOn` is the day in words. */
+/**
+ * Sends the confirmation email (`confirm`), the reminder, or the one "come back?" email to someone who
+ * said no (`{ comeBack }`); `deleteOn` is the day in words.
+ */
 export function sendConfirmationEmail(
   parts: ConfirmationEmailParts,
   subscriber: Pick<Subscriber, 'id' | 'email' | 'referralCode'>,
-  kind: 'confirm' | 'reminder',
+  kind: 'confirm' | 'reminder' | { comeBack: ComeBackBecause },
   deleteOn: string,
 ): Promise<RecordedSend> {
   const { email, log, links, siteUrl, postalAddress, subscriptions } = parts;
   const reminder = kind === 'confirm' && parts.reminderDays ? parts.reminderDays : undefined;
   const urls = linkUrls(links, siteUrl, subscriber.id);
-  const render = kind === 'confirm' ? renderConfirmationEmail : renderReminderEmail;
-  const message = render({
+  const common = {
     confirmUrl: urls.confirm,
     preferencesUrl: urls.preferences,
     unsubscribeUrl: urls.unsubscribe,
     siteUrl,
     deleteOn,
     postalAddress,
-    ...(reminder ? { reminderInDays: reminder } : {}),
-    // The confirmation email says how to pass it on; the reminder keeps to its one question.
-    ...(kind === 'confirm' ? { shareUrl: shareUrl(siteUrl, subscriber.referralCode) } : {}),
-  });
+  };
+  const message =
+    typeof kind === 'object'
+      ? renderComeBackEmail({ ...common, because: kind.comeBack })
+      : (kind === 'confirm' ? renderConfirmationEmail : renderReminderEmail)({
+          ...common,
+          ...(reminder ? { reminderInDays: reminder } : {}),
+          // The confirmation email says how to pass it on; the reminder keeps to its one question.
+          ...(kind === 'confirm' ? { shareUrl: shareUrl(siteUrl, subscriber.referralCode) } : {}),
+        });
   return sendRecordedEmail(
     { email, log },
     { to: subscriber.email, ...message, unsubscribeUrl: urls.unsubscribe },
     {
       signupId: subscriber.id,
       addressHash: subscriptions.emailHash(subscriber.email) ?? null,
-      feedbackId: feedbackId('confirmation', kind),
+      feedbackId: feedbackId('confirmation', typeof kind === 'object' ? 'come-back' : kind),
     },
   );
 }

@@ -180,18 +180,17 @@ export class ConfirmationMailer {
     const { subscriptions, confirmations: store, retentionDays, logger } = this.options;
     // Checked at the moment of sending: the person may have confirmed, left or been deleted since.
     const subscriber = await subscriptions.subscriber(job.id);
-    if (!subscriber || subscriber.confirmedAt !== null) {
-      if (subscriber) await store.confirmationDropped(job.id, 'already confirmed');
-      return 'dropped';
-    }
-    if (!(await subscriptions.mayContact(subscriber, 'email'))) {
-      await store.confirmationDropped(job.id, 'this address asked for no email');
+    if (!subscriber) return 'dropped';
+    // The one rule says which email, if any: the confirmation, or the one "come back?" after a "no".
+    const ask = await subscriptions.confirmationAsk(subscriber);
+    if (ask.kind === 'none') {
+      await store.confirmationDropped(job.id, ask.reason);
       return 'dropped';
     }
     const result = await sendConfirmationEmail(
       { ...this.options, subscriptions },
       subscriber,
-      'confirm',
+      ask.kind === 'confirm' ? 'confirm' : { comeBack: ask.because },
       // Counted from the later of their latest sign-up and now, as the deletion counts it.
       deletionDay(latest(subscriber.lastSeenAt, this.options.now().toISOString()), retentionDays),
     );

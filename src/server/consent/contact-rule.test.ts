@@ -1,6 +1,7 @@
 // The suppression list's one rule, in TypeScript only: blockingReason over the folded entries says
-// what the SQL query it replaced said (the newest entry made after the person's latest sign-up, or
-// any STOP), for every list of entries fast-check makes up. The folding is the same code whatever
+// what a plain reading of the rows says (the newest of: any leaving, deletion, STOP or complaint,
+// whenever it came, for only the person lifts those; a bounce or "cannot be reached" after the
+// person's latest sign-up), for every list of entries fast-check makes up. The folding is the same code whatever
 // the engine, and the repository contract tests read the same entries from SQLite and PostgreSQL.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,15 +12,16 @@ import { blockingReason } from './contact-rule.js';
 const REASONS: SuppressionReason[] = ['left', 'deleted', 'sms_stop', 'undeliverable', 'bounced', 'complained'];
 const time = (second: number) => new Date(Date.UTC(2026, 10, 1, 0, 0, second)).toISOString();
 
-/** What `suppressionReason` asked of the database: the newest row after the sign-up, or any STOP. */
-function asTheQueryDid(rows: { reason: SuppressionReason; at: string }[], consentedAt: string) {
+/** The rows read plainly: the newest that holds (decision 041: no sign-up lifts a "no"). */
+const PERSONS_OWN: SuppressionReason[] = ['left', 'deleted', 'sms_stop', 'complained'];
+function asTheRowsSay(rows: { reason: SuppressionReason; at: string }[], consentedAt: string) {
   return rows
-    .filter((row) => row.at > consentedAt || row.reason === 'sms_stop')
+    .filter((row) => row.at > consentedAt || PERSONS_OWN.includes(row.reason))
     .sort((a, b) => b.at.localeCompare(a.at))[0]?.reason;
 }
 
 describe('blockingReason: the rule the pages read', () => {
-  it('says what the query it replaced said, for any rows and any sign-up time', () => {
+  it('says what the rows say, for any rows and any sign-up time', () => {
     fc.assert(
       fc.property(
         // Distinct times: the query's order among rows of one second was never defined.
@@ -36,21 +38,30 @@ describe('blockingReason: the rule the pages read', () => {
         ([rows, signedUp]) => {
           const consentedAt = time(signedUp);
           const entry = entriesFrom(rows.map((row) => ({ hash: 'h', ...row }))).get('h');
-          expect(blockingReason(entry, consentedAt)).toBe(asTheQueryDid(rows, consentedAt));
+          expect(blockingReason(entry, consentedAt)).toBe(asTheRowsSay(rows, consentedAt));
         },
       ),
       { numRuns: 2_000 },
     );
   });
 
-  it('holds a STOP over a later sign-up, and lets a later sign-up lift a leaving', () => {
+  it('holds a leaving, a deletion, a STOP and a complaint over a later sign-up; a later sign-up lifts a bounce', () => {
     const rows = [
       { hash: 'h', reason: 'left' as const, at: time(10) },
       { hash: 'h', reason: 'sms_stop' as const, at: time(5) },
     ];
-    expect(blockingReason(entriesFrom(rows).get('h'), time(20))).toBe('sms_stop');
-    expect(blockingReason(entriesFrom(rows.slice(0, 1)).get('h'), time(20))).toBeUndefined();
-    expect(blockingReason(entriesFrom(rows.slice(0, 1)).get('h'), time(0))).toBe('left');
+    expect(blockingReason(entriesFrom(rows).get('h'), time(20))).toBe('left');
+    expect(blockingReason(entriesFrom(rows.slice(1)).get('h'), time(20))).toBe('sms_stop');
+    expect(blockingReason(entriesFrom([{ hash: 'h', reason: 'deleted', at: time(1) }]).get('h'), time(20))).toBe(
+      'deleted',
+    );
+    const bounced = [
+      { hash: 'h', reason: 'complained' as const, at: time(1) },
+      { hash: 'h', reason: 'bounced' as const, at: time(3) },
+    ];
+    expect(blockingReason(entriesFrom(bounced).get('h'), time(2))).toBe('bounced');
+    expect(blockingReason(entriesFrom(bounced).get('h'), time(20))).toBe('complained');
+    expect(blockingReason(entriesFrom(bounced.slice(1)).get('h'), time(20))).toBeUndefined();
     expect(blockingReason(undefined, time(0))).toBeUndefined();
   });
 });

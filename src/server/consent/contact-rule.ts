@@ -73,14 +73,15 @@ export function exclusionOf(
   if (channel === 'email' && person.emailOptOutAt !== null) return 'opted_out';
   if (channel === 'sms' && suppressed?.phone?.stop) return 'stopped';
   if (channel === 'sms' && person.smsOptOutAt !== null) return 'opted_out';
-  // A leaving or deletion recorded after their latest sign-up; a later sign-up is new consent.
-  // Leaving and deleting suppress both addresses, so texts check both.
   if (!canHash) return 'suppressed'; // without SECRET_KEY the suppression list cannot be read: send nothing
-  if (suppressed?.email && suppressed.email.latestAt > person.lastSeenAt) return 'suppressed';
-  if (channel === 'sms' && suppressed?.phone && suppressed.phone.latestAt > person.lastSeenAt) return 'suppressed';
+  // A leaving or deletion holds until the person undoes it: on the email by an emailed button (which
+  // lifts the entry), on the number by START from it. A sign-up is not the person (anyone can type an
+  // address), so no sign-up lifts one. Leaving and deleting suppress both addresses: texts check both.
+  if (ownNo(suppressed?.email)) return 'suppressed';
+  if (channel === 'sms' && ownNo(suppressed?.phone)) return 'suppressed';
   // A provider's "cannot be reached" holds for that address only: a dead email still gets texts.
   const address = channel === 'email' ? suppressed?.email : suppressed?.phone;
-  if (address && address.undeliverableAt > person.lastSeenAt) return 'undeliverable';
+  if (address && unreachable(address, person.lastSeenAt)) return 'undeliverable';
   if (person.confirmedAt === null) {
     if (audience.confirmation === 'confirmed_only') return 'not_confirmed';
     if (audience.confirmation === 'asked' && person.askedToConfirm) return 'not_confirmed';
@@ -89,20 +90,70 @@ export function exclusionOf(
   return undefined;
 }
 
+/** The address's own "no" (a leaving or a deletion) is on the list: only the person lifts it. */
+function ownNo(entry: SuppressionEntry | undefined): boolean {
+  return entry !== undefined && (entry.latestReason === 'left' || entry.latestReason === 'deleted');
+}
+
+/**
+ * A provider's "cannot be reached" or a bounce after the latest sign-up, which a later sign-up with the
+ * address lifts (it is about the address, not the person's wish); or a complaint ("this is spam")
+ * whenever it came: the person's "no", which holds until the owner lifts it (decision 037).
+ */
+function unreachable(entry: SuppressionEntry, lastSeenAt: string): boolean {
+  return entry.complainedAt !== '' || (entry.undeliverableReason !== '' && entry.undeliverableAt > lastSeenAt);
+}
+
 /**
  * Why an address is blocked for someone whose latest sign-up was at `lastSeenAt`, the newest reason
- * that applies, or undefined: a leaving, deletion or "cannot be reached" after that sign-up (a later
- * sign-up is new consent), and a STOP whenever it came (only START from the number lifts it). The
- * words of the pages read it; exclusionOf above decides the sending.
+ * that applies, or undefined: a leaving, deletion or STOP whenever it came (only the person lifts
+ * those), a complaint, and a "cannot be reached" after that sign-up. The words of the pages read it;
+ * exclusionOf above decides the sending.
  */
 export function blockingReason(entry: SuppressionEntry | undefined, lastSeenAt: string): SuppressionReason | undefined {
   if (!entry) return undefined;
   const applying: [string, SuppressionReason][] = [];
-  if (entry.latestReason && entry.latestAt > lastSeenAt) applying.push([entry.latestAt, entry.latestReason]);
+  if (ownNo(entry) && entry.latestReason) applying.push([entry.latestAt, entry.latestReason]);
   if (entry.stop) applying.push([entry.stopAt, 'sms_stop']);
+  if (entry.complainedAt) applying.push([entry.complainedAt, 'complained']);
   if (entry.undeliverableReason && entry.undeliverableAt > lastSeenAt)
     applying.push([entry.undeliverableAt, entry.undeliverableReason]);
   return applying.sort(([a], [b]) => b.localeCompare(a))[0]?.[1];
+}
+
+/** Why someone is asked to come back rather than to confirm (the words of the "come back?" email). */
+export type ComeBackBecause = 'left' | 'email_off' | 'deleted';
+
+/** Which email a due confirmation request calls for, or why none may go. */
+export type ConfirmationAsk =
+  { kind: 'confirm' } | { kind: 'come_back'; because: ComeBackBecause } | { kind: 'none'; reason: string };
+
+/**
+ * What a confirmation request (a sign-up's, a repeat's) may send this person: the confirmation email
+ * to someone unconfirmed; to someone who said no (left, turned email off, or deleted their details
+ * and whose address was typed in again) one "come back?" email after that "no", never a second
+ * (decision 041); nothing to an address a provider cannot reach, or that reported us as spam.
+ */
+export function confirmationAsk(
+  person: ContactFacts & { confirmationSentAt: string | null },
+  email: SuppressionEntry | undefined,
+  canHash: boolean,
+): ConfirmationAsk {
+  if (!canHash) return { kind: 'none', reason: 'the suppression list cannot be read without SECRET_KEY' };
+  if (email && unreachable(email, person.lastSeenAt))
+    return { kind: 'none', reason: 'this address cannot be reached, or reported our email as spam' };
+  const noes = [person.leftAt, person.emailOptOutAt, ownNo(email) ? email?.latestAt : undefined].filter(
+    (at): at is string => typeof at === 'string' && at !== '',
+  );
+  if (noes.length > 0) {
+    const latestNo = noes.sort().at(-1)!;
+    if (person.confirmationSentAt !== null && person.confirmationSentAt > latestNo)
+      return { kind: 'none', reason: 'asked once already to come back since their "no"' };
+    const because = person.leftAt !== null ? 'left' : person.emailOptOutAt !== null ? 'email_off' : 'deleted';
+    return { kind: 'come_back', because };
+  }
+  if (person.confirmedAt !== null) return { kind: 'none', reason: 'already confirmed' };
+  return { kind: 'confirm' };
 }
 
 /** Reads the suppression list for some keyed hashes of one kind (a repository's suppression query). */

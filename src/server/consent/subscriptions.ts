@@ -8,9 +8,11 @@ import type { ConsentSource } from '../db/consent-events.table.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
 import {
   blockingReason,
+  confirmationAsk,
   exclusionOf,
   suppressionsFor,
   type Audience,
+  type ConfirmationAsk,
   type Exclusion,
   type PersonSuppressions,
 } from './contact-rule.js';
@@ -32,7 +34,14 @@ export interface SubscriptionsStore {
   >;
   optOuts: Pick<
     OptOutsRepository,
-    'provenByEmailedLink' | 'leave' | 'remove' | 'stopTexts' | 'startTexts' | 'markUndeliverable' | 'clearUndeliverable'
+    | 'provenByEmailedLink'
+    | 'comeBack'
+    | 'leave'
+    | 'remove'
+    | 'stopTexts'
+    | 'startTexts'
+    | 'markUndeliverable'
+    | 'clearUndeliverable'
   >;
   suppressions: Pick<SuppressionsRepository, 'entries'>;
 }
@@ -88,26 +97,27 @@ export class Subscriptions {
   }
 
   /**
-   * A POST from a page an emailed link opened (saving choices with a channel on): the mailbox is
-   * theirs, so their email is confirmed and their own leaving or deletion is lifted on both their
-   * addresses (never a bounce, complaint or STOP).
+   * A POST from a page an emailed link opened (saving choices with a channel on, or the button of a
+   * confirmation): the mailbox is theirs, so their email is confirmed and their own leaving or
+   * deletion is lifted on the email (never a bounce or complaint). On the number, only what their own
+   * leaving put there: a mailbox does not prove a number, and another's "no" on it only START lifts.
    */
-  async provenByEmailedLink(
-    subscriber: Subscriber,
-    source: ConsentSource,
-    /** 'email' when the phone number is new to them (a change just made): another's leaving on it stays. */
-    addresses: 'both' | 'email' = 'both',
-  ): Promise<void> {
+  async provenByEmailedLink(subscriber: Subscriber, source: ConsentSource): Promise<void> {
+    await this.optOuts.provenByEmailedLink(subscriber.id, this.hashesOf(subscriber), source);
+  }
+
+  /**
+   * The "come back?" button (a page an emailed link opened), after leaving or turning email off: email
+   * on again and their own "no" lifted as above. Texts stay off until they turn them on themselves.
+   */
+  async comeBack(subscriber: Subscriber, source: ConsentSource): Promise<boolean> {
+    return this.optOuts.comeBack(subscriber.id, this.hashesOf(subscriber), source);
+  }
+
+  private hashesOf(subscriber: Pick<Subscriber, 'email' | 'phone'>): { email?: string; phone?: string } {
     const email = this.emailHash(subscriber.email);
-    const phone = addresses === 'both' ? this.phoneHash(subscriber.phone) : undefined;
-    await this.optOuts.provenByEmailedLink(
-      subscriber.id,
-      [
-        ...(email ? [{ kind: 'email' as const, hash: email }] : []),
-        ...(phone ? [{ kind: 'phone' as const, hash: phone }] : []),
-      ],
-      source,
-    );
+    const phone = this.phoneHash(subscriber.phone);
+    return { ...(email ? { email } : {}), ...(phone ? { phone } : {}) };
   }
 
   /**
@@ -268,6 +278,13 @@ export class Subscriptions {
     channels: Channel[],
   ): Promise<Map<string, PersonSuppressions>> {
     return suppressionsFor((kind, hashes) => this.suppressions.entries(kind, hashes), this, people, channels);
+  }
+
+  /** Which email a due confirmation request may send this person now (contact-rule.ts, confirmationAsk). */
+  async confirmationAsk(subscriber: Subscriber): Promise<ConfirmationAsk> {
+    const hash = this.emailHash(subscriber.email);
+    const entries = hash ? await this.suppressions.entries('email', [hash]) : new Map();
+    return confirmationAsk(subscriber, hash ? entries.get(hash) : undefined, this.canSuppress);
   }
 
   /** What the suppression list says of this channel's address for this person, newest reason first (for the pages' words). */

@@ -27,7 +27,8 @@ export class ConfirmationQueueRepository {
       .select('id')
       .where('confirm_requested_at', 'is not', null)
       .where('confirm_requested_at', '<=', now.toISOString())
-      .where('confirmed_at', 'is', null)
+      // Confirmed people too: someone who left or turned email off may be due their one "come back?"
+      // email (the mailer asks the contact rule which email, if any).
       .orderBy('confirm_requested_at')
       .limit(limit)
       .$if(this.context.dialect.engine === 'postgres', (query) => query.forUpdate().skipLocked());

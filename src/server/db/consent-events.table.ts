@@ -27,6 +27,11 @@ export const CONSENT_KINDS = [
    * the mailbox"): the leaving or deletion they themselves had asked for no longer holds.
    */
   'own_suppression_lifted',
+  /**
+   * Someone who had left or turned email off pressed the "come back?" button an emailed link opened
+   * (decision 041): email is on again; texts stay as they were.
+   */
+  'came_back',
   /** The person or the owner changed the name or phone number on the record (decision 031). */
   'name_changed',
   'phone_changed',

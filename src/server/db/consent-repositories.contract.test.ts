@@ -265,7 +265,7 @@ for (const engine of storeEngines) {
       expect(await store.optOuts.leave(randomUUID(), 'preferences_page', suppressions)).toBe(false);
     });
 
-    it('takes back someone who left and signs up again: channels on, unconfirmed, and asked to confirm again the same day', async () => {
+    it('a repeat sign-up after leaving changes nothing but asks once to come back, never twice', async () => {
       const { store } = await open();
       const { id } = await signUp(store);
       await claim(store);
@@ -273,11 +273,24 @@ for (const engine of storeEngines) {
       await store.subscribers.confirm(id);
       await store.subscribers.updatePreferences(id, { email: false }, 'one_click_unsubscribe');
       await store.optOuts.leave(id, 'preferences_page', suppressionsOf(rosa.email, rosa.phone, 'left'));
+      const before = await store.subscribers.subscriber(id);
 
-      const back = await signUp(store);
-      expect(back).toMatchObject({ id, leftAt: null, emailOptOutAt: null, smsOptOutAt: null, confirmedAt: null });
-      // Their last confirmation went out minutes ago, but that one confirmed the consent they withdrew.
+      const again = await signUp(store, { betaTesting: true, phone: '+15550001111' });
+      expect(again).toMatchObject({
+        id,
+        leftAt: before?.leftAt,
+        emailOptOutAt: before?.emailOptOutAt,
+        smsOptOutAt: before?.smsOptOutAt,
+        confirmedAt: before?.confirmedAt,
+        betaTesting: false,
+        phone: rosa.phone,
+        phoneChange: null,
+      });
+      // The one "come back?" email: their last confirmation went out before their "no".
       expect(await claim(store)).toEqual([{ id, email: 'rosa@example.com', attempts: 1 }]);
+      await store.confirmations.confirmationSent(id);
+      await signUp(store);
+      expect(await claim(store)).toEqual([]);
     });
 
     it('deleting removes the sign-up and its consent history and keeps only the suppression hashes', async () => {
@@ -315,7 +328,7 @@ for (const engine of storeEngines) {
       expect(JSON.stringify(records)).not.toContain(referralCode);
     });
 
-    it('counts a suppression only against consent given before it: a later sign-up lifts it', async () => {
+    it('holds a leaving over a later sign-up with the address: only the person lifts it', async () => {
       const { store } = await open();
       const before = await signUp(store);
       const [email, phone] = suppressionsOf(rosa.email, rosa.phone, 'left');
@@ -330,8 +343,23 @@ for (const engine of storeEngines) {
 
       const after = await signUp(store);
       expect(after.lastSeenAt > before.lastSeenAt).toBe(true);
+      expect(await isSuppressed(store, 'email', email.hash, after.lastSeenAt)).toBe(true);
+      expect(await isSuppressed(store, 'phone', phone.hash, after.lastSeenAt)).toBe(true);
+      // Another person's leaving on the same number is not theirs to lift: it stays until START.
+      await store.optOuts.leave((await signUp(store, { email: 'ben@example.com' })).id, 'preferences_page', [
+        { ...phone, source: 'preferences_page' },
+      ]);
+      // The "come back?" button from their mailbox lifts it on the email, and on the number only the
+      // mark their own leaving made.
+      expect(await store.optOuts.comeBack(after.id, { email: email.hash, phone: phone.hash }, 'confirm_page')).toBe(
+        true,
+      );
       expect(await isSuppressed(store, 'email', email.hash, after.lastSeenAt)).toBe(false);
-      expect(await isSuppressed(store, 'phone', phone.hash, after.lastSeenAt)).toBe(false);
+      expect(await isSuppressed(store, 'phone', phone.hash, after.lastSeenAt)).toBe(true);
+      expect((await store.suppressions.entries('phone', [phone.hash])).get(phone.hash)?.latestReason).toBe('left');
+      expect(await store.subscribers.subscriber(after.id)).toMatchObject({ leftAt: null, emailOptOutAt: null });
+      expect((await store.subscribers.subscriber(after.id))?.smsOptOutAt).not.toBeNull();
+      expect(await store.optOuts.comeBack(after.id, {}, 'confirm_page')).toBe(false); // nothing left to undo
     });
 
     it('STOP and START reach everyone who typed the number, in any of its stored forms, and record it', async () => {
@@ -424,16 +452,18 @@ for (const engine of storeEngines) {
       expect(await store.confirmations.deleteUnconfirmed(cutoff)).toBe(0);
     });
 
-    it('a repeat sign-up after turning email off needs the owner of the address to confirm again', async () => {
+    it('a repeat sign-up after turning email off keeps it off, and asks the address once to come back', async () => {
       const { store } = await open();
       const person = await signUp(store, { email: 'off@example.com' });
       for (const job of await store.confirmations.claimConfirmations(10, LEASE_MS))
         await store.confirmations.confirmationSent(job.id);
       await store.subscribers.confirm(person.id);
       await store.subscribers.updatePreferences(person.id, { email: false }, 'one_click_unsubscribe');
+      const off = await store.subscribers.subscriber(person.id);
       await signUp(store, { email: 'off@example.com' });
       const after = await store.subscribers.subscriber(person.id);
-      expect(after).toMatchObject({ emailOptOutAt: null, confirmedAt: null });
+      expect(after).toMatchObject({ emailOptOutAt: off?.emailOptOutAt, confirmedAt: off?.confirmedAt });
+      expect(after?.emailOptOutAt).not.toBeNull();
       expect((await store.confirmations.claimConfirmations(10, LEASE_MS)).map((job) => job.id)).toEqual([person.id]);
     });
 
@@ -450,11 +480,13 @@ for (const engine of storeEngines) {
       expect(await isSuppressed(store, 'phone', hash, later.lastSeenAt)).toBe(true);
       await store.optOuts.startTexts(['+15557654321'], hash, 'sms_reply');
       expect(await isSuppressed(store, 'phone', hash, later.lastSeenAt)).toBe(false);
-      // Leaving, by contrast, is lifted by the person's own later sign-up.
+      // A leaving on the number holds over any later sign-up with it too, until START from it.
       await store.optOuts.leave(later.id, 'preferences_page', [
         { kind: 'phone', hash, reason: 'left', source: 'preferences_page' },
       ]);
-      const back = await signUp(store, { email: 'someone-else@example.com', phone: '+15557654321' });
+      const back = await signUp(store, { email: 'a-third@example.com', phone: '+15557654321' });
+      expect(await isSuppressed(store, 'phone', hash, back.lastSeenAt)).toBe(true);
+      await store.optOuts.startTexts(['+15557654321'], hash, 'sms_reply');
       expect(await isSuppressed(store, 'phone', hash, back.lastSeenAt)).toBe(false);
     });
 

@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
-import type { MigrationInfo } from './migrate.js';
+import { migrateSqlite, type MigrationInfo } from './migrate.js';
+import { sqliteMigrations } from './sqlite-migrations.js';
 import { BackupError } from './database-errors.js';
 
 export interface TableRows {
@@ -51,13 +52,48 @@ export function sqliteTables(db: Database.Database): { tables: TableRows[]; reco
   return { tables, recorded };
 }
 
-/** An SQLite file opened read-only (a backup): its integrity_check, tables and migrations; errors keep SQLite's code. */
-export function readSqliteFile(file: string): Required<Pick<LiveDatabase, 'integrity'>> & Omit<LiveDatabase, 'exists'> {
+/** One entry of an SQLite schema: a table, index, view or trigger, and the SQL that made it. */
+export interface SqliteSchemaEntry {
+  type: string;
+  name: string;
+  sql: string;
+}
+
+/** Every entry of an SQLite schema but SQLite's own (sqlite_sequence, sqlite_stat1 …), by name. */
+export function sqliteSchema(db: Database.Database): SqliteSchemaEntry[] {
+  return (
+    db
+      .prepare(
+        "SELECT type, name, coalesce(sql, '') AS sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name",
+      )
+      .all() as SqliteSchemaEntry[]
+  ).map((entry) => ({ ...entry, sql: entry.sql.replace(/\s+/g, ' ').trim() }));
+}
+
+/** What this product's SQLite migrations up to `version` make: a fresh database migrated that far, read. */
+export async function migratedSqliteSchema(version: number): Promise<SqliteSchemaEntry[]> {
+  const fresh = new Database(':memory:');
+  try {
+    await migrateSqlite(
+      fresh,
+      sqliteMigrations.filter((migration) => migration.version <= version),
+    );
+    return sqliteSchema(fresh);
+  } finally {
+    fresh.close();
+  }
+}
+
+/** An SQLite file opened read-only (a backup): its integrity_check, tables, schema and migrations; errors keep SQLite's code. */
+export function readSqliteFile(
+  file: string,
+): Required<Pick<LiveDatabase, 'integrity'>> & Omit<LiveDatabase, 'exists'> & { entries: SqliteSchemaEntry[] } {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const integrity = (db.pragma('integrity_check') as { integrity_check: string }[]).map((row) => row.integrity_check);
-    if (integrity.length !== 1 || integrity[0] !== 'ok') return { integrity, tables: [], recorded: undefined };
-    return { integrity, ...sqliteTables(db) };
+    if (integrity.length !== 1 || integrity[0] !== 'ok')
+      return { integrity, tables: [], recorded: undefined, entries: [] };
+    return { integrity, ...sqliteTables(db), entries: sqliteSchema(db) };
   } finally {
     db.close();
   }

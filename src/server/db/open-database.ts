@@ -108,7 +108,10 @@ export async function openDatabase(
       // Reads and the repositories' few writes share this thread's connection (one Kysely, one
       // queue, so their transactions never interleave); sign-ups go through the writer thread's.
       const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
-      return handle(kysely, sqliteDialect, new SqliteSignupWriter(database.file, writerOptions), now);
+      // Kysely closes the connection only if a query of its own opened its driver: closed here as well.
+      return handle(kysely, sqliteDialect, new SqliteSignupWriter(database.file, writerOptions), now, () => {
+        if (connection.open) connection.close();
+      });
     }
     case 'postgres': {
       const pool = new pg.Pool({
@@ -131,7 +134,13 @@ export async function openDatabase(
   }
 }
 
-function handle(kysely: Kysely<Database>, dialect: SqlDialect, writer: SignupWriter, now: () => Date): Db {
+function handle(
+  kysely: Kysely<Database>,
+  dialect: SqlDialect,
+  writer: SignupWriter,
+  now: () => Date,
+  closeConnection: () => void = () => undefined,
+): Db {
   const { engine } = dialect;
   const context = { db: kysely, dialect, writer, now };
   let closing: Promise<void> | undefined;
@@ -160,7 +169,10 @@ function handle(kysely: Kysely<Database>, dialect: SqlDialect, writer: SignupWri
     },
     close() {
       // Everything already accepted is written before the connections close.
-      closing ??= writer.close().then(() => kysely.destroy());
+      closing ??= writer
+        .close()
+        .then(() => kysely.destroy())
+        .then(closeConnection);
       return closing;
     },
   };

@@ -18,18 +18,47 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** What the owner's log says of a person once they are deleted: that it was someone, and nothing more. */
 export const DELETED_PERSON = 'a person, deleted';
 
+/**
+ * Lifts the person's own "no" that an emailed link may lift: a leaving or deletion on their email,
+ * and on their number only what their own leaving put there (rows made at the moment of one of this
+ * record's "left" events). Returns how many entries went.
+ */
+async function liftOwnNo(
+  trx: Db,
+  id: string,
+  hashes: { email?: string | undefined; phone?: string | undefined },
+): Promise<number> {
+  let lifted = hashes.email ? await liftSuppressions(trx, 'email', hashes.email, OWN_REASONS) : 0;
+  if (hashes.phone) {
+    const gone = await trx
+      .deleteFrom('suppressions')
+      .where('kind', '=', 'phone')
+      .where('address_hash', '=', hashes.phone)
+      .where('reason', '=', 'left')
+      .where(
+        'created_at',
+        'in',
+        trx.selectFrom('consent_events').select('created_at').where('signup_id', '=', id).where('kind', '=', 'left'),
+      )
+      .executeTakeFirst();
+    lifted += Number(gone.numDeletedRows);
+  }
+  return lifted;
+}
+
 export class OptOutsRepository {
   constructor(private readonly context: QueryContext) {}
 
   /**
    * The person acted on a page an emailed link opened, so the mailbox is theirs: their email is
-   * confirmed (once), and the leaving or deletion they themselves asked for no longer holds on these
-   * addresses. A bounce, a complaint, an undeliverable mark and a STOP stay: only the phone's START
-   * lifts a STOP. Each change is a consent event.
+   * confirmed (once), and the leaving or deletion they themselves asked for no longer holds on the
+   * email. On the number, only the marks their own leaving made lift (the same record's "left" event,
+   * at the same moment): a mailbox never proves a number, so another person's "no" on it, a STOP, a
+   * bounce or a complaint stay. Each change is a consent event.
    */
   async provenByEmailedLink(
     id: string,
-    addresses: { kind: AddressKind; hash: string }[],
+    hashes: { email?: string | undefined; phone?: string | undefined },
     source: ConsentSource,
   ): Promise<{ confirmed: boolean; lifted: number }> {
     if (!isSignupId(id)) return { confirmed: false, lifted: 0 };
@@ -42,10 +71,43 @@ export class OptOutsRepository {
         .where('confirmed_at', 'is', null)
         .executeTakeFirst();
       if (Number(confirmed.numUpdatedRows) > 0) await recordConsentEvent(trx, id, 'confirmed', source, at);
-      let lifted = 0;
-      for (const address of addresses) lifted += await liftSuppressions(trx, address.kind, address.hash, OWN_REASONS);
+      const lifted = await liftOwnNo(trx, id, hashes);
       if (lifted > 0) await recordConsentEvent(trx, id, 'own_suppression_lifted', source, at);
       return { confirmed: Number(confirmed.numUpdatedRows) > 0, lifted };
+    });
+  }
+
+  /**
+   * The person pressed "come back" on a page an emailed link opened, after leaving or turning email
+   * off: back on the list with email on (and confirmed: the mailbox is theirs), their own leaving or
+   * deletion lifted on these addresses. Texts stay as they were: only their own page or START from the
+   * number turns them on. False when there was nothing to undo.
+   */
+  async comeBack(
+    id: string,
+    hashes: { email?: string | undefined; phone?: string | undefined },
+    source: ConsentSource,
+  ): Promise<boolean> {
+    if (!isSignupId(id)) return false;
+    const at = stamp(this.context);
+    return this.context.db.transaction().execute(async (trx) => {
+      const current = await trx.selectFrom('signups').select('confirmed_at').where('id', '=', id).executeTakeFirst();
+      const updated = await trx
+        .updateTable('signups')
+        .set({
+          left_at: null,
+          email_opt_out_at: null,
+          confirmed_at: current?.confirmed_at ?? at,
+          confirm_requested_at: null,
+        })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('left_at', 'is not', null), eb('email_opt_out_at', 'is not', null)]))
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return false;
+      await recordConsentEvent(trx, id, 'came_back', source, at);
+      if (!current?.confirmed_at) await recordConsentEvent(trx, id, 'confirmed', source, at);
+      await liftOwnNo(trx, id, hashes);
+      return true;
     });
   }
 

@@ -8,7 +8,7 @@ import { StoreUnavailableError } from './database-errors.js';
 import { EventBuffer, rowsOf } from './event-buffer.js';
 import type { EventRow } from './events-repository.js';
 import { toSignupRow, type SignupRow } from './signup-row.js';
-import { onRepeatSignup, postgresUpsert, SIGNUP_CONSENT_EVENT } from './signup-upsert.js';
+import { onRepeatSignup, OWN_CODE_IF_NEW, postgresUpsert, SIGNUP_CONSENT_EVENT } from './signup-upsert.js';
 import type { SignupAdded, SignupWriter, SignupWriterOptions } from './signup-writer.js';
 
 interface PendingAdd {
@@ -40,7 +40,7 @@ const columns = [
 /**
  * The sign-up rules (signup-upsert.ts) in PostgreSQL's words. created_at and last_seen_at are the
  * database server's clock (spec section 3). The code of the link the visit came through is kept only if
- * someone on record has it; each person's own code comes back (a repeat keeps its first).
+ * someone on record has it; each person's own code comes back for a new record only.
  */
 // A whole batch in one statement (one statement is one transaction), each sign-up with its line in
 // the consent history.
@@ -55,7 +55,7 @@ const UPSERT = `
       (SELECT referrer.referral_code FROM signups AS referrer WHERE referrer.referral_code = input.came_through)
     FROM input
     ${onRepeatSignup(postgresUpsert)}
-    RETURNING id, email_key, referral_code
+    RETURNING id, email_key, ${OWN_CODE_IF_NEW}
   ), consented AS (
     INSERT INTO consent_events (signup_id, kind, source, consent_version, created_at)
     SELECT upserted.id, '${SIGNUP_CONSENT_EVENT.kind}', '${SIGNUP_CONSENT_EVENT.source}', input.consent_version, now()
@@ -188,7 +188,7 @@ export class PostgresSignupWriter implements SignupWriter {
     try {
       // One statement is one transaction: when it returns, every row of the batch is committed.
       const codes = await this.upsert(adds.map((add) => add.row));
-      for (const add of adds) add.resolve({ referralCode: codes.get(add.row.emailKey) ?? '' });
+      for (const add of adds) add.resolve({ referralCode: codes.get(add.row.emailKey) ?? null });
     } catch (error) {
       if (isPostgresUnavailable(error)) {
         const failure = new StoreUnavailableError((error as Error).message);
@@ -218,7 +218,7 @@ export class PostgresSignupWriter implements SignupWriter {
     for (let attempt = 0; ; attempt += 1) {
       try {
         const codes = await this.upsert([add.row]);
-        return add.resolve({ referralCode: codes.get(add.row.emailKey) ?? '' });
+        return add.resolve({ referralCode: codes.get(add.row.emailKey) ?? null });
       } catch (error) {
         // Concurrent first sign-ups of one email can race on the unique key: the retry updates instead.
         if (isPostgresUnavailable(error)) return add.reject(new StoreUnavailableError((error as Error).message));
@@ -229,7 +229,7 @@ export class PostgresSignupWriter implements SignupWriter {
   }
 
   /** Writes the rows; each email's own link code. A taken id or link code fails it, to be tried again afresh. */
-  private async upsert(rows: SignupRow[]): Promise<Map<string, string>> {
+  private async upsert(rows: SignupRow[]): Promise<Map<string, string | null>> {
     const ids = rows.map(() => this.newId());
     const values = [
       ids,
@@ -252,7 +252,7 @@ export class PostgresSignupWriter implements SignupWriter {
       rows.map(() => this.confirmSignups),
       rows.map((row) => row.referredBy),
     ];
-    const { rows: stored } = await this.pool.query<{ email_key: string; referral_code: string }>(UPSERT, values);
+    const { rows: stored } = await this.pool.query<{ email_key: string; referral_code: string | null }>(UPSERT, values);
     return new Map(stored.map((row) => [row.email_key, row.referral_code]));
   }
 }

@@ -3,9 +3,9 @@
 import type { AnalyticsEvent } from '../../shared/analytics-events.js';
 import type { SignupInput } from '../../shared/signup-schema.js';
 
-/** What a stored sign-up tells the page: the person's own link code (a repeat sign-up keeps its first). */
+/** What a stored sign-up tells the page: the person's own link code, for a new record only (null for a repeat). */
 export interface SignupAdded {
-  referralCode: string;
+  referralCode: string | null;
 }
 
 export interface SignupWriter {

@@ -1,4 +1,5 @@
 // One suite, every engine: what any Db must do.
+import { isReferralCode } from '../../shared/referral.js';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -130,17 +131,23 @@ for (const engine of storeEngines) {
       expect(record.lastSeenAt).toBe(record.timestamp);
     });
 
-    it('gives each person a code of their own, keeps it on a repeat sign-up, and records whose link a newcomer came through', async () => {
+    it('gives each person a code of their own, never hands it to a repeat sign-up, and records whose link a newcomer came through', async () => {
       const store = await open();
-      const rosaCode = (await store.signups.add(rosa)).referralCode;
-      expect((await store.signups.add({ ...rosa, name: 'Rosa D' })).referralCode).toBe(rosaCode);
+      const rosaCode = (await store.signups.add(rosa)).referralCode ?? '';
+      expect(isReferralCode(rosaCode)).toBe(true);
+      // Anyone can type an address: a repeat's answer holds nothing the record has.
+      expect((await store.signups.add({ ...rosa, name: 'Rosa D' })).referralCode).toBeNull();
+      expect((await all(store)).find((record) => record.email === rosa.email)?.referralCode).toBe(rosaCode);
       const came = (email: string, referredBy: string) =>
         store.signups.add({ ...rosa, email, attribution: { referredBy } });
       const samCode = (await came('sam@example.com', rosaCode)).referralCode;
       expect(samCode).not.toBe(rosaCode);
       await came('made-up@example.com', 'abcdefghjkmn'); // the right form, but nobody's
       // A repeat keeps where it first came from: the second link is not recorded.
-      await came('sam@example.com', (await store.signups.add({ ...rosa, email: 'lee@example.com' })).referralCode);
+      await came(
+        'sam@example.com',
+        (await store.signups.add({ ...rosa, email: 'lee@example.com' })).referralCode ?? '',
+      );
       const by = Object.fromEntries((await all(store)).map((record) => [record.email, record.referredBy]));
       expect(by).toEqual({
         'rosa@example.com': null,
@@ -160,7 +167,7 @@ for (const engine of storeEngines) {
       expect(await all(second)).toMatchObject([{ email: 'rosa@example.com', utmSource: 'newsletter' }]);
     });
 
-    it('keeps one record per email: the first, with beta interest if either asked, and counts the repeats', async () => {
+    it('keeps one record per email: the first, beta interest as first given, and counts the repeats', async () => {
       const store = await open();
       await store.signups.add(rosa);
       const [first] = await all(store);
@@ -178,7 +185,8 @@ for (const engine of storeEngines) {
       expect(records).toHaveLength(1);
       const [kept] = records;
       expect(kept).toMatchObject({ id: first.id, name: 'Rosa Díaz', phone: '+15551234567', email: 'rosa@example.com' });
-      expect(kept?.betaTesting).toBe(true);
+      // Only the person changes their beta wish (their own page): a repeat sign-up speaks for nobody.
+      expect(kept?.betaTesting).toBe(false);
       expect(kept?.signupCount).toBe(3);
       expect(kept?.utmSource).toBe('newsletter');
       expect(kept?.timestamp).toBe(first.timestamp);
@@ -247,6 +255,7 @@ for (const engine of storeEngines) {
       await store.signups.add({
         ...rosa,
         email: 'b@example.com',
+        betaTesting: true,
         attribution: { referrer: 'https://www.facebook.com/x' },
       });
       await store.signups.add({ ...rosa, email: 'c@example.com', attribution: { referredBy: referralCode } });

@@ -1,6 +1,6 @@
 // What the SQLite writer's main-thread side and its thread share: settings, statements, messages.
 import Database from 'better-sqlite3';
-import { onRepeatSignup, SIGNUP_CONSENT_EVENT, sqliteUpsert } from './signup-upsert.js';
+import { onRepeatSignup, OWN_CODE_IF_NEW, SIGNUP_CONSENT_EVENT, sqliteUpsert } from './signup-upsert.js';
 
 /** How long a write waits for a lock another process holds before the database reports itself unavailable. */
 export const WRITE_BUSY_TIMEOUT_MS = 2000;
@@ -58,13 +58,13 @@ const REFERRED_BY_ON_RECORD =
 
 /**
  * The sign-up upsert (signup-upsert.ts) in SQLite's words. The code of the link the visit came through is
- * kept only if someone on record has it; the person's own code comes back (a repeat keeps its first).
+ * kept only if someone on record has it; the person's own code comes back for a new record only.
  */
 export const SQLITE_UPSERT = `
   INSERT INTO signups (${WRITER_COLUMNS.join(', ')})
   VALUES (${WRITER_COLUMNS.map((column) => (column === 'referred_by' ? REFERRED_BY_ON_RECORD : '?')).join(', ')})
   ${onRepeatSignup(sqliteUpsert)}
-  RETURNING referral_code`;
+  RETURNING ${OWN_CODE_IF_NEW}`;
 
 /** The consent history's line for a sign-up, in the same transaction: values consent_version, created_at, email_key. */
 export const SQLITE_INSERT_SIGNUP_CONSENT = `
@@ -85,7 +85,8 @@ export interface WriterRequest {
 
 /** One row written on its own; `idClash`: its random id or link code was taken, and it may be tried afresh. */
 export type WriterRowResult =
-  { ok: true; referralCode: string } | { ok: false; idClash: boolean; code: string | undefined; message: string };
+  | { ok: true; referralCode: string | null }
+  | { ok: false; idClash: boolean; code: string | undefined; message: string };
 
 export interface WriterResult {
   batch: number;
@@ -93,7 +94,7 @@ export interface WriterResult {
    * Each row's own link code, in order, when the whole batch committed (the usual case); otherwise one
    * result per row.
    */
-  results: { all: string[] } | WriterRowResult[];
+  results: { all: (string | null)[] } | WriterRowResult[];
 }
 
 /** One analytics event, in the order SQLITE_INSERT_EVENT takes them; a null time is the database's clock. */

@@ -205,7 +205,7 @@ export class SqliteSignupWriter implements SignupWriter {
     this.inFlight.delete(batch);
     adds.forEach((add, index) => {
       const result =
-        'all' in results ? ({ ok: true, referralCode: results.all[index] ?? '' } as const) : results[index];
+        'all' in results ? ({ ok: true, referralCode: results.all[index] ?? null } as const) : results[index];
       if (result?.ok) return add.resolve({ referralCode: result.referralCode });
       // A random 122-bit id or 60-bit link code clashing is next to impossible, but an existing record is
       // never overwritten, nor a sign-up lost: it is tried again with new ones.

@@ -26,9 +26,9 @@ const { file } = workerData as { file: string };
 const db: Database.Database = openSqlite(file, {}, WRITE_BUSY_TIMEOUT_MS);
 const upsert = db.prepare(SQLITE_UPSERT);
 const insertConsent = db.prepare(SQLITE_INSERT_SIGNUP_CONSENT);
-/** The sign-up and its line in the consent history, together; the person's own link code. */
-function writeRow(row: WriterRow): string {
-  const { referral_code: referralCode } = upsert.get(row) as { referral_code: string };
+/** The sign-up and its line in the consent history, together; the person's own link code when the record is new. */
+function writeRow(row: WriterRow): string | null {
+  const { referral_code: referralCode } = upsert.get(row) as { referral_code: string | null };
   insertConsent.run(
     row[WRITER_ROW_INDEX.consentVersion],
     row[WRITER_ROW_INDEX.createdAt],

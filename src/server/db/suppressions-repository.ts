@@ -22,7 +22,7 @@ export interface SuppressionEntry {
   stop: boolean;
   /** When it last did ('' if never). */
   stopAt: string;
-  /** The newest leaving, deletion or STOP ('' if none): a later sign-up is new consent and lifts it. */
+  /** The newest leaving, deletion or STOP ('' if none): only the person lifts it (an emailed button, or START). */
   latestAt: string;
   /** The newest reason among latestAt's ('' if none). */
   latestReason: SuppressionReason | '';
@@ -30,6 +30,8 @@ export interface SuppressionEntry {
   undeliverableAt: string;
   /** The newest reason among undeliverableAt's ('' if none). */
   undeliverableReason: SuppressionReason | '';
+  /** When the person last reported our email as spam ('' if never): their "no", which no sign-up lifts. */
+  complainedAt: string;
 }
 
 /** An address the list holds nothing about. */
@@ -40,6 +42,7 @@ export const NOT_SUPPRESSED: Readonly<SuppressionEntry> = {
   latestReason: '',
   undeliverableAt: '',
   undeliverableReason: '',
+  complainedAt: '',
 };
 
 /** The list's rows for some hashes, folded into one entry per hash. */
@@ -55,6 +58,7 @@ export function entriesFrom(
         entry.undeliverableAt = at;
         entry.undeliverableReason = reason;
       }
+      if (reason === 'complained' && at > entry.complainedAt) entry.complainedAt = at;
     } else {
       if (reason === 'sms_stop' && at > entry.stopAt) {
         entry.stop = true;

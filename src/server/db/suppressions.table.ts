@@ -5,7 +5,10 @@ import type { ConsentSource } from './consent-events.table.js';
 
 export type SuppressionReason = 'left' | 'deleted' | 'sms_stop' | 'undeliverable' | 'bounced' | 'complained';
 
-/** Reasons the person themselves gave (leaving, deleting): an emailed link's page may lift them; a STOP only START lifts. */
+/**
+ * Reasons the person themselves gave (leaving, deleting): on an email, the page an emailed link opens
+ * lifts them; on a number, only START from it (as for a STOP).
+ */
 export const OWN_REASONS: readonly SuppressionReason[] = ['left', 'deleted'];
 
 /** Reasons that are about the address alone, not the person's wish: they stop that channel only. */

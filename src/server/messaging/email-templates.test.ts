@@ -75,7 +75,7 @@ describe('the confirmation email', () => {
   it('says that pressing the button keeps them on the list, and the day their details go without it, in both parts', () => {
     const kept = renderConfirmationEmail({ ...input, deleteOn: deletionDay('2026-11-24T10:00:00.000Z', 14) });
     const sentence =
-      'Pressing the button is what keeps you on the list. If it is not pressed, we will not write to you again, and we will delete your details on December 8, 2026.';
+      'Pressing the button is what keeps you on the list. If it is not pressed, we will delete your details on December 8, 2026. Nothing more comes unless our form is used with this email again.';
     expect(kept.text.replace(/\s+/g, ' ')).toContain(sentence);
     expect(kept.html).toContain(sentence);
   });
@@ -87,7 +87,7 @@ describe('the confirmation email', () => {
       reminderInDays: 7,
     });
     const sentence =
-      'Pressing the button is what keeps you on the list. If it is not pressed, we will send you one reminder in 7 days, then nothing more, and we will delete your details on December 8, 2026.';
+      'Pressing the button is what keeps you on the list. If it is not pressed, we will send you one reminder in 7 days, and we will delete your details on December 8, 2026. Nothing more comes unless our form is used with this email again.';
     expect(kept.text.replace(/\s+/g, ' ')).toContain(sentence);
     expect(kept.html).toContain(sentence);
     expect(`${kept.text}${kept.html}`).not.toContain('we will not write to you again');

@@ -44,6 +44,28 @@ export function renderConfirmationEmail(input: ConfirmationEmailInput): Rendered
   });
 }
 
+/** The one "come back?" email to someone who said no (decision 041): their choice stands unless they press. */
+export function renderComeBackEmail(
+  input: Omit<ConfirmationEmailInput, 'reminderInDays' | 'shareUrl'> & { because: 'left' | 'email_off' | 'deleted' },
+): RenderedEmail {
+  const words = messageWords.comeBack;
+  const { text, html } = renderEmailParts({
+    subject: words.subject,
+    heading: words.heading,
+    body: [
+      { paragraph: words.intro },
+      { paragraph: words.because[input.because] },
+      { paragraph: words.ask, text: words.askText },
+      { button: { url: input.confirmUrl, label: words.button } },
+      ...(input.because === 'deleted' ? [{ paragraph: words.deleteOn(input.deleteOn) }] : []),
+      { paragraph: words.notYou },
+    ],
+    signature: messageWords.confirmation.signature,
+    footer: personalFooter(input),
+  });
+  return { subject: words.subject, text, html };
+}
+
 /** The one reminder: the same button, the day the details go, and that no other reminder follows. */
 export function renderReminderEmail(input: ConfirmationEmailInput): RenderedEmail {
   const words = messageWords.reminder;

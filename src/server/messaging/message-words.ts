@@ -26,8 +26,8 @@ export const messageWords = {
      */
     keeps: (deleteOn: string, reminderInDays?: number) =>
       reminderInDays
-        ? `Pressing the button is what keeps you on the list. If it is not pressed, we will send you one reminder in ${reminderInDays} ${reminderInDays === 1 ? 'day' : 'days'}, then nothing more, and we will delete your details on ${deleteOn}.`
-        : `Pressing the button is what keeps you on the list. If it is not pressed, we will not write to you again, and we will delete your details on ${deleteOn}.`,
+        ? `Pressing the button is what keeps you on the list. If it is not pressed, we will send you one reminder in ${reminderInDays} ${reminderInDays === 1 ? 'day' : 'days'}, and we will delete your details on ${deleteOn}. Nothing more comes unless our form is used with this email again.`
+        : `Pressing the button is what keeps you on the list. If it is not pressed, we will delete your details on ${deleteOn}. Nothing more comes unless our form is used with this email again.`,
     notYou: 'If it was not you, do nothing.',
     /** Before their own link to pass on (its words are the page's: shared/share-content.ts). */
     share: `${shareWords.prompt} Send them this link to our page:`,
@@ -35,6 +35,26 @@ export const messageWords = {
     preferencesLink: 'Change what we send you',
     unsubscribeLink: 'Stop all emails',
     signature: `The ${product} team`,
+  },
+  /**
+   * Someone who said no (left, turned email off, deleted their details) and whose email was typed into
+   * the form again: asked once whether to come back; nothing changes unless they press (decision 041).
+   */
+  comeBack: {
+    subject: `Do you want launch news from ${product} again?`,
+    heading: 'Do you want to hear from us again?',
+    intro: `Someone, we hope you, signed up again on the ${product} website with this email.`,
+    because: {
+      left: 'Before that, you had left our list.',
+      email_off: 'Before that, you had turned off our emails.',
+      deleted: 'Before that, you had asked us to delete your details, and we did.',
+    },
+    ask: 'If you want an email from us when our app is ready, please press the button below.',
+    askText: 'If you want an email from us when our app is ready, please open the link below.',
+    button: 'Yes, send me launch news again',
+    /** The details typed in again are deleted on that day unless they press (the one who had deleted theirs). */
+    deleteOn: (day: string) => `If you do not press it, we will delete the details typed in again on ${day}.`,
+    notYou: 'If it was not you, or you do not want this, do nothing. Nothing changes, and we will not ask you again.',
   },
   /** The one reminder, CONFIRMATION_REMINDER_DAYS after the confirmation email, before the details are deleted. */
   reminder: {
@@ -135,8 +155,14 @@ export const linkPageWords = {
       'You have turned off our emails and texts, so we will not send you the launch news. To get it, choose what we send you on your own page.',
     /** The launch message has gone out already. */
     doneLaunched: `Our app is out now, so there is no launch message left to send. You can get ${product} from the App Store or Google Play.`,
-    leftTitle: 'You are not on the list',
-    leftText: 'You left the list, so we will not write to you. To come back, tick a box on your own page.',
+    /** The "come back?" page, for someone who left or turned email off (decision 041). */
+    comeBackTitle: 'Do you want launch news again?',
+    leftText: 'You left our list, so we send you nothing.',
+    emailOffText: 'You turned off our emails, so we send you none.',
+    comeBackText:
+      'If you want an email from us when our app is ready, press the button. Texts stay off: you can turn them on from your own page.',
+    comeBackButton: 'Yes, send me launch news again',
+    comeBackNotYou: 'If you do not want this, do nothing. Nothing changes unless you press the button.',
     preferencesLink: 'Change what we send you',
   },
   preferences: {
@@ -152,14 +178,14 @@ export const linkPageWords = {
     smsStopped:
       'This phone number replied STOP to one of our texts, so we send it no texts. To get them again, reply START.',
     smsUnreachable:
-      'Our texts cannot reach this phone number: the phone company says it cannot get texts (a landline, or a number no longer in use). To get texts, sign up again with a mobile number.',
-    /** The number's own suppression is a leaving or a deletion (someone using it left) after they signed up. */
+      'Our texts cannot reach this phone number: the phone company says it cannot get texts (a landline, or a number no longer in use). To get texts, give us a mobile number below.',
+    /** The number's own suppression is a leaving or a deletion (someone using it left): only START from it lifts that. */
     smsTakenOff:
-      'This phone number was taken off our list after you signed up (someone using it left the list or deleted their details), so we send it no texts. If it is your number and you want texts, sign up again with it.',
+      'This phone number was taken off our list (someone using it left the list or deleted their details), so we send it no texts. If it is your number and you want texts, send the word START from it to the number our texts come from.',
     emailUnreachable:
       'Our emails to this address came back undelivered, so we send it no more email. If the address works again, sign up again with it.',
     emailComplained:
-      'One of our emails to this address was marked as spam, so we send it no more email. To get email from us again, sign up again.',
+      'One of our emails to this address was marked as spam, so we send it no more email. If that was a mistake, please write to us and we will put it right.',
     save: 'Save my choices',
     notConfirmed:
       'We have not heard back from you since you signed up. To stay on the list, press "Save my choices" below.',
@@ -180,18 +206,19 @@ export const linkPageWords = {
     leaveTitle: 'Leave the list',
     leaveText: 'We will stop all emails and texts. You can come back here later and tick a box again.',
     leave: 'Leave the list',
-    left: 'You have left the list. We will not write to you again.',
+    left: 'You have left the list. We will send you no launch news. If your email is ever typed into our form again, we will ask you once, and nothing changes unless you say yes.',
     comeBack: 'If you change your mind, tick a box below and press "Save my choices".',
     deleteTitle: 'Delete my details',
-    deleteText: 'We will remove your name, phone number and email for good.',
+    deleteText: 'We will remove your name, phone number and email from our list.',
     delete: 'Delete my details',
     deleteAsk: 'Delete your details?',
     deleteAskText:
-      'This removes your name, phone number and email for good. We keep only a scrambled code, so we never write to you by mistake.',
+      'This removes your name, phone number and email from our list. Safety copies of the list (backups) keep them until those copies are replaced by newer ones. We keep only a scrambled code, so we never write to you by mistake.',
     deleteYes: 'Yes, delete my details',
     deleteNo: 'No, keep them',
     deletedTitle: 'Your details are gone',
-    deleted: 'We have deleted your details. We will not write to you again.',
+    deleted:
+      'We have deleted your details. If your email is ever typed into our form again, we will ask you once whether you want to come back, and nothing changes unless you say yes.',
     detailsTitle: 'Your name and phone number',
     detailsIntro: 'If we have your name or phone number wrong, change it here.',
     nameLabel: 'New name',

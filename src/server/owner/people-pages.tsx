@@ -120,7 +120,8 @@ const KIND_WORDS: Record<ConsentKind, string> = {
   sms_undeliverable_cleared: 'Texts allowed to this number again',
   email_bounced: 'Email to this address bounced: no more email to it',
   email_complained: 'Reported our email as spam: no more email',
-  own_suppression_lifted: 'Came back through their emailed link: their own leaving no longer holds',
+  own_suppression_lifted: 'Pressed a button in our email: their own leaving or deletion no longer holds on this email',
+  came_back: 'Came back to the list with the button in our email (email on; texts as they were)',
   name_changed: 'Name changed',
   phone_changed: 'Phone number changed',
 };

@@ -4,6 +4,7 @@ import { describeSignupIssues, looksAutomated, signupInputSchema } from '../../s
 import { AppError } from '../errors.js';
 import { StoreUnavailableError } from '../db/database-errors.js';
 import type { SignupsRepository } from '../db/signups-repository.js';
+import { newReferralCode } from '../../shared/referral.js';
 
 /** A sign-up is a few hundred bytes; anything much larger is not one. */
 export const SIGNUP_BODY_LIMIT_BYTES = 10 * 1024;
@@ -38,7 +39,7 @@ export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app,
       );
       throw new AppError(422, 'not_accepted', 'We could not take this sign-up. Please press the button again.');
     }
-    let added: { referralCode: string };
+    let added: { referralCode: string | null };
     try {
       added = await signups.add(parsed.data);
     } catch (error) {
@@ -59,11 +60,14 @@ export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app,
       outage.since = undefined;
     }
     onStored?.();
-    // The spec reads the answer only as success or failure. It carries the person's own link code, for
-    // the page's "Tell a family member" (a repeat sign-up gets the code it has had since it joined).
+    // The spec reads the answer only as success or failure. A new record's answer carries the person's
+    // own link code, for the page's "Tell a family member". Anyone can type an address, so a repeat's
+    // must not hand out what the record holds, nor differ from a new one's (that would say who is on
+    // the list): it carries a fresh code held nowhere, a working link to the page that credits nobody
+    // (decision 041).
     return reply
       .code(201)
       .type('application/json; charset=utf-8')
-      .send(JSON.stringify({ status: 'ok', referralCode: added.referralCode }));
+      .send(JSON.stringify({ status: 'ok', referralCode: added.referralCode ?? newReferralCode() }));
   });
 };

@@ -156,12 +156,24 @@ for (const engine of storeEngines) {
         expect(page).not.toContain('<form');
       });
 
-      it('confirm, after leaving: the page says they are not on the list, and offers no button', async () => {
+      it('confirm, after leaving: the page asks whether to come back; only its button brings email back, texts stay off', async () => {
         const { app, store, id } = await setUp();
         await new Subscriptions(store, hasher).leave(id, 'preferences_page');
-        const page = (await app.inject({ method: 'GET', url: `/confirm/${links.sign('confirm', id)}` })).body;
-        expect(page).toContain('<h1>You are not on the list</h1>');
-        expect(page).not.toContain('<form');
+        const url = `/confirm/${links.sign('confirm', id)}`;
+        const page = (await app.inject({ method: 'GET', url })).body;
+        expect(page).toContain(`<h1>${linkPageWords.confirm.comeBackTitle}</h1>`);
+        expect(page).toContain(linkPageWords.confirm.leftText);
+        expect(page).toContain(linkPageWords.confirm.comeBackButton);
+        // Opening the link (a mail scanner does) changes nothing.
+        expect((await store.subscribers.subscriber(id))?.leftAt).not.toBeNull();
+        expect((await app.inject({ method: 'POST', url, ...form({}) })).statusCode).toBe(303);
+        const back = await store.subscribers.subscriber(id);
+        expect(back).toMatchObject({ leftAt: null, emailOptOutAt: null });
+        expect(back?.smsOptOutAt).not.toBeNull();
+        expect((await store.consentEvents.history(id)).map((event) => event.kind)).toContain('came_back');
+        const done = (await app.inject({ method: 'GET', url })).body;
+        expect(done).toContain('<h1>Thank you. You are confirmed.</h1>');
+        expect(done).toContain(linkPageWords.confirm.doneText(true, false));
       });
 
       it('save: each box turns its channel on or off, each change is recorded, and the page restates the choices', async () => {
@@ -203,15 +215,15 @@ for (const engine of storeEngines) {
         );
       });
 
-      it('confirm after "Stop all emails" with texts off: the page says no launch news will come, never "we will let you know"', async () => {
+      it('confirm after "Stop all emails" with texts off: the page asks whether to come back, and says nothing will come until they do', async () => {
         const { app, store, id } = await setUp();
         await store.subscribers.updatePreferences(id, { email: false, sms: false, beta: false }, 'preferences_page');
         const url = `/confirm/${links.sign('confirm', id)}`;
-        await app.inject({ method: 'POST', url, ...form({}) });
         const page = (await app.inject({ method: 'GET', url })).body;
-        expect(page).toContain('<h1>Thank you. You are confirmed.</h1>');
-        expect(page).toContain(linkPageWords.confirm.doneNothing);
+        expect(page).toContain(linkPageWords.confirm.emailOffText);
+        expect(page).toContain(linkPageWords.confirm.comeBackNotYou);
         expect(page).not.toContain('We will let you know');
+        expect((await store.subscribers.subscriber(id))?.emailOptOutAt).not.toBeNull();
       });
 
       it('"Saved. We will send you…" is worked out for the launch message that will go: its audience, its channels, and once it has gone', async () => {
@@ -285,7 +297,7 @@ for (const engine of storeEngines) {
 
         const done = await app.inject({ method: 'GET', url: `${url}?done=deleted` });
         expect(done.statusCode).toBe(200);
-        expect(done.body).toContain('We have deleted your details. We will not write to you again.');
+        expect(done.body).toContain(linkPageWords.preferences.deleted);
         // Afterwards the link names nobody: each of its pages says so with a 404.
         const gone = await app.inject({ method: 'GET', url });
         expect(gone.statusCode).toBe(404);

@@ -62,7 +62,14 @@ async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, lau
     const id = links.verify('confirm', request.params.token);
     const subscriber = id ? await subscriptions.subscriber(id) : undefined;
     if (!id || !subscriber) return html(reply, badLinkPage(), 404);
-    const state = subscriber.leftAt !== null ? 'left' : subscriber.confirmedAt !== null ? 'confirmed' : 'unconfirmed';
+    const state =
+      subscriber.leftAt !== null
+        ? 'left'
+        : subscriber.emailOptOutAt !== null
+          ? 'email_off'
+          : subscriber.confirmedAt !== null
+            ? 'confirmed'
+            : 'unconfirmed';
     return html(
       reply,
       confirmPage({
@@ -75,15 +82,18 @@ async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, lau
 
   forms.post<TokenParams>('/confirm/:token', async (request, reply) => {
     const id = links.verify('confirm', request.params.token);
-    if (!id) return html(reply, badLinkPage(), 404);
-    if ((await subscriptions.confirm(id, 'confirm_page')) === 'missing') return html(reply, badLinkPage(), 404);
-    // The link came by email: their own earlier leaving no longer holds on these addresses.
-    const subscriber = await subscriptions.subscriber(id);
-    if (subscriber && subscriber.leftAt === null) {
+    const subscriber = id ? await subscriptions.subscriber(id) : undefined;
+    if (!id || !subscriber) return html(reply, badLinkPage(), 404);
+    if (subscriber.leftAt !== null || subscriber.emailOptOutAt !== null) {
+      // The "come back?" button: only the person, from their own mailbox, undoes their "no".
+      await subscriptions.comeBack(subscriber, 'confirm_page');
+    } else {
+      await subscriptions.confirm(id, 'confirm_page');
+      // The link came by email: their own earlier deletion no longer holds on the address.
       await subscriptions.provenByEmailedLink(subscriber, 'confirm_page');
-      // A launch message made before they confirmed (confirmed people only) now holds theirs.
-      await launch.join((await subscriptions.subscriber(id)) ?? subscriber);
     }
+    // A launch message made before they confirmed (confirmed people only) now holds theirs.
+    await launch.join((await subscriptions.subscriber(id)) ?? subscriber);
     return reply.redirect(`/confirm/${request.params.token}`, 303);
   });
 }
@@ -189,7 +199,7 @@ async function preferencesRoutes(
     const updated = await subscriptions.changeDetails(id, checked.details, 'preferences_page');
     if (!updated) return html(reply, nothingHeldPage(), 404);
     // The link came by email: the mailbox is theirs (a new number's own leaving, if any, stays).
-    await subscriptions.provenByEmailedLink(updated, 'preferences_page', 'email');
+    await subscriptions.provenByEmailedLink(updated, 'preferences_page');
     return reply.redirect(`/preferences/${request.params.token}?done=details`, 303);
   });
 
@@ -271,7 +281,7 @@ async function phoneChangeRoutes(forms: FastifyInstance, { subscriptions, links 
     if (!updated) return gone(reply);
     // The link came by email: the mailbox is theirs (their email is confirmed if it was not). The
     // number is new to this record: a leaving recorded on it stays until they save their choices.
-    await subscriptions.provenByEmailedLink(updated, 'phone_change_email', 'email');
+    await subscriptions.provenByEmailedLink(updated, 'phone_change_email');
     return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
   });
 }

@@ -224,7 +224,7 @@ describe('the link pages’ markup', () => {
     expect(pages.preferences).toContain(text.leave);
     expect(pages.left).not.toContain(`>${text.leave}</button>`);
     expect(pages.left).toMatch(
-      /role="status"><p>You have left the list\. We will not write to you again\.<\/p><p>If you change your mind/,
+      /role="status"><p>You have left the list\. We will send you no launch news\. If your email is ever typed into our form again, we will ask you once, and nothing changes unless you say yes\.<\/p><p>If you change your mind/,
     );
   });
 });

@@ -21,8 +21,11 @@ export function badLinkPage(): string {
   return noticePage(words.badLink.title, words.badLink.text);
 }
 
-/** Where the person stands: the button shows only while there is something to confirm. */
-export type ConfirmState = 'unconfirmed' | 'confirmed' | 'left';
+/**
+ * Where the person stands: the button shows only while there is something to confirm, or a "no" of
+ * theirs to undo (left the list, or turned email off: the "come back?" button, decision 041).
+ */
+export type ConfirmState = 'unconfirmed' | 'confirmed' | 'left' | 'email_off';
 
 export function confirmPage({
   state,
@@ -47,17 +50,29 @@ export function confirmPage({
         </form>
       </>,
     );
-  const confirmedText = launch?.launched
+  if (state === 'left' || state === 'email_off')
+    return renderPage(
+      confirm.comeBackTitle,
+      <>
+        <h1>{confirm.comeBackTitle}</h1>
+        <p>{state === 'left' ? confirm.leftText : confirm.emailOffText}</p>
+        <p>{confirm.comeBackText}</p>
+        <form method="post">
+          <Button label={confirm.comeBackButton} />
+        </form>
+        <p>{confirm.comeBackNotYou}</p>
+        <LinkLine href={preferencesUrl} label={confirm.preferencesLink} />
+      </>,
+    );
+  const text = launch?.launched
     ? confirm.doneLaunched
     : launch && (launch.willSend.email || launch.willSend.sms)
       ? confirm.doneText(launch.willSend.email, launch.willSend.sms)
       : confirm.doneNothing;
-  const [title, text] =
-    state === 'confirmed' ? [confirm.doneTitle, confirmedText] : [confirm.leftTitle, confirm.leftText];
   return renderPage(
-    title,
+    confirm.doneTitle,
     <>
-      <h1>{title}</h1>
+      <h1>{confirm.doneTitle}</h1>
       <p>{text}</p>
       <LinkLine href={preferencesUrl} label={confirm.preferencesLink} />
     </>,

@@ -184,6 +184,11 @@ export function postgresDataEntries(file: string, toc: string): string[] {
 /** The start of a table's rows in `pg_restore --data-only` output. */
 const COPY_START = /^COPY (?:"?([^".\s]+)"?\.)?"?([^"\s(]+)"? .*FROM stdin;$/;
 
+/** The TOC lines a restore of this dump uses: this product's tables and what belongs to them, checked again. */
+export async function postgresRestoreEntries(file: string): Promise<string[]> {
+  return postgresDataEntries(file, await runPostgresTool('pg_restore', ['--list', file]));
+}
+
 /**
  * Lists the dump's tables, then reads every row of it (pg_restore fails on a file cut short), counting
  * each table's rows and reading schema_migrations as it passes.

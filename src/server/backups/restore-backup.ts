@@ -6,7 +6,7 @@ import type { DatabaseConfig } from '../config.js';
 import { plural } from '../../shared/plain-numbers.js';
 import { openDatabase } from '../db/open-database.js';
 import { BackupError } from '../db/database-errors.js';
-import { readBackup, type BackupContents } from './backup-contents.js';
+import { postgresRestoreEntries, readBackup, type BackupContents } from './backup-contents.js';
 import { readLiveDatabase, type LiveDatabase, type TableRows } from '../db/database-inspection.js';
 import { restorePostgres, restoreSqlite } from '../db/database-copies.js';
 import { claimDatabaseForRestore } from '../db/database-in-use.js';
@@ -113,7 +113,7 @@ async function replaceWith(
 /** The copy written in, then the migrations this release has and the copy does not (the server would run them at start). */
 async function restoreInto(database: DatabaseConfig, from: string): Promise<void> {
   if (database.kind === 'sqlite') await restoreSqlite(from, database.file);
-  else await restorePostgres(from, database.url);
+  else await restorePostgres(from, database.url, await postgresRestoreEntries(from));
   const store = await openDatabase(database, { migrate: true });
   await store.close();
 }

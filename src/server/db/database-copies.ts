@@ -73,43 +73,51 @@ export async function restoreSqlite(from: string, file: string): Promise<void> {
 }
 
 /**
- * Removes this product's tables from the schema (a migrated but empty database has them; a replaced
- * one had rows, copied first), then pg_restore in one transaction. The schema itself is left out of
- * the restore, as it is there already (public always is).
+ * Replaces this product's tables with the backup's, in one transaction: the DROP of what is there
+ * (a migrated but empty database has them; a replaced one had rows, copied first) and the restore of
+ * `entries` (the TOC lines of the backup's tables and what belongs to them, never code: the caller
+ * checked them) run as one psql script, so a failure halfway leaves the database as it was.
  */
-export async function restorePostgres(from: string, url: string): Promise<void> {
+export async function restorePostgres(from: string, url: string, entries: string[]): Promise<void> {
   const ours = new Set<string>([...TABLE_NAMES, 'schema_migrations']);
-  await withPostgres(url, async (client) => {
+  const drop = await withPostgres(url, async (client) => {
     const schema = await currentSchema(client);
-    const drop = (await postgresTables(client, schema)).map(({ table }) => table).filter((table) => ours.has(table));
-    if (drop.length > 0) {
-      const names = drop.map((table) => `${client.escapeIdentifier(schema)}.${client.escapeIdentifier(table)}`);
-      await client.query(`DROP TABLE IF EXISTS ${names.join(', ')} CASCADE`);
-    }
+    const tables = (await postgresTables(client, schema)).map(({ table }) => table).filter((table) => ours.has(table));
+    return tables.map((table) => `${client.escapeIdentifier(schema)}.${client.escapeIdentifier(table)}`);
   });
-  const toc = await runPostgresTool('pg_restore', ['--list', from]);
-  const list = toc
-    .split('\n')
-    .filter((line) => !/^\d+; \d+ \d+ (SCHEMA|COMMENT) - /.test(line))
-    .join('\n');
-  const listFile = path.join(tmpdir(), `scamsavvy-restore-${randomBytes(6).toString('hex')}.list`);
-  await writeFile(listFile, list, { mode: 0o600 });
+  const work = path.join(tmpdir(), `scamsavvy-restore-${randomBytes(6).toString('hex')}`);
+  const files = { list: `${work}.list`, drop: `${work}-drop.sql`, rows: `${work}-rows.sql` };
   const { dbname, env } = connectionFor(url);
   try {
+    // Only we can read these: the rows are people's details.
+    await writeFile(files.list, entries.join('\n'), { mode: 0o600 });
+    await writeFile(files.drop, drop.length > 0 ? `DROP TABLE IF EXISTS ${drop.join(', ')} CASCADE;\n` : '', {
+      mode: 0o600,
+    });
+    await writeFile(files.rows, '', { mode: 0o600 });
+    // The restore as SQL (the rows as COPY blocks), written by pg_restore straight into its file.
+    await runPostgresTool('pg_restore', [
+      '--no-owner',
+      '--no-privileges',
+      `--use-list=${files.list}`,
+      `--file=${files.rows}`,
+      from,
+    ]);
+    // Both files in one transaction (psql's --single-transaction covers every --file).
     await runPostgresTool(
-      'pg_restore',
+      'psql',
       [
+        '--no-psqlrc',
+        '--quiet',
         '--single-transaction',
-        '--exit-on-error',
-        '--no-owner',
-        '--no-privileges',
-        `--use-list=${listFile}`,
+        '--set=ON_ERROR_STOP=1',
+        `--file=${files.drop}`,
+        `--file=${files.rows}`,
         `--dbname=${dbname}`,
-        from,
       ],
       { env },
     );
   } finally {
-    await rm(listFile, { force: true });
+    for (const file of Object.values(files)) await rm(file, { force: true });
   }
 }

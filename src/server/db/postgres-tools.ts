@@ -31,8 +31,8 @@ export interface ToolRun {
   signal?: AbortSignal;
 }
 
-/** Runs pg_dump or pg_restore to the end; resolves with what it printed, rejects with a BackupError that says why. */
-export function runPostgresTool(tool: 'pg_dump' | 'pg_restore', args: string[], run: ToolRun = {}): Promise<string> {
+/** Runs pg_dump, pg_restore or psql to the end; resolves with what it printed, rejects with a BackupError that says why. */
+export function runPostgresTool(tool: 'pg_dump' | 'pg_restore' | 'psql', args: string[], run: ToolRun = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(tool, args, {
       stdio: ['ignore', 'pipe', 'pipe'],

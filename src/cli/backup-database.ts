@@ -21,6 +21,10 @@ Makes a consistent copy of the database DATABASE_URL names while the server runs
 under a temporary name and renamed when it is complete and checked; only its owner can read it.
   --out FILE   where the copy goes; it must not exist yet. A folder: the copy is named by the time in it`;
 
+/** Said with every backup: the copy's suppression list and links are unreadable without the key (decision 041). */
+export const KEY_WITH_BACKUPS =
+  'Keep SECRET_KEY with your backups, apart from this machine: without it a restored list cannot tell who asked never to hear from us, and the server refuses to start (docs/production.md).';
+
 export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
   const flags = readFlags(argv, { out: { type: 'string' } }, usage, { out, err });
   if ('exitCode' in flags) return flags.exitCode;
@@ -58,6 +62,7 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
       `Checked: it is whole, it is this product's, and its schema is at migration ${contents.schemaVersion}.`,
       describeTables(contents.tables),
       ...(recorded ? [] : ['(Not shown on the dashboard: the database is not set up for this release yet.)']),
+      ...(config.messaging.secretKey ? [KEY_WITH_BACKUPS] : []),
       '',
     ].join('\n'),
   );

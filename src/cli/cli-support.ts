@@ -1,4 +1,5 @@
 // What the owner's commands share: opening the database with errors a person can act on.
+import { checkSecretKey, SecretKeyMismatchError } from '../server/messaging/secret-key-check.js';
 import { createInterface } from 'node:readline/promises';
 import { realpathSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -55,11 +56,19 @@ export function describe(database: DatabaseConfig): string {
 
 /** Opens the store DATABASE_URL names, turning the usual failures into one clear sentence. */
 export async function openStoreForCli({ migrate = false } = {}): Promise<{ store: Db; where: string }> {
-  const { database } = loadConfig();
+  const { database, messaging } = loadConfig();
   const where = describe(database);
   try {
-    return { store: await openDatabase(database, { migrate }), where };
+    const store = await openDatabase(database, { migrate });
+    try {
+      await checkSecretKey(store.secretKeys, messaging);
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return { store, where };
   } catch (error) {
+    if (error instanceof SecretKeyMismatchError) throw new CliError(error.message);
     const { code, message } = error as { code?: string; message: string };
     if (error instanceof NotMigratedError) throw new CliError(`${where} is not set up yet. ${error.message}`);
     if (code === 'SQLITE_CANTOPEN')

@@ -34,7 +34,7 @@ describe('npm run db:backup', () => {
     const result = await runCommand(backup, ['--out', out]);
     expect(result.code, result.err).toBe(0);
     expect(result.out).toContain(`Backed up the SQLite file ${live} to ${out} (`);
-    expect(result.out).toContain("Checked: it is whole, it is this product's, and its schema is at migration 14.");
+    expect(result.out).toContain("Checked: it is whole, it is this product's, and its schema is at migration 15.");
     expect(result.out).toContain('It holds 1 person:');
     expect(result.out).toMatch(/^ {2}signups +1$/m);
     const store = await openDatabase({ kind: 'sqlite', file: live }, { migrate: false });
@@ -71,7 +71,7 @@ describe('npm run db:check', () => {
     const result = await runCommand(check, []);
     expect(result.code, result.err).toBe(0);
     expect(result.out).toContain(
-      `All is well: the SQLite file ${live} is whole (integrity_check: ok), and its schema is up to date (migration 14).`,
+      `All is well: the SQLite file ${live} is whole (integrity_check: ok), and its schema is up to date (migration 15).`,
     );
   });
 
@@ -82,7 +82,7 @@ describe('npm run db:check', () => {
     const result = await runCommand(check, []);
     expect(result.code).toBe(1);
     expect(result.err).toMatch(
-      /^To do: the SQLite file .*old\.db needs \d+ migrations this release has \(.*14 backup-runs\)\. The server runs them when it starts; npm run db:migrate runs them now\./,
+      /^To do: the SQLite file .*old\.db needs \d+ migrations this release has \(.*15 texts-proven\)\. The server runs them when it starts; npm run db:migrate runs them now\./,
     );
   });
 
@@ -92,7 +92,7 @@ describe('npm run db:check', () => {
     const good = await runCommand(check, ['--file', out]);
     expect(good.code, good.err).toBe(0);
     expect(good.out).toContain(
-      `All is well: ${out} is an SQLite backup of this product, whole, with its schema at migration 14.`,
+      `All is well: ${out} is an SQLite backup of this product, whole, with its schema at migration 15.`,
     );
     const cut = path.join(dir, 'cut.sqlite');
     writeFileSync(cut, readFileSync(out).subarray(0, 8192));

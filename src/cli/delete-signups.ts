@@ -75,12 +75,12 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
     return 2;
   }
 
-  const { secretKey } = loadConfig().messaging;
+  const { secretKey, previousSecretKey } = loadConfig().messaging;
   const { store } = await openStoreForCli();
   try {
     const address = { ...(email ? { email } : {}), ...(phone ? { phone } : {}) };
     const sizes = await historySizes(store, address);
-    const { subscriptions } = createMessagingCore({ secretKey }, store);
+    const { subscriptions } = createMessagingCore({ secretKey, previousSecretKey }, store);
     const removed = await subscriptions.removeByAddress(address, 'owner');
     if (removed.length === 0) {
       const asked = [email ? `the email ${email}` : '', phone ? `the phone number ${phone}` : ''].filter(Boolean);

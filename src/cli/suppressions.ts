@@ -70,7 +70,7 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
     err.write(`${(error as Error).message}\n`);
     return 2;
   }
-  const { secretKey } = loadConfig().messaging;
+  const { secretKey, previousSecretKey } = loadConfig().messaging;
   if (!secretKey) {
     err.write(
       'SECRET_KEY is not set: without it the suppression list cannot be read (its entries are keyed hashes).\n',
@@ -79,7 +79,7 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
   }
   const { store } = await openStoreForCli();
   try {
-    const { subscriptions } = createMessagingCore({ secretKey }, store);
+    const { subscriptions } = createMessagingCore({ secretKey, previousSecretKey }, store);
     const wayBack = new WayBack(store, subscriptions);
     if (command === 'list') {
       const listed = await wayBack.list(filter);

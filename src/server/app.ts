@@ -110,6 +110,7 @@ export async function createApp({
       siteUrl: config.siteUrl,
       contact: messaging.contact,
       sender: messaging.sender,
+      inboundTexts: db.inboundTexts,
       log: messaging.log,
     });
   }

@@ -184,6 +184,7 @@ describe('messaging', () => {
 
   it('is off, with confirmation off, while nothing is set', () => {
     expect(loadConfig({}, '/').messaging).toEqual({
+      smsConfirmation: 'reply',
       emailConfirmation: false,
       unconfirmedRetentionDays: 30,
       confirmationReminderDays: 7,

@@ -145,6 +145,10 @@ export interface MessagingConfig {
   sms?: SmsConfig;
   /** Signs the links in messages and keys the suppression hashes; set whenever email or sms is. */
   secretKey?: string;
+  /** SECRET_KEY_PREVIOUS: the key before a rotation, still read (hashes, links), never written with. */
+  previousSecretKey?: string;
+  /** SMS_CONFIRMATION: a launch text needs the number's YES (reply), or only the joining text (notice). */
+  smsConfirmation?: 'reply' | 'notice';
   /** New sign-ups get a confirmation email and count as confirmed only once they press its button. */
   emailConfirmation: boolean;
   /** Unconfirmed sign-ups are deleted after this many days (while confirmation is on). */
@@ -261,12 +265,18 @@ function messagingFrom(env: Environment, problems: string[]): MessagingConfig {
     problems.push(
       `CONFIRMATION_REMINDER_DAYS: must be fewer than UNCONFIRMED_RETENTION_DAYS (${env.UNCONFIRMED_RETENTION_DAYS}), so the reminder comes before the deletion; 0 sends none`,
     );
+  if (env.SECRET_KEY_PREVIOUS && !env.SECRET_KEY)
+    problems.push('SECRET_KEY_PREVIOUS: needs SECRET_KEY, the new key it is kept beside');
+  if (env.SECRET_KEY_PREVIOUS && env.SECRET_KEY_PREVIOUS === env.SECRET_KEY)
+    problems.push('SECRET_KEY_PREVIOUS: must be the key used before SECRET_KEY, not the same one');
   if (env.EMAIL_CONFIRMATION === 'on' && !email)
     problems.push('EMAIL_CONFIRMATION: "on" needs email (SMTP_URL and MAIL_FROM) to send the confirmation');
   return {
     ...(email ? { email } : {}),
     ...(sms ? { sms } : {}),
     ...(env.SECRET_KEY ? { secretKey: env.SECRET_KEY } : {}),
+    ...(env.SECRET_KEY_PREVIOUS ? { previousSecretKey: env.SECRET_KEY_PREVIOUS } : {}),
+    smsConfirmation: env.SMS_CONFIRMATION,
     emailConfirmation: email !== undefined && env.EMAIL_CONFIRMATION !== 'off',
     unconfirmedRetentionDays: env.UNCONFIRMED_RETENTION_DAYS,
     // Unset: a week, or the day before the deletion when the retention is shorter.

@@ -95,6 +95,7 @@ export const environmentSchema = z.object({
     'must be your postal address on one line, 10 to 300 characters (a street address, PO box or registered private mailbox)',
   ),
   SECRET_KEY: optionalText(/^.{32,}$/, 'must be at least 32 characters (openssl rand -base64 32 makes one)'),
+  SECRET_KEY_PREVIOUS: optionalText(/^.{32,}$/, 'must be the SECRET_KEY used before, at least 32 characters'),
   BOUNCE_ADDRESS: optionalText(
     /^[^\s@+]+@[^\s@]+\.[^\s@]+$/,
     'must be an address without a + (e.g. bounces@mail.example.org)',
@@ -132,6 +133,11 @@ export const environmentSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   UNCONFIRMED_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // A "yes" to texts (decision 041): a reply YES to the joining text, or (notice) the joining text itself.
+  SMS_CONFIRMATION: z
+    .enum(['reply', 'notice'])
+    .default('reply')
+    .or(z.literal('').transform(() => 'reply' as const)),
   CONFIRMATION_REMINDER_DAYS: z.coerce.number().int().min(0).max(3650).optional(),
   // Launch day (docs/launch-day.md): the page's mode, the store links, and how fast broadcasts send.
   SITE_MODE: z

@@ -8,6 +8,7 @@ import { createBroadcastControl } from './broadcast/broadcast-control.js';
 import { createSignInMailer } from './owner/sign-in-mailer.js';
 import { openDatabase } from './db/open-database.js';
 import { holdDatabaseInUse } from './db/database-in-use.js';
+import { checkSecretKey, SecretKeyMismatchError } from './messaging/secret-key-check.js';
 import { startBackupSchedule, type BackupSchedule } from './backups/backup-schedule.js';
 
 /**
@@ -20,6 +21,13 @@ const SHUTDOWN_GRACE_MS = 5000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openDatabase(config.database, { confirmSignups: config.messaging.emailConfirmation });
+  // The key and the data belong together: another SECRET_KEY would forget every "no" (decision 041).
+  try {
+    await checkSecretKey(store.secretKeys, config.messaging);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   // A restore refuses while this is held (SQLite: the open connections are the lock).
   const releaseInUse = await holdDatabaseInUse(config.database);
   const redis = config.rateLimit.redisUrl ? connectRedis(config.rateLimit.redisUrl) : undefined;
@@ -101,7 +109,7 @@ function connectRedis(url: string): Redis {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof SecretKeyMismatchError) {
     process.stderr.write(`${error.message}\n`);
   } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     process.stderr.write(

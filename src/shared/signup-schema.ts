@@ -187,6 +187,8 @@ export interface SignupRecord extends SignupFields {
   emailOptOutAt: string | null;
   /** When they turned texts off (STOP, the preferences page, leaving). */
   smsOptOutAt: string | null;
+  /** When the number replied YES (or START) to a text from us (decision 041); null while unproven. */
+  smsConfirmedAt: string | null;
   /** When they left the list. */
   leftAt: string | null;
   /** Their own link's code (SITE_URL/?ref=CODE), made when they joined. */

@@ -30,7 +30,7 @@ export interface Restored {
 /** A table's rows that say someone used the database: schema_migrations and the backup record do not. */
 export function rowsInUse(tables: TableRows[]): number {
   return tables
-    .filter((table) => table.table !== 'schema_migrations' && table.table !== 'backup_runs')
+    .filter((table) => !['schema_migrations', 'backup_runs', 'secret_keys'].includes(table.table))
     .reduce((sum, table) => sum + table.rows, 0);
 }
 

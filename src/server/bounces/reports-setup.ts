@@ -55,7 +55,7 @@ export function createFeedbackParts(
 ): FeedbackParts | undefined {
   if (!config.secretKey) return undefined;
   const webhooks = configuredWebhooks(config);
-  const tokens = createMessageTokens(config.secretKey);
+  const tokens = createMessageTokens(config.secretKey, config.previousSecretKey);
   const feedback = new Feedback({
     sentMessages: db.sentMessages,
     feedbackEvents: db.feedbackEvents,

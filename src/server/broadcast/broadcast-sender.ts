@@ -295,6 +295,7 @@ export class BroadcastSender {
         this.options.audience,
         suppressed.get(person.id),
         subscriptions.canSuppress,
+        subscriptions.textProof,
       );
       if (why) outcomes.push({ id: message.id, result: 'skipped', error: EXCLUSION_WORDS[why] });
       else going.push({ message, person });

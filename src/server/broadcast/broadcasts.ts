@@ -171,8 +171,10 @@ export class Broadcasts {
       template,
       segment,
       channels,
-      // While confirmation is off nobody is asked, so everyone is taken; otherwise the owner's choice.
-      confirmation: this.config.messaging.emailConfirmation ? (input.confirmation ?? 'asked') : 'everyone',
+      // The owner's choice, else 'asked': while email confirmation is off nobody new is asked, so the
+      // email reaches everyone but those asked earlier who never confirmed; a text needs its number's
+      // yes (decision 041) unless the owner says --include-unconfirmed ('everyone').
+      confirmation: input.confirmation ?? 'asked',
       content,
     });
     if (!broadcast) throw new BroadcastError(`A broadcast called "${input.name}" already exists: pick another name.`);
@@ -215,7 +217,14 @@ export class Broadcasts {
         for (const channel of broadcast.channels) {
           const tally = report.channels[channel];
           if (!tally) continue;
-          const why = exclusionOf(person, channel, audience, suppressed.get(person.id), true);
+          const why = exclusionOf(
+            person,
+            channel,
+            audience,
+            suppressed.get(person.id),
+            true,
+            this.subscriptions.textProof,
+          );
           if (why) tally.excluded[why] += 1;
           else {
             tally.recipients += 1;

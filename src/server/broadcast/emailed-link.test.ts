@@ -34,6 +34,8 @@ async function world(engine: StoreEngine) {
   });
   await store.signups.add({ ...rosa });
   const id = (await store.subscribers.subscriberByEmailKey(rosa.email))!.id;
+  // Her number said YES to the joining text (decision 041): what is left to prove is the mailbox.
+  await store.optOuts.confirmTexts([rosa.phone], 'sms_reply');
   // The launch broadcast as the owner would make it (nothing is sent: it only takes its recipients).
   const broadcasts = createBroadcastControl(
     configFor('smtp://127.0.0.1:9', undefined, {

@@ -4,7 +4,7 @@
 // else decides it (docs/messaging.md, "Who gets what").
 import type { AudienceConfirmation } from '../db/broadcasts.table.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
-import type { SuppressionEntry } from '../db/suppressions-repository.js';
+import { mergeEntries, type SuppressionEntry } from '../db/suppressions-repository.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
 
 /** Why someone does not get a message, in the order the owner's report lists them. */
@@ -14,6 +14,7 @@ export const EXCLUSIONS = [
   'stopped',
   'suppressed',
   'undeliverable',
+  'texts_not_confirmed',
   'not_confirmed',
   'not_beta',
 ] as const;
@@ -26,6 +27,8 @@ export const EXCLUSION_WORDS: Record<Exclusion | 'deleted', string> = {
   suppressed: 'asked never to be written to again (deleted their details or left)',
   undeliverable:
     'the mail server or text provider said this address or number cannot be reached (or it bounced, or the person reported our email as spam)',
+  texts_not_confirmed:
+    'have not said yes to texts (replied YES to our joining text; with SMS_CONFIRMATION=notice, been sent it)',
   not_confirmed: 'were asked to confirm their email and have not',
   not_beta: 'did not ask to test the beta',
   deleted: 'deleted their details',
@@ -48,6 +51,19 @@ export interface ContactFacts {
   emailOptOutAt: string | null;
   smsOptOutAt: string | null;
   leftAt: string | null;
+  /** The number replied YES (or START) to a text from us. */
+  smsConfirmedAt?: string | null;
+  /** The joining text went to the number. */
+  joiningTextSentAt?: string | null;
+}
+
+/** What proves a "yes" to texts (SMS_CONFIRMATION): the number's YES, or (notice) the joining text sent. */
+export type TextProof = 'reply' | 'notice';
+
+/** Whether texts to this person's number are proven wanted (decision 041). */
+export function textsProven(person: ContactFacts, proof: TextProof): boolean {
+  if (person.smsConfirmedAt) return true;
+  return proof === 'notice' && Boolean(person.joiningTextSentAt);
 }
 
 /** What the suppression list holds for the person's two addresses (the phone's only when texts are asked about). */
@@ -68,6 +84,7 @@ export function exclusionOf(
   audience: Audience,
   suppressed: PersonSuppressions | undefined,
   canHash: boolean,
+  textProof: TextProof = 'reply',
 ): Exclusion | undefined {
   if (person.leftAt !== null) return 'left';
   if (channel === 'email' && person.emailOptOutAt !== null) return 'opted_out';
@@ -82,6 +99,9 @@ export function exclusionOf(
   // A provider's "cannot be reached" holds for that address only: a dead email still gets texts.
   const address = channel === 'email' ? suppressed?.email : suppressed?.phone;
   if (address && unreachable(address, person.lastSeenAt)) return 'undeliverable';
+  // A launch text goes only to a number that said yes, unless the owner chose everyone (--include-unconfirmed).
+  if (channel === 'sms' && audience.confirmation !== 'everyone' && !textsProven(person, textProof))
+    return 'texts_not_confirmed';
   if (person.confirmedAt === null) {
     if (audience.confirmation === 'confirmed_only') return 'not_confirmed';
     if (audience.confirmation === 'asked' && person.askedToConfirm) return 'not_confirmed';
@@ -165,27 +185,26 @@ export type SuppressionLookup = (kind: 'email' | 'phone', hashes: string[]) => P
  */
 export async function suppressionsFor(
   lookup: SuppressionLookup,
-  hasher: { emailHash(email: string): string | undefined; phoneHash(phone: string): string | undefined },
+  hasher: { emailHashes(email: string): string[]; phoneHashes(phone: string): string[] },
   people: { id: string; email: string; phone: string }[],
   channels: BroadcastChannel[],
 ): Promise<Map<string, PersonSuppressions>> {
   const result = new Map<string, PersonSuppressions>();
-  const emailHashes = new Map<string, string>();
-  const phoneHashes = new Map<string, string>();
+  // Every key's hash (SECRET_KEY's, and SECRET_KEY_PREVIOUS's after a rotation): no "no" is forgotten.
+  const emailHashes = new Map<string, string[]>();
+  const phoneHashes = new Map<string, string[]>();
   for (const person of people) {
     // Leaving and deleting suppress both addresses; STOP only the number. Texts check both.
-    const email = hasher.emailHash(person.email);
-    if (email) emailHashes.set(person.id, email);
-    if (channels.includes('sms')) {
-      const phone = hasher.phoneHash(person.phone);
-      if (phone) phoneHashes.set(person.id, phone);
-    }
+    emailHashes.set(person.id, hasher.emailHashes(person.email));
+    if (channels.includes('sms')) phoneHashes.set(person.id, hasher.phoneHashes(person.phone));
   }
-  const emailFound = await lookup('email', [...emailHashes.values()]);
-  const phoneFound = phoneHashes.size > 0 ? await lookup('phone', [...phoneHashes.values()]) : new Map();
+  const all = (hashes: Map<string, string[]>) => [...hashes.values()].flat();
+  const emailFound = await lookup('email', all(emailHashes));
+  const phoneFound =
+    phoneHashes.size > 0 ? await lookup('phone', all(phoneHashes)) : new Map<string, SuppressionEntry>();
   for (const person of people) {
-    const email = emailFound.get(emailHashes.get(person.id) ?? '');
-    const phone = phoneFound.get(phoneHashes.get(person.id) ?? '') as SuppressionEntry | undefined;
+    const email = mergeEntries((emailHashes.get(person.id) ?? []).map((hash) => emailFound.get(hash)));
+    const phone = mergeEntries((phoneHashes.get(person.id) ?? []).map((hash) => phoneFound.get(hash)));
     if (email || phone) result.set(person.id, { ...(email ? { email } : {}), ...(phone ? { phone } : {}) });
   }
   return result;

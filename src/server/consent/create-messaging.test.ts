@@ -10,6 +10,7 @@ import { storeEngines } from '../test/store-engines.js';
 import { startTwilioStandIn, type TwilioStandIn } from '../test/twilio-stand-in.js';
 import { createMessaging, type Messaging } from './create-messaging.js';
 import { twilioSignature } from '../messaging/twilio-sms-provider.js';
+import { messageWords } from '../messaging/message-words.js';
 
 import { SITE } from '../test/site.js';
 import { capturedLog } from '../test/captured-log.js';
@@ -215,9 +216,11 @@ describe('POST /api/sms/inbound', () => {
   const sqlite = storeEngines[0]!;
   const url = `${SITE}/api/sms/inbound`;
 
+  let sids = 0;
   async function textIn(app: FastifyInstance, body: string, { from = '+15551234567', token = AUTH_TOKEN } = {}) {
+    sids += 1;
     const params = {
-      MessageSid: `SM${'2'.repeat(32)}`,
+      MessageSid: `SM${String(sids).padStart(32, '2')}`,
       AccountSid: ACCOUNT_SID,
       From: from,
       To: '+15550001111',
@@ -253,7 +256,7 @@ describe('POST /api/sms/inbound', () => {
       kind: 'sms_off',
       source: 'sms_reply',
     });
-    const reply = await twilio.waitFor((sent) => sent.to === '+15551234567', 5000);
+    const reply = await twilio.waitFor((sent) => sent.to === '+15551234567' && /no more texts/i.test(sent.body), 5000);
     expect(reply.body).toMatch(/no more texts/i);
     // The answer is recorded like every message we send, so what Twilio reports about it is kept.
     expect(reply.statusCallback).toMatch(/^https:\/\/scamsavvy\.example\/api\/sms\/status\?t=[a-z2-7]{32}$/);
@@ -297,7 +300,8 @@ describe('POST /api/sms/inbound', () => {
     expect(tampered.statusCode).toBe(403);
     expect((await store.subscribers.subscriberByEmailKey('a@example.com'))?.smsOptOutAt).toBeNull();
     await pause(100);
-    expect(twilio.sent()).toHaveLength(0);
+    // Only the joining text the sign-up brought (decision 041): no answer to anything forged.
+    expect(twilio.sent().map((sent) => sent.body)).toEqual([messageWords.sms.joining.reply]);
   });
 
   it('answers HELP with who we are, where (as every email’s footer says it) and how to reach us, and ignores other texts', async () => {

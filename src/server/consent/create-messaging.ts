@@ -1,6 +1,7 @@
 // Messaging's composition root: the one place that builds the subscriptions service, the link
 // signer, the address hasher and the transports from the configuration (for the server, the
 // broadcast and the owner's commands alike), and the server's confirmation mailer and clean-up.
+import { JoiningTexter, type JoiningTexterOptions } from './joining-texter.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../config.js';
 import type { Db } from '../db/open-database.js';
@@ -27,6 +28,7 @@ export interface MessagingOverrides {
   sms?: SmsProvider;
   mailer?: Partial<ConstructorParameters<typeof ConfirmationMailer>[0]>;
   phoneMailer?: Partial<PhoneChangeMailerOptions>;
+  texter?: Partial<JoiningTexterOptions>;
 }
 
 export interface Messaging {
@@ -61,23 +63,30 @@ export interface MessagingCore {
 
 /** The subscriptions service and the link signer; without SECRET_KEY, no hashes and no links. */
 export function createMessagingCore(
-  config: Pick<MessagingConfig, 'secretKey'>,
+  config: Pick<MessagingConfig, 'secretKey' | 'previousSecretKey' | 'smsConfirmation'>,
   store: SubscriptionsStore,
 ): MessagingCore {
   const { secretKey } = config;
-  const subscriptions = new Subscriptions(store, secretKey ? createAddressHasher(secretKey) : undefined);
-  return { subscriptions, ...(secretKey ? { links: createLinkSigner(secretKey) } : {}) };
+  const subscriptions = new Subscriptions(
+    store,
+    secretKey ? createAddressHasher(secretKey, config.previousSecretKey) : undefined,
+    config.smsConfirmation ?? 'reply',
+  );
+  return { subscriptions, ...(secretKey ? { links: createLinkSigner(secretKey, config.previousSecretKey) } : {}) };
 }
 
 export function createMessaging(
   config: MessagingConfig,
-  store: SubscriptionsStore & Pick<Db, 'confirmations' | 'phoneChanges'> & Partial<MessageLogStore>,
+  store: SubscriptionsStore &
+    Pick<Db, 'confirmations' | 'phoneChanges'> &
+    Partial<Pick<Db, 'joiningTexts'>> &
+    Partial<MessageLogStore>,
   siteUrl: string,
   overrides: MessagingOverrides = {},
 ): Messaging {
   const { subscriptions, links } = createMessagingCore(config, store);
   const log = createMessageLog(config, store, siteUrl, overrides.tagHeaders);
-  const tokens = config.secretKey ? createMessageTokens(config.secretKey) : undefined;
+  const tokens = config.secretKey ? createMessageTokens(config.secretKey, config.previousSecretKey) : undefined;
   // A transport the caller brings is used instead of one built here (not beside it).
   const transports = createTransports(
     {
@@ -90,6 +99,7 @@ export function createMessaging(
   const sms = overrides.sms ?? transports.sms;
   let mailer: ConfirmationMailer | undefined;
   let phoneMailer: PhoneChangeMailer | undefined;
+  let texter: JoiningTexter | undefined;
   let sweep: NodeJS.Timeout | undefined;
   let staleSweep: NodeJS.Timeout | undefined;
 
@@ -106,6 +116,7 @@ export function createMessaging(
     signupStored: () => {
       mailer?.nudge();
       phoneMailer?.nudge();
+      texter?.nudge();
     },
     start(logger) {
       // A phone number change nobody agreed to within PHONE_CHANGE_DAYS is forgotten (email or not).
@@ -144,6 +155,19 @@ export function createMessaging(
         },
         'messaging is on',
       );
+      // The joining text asks each number for its YES (decision 041); without SECRET_KEY nothing is texted.
+      if (sms && store.joiningTexts && subscriptions.canSuppress) {
+        texter = new JoiningTexter({
+          subscriptions,
+          store: store.joiningTexts,
+          sms,
+          log,
+          textProof: config.smsConfirmation ?? 'reply',
+          logger,
+          ...overrides.texter,
+        });
+        texter.start();
+      }
       if (email && links && config.emailConfirmation) {
         mailer = new ConfirmationMailer({
           subscriptions,
@@ -195,6 +219,7 @@ export function createMessaging(
       if (sweep) clearInterval(sweep);
       if (staleSweep) clearInterval(staleSweep);
       await phoneMailer?.stop();
+      await texter?.stop();
       await mailer?.stop();
       email?.close();
     },

@@ -44,7 +44,7 @@ export class LaunchMessages {
     if (broadcast?.state === 'finished') return { willSend: { email: false, sms: false }, launched: true };
     const audience: Audience = broadcast
       ? { segment: broadcast.segment, confirmation: broadcast.confirmation }
-      : { segment: 'all', confirmation: this.confirmationOn ? 'asked' : 'everyone' };
+      : { segment: 'all', confirmation: 'asked' };
     const channels = broadcast?.channels ?? ['email', 'sms'];
     const why =
       subscriber.leftAt !== null ? undefined : await this.subscriptions.exclusions(subscriber, channels, audience);

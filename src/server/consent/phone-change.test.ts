@@ -49,9 +49,12 @@ async function world(engineName: 'sqlite' | 'postgres') {
     return base
       .twilio!.sent()
       .slice(before)
+      .filter((text) => text.body !== messageWords.sms.joining.reply) // the joining texts go on their own
       .map((text) => text.to);
   };
-  return { ...base, mail, app, signUp, person, launchTexts };
+  /** The number replies YES to its joining text (decision 041). */
+  const yes = (phone: string) => base.store.optOuts.confirmTexts([phone], 'sms_reply');
+  return { ...base, mail, app, signUp, person, launchTexts, yes };
 }
 
 const phoneChangeMails = (mail: SmtpSink, email = ROSA) =>
@@ -64,7 +67,7 @@ const changeLink = (mail: ReceivedMail) =>
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`fixing a phone number on ${engine.name}`, () => {
     it('a repeat sign-up with another number asks the address on record; only its button changes the number, and the launch text follows', async () => {
-      const { app, mail, signUp, person, store, launchTexts } = await world(engine.name);
+      const { app, mail, signUp, person, store, launchTexts, yes } = await world(engine.name);
       await signUp(ROSA, FIRST);
       await signUp(ROSA, '+1 (555) 987-4567');
       const asked = await mail.waitFor(
@@ -90,6 +93,7 @@ for (const engine of storeEngines) {
       expect(opened.statusCode).toBe(200);
       expect(opened.body).toContain(linkPageWords.phoneChange.text('4567'));
       expect((await person()).phone).toBe(FIRST);
+      await yes(FIRST);
       expect(await launchTexts('before')).toEqual([FIRST]);
 
       // The button: the number it named, and a consent event; the page then says what texts will do.
@@ -115,11 +119,14 @@ for (const engine of storeEngines) {
         (await store.consentEvents.history(after.id)).filter((event) => event.kind === 'phone_changed'),
       ).toHaveLength(1);
 
+      // A new number is unproven: no launch text until it says YES to its own joining text.
+      expect(await launchTexts('after-before-its-yes')).toEqual([]);
+      await yes(RIGHT);
       expect(await launchTexts('after')).toEqual([RIGHT]);
     });
 
     it('strangers typing other numbers change nothing, and get the address at most one email a day', async () => {
-      const { app, mail, signUp, person, launchTexts } = await world(engine.name);
+      const { app, mail, signUp, person, launchTexts, yes } = await world(engine.name);
       await signUp(ROSA, FIRST);
       await signUp(ROSA, '+15550000001');
       await mail.waitFor((each) => each.parsed.subject === messageWords.phoneChange.subject, 10_000);
@@ -149,6 +156,7 @@ for (const engine of storeEngines) {
       expect(phoneChangeMails(mail)).toHaveLength(1);
       const stale = await app.inject({ method: 'POST', url: changeLink(phoneChangeMails(mail)[0]!), payload: {} });
       expect(stale.statusCode).toBe(404);
+      await yes(FIRST);
       expect(await launchTexts('launch')).toEqual([FIRST]);
     });
 
@@ -212,7 +220,7 @@ for (const engine of storeEngines) {
     });
 
     it('the owner corrects a number on the person’s page: a consent event, and an audit entry with no number in it', async () => {
-      const { app, signUp, person, store, launchTexts, mail } = await world(engine.name);
+      const { app, signUp, person, store, launchTexts, mail, yes } = await world(engine.name);
       await signUp(ROSA, FIRST);
       const cookie = await signInAsOwner(app, store);
       const id = (await person()).id;
@@ -245,6 +253,7 @@ for (const engine of storeEngines) {
       const entry = audit.find((each) => each.action === 'changed_person');
       expect(entry).toMatchObject({ subject: id, detail: 'phone number of ro•••@example.com' });
       expect(JSON.stringify(audit)).not.toMatch(/4567|1111|rosa@/);
+      await yes(RIGHT);
       expect(await launchTexts('launch')).toEqual([RIGHT]);
     });
 

@@ -1,6 +1,7 @@
 // POST /api/sms/inbound: the text provider's webhook for replies. STOP and the other stop words end
-// texts to that number, START or UNSTOP brings them back, HELP says who we are. Only requests that
-// carry the provider's signature are read; the text itself is never stored.
+// texts to that number, START or UNSTOP brings them back, YES (Y, SÍ) says yes to texts (decision
+// 041), HELP says who we are. Only requests that carry the provider's signature are read, each text
+// once (by its provider id: a replayed START cannot undo a later STOP); the text itself is never stored.
 import formBody from '@fastify/formbody';
 import type { FastifyPluginAsync } from 'fastify';
 import { messageWords } from '../messaging/message-words.js';
@@ -11,6 +12,7 @@ import { withoutAddresses } from '../messaging/log-safe.js';
 import { feedbackId, type MessageLog } from '../messaging/message-log.js';
 import { verdictOf } from '../messaging/send-failure.js';
 import type { Subscriptions } from './subscriptions.js';
+import type { InboundTextsRepository } from '../db/inbound-texts-repository.js';
 
 export interface SmsInboundOptions {
   sms: SmsProvider;
@@ -23,12 +25,14 @@ export interface SmsInboundOptions {
   sender?: string;
   /** Records each answer with its token and status-callback URL, so what Twilio reports about it is kept. */
   log?: MessageLog | undefined;
+  /** The texts already acted on, by provider id. */
+  inboundTexts: Pick<InboundTextsRepository, 'firstTime'>;
 }
 
 export const SMS_INBOUND_PATH = '/api/sms/inbound';
 
 export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (app, options) => {
-  const { sms, subscriptions, siteUrl, contact, sender = '', log } = options;
+  const { sms, subscriptions, siteUrl, contact, sender = '', log, inboundTexts } = options;
 
   /** The answer to one text, recorded like every message we send (its reports match it; it acts on nobody). */
   const answerText = async (to: string, body: string): Promise<void> => {
@@ -59,6 +63,10 @@ export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (ap
     }
     const inbound = sms.parseInbound(params);
     const keyword = inbound ? smsKeyword(inbound.body) : undefined;
+    if (keyword && inbound?.id && !(await inboundTexts.firstTime(inbound.id))) {
+      request.log.info({ keyword }, 'an inbound text already acted on came again, and was ignored');
+      return reply.code(200).type(sms.emptyInboundAnswer.contentType).send(sms.emptyInboundAnswer.body);
+    }
     let answer: string | undefined;
     if (inbound && keyword === 'stop') {
       const people = await subscriptions.stopTexts(inbound.from);
@@ -68,6 +76,11 @@ export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (ap
       const people = await subscriptions.startTexts(inbound.from);
       request.log.info({ people }, 'texts started again by a START reply');
       answer = messageWords.sms.started;
+    } else if (inbound && keyword === 'yes') {
+      const { confirmed, onList } = await subscriptions.confirmTexts(inbound.from);
+      request.log.info({ people: confirmed }, 'texts confirmed by a YES reply');
+      // Said only to a number someone on the list gave with texts on (after a STOP, START undoes it).
+      if (onList) answer = messageWords.sms.confirmed;
     } else if (inbound && keyword === 'help') {
       answer = messageWords.sms.help(contact, sender);
     }

@@ -21,8 +21,12 @@ describe('smsKeyword', () => {
   it.each(['start', 'START', ' unstop ', 'Unstop'])('reads "%s" as start', (body) =>
     expect(smsKeyword(body)).toBe('start'),
   );
+  it.each(['yes', 'YES', 'Yes!', ' y ', 'Y', 'si', 'SI', 'Sí', 'SÍ', 'sí.'])('reads "%s" as yes', (body) =>
+    expect(smsKeyword(body)).toBe('yes'),
+  );
   it.each(['help', 'HELP', ' info '])('reads "%s" as help', (body) => expect(smsKeyword(body)).toBe('help'));
-  it.each(['please stop texting', "don't stop", 'hello', '', 'stopp', 'help me'])('reads "%s" as no keyword', (body) =>
-    expect(smsKeyword(body)).toBeUndefined(),
+  it.each(['please stop texting', "don't stop", 'hello', '', 'stopp', 'help me', 'yes please', 'yess', 'sin'])(
+    'reads "%s" as no keyword',
+    (body) => expect(smsKeyword(body)).toBeUndefined(),
   );
 });

@@ -1,9 +1,14 @@
 // What a person may change about their place on the list, and whether a message may reach them: the
 // one place that turns a choice into stored consent and suppression hashes.
 import { emailKey } from '../../shared/signup-schema.js';
-import type { OptOutsRepository } from '../db/opt-outs-repository.js';
+import type { OptOutsRepository, OwnHashes } from '../db/opt-outs-repository.js';
 import type { Preferences, Subscriber, SubscribersRepository } from '../db/subscribers-repository.js';
-import type { Suppression, SuppressionsRepository } from '../db/suppressions-repository.js';
+import {
+  mergeEntries,
+  type Suppression,
+  type SuppressionEntry,
+  type SuppressionsRepository,
+} from '../db/suppressions-repository.js';
 import type { ConsentSource } from '../db/consent-events.table.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
 import {
@@ -14,6 +19,7 @@ import {
   type Audience,
   type ConfirmationAsk,
   type Exclusion,
+  type TextProof,
   type PersonSuppressions,
 } from './contact-rule.js';
 import type { AddressHasher } from '../messaging/link-tokens.js';
@@ -36,6 +42,7 @@ export interface SubscriptionsStore {
     OptOutsRepository,
     | 'provenByEmailedLink'
     | 'comeBack'
+    | 'confirmTexts'
     | 'leave'
     | 'remove'
     | 'stopTexts'
@@ -55,6 +62,8 @@ export class Subscriptions {
     stores: SubscriptionsStore,
     /** Unset while no messaging is configured: nothing can be sent, so nothing needs suppressing by hash. */
     private readonly hasher: AddressHasher | undefined,
+    /** SMS_CONFIRMATION: what proves a number's yes to texts. */
+    readonly textProof: TextProof = 'reply',
   ) {
     this.subscribers = stores.subscribers;
     this.optOuts = stores.optOuts;
@@ -80,6 +89,22 @@ export class Subscriptions {
 
   phoneHash(phone: string): string | undefined {
     return this.hasher?.hash('phone', toE164(phone));
+  }
+
+  /** Every hash the list may hold for the email: SECRET_KEY's, and SECRET_KEY_PREVIOUS's after a rotation. */
+  emailHashes(email: string): string[] {
+    return this.hasher?.hashes('email', emailKey(email)) ?? [];
+  }
+
+  phoneHashes(phone: string): string[] {
+    return this.hasher?.hashes('phone', toE164(phone)) ?? [];
+  }
+
+  /** What the list holds for one address under every key, as one entry. */
+  private async entryFor(kind: 'email' | 'phone', hashes: string[]): Promise<SuppressionEntry | undefined> {
+    if (hashes.length === 0) return undefined;
+    const entries = await this.suppressions.entries(kind, hashes);
+    return mergeEntries(hashes.map((hash) => entries.get(hash)));
   }
 
   /** The person's two addresses as entries for the suppression list, for this reason. */
@@ -114,10 +139,8 @@ export class Subscriptions {
     return this.optOuts.comeBack(subscriber.id, this.hashesOf(subscriber), source);
   }
 
-  private hashesOf(subscriber: Pick<Subscriber, 'email' | 'phone'>): { email?: string; phone?: string } {
-    const email = this.emailHash(subscriber.email);
-    const phone = this.phoneHash(subscriber.phone);
-    return { ...(email ? { email } : {}), ...(phone ? { phone } : {}) };
+  private hashesOf(subscriber: Pick<Subscriber, 'email' | 'phone'>): OwnHashes {
+    return { email: this.emailHashes(subscriber.email), phone: this.phoneHashes(subscriber.phone) };
   }
 
   /**
@@ -209,9 +232,20 @@ export class Subscriptions {
   /** START or UNSTOP from this number: texts on again for those still on the list. */
   async startTexts(from: string): Promise<number> {
     const e164 = toE164(from);
-    const hash = this.phoneHash(e164);
-    if (!hash) return 0;
-    return this.optOuts.startTexts(storedForms(e164), hash, 'sms_reply');
+    const hashes = this.phoneHashes(e164);
+    if (hashes.length === 0) return 0;
+    return this.optOuts.startTexts(storedForms(e164), hashes, 'sms_reply');
+  }
+
+  /**
+   * YES (or SÍ, Y) from this number: texts to it are proven wanted for those on the list who gave it.
+   * Says how many it confirmed now, and whether anyone on the list with texts on has the number.
+   */
+  async confirmTexts(from: string): Promise<{ confirmed: number; onList: boolean }> {
+    const forms = storedForms(toE164(from));
+    const confirmed = await this.optOuts.confirmTexts(forms, 'sms_reply');
+    const people = await this.subscribers.subscribersByPhone(forms);
+    return { confirmed, onList: people.some((person) => person.leftAt === null && person.smsOptOutAt === null) };
   }
 
   /**
@@ -231,8 +265,8 @@ export class Subscriptions {
 
   /** The owner believes the provider was wrong: messages may try this person's address again. */
   async clearUndeliverable(subscriber: Pick<Subscriber, 'id' | 'email' | 'phone'>, channel: Channel): Promise<void> {
-    const hash = channel === 'email' ? this.emailHash(subscriber.email) : this.phoneHash(subscriber.phone);
-    if (!hash) return;
+    const hash = channel === 'email' ? this.emailHashes(subscriber.email) : this.phoneHashes(subscriber.phone);
+    if (hash.length === 0) return;
     await this.optOuts.clearUndeliverable(subscriber.id, channel === 'email' ? 'email' : 'phone', hash);
   }
 
@@ -258,7 +292,14 @@ export class Subscriptions {
     const suppressed = await this.suppressionsFor([subscriber], channels);
     const found: Partial<Record<Channel, Exclusion>> = {};
     for (const channel of channels) {
-      const why = exclusionOf(subscriber, channel, audience, suppressed.get(subscriber.id), this.canSuppress);
+      const why = exclusionOf(
+        subscriber,
+        channel,
+        audience,
+        suppressed.get(subscriber.id),
+        this.canSuppress,
+        this.textProof,
+      );
       if (why) found[channel] = why;
     }
     return found;
@@ -282,16 +323,16 @@ export class Subscriptions {
 
   /** Which email a due confirmation request may send this person now (contact-rule.ts, confirmationAsk). */
   async confirmationAsk(subscriber: Subscriber): Promise<ConfirmationAsk> {
-    const hash = this.emailHash(subscriber.email);
-    const entries = hash ? await this.suppressions.entries('email', [hash]) : new Map();
-    return confirmationAsk(subscriber, hash ? entries.get(hash) : undefined, this.canSuppress);
+    const entry = await this.entryFor('email', this.emailHashes(subscriber.email));
+    return confirmationAsk(subscriber, entry, this.canSuppress);
   }
 
   /** What the suppression list says of this channel's address for this person, newest reason first (for the pages' words). */
   async blockedBy(subscriber: Subscriber, channel: Channel): Promise<SuppressionReason | undefined> {
-    const hash = channel === 'email' ? this.emailHash(subscriber.email) : this.phoneHash(subscriber.phone);
-    if (!hash) return undefined;
-    const entries = await this.suppressions.entries(channel === 'email' ? 'email' : 'phone', [hash]);
-    return blockingReason(entries.get(hash), subscriber.lastSeenAt);
+    const entry =
+      channel === 'email'
+        ? await this.entryFor('email', this.emailHashes(subscriber.email))
+        : await this.entryFor('phone', this.phoneHashes(subscriber.phone));
+    return blockingReason(entry, subscriber.lastSeenAt);
   }
 }

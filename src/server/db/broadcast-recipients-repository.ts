@@ -1,6 +1,7 @@
 // Who a broadcast goes to, as the outbox reads them from the sign-ups: a page of people at a time
 // when it is created or topped up, and the people of a claimed batch right before they are sent to.
 import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
+import type { Selectable } from 'kysely';
 import type { Database } from './database.js';
 import type { QueryContext } from './sql-dialect.js';
 
@@ -17,6 +18,8 @@ export interface Recipient {
   emailOptOutAt: string | null;
   smsOptOutAt: string | null;
   leftAt: string | null;
+  smsConfirmedAt: string | null;
+  joiningTextSentAt: string | null;
 }
 
 const RECIPIENT_COLUMNS = [
@@ -31,9 +34,11 @@ const RECIPIENT_COLUMNS = [
   'email_opt_out_at',
   'sms_opt_out_at',
   'left_at',
+  'sms_confirmed_at',
+  'joining_text_sent_at',
 ] as const;
 
-function recipientFrom(row: Pick<Database['signups'], (typeof RECIPIENT_COLUMNS)[number]>): Recipient {
+function recipientFrom(row: Pick<Selectable<Database['signups']>, (typeof RECIPIENT_COLUMNS)[number]>): Recipient {
   return {
     id: String(row.id),
     email: row.email,
@@ -45,6 +50,8 @@ function recipientFrom(row: Pick<Database['signups'], (typeof RECIPIENT_COLUMNS)
     emailOptOutAt: isoOrNull(row.email_opt_out_at),
     smsOptOutAt: isoOrNull(row.sms_opt_out_at),
     leftAt: isoOrNull(row.left_at),
+    smsConfirmedAt: isoOrNull(row.sms_confirmed_at),
+    joiningTextSentAt: isoOrNull(row.joining_text_sent_at),
   };
 }
 

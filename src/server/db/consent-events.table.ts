@@ -10,6 +10,8 @@ export const CONSENT_KINDS = [
   'email_off',
   'sms_on',
   'sms_off',
+  /** The number replied YES (or START) to a text from us: texts to it are proven wanted (decision 041). */
+  'sms_confirmed',
   'beta_on',
   'beta_off',
   'left',

@@ -314,7 +314,7 @@ for (const engine of storeEngines) {
       const { store } = await open();
       const { referralCode } = await store.signups.add(rosa);
       const through = (email: string) =>
-        store.signups.add({ ...rosa, email, attribution: { referredBy: referralCode } });
+        store.signups.add({ ...rosa, email, attribution: { referredBy: referralCode ?? undefined } });
       await through('sam@example.com');
       const id = (await all(store)).find((record) => record.email === rosa.email)?.id ?? '';
       expect(await store.optOuts.remove(id, suppressionsOf(rosa.email, rosa.phone, 'deleted'))).toBe(true);
@@ -351,7 +351,7 @@ for (const engine of storeEngines) {
       ]);
       // The "come back?" button from their mailbox lifts it on the email, and on the number only the
       // mark their own leaving made.
-      expect(await store.optOuts.comeBack(after.id, { email: email.hash, phone: phone.hash }, 'confirm_page')).toBe(
+      expect(await store.optOuts.comeBack(after.id, { email: [email.hash], phone: [phone.hash] }, 'confirm_page')).toBe(
         true,
       );
       expect(await isSuppressed(store, 'email', email.hash, after.lastSeenAt)).toBe(false);
@@ -394,12 +394,15 @@ for (const engine of storeEngines) {
       expect(await store.optOuts.startTexts(forms, hash, 'sms_reply')).toBe(2);
       for (const person of back) {
         expect((await store.subscribers.subscriber(person.id))?.smsOptOutAt).toBeNull();
-        expect((await store.consentEvents.history(person.id)).at(-1)).toMatchObject({
-          kind: 'sms_on',
-          source: 'sms_reply',
-        });
+        // START is also a yes to texts (decision 041).
+        expect((await store.consentEvents.history(person.id)).slice(-2)).toMatchObject([
+          { kind: 'sms_on', source: 'sms_reply' },
+          { kind: 'sms_confirmed', source: 'sms_reply' },
+        ]);
+        expect((await store.subscribers.subscriber(person.id))?.smsConfirmedAt).not.toBeNull();
       }
       expect((await store.subscribers.subscriber(stays.id))?.smsOptOutAt).not.toBeNull();
+      expect((await store.subscribers.subscriber(stays.id))?.smsConfirmedAt).toBeNull();
       expect(await isSuppressed(store, 'phone', hash, other.lastSeenAt)).toBe(false);
     });
 

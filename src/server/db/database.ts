@@ -15,6 +15,8 @@ import type { OwnerSessionsTable } from './owner-sessions.table.js';
 import type { OwnerSignInLinksTable } from './owner-sign-in-links.table.js';
 import type { OwnersTable } from './owners.table.js';
 import type { SignupsTable } from './signups.table.js';
+import type { InboundTextsTable } from './inbound-texts.table.js';
+import type { SecretKeysTable } from './secret-keys.table.js';
 
 export interface Database {
   signups: SignupsTable;
@@ -32,6 +34,8 @@ export interface Database {
   owner_sessions: OwnerSessionsTable;
   owner_audit_log: OwnerAuditLogTable;
   backup_runs: BackupRunsTable;
+  inbound_texts: InboundTextsTable;
+  secret_keys: SecretKeysTable;
 }
 
 /** Every table of the Database type, for the few places that go through them all (a restore replaces them). */
@@ -51,6 +55,8 @@ export const TABLE_NAMES = [
   'owner_sessions',
   'owner_audit_log',
   'backup_runs',
+  'inbound_texts',
+  'secret_keys',
 ] as const satisfies readonly (keyof Database)[];
 
 // A table added to Database and not to TABLE_NAMES fails to compile here.

@@ -1,5 +1,8 @@
 // Opens the database DATABASE_URL names (an SQLite file, or PostgreSQL), brings its schema up to
 // date, and hands out one repository per domain over one Kysely<Database>.
+import { SecretKeysRepository } from './secret-keys-repository.js';
+import { JoiningTextsRepository } from './joining-texts-repository.js';
+import { InboundTextsRepository } from './inbound-texts-repository.js';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -71,6 +74,12 @@ export interface Db {
   readonly owners: OwnerRepository;
   /** Every backup made and how it ended. */
   readonly backupRuns: BackupRunsRepository;
+  /** The joining text's queue (decision 041). */
+  readonly joiningTexts: JoiningTextsRepository;
+  /** Inbound texts already acted on, by provider id. */
+  readonly inboundTexts: InboundTextsRepository;
+  /** The SECRET_KEYs this database's hashes and links were made with, by fingerprint. */
+  readonly secretKeys: SecretKeysRepository;
   /** Resolves if the database answers a trivial query; rejects if it cannot be reached. */
   ping(): Promise<void>;
   /** Writes what was already accepted, then closes every connection. */
@@ -164,6 +173,9 @@ function handle(
     messageHealth: new MessageHealthRepository(context),
     owners: new OwnerRepository(context),
     backupRuns: new BackupRunsRepository(context),
+    joiningTexts: new JoiningTextsRepository(context),
+    inboundTexts: new InboundTextsRepository(context),
+    secretKeys: new SecretKeysRepository(context),
     async ping() {
       await sql`SELECT 1 FROM signups LIMIT 1`.execute(kysely);
     },

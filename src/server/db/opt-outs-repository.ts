@@ -11,6 +11,7 @@ import type { Database } from './database.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 import { readSubscriber } from './subscribers-repository.js';
 import { addSuppressions, liftSuppressions, type Suppression } from './suppressions-repository.js';
+import { confirmNumber } from './joining-texts-repository.js';
 import { OWN_REASONS, type AddressKind } from './suppressions.table.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -18,22 +19,24 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** What the owner's log says of a person once they are deleted: that it was someone, and nothing more. */
 export const DELETED_PERSON = 'a person, deleted';
 
+/** A person's addresses as the suppression list may hold them: every key's hash (decision 041). */
+export interface OwnHashes {
+  email?: string[] | undefined;
+  phone?: string[] | undefined;
+}
+
 /**
  * Lifts the person's own "no" that an emailed link may lift: a leaving or deletion on their email,
  * and on their number only what their own leaving put there (rows made at the moment of one of this
  * record's "left" events). Returns how many entries went.
  */
-async function liftOwnNo(
-  trx: Db,
-  id: string,
-  hashes: { email?: string | undefined; phone?: string | undefined },
-): Promise<number> {
+async function liftOwnNo(trx: Db, id: string, hashes: OwnHashes): Promise<number> {
   let lifted = hashes.email ? await liftSuppressions(trx, 'email', hashes.email, OWN_REASONS) : 0;
-  if (hashes.phone) {
+  if (hashes.phone && hashes.phone.length > 0) {
     const gone = await trx
       .deleteFrom('suppressions')
       .where('kind', '=', 'phone')
-      .where('address_hash', '=', hashes.phone)
+      .where('address_hash', 'in', hashes.phone)
       .where('reason', '=', 'left')
       .where(
         'created_at',
@@ -58,7 +61,7 @@ export class OptOutsRepository {
    */
   async provenByEmailedLink(
     id: string,
-    hashes: { email?: string | undefined; phone?: string | undefined },
+    hashes: OwnHashes,
     source: ConsentSource,
   ): Promise<{ confirmed: boolean; lifted: number }> {
     if (!isSignupId(id)) return { confirmed: false, lifted: 0 };
@@ -83,11 +86,7 @@ export class OptOutsRepository {
    * deletion lifted on these addresses. Texts stay as they were: only their own page or START from the
    * number turns them on. False when there was nothing to undo.
    */
-  async comeBack(
-    id: string,
-    hashes: { email?: string | undefined; phone?: string | undefined },
-    source: ConsentSource,
-  ): Promise<boolean> {
+  async comeBack(id: string, hashes: OwnHashes, source: ConsentSource): Promise<boolean> {
     if (!isSignupId(id)) return false;
     const at = stamp(this.context);
     return this.context.db.transaction().execute(async (trx) => {
@@ -194,13 +193,31 @@ export class OptOutsRepository {
     });
   }
 
-  /** A START from this number: texts on again for everyone on the list who gave it, and the suppression lifted. */
-  async startTexts(phones: string[], hash: string, source: ConsentSource): Promise<number> {
+  /**
+   * A START from this number: texts on again for everyone on the list who gave it, the number's
+   * suppression lifted, and the number proven (START is a yes).
+   */
+  async startTexts(phones: string[], hash: string | string[], source: ConsentSource): Promise<number> {
     const at = stamp(this.context);
     return this.context.db.transaction().execute(async (trx) => {
       const people = phones.length === 0 ? [] : await this.setSmsOptOut(trx, phones, null);
       for (const { id } of people) await recordConsentEvent(trx, String(id), 'sms_on', source, at);
       await liftSuppressions(trx, 'phone', hash);
+      for (const { id } of await confirmNumber(trx, phones, at))
+        await recordConsentEvent(trx, id, 'sms_confirmed', source, at);
+      return people.length;
+    });
+  }
+
+  /**
+   * A YES from this number: texts to it are proven wanted for everyone on the list who gave it (a
+   * STOP or texts-off stays: YES is not START). Returns how many it confirmed.
+   */
+  async confirmTexts(phones: string[], source: ConsentSource): Promise<number> {
+    const at = stamp(this.context);
+    return this.context.db.transaction().execute(async (trx) => {
+      const people = await confirmNumber(trx, phones, at);
+      for (const { id } of people) await recordConsentEvent(trx, id, 'sms_confirmed', source, at);
       return people.length;
     });
   }
@@ -274,7 +291,7 @@ export class OptOutsRepository {
   }
 
   /** The owner's "that answer was wrong": the undeliverable mark on this hash lifted, recorded on the person's history. */
-  async clearUndeliverable(id: string, kind: AddressKind, hash: string): Promise<void> {
+  async clearUndeliverable(id: string, kind: AddressKind, hash: string | string[]): Promise<void> {
     const at = stamp(this.context);
     await this.context.db.transaction().execute(async (trx) => {
       await liftSuppressions(trx, kind, hash, ['undeliverable']);

@@ -630,6 +630,8 @@ for (const engine of storeEngines) {
         emailOptOutAt: null,
         smsOptOutAt: null,
         leftAt: null,
+        smsConfirmedAt: null,
+        joiningTextSentAt: null,
       });
       expect(found.get(annId)).toMatchObject({ betaTesting: false, leftAt: T0.toISOString() });
       expect(await outbox.broadcastRecipients.recipients(['not-a-uuid'])).toEqual(new Map());

@@ -15,6 +15,7 @@ import { migration as m011 } from './migrations/011-phone-change-requests.postgr
 import { migration as m012 } from './migrations/012-acted-on-reports.postgres.js';
 import { migration as m013 } from './migrations/013-referrals.postgres.js';
 import { migration as m014 } from './migrations/014-backup-runs.postgres.js';
+import { migration as m015 } from './migrations/015-texts-proven.postgres.js';
 
 export type { PostgresMigration };
 
@@ -33,4 +34,5 @@ export const postgresMigrations: PostgresMigration[] = [
   m012,
   m013,
   m014,
+  m015,
 ];

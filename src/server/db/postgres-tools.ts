@@ -32,7 +32,11 @@ export interface ToolRun {
 }
 
 /** Runs pg_dump, pg_restore or psql to the end; resolves with what it printed, rejects with a BackupError that says why. */
-export function runPostgresTool(tool: 'pg_dump' | 'pg_restore' | 'psql', args: string[], run: ToolRun = {}): Promise<string> {
+export function runPostgresTool(
+  tool: 'pg_dump' | 'pg_restore' | 'psql',
+  args: string[],
+  run: ToolRun = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(tool, args, {
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -90,6 +90,7 @@ export function recordFromColumns(row: StoredSignup): SignupRecord {
     confirmedAt: isoOrNull(row.confirmed_at),
     emailOptOutAt: isoOrNull(row.email_opt_out_at),
     smsOptOutAt: isoOrNull(row.sms_opt_out_at),
+    smsConfirmedAt: isoOrNull(row.sms_confirmed_at),
     leftAt: isoOrNull(row.left_at),
     referralCode: row.referral_code,
     referredBy: row.referred_by,

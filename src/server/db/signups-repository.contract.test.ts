@@ -258,7 +258,11 @@ for (const engine of storeEngines) {
         betaTesting: true,
         attribution: { referrer: 'https://www.facebook.com/x' },
       });
-      await store.signups.add({ ...rosa, email: 'c@example.com', attribution: { referredBy: referralCode } });
+      await store.signups.add({
+        ...rosa,
+        email: 'c@example.com',
+        attribution: { referredBy: referralCode ?? undefined },
+      });
       await store.signups.add({
         ...rosa,
         email: 'd@example.com',

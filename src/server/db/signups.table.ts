@@ -44,6 +44,12 @@ export interface SignupsTable {
   left_at: Time | null;
   /** Their own link's code (shared/referral.ts), made when they joined; unique. */
   referral_code: Generated<string | null>;
+  /** The number replied YES (or START) to a text from us: texts to it are proven wanted (decision 041). */
+  sms_confirmed_at: Generated<Time | null>;
+  /** The joining text ("Reply YES to confirm…") went to this number then. */
+  joining_text_sent_at: Generated<Time | null>;
+  /** A sender took the joining text then (a lease, as the confirmation email's). */
+  joining_text_claimed_at: Generated<Time | null>;
   /** The code of the link they came through, while its owner is on record (deleting them clears it). */
   referred_by: Generated<string | null>;
 }

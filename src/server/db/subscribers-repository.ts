@@ -6,6 +6,7 @@ import type { ConsentKind, ConsentSource } from './consent-events.table.js';
 import { recordConsentEvent } from './consent-events-repository.js';
 import type { Database } from './database.js';
 import { NO_PHONE_CHANGE } from './phone-change-queue-repository.js';
+import { NEW_NUMBER_UNPROVEN } from './joining-texts-repository.js';
 import { flag, stamp, type QueryContext } from './sql-dialect.js';
 
 /** A sign-up as messaging sees it. Times are ISO 8601 in UTC, or null for "not yet" / "never". */
@@ -26,6 +27,10 @@ export interface Subscriber {
   emailOptOutAt: string | null;
   smsOptOutAt: string | null;
   leftAt: string | null;
+  /** The number replied YES (or START) to a text from us (decision 041). */
+  smsConfirmedAt: string | null;
+  /** The joining text ("Reply YES to confirm…") went to the number. */
+  joiningTextSentAt: string | null;
   /** A repeat sign-up asked for another phone number, waiting for the address on record to agree (decision 031). */
   phoneChange: { to: string; at: string; sentAt: string | null } | null;
   /** Their own link's code (SITE_URL/?ref=CODE), for "Tell a family member". */
@@ -66,6 +71,8 @@ const SUBSCRIBER_COLUMNS = [
   'phone_change_at',
   'phone_change_sent_at',
   'referral_code',
+  'sms_confirmed_at',
+  'joining_text_sent_at',
 ] as const;
 
 type SubscriberRow = Pick<Selectable<Database['signups']>, (typeof SUBSCRIBER_COLUMNS)[number]>;
@@ -86,6 +93,8 @@ function subscriberFrom(row: SubscriberRow): Subscriber {
     emailOptOutAt: isoOrNull(row.email_opt_out_at),
     smsOptOutAt: isoOrNull(row.sms_opt_out_at),
     leftAt: isoOrNull(row.left_at),
+    smsConfirmedAt: isoOrNull(row.sms_confirmed_at),
+    joiningTextSentAt: isoOrNull(row.joining_text_sent_at),
     phoneChange:
       row.phone_change_to !== null && row.phone_change_at !== null
         ? { to: row.phone_change_to, at: iso(row.phone_change_at), sentAt: isoOrNull(row.phone_change_sent_at) }
@@ -240,7 +249,8 @@ export class SubscribersRepository {
       changes.push('name_changed');
     }
     if (wanted.phone !== undefined && wanted.phone !== current.phone) {
-      Object.assign(set, { phone: wanted.phone, ...NO_PHONE_CHANGE });
+      // A new number is unproven: it gets its own joining text and needs its own YES.
+      Object.assign(set, { phone: wanted.phone, ...NO_PHONE_CHANGE, ...NEW_NUMBER_UNPROVEN });
       changes.push('phone_changed');
     }
     if (changes.length === 0) return current;

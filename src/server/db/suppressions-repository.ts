@@ -74,6 +74,26 @@ export function entriesFrom(
   return found;
 }
 
+/**
+ * One address's entries under several hashes (SECRET_KEY's and SECRET_KEY_PREVIOUS's) as one: the
+ * newest of each kind wins, as if the rows had been folded together.
+ */
+export function mergeEntries(entries: (SuppressionEntry | undefined)[]): SuppressionEntry | undefined {
+  const found = entries.filter((entry): entry is SuppressionEntry => entry !== undefined);
+  if (found.length <= 1) return found[0];
+  return found.reduce((merged, entry) => ({
+    stop: merged.stop || entry.stop,
+    stopAt: entry.stopAt > merged.stopAt ? entry.stopAt : merged.stopAt,
+    ...(entry.latestAt > merged.latestAt
+      ? { latestAt: entry.latestAt, latestReason: entry.latestReason }
+      : { latestAt: merged.latestAt, latestReason: merged.latestReason }),
+    ...(entry.undeliverableAt > merged.undeliverableAt
+      ? { undeliverableAt: entry.undeliverableAt, undeliverableReason: entry.undeliverableReason }
+      : { undeliverableAt: merged.undeliverableAt, undeliverableReason: merged.undeliverableReason }),
+    complainedAt: entry.complainedAt > merged.complainedAt ? entry.complainedAt : merged.complainedAt,
+  }));
+}
+
 /** One row of the list, as the owner's "way back" reads it. */
 export interface SuppressionRow {
   id: number;
@@ -153,13 +173,15 @@ export async function addSuppressions(trx: Writer, suppressions: Suppression[], 
 export async function liftSuppressions(
   trx: Writer,
   kind: AddressKind,
-  hash: string,
+  hash: string | string[],
   reasons?: readonly SuppressionReason[],
 ): Promise<number> {
+  const hashes = typeof hash === 'string' ? [hash] : hash;
+  if (hashes.length === 0) return 0;
   const deleted = await trx
     .deleteFrom('suppressions')
     .where('kind', '=', kind)
-    .where('address_hash', '=', hash)
+    .where('address_hash', 'in', hashes)
     .$if(reasons !== undefined, (query) => query.where('reason', 'in', [...(reasons ?? [])]))
     .executeTakeFirst();
   return Number(deleted.numDeletedRows);

@@ -26,13 +26,21 @@ export interface LinkSigner {
   claimedId(token: string): string | undefined;
 }
 
-export function createLinkSigner(secretKey: string): LinkSigner {
-  const key = derivedKey(secretKey, 'links');
-  const mac = (purpose: LinkPurpose, id: Buffer, bound: string | undefined) => {
+/**
+ * Signs with SECRET_KEY; verifies with it or, after a rotation, with SECRET_KEY_PREVIOUS, so every link
+ * in mail already delivered keeps working (decision 041).
+ */
+export function createLinkSigner(secretKey: string, previousKey?: string): LinkSigner {
+  const keys = [secretKey, ...(previousKey ? [previousKey] : [])].map((each) => derivedKey(each, 'links'));
+  const macWith = (key: Buffer, purpose: LinkPurpose, id: Buffer, bound: string | undefined) => {
     const hmac = createHmac('sha256', key).update(purpose).update('\0').update(id);
     if (bound !== undefined) hmac.update('\0').update(bound);
     return hmac.digest().subarray(0, MAC_BYTES);
   };
+  const mac = (purpose: LinkPurpose, id: Buffer, bound: string | undefined) =>
+    macWith(keys[0] as Buffer, purpose, id, bound);
+  const signedByOne = (given: Buffer, purpose: LinkPurpose, id: Buffer, bound: string | undefined) =>
+    keys.some((key) => timingSafeEqual(given, macWith(key, purpose, id, bound)));
   const uuidOf = (id: Buffer) => {
     const hex = id.toString('hex');
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
@@ -49,8 +57,7 @@ export function createLinkSigner(secretKey: string): LinkSigner {
       if (!WELL_FORMED.test(token)) return undefined;
       const id = Buffer.from(token.slice(0, 22), 'base64url');
       const given = Buffer.from(token.slice(22), 'base64url');
-      if (id.length !== 16 || given.length !== MAC_BYTES || !timingSafeEqual(given, mac(purpose, id, bound)))
-        return undefined;
+      if (id.length !== 16 || given.length !== MAC_BYTES || !signedByOne(given, purpose, id, bound)) return undefined;
       // Only the one spelling we made: base64's last character has spare bits a changed link could flip.
       if (`${id.toString('base64url')}${given.toString('base64url')}` !== token) return undefined;
       return uuidOf(id);
@@ -69,11 +76,19 @@ export interface AddressHasher {
    * list can say "never write to this one again" without keeping the address itself.
    */
   hash(kind: AddressKind, normalised: string): string;
+  /**
+   * Every hash the list may hold for the address: SECRET_KEY's, then SECRET_KEY_PREVIOUS's after a
+   * rotation (entries made before it are still read, so no "no" is forgotten). New entries use `hash`.
+   */
+  hashes(kind: AddressKind, normalised: string): string[];
 }
 
-export function createAddressHasher(secretKey: string): AddressHasher {
-  const key = derivedKey(secretKey, 'suppression');
+export function createAddressHasher(secretKey: string, previousKey?: string): AddressHasher {
+  const keys = [secretKey, ...(previousKey ? [previousKey] : [])].map((each) => derivedKey(each, 'suppression'));
+  const with_ = (key: Buffer, kind: AddressKind, normalised: string) =>
+    createHmac('sha256', key).update(`${kind}:${normalised}`).digest('base64url');
   return {
-    hash: (kind, normalised) => createHmac('sha256', key).update(`${kind}:${normalised}`).digest('base64url'),
+    hash: (kind, normalised) => with_(keys[0] as Buffer, kind, normalised),
+    hashes: (kind, normalised) => keys.map((key) => with_(key, kind, normalised)),
   };
 }

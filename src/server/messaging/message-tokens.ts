@@ -36,9 +36,14 @@ export interface MessageTokens {
   verify(token: string): boolean;
 }
 
-export function createMessageTokens(secretKey: string): MessageTokens {
-  const key = createHmac('sha256', secretKey).update('scamsavvy:message-tokens').digest();
-  const mac = (id: string) => base32(createHmac('sha256', key).update(id).digest().subarray(0, PART_BYTES));
+/** Issues with SECRET_KEY; verifies with it or SECRET_KEY_PREVIOUS (messages sent before a rotation). */
+export function createMessageTokens(secretKey: string, previousKey?: string): MessageTokens {
+  const keys = [secretKey, ...(previousKey ? [previousKey] : [])].map((each) =>
+    createHmac('sha256', each).update('scamsavvy:message-tokens').digest(),
+  );
+  const macWith = (key: Buffer, id: string) =>
+    base32(createHmac('sha256', key).update(id).digest().subarray(0, PART_BYTES));
+  const mac = (id: string) => macWith(keys[0] as Buffer, id);
   return {
     issue() {
       const id = base32(randomPart(PART_BYTES));
@@ -47,8 +52,11 @@ export function createMessageTokens(secretKey: string): MessageTokens {
     verify(token) {
       const lower = token.toLowerCase();
       if (!TOKEN.test(lower)) return false;
-      const expected = Buffer.from(mac(lower.slice(0, PART_CHARACTERS)));
-      return timingSafeEqual(Buffer.from(lower.slice(PART_CHARACTERS)), expected);
+      const given = Buffer.from(lower.slice(PART_CHARACTERS));
+      return keys.some((key) => {
+        const expected = Buffer.from(macWith(key, lower.slice(0, PART_CHARACTERS)));
+        return expected.length === given.length && timingSafeEqual(given, expected);
+      });
     },
   };
 }

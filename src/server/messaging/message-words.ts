@@ -86,6 +86,17 @@ export const messageWords = {
     help: (contact: string, sender = '') =>
       `${product} launch news: a few texts, only about the launch and beta. Msg & data rates may apply. Reply STOP to stop. Help: ${contact}${sender ? `\n${sender}` : ''}`,
     stopped: `You will get no more texts from ${product}. Reply START to get them again.`,
+    /**
+     * The joining text, once, to a number that joins while texts are set up (decision 041): who we
+     * are, what comes, how to say yes, stop and get help, and the carriers' rates notice. `reply`:
+     * only a YES brings the launch text (SMS_CONFIRMATION=reply); `notice`: it comes unless STOP.
+     */
+    joining: {
+      reply: `${product}: reply YES to get a text when our app launches (and beta news if you asked). Reply STOP to stop, HELP for help. Msg & data rates may apply.`,
+      notice: `${product}: you will get a text when our app launches (and beta news if you asked). Reply YES to confirm, STOP to stop, HELP for help. Msg&data rates may apply.`,
+    },
+    /** The answer to YES: what happens next. */
+    confirmed: `${product}: thank you. We will text you when our app launches (and beta news if you asked). Reply STOP to stop, HELP for help. Msg & data rates may apply.`,
     started: `${product}: texts are on again, only about the launch and beta. Reply STOP to stop, HELP for help.`,
   },
 };
@@ -182,6 +193,11 @@ export const linkPageWords = {
     /** The number's own suppression is a leaving or a deletion (someone using it left): only START from it lifts that. */
     smsTakenOff:
       'This phone number was taken off our list (someone using it left the list or deleted their details), so we send it no texts. If it is your number and you want texts, send the word START from it to the number our texts come from.',
+    /** Texts on, but the number has not replied YES to our joining text (decision 041). */
+    smsAwaitingYes: (asked: boolean) =>
+      asked
+        ? 'We texted this number to ask if you want texts. Reply YES to that text to get a text when the app launches.'
+        : 'We will text this number to ask if you want texts. Reply YES to that text to get a text when the app launches.',
     emailUnreachable:
       'Our emails to this address came back undelivered, so we send it no more email. If the address works again, sign up again with it.',
     emailComplained:

@@ -29,6 +29,8 @@ export interface InboundText {
   /** The sender's number, E.164. */
   from: string;
   body: string;
+  /** The provider's id for this text (Twilio's MessageSid): a text seen twice is acted on once. */
+  id?: string;
 }
 
 export interface SmsProvider {

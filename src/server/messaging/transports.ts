@@ -48,7 +48,7 @@ export function contactFor(config: MessagingConfig, siteUrl: string): string {
 
 /** Every message recorded with its token, when SECRET_KEY is set and the database keeps them. */
 export function createMessageLog(
-  config: Pick<MessagingConfig, 'secretKey' | 'feedback'>,
+  config: Pick<MessagingConfig, 'secretKey' | 'previousSecretKey' | 'feedback'>,
   store: Partial<MessageLogStore>,
   siteUrl: string,
   tagHeaders?: (token: string) => Record<string, string>,
@@ -57,7 +57,7 @@ export function createMessageLog(
   if (!config.secretKey || !sentMessages || !feedbackEvents) return undefined;
   return new MessageLog({
     store: { sentMessages, feedbackEvents },
-    tokens: createMessageTokens(config.secretKey),
+    tokens: createMessageTokens(config.secretKey, config.previousSecretKey),
     siteUrl,
     ...(config.feedback ? { feedback: config.feedback } : {}),
     ...(tagHeaders ? { tagHeaders } : {}),

@@ -181,7 +181,7 @@ describe("Twilio: the webhook's signature", () => {
 
   it('reads the sender and the text', async () => {
     const { sms } = await provider();
-    expect(sms.parseInbound(params)).toEqual({ from: '+15551234567', body: 'STOP' });
+    expect(sms.parseInbound(params)).toEqual({ from: '+15551234567', body: 'STOP', id: `SM${'3'.repeat(32)}` });
     expect(sms.parseInbound({ Body: 'STOP' })).toBeUndefined();
   });
 });

@@ -96,7 +96,7 @@ export function createTwilioSmsProvider(config: SmsConfig): SmsProvider {
     },
     parseInbound(params) {
       if (!params.From) return undefined;
-      return { from: params.From, body: params.Body ?? '' };
+      return { from: params.From, body: params.Body ?? '', ...(params.MessageSid ? { id: params.MessageSid } : {}) };
     },
     emptyInboundAnswer: {
       contentType: 'text/xml; charset=utf-8',

@@ -188,6 +188,14 @@ export const ownerWords = {
     confirmed: 'Confirmed their email',
     emailMessages: 'Email messages',
     textMessages: 'Text messages',
+    textsConfirmed: 'Number said yes to texts',
+    /** Where the number stands (decision 041): its YES, else the joining text, else nothing yet. */
+    textsProof: (confirmedAt: string | null, joiningSentAt: string | null) =>
+      confirmedAt
+        ? `Yes, replied YES ${confirmedAt}`
+        : joiningSentAt
+          ? `Not yet: the joining text went ${joiningSentAt}, no YES so far`
+          : 'Not yet: no joining text has gone',
     on: 'On',
     offSince: (at: string) => `Off since ${at}`,
     left: 'Left the list',

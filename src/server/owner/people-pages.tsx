@@ -111,6 +111,7 @@ const KIND_WORDS: Record<ConsentKind, string> = {
   email_off: 'Email messages off',
   sms_on: 'Text messages on',
   sms_off: 'Text messages off',
+  sms_confirmed: 'Replied YES to our joining text (or START): texts to this number are confirmed',
   beta_on: 'Beta testing on',
   beta_off: 'Beta testing off',
   left: 'Left the list',
@@ -177,6 +178,13 @@ export function personPage({
     [personWords.confirmed, person.confirmedAt ? shortTime(person.confirmedAt) : personWords.notYet],
     [personWords.emailMessages, channelState(person.emailOptOutAt, person.leftAt)],
     [personWords.textMessages, channelState(person.smsOptOutAt, person.leftAt)],
+    [
+      personWords.textsConfirmed,
+      personWords.textsProof(
+        person.smsConfirmedAt ? shortTime(person.smsConfirmedAt) : null,
+        person.joiningTextSentAt ? shortTime(person.joiningTextSentAt) : null,
+      ),
+    ],
     [personWords.joinedThrough, number(joinedThrough)],
   ];
   return renderOwnerPage(

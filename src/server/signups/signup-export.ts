@@ -28,6 +28,7 @@ export const exportColumns = [
   'confirmedAt',
   'emailOptOutAt',
   'smsOptOutAt',
+  'smsConfirmedAt',
   'leftAt',
   'referralCode',
   'referredBy',

@@ -68,7 +68,7 @@ const PAGE = 1_000;
 export class WayBack {
   constructor(
     private readonly stores: WayBackStores,
-    private readonly subscriptions: Pick<Subscriptions, 'emailHash' | 'phoneHash'>,
+    private readonly subscriptions: Pick<Subscriptions, 'emailHashes' | 'phoneHashes'>,
   ) {}
 
   /** The suppression list, newest first, as the filter asks. */
@@ -142,10 +142,11 @@ export class WayBack {
     for (;;) {
       const page = await this.stores.broadcastRecipients.recipientsAfter(after, PAGE);
       for (const person of page) {
-        const email = this.subscriptions.emailHash(person.email);
-        const phone = this.subscriptions.phoneHash(person.phone);
-        if (email && wanted.has(`email ${email}`)) found.set(`email ${email}`, person);
-        if (phone && wanted.has(`phone ${phone}`)) found.set(`phone ${phone}`, person);
+        // Every key's hash: a row made before a key rotation names the person too.
+        for (const email of this.subscriptions.emailHashes(person.email))
+          if (wanted.has(`email ${email}`)) found.set(`email ${email}`, person);
+        for (const phone of this.subscriptions.phoneHashes(person.phone))
+          if (wanted.has(`phone ${phone}`)) found.set(`phone ${phone}`, person);
       }
       if (page.length < PAGE || found.size === wanted.size) return found;
       after = page[page.length - 1]!.id;

@@ -43,7 +43,10 @@ export interface Person {
   id: string;
 }
 
-/** `count` people, confirmed unless said otherwise; returns them in the outbox's order (by id). */
+/**
+ * `count` people, confirmed unless said otherwise, each number having said YES to the joining text
+ * (decision 041) unless `textsConfirmed` says otherwise; returns them in the outbox's order (by id).
+ */
 export async function addPeople(
   store: Db,
   count: number,
@@ -51,10 +54,12 @@ export async function addPeople(
     prefix = 'person',
     beta = () => false,
     confirmed = () => true,
+    textsConfirmed = () => true,
   }: {
     prefix?: string;
     beta?: (index: number) => boolean;
     confirmed?: (index: number) => boolean;
+    textsConfirmed?: (index: number) => boolean;
   } = {},
 ): Promise<Person[]> {
   await Promise.all(
@@ -74,6 +79,7 @@ export async function addPeople(
     const subscriber = await store.subscribers.subscriberByEmailKey(email);
     if (!subscriber) throw new Error(`${email} was not stored`);
     if (confirmed(index)) await store.subscribers.confirm(subscriber.id);
+    if (textsConfirmed(index)) await store.optOuts.confirmTexts([subscriber.phone], 'sms_reply');
     people.push({ email, phone: subscriber.phone, id: subscriber.id });
   }
   return people.sort((a, b) => (a.id < b.id ? -1 : 1));

@@ -31,7 +31,7 @@ async function setUpOn(engine: StoreEngine, email: string = rosa.email) {
   });
   await store.signups.add({ ...rosa, name: 'Rosa <b>Díaz</b>', email });
   const subscriber = await store.subscribers.subscriberByEmailKey(email);
-  return { app, store, id: subscriber?.id ?? '' };
+  return { app, store, id: subscriber?.id ?? '', yes: () => store.optOuts.confirmTexts([rosa.phone], 'sms_reply') };
 }
 
 /** What the store holds about this person, and the suppression list, to compare before and after. */
@@ -138,7 +138,7 @@ for (const engine of storeEngines) {
 
     describe('POST acts, then redirects (303) to the page that says what happened', () => {
       it('confirm: once, recorded, then the page says so with a link to the preferences', async () => {
-        const { app, store, id } = await setUp();
+        const { app, store, id, yes } = await setUp();
         const url = `/confirm/${links.sign('confirm', id)}`;
         const pressed = await app.inject({ method: 'POST', url, ...form({}) });
         expect(pressed.statusCode).toBe(303);
@@ -150,8 +150,11 @@ for (const engine of storeEngines) {
         ]);
         const page = (await app.inject({ method: 'GET', url })).body;
         expect(page).toContain('<h1>Thank you. You are confirmed.</h1>');
-        // Email and texts are on: the news will come both ways, as the launch message will send it.
-        expect(page).toContain(linkPageWords.confirm.doneText(true, true));
+        // Texts wait for the number's YES (decision 041): until then the page promises email alone.
+        expect(page).toContain(linkPageWords.confirm.doneText(true, false));
+        await yes();
+        // Email and texts are on, the number said yes: the news will come both ways, as the launch message will send it.
+        expect((await app.inject({ method: 'GET', url })).body).toContain(linkPageWords.confirm.doneText(true, true));
         expect(page).toContain(`href="/preferences/${links.sign('manage', id)}"`);
         expect(page).not.toContain('<form');
       });
@@ -177,7 +180,7 @@ for (const engine of storeEngines) {
       });
 
       it('save: each box turns its channel on or off, each change is recorded, and the page restates the choices', async () => {
-        const { app, store, id } = await setUp();
+        const { app, store, id, yes } = await setUp();
         const url = `/preferences/${links.sign('manage', id)}`;
         const saved = await app.inject({ method: 'POST', url, ...form({ email: 'on' }) });
         expect(saved.statusCode).toBe(303);
@@ -197,10 +200,12 @@ for (const engine of storeEngines) {
           '<div class="status" role="status"><p>Saved. We will send you an email when the app launches.</p></div>',
         );
 
+        await yes(); // the number replied YES to its joining text
         await app.inject({ method: 'POST', url, ...form({ sms: 'on', beta: 'on' }) });
         expect(await store.subscribers.subscriber(id)).toMatchObject({ smsOptOutAt: null, betaTesting: true });
         expect((await store.subscribers.subscriber(id))?.emailOptOutAt).not.toBeNull();
         expect((await store.consentEvents.history(id)).slice(4).map((event) => event.kind)).toEqual([
+          'sms_confirmed',
           'email_off',
           'sms_on',
           'beta_on',

@@ -101,7 +101,7 @@ async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, lau
 /** /preferences/…: what someone gets, leaving the list, and deleting their details (asked once more). */
 async function preferencesRoutes(
   forms: FastifyInstance,
-  { subscriptions, links, confirmationOn, launch, siteUrl }: Handlers,
+  { subscriptions, links, launch, siteUrl }: Handlers,
 ): Promise<void> {
   /** The page for this person as things stand, by the senders' own rule (what a box says is what happens). */
   async function page(
@@ -112,7 +112,7 @@ async function preferencesRoutes(
     const preferences = preferencesOf(subscriber);
     const left = subscriber.leftAt !== null;
     // What the launch message will do for them, channel by channel: the senders' own rule.
-    const audience: Audience = { segment: 'all', confirmation: confirmationOn ? 'asked' : 'everyone' };
+    const audience: Audience = { segment: 'all', confirmation: 'asked' };
     const { email: emailWhy, sms: smsWhy } = left
       ? {}
       : await subscriptions.exclusions(subscriber, ['email', 'sms'], audience);
@@ -154,6 +154,9 @@ async function preferencesRoutes(
       smsStopped: smsWhy === 'stopped',
       smsUnreachable: smsWhy === 'undeliverable' || (smsWhy === 'suppressed' && !smsTakenOff),
       smsTakenOff,
+      ...(preferences.sms && smsWhy === 'texts_not_confirmed'
+        ? { smsAwaitingYes: subscriber.joiningTextSentAt ? ('asked' as const) : ('not_yet' as const) }
+        : {}),
       ...(emailUnreachable ? { emailUnreachable } : {}),
       notConfirmed: emailWhy === 'not_confirmed' || smsWhy === 'not_confirmed',
       left,

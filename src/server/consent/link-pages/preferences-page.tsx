@@ -31,6 +31,8 @@ export interface PreferencesPageProps {
   smsUnreachable?: boolean;
   /** Someone using this number left or deleted their details after they signed up: we send it no texts. */
   smsTakenOff?: boolean;
+  /** Texts are on, but the number has not said YES to our joining text yet (decision 041). */
+  smsAwaitingYes?: 'asked' | 'not_yet' | undefined;
   /** The launch message has gone out already: "Saved" says there is none left to send. */
   launched?: boolean;
   /** Email to the address bounced, or was reported as spam: we send it none. */
@@ -106,6 +108,7 @@ export function preferencesPage({
   smsStopped,
   smsUnreachable = false,
   smsTakenOff = false,
+  smsAwaitingYes,
   launched = false,
   emailUnreachable,
   path,
@@ -161,6 +164,9 @@ export function preferencesPage({
               {channel === 'sms' && smsStopped && <p className="choice__note">{text.smsStopped}</p>}
               {channel === 'sms' && smsUnreachable && <p className="choice__note">{text.smsUnreachable}</p>}
               {channel === 'sms' && smsTakenOff && <p className="choice__note">{text.smsTakenOff}</p>}
+              {channel === 'sms' && smsAwaitingYes && (
+                <p className="choice__note">{text.smsAwaitingYes(smsAwaitingYes === 'asked')}</p>
+              )}
               {channel === 'email' && emailUnreachable && (
                 <p className="choice__note">
                   {emailUnreachable === 'complained' ? text.emailComplained : text.emailUnreachable}

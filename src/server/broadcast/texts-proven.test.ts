@@ -1,0 +1,153 @@
+// A "yes" to texts is proven (decision 041): a number that joins gets one joining text at once; the
+// launch broadcast takes it only after its YES (SMS_CONFIRMATION=reply), or once that text went
+// (notice); --include-unconfirmed is the owner's explicit choice; YES, Y, SÍ and START count as yes;
+// a text replayed with the same provider id is acted on once. Over the real app and a real broadcast,
+// a stand-in for Twilio's API at the network's edge, on every engine the store suite runs on.
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createBroadcastControl } from './broadcast-control.js';
+import { messageWords } from '../messaging/message-words.js';
+import { twilioSignature } from '../messaging/twilio-sms-provider.js';
+import { configFor } from '../test/broadcast-setup.js';
+import { buildTestApp } from '../test/build-test-app.js';
+import { SITE } from '../test/site.js';
+import { storeEngines, type StoreEngine } from '../test/store-engines.js';
+import { startTwilioStandIn } from '../test/twilio-stand-in.js';
+import { createMessaging } from '../consent/create-messaging.js';
+
+const KEY = 'texts-proven-test-key-that-is-long-enough';
+const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
+const AUTH_TOKEN = 'a'.repeat(32);
+const FROM = '+15550001111';
+
+async function world(engine: StoreEngine, proof: 'reply' | 'notice' = 'reply') {
+  const twilio = await startTwilioStandIn({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN });
+  onTestFinished(() => twilio.stop());
+  const sms = {
+    provider: 'twilio' as const,
+    accountSid: ACCOUNT_SID,
+    authToken: AUTH_TOKEN,
+    from: FROM,
+    apiBaseUrl: twilio.baseUrl,
+  };
+  const { app, db } = await buildTestApp({
+    engine,
+    config: { siteUrl: SITE },
+    messaging: (store) =>
+      createMessaging(
+        {
+          sms,
+          secretKey: KEY,
+          smsConfirmation: proof,
+          emailConfirmation: false,
+          unconfirmedRetentionDays: 30,
+          confirmationReminderDays: 7,
+        },
+        store,
+        SITE,
+        { texter: { pollMs: 100, retryBaseMs: 100, maxRetryMs: 300 } },
+      ),
+  });
+  await app.ready();
+  const env = {
+    SECRET_KEY: KEY,
+    TWILIO_ACCOUNT_SID: ACCOUNT_SID,
+    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+    TWILIO_FROM: FROM,
+    SMS_CONFIRMATION: proof,
+  };
+  const { broadcasts } = createBroadcastControl(configFor('smtp://127.0.0.1:9', undefined, env), db);
+  let made = 0;
+  /** What the launch broadcast would do for the texts now: sent, or why not. */
+  const launchText = async (confirmation?: 'everyone') => {
+    made += 1;
+    const { report } = await broadcasts.create({
+      name: `launch-${made}`,
+      template: 'launch',
+      ...(confirmation ? { confirmation } : {}),
+    });
+    const tally = report.channels.sms!;
+    if (tally.recipients === 1) return 'sent';
+    return Object.entries(tally.excluded).find(([, count]) => count > 0)?.[0];
+  };
+  async function signUp(email: string, phone: string) {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/signups',
+      payload: { name: 'Someone', phone, email, betaTesting: false, openedForMs: 5000, consentVersion: '2026-11-23' },
+    });
+    expect(response.statusCode).toBe(201);
+  }
+  let sid = 0;
+  async function textIn(from: string, body: string, messageSid = `SM${String((sid += 1)).padStart(32, '0')}`) {
+    const params = { MessageSid: messageSid, AccountSid: ACCOUNT_SID, From: from, To: FROM, Body: body };
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/sms/inbound',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilioSignature(AUTH_TOKEN, `${SITE}/api/sms/inbound`, params),
+      },
+      payload: new URLSearchParams(params).toString(),
+    });
+    expect(response.statusCode).toBe(200);
+    return messageSid;
+  }
+  return { app, db, twilio, launchText, signUp, textIn };
+}
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(`a yes to texts is proven (${engine.name})`, () => {
+    it('the joining text goes once at once; the launch text waits for YES; YES is answered with what happens next', async () => {
+      const { db, twilio, launchText, signUp, textIn } = await world(engine);
+      await signUp('rosa@example.com', '+15551234567');
+      const joining = await twilio.waitFor((sent) => sent.to === '+15551234567');
+      expect(joining.body).toBe(messageWords.sms.joining.reply);
+      expect(joining.body).toMatch(/^ScamSavvy: .*Reply STOP to stop, HELP for help\. Msg & data rates may apply\.$/);
+      expect(joining.body.length).toBeLessThanOrEqual(160);
+      await expect
+        .poll(async () => (await db.subscribers.subscriberByEmailKey('rosa@example.com'))?.joiningTextSentAt)
+        .not.toBeNull();
+      expect(await launchText()).toBe('texts_not_confirmed');
+      // The owner's explicit choice takes every number on the list.
+      expect(await launchText('everyone')).toBe('sent');
+
+      await textIn('+15551234567', ' Sí ');
+      const answer = await twilio.waitFor((sent) => sent.to === '+15551234567' && sent.body !== joining.body);
+      expect(answer.body).toBe(messageWords.sms.confirmed);
+      expect(await launchText()).toBe('sent');
+      const person = await db.subscribers.subscriberByEmailKey('rosa@example.com');
+      expect(person?.smsConfirmedAt).not.toBeNull();
+      expect((await db.consentEvents.history(person!.id)).map((event) => event.kind)).toContain('sms_confirmed');
+      // Only one joining text, ever, whatever polls and sign-ups come.
+      await signUp('rosa@example.com', '+15551234567');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(twilio.sent().filter((sent) => sent.body === joining.body)).toHaveLength(1);
+    });
+
+    it('under SMS_CONFIRMATION=notice the launch text goes to a number once the joining text went, unless it stops', async () => {
+      const { twilio, launchText, signUp, textIn } = await world(engine, 'notice');
+      await signUp('ben@example.com', '+15557654321');
+      const joining = await twilio.waitFor((sent) => sent.to === '+15557654321');
+      expect(joining.body).toBe(messageWords.sms.joining.notice);
+      await expect.poll(launchText).toBe('sent');
+      await textIn('+15557654321', 'STOP');
+      expect(await launchText()).toBe('stopped');
+    });
+
+    it('STOP holds against a replayed START, YES does not undo a STOP, and START is a yes', async () => {
+      const { twilio, launchText, signUp, textIn } = await world(engine);
+      await signUp('cleo@example.com', '+15550009999');
+      await twilio.waitFor((sent) => sent.to === '+15550009999');
+      const start = await textIn('+15550009999', 'START');
+      expect(await launchText()).toBe('sent'); // START is a yes
+      await textIn('+15550009999', 'STOP');
+      expect(await launchText()).toBe('stopped');
+      await textIn('+15550009999', 'START', start); // the same signed request, captured and sent again
+      expect(await launchText()).toBe('stopped');
+      await textIn('+15550009999', 'YES');
+      expect(await launchText()).toBe('stopped');
+      await textIn('+15550009999', 'start');
+      expect(await launchText()).toBe('sent');
+    });
+  });
+}

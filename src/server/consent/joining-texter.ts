@@ -1,0 +1,186 @@
+// Sends the joining text (decision 041): once, at once, to each number that joins while texts are set
+// up, saying who we are, what comes, and how to say YES, STOP and HELP. In the background, like the
+// confirmation emails: nudged by each sign-up, polled for retries and other instances' sign-ups, each
+// claim a lease. What a failure does follows its verdict (send-failure.ts): a number that cannot take
+// texts is marked undeliverable; our own trouble (a refused account) makes everyone wait, counting
+// against nobody; anything else is tried again later.
+import type { FastifyBaseLogger } from 'fastify';
+import type { JoiningTextJob, JoiningTextsRepository } from '../db/joining-texts-repository.js';
+import { JOINING_TEXT_LATER_MS } from '../db/joining-texts-repository.js';
+import { retryDelayMs } from '../messaging/back-off.js';
+import { withoutAddresses } from '../messaging/log-safe.js';
+import { feedbackId, type MessageLog } from '../messaging/message-log.js';
+import { messageWords } from '../messaging/message-words.js';
+import { verdictOf } from '../messaging/send-failure.js';
+import type { SmsProvider } from '../messaging/sms-provider.js';
+import type { TextProof } from './contact-rule.js';
+import type { Subscriptions } from './subscriptions.js';
+
+export interface JoiningTexterOptions {
+  subscriptions: Subscriptions;
+  store: Pick<JoiningTextsRepository, 'claim' | 'sent' | 'notSent'>;
+  sms: SmsProvider;
+  log?: MessageLog | undefined;
+  /** SMS_CONFIRMATION: the words say what brings the launch text. */
+  textProof: TextProof;
+  logger: FastifyBaseLogger;
+  pollMs?: number;
+  batchSize?: number;
+  retryBaseMs?: number;
+  maxRetryMs?: number;
+  now?: () => Date;
+}
+
+export interface TexterRun {
+  sent: number;
+  later: number;
+  skipped: number;
+}
+
+export class JoiningTexter {
+  private readonly options: Required<Omit<JoiningTexterOptions, 'log'>> & Pick<JoiningTexterOptions, 'log'>;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  /** Failures of ours in a row: the back-off is the texter's, not each person's. */
+  private ourFailures = 0;
+  private waitUntil = 0;
+  private failing = false;
+
+  constructor(options: JoiningTexterOptions) {
+    this.options = {
+      pollMs: 30_000,
+      batchSize: 20,
+      retryBaseMs: 30_000,
+      maxRetryMs: 60 * 60_000,
+      now: () => new Date(),
+      ...options,
+    };
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.nudge(), this.options.pollMs);
+    this.timer.unref();
+    this.nudge();
+  }
+
+  /** A sign-up was just stored: look for work soon (many nudges make one run). */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.runUntilIdle().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  private async runUntilIdle(): Promise<void> {
+    do {
+      this.again = false;
+      if (this.options.now().getTime() < this.waitUntil) return; // ours is still failing: the poll tries later
+      try {
+        const run = await this.runOnce();
+        if (run.sent + run.later + run.skipped >= this.options.batchSize && run.later === 0) this.again = true;
+      } catch (error) {
+        this.options.logger.warn({ err: (error as Error).message }, 'joining texts: could not read the queue');
+        return;
+      }
+    } while (this.again && !this.stopped);
+  }
+
+  /** Claims one batch and sends each its joining text, one after another. */
+  async runOnce(): Promise<TexterRun> {
+    const { store, batchSize } = this.options;
+    const jobs = await store.claim(batchSize);
+    const run: TexterRun = { sent: 0, later: 0, skipped: 0 };
+    for (const [index, job] of jobs.entries()) {
+      if (this.stopped) break; // the lease hands what is left to the next start
+      const outcome = await this.sendOne(job);
+      run[outcome === 'ours' ? 'later' : outcome] += 1;
+      if (outcome === 'ours') {
+        // Our account or the provider is the trouble: the rest waits too, untried and uncounted.
+        const retryAt = new Date(this.waitUntil);
+        for (const rest of jobs.slice(index + 1)) await store.notSent(rest.id, retryAt);
+        run.later += jobs.length - index - 1;
+        break;
+      }
+    }
+    return run;
+  }
+
+  private async sendOne(job: JoiningTextJob): Promise<keyof TexterRun | 'ours'> {
+    const { subscriptions, store, sms, log, logger, textProof } = this.options;
+    const later = new Date(this.options.now().getTime() + JOINING_TEXT_LATER_MS);
+    // Checked at the moment of sending: the person may have left, stopped texts or changed number since.
+    const person = await subscriptions.subscriber(job.id);
+    if (!person || person.phone !== job.phone) return 'skipped';
+    if (!(await subscriptions.mayContact(person, 'sms'))) {
+      await store.notSent(job.id, later);
+      return 'skipped';
+    }
+    const outgoing = await log?.begin({
+      channel: 'sms',
+      purpose: 'confirmation',
+      signupId: person.id,
+      addressHash: subscriptions.phoneHash(person.phone) ?? null,
+      feedbackId: feedbackId('confirmation', 'joining-text'),
+    });
+    try {
+      const sent = await sms.send({
+        to: person.phone,
+        body: messageWords.sms.joining[textProof],
+        ...(outgoing ? { statusCallback: outgoing.statusCallback } : {}),
+      });
+      if (outgoing) await log?.sent(outgoing.token, { providerId: sent.id });
+    } catch (error) {
+      const verdict = verdictOf(error);
+      const said = withoutAddresses((error as Error).message);
+      if (outgoing) await log?.refused(outgoing.token, 'sms', verdict, said);
+      if (verdict.stop) {
+        await subscriptions.stopTexts(person.phone, 'provider_answer');
+        return 'skipped';
+      }
+      if (verdict.kind === 'recipient') {
+        await subscriptions.markUndeliverable(person, 'sms');
+        await store.notSent(job.id, later);
+        logger.warn(
+          { signup: job.id, err: said },
+          `joining text refused for good, number marked undeliverable: ${verdict.reason}`,
+        );
+        return 'skipped';
+      }
+      const { retryBaseMs, maxRetryMs, now } = this.options;
+      if (verdict.kind === 'sender' || verdict.kind === 'unknown') {
+        this.ourFailures += 1;
+        this.waitUntil = now().getTime() + retryDelayMs(this.ourFailures, retryBaseMs, maxRetryMs);
+        await store.notSent(job.id, new Date(this.waitUntil));
+        if (!this.failing)
+          logger.error(
+            { err: said, kind: verdict.kind },
+            `joining texts cannot be sent just now, and will be retried: ${verdict.reason}`,
+          );
+        this.failing = true;
+        return 'ours';
+      }
+      await store.notSent(job.id, new Date(now().getTime() + retryDelayMs(1, retryBaseMs, maxRetryMs)));
+      return 'later';
+    }
+    await store.sent(job);
+    this.ourFailures = 0;
+    if (this.failing) {
+      this.failing = false;
+      logger.info('joining texts are going out again');
+    }
+    return 'sent';
+  }
+}

@@ -1,0 +1,25 @@
+// PostgreSQL migration 15, texts proven: never edit it once it has shipped (docs/architecture.md, "Adding a column").
+import type { PostgresMigration } from './migration.js';
+
+export const migration: PostgresMigration = {
+  version: 15,
+  name: 'texts-proven',
+  // A "yes" to texts is proven (decision 041): the joining text (sent, or claimed by a sender until
+  // then), the number's YES, and each inbound text's provider id, so a text replayed is acted on once.
+  // The secret key's fingerprints: the keys this database's hashes and links were made with.
+  sql: `
+      ALTER TABLE signups ADD COLUMN sms_confirmed_at timestamptz;
+      ALTER TABLE signups ADD COLUMN joining_text_sent_at timestamptz;
+      ALTER TABLE signups ADD COLUMN joining_text_claimed_at timestamptz;
+      CREATE INDEX signups_joining_text_due ON signups (created_at)
+        WHERE joining_text_sent_at IS NULL AND sms_confirmed_at IS NULL;
+      CREATE TABLE inbound_texts (
+        provider_id text PRIMARY KEY,
+        received_at timestamptz NOT NULL
+      );
+      CREATE TABLE secret_keys (
+        fingerprint text PRIMARY KEY,
+        first_used_at timestamptz NOT NULL
+      );
+    `,
+};

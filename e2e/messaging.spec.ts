@@ -251,7 +251,7 @@ for (const [label, width, height] of SMALL_SCREENS) {
   });
 }
 
-test('the confirmation email and the preferences page offer the person\'s own link to pass on; the pages take every text size', async ({
+test("the confirmation email and the preferences page offer the person's own link to pass on; the pages take every text size", async ({
   page,
   context,
 }) => {

@@ -157,6 +157,19 @@ describe('signups:delete', () => {
     expect(await afterwards((store) => store.signups.count())).toBe(1);
   });
 
+  it('refuses a SECRET_KEY the database was not made with, says what to do, and deletes nothing', async () => {
+    await databaseWith(rosa);
+    expect((await run('--email', 'ben@example.com')).code).toBe(0); // the first key is remembered
+    vi.stubEnv('SECRET_KEY', 'another-secret-key-of-a-new-machine-12345');
+    await expect(run('--email', 'rosa@example.com')).rejects.toThrow(
+      /^SECRET_KEY does not match this database: .* set the new one as SECRET_KEY and the old one as SECRET_KEY_PREVIOUS/,
+    );
+    expect(await afterwards((store) => store.signups.count())).toBe(1);
+    vi.stubEnv('SECRET_KEY_PREVIOUS', SECRET_KEY); // a rotation: the old key kept beside the new
+    expect((await run('--email', 'rosa@example.com')).code).toBe(0);
+    expect(await afterwards((store) => store.signups.count())).toBe(0);
+  });
+
   it('says plainly when there is no database where DATABASE_URL points', async () => {
     vi.stubEnv('DATABASE_URL', `sqlite:${file}.missing`);
     await expect(run('--email', 'rosa@example.com')).rejects.toThrow(/^There is no database at the SQLite file /);

@@ -73,6 +73,7 @@ function BackupSection({ backups }: { backups: BackupsSummary }) {
             ? words.backupSchedule(backups.schedule.everyHours, backups.schedule.keep, backups.schedule.dir)
             : words.backupsOff}
         </p>
+        <p>{words.keyWithBackups}</p>
       </div>
     </section>
   );

@@ -132,6 +132,9 @@ export const ownerWords = {
     backupSchedule: (hours: number, keep: number, dir: string) =>
       `A backup is made every ${hours === 1 ? 'hour' : `${hours} hours`}; the last ${keep} are kept in ${dir}.`,
     backupNone: 'none yet.',
+    /** A backup is useless without its key (decision 041). */
+    keyWithBackups:
+      'Keep SECRET_KEY with the backups, somewhere apart from this machine: without it a restored list cannot tell who asked never to hear from us, and the server will not start.',
     backupsOff:
       'Automatic backups are off: set BACKUP_DIR and the list is copied every day (docs/production.md). npm run db:backup makes one now.',
     healthHeading: (days: number) => `The list's health, last ${days} days`,

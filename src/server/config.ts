@@ -98,6 +98,8 @@ export interface BackupConfig {
   keep: number;
   /** BACKUP_COMMAND: run with each new backup's path, to copy it off the machine. */
   command?: string;
+  /** BACKUP_COMMAND_ENV: the variables the command gets besides PATH, HOME and BACKUP_FILE. */
+  commandEnv?: string[];
 }
 
 export interface LaunchConfig {
@@ -247,6 +249,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             everyHours: parsed.data.BACKUP_EVERY_HOURS,
             keep: parsed.data.BACKUP_KEEP,
             ...(parsed.data.BACKUP_COMMAND ? { command: parsed.data.BACKUP_COMMAND } : {}),
+            ...(parsed.data.BACKUP_COMMAND_ENV
+              ? { commandEnv: parsed.data.BACKUP_COMMAND_ENV.split(/[\s,]+/).filter(Boolean) }
+              : {}),
           },
         }
       : {}),

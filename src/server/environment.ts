@@ -128,6 +128,10 @@ export const environmentSchema = z.object({
   BACKUP_EVERY_HOURS: z.coerce.number().positive().max(8760).default(DEFAULT_BACKUP_EVERY_HOURS),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_BACKUP_KEEP),
   BACKUP_COMMAND: optionalText(/^\S/, 'must be a command, such as rclone copy {file} remote:scamsavvy-backups'),
+  BACKUP_COMMAND_ENV: optionalText(
+    /^[A-Z_][A-Z0-9_]*([\s,]+[A-Z_][A-Z0-9_]*)*$/,
+    'must be variable names, such as AWS_ACCESS_KEY_ID,AWS_SECRET_ACCESS_KEY or RCLONE_CONFIG',
+  ),
   EMAIL_CONFIRMATION: z
     .enum(['on', 'off'])
     .optional()

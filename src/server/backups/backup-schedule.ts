@@ -26,6 +26,8 @@ export interface RunBackupOptions {
   dir: string;
   keep?: number;
   command?: string;
+  /** BACKUP_COMMAND_ENV: the variables handed to the command besides PATH, HOME and BACKUP_FILE. */
+  commandEnv?: string[];
   runs: Pick<BackupRunsRepository, 'record'>;
   trigger: BackupTrigger;
   now?: () => Date;
@@ -38,6 +40,7 @@ export async function runBackup({
   dir,
   keep,
   command,
+  commandEnv = [],
   runs,
   trigger,
   now = () => new Date(),
@@ -55,7 +58,7 @@ export async function runBackup({
     run = madeRun(trigger, startedAt, made, now());
     if (command) {
       try {
-        await runBackupCommand(command, made.file, signal ? { signal } : {});
+        await runBackupCommand(command, made.file, { passEnv: commandEnv, ...(signal ? { signal } : {}) });
         run = { ...run, copyOutcome: 'ok', finishedAt: now().toISOString() };
       } catch (error) {
         run = { ...run, copyOutcome: 'failed', copyDetail: (error as Error).message, finishedAt: now().toISOString() };
@@ -137,6 +140,7 @@ export function startBackupSchedule({
         dir: config.dir,
         keep: config.keep,
         ...(config.command ? { command: config.command } : {}),
+        ...(config.commandEnv ? { commandEnv: config.commandEnv } : {}),
         runs,
         trigger: 'schedule',
         now,

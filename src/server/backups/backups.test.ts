@@ -325,6 +325,32 @@ describe('the backup folder', () => {
     expect(records.map((run) => run.copyOutcome)).toEqual(['ok', 'failed']);
   });
 
+  it('BACKUP_COMMAND gets only PATH, HOME, BACKUP_FILE and BACKUP_COMMAND_ENV, and what it says is cut and scrubbed', async () => {
+    vi.stubEnv('SECRET_KEY', 'the-secret-key-nobody-may-see-1234567890');
+    vi.stubEnv('TWILIO_AUTH_TOKEN', 'twilio-token-abcdefabcdef');
+    vi.stubEnv('RCLONE_CONFIG_PASS', 'rclone-pass-987654');
+    const seen = path.join(tempDir(), 'env.txt');
+    const run = await runBackup({
+      database: await database(),
+      dir: tempDir(),
+      runs: { record: async () => undefined },
+      trigger: 'schedule',
+      command: `env > ${seen}; echo "auth failed for $RCLONE_CONFIG_PASS password=hunter22 https://me:pw@host/x $SECRET_KEY ${'x'.repeat(400)}" >&2; exit 5`,
+      commandEnv: ['RCLONE_CONFIG_PASS'],
+    });
+    vi.unstubAllEnvs();
+    const names = readFileSync(seen, 'utf8')
+      .split('\n')
+      .map((line) => line.split('=')[0])
+      .filter((name) => name && !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(name));
+    expect(names.sort()).toEqual(['BACKUP_FILE', 'HOME', 'PATH', 'RCLONE_CONFIG_PASS'].sort());
+    expect(run.copyOutcome).toBe('failed');
+    expect(run.copyDetail).toMatch(/^BACKUP_COMMAND failed with exit code 5: /);
+    expect(run.copyDetail).not.toMatch(/rclone-pass-987654|hunter22|:pw@|the-secret-key|xxxxxxxxxx/);
+    expect(run.copyDetail).toContain('auth failed for [hidden] password=[hidden]');
+    expect((run.copyDetail ?? '').length).toBeLessThan(400);
+  });
+
   it('records a backup that could not be made, with why, and throws nothing', async () => {
     const dir = tempDir();
     const notAFolder = path.join(dir, 'file');

@@ -1,4 +1,5 @@
 // One suite, every engine: the people, their opt-outs, the confirmation and phone-change queues and the suppression list, from the sign-up path through the repositories.
+import { DELETED_PERSON } from './opt-outs-repository.js';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
 import pg from 'pg';
@@ -308,6 +309,21 @@ for (const engine of storeEngines) {
       expect(await store.optOuts.remove(id, suppressions)).toBe(false);
       expect(await store.suppressions.count()).toBe(2); // nothing added for a sign-up that was not there
       expect(await store.optOuts.remove('not-a-uuid', suppressions)).toBe(false);
+    });
+
+    it('deleting someone whose made-up number is "+2026" blanks only lines about them, matched literally', async () => {
+      const { store } = await open();
+      const { id } = await signUp(store, { email: 'odd_one@example.com', phone: '+2026' });
+      await store.owners.audit({
+        ownerEmail: 'owner@example.com',
+        action: 'signed_in',
+        detail: 'Signed in on 2026-11-26',
+      });
+      await store.owners.audit({ ownerEmail: 'owner@example.com', action: 'signed_in', detail: 'oddXone@example.com' });
+      await store.owners.audit({ ownerEmail: 'owner@example.com', action: 'searched', subject: id, detail: 'found' });
+      expect(await store.optOuts.remove(id, [])).toBe(true);
+      const details = (await store.owners.auditLog(10)).map((entry) => entry.detail).sort();
+      expect(details).toEqual([DELETED_PERSON, 'Signed in on 2026-11-26', 'oddXone@example.com'].sort());
     });
 
     it('deleting a person unties whoever joined through their link, and their code attributes to nobody after', async () => {

@@ -3,7 +3,7 @@
 // provider's "cannot be reached" and the owner lifting it, a report's bounce or complaint, and an
 // emailed link proving the mailbox. Written once with Kysely for both engines.
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { isSignupId } from './column-types.js';
 import type { ConsentKind, ConsentSource } from './consent-events.table.js';
 import { recordConsentEvent } from './consent-events-repository.js';
@@ -165,15 +165,19 @@ export class OptOutsRepository {
         .where('signup_id', '=', id)
         .execute();
       // The owner's log keeps that something was done, about "a person, deleted": no part of them.
+      // Their email or whole number written in a line, matched literally (a typed % or _ is a letter,
+      // not a wildcard), and a number only when it is one (7 digits or more): a made-up "+2026"
+      // must not blank every line that holds a year.
       const digits = person.phone.replace(/\D/g, '');
+      const literally = (text: string) => sql<string>`${`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`;
       await trx
         .updateTable('owner_audit_log')
         .set({ subject: null, detail: DELETED_PERSON })
         .where((eb) =>
           eb.or([
             eb('subject', '=', id),
-            eb(eb.fn('lower', ['detail']), 'like', `%${person.email.toLowerCase()}%`),
-            ...(digits.length >= 4 ? [eb('detail', 'like', `%${digits}%`)] : []),
+            eb(eb.fn('lower', ['detail']), 'like', sql<string>`${literally(person.email.toLowerCase())} escape '\\'`),
+            ...(digits.length >= 7 ? [eb('detail', 'like', sql<string>`${literally(digits)} escape '\\'`)] : []),
           ]),
         )
         .execute();

@@ -1,4 +1,5 @@
 // `npm run db:restore -- --from FILE [--replace]`: a checked backup back into the database DATABASE_URL names.
+import type { CarriedOver } from '../server/db/carry-over.js';
 import path from 'node:path';
 import { loadConfig, type Config } from '../server/config.js';
 import { restoreBackup } from '../server/backups/restore-backup.js';
@@ -56,6 +57,7 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
             ]
           : []),
         `Restored ${path.resolve(from)} into ${where}; its schema is up to date for this release.`,
+        carriedWords(restored.carried),
         describeTables(now.tables),
         '',
       ].join('\n'),
@@ -66,6 +68,23 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
     err.write(`The restore did not happen. ${error.message}\n`);
     return 1;
   }
+}
+
+/**
+ * What the restore carried across from the database it replaced (decision 041), or, when there was
+ * none to read, that what happened after the backup was made is unknown.
+ */
+export function carriedWords(carried: CarriedOver | undefined): string {
+  if (!carried)
+    return 'The database it replaced held nothing this release could read, so any "no" and any launch message after this backup was made are unknown here. Before sending anything, ask your email and text providers for the addresses and numbers that unsubscribed, bounced, complained or replied STOP since then, and delete those people (npm run signups:delete) or turn their messages off on their dashboard page.';
+  const parts = [
+    `kept ${plural(carried.keptOut, 'person', 'people')} out who left after this backup was made`,
+    `${plural(carried.optOuts, 'opt-out')} since then kept`,
+    `${plural(carried.deletions, 'deletion')} applied again`,
+    `${plural(carried.suppressions, 'entry', 'entries')} of the suppression list added`,
+    `${plural(carried.sends, 'launch message')} already sent or settled stay so`,
+  ];
+  return `Carried across from the database it replaced: ${parts.join('; ')}.`;
 }
 
 if (isEntryPoint(import.meta.url)) runCli(main);

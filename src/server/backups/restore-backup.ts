@@ -10,6 +10,7 @@ import { postgresRestoreEntries, readBackup, type BackupContents } from './backu
 import { readLiveDatabase, type LiveDatabase, type TableRows } from '../db/database-inspection.js';
 import { restorePostgres, restoreSqlite } from '../db/database-copies.js';
 import { claimDatabaseForRestore } from '../db/database-in-use.js';
+import type { CarriedOver, CarryOver } from '../db/carry-over.js';
 import { makeBackup, type MadeBackup } from './make-backup.js';
 
 export interface RestoreOptions {
@@ -21,6 +22,12 @@ export interface RestoreOptions {
 
 export interface Restored {
   contents: BackupContents;
+  /**
+   * What the replaced database knew and the backup did not, carried across (decision 041); absent
+   * when there was nothing to carry from (an empty or unreadable database: what happened after the
+   * backup was made is unknown).
+   */
+  carried?: CarriedOver;
   /** The copy of what the database held before, when --replace found something. */
   safety?: MadeBackup;
   /** A damaged SQLite file that could be neither read nor copied, renamed and kept (--replace). */
@@ -86,11 +93,14 @@ async function replaceWith(
 ): Promise<Restored> {
   const inUse = rowsInUse(live.tables);
   let safety: MadeBackup | undefined;
+  let carry: CarryOver | undefined;
   if (inUse > 0) {
     if (!options.replace)
       throw new BackupError(
         `The database DATABASE_URL names is not empty (${plural(inUse, 'row')}, ${plural(live.tables.find((t) => t.table === 'signups')?.rows ?? 0, 'person', 'people')}). Restoring would replace them: add --replace to do so (what is there is backed up first), or point DATABASE_URL at an empty database.`,
       );
+    // Every "no" and every send it knows, to carry across: a restore never rewinds them.
+    carry = await readCarryOverFrom(database);
     try {
       safety = await makeBackup(database, options.safetyCopy);
     } catch (error) {
@@ -107,7 +117,32 @@ async function replaceWith(
     const before = safety ? ` What the database held before is in ${safety.file}.` : '';
     throw new BackupError(`${(error as Error).message}${before}`);
   }
-  return { contents, ...(safety ? { safety } : {}) };
+  const carried = carry ? await carryAcross(database, carry) : undefined;
+  return { contents, ...(safety ? { safety } : {}), ...(carried ? { carried } : {}) };
+}
+
+/** The replaced database's "no"s and sends, read while it is whole (undefined when it cannot be read as this release's). */
+async function readCarryOverFrom(database: DatabaseConfig): Promise<CarryOver | undefined> {
+  let store;
+  try {
+    store = await openDatabase(database, { migrate: false });
+  } catch {
+    return undefined; // set up by another release, or damaged: said as unknown
+  }
+  try {
+    return await store.carryOver.read();
+  } finally {
+    await store.close();
+  }
+}
+
+async function carryAcross(database: DatabaseConfig, carry: CarryOver): Promise<CarriedOver> {
+  const store = await openDatabase(database, { migrate: false });
+  try {
+    return await store.carryOver.apply(carry);
+  } finally {
+    await store.close();
+  }
 }
 
 /** The copy written in, then the migrations this release has and the copy does not (the server would run them at start). */

@@ -1,5 +1,6 @@
 // Opens the database DATABASE_URL names (an SQLite file, or PostgreSQL), brings its schema up to
 // date, and hands out one repository per domain over one Kysely<Database>.
+import { CarryOverRepository } from './carry-over.js';
 import { SecretKeysRepository } from './secret-keys-repository.js';
 import { JoiningTextsRepository } from './joining-texts-repository.js';
 import { InboundTextsRepository } from './inbound-texts-repository.js';
@@ -80,6 +81,8 @@ export interface Db {
   readonly inboundTexts: InboundTextsRepository;
   /** The SECRET_KEYs this database's hashes and links were made with, by fingerprint. */
   readonly secretKeys: SecretKeysRepository;
+  /** What a restore carries from the database it replaces (decision 041). */
+  readonly carryOver: CarryOverRepository;
   /** Resolves if the database answers a trivial query; rejects if it cannot be reached. */
   ping(): Promise<void>;
   /** Writes what was already accepted, then closes every connection. */
@@ -176,6 +179,7 @@ function handle(
     joiningTexts: new JoiningTextsRepository(context),
     inboundTexts: new InboundTextsRepository(context),
     secretKeys: new SecretKeysRepository(context),
+    carryOver: new CarryOverRepository(context),
     async ping() {
       await sql`SELECT 1 FROM signups LIMIT 1`.execute(kysely);
     },

@@ -1,0 +1,75 @@
+// A restore never rewinds a "no" or a send (decision 041): a backup made, then a leaving, a STOP, a
+// deletion and the launch sent; `db:restore --replace` brings the backup back, and nobody who said no
+// is back, and nobody gets the launch message twice. Both engines, the real sender and transports.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { makeBackup } from '../backups/make-backup.js';
+import { restoreBackup } from '../backups/restore-backup.js';
+import { createMessagingCore } from '../consent/create-messaging.js';
+import { openDatabase } from '../db/open-database.js';
+import { addPeople, countsFor, setup } from '../test/broadcast-setup.js';
+import { storeEngines } from '../test/store-engines.js';
+import { createBroadcastControl } from './broadcast-control.js';
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(`a restore keeps every "no" and every send (${engine.name})`, () => {
+    it('after a leaving, a STOP, a deletion and the launch, a restore of the backup before them brings none of it back', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-restore-no-'));
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+      const base = await setup(engine.name, { texts: true });
+      const people = await addPeople(base.store, 6);
+      const [left, stopped, deleted] = people;
+      const backup = path.join(dir, engine.name === 'sqlite' ? 'before.sqlite' : 'before.pgdump');
+      await makeBackup(base.database, backup);
+
+      const { subscriptions } = createMessagingCore(base.config.messaging, base.store);
+      await subscriptions.leave(left!.id, 'preferences_page');
+      await subscriptions.stopTexts(stopped!.phone);
+      await subscriptions.remove(deleted!.id, 'preferences_page');
+      const { broadcast } = await base.broadcasts.create({ name: 'launch', template: 'launch' });
+      await base.send(broadcast);
+      const emailed = countsFor(base.sink, people);
+      const texted = base.twilio!.sent().length;
+      expect(emailed).toEqual([0, 1, 0, 1, 1, 1]);
+      await base.store.close();
+
+      const restored = await restoreBackup(base.database, backup, {
+        replace: true,
+        safetyCopy: path.join(dir, engine.name === 'sqlite' ? 'safety.sqlite' : 'safety.pgdump'),
+      });
+      expect(restored.carried).toMatchObject({ keptOut: 1, optOuts: 1, deletions: 1 });
+      expect(restored.carried?.suppressions).toBeGreaterThanOrEqual(3);
+      expect(restored.carried?.sends).toBeGreaterThanOrEqual(7);
+
+      const store = await openDatabase(base.database, { migrate: false });
+      onTestFinished(() => store.close());
+      expect((await store.subscribers.subscriber(left!.id))?.leftAt).not.toBeNull();
+      expect(await store.subscribers.subscriber(deleted!.id)).toBeUndefined();
+      const again = createBroadcastControl(base.config, store).broadcasts;
+      const after = createMessagingCore(base.config.messaging, store).subscriptions;
+      const stoppedNow = (await store.subscribers.subscriber(stopped!.id))!;
+      expect(await after.exclusions(stoppedNow, ['sms'])).toEqual({ sms: 'stopped' });
+
+      // The launch goes on where it was: nothing left to send, nobody gets it twice.
+      const launch = await again.get('launch');
+      expect(launch.state).toBe('finished');
+      await again
+        .sender(launch, base.transports, {
+          rates: { email: 2_000, sms: 2_000 },
+          heartbeatMs: 50,
+          retryBaseMs: 20,
+          maxRetryMs: 40,
+        })
+        .run(launch);
+      // A launch made anew takes nobody who said no.
+      const { report } = await again.create({ name: 'launch-again', template: 'launch' });
+      expect(report.channels.email?.excluded.left).toBe(1);
+      expect(report.channels.sms?.excluded.stopped).toBe(1);
+      expect(report.people).toBe(5);
+      expect(countsFor(base.sink, people)).toEqual(emailed);
+      expect(base.twilio!.sent()).toHaveLength(texted);
+    });
+  });
+}

@@ -1,0 +1,209 @@
+// A restore never rewinds a "no" or a send (decision 041): what the database being replaced knows
+// that the backup may not (every suppression, each person's leaving and opt-outs, who was deleted,
+// and every launch message that went) is read before the restore and written back after it.
+// Written once with Kysely for both engines.
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database } from './database.js';
+import type { QueryContext } from './sql-dialect.js';
+import { DELETED_PERSON } from './opt-outs-repository.js';
+
+type Row<T extends keyof Database> = Selectable<Database[T]>;
+
+/** What the replaced database knew, read before the restore. */
+export interface CarryOver {
+  suppressions: Row<'suppressions'>[];
+  /** Each person's "no"s as the replaced database had them. */
+  people: Pick<Row<'signups'>, 'id' | 'left_at' | 'email_opt_out_at' | 'sms_opt_out_at'>[];
+  broadcasts: Row<'broadcasts'>[];
+  /** Every launch message that is no longer waiting: sent, failed, skipped, unknown. */
+  messages: Row<'broadcast_messages'>[];
+}
+
+/** What the restore carried across, for the owner. */
+export interface CarriedOver {
+  /** People who left after the backup was made, kept out. */
+  keptOut: number;
+  /** People whose email or texts were turned off after the backup was made. */
+  optOuts: number;
+  /** People deleted after the backup was made (or swept as never confirmed), deleted again. */
+  deletions: number;
+  /** Entries of the suppression list made after the backup was made. */
+  suppressions: number;
+  /** Launch messages that went (or were settled) after the backup was made, kept as they are. */
+  sends: number;
+}
+
+/** Reads what a restore must not forget, and writes it back into the restored database. */
+export class CarryOverRepository {
+  constructor(private readonly context: QueryContext) {}
+
+  read(): Promise<CarryOver> {
+    return readCarryOver(this.context.db);
+  }
+
+  apply(carry: CarryOver): Promise<CarriedOver> {
+    return applyCarryOver(this.context, carry);
+  }
+}
+
+/** Reads what a restore must not forget from the database about to be replaced. */
+async function readCarryOver(db: Kysely<Database>): Promise<CarryOver> {
+  return {
+    suppressions: await db.selectFrom('suppressions').selectAll().execute(),
+    people: await db.selectFrom('signups').select(['id', 'left_at', 'email_opt_out_at', 'sms_opt_out_at']).execute(),
+    broadcasts: await db.selectFrom('broadcasts').selectAll().execute(),
+    messages: await db.selectFrom('broadcast_messages').selectAll().where('state', '!=', 'queued').execute(),
+  };
+}
+
+const time = (value: unknown) => (value === null || value === undefined ? '' : new Date(String(value)).toISOString());
+const sameTime = (a: unknown, b: unknown) => time(a) === time(b);
+
+/** Writes what the restored database must not forget, in one transaction; says what it carried. */
+async function applyCarryOver(context: QueryContext, carry: CarryOver): Promise<CarriedOver> {
+  const result: CarriedOver = { keptOut: 0, optOuts: 0, deletions: 0, suppressions: 0, sends: 0 };
+  const postgres = context.dialect.engine === 'postgres';
+  await context.db.transaction().execute(async (trx) => {
+    // The suppression list: every entry the backup lacks.
+    const held = new Set(
+      (await trx.selectFrom('suppressions').select(['kind', 'address_hash', 'reason', 'created_at']).execute()).map(
+        (row) => `${row.kind} ${row.address_hash} ${row.reason} ${time(row.created_at)}`,
+      ),
+    );
+    const missing = carry.suppressions.filter(
+      (row) => !held.has(`${row.kind} ${row.address_hash} ${row.reason} ${time(row.created_at)}`),
+    );
+    for (let start = 0; start < missing.length; start += 500)
+      await trx
+        .insertInto('suppressions')
+        .values(
+          missing.slice(start, start + 500).map((row) => ({
+            kind: row.kind,
+            address_hash: row.address_hash,
+            reason: row.reason,
+            source: row.source,
+            created_at: row.created_at,
+          })),
+        )
+        .execute();
+    result.suppressions = missing.length;
+
+    // Each person as the later database had them: a leaving or an opt-out made since stays.
+    const later = new Map(carry.people.map((person) => [String(person.id), person]));
+    const restored = await trx
+      .selectFrom('signups')
+      .select(['id', 'left_at', 'email_opt_out_at', 'sms_opt_out_at', 'email'])
+      .execute();
+    const gone: string[] = [];
+    for (const person of restored) {
+      const now = later.get(String(person.id));
+      if (!now) {
+        gone.push(String(person.id));
+        continue;
+      }
+      const changed =
+        !sameTime(now.left_at, person.left_at) ||
+        !sameTime(now.email_opt_out_at, person.email_opt_out_at) ||
+        !sameTime(now.sms_opt_out_at, person.sms_opt_out_at);
+      if (!changed) continue;
+      if (now.left_at !== null && person.left_at === null) result.keptOut += 1;
+      else if (
+        (now.email_opt_out_at !== null && person.email_opt_out_at === null) ||
+        (now.sms_opt_out_at !== null && person.sms_opt_out_at === null)
+      )
+        result.optOuts += 1;
+      await trx
+        .updateTable('signups')
+        .set({ left_at: now.left_at, email_opt_out_at: now.email_opt_out_at, sms_opt_out_at: now.sms_opt_out_at })
+        .where('id', '=', String(person.id))
+        .execute();
+    }
+    // Someone the later database no longer had was deleted since (by themselves, the owner, or the
+    // sweep of the never-confirmed): deleted again, as a deletion deletes (opt-outs-repository.ts).
+    for (let start = 0; start < gone.length; start += 500) {
+      const ids = gone.slice(start, start + 500);
+      await trx
+        .updateTable('signups')
+        .set({ referred_by: null })
+        .where('referred_by', 'in', trx.selectFrom('signups').select('referral_code').where('id', 'in', ids))
+        .execute();
+      await trx.deleteFrom('consent_events').where('signup_id', 'in', ids).execute();
+      await trx
+        .updateTable('sent_messages')
+        .set({ signup_id: null, address_hash: null, provider_id: null, message_id: null })
+        .where('signup_id', 'in', ids)
+        .execute();
+      await trx
+        .updateTable('owner_audit_log')
+        .set({ subject: null, detail: DELETED_PERSON })
+        .where('subject', 'in', ids)
+        .execute();
+      await trx.deleteFrom('signups').where('id', 'in', ids).execute();
+    }
+    result.deletions = gone.length;
+
+    // Launch messages: the later record of each wins; a broadcast made after the backup comes back whole.
+    const have = new Set((await trx.selectFrom('broadcasts').select('id').execute()).map((row) => Number(row.id)));
+    for (const broadcast of carry.broadcasts) {
+      if (have.has(Number(broadcast.id))) {
+        await trx
+          .updateTable('broadcasts')
+          .set({ state: broadcast.state, started_at: broadcast.started_at, finished_at: broadcast.finished_at })
+          .where('id', '=', broadcast.id)
+          .execute();
+      } else {
+        await insertKeepingId(trx, 'broadcasts', broadcast, postgres);
+      }
+    }
+    const known = new Set(
+      (await trx.selectFrom('broadcast_messages').select('id').execute()).map((row) => Number(row.id)),
+    );
+    for (const message of carry.messages) {
+      if (known.has(Number(message.id))) {
+        const before = await trx
+          .selectFrom('broadcast_messages')
+          .select(['state'])
+          .where('id', '=', message.id)
+          .executeTakeFirst();
+        await trx
+          .updateTable('broadcast_messages')
+          .set({
+            state: message.state,
+            attempts: message.attempts,
+            next_attempt_at: message.next_attempt_at,
+            claimed_by: null,
+            claimed_at: null,
+            sent_at: message.sent_at,
+            provider_id: message.provider_id,
+            error: message.error,
+            failure_kind: message.failure_kind,
+          })
+          .where('id', '=', message.id)
+          .execute();
+        if (before?.state !== message.state) result.sends += 1;
+      } else {
+        await insertKeepingId(trx, 'broadcast_messages', { ...message, claimed_by: null, claimed_at: null }, postgres);
+        result.sends += 1;
+      }
+    }
+    if (postgres)
+      for (const table of ['broadcasts', 'broadcast_messages'])
+        await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), coalesce((SELECT max(id) FROM ${sql.table(table)}), 1))`.execute(
+          trx,
+        );
+  });
+  return result;
+}
+
+/** Inserts a row with its own id (PostgreSQL's identity columns need OVERRIDING SYSTEM VALUE for that). */
+async function insertKeepingId(
+  trx: Kysely<Database>,
+  table: 'broadcasts' | 'broadcast_messages',
+  row: Record<string, unknown>,
+  postgres: boolean,
+): Promise<void> {
+  const columns = Object.keys(row);
+  await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((column) => sql.ref(column)))}) ${
+    postgres ? sql`OVERRIDING SYSTEM VALUE` : sql``
+  } VALUES (${sql.join(columns.map((column) => row[column]))})`.execute(trx);
+}

@@ -134,7 +134,7 @@ test('a visitor signs up, confirms from a real email, turns texts off, deletes t
   // Confirmation is on: it says plainly what keeps them on the list, and what happens without it
   // (the one reminder comes in 7 days, CONFIRMATION_REMINDER_DAYS's default below 14).
   await expect(page.getByRole('status')).toContainText(
-    'Pressing the button in it is what keeps you on the list. If you do not press it, we will send you one reminder in 7 days, then nothing more, and we will delete your details after 14 days.',
+    'Pressing the button in it is what keeps you on the list. If you do not press it, we will send you one reminder in 7 days and delete your details after 14 days. Nothing more comes unless this form is used with your email again.',
   );
   await expectNoViolations(page, 'the success view with confirmation on');
 
@@ -324,9 +324,12 @@ test('a STOP text stops texts to that number; a forged one is refused; HELP answ
   const phone = await signUpByApi(email);
   const { preferences } = await confirmationFor(email);
   const url = `${server.url}/api/sms/inbound`;
+  let texts = 0;
   const inbound = (body: string, signature?: string) => {
+    texts += 1;
     const params = {
-      MessageSid: `SM${'2'.repeat(32)}`,
+      // Each text its own id: a text seen twice is acted on once (decision 041).
+      MessageSid: `SM${String(texts).padStart(32, '2')}`,
       AccountSid: ACCOUNT_SID,
       From: phone,
       To: '+15550001111',
@@ -449,9 +452,11 @@ test('a mistyped phone number: a repeat sign-up asks the address on record, its 
 
   await page.getByRole('button', { name: 'Change my phone number' }).click();
   await expect(page.getByRole('status')).toContainText(`Done. Your phone number now ends ${right.slice(-4)}.`);
+  // A new number is unproven (decision 041): no launch text until it replies YES to its joining text.
   await expect(page.getByRole('status')).toContainText(
-    'We will send a text message to this number when the app launches.',
+    'We will not send texts to this number. The note by the text box below says why.',
   );
+  await expect(page.getByText('Reply YES to that text to get a text when the app launches.')).toBeVisible();
   await expectNoViolations(page, 'the number changed');
   expect((await exported(email))[0]?.phone).toBe(right);
   const preferences = page.url().replace(/\?.*$/, '');
@@ -528,9 +533,9 @@ test('coming back after leaving: ticking boxes and saving says what will really 
   await page.getByRole('checkbox', { name: /email/i }).check();
   await page.getByRole('checkbox', { name: /text/i }).check();
   await page.getByRole('button', { name: 'Save my choices' }).click();
-  await expect(page.getByRole('status')).toHaveText(
-    'Saved. We will send you an email when the app launches and a text message when the app launches.',
-  );
+  // Texts wait for the number's YES to its joining text (decision 041): the page says so, and no more.
+  await expect(page.getByRole('status')).toHaveText('Saved. We will send you an email when the app launches.');
+  await expect(page.getByText('Reply YES to that text to get a text when the app launches.')).toBeVisible();
   await expect(page.getByText('replied STOP')).toHaveCount(0);
   await expectNoViolations(page, 'back on the list');
   // What the page said is what the record now holds: on the list, email and texts on, confirmed by the emailed link.

@@ -456,9 +456,31 @@ for (const engine of storeEngines) {
       await pause(3);
       const recent = await signUp(store, { email: 'recent@example.com' });
 
+      // What names them elsewhere goes as a deletion's does: the message log's link, the owner's log.
+      const token = 'a'.repeat(32);
+      await store.sentMessages.sending([
+        {
+          token,
+          channel: 'email',
+          purpose: 'confirmation',
+          signupId: sent.id,
+          addressHash: 'hash-of-sent',
+          messageId: '<m@x>',
+        },
+      ]);
+      await store.owners.audit({
+        ownerEmail: 'owner@example.com',
+        action: 'searched',
+        subject: sent.id,
+        detail: 'se•••@example.com',
+      });
+
       // Only the one whose confirmation email went out before the cutoff: one still waiting for its
       // email to go (queued, retrying) has not been asked yet, and is kept.
       expect(await store.confirmations.deleteUnconfirmed(cutoff)).toBe(1);
+      expect(await store.sentMessages.find({ token })).toMatchObject({ signupId: null });
+      expect(JSON.stringify(await store.owners.auditLog(10))).not.toContain(sent.id);
+      expect((await store.owners.auditLog(10)).map((entry) => entry.detail)).toContain(DELETED_PERSON);
       expect((await all(store)).map((record) => record.email).sort()).toEqual([
         'confirmed@example.com',
         'old@example.com',

@@ -43,6 +43,8 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
   try {
     const restored = await restoreBackup(config.database, path.resolve(from), {
       replace: flags.values.replace === true,
+      secretKey: config.messaging.secretKey,
+      previousSecretKey: config.messaging.previousSecretKey,
       safetyCopy: safetyCopyPath(config, new Date()),
     });
     const now = await readLiveDatabase(config.database);

@@ -5,6 +5,8 @@ import { existsSync, renameSync } from 'node:fs';
 import type { DatabaseConfig } from '../config.js';
 import { plural } from '../../shared/plain-numbers.js';
 import { openDatabase } from '../db/open-database.js';
+import { createAddressHasher } from '../messaging/link-tokens.js';
+import { emailKey } from '../../shared/signup-schema.js';
 import { BackupError } from '../db/database-errors.js';
 import { postgresRestoreEntries, readBackup, type BackupContents } from './backup-contents.js';
 import { readLiveDatabase, type LiveDatabase, type TableRows } from '../db/database-inspection.js';
@@ -16,6 +18,9 @@ import { makeBackup, type MadeBackup } from './make-backup.js';
 export interface RestoreOptions {
   /** Replace a database that holds rows (backing it up first to `safetyCopy`). */
   replace: boolean;
+  /** SECRET_KEY (and SECRET_KEY_PREVIOUS): to know whom the replaced database's suppression list says was deleted. */
+  secretKey?: string | undefined;
+  previousSecretKey?: string | undefined;
   /** Where the copy of what was there goes, when there was something. */
   safetyCopy: string;
 }
@@ -117,7 +122,7 @@ async function replaceWith(
     const before = safety ? ` What the database held before is in ${safety.file}.` : '';
     throw new BackupError(`${(error as Error).message}${before}`);
   }
-  const carried = carry ? await carryAcross(database, carry) : undefined;
+  const carried = carry ? await carryAcross(database, carry, options) : undefined;
   return { contents, ...(safety ? { safety } : {}), ...(carried ? { carried } : {}) };
 }
 
@@ -136,10 +141,11 @@ async function readCarryOverFrom(database: DatabaseConfig): Promise<CarryOver | 
   }
 }
 
-async function carryAcross(database: DatabaseConfig, carry: CarryOver): Promise<CarriedOver> {
+async function carryAcross(database: DatabaseConfig, carry: CarryOver, options: RestoreOptions): Promise<CarriedOver> {
+  const hasher = options.secretKey ? createAddressHasher(options.secretKey, options.previousSecretKey) : undefined;
   const store = await openDatabase(database, { migrate: false });
   try {
-    return await store.carryOver.apply(carry);
+    return await store.carryOver.apply(carry, (email) => hasher?.hashes('email', emailKey(email)) ?? []);
   } finally {
     await store.close();
   }

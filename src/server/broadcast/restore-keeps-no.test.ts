@@ -38,6 +38,7 @@ for (const engine of storeEngines) {
       const restored = await restoreBackup(base.database, backup, {
         replace: true,
         safetyCopy: path.join(dir, engine.name === 'sqlite' ? 'safety.sqlite' : 'safety.pgdump'),
+        secretKey: base.config.messaging.secretKey,
       });
       expect(restored.carried).toMatchObject({ keptOut: 1, optOuts: 1, deletions: 1 });
       expect(restored.carried?.suppressions).toBeGreaterThanOrEqual(3);

@@ -41,8 +41,9 @@ export class CarryOverRepository {
     return readCarryOver(this.context.db);
   }
 
-  apply(carry: CarryOver): Promise<CarriedOver> {
-    return applyCarryOver(this.context, carry);
+  /** `emailHashes`: every key's hash of an email, to know whom the suppression list says was deleted. */
+  apply(carry: CarryOver, emailHashes: (email: string) => string[] = () => []): Promise<CarriedOver> {
+    return applyCarryOver(this.context, carry, emailHashes);
   }
 }
 
@@ -60,7 +61,11 @@ const time = (value: unknown) => (value === null || value === undefined ? '' : n
 const sameTime = (a: unknown, b: unknown) => time(a) === time(b);
 
 /** Writes what the restored database must not forget, in one transaction; says what it carried. */
-async function applyCarryOver(context: QueryContext, carry: CarryOver): Promise<CarriedOver> {
+async function applyCarryOver(
+  context: QueryContext,
+  carry: CarryOver,
+  emailHashes: (email: string) => string[],
+): Promise<CarriedOver> {
   const result: CarriedOver = { keptOut: 0, optOuts: 0, deletions: 0, suppressions: 0, sends: 0 };
   const postgres = context.dialect.engine === 'postgres';
   await context.db.transaction().execute(async (trx) => {
@@ -88,6 +93,15 @@ async function applyCarryOver(context: QueryContext, carry: CarryOver): Promise<
         .execute();
     result.suppressions = missing.length;
 
+    // Someone the later database no longer had, and whose email its suppression list says was
+    // deleted, was deleted since: deleted again, as a deletion deletes (opt-outs-repository.ts).
+    // (Without the key that says so, their "deleted" entries above still keep every message from them.)
+    const deletedHashes = new Set(
+      carry.suppressions
+        .filter((row) => row.reason === 'deleted' && row.kind === 'email')
+        .map((row) => row.address_hash),
+    );
+    const wasDeleted = (email: string) => emailHashes(email).some((hash) => deletedHashes.has(hash));
     // Each person as the later database had them: a leaving or an opt-out made since stays.
     const later = new Map(carry.people.map((person) => [String(person.id), person]));
     const restored = await trx
@@ -98,7 +112,7 @@ async function applyCarryOver(context: QueryContext, carry: CarryOver): Promise<
     for (const person of restored) {
       const now = later.get(String(person.id));
       if (!now) {
-        gone.push(String(person.id));
+        if (wasDeleted(person.email)) gone.push(String(person.id));
         continue;
       }
       const changed =
@@ -118,8 +132,6 @@ async function applyCarryOver(context: QueryContext, carry: CarryOver): Promise<
         .where('id', '=', String(person.id))
         .execute();
     }
-    // Someone the later database no longer had was deleted since (by themselves, the owner, or the
-    // sweep of the never-confirmed): deleted again, as a deletion deletes (opt-outs-repository.ts).
     for (let start = 0; start < gone.length; start += 500) {
       const ids = gone.slice(start, start + 500);
       await trx
@@ -143,9 +155,16 @@ async function applyCarryOver(context: QueryContext, carry: CarryOver): Promise<
     result.deletions = gone.length;
 
     // Launch messages: the later record of each wins; a broadcast made after the backup comes back whole.
-    const have = new Set((await trx.selectFrom('broadcasts').select('id').execute()).map((row) => Number(row.id)));
+    // The same broadcast is the same id and name: a backup of another database's list shares neither.
+    const have = new Map(
+      (await trx.selectFrom('broadcasts').select(['id', 'name']).execute()).map((row) => [Number(row.id), row.name]),
+    );
+    const same = new Set<number>();
     for (const broadcast of carry.broadcasts) {
-      if (have.has(Number(broadcast.id))) {
+      const name = have.get(Number(broadcast.id));
+      if (name !== undefined && name !== broadcast.name) continue;
+      same.add(Number(broadcast.id));
+      if (name !== undefined) {
         await trx
           .updateTable('broadcasts')
           .set({ state: broadcast.state, started_at: broadcast.started_at, finished_at: broadcast.finished_at })
@@ -159,6 +178,7 @@ async function applyCarryOver(context: QueryContext, carry: CarryOver): Promise<
       (await trx.selectFrom('broadcast_messages').select('id').execute()).map((row) => Number(row.id)),
     );
     for (const message of carry.messages) {
+      if (!same.has(Number(message.broadcast_id))) continue;
       if (known.has(Number(message.id))) {
         const before = await trx
           .selectFrom('broadcast_messages')

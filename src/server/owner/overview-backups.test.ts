@@ -1,6 +1,7 @@
 // The overview's Backups section: each sentence it can say, from the record of backup runs and the
 // settings, and red whenever the owner has something to do.
 import { describe, expect, it } from 'vitest';
+import { ownerWords } from './owner-words.js';
 import type { BackupRun } from '../db/backup-runs-repository.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
@@ -40,7 +41,9 @@ async function backupSection(runs: BackupRun[], schedule?: typeof SCHEDULE) {
 describe("the overview's Backups section", () => {
   it('with BACKUP_DIR unset and no backup: says they are off and how to turn them on, as a problem', async () => {
     expect(await backupSection([])).toEqual({
-      text: 'Backups Last backup: none yet. Automatic backups are off: set BACKUP_DIR and the list is copied every day (docs/production.md). npm run db:backup makes one now.',
+      text:
+        'Backups Last backup: none yet. Automatic backups are off: set BACKUP_DIR and the list is copied every day (docs/production.md). npm run db:backup makes one now. ' +
+        ownerWords.overview.keyWithBackups,
       problem: true,
     });
   });
@@ -48,7 +51,9 @@ describe("the overview's Backups section", () => {
   it('a good backup copied off the machine: when, how many people, how big, where, and the schedule', async () => {
     const at = '2026-11-26T03:00:00.000Z';
     expect(await backupSection([run(at, { copyOutcome: 'ok' })], SCHEDULE)).toEqual({
-      text: 'Backups Last backup: 2026-11-26 03:00 UTC , 1,204 people, 1.2 MB, in scamsavvy-2026-11-26T03-00-00Z.sqlite. BACKUP_COMMAND copied it off this machine. A backup is made every 24 hours; the last 14 are kept in /var/backups/scamsavvy.',
+      text:
+        'Backups Last backup: 2026-11-26 03:00 UTC , 1,204 people, 1.2 MB, in scamsavvy-2026-11-26T03-00-00Z.sqlite. BACKUP_COMMAND copied it off this machine. A backup is made every 24 hours; the last 14 are kept in /var/backups/scamsavvy. ' +
+        ownerWords.overview.keyWithBackups,
       problem: false,
     });
   });
@@ -62,7 +67,9 @@ describe("the overview's Backups section", () => {
       detail: 'There is no folder /var/backups.',
     });
     expect(await backupSection([good, failed], SCHEDULE)).toEqual({
-      text: 'Backups Last backup: 2026-11-26 03:00 UTC , it failed. There is no folder /var/backups. The last good backup was made 2026-11-25 03:00 UTC, in scamsavvy-2026-11-25T03-00-00Z.sqlite. A backup is made every 24 hours; the last 14 are kept in /var/backups/scamsavvy.',
+      text:
+        'Backups Last backup: 2026-11-26 03:00 UTC , it failed. There is no folder /var/backups. The last good backup was made 2026-11-25 03:00 UTC, in scamsavvy-2026-11-25T03-00-00Z.sqlite. A backup is made every 24 hours; the last 14 are kept in /var/backups/scamsavvy. ' +
+        ownerWords.overview.keyWithBackups,
       problem: true,
     });
     expect((await backupSection([failed], SCHEDULE)).text).toContain(

@@ -56,7 +56,7 @@ function textsLine({
   const text = words.preferences;
   if (launched) return text.textsLaunched;
   if (willSend.sms) return text.textsToNumber;
-  // A STOP from this number, or a number that cannot get texts: the note by the box says which.
+  // A STOP from this number, a number that cannot get texts, or one that has not said YES: the note by the box says which.
   return blocked ? text.noTextsToNumber : text.noTextsChosen;
 }
 
@@ -139,7 +139,7 @@ export function preferencesPage({
         <StatusMessage
           done={done}
           willSend={willSend}
-          blocked={smsStopped || smsUnreachable || smsTakenOff}
+          blocked={smsStopped || smsUnreachable || smsTakenOff || smsAwaitingYes !== undefined}
           phoneEnd={phoneEnd}
           launched={launched}
         />

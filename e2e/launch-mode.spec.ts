@@ -334,9 +334,7 @@ test('the first load stays within its budgets in launched mode too: 80 kB of scr
   expect(sentBytes).toBeLessThanOrEqual(FIRST_LOAD_BUDGET);
 });
 
-test('the launched page takes the largest text size at 320 px: nothing sideways, axe finds nothing', async ({
-  page,
-}) => {
+test('the launched page takes the largest text size at 320 px: nothing sideways, axe finds nothing', async ({ page }) => {
   await page.setViewportSize({ width: 320, height: 640 });
   await page.goto(`${launched.url}/`);
   await waitUntilRunning(page);

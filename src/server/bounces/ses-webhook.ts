@@ -53,6 +53,7 @@ interface SesReport {
   deliveryDelay?: { timestamp?: unknown; delayType?: unknown };
 }
 
+
 /** Is this SNS's own https URL (a certificate or a subscription to confirm)? */
 export function isSnsUrl(value: string | undefined): value is string {
   if (!value) return false;
@@ -96,9 +97,7 @@ function reading(report: SesReport): { kind: FeedbackKind; at?: unknown; code?: 
       return {
         kind: 'complaint',
         at: report.complaint?.timestamp,
-        ...(text(report.complaint?.complaintFeedbackType)
-          ? { code: String(report.complaint?.complaintFeedbackType) }
-          : {}),
+        ...(text(report.complaint?.complaintFeedbackType) ? { code: String(report.complaint?.complaintFeedbackType) } : {}),
       };
     case 'Delivery': {
       const detail = text(report.delivery?.smtpResponse);
@@ -132,11 +131,7 @@ export interface SesWebhookOptions {
   now?: () => number;
 }
 
-export function createSesWebhook({
-  topicArns,
-  snsBaseUrl,
-  now = () => Date.now(),
-}: SesWebhookOptions): FeedbackWebhook {
+export function createSesWebhook({ topicArns, snsBaseUrl, now = () => Date.now() }: SesWebhookOptions): FeedbackWebhook {
   const topics = new Set(topicArns);
   /** Certificates by URL; a failed fetch is kept for FAILED_FETCH_KEPT_MS, then tried again. At most 100. */
   const certificates = new Map<string, { certificate: Promise<X509Certificate>; failedAt?: number }>();
@@ -165,8 +160,7 @@ export function createSesWebhook({
     source: 'ses',
     async handle(request): Promise<WebhookVerdict> {
       const message = jsonBody(request) as SnsMessage | undefined;
-      if (!message || typeof message !== 'object')
-        return { ok: false, status: 401, reason: 'not a signed SNS message' };
+      if (!message || typeof message !== 'object') return { ok: false, status: 401, reason: 'not a signed SNS message' };
       const version = message.SignatureVersion;
       const signature = text(message.Signature);
       const certUrl = text(message.SigningCertURL);

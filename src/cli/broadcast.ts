@@ -27,10 +27,12 @@ and sends through SMTP_URL and TWILIO_* like the server.
       Takes the recipients now and says how many get what, and why the others do not.
   preview NAME [--out FILE]      The email as text, an HTML file to open, and the text message.
   test NAME --to EMAIL|PHONE     Sends one real message to you ("[Test]" in the subject).
-  send NAME [--workers N] [--rate PER_SECOND] [--sms-rate PER_SECOND] [--resend-unknown]
+  send NAME [--workers N] [--rate PER_SECOND] [--sms-rate PER_SECOND] [--resend-unknown] [--after-restore]
       Sends, N sender processes at once (PostgreSQL only), at most PER_SECOND emails a second in all
       (BROADCAST_EMAIL_RATE) and texts (BROADCAST_SMS_RATE). Safe to run again after a crash: it goes on
-      where it stopped, and sends nobody anything twice.
+      where it stopped, and sends nobody anything twice. After a restore that could not read the
+      database it replaced, it refuses until you import your providers' suppression lists
+      (npm run suppressions -- import FILE) or say with --after-restore that nothing was missed.
   status NAME      Queued, sent, failed, skipped and unknown; held messages by person, with the answer.
   pause NAME       Senders stop after the messages they are sending now.
   resume NAME [send's options] [--despite-health]
@@ -66,6 +68,7 @@ export async function main(argv: string[], output: Output = TERMINAL): Promise<n
         'include-undeliverable': { type: 'boolean' },
         held: { type: 'boolean' },
         'despite-health': { type: 'boolean' },
+        'after-restore': { type: 'boolean' },
         yes: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },

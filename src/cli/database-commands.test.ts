@@ -7,6 +7,7 @@ import { openDatabase } from '../server/db/open-database.js';
 import { createReleaseSqlite } from '../server/db/test-fixtures/release-database.js';
 import { rosa } from '../server/test/people.js';
 import { runCommand } from '../server/test/run-command.js';
+import { sqliteMigrations } from '../server/db/sqlite-migrations.js';
 import { main as backup } from './backup-database.js';
 import { main as check } from './check-database.js';
 import { main as restore } from './restore-database.js';
@@ -34,7 +35,9 @@ describe('npm run db:backup', () => {
     const result = await runCommand(backup, ['--out', out]);
     expect(result.code, result.err).toBe(0);
     expect(result.out).toContain(`Backed up the SQLite file ${live} to ${out} (`);
-    expect(result.out).toContain("Checked: it is whole, it is this product's, and its schema is at migration 15.");
+    expect(result.out).toContain(
+      `Checked: it is whole, it is this product's, and its schema is at migration ${sqliteMigrations.length}.`,
+    );
     expect(result.out).toContain('It holds 1 person:');
     expect(result.out).toMatch(/^ {2}signups +1$/m);
     const store = await openDatabase({ kind: 'sqlite', file: live }, { migrate: false });
@@ -71,7 +74,7 @@ describe('npm run db:check', () => {
     const result = await runCommand(check, []);
     expect(result.code, result.err).toBe(0);
     expect(result.out).toContain(
-      `All is well: the SQLite file ${live} is whole (integrity_check: ok), and its schema is up to date (migration 15).`,
+      `All is well: the SQLite file ${live} is whole (integrity_check: ok), and its schema is up to date (migration ${sqliteMigrations.length}).`,
     );
   });
 
@@ -82,7 +85,7 @@ describe('npm run db:check', () => {
     const result = await runCommand(check, []);
     expect(result.code).toBe(1);
     expect(result.err).toMatch(
-      /^To do: the SQLite file .*old\.db needs \d+ migrations this release has \(.*15 texts-proven\)\. The server runs them when it starts; npm run db:migrate runs them now\./,
+      /^To do: the SQLite file .*old\.db needs \d+ migrations this release has \(.*16 restore-marks\)\. The server runs them when it starts; npm run db:migrate runs them now\./,
     );
   });
 
@@ -92,7 +95,7 @@ describe('npm run db:check', () => {
     const good = await runCommand(check, ['--file', out]);
     expect(good.code, good.err).toBe(0);
     expect(good.out).toContain(
-      `All is well: ${out} is an SQLite backup of this product, whole, with its schema at migration 15.`,
+      `All is well: ${out} is an SQLite backup of this product, whole, with its schema at migration ${sqliteMigrations.length}.`,
     );
     const cut = path.join(dir, 'cut.sqlite');
     writeFileSync(cut, readFileSync(out).subarray(0, 8192));

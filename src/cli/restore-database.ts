@@ -78,7 +78,11 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
  */
 export function carriedWords(carried: CarriedOver | undefined): string {
   if (!carried)
-    return 'The database it replaced held nothing this release could read, so any "no" and any launch message after this backup was made are unknown here. Before sending anything, ask your email and text providers for the addresses and numbers that unsubscribed, bounced, complained or replied STOP since then, and delete those people (npm run signups:delete) or turn their messages off on their dashboard page.';
+    return [
+      'The database it replaced held nothing this release could read, so any "no" and any launch message after this backup was made are unknown here.',
+      'Until that is settled, broadcast send and resume refuse. Ask your email and text providers for the addresses and numbers that unsubscribed, bounced, complained or replied STOP since the backup, and add them: npm run suppressions -- import FILE',
+      'Or, if you are sure nothing like that happened since the backup, say so once: npm run broadcast -- send NAME --after-restore',
+    ].join('\n');
   const parts = [
     `kept ${plural(carried.keptOut, 'person', 'people')} out who left after this backup was made`,
     `${plural(carried.optOuts, 'opt-out')} since then kept`,

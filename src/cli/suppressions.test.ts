@@ -1,4 +1,7 @@
-// `npm run suppressions -- list|lift`, in-process against a temporary SQLite database.
+// `npm run suppressions -- list|lift|import`, in-process against a temporary SQLite database.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMessagingCore } from '../server/consent/create-messaging.js';
 import { openDatabase, type Db } from '../server/db/open-database.js';
@@ -73,6 +76,94 @@ describe('suppressions', () => {
         action: 'lifted_suppressions',
         ownerEmail: 'the command line (npm run suppressions)',
       });
+    });
+  });
+
+  describe('import', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-import-'));
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+    const file = (name: string, text: string) => {
+      const where = path.join(dir, name);
+      writeFileSync(where, text);
+      return where;
+    };
+
+    it("adds a provider's CSV (a header, a reason per row, the provider's time) and keeps those people out", async () => {
+      await withStore((store) =>
+        store.signups.add({ name: 'Maria', email: 'maria@example.com', phone: '', betaTesting: false }),
+      );
+      const csv = file(
+        'suppressions.csv',
+        [
+          'Email Address,Reason,Created At',
+          'Maria@Example.com,unsubscribed,2026-11-20T10:00:00Z',
+          'stranger@example.net,SpamComplaint,2026-11-21T10:00:00Z',
+          '+1 (555) 010-0199,STOP,not a time',
+          '',
+        ].join('\n'),
+      );
+      const unasked = await run('import', csv);
+      expect(unasked.code).toBe(1);
+      expect(unasked.out).toContain(
+        '3 rows (1 left emails, 1 complained emails, 1 sms_stop numbers); 1 person on the list among them.',
+      );
+      expect(unasked.err).toContain('say it once more with --yes');
+      const done = await run('import', csv, '--yes');
+      expect(done).toMatchObject({ code: 0 });
+      expect(done.out).toContain('Added 3 entries to the suppression list');
+      // Once only: the same file again adds nothing.
+      expect((await run('import', csv, '--yes')).out).toContain('Added 0 entries');
+      await withStore(async (store) => {
+        const { subscriptions } = createMessagingCore({ secretKey: SECRET_KEY }, store);
+        const maria = (await store.subscribers.subscriberByEmailKey('maria@example.com'))!;
+        // Her own "no", as if she had left from our own link; only her emailed button undoes it.
+        expect(await subscriptions.exclusions(maria, ['email'])).toEqual({ email: 'suppressed' });
+        const rows = await store.suppressions.rows({ reasons: ['left'] });
+        expect(rows).toEqual([
+          expect.objectContaining({ source: 'suppression_import', createdAt: '2026-11-20T10:00:00.000Z' }),
+        ]);
+        const stop = await store.suppressions.entries('phone', [subscriptions.phoneHash('+15550100199')!]);
+        expect([...stop.values()][0]?.stop).toBe(true);
+        expect((await store.owners.auditLog(5))[0]).toMatchObject({ action: 'imported_suppressions' });
+      });
+    });
+
+    it('reads a JSON list with one --reason for the file, and a headerless CSV', async () => {
+      const json = file(
+        'bounces.json',
+        JSON.stringify({
+          items: [{ address: 'ann@example.com', code: '550', created_at: 'Fri, 20 Nov 2026 11:02:55 GMT' }],
+        }),
+      );
+      expect((await run('import', json, '--reason', 'bounced', '--yes')).out).toContain('Added 1 entry');
+      const plain = file('plain.csv', 'someone@example.org,complaint\n');
+      expect((await run('import', plain, '--yes')).out).toContain('Added 1 entry');
+      await withStore(async (store) => {
+        expect((await store.suppressions.rows({ reasons: ['bounced'] }))[0]?.createdAt).toBe(
+          '2026-11-20T11:02:55.000Z',
+        );
+      });
+    });
+
+    it('refuses a file with any unreadable row, naming each, and imports nothing', async () => {
+      const before = await withStore((store) => store.suppressions.count());
+      const bad = file(
+        'bad.csv',
+        'email,reason\nok@example.com,bounced\nnot-an-address,bounced\nx@example.com,maybe\ny@example.com,\n',
+      );
+      const refused = await run('import', bad, '--yes');
+      expect(refused.code).toBe(1);
+      expect(refused.err).toContain('Nothing was imported: 3 rows cannot be read.');
+      expect(refused.err).toContain('line 3: "not-an-address" is not an email address or phone number');
+      expect(refused.err).toContain('line 4: "maybe" is not a reason this command knows');
+      expect(refused.err).toContain("line 5: no reason (give the file's reason with --reason)");
+      expect(await withStore((store) => store.suppressions.count())).toBe(before);
+      expect((await run('import', bad, '--reason', 'perhaps', '--yes')).err).toContain('--reason must be one of');
+      expect((await run('import', path.join(dir, 'missing.csv'), '--yes')).err).toContain('there is no such file');
+      expect((await run('import')).code).toBe(2);
     });
   });
 });

@@ -1,7 +1,10 @@
 // `npm run suppressions -- list|lift [--reason R] [--since T] [--code C] [--yes]`: the suppression
 // list, and a way back for the entries that were our fault (docs/messaging.md, "A way back";
 // decision 037). Lifting asks once (or --yes), is written in the audit log, and `broadcast -- retry`
-// then reaches those people.
+// then reaches those people. `import FILE [--reason R] [--yes]`: a provider's list added to ours
+// (decision 041), the way back from a restore that could not read what it replaced.
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { loadConfig } from '../server/config.js';
 import { createMessagingCore } from '../server/consent/create-messaging.js';
 import type { SuppressionReason } from '../server/db/suppressions.table.js';
@@ -14,6 +17,15 @@ import {
   type SuppressedAddress,
   type SuppressionFilter,
 } from '../server/suppressions/way-back.js';
+import {
+  countByReason,
+  IMPORT_MAX_BYTES,
+  IMPORT_REASONS,
+  ImportError,
+  importSuppressions,
+  peopleNamed,
+  readSuppressionFile,
+} from '../server/suppressions/import-list.js';
 import { plural } from '../shared/plain-numbers.js';
 import {
   CliError,
@@ -29,6 +41,7 @@ import {
 
 const usage = `Usage: npm run --silent suppressions -- list [--reason R] [--since T] [--code C]
        npm run --silent suppressions -- lift [--reason R] [--since T] [--code C] [--yes]
+       npm run --silent suppressions -- import FILE [--reason R] [--yes]
 
 list   The suppression list, newest first: whose address (masked), why, when, and the answer that
        caused it. Reasons: ${REASONS.join(', ')}.
@@ -36,13 +49,20 @@ lift   Lifts the entries that may have been our fault (${LIFTABLE.join(', ')}: a
        refusal read as the person's). Says how many, asks once (or --yes), writes it in the audit
        log and on each person's history. Then: npm run broadcast -- retry NAME reaches them.
        A STOP, a complaint, leaving and deleting are the person's own word: never lifted.
-  --reason R   only this reason
+import FILE  Adds a provider's suppression list (or another tool's) to ours: a CSV or JSON of email
+       addresses or phone numbers, each with a reason (a column named reason or type), or one
+       --reason for the whole file (${IMPORT_REASONS.join(', ')}). A time column (created_at)
+       is kept where it is a real time. Says what it read, asks once (or --yes). Nothing is imported
+       unless every row reads. After a restore that could not read the database it replaced, this is
+       what lets broadcast send and resume go on.
+  --reason R   only this reason (import: the reason of every row in the file)
   --since T    only entries made since then (2026-11-25, or a full ISO time)
   --code C     only entries whose answer carried this code (5.7.26, 550, 30003)
   --yes        lift without asking (where nobody is at the keyboard)`;
 
 export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'import') return importFile(rest, { out, err });
   if (command !== 'list' && command !== 'lift') {
     err.write(`Unknown command "${command ?? ''}".\n\n${usage}\n`);
     return 2;
@@ -120,6 +140,79 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
     if (!(error instanceof NotLiftable) && !(error instanceof CliError)) throw error;
     err.write(`${error.message}\n`);
     return 1;
+  } finally {
+    await store.close();
+  }
+}
+
+/** `import FILE [--reason R] [--yes]`. */
+async function importFile(args: string[], { out, err }: Output): Promise<number> {
+  const [file, ...rest] = args;
+  if (!file || file.startsWith('--')) {
+    err.write(`Say which file to import: npm run suppressions -- import FILE\n\n${usage}\n`);
+    return 2;
+  }
+  const flags = readFlags(rest, { reason: { type: 'string' }, yes: { type: 'boolean' } }, usage, { out, err });
+  if ('exitCode' in flags) return flags.exitCode;
+  const { secretKey, previousSecretKey } = loadConfig().messaging;
+  if (!secretKey) {
+    err.write('SECRET_KEY is not set: the suppression list is keyed hashes, made with it.\n');
+    return 1;
+  }
+  const where = path.resolve(file);
+  let rows;
+  try {
+    const size = (await stat(where)).size;
+    if (size > IMPORT_MAX_BYTES)
+      throw new ImportError(
+        `${where} is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB: split it, and import each part.`,
+      );
+    rows = readSuppressionFile(await readFile(where, 'utf8'), {
+      ...(flags.values.reason !== undefined ? { reason: flags.values.reason } : {}),
+      now: new Date(),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code) {
+      err.write(`Could not read ${where}: ${code === 'ENOENT' ? 'there is no such file' : code}.\n`);
+      return 1;
+    }
+    if (!(error instanceof ImportError)) throw error;
+    err.write(`${error.message}\n`);
+    return 1;
+  }
+  const { store } = await openStoreForCli();
+  try {
+    const { subscriptions } = createMessagingCore({ secretKey, previousSecretKey }, store);
+    const counts = [...countByReason(rows)].map(([what, count]) => `${count.toLocaleString('en-US')} ${what}`);
+    const people = await peopleNamed(rows, store);
+    out.write(
+      `${where}: ${plural(rows.length, 'row')} (${counts.join(', ')}); ${plural(people, 'person', 'people')} on the list among them.\n`,
+    );
+    if (flags.values.yes !== true) {
+      const question = `Add them to the suppression list? A complaint, a STOP, a leaving or a deletion is never lifted by the owner. Type yes to go on: `;
+      if (!(await confirmedAtKeyboard(question))) {
+        err.write(
+          process.stdin.isTTY
+            ? 'Nothing was imported.\n'
+            : 'Nothing was imported: say it once more with --yes where nobody is at the keyboard.\n',
+        );
+        return 1;
+      }
+    }
+    const { added, settledRestores } = await importSuppressions(rows, store, subscriptions);
+    await store.owners.audit({
+      ownerEmail: 'the command line (npm run suppressions)',
+      action: 'imported_suppressions',
+      subject: `${plural(added, 'address', 'addresses')}`,
+      detail: `${path.basename(where)}: ${counts.join(', ')}`,
+    });
+    out.write(
+      `Added ${plural(added, 'entry', 'entries')} to the suppression list (the other ${plural(rows.length - added, 'row')} named what it already held).\n`,
+    );
+    if (settledRestores > 0)
+      out.write('The restore whose later "no"s were unknown is settled: broadcast send and resume may go on.\n');
+    return 0;
   } finally {
     await store.close();
   }

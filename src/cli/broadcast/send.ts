@@ -39,6 +39,7 @@ export async function send(context: Context, name: string, values: Values, resum
     resume,
     resendUnknown: values['resend-unknown'] === true,
     despiteHealth: values['despite-health'] === true,
+    afterRestore: values['after-restore'] === true,
   });
   if (start.requeued !== undefined)
     out.write(`${plural(start.requeued, 'message')} whose fate was unknown will be sent again.\n`);

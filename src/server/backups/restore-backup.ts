@@ -42,7 +42,7 @@ export interface Restored {
 /** A table's rows that say someone used the database: schema_migrations and the backup record do not. */
 export function rowsInUse(tables: TableRows[]): number {
   return tables
-    .filter((table) => !['schema_migrations', 'backup_runs', 'secret_keys'].includes(table.table))
+    .filter((table) => !['schema_migrations', 'backup_runs', 'secret_keys', 'restore_marks'].includes(table.table))
     .reduce((sum, table) => sum + table.rows, 0);
 }
 
@@ -73,7 +73,7 @@ export async function restoreBackup(
         `${error.message} Add --replace to set it aside (renamed, kept beside it) and restore into its place.`,
       );
     const setAside = setAsideSqlite(database.file);
-    await restoreInto(database, from);
+    await restoreInto(database, from, { unknownAfter: true });
     return { contents, setAside };
   }
   if (database.kind === 'postgres' && contents.schema && live.schema && contents.schema !== live.schema)
@@ -112,12 +112,14 @@ async function replaceWith(
       // What cannot be copied (a damaged SQLite file) is still never thrown away: it is set aside.
       if (database.kind !== 'sqlite' || !(error instanceof BackupError)) throw error;
       const setAside = setAsideSqlite(database.file);
-      await restoreInto(database, from);
+      await restoreInto(database, from, { unknownAfter: true });
       return { contents, setAside };
     }
   }
   try {
-    await restoreInto(database, from);
+    // Nothing to carry from (an empty database, or one this release cannot read): what came after the
+    // backup is unknown, and broadcasts wait until the owner settles it (decision 041).
+    await restoreInto(database, from, { unknownAfter: carry === undefined });
   } catch (error) {
     const before = safety ? ` What the database held before is in ${safety.file}.` : '';
     throw new BackupError(`${(error as Error).message}${before}`);
@@ -151,12 +153,23 @@ async function carryAcross(database: DatabaseConfig, carry: CarryOver, options: 
   }
 }
 
-/** The copy written in, then the migrations this release has and the copy does not (the server would run them at start). */
-async function restoreInto(database: DatabaseConfig, from: string): Promise<void> {
+/**
+ * The copy written in, then the migrations this release has and the copy does not (the server would
+ * run them at start); `unknownAfter`: marked as a restore whose later "no"s and sends are unknown.
+ */
+async function restoreInto(
+  database: DatabaseConfig,
+  from: string,
+  { unknownAfter }: { unknownAfter: boolean },
+): Promise<void> {
   if (database.kind === 'sqlite') await restoreSqlite(from, database.file);
   else await restorePostgres(from, database.url, await postgresRestoreEntries(from));
   const store = await openDatabase(database, { migrate: true });
-  await store.close();
+  try {
+    if (unknownAfter) await store.restoreMarks.mark(from);
+  } finally {
+    await store.close();
+  }
 }
 
 /** Renames a damaged SQLite file (and its log and index beside it) to FILE.damaged-TIME; returns the new name. */

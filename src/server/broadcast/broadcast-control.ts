@@ -13,6 +13,7 @@ import { SenderBusyError } from '../db/broadcast-senders-repository.js';
 import { type Broadcast, type BroadcastState } from '../db/broadcasts-repository.js';
 import { type ChannelPause } from '../db/broadcast-pauses-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
+import type { RestoreMark } from '../db/restore-marks-repository.js';
 import { HELD, type StateCounts } from '../db/outbox-repository.js';
 import { maskEmail } from '../messaging/mask-email.js';
 import { phoneEnd } from '../messaging/phone.js';
@@ -67,6 +68,7 @@ export class BroadcastControl {
   private readonly subscriptions: Subscriptions;
   private readonly messageHealth: Pick<MessageHealthRepository, 'health'> | undefined;
   private readonly sentMessages: Pick<SentMessagesRepository, 'reportedGone'> | undefined;
+  private readonly restoreMarks: BroadcastStores['restoreMarks'];
   private readonly running = new Map<string, { sender: RunningSender; done: Promise<unknown> }>();
 
   constructor(
@@ -83,6 +85,7 @@ export class BroadcastControl {
     this.db = stores;
     this.messageHealth = stores.messageHealth;
     this.sentMessages = stores.sentMessages;
+    this.restoreMarks = stores.restoreMarks;
     this.broadcasts = new Broadcasts(config, stores, tagHeaders);
     this.subscriptions = this.broadcasts.subscriptions;
   }
@@ -303,11 +306,12 @@ export class BroadcastControl {
       resume,
       resendUnknown,
       despiteHealth = false,
-    }: { workers: number; resume: boolean; resendUnknown: boolean; despiteHealth?: boolean },
+      afterRestore = false,
+    }: { workers: number; resume: boolean; resendUnknown: boolean; despiteHealth?: boolean; afterRestore?: boolean },
   ): Promise<SendStart> {
     checkSenderCount(this.db.outbox.engine, workers);
     const broadcast = await this.broadcasts.get(name);
-    await this.preflight(broadcast, { resume, despiteHealth });
+    await this.preflight(broadcast, { resume, despiteHealth, afterRestore });
     const start: Omit<SendStart, 'broadcast'> = {};
     if (resume) {
       start.resumed = await this.db.broadcastPauses.clearPauses(broadcast.id);
@@ -332,7 +336,7 @@ export class BroadcastControl {
    */
   async send(broadcast: Broadcast): Promise<void> {
     // Send and Resume are one button: what a failure of ours paused goes on too, once the providers answer.
-    await this.preflight(broadcast, { resume: true, despiteHealth: false });
+    await this.preflight(broadcast, { resume: true, despiteHealth: false, afterRestore: false });
     await this.db.broadcastPauses.clearPauses(broadcast.id);
     if (!this.running.has(broadcast.name) && (await this.runningElsewhere(broadcast))) return;
     const previous = this.running.get(broadcast.name);
@@ -363,14 +367,16 @@ export class BroadcastControl {
    * What every start checks before it changes anything, in this order, for the command and the
    * dashboard alike: the broadcast's channels are set up here; a paused broadcast goes on only as a
    * resume; the providers take our sign-in (not for a finished broadcast: nothing would be sent); a
-   * broadcast that paused itself for its health goes on only knowingly.
+   * broadcast that paused itself for its health goes on only knowingly; after a restore that could
+   * not read what it replaced, nothing goes until the owner imports the providers' lists or says so.
    */
   private async preflight(
     broadcast: Broadcast,
-    { resume, despiteHealth }: { resume: boolean; despiteHealth: boolean },
+    { resume, despiteHealth, afterRestore }: { resume: boolean; despiteHealth: boolean; afterRestore: boolean },
   ): Promise<void> {
     const missing = this.missingChannels(broadcast);
     if (missing.length > 0) throw new BroadcastError(notSetUp(missing));
+    await this.refuseAfterUnknownRestore(broadcast, resume, afterRestore);
     const pauses = await this.db.broadcastPauses.channelPauses(broadcast.id);
     const name = broadcast.name;
     if ((broadcast.state === 'paused' || pauses.length > 0) && !resume)
@@ -381,6 +387,24 @@ export class BroadcastControl {
       );
     if (broadcast.state !== 'finished') await this.checkProviders(broadcast);
     await this.refuseUnhealthy(broadcast, pauses, despiteHealth);
+  }
+
+  /**
+   * A restore that could not read the database it replaced leaves every "no" after the backup unknown
+   * (decision 041): no send or resume until the providers' suppression lists are imported
+   * (`npm run suppressions -- import FILE`) or the owner says knowingly, from the terminal, that
+   * nothing happened since (`--after-restore`, which settles it for every broadcast).
+   */
+  private async refuseAfterUnknownRestore(broadcast: Broadcast, resume: boolean, afterRestore: boolean): Promise<void> {
+    const mark = await this.restoreMarks.unsettled();
+    if (!mark) return;
+    if (afterRestore) {
+      await this.restoreMarks.settle('acknowledged');
+      return;
+    }
+    throw new BroadcastError(
+      unknownAfterRestore(mark, `npm run broadcast -- ${resume ? 'resume' : 'send'} ${broadcast.name} --after-restore`),
+    );
   }
 
   /**
@@ -426,6 +450,16 @@ export class BroadcastControl {
  * The one control, as the server's dashboard, the broadcast command and the tests build it: over the
  * whole database, with the providers' tag headers the configuration's webhooks ask for.
  */
+/** Why nothing is sent after a restore that could not read what it replaced, and the two ways on. */
+export function unknownAfterRestore(mark: RestoreMark, acknowledge: string): string {
+  return [
+    `This database was restored on ${mark.restoredAt.slice(0, 16).replace('T', ' ')} UTC (from ${mark.backupFile}), and the database it replaced could not be read.`,
+    'Anyone who unsubscribed, replied STOP, complained, bounced or was deleted after that backup was made is unknown here, and the launch message could reach them.',
+    "First bring in your email and text providers' suppression lists: npm run suppressions -- import FILE",
+    `Or, if you are sure nothing like that happened after the backup was made: ${acknowledge}`,
+  ].join('\n');
+}
+
 export function createBroadcastControl(config: Config, db: BroadcastStores, logger?: SenderLogger): BroadcastControl {
   return new BroadcastControl(
     config,

@@ -13,6 +13,7 @@ import { toE164 } from '../messaging/phone.js';
 import type { Subscriptions, SubscriptionsStore } from '../consent/subscriptions.js';
 import type { SentMessagesRepository } from '../db/sent-messages-repository.js';
 import type { MessageHealthRepository } from '../db/message-health-repository.js';
+import type { RestoreMarksRepository } from '../db/restore-marks-repository.js';
 import type { Broadcast, BroadcastSegment } from '../db/broadcasts-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
 import type { Recipient } from '../db/broadcast-recipients-repository.js';
@@ -69,6 +70,8 @@ export type BroadcastStores = SubscriptionsStore &
     messageHealth?: Pick<MessageHealthRepository, 'health'> | undefined;
     /** For `retry` to reach a person whose suppression the owner lifted after their message bounced. */
     sentMessages?: MessageLogStore['sentMessages'] & Pick<SentMessagesRepository, 'reportedGone'>;
+    /** A restore that could not read what it replaced holds every send and resume until settled (decision 041). */
+    restoreMarks: Pick<RestoreMarksRepository, 'unsettled' | 'settle'>;
   };
 
 export class Broadcasts {

@@ -2,6 +2,7 @@
 // deletion and the launch sent; `db:restore --replace` brings the backup back, and nobody who said no
 // is back, and nobody gets the launch message twice. Both engines, the real sender and transports.
 import { mkdtempSync, rmSync } from 'node:fs';
+import pg from 'pg';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -11,7 +12,26 @@ import { createMessagingCore } from '../consent/create-messaging.js';
 import { openDatabase } from '../db/open-database.js';
 import { addPeople, countsFor, setup } from '../test/broadcast-setup.js';
 import { storeEngines } from '../test/store-engines.js';
+import { importSuppressions, readSuppressionFile } from '../suppressions/import-list.js';
+import type { DatabaseConfig } from '../config.js';
 import { createBroadcastControl } from './broadcast-control.js';
+
+/** The disaster: the database is gone (an SQLite file lost with its disk; a PostgreSQL schema dropped). */
+async function loseDatabase(database: DatabaseConfig): Promise<void> {
+  if (database.kind === 'sqlite') {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${database.file}${suffix}`, { force: true });
+    return;
+  }
+  const client = new pg.Client(database.url);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ schema: string }>('SELECT current_schema() AS schema');
+    const schema = rows[0]!.schema;
+    await client.query(`DROP SCHEMA ${schema} CASCADE; CREATE SCHEMA ${schema}`);
+  } finally {
+    await client.end();
+  }
+}
 
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`a restore keeps every "no" and every send (${engine.name})`, () => {
@@ -48,6 +68,8 @@ for (const engine of storeEngines) {
       onTestFinished(() => store.close());
       expect((await store.subscribers.subscriber(left!.id))?.leftAt).not.toBeNull();
       expect(await store.subscribers.subscriber(deleted!.id)).toBeUndefined();
+      // Everything after the backup was known and carried: nothing holds the next send.
+      expect(await store.restoreMarks.unsettled()).toBeUndefined();
       const again = createBroadcastControl(base.config, store).broadcasts;
       const after = createMessagingCore(base.config.messaging, store).subscriptions;
       const stoppedNow = (await store.subscribers.subscriber(stopped!.id))!;
@@ -71,6 +93,74 @@ for (const engine of storeEngines) {
       expect(report.people).toBe(5);
       expect(countsFor(base.sink, people)).toEqual(emailed);
       expect(base.twilio!.sent()).toHaveLength(texted);
+    });
+
+    it("with the database it replaced gone, nothing is sent until the providers' list is imported or the owner says so", async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-restore-lost-'));
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+      const base = await setup(engine.name);
+      const people = await addPeople(base.store, 3);
+      const backup = path.join(dir, engine.name === 'sqlite' ? 'before.sqlite' : 'before.pgdump');
+      await makeBackup(base.database, backup);
+      // After the backup, the first person unsubscribed at the provider; then the disk was lost.
+      await base.store.close();
+      await loseDatabase(base.database);
+
+      const restored = await restoreBackup(base.database, backup, {
+        replace: false,
+        safetyCopy: path.join(dir, 'safety'),
+        secretKey: base.config.messaging.secretKey,
+      });
+      expect(restored.carried).toBeUndefined();
+      const store = await openDatabase(base.database, { migrate: false });
+      onTestFinished(() => store.close());
+      const control = createBroadcastControl(base.config, store);
+      const { broadcast } = await control.broadcasts.create({ name: 'launch', template: 'launch' });
+      const start = { workers: 1, resume: false, resendUnknown: false };
+      await expect(control.startFromCommand('launch', start)).rejects.toThrow(
+        /unknown here[\s\S]*npm run suppressions -- import FILE[\s\S]*npm run broadcast -- send launch --after-restore/,
+      );
+      await expect(control.startFromCommand('launch', { ...start, resume: true })).rejects.toThrow(
+        /resume launch --after-restore/,
+      );
+      // The dashboard's button too.
+      await expect(control.send(broadcast)).rejects.toThrow(/unknown here/);
+      // A later restore over this one still knows it is unsettled.
+      expect((await store.restoreMarks.unsettled())?.backupFile).toBe(backup);
+
+      // The provider's list, imported: the person who said no there is kept out, and sending may go.
+      const rows = readSuppressionFile(`email,reason\n${people[0]!.email},unsubscribed\n`, { now: new Date() });
+      const { subscriptions } = createMessagingCore(base.config.messaging, store);
+      expect(await importSuppressions(rows, store, subscriptions)).toEqual({ added: 1, settledRestores: 1 });
+      await control.startFromCommand('launch', start);
+      const current = await control.broadcasts.get('launch');
+      await control.broadcasts
+        .sender(current, base.transports, { rates: { email: 2_000 }, heartbeatMs: 50, retryBaseMs: 20, maxRetryMs: 40 })
+        .run(current);
+      expect(countsFor(base.sink, people)).toEqual([0, 1, 1]);
+    });
+
+    it('after a restore with nothing to read, --after-restore lets the owner go on knowingly, once', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-restore-ack-'));
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+      const base = await setup(engine.name);
+      await addPeople(base.store, 2);
+      const backup = path.join(dir, engine.name === 'sqlite' ? 'before.sqlite' : 'before.pgdump');
+      await makeBackup(base.database, backup);
+      await base.store.close();
+      await loseDatabase(base.database);
+      await restoreBackup(base.database, backup, { replace: false, safetyCopy: path.join(dir, 'safety') });
+      const store = await openDatabase(base.database, { migrate: false });
+      onTestFinished(() => store.close());
+      const control = createBroadcastControl(base.config, store);
+      await control.broadcasts.create({ name: 'launch', template: 'launch' });
+      await control.startFromCommand('launch', { workers: 1, resume: false, resendUnknown: false, afterRestore: true });
+      expect(await store.restoreMarks.unsettled()).toBeUndefined();
+      // Settled for good: the next start needs no flag.
+      await control.broadcasts.create({ name: 'beta', template: 'beta' });
+      await expect(
+        control.startFromCommand('beta', { workers: 1, resume: false, resendUnknown: false }),
+      ).resolves.toBeDefined();
     });
   });
 }

@@ -4,7 +4,7 @@
 // Written once with Kysely for both engines.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from './database.js';
-import type { QueryContext } from './sql-dialect.js';
+import { stamp, type QueryContext } from './sql-dialect.js';
 import { DELETED_PERSON } from './opt-outs-repository.js';
 
 type Row<T extends keyof Database> = Selectable<Database[T]>;
@@ -17,6 +17,8 @@ export interface CarryOver {
   broadcasts: Row<'broadcasts'>[];
   /** Every launch message that is no longer waiting: sent, failed, skipped, unknown. */
   messages: Row<'broadcast_messages'>[];
+  /** The replaced database was itself restored without knowing what came after its backup, and not yet settled. */
+  unsettledRestore: boolean;
 }
 
 /** What the restore carried across, for the owner. */
@@ -54,7 +56,18 @@ async function readCarryOver(db: Kysely<Database>): Promise<CarryOver> {
     people: await db.selectFrom('signups').select(['id', 'left_at', 'email_opt_out_at', 'sms_opt_out_at']).execute(),
     broadcasts: await db.selectFrom('broadcasts').selectAll().execute(),
     messages: await db.selectFrom('broadcast_messages').selectAll().where('state', '!=', 'queued').execute(),
+    unsettledRestore: await hasUnsettledRestore(db),
   };
+}
+
+/** An unsettled restore mark (a database from before migration 16 has none to read). */
+async function hasUnsettledRestore(db: Kysely<Database>): Promise<boolean> {
+  try {
+    const row = await db.selectFrom('restore_marks').select('id').where('settled_at', 'is', null).executeTakeFirst();
+    return row !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 const time = (value: unknown) => (value === null || value === undefined ? '' : new Date(String(value)).toISOString());
@@ -206,6 +219,20 @@ async function applyCarryOver(
         result.sends += 1;
       }
     }
+    // What the replaced database did not know (it was restored from a backup itself, unsettled) stays
+    // unknown; what it knew, it has carried: a mark the backup brings along is settled by it.
+    const unsettled = await trx.selectFrom('restore_marks').select('id').where('settled_at', 'is', null).execute();
+    if (carry.unsettledRestore && unsettled.length === 0)
+      await trx
+        .insertInto('restore_marks')
+        .values({ restored_at: stamp(context), backup_file: 'the database this restore replaced' })
+        .execute();
+    if (!carry.unsettledRestore && unsettled.length > 0)
+      await trx
+        .updateTable('restore_marks')
+        .set({ settled_at: stamp(context), settled_by: 'carried' })
+        .where('settled_at', 'is', null)
+        .execute();
     if (postgres)
       for (const table of ['broadcasts', 'broadcast_messages'])
         await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), coalesce((SELECT max(id) FROM ${sql.table(table)}), 1))`.execute(

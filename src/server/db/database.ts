@@ -17,6 +17,7 @@ import type { OwnersTable } from './owners.table.js';
 import type { SignupsTable } from './signups.table.js';
 import type { InboundTextsTable } from './inbound-texts.table.js';
 import type { SecretKeysTable } from './secret-keys.table.js';
+import type { RestoreMarksTable } from './restore-marks.table.js';
 
 export interface Database {
   signups: SignupsTable;
@@ -36,6 +37,7 @@ export interface Database {
   backup_runs: BackupRunsTable;
   inbound_texts: InboundTextsTable;
   secret_keys: SecretKeysTable;
+  restore_marks: RestoreMarksTable;
 }
 
 /** Every table of the Database type, for the few places that go through them all (a restore replaces them). */
@@ -57,6 +59,7 @@ export const TABLE_NAMES = [
   'backup_runs',
   'inbound_texts',
   'secret_keys',
+  'restore_marks',
 ] as const satisfies readonly (keyof Database)[];
 
 // A table added to Database and not to TABLE_NAMES fails to compile here.

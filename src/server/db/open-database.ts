@@ -1,5 +1,6 @@
 // Opens the database DATABASE_URL names (an SQLite file, or PostgreSQL), brings its schema up to
 // date, and hands out one repository per domain over one Kysely<Database>.
+import { RestoreMarksRepository } from './restore-marks-repository.js';
 import { CarryOverRepository } from './carry-over.js';
 import { SecretKeysRepository } from './secret-keys-repository.js';
 import { JoiningTextsRepository } from './joining-texts-repository.js';
@@ -83,6 +84,8 @@ export interface Db {
   readonly secretKeys: SecretKeysRepository;
   /** What a restore carries from the database it replaces (decision 041). */
   readonly carryOver: CarryOverRepository;
+  /** Restores that could not read what they replaced: broadcasts wait until each is settled. */
+  readonly restoreMarks: RestoreMarksRepository;
   /** Resolves if the database answers a trivial query; rejects if it cannot be reached. */
   ping(): Promise<void>;
   /** Writes what was already accepted, then closes every connection. */
@@ -180,6 +183,7 @@ function handle(
     inboundTexts: new InboundTextsRepository(context),
     secretKeys: new SecretKeysRepository(context),
     carryOver: new CarryOverRepository(context),
+    restoreMarks: new RestoreMarksRepository(context),
     async ping() {
       await sql`SELECT 1 FROM signups LIMIT 1`.execute(kysely);
     },

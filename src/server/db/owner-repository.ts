@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = [
   'changed_person',
   'broadcast',
   'lifted_suppressions',
+  'imported_suppressions',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

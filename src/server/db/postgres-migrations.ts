@@ -16,6 +16,7 @@ import { migration as m012 } from './migrations/012-acted-on-reports.postgres.js
 import { migration as m013 } from './migrations/013-referrals.postgres.js';
 import { migration as m014 } from './migrations/014-backup-runs.postgres.js';
 import { migration as m015 } from './migrations/015-texts-proven.postgres.js';
+import { migration as m016 } from './migrations/016-restore-marks.postgres.js';
 
 export type { PostgresMigration };
 
@@ -35,4 +36,5 @@ export const postgresMigrations: PostgresMigration[] = [
   m013,
   m014,
   m015,
+  m016,
 ];

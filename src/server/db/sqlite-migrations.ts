@@ -16,6 +16,7 @@ import { migration as m012 } from './migrations/012-acted-on-reports.sqlite.js';
 import { migration as m013 } from './migrations/013-referrals.sqlite.js';
 import { migration as m014 } from './migrations/014-backup-runs.sqlite.js';
 import { migration as m015 } from './migrations/015-texts-proven.sqlite.js';
+import { migration as m016 } from './migrations/016-restore-marks.sqlite.js';
 
 export type { SqliteMigration };
 
@@ -35,4 +36,5 @@ export const sqliteMigrations: SqliteMigration[] = [
   m013,
   m014,
   m015,
+  m016,
 ];

@@ -94,6 +94,14 @@ export function mergeEntries(entries: (SuppressionEntry | undefined)[]): Suppres
   }));
 }
 
+/** An entry from a provider's list (`npm run suppressions -- import`), at the time the provider gave. */
+export interface ImportedSuppression {
+  kind: AddressKind;
+  hash: string;
+  reason: SuppressionReason;
+  at: string;
+}
+
 /** One row of the list, as the owner's "way back" reads it. */
 export interface SuppressionRow {
   id: number;
@@ -138,6 +146,55 @@ export class SuppressionsRepository {
       .where('address_hash', 'in', [...new Set(hashes)])
       .execute();
     return entriesFrom(rows.map((row) => ({ hash: row.address_hash, reason: row.reason, at: iso(row.created_at) })));
+  }
+
+  /**
+   * Adds entries from a provider's list, each hash and reason once (what the list already holds for
+   * the same reason is left as it is), in one transaction; returns how many were new.
+   */
+  async addImported(entries: ImportedSuppression[]): Promise<number> {
+    const seen = new Set<string>();
+    const unique = entries.filter((entry) => {
+      const key = `${entry.kind} ${entry.hash} ${entry.reason}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    return this.context.db.transaction().execute(async (trx) => {
+      let added = 0;
+      for (const kind of ['email', 'phone'] as const) {
+        const ofKind = unique.filter((entry) => entry.kind === kind);
+        for (let start = 0; start < ofKind.length; start += 500) {
+          const batch = ofKind.slice(start, start + 500);
+          const held = new Set(
+            (
+              await trx
+                .selectFrom('suppressions')
+                .select(['address_hash', 'reason'])
+                .where('kind', '=', kind)
+                .where('address_hash', 'in', [...new Set(batch.map((entry) => entry.hash))])
+                .execute()
+            ).map((row) => `${row.address_hash} ${row.reason}`),
+          );
+          const missing = batch.filter((entry) => !held.has(`${entry.hash} ${entry.reason}`));
+          if (missing.length === 0) continue;
+          await trx
+            .insertInto('suppressions')
+            .values(
+              missing.map((entry) => ({
+                kind,
+                address_hash: entry.hash,
+                reason: entry.reason,
+                source: 'suppression_import' as const,
+                created_at: entry.at,
+              })),
+            )
+            .execute();
+          added += missing.length;
+        }
+      }
+      return added;
+    });
   }
 
   /** How many hashes the list holds, of either kind (for the owner's figures). */

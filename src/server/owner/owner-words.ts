@@ -397,6 +397,7 @@ export const ownerWords = {
       searched: 'Searched the list',
       broadcast: 'Launch day',
       lifted_suppressions: 'Lifted suppressions',
+      imported_suppressions: 'Imported a suppression list',
     } as Record<string, string>,
     signedInDetail: 'With a one-time link',
     /** Which details, never their values. */

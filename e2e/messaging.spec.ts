@@ -389,7 +389,7 @@ test('leaving the list, and a link that does not work: both say so plainly, with
   await expectNoViolations(page, 'a link that does not work');
 });
 
-test('the privacy notice states the settings: the days before unconfirmed details go, and who sends from where', async ({
+test('the privacy notice states the settings: the days before unconfirmed details go, how long backups keep them, and who sends from where', async ({
   page,
 }) => {
   await page.goto(server.url);
@@ -398,6 +398,8 @@ test('the privacy notice states the settings: the days before unconfirmed detail
   await expect(notice).toContainText(
     'If we ask you to confirm by email and you do not, we delete your details after 14 days.',
   );
+  // BACKUP_KEEP (14) backups, one every BACKUP_EVERY_HOURS (24): a deleted person is in none after 14 days.
+  await expect(notice).toContainText('Safety copies of the list (backups) keep them until those copies are replaced by newer ones, at most 14 days later.');
   await expect(notice).toContainText(`ScamSavvy, ${POSTAL_ADDRESS}`);
   await expect(notice).not.toContainText('{{');
   // The page was hydrated without a mismatch: the fixture fails the test on any console error.

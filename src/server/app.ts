@@ -3,7 +3,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { providerOrigins } from '../shared/public-config.js';
-import type { Config } from './config.js';
+import { backupDays, type Config } from './config.js';
 import { loggerOptions } from './logger.js';
 import { eventRateLimits, signupRateLimits, ownerSignInLimit, webhookRateLimits } from './request-rate-limits.js';
 import { healthRoutes } from './site/health-routes.js';
@@ -150,6 +150,7 @@ export async function createApp({
       publicConfig: config.publicConfig,
       siteUrl: config.siteUrl,
       mode: config.launch.mode,
+      backupDays: backupDays(config.backup),
     });
   else
     app.setNotFoundHandler((_request, reply) =>

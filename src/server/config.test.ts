@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig, parseDatabaseUrl, parseTrustProxy } from './config.js';
+import { backupDays, ConfigError, loadConfig, parseDatabaseUrl, parseTrustProxy } from './config.js';
 import { ENVIRONMENT_VARIABLES } from './environment.js';
 
 describe('DATABASE_URL', () => {
@@ -316,5 +316,14 @@ describe('messaging', () => {
     expect(problemsOf({ EMAIL_CONFIRMATION: 'on' })).toMatch(/EMAIL_CONFIRMATION: "on" needs email/);
     expect(problemsOf({ EMAIL_CONFIRMATION: 'maybe' })).toMatch(/EMAIL_CONFIRMATION/);
     expect(problemsOf({ UNCONFIRMED_RETENTION_DAYS: '0' })).toMatch(/UNCONFIRMED_RETENTION_DAYS/);
+  });
+});
+
+describe('how long backups keep a deleted person (the privacy notice says it)', () => {
+  it('is the oldest kept backup’s age in whole days, rounded up; the defaults without automatic backups', () => {
+    expect(backupDays(loadConfig({ BACKUP_DIR: '/backups' }, '/').backup)).toBe(14);
+    expect(backupDays(loadConfig({ BACKUP_DIR: '/backups', BACKUP_EVERY_HOURS: '6', BACKUP_KEEP: '10' }, '/').backup)).toBe(3);
+    expect(backupDays(loadConfig({ BACKUP_DIR: '/backups', BACKUP_KEEP: '30' }, '/').backup)).toBe(30);
+    expect(backupDays(loadConfig({}, '/').backup)).toBe(14);
   });
 });

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { PublicConfig } from '../shared/public-config.js';
 import {
+  DEFAULT_BACKUP_EVERY_HOURS,
+  DEFAULT_BACKUP_KEEP,
   DEFAULT_PG_POOL_SIZE,
   DEFAULT_SQLITE_FILE,
   environmentSchema,
@@ -100,6 +102,16 @@ export interface BackupConfig {
   command?: string;
   /** BACKUP_COMMAND_ENV: the variables the command gets besides PATH, HOME and BACKUP_FILE. */
   commandEnv?: string[];
+}
+
+/**
+ * How long a backup may hold someone who deleted their details: the oldest kept backup's age, in
+ * whole days (BACKUP_KEEP backups, one every BACKUP_EVERY_HOURS), as the privacy notice promises.
+ * Without automatic backups, the defaults: the owner's copies by hand are to be kept no longer.
+ */
+export function backupDays(backup: Pick<BackupConfig, 'everyHours' | 'keep'> | undefined): number {
+  const { everyHours, keep } = backup ?? { everyHours: DEFAULT_BACKUP_EVERY_HOURS, keep: DEFAULT_BACKUP_KEEP };
+  return Math.ceil((everyHours * keep) / 24);
 }
 
 export interface LaunchConfig {

@@ -4,5 +4,7 @@
 
 /** UNCONFIRMED_RETENTION_DAYS, in the privacy notice. */
 export const RETENTION_DAYS_PLACEHOLDER = '{{UNCONFIRMED_RETENTION_DAYS}}';
+/** How long backups may keep a deleted person (BACKUP_KEEP × BACKUP_EVERY_HOURS, in days), in the privacy notice. */
+export const BACKUP_DAYS_PLACEHOLDER = '{{BACKUP_DAYS}}';
 /** Who sends, from where (senderLine of MAIL_POSTAL_ADDRESS), in the privacy notice. */
 export const POSTAL_ADDRESS_PLACEHOLDER = '{{POSTAL_ADDRESS}}';

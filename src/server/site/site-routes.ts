@@ -5,7 +5,11 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
-import { POSTAL_ADDRESS_PLACEHOLDER, RETENTION_DAYS_PLACEHOLDER } from '../../shared/page-placeholders.js';
+import {
+  BACKUP_DAYS_PLACEHOLDER,
+  POSTAL_ADDRESS_PLACEHOLDER,
+  RETENTION_DAYS_PLACEHOLDER,
+} from '../../shared/page-placeholders.js';
 import {
   DEFAULT_RETENTION_DAYS,
   PUBLIC_CONFIG_ELEMENT_ID,
@@ -35,6 +39,8 @@ export interface SiteOptions extends SitePaths {
   siteUrl: string;
   /** SITE_MODE: which of the prerendered pages to serve (scripts/prerender.mjs makes both). */
   mode: SiteMode;
+  /** How long backups may keep a deleted person, in days (config.ts backupDays): the privacy notice says it. */
+  backupDays: number;
 }
 
 /** The prerendered pages of a mode: each was built with that mode's own script. */
@@ -64,7 +70,7 @@ export function serverPageScripts(pagesDir: string): { owner?: string; linkPage?
 const escapeAttribute = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-function readPage(pagesDir: string, name: string, { publicConfig, siteUrl }: SiteOptions): string {
+function readPage(pagesDir: string, name: string, { publicConfig, siteUrl, backupDays }: SiteOptions): string {
   const file = path.join(pagesDir, name);
   if (!existsSync(file)) {
     throw new Error(`The built site is missing ${file}: run "npm run build" (npm start does it for you).`);
@@ -82,6 +88,7 @@ function readPage(pagesDir: string, name: string, { publicConfig, siteUrl }: Sit
     .replaceAll(SITE_URL_PLACEHOLDER, escapeAttribute(siteUrl))
     // The settings the page's words name (the page renders the same from the settings it reads).
     .replaceAll(RETENTION_DAYS_PLACEHOLDER, String(publicConfig.unconfirmedRetentionDays ?? DEFAULT_RETENTION_DAYS))
+    .replaceAll(BACKUP_DAYS_PLACEHOLDER, String(backupDays))
     .replaceAll(POSTAL_ADDRESS_PLACEHOLDER, escapeAttribute(senderLine(publicConfig.postalAddress)));
 }
 

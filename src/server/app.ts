@@ -101,6 +101,8 @@ export async function createApp({
       siteUrl: config.siteUrl,
       confirmationOn: messaging.confirmationOn,
       launch: new LaunchMessages(db, messaging.subscriptions, messaging.confirmationOn),
+      asksPhoneByEmail: messaging.email !== undefined,
+      onPhoneChangeAsked: messaging.signupStored,
     });
   }
   if (messaging?.sms) {

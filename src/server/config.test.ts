@@ -322,7 +322,9 @@ describe('messaging', () => {
 describe('how long backups keep a deleted person (the privacy notice says it)', () => {
   it('is the oldest kept backup’s age in whole days, rounded up; the defaults without automatic backups', () => {
     expect(backupDays(loadConfig({ BACKUP_DIR: '/backups' }, '/').backup)).toBe(14);
-    expect(backupDays(loadConfig({ BACKUP_DIR: '/backups', BACKUP_EVERY_HOURS: '6', BACKUP_KEEP: '10' }, '/').backup)).toBe(3);
+    expect(
+      backupDays(loadConfig({ BACKUP_DIR: '/backups', BACKUP_EVERY_HOURS: '6', BACKUP_KEEP: '10' }, '/').backup),
+    ).toBe(3);
     expect(backupDays(loadConfig({ BACKUP_DIR: '/backups', BACKUP_KEEP: '30' }, '/').backup)).toBe(30);
     expect(backupDays(loadConfig({}, '/').backup)).toBe(14);
   });

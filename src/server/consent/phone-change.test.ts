@@ -1,7 +1,8 @@
 // A mistyped phone number can be fixed (decision 031), on every engine, through the real app, a real
 // SMTP server on loopback and the Twilio stand-in: a repeat sign-up with another number emails the
-// address on record and changes nothing until its button is pressed; the person's own page and the
-// owner's person page change it directly; a launch broadcast after each step shows who gets what.
+// address on record and changes nothing until its button is pressed, and so does a new number typed
+// on the person's own page (its link may have been forwarded: decision 041); the owner's person page
+// changes it directly; a launch broadcast after each step shows who gets what.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildTestApp } from '../test/build-test-app.js';
 import { openDatabase } from '../db/open-database.js';
@@ -160,7 +161,7 @@ for (const engine of storeEngines) {
       expect(await launchTexts('launch')).toEqual([FIRST]);
     });
 
-    it('the person’s own page changes name and number; a number that replied STOP gets no text, and the page says so', async () => {
+    it('the person’s own page changes the name at once, and the number only by the button emailed to the address on record; a number that replied STOP gets no text', async () => {
       const { app, signUp, person, store, mail, launchTexts } = await world(engine.name);
       const messaging = createMessaging(
         {
@@ -191,15 +192,37 @@ for (const engine of storeEngines) {
       expect(wrong.body).toContain('value="555-abc"');
       expect((await person()).name).toBe('Rosa Diaz');
 
+      // Whoever holds the link (it may have been forwarded) can change the name; the number is asked about.
       const saved = await app.inject(form({ name: 'Rosa Díaz', phone: '+1 555 987 4567' }));
       expect(saved.statusCode).toBe(303);
+      expect(saved.headers.location).toMatch(/done=namePhoneAsked$/);
+      expect(await person()).toMatchObject({ name: 'Rosa Díaz', phone: FIRST });
+      const waiting = await app.inject({ url: saved.headers.location as string });
+      expect(waiting.body).toContain(words.nameSaved);
+      expect(waiting.body).toContain(words.phoneAsked('ro•••@example.com', '4567', '1111'));
+      const asked = await mail.waitFor(
+        (each) => each.envelope.to.includes(ROSA) && each.parsed.subject === messageWords.phoneChange.subject,
+        10_000,
+      );
+      expect((asked.parsed.text ?? '').replace(/\s+/g, ' ')).toContain(messageWords.phoneChange.where);
+      // Another number inside the day: nothing kept, no second email, and the page says why.
+      const again = await app.inject(form({ name: '', phone: '+1 555 000 0009' }));
+      expect(again.headers.location).toMatch(/done=phoneAskedToday$/);
+      expect((await app.inject({ url: again.headers.location as string })).body).toContain(
+        words.phoneAskedToday('ro•••@example.com', '1111'),
+      );
+      expect((await person()).phoneChange?.to).toBe(RIGHT);
+
+      // The address on record presses the button: now the number is theirs.
+      const pressed = await app.inject({ method: 'POST', url: changeLink(asked), payload: {} });
+      expect(pressed.statusCode).toBe(303);
       const after = await person();
       expect(after).toMatchObject({ name: 'Rosa Díaz', phone: RIGHT });
       expect((await store.consentEvents.history(after.id)).map((event) => `${event.kind}:${event.source}`)).toEqual(
-        expect.arrayContaining(['name_changed:preferences_page', 'phone_changed:preferences_page']),
+        expect.arrayContaining(['name_changed:preferences_page', 'phone_changed:phone_change_email']),
       );
-      const page = await app.inject({ url: saved.headers.location as string });
-      expect(page.body).toContain(words.detailsSaved('4567'));
+      const page = await app.inject({ url: pressed.headers.location as string });
+      expect(page.body).toContain(words.phoneChanged('4567'));
       expect(page.body).not.toContain('Rosa');
       expect(page.body).toContain(words.noTextsToNumber);
       expect(page.body).toContain(words.smsStopped);
@@ -210,13 +233,14 @@ for (const engine of storeEngines) {
       const empty = await app.inject(form({ name: '', phone: '' }));
       expect(empty.statusCode).toBe(400);
       expect(empty.body).toContain(words.nothingTyped);
-      await app.inject(form({ name: '', phone: '(555) 987-4567' }));
+      const same = await app.inject(form({ name: '', phone: '(555) 987-4567' }));
+      expect(same.headers.location).toMatch(/done=details$/);
       expect((await person()).name).toBe('Rosa Díaz');
       expect((await person()).phone).toBe(RIGHT);
       expect(
         (await store.consentEvents.history(after.id)).filter((event) => event.kind === 'phone_changed'),
       ).toHaveLength(1);
-      expect(phoneChangeMails(mail)).toHaveLength(0);
+      expect(phoneChangeMails(mail)).toHaveLength(1);
     });
 
     it('the owner corrects a number on the person’s page: a consent event, and an audit entry with no number in it', async () => {

@@ -2,6 +2,7 @@
 // one place that turns a choice into stored consent and suppression hashes.
 import { emailKey } from '../../shared/signup-schema.js';
 import type { OptOutsRepository, OwnHashes } from '../db/opt-outs-repository.js';
+import type { PhoneChangeQueueRepository } from '../db/phone-change-queue-repository.js';
 import type { Preferences, Subscriber, SubscribersRepository } from '../db/subscribers-repository.js';
 import {
   mergeEntries,
@@ -51,12 +52,14 @@ export interface SubscriptionsStore {
     | 'clearUndeliverable'
   >;
   suppressions: Pick<SuppressionsRepository, 'entries'>;
+  phoneChanges: Pick<PhoneChangeQueueRepository, 'askPhoneChange'>;
 }
 
 export class Subscriptions {
   private readonly subscribers: SubscriptionsStore['subscribers'];
   private readonly optOuts: SubscriptionsStore['optOuts'];
   private readonly suppressions: SubscriptionsStore['suppressions'];
+  private readonly phoneChanges: SubscriptionsStore['phoneChanges'];
 
   constructor(
     stores: SubscriptionsStore,
@@ -68,6 +71,7 @@ export class Subscriptions {
     this.subscribers = stores.subscribers;
     this.optOuts = stores.optOuts;
     this.suppressions = stores.suppressions;
+    this.phoneChanges = stores.phoneChanges;
   }
 
   get canSuppress(): boolean {
@@ -161,6 +165,20 @@ export class Subscriptions {
       { ...(wanted.name !== undefined ? { name: wanted.name } : {}), ...(phoneChanged ? { phone: wanted.phone } : {}) },
       source,
     );
+  }
+
+  /**
+   * A new number typed on the person's own page: their page's link came by email and may have been
+   * forwarded, so the number is not changed here. The address on record is asked with a button, as
+   * for a repeat sign-up (decision 041); the name, if typed, changes at once.
+   */
+  async askPhoneChange(subscriber: Subscriber, to: string): Promise<'asked' | 'askedToday' | 'missing'> {
+    return this.phoneChanges.askPhoneChange(subscriber.id, to, new Date(Date.now() - PHONE_CHANGE_DAYS * DAY_MS));
+  }
+
+  /** Whether this number is the one they have (written any way). */
+  isTheirNumber(subscriber: Pick<Subscriber, 'phone'>, phone: string): boolean {
+    return toE164(phone) === toE164(subscriber.phone);
   }
 
   /**

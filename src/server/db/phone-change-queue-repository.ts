@@ -1,5 +1,6 @@
-// The emails about a new phone number a repeat sign-up asked for (decision 031), as a queue in the
-// signups table: claimed with a lease, sent or not, dropped when stale or seen to.
+// The emails about a new phone number a repeat sign-up (decision 031) or the person's own page
+// (decision 041) asked for, as a queue in the signups table: claimed with a lease, sent or not,
+// dropped when stale or seen to.
 import type { ExpressionBuilder } from 'kysely';
 import { isSignupId } from './column-types.js';
 import type { Database } from './database.js';
@@ -18,6 +19,36 @@ export const PHONE_CHANGE_LEASE_MS = 5 * 60_000;
 
 export class PhoneChangeQueueRepository {
   constructor(private readonly context: QueryContext) {}
+
+  /**
+   * A new number typed on the person's page (its link may have been forwarded): kept aside, and the
+   * address on record asked, as for a repeat sign-up. While an email asking about another number went
+   * out in the last day, nothing is kept ('asked today': one such email a day at most); the number
+   * already asked about (since `askedAfter`: the button still works) is 'asked' again.
+   */
+  async askPhoneChange(id: string, to: string, askedAfter: Date): Promise<'asked' | 'askedToday' | 'missing'> {
+    if (!isSignupId(id)) return 'missing';
+    const now = this.context.now();
+    const dayBefore = new Date(now.getTime() - 86_400_000).toISOString();
+    return this.context.db.transaction().execute(async (trx) => {
+      const current = await trx
+        .selectFrom('signups')
+        .select(['phone_change_to', 'phone_change_at', 'phone_change_sent_at'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!current) return 'missing';
+      const at = current.phone_change_at === null ? 0 : new Date(String(current.phone_change_at)).getTime();
+      if (current.phone_change_to === to && at >= askedAfter.getTime()) return 'asked';
+      const sentAt = current.phone_change_sent_at === null ? null : new Date(String(current.phone_change_sent_at));
+      if (sentAt && sentAt.toISOString() >= dayBefore) return 'askedToday';
+      await trx
+        .updateTable('signups')
+        .set({ ...NO_PHONE_CHANGE, phone_change_to: to, phone_change_at: stamp(this.context) })
+        .where('id', '=', id)
+        .execute();
+      return 'asked';
+    });
+  }
 
   /**
    * Claims up to `limit` waiting phone number changes asked for after `askedAfter` whose email has

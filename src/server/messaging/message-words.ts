@@ -73,7 +73,7 @@ export const messageWords = {
     intro: (end: string) => `Someone asked to change your phone number to •••• ${end}. Press the button to change it.`,
     introText: (end: string) =>
       `Someone asked to change your phone number to •••• ${end}. Open the link below to change it.`,
-    where: `They did it by signing up again on the ${product} website with your email.`,
+    where: `They did it on the ${product} website: by signing up again with your email, or on the page the link in our emails opens (an email can be passed on).`,
     button: 'Change my phone number',
     notYou: (currentEnd: string) => `If it was not you, do nothing. We will keep the number ending ${currentEnd}.`,
     until: (day: string) => `The button works until ${day}.`,
@@ -241,13 +241,21 @@ export const linkPageWords = {
     nameHint: 'Leave it empty to keep the name you gave.',
     phoneLabel: 'New mobile phone number',
     phoneHint: (end: string) =>
-      `We have a number ending ${end}. To change it, type the whole new number. Include + and your country code if outside the US. Leave it empty to keep it.`,
+      `We have a number ending ${end}. To change it, type the whole new number: we will email you a button to make the change. Include + and your country code if outside the US. Leave it empty to keep it.`,
     detailsSave: 'Save my details',
     detailsProblem: 'Please check your details. Nothing was changed.',
     nothingTyped: 'Please type a new name or a new phone number.',
     /** After a change of name or phone: what we hold now, then what texts will do. */
     detailsSaved: (phoneEnd: string) => `Saved. Your phone number ends ${phoneEnd}.`,
     phoneChanged: (phoneEnd: string) => `Done. Your phone number now ends ${phoneEnd}.`,
+    /** A new number typed on this page: the address on record is asked first (decision 041). */
+    nameSaved: 'Saved your name.',
+    phoneAsked: (email: string, newEnd: string, currentEnd: string) =>
+      `To keep your number safe, we are sending an email to ${email}. Press the button in it to change your phone number to the one ending ${newEnd}. Until then we keep the number ending ${currentEnd}.`,
+    phoneAskedToday: (email: string, currentEnd: string) =>
+      `We sent an email to ${email} about a new phone number less than a day ago, and send at most one a day. Press the button in that email, or try again tomorrow. We keep the number ending ${currentEnd}.`,
+    phoneNeedsEmail:
+      'We cannot email you just now to check a new number, so it was not changed. Please write to us at the address in our emails.',
     textsToNumber: 'We will send a text message to this number when the app launches.',
     /** After a change, once the launch message has gone out. */
     textsLaunched: 'Our app is out now, so there is no launch text left to send.',

@@ -220,7 +220,7 @@ export const ownerWords = {
     changed: 'Saved. Their consent history below shows the change.',
     unchanged: 'Nothing was different, so nothing was changed.',
     phoneChangeAsked: (end: string, at: string, sent: string | null) =>
-      `Someone signed up again with this email on ${at} and a different phone number ending ${end}. ${
+      `On ${at}, a different phone number ending ${end} was asked for (by signing up again with this email, or on their own page). ${
         sent
           ? `We emailed them on ${sent} to ask; the number changes only if they press the button in that email (it works for 7 days).`
           : 'No email has asked them yet (email is not set up, or it is on its way). To make the change, check with them, then type the number below.'

@@ -80,16 +80,18 @@ function readPage(pagesDir: string, name: string, { publicConfig, siteUrl, backu
     throw new Error(`${file} was built by an older version: run "npm run build" (npm start does it for you).`);
   }
   // A data block, not a script: the Content-Security-Policy (no inline scripts) has no say over it.
-  return html
-    .replace(
-      CONFIG_PLACEHOLDER,
-      `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${serialisePublicConfig(publicConfig)}</script>`,
-    )
-    .replaceAll(SITE_URL_PLACEHOLDER, escapeAttribute(siteUrl))
-    // The settings the page's words name (the page renders the same from the settings it reads).
-    .replaceAll(RETENTION_DAYS_PLACEHOLDER, String(publicConfig.unconfirmedRetentionDays ?? DEFAULT_RETENTION_DAYS))
-    .replaceAll(BACKUP_DAYS_PLACEHOLDER, String(backupDays))
-    .replaceAll(POSTAL_ADDRESS_PLACEHOLDER, escapeAttribute(senderLine(publicConfig.postalAddress)));
+  return (
+    html
+      .replace(
+        CONFIG_PLACEHOLDER,
+        `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${serialisePublicConfig(publicConfig)}</script>`,
+      )
+      .replaceAll(SITE_URL_PLACEHOLDER, escapeAttribute(siteUrl))
+      // The settings the page's words name (the page renders the same from the settings it reads).
+      .replaceAll(RETENTION_DAYS_PLACEHOLDER, String(publicConfig.unconfirmedRetentionDays ?? DEFAULT_RETENTION_DAYS))
+      .replaceAll(BACKUP_DAYS_PLACEHOLDER, String(backupDays))
+      .replaceAll(POSTAL_ADDRESS_PLACEHOLDER, escapeAttribute(senderLine(publicConfig.postalAddress)))
+  );
 }
 
 /** Everything may be crawled but the API; the sitemap lists the one page. */

@@ -37,6 +37,13 @@ export interface LinkPageOptions {
   launch: LaunchMessages;
   /** The pages' script as the build named it (Text size, the share panel); without it they work as plain HTML. */
   script?: string;
+  /**
+   * Email can be sent here: a new number typed on the person's page is asked about by email (decision
+   * 041); without it, the number is not changed and the page says so.
+   */
+  asksPhoneByEmail?: boolean;
+  /** A phone number change was asked for: the mailer looks at once. */
+  onPhoneChangeAsked?: () => void;
 }
 
 type TokenParams = { Params: { token: string } };
@@ -49,12 +56,24 @@ function ticked(body: unknown, name: string): boolean {
 }
 
 /** What the preferences page says at the top after a button (the query's `done`). */
-const DONE_STATES = ['saved', 'left', 'details', 'phone'] as const;
+const DONE_STATES = [
+  'saved',
+  'left',
+  'details',
+  'phone',
+  'phoneAsked',
+  'namePhoneAsked',
+  'phoneAskedToday',
+  'namePhoneAskedToday',
+] as const;
 
 const { preferences: words } = linkPageWords;
 const nothingHeldPage = () => noticePage(words.nothingHeldTitle, words.nothingHeld);
 
-type Handlers = Pick<LinkPageOptions, 'subscriptions' | 'links' | 'confirmationOn' | 'launch' | 'siteUrl'>;
+type Handlers = Pick<
+  LinkPageOptions,
+  'subscriptions' | 'links' | 'confirmationOn' | 'launch' | 'siteUrl' | 'asksPhoneByEmail' | 'onPhoneChangeAsked'
+>;
 
 /** /confirm/…: the confirmation email's button, behind a page. */
 async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, launch }: Handlers): Promise<void> {
@@ -101,7 +120,7 @@ async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, lau
 /** /preferences/…: what someone gets, leaving the list, and deleting their details (asked once more). */
 async function preferencesRoutes(
   forms: FastifyInstance,
-  { subscriptions, links, launch, siteUrl }: Handlers,
+  { subscriptions, links, launch, siteUrl, asksPhoneByEmail = false, onPhoneChangeAsked }: Handlers,
 ): Promise<void> {
   /** The page for this person as things stand, by the senders' own rule (what a box says is what happens). */
   async function page(
@@ -109,6 +128,7 @@ async function preferencesRoutes(
     token: string,
     extra: Pick<PreferencesPageProps, 'done' | 'detailsForm'> = {},
   ): Promise<string> {
+    const asked = subscriptions.pendingPhoneChange(subscriber);
     const preferences = preferencesOf(subscriber);
     const left = subscriber.leftAt !== null;
     // What the launch message will do for them, channel by channel: the senders' own rule.
@@ -165,6 +185,7 @@ async function preferencesRoutes(
       path: `/preferences/${token}`,
       // Someone on the list can pass it on; someone who left is not asked to.
       ...(left ? {} : { shareUrl: shareUrl(siteUrl, subscriber.referralCode) }),
+      ...(asked ? { askedPhoneEnd: distinctEnds(asked.to, subscriber.phone).next } : {}),
       ...extra,
     });
   }
@@ -193,17 +214,34 @@ async function preferencesRoutes(
     if (!subscriber) return html(reply, nothingHeldPage(), 404);
     const typed = typedDetails(request.body);
     const checked = checkDetails(typed, { emptyName: 'keep', nothingTyped: words.nothingTyped });
-    if (!checked.ok)
-      return html(
-        reply,
-        await page(subscriber, request.params.token, { detailsForm: { ...typed, errors: checked.errors } }),
-        400,
+    const refuse = (errors: { name?: string; phone?: string }) =>
+      page(subscriber, request.params.token, { detailsForm: { ...typed, errors } }).then((body) =>
+        html(reply, body, 400),
       );
-    const updated = await subscriptions.changeDetails(id, checked.details, 'preferences_page');
+    if (!checked.ok) return refuse(checked.errors);
+    const { name, phone } = checked.details;
+    // A new number is never changed here: this page's link came by email and may have been passed on,
+    // so the address on record is asked with a button first, as for a repeat sign-up (decision 041).
+    const newPhone = phone !== undefined && !subscriptions.isTheirNumber(subscriber, phone) ? phone : undefined;
+    if (newPhone && !asksPhoneByEmail) return refuse({ phone: words.phoneNeedsEmail });
+    const updated =
+      name !== undefined ? await subscriptions.changeDetails(id, { name }, 'preferences_page') : subscriber;
     if (!updated) return html(reply, nothingHeldPage(), 404);
     // The link came by email: the mailbox is theirs (a new number's own leaving, if any, stays).
     await subscriptions.provenByEmailedLink(updated, 'preferences_page');
-    return reply.redirect(`/preferences/${request.params.token}?done=details`, 303);
+    if (!newPhone) return reply.redirect(`/preferences/${request.params.token}?done=details`, 303);
+    const asked = await subscriptions.askPhoneChange(updated, newPhone);
+    if (asked === 'missing') return html(reply, nothingHeldPage(), 404);
+    if (asked === 'asked') onPhoneChangeAsked?.();
+    const done =
+      name !== undefined
+        ? asked === 'asked'
+          ? 'namePhoneAsked'
+          : 'namePhoneAskedToday'
+        : asked === 'asked'
+          ? 'phoneAsked'
+          : 'phoneAskedToday';
+    return reply.redirect(`/preferences/${request.params.token}?done=${done}`, 303);
   });
 
   forms.post<TokenParams>('/preferences/:token', async (request, reply) => {

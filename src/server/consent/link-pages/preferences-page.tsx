@@ -22,7 +22,17 @@ export interface PreferencesPageProps {
   /** They left the list: nothing to leave, and the boxes are the way back. */
   left: boolean;
   /** What the button they pressed did, said at the top. */
-  done?: 'saved' | 'left' | 'details' | 'phone';
+  done?:
+    | 'saved'
+    | 'left'
+    | 'details'
+    | 'phone'
+    | 'phoneAsked'
+    | 'namePhoneAsked'
+    | 'phoneAskedToday'
+    | 'namePhoneAskedToday';
+  /** A new number asked about by email (decision 041): its last digits, while the request waits. */
+  askedPhoneEnd?: string;
   /** The details form sent back with problems: what they typed, and what is wrong with it. */
   detailsForm?: { name: string; phone: string; errors: { name?: string; phone?: string } };
   /** The number texted STOP: only START from it brings texts back, whatever is ticked here. */
@@ -66,27 +76,42 @@ function StatusMessage({
   blocked,
   phoneEnd,
   launched,
+  email,
+  askedPhoneEnd,
 }: {
   done: NonNullable<PreferencesPageProps['done']>;
   willSend: Preferences;
   blocked: boolean;
   phoneEnd: string;
   launched: boolean;
+  email: string;
+  askedPhoneEnd: string | undefined;
 }) {
   const text = words.preferences;
+  const nameToo = done === 'namePhoneAsked' || done === 'namePhoneAskedToday' ? [text.nameSaved] : [];
   const lines =
-    done === 'saved'
+    done === 'phoneAsked' || done === 'namePhoneAsked'
       ? [
-          launched
-            ? text.savedLaunched(willSend.beta)
-            : text.saved(CHANNELS.filter((channel) => willSend[channel]).map((channel) => text.savedThings[channel])),
+          ...nameToo,
+          // Pressed already, or replaced: what we hold now.
+          askedPhoneEnd ? text.phoneAsked(email, askedPhoneEnd, phoneEnd) : text.detailsSaved(phoneEnd),
         ]
-      : done === 'left'
-        ? [text.left, text.comeBack]
-        : [
-            done === 'phone' ? text.phoneChanged(phoneEnd) : text.detailsSaved(phoneEnd),
-            textsLine({ willSend, blocked, launched }),
-          ];
+      : done === 'phoneAskedToday' || done === 'namePhoneAskedToday'
+        ? [...nameToo, text.phoneAskedToday(email, phoneEnd)]
+        : done === 'saved'
+          ? [
+              launched
+                ? text.savedLaunched(willSend.beta)
+                : text.saved(
+                    CHANNELS.filter((channel) => willSend[channel]).map((channel) => text.savedThings[channel]),
+                  ),
+            ]
+          : done === 'left'
+            ? [text.left, text.comeBack]
+            : [
+                done === 'phone' ? text.phoneChanged(phoneEnd) : text.detailsSaved(phoneEnd),
+                textsLine({ willSend, blocked, launched }),
+              ];
   // Present from the start of the page (it follows a redirect): nothing moves when it appears.
   return (
     <div className="status" role="status">
@@ -114,6 +139,7 @@ export function preferencesPage({
   path,
   detailsForm,
   shareUrl,
+  askedPhoneEnd,
 }: PreferencesPageProps): string {
   const text = words.preferences;
   const errors = detailsForm?.errors ?? {};
@@ -142,6 +168,8 @@ export function preferencesPage({
           blocked={smsStopped || smsUnreachable || smsTakenOff || smsAwaitingYes !== undefined}
           phoneEnd={phoneEnd}
           launched={launched}
+          email={email}
+          askedPhoneEnd={askedPhoneEnd}
         />
       )}
       {notConfirmed && !done && (

@@ -200,6 +200,9 @@ export const linkPageWords = {
         : 'We will text this number to ask if you want texts. Reply YES to that text to get a text when the app launches.',
     emailUnreachable:
       'Our emails to this address came back undelivered, so we send it no more email. If the address works again, sign up again with it.',
+    /** Their own "no" on the email (left or deleted before, or an unsubscribe their provider passed on to us). */
+    emailAskedNot:
+      'You asked us to stop emails to this address (here, or through your email provider), so we send it none. To get launch news by email again, tick the box and press "Save my choices".',
     emailComplained:
       'One of our emails to this address was marked as spam, so we send it no more email. If that was a mistake, please write to us and we will put it right.',
     save: 'Save my choices',

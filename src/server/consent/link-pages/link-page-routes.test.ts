@@ -417,6 +417,27 @@ for (const engine of storeEngines) {
       });
     });
 
+    describe('after an unsubscribe their email provider passed on (an imported list)', () => {
+      it('the page says they asked for no email, not that it bounced; ticking the box and saving brings email back', async () => {
+        const { app, store, id } = await setUp();
+        const subscriber = (await store.subscribers.subscriber(id))!;
+        await store.suppressions.addImported([
+          { kind: 'email', hash: hasher.hash('email', subscriber.email), reason: 'left', at: new Date().toISOString() },
+        ]);
+        const url = `/preferences/${links.sign('manage', id)}`;
+        const page = (await app.inject({ method: 'GET', url })).body;
+        expect(page).toContain(words.emailAskedNot.replaceAll('"', '&quot;'));
+        expect(page).not.toContain(words.emailUnreachable);
+        expect(page).not.toMatch(/name="email" checked=""/);
+        const saved = await app.inject({ method: 'POST', url, ...form({ email: 'on', sms: 'on' }) });
+        expect(saved.statusCode).toBe(303);
+        const subscriptions = new Subscriptions(store, hasher);
+        expect(
+          (await subscriptions.exclusions((await store.subscribers.subscriber(id))!, ['email'])).email,
+        ).toBeUndefined();
+      });
+    });
+
     describe('after someone using the number left', () => {
       it('the preferences page says the number was taken off the list, not that it cannot get texts', async () => {
         const { app, store, id } = await setUp();

@@ -138,13 +138,18 @@ async function preferencesRoutes(
       : await subscriptions.exclusions(subscriber, ['email', 'sms'], audience);
     const emailBlocked = emailWhy === 'undeliverable' || emailWhy === 'suppressed';
     const smsBlocked = smsWhy === 'stopped' || smsWhy === 'undeliverable' || smsWhy === 'suppressed';
-    const emailReason = emailWhy === 'undeliverable' ? await subscriptions.blockedBy(subscriber, 'email') : undefined;
+    const emailReason =
+      emailWhy === 'undeliverable' || emailWhy === 'suppressed'
+        ? await subscriptions.blockedBy(subscriber, 'email')
+        : undefined;
     const emailUnreachable =
       emailReason === 'bounced' || emailReason === 'complained' || emailReason === 'undeliverable'
         ? emailReason
-        : emailBlocked
-          ? 'undeliverable'
-          : undefined;
+        : emailReason === 'left' || emailReason === 'deleted'
+          ? 'asked'
+          : emailBlocked
+            ? 'undeliverable'
+            : undefined;
     // The launch message that will actually go (its audience and channels), or the default before one is made.
     const message = await launch.for(subscriber);
     const sendable = {

@@ -46,7 +46,7 @@ export interface PreferencesPageProps {
   /** The launch message has gone out already: "Saved" says there is none left to send. */
   launched?: boolean;
   /** Email to the address bounced, or was reported as spam: we send it none. */
-  emailUnreachable?: 'bounced' | 'undeliverable' | 'complained';
+  emailUnreachable?: 'bounced' | 'undeliverable' | 'complained' | 'asked';
   /** The page's own path, for the forms. */
   path: string;
   /** Their own link to pass on ("Tell a family member"); absent once they left. */
@@ -197,7 +197,11 @@ export function preferencesPage({
               )}
               {channel === 'email' && emailUnreachable && (
                 <p className="choice__note">
-                  {emailUnreachable === 'complained' ? text.emailComplained : text.emailUnreachable}
+                  {emailUnreachable === 'complained'
+                    ? text.emailComplained
+                    : emailUnreachable === 'asked'
+                      ? text.emailAskedNot
+                      : text.emailUnreachable}
                 </p>
               )}
             </div>

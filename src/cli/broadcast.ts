@@ -35,7 +35,7 @@ and sends through SMTP_URL and TWILIO_* like the server.
       (npm run suppressions -- import FILE) or say with --after-restore that nothing was missed.
   status NAME      Queued, sent, failed, skipped and unknown; held messages by person, with the answer.
   pause NAME       Senders stop after the messages they are sending now.
-  resume NAME [send's options] [--despite-health]
+  resume NAME [send's options] [--despite-health] [--after-restore]
       Goes on with a paused broadcast (paused by you, or by a failure of ours: status says why). A
       broadcast that paused itself for its bounce or complaint rates goes on only with --despite-health.
   retry NAME [--held] [--include-undeliverable [--yes]]

@@ -58,13 +58,18 @@ try {
     await page.getByRole('button', { name: 'Save my choices' }).click();
     await page.getByRole('status').waitFor();
     await shot('preferences-saved');
+    // A new number typed on their own page: asked about by email first (decision 041).
+    await page.getByLabel('New mobile phone number').fill('+1 555 987 0199');
+    await page.getByRole('button', { name: 'Save my details' }).click();
+    await page.getByRole('status').waitFor();
+    await shot('preferences-phone-asked');
     await page.goto(`file://${phoneEmailFile}`);
     await shot('phone-change-email');
     await page.goto(phoneChangeLink);
     await shot('phone-change-page');
     await page.close();
     console.log(
-      `docs/screenshots/{confirmation-email,confirm-page,preferences-saved,phone-change-email,phone-change-page}-${name}.png`,
+      `docs/screenshots/{confirmation-email,confirm-page,preferences-saved,preferences-phone-asked,phone-change-email,phone-change-page}-${name}.png`,
     );
   }
 } finally {

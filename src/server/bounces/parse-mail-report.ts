@@ -38,7 +38,8 @@ const PARSER_OPTIONS: SimpleParserOptions & { ignoreEmbedded: boolean } = {
   skipImageLinks: true,
   skipTextLinks: true,
 };
-const ADDRESS = /[^\s<>"'(),:;]+@[^\s<>"'(),:;]+/g;
+// Starts only where a run of address characters starts (the lookbehind): linear in the text's length.
+const ADDRESS = /(?<![^\s<>"'(),:;])[^\s<>"'(),:;]+@[^\s<>"'(),:;]+/g;
 
 /** A report read, before the message it is about is known: its events, or why none. */
 export type ReadMail =

@@ -46,17 +46,19 @@ const BOUNCE_SUBJECT =
 const AUTO_REPLY_SUBJECT =
   /^(?:auto(?:matic)?[ -]?(?:reply|response|antwort)|auto:|out of (?:the )?office|away\b|on (?:vacation|holiday|leave)|abwesenheit|r[ée]ponse automatique|autoreply|vacation)/i;
 /** Where a text bounce ends and the returned message begins. */
+// Each begins at a line start and reads along that line only ([ \t-], never a newline): a pattern
+// that could run on across lines would be tried again from every line start, in time squared.
 const COPY_MARKERS: RegExp[] = [
-  /^[-\s]*(?:below (?:this line )?is a copy|this is a copy|here is a copy|a copy of the original message)/im,
-  /^[-\s]*returned message\s*-*\s*$/im,
-  /^[-\s]*(?:the )?original message (?:follows|headers|was|is)/im,
-  /^[-\s]*original message\s*-*\s*$/im,
-  /^[-\s]*(?:unsent|undelivered|returned) message (?:follows|below)/im,
-  /^[-\s]*(?:message|original) headers? follows?/im,
-  /^[-\s]*start of (?:the )?(?:returned|original) message/im,
-  /^[-\s]*the (?:header|text) of the (?:original )?message/im,
+  /^[ \t-]*(?:below (?:this line )?is a copy|this is a copy|here is a copy|a copy of the original message)/im,
+  /^[ \t-]*returned message[ \t]*-*[ \t]*$/im,
+  /^[ \t-]*(?:the )?original message (?:follows|headers|was|is)/im,
+  /^[ \t-]*original message[ \t]*-*[ \t]*$/im,
+  /^[ \t-]*(?:unsent|undelivered|returned) message (?:follows|below)/im,
+  /^[ \t-]*(?:message|original) headers? follows?/im,
+  /^[ \t-]*start of (?:the )?(?:returned|original) message/im,
+  /^[ \t-]*the (?:header|text) of the (?:original )?message/im,
   /^content-type: message\/rfc822/im,
-  /^return-path:\s*</im,
+  /^return-path:[ \t]*</im,
 ];
 /** Words that say a refusal came after the message's text, not to the address. */
 const AFTER_DATA =
@@ -143,19 +145,40 @@ export function readBounce(mail: ParsedMail, raw: Buffer | string): BounceReadin
 /** A line that names one failed recipient: "<a@b>:", "  a@b:", "a@b" alone (Exim, qmail, Postfix, OpenSMTPD …). */
 const RECIPIENT_LINE = /^[ \t]*(?:To:\s*)?<?([^\s<>"@]+@[\w.-]+\w)>?(?:[ \t]*(?::|\.{3}).*)?[ \t]*$/gm;
 
+/**
+ * The most recipients one report is read for. We send each message to one person, so a report about
+ * ours names one; a report naming thousands is read for the first few, in time in proportion to its size.
+ */
+export const MOST_RECIPIENTS = 50;
+
 /** The answer for each recipient a text bounce names, in its order (one answer when it names one, or none). */
 function perRecipient(text: string): string[] {
-  const lines = [...text.matchAll(RECIPIENT_LINE)];
-  const addresses = [...new Set(lines.map((line) => line[1]!.toLowerCase()))];
+  const lines: { address: string; index: number }[] = [];
+  for (const line of text.matchAll(RECIPIENT_LINE)) lines.push({ address: line[1]!.toLowerCase(), index: line.index });
+  const addresses = [...new Set(lines.map((line) => line.address))].slice(0, MOST_RECIPIENTS);
   if (addresses.length < 2) return [diagnosticIn(text)];
+  // Where each address is first named, and where the next other address is named after it: one pass.
+  const first = new Map<string, number>();
+  for (const [position, line] of lines.entries()) if (!first.has(line.address)) first.set(line.address, position);
+  const nextOther: number[] = new Array<number>(lines.length).fill(text.length);
+  for (let position = lines.length - 2; position >= 0; position -= 1) {
+    const next = lines[position + 1]!;
+    nextOther[position] = next.address !== lines[position]!.address ? next.index : nextOther[position + 1]!;
+  }
+  // A session transcript (Sendmail) says each recipient's answer on a line that names it: each line
+  // read once for each address (at most MOST_RECIPIENTS of them).
+  const namedWithCode = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    if (namedWithCode.size === addresses.length || !CODE_AT.test(line)) continue;
+    const lower = line.toLowerCase();
+    for (const address of addresses)
+      if (!namedWithCode.has(address) && lower.includes(address)) namedWithCode.set(address, line);
+  }
   return addresses.map((address) => {
-    const at = lines.find((line) => line[1]!.toLowerCase() === address)!.index;
-    const next = lines.find((line) => line.index > at && line[1]!.toLowerCase() !== address)?.index ?? text.length;
-    const own = text.slice(at, next);
+    const position = first.get(address)!;
+    const own = text.slice(lines[position]!.index, nextOther[position]);
     if (CODE_AT.test(own)) return diagnosticIn(own);
-    // A session transcript (Sendmail) says each recipient's answer on a line that names it.
-    const named = text.split(/\r?\n/).find((line) => line.toLowerCase().includes(address) && CODE_AT.test(line));
-    return diagnosticIn(named ?? own);
+    return diagnosticIn(namedWithCode.get(address) ?? own);
   });
 }
 
@@ -220,15 +243,30 @@ function returnedInText(mail: ParsedMail): Fields {
 }
 
 function htmlToText(html: string): string {
-  return html
-    .replace(/<(?:style|script)[^>]*>[\s\S]*?<\/(?:style|script)>/gi, ' ')
+  return withoutStyleAndScript(html)
     .replace(/<br\s*\/?>|<\/(?:p|div|tr|li|h\d)>/gi, '\n')
-    .replace(/<[^>]+>/g, ' ')
+    .replace(/<[^<>]+>/g, ' ')
     .replace(/&nbsp;/gi, ' ')
     .replace(/&lt;/gi, '<')
     .replace(/&gt;/gi, '>')
     .replace(/&amp;/gi, '&')
     .replace(/[ \t]+/g, ' ');
+}
+
+/** Style and script blocks removed, each looked for once (an unclosed one ends the text). */
+function withoutStyleAndScript(html: string): string {
+  const open = /<(style|script)\b[^<>]*>/gi;
+  let kept = '';
+  let from = 0;
+  for (;;) {
+    open.lastIndex = from;
+    const start = open.exec(html);
+    if (!start) return kept + html.slice(from);
+    kept += `${html.slice(from, start.index)} `;
+    const close = html.toLowerCase().indexOf(`</${start[1]!.toLowerCase()}`, open.lastIndex);
+    if (close < 0) return kept;
+    from = html.indexOf('>', close) + 1 || html.length;
+  }
 }
 
 /** The text of the first part of one of these types (mailparser keeps report parts as attachments). */
@@ -263,8 +301,20 @@ export function fieldGroups(text: string): Fields[] {
     .filter((fields) => fields.size > 0);
 }
 
-export function validDate(value: Date | string | undefined): Date | undefined {
+/** The earliest time a report may say: before it, a date is a mistake or a trick. */
+const EARLIEST = Date.UTC(2000, 0, 1);
+/** How far ahead of our clock a report's date may be (a server's clock a little fast). */
+const AHEAD_MS = 86_400_000;
+
+/**
+ * A report's date, if it is a real one within a sane window (from 2000 to a day ahead of now);
+ * otherwise undefined, and the caller takes the time it received the report. A date such as
+ * +012345-01-01 parses in JavaScript but not in PostgreSQL: it must never reach the database.
+ */
+export function validDate(value: Date | string | undefined, now = Date.now()): Date | undefined {
   if (value === undefined) return undefined;
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  const time = date.getTime();
+  if (Number.isNaN(time) || time < EARLIEST || time > now + AHEAD_MS) return undefined;
+  return date;
 }

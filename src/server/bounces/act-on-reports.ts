@@ -17,7 +17,7 @@ import type { BroadcastPausesRepository } from '../db/broadcast-pauses-repositor
 import type { ConsentKind } from '../db/consent-events.table.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
 import type { SentMessageState } from '../db/sent-messages.table.js';
-import type { FeedbackEvent, FeedbackKind } from './report-event.js';
+import { reportedAt, type FeedbackEvent, type FeedbackKind } from './report-event.js';
 import { secondOpinion } from './second-opinion.js';
 
 /** Soft bounces on different sends, within this window and with no delivery between, make a bounce. */
@@ -174,7 +174,8 @@ export class Feedback {
         token: messages[index]?.token ?? null,
         code: event.code ?? null,
         detail: event.detail ?? null,
-        occurredAt: validTime(event.occurredAt) ?? this.now().toISOString(),
+        // Whatever the source: a time outside a sane window is taken as now (never one the database refuses).
+        occurredAt: reportedAt(Date.parse(event.occurredAt), this.now().getTime(), this.now().getTime()),
         acted: progress(index) || !messages[index],
       })),
     );
@@ -314,9 +315,4 @@ export class Feedback {
     if (person) await this.options.subscriptions.stopTexts(person.phone, 'provider_report');
     else await this.options.optOuts.suppressByReport(null, suppression, 'sms_off');
   }
-}
-
-function validTime(text: string): string | undefined {
-  const at = Date.parse(text);
-  return Number.isFinite(at) ? new Date(at).toISOString() : undefined;
 }

@@ -5,7 +5,7 @@
 // Mailgun hands back as the event's user-variables.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { withoutAddresses } from '../messaging/log-safe.js';
-import type { FeedbackEvent, FeedbackKind } from './report-event.js';
+import { reportedAt, type FeedbackEvent, type FeedbackKind } from './report-event.js';
 import { jsonBody, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 /** How far a signed timestamp may be from now. */
@@ -73,7 +73,7 @@ export function createMailgunWebhook({
         eventId,
         kind,
         message: { ...(ourToken ? { token: ourToken } : {}), ...(messageId ? { messageId } : {}) },
-        occurredAt: Number.isFinite(when) ? new Date(when * 1000).toISOString() : new Date(now()).toISOString(),
+        occurredAt: reportedAt(when * 1000, now(), now()),
         ...(code ? { code } : {}),
         ...(detail ? { detail: withoutAddresses(detail).slice(0, 300) } : {}),
       };

@@ -5,7 +5,7 @@
 // Postmark hands back in each record's Metadata; Postmark's MessageID matches as a last resort.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { withoutAddresses } from '../messaging/log-safe.js';
-import type { FeedbackEvent, FeedbackKind } from './report-event.js';
+import { reportedAt, type FeedbackEvent, type FeedbackKind } from './report-event.js';
 import { jsonBody, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 interface PostmarkRecord {
@@ -82,7 +82,7 @@ export function createPostmarkWebhook({ user, password }: { user: string; passwo
         eventId: `${String(record.RecordType)}:${recordId ?? postmarkId}`,
         kind,
         message: { ...(token ? { token } : {}), providerId: postmarkId },
-        occurredAt: new Date(Number.isFinite(at) ? at : Date.now()).toISOString(),
+        occurredAt: reportedAt(at, Date.now()),
         ...(code && kind !== 'delivered' ? { code } : {}),
         ...(detail ? { detail: withoutAddresses(detail).slice(0, 300) } : {}),
       };

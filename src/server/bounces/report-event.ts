@@ -57,3 +57,18 @@ export interface FeedbackEvent {
   /** The report's words, short, addresses removed (for the owner and the log). */
   detail?: string;
 }
+
+/** The earliest time a report may say; before it, a date is a mistake or a trick. */
+const EARLIEST_REPORT = Date.UTC(2000, 0, 1);
+/** How far ahead of our clock a report's time may be (a provider's clock a little fast). */
+const REPORT_AHEAD_MS = 86_400_000;
+
+/**
+ * When a report says it happened (milliseconds), if that is a real time from 2000 to a day ahead of
+ * now; else `fallback` (the time we received it). Every source's time passes here: a time such as
+ * the year 12345 is a valid JavaScript number but throws in toISOString and fails in PostgreSQL.
+ */
+export function reportedAt(ms: number, fallback: number, now = Date.now()): string {
+  const sane = Number.isFinite(ms) && ms >= EARLIEST_REPORT && ms <= now + REPORT_AHEAD_MS;
+  return new Date(sane ? ms : fallback).toISOString();
+}

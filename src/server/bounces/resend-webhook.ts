@@ -7,7 +7,7 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import { TOKEN_HEADER } from '../messaging/message-log.js';
-import type { FeedbackEvent, FeedbackKind } from './report-event.js';
+import { reportedAt, type FeedbackEvent, type FeedbackKind } from './report-event.js';
 import { text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 /** Svix's tolerance, which its library applies too: a timestamp further than this from now is refused. */
@@ -105,7 +105,7 @@ export function createResendWebhook({
         eventId: id,
         kind,
         message: { ...(token ? { token } : {}), providerId: emailId },
-        occurredAt: new Date(Number.isFinite(at) ? at : now()).toISOString(),
+        occurredAt: reportedAt(at, now(), now()),
         ...(code ? { code } : {}),
         ...(detail ? { detail: withoutAddresses(detail).slice(0, 300) } : {}),
       };

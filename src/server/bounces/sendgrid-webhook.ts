@@ -6,7 +6,7 @@
 // SendGrid hands back on each event; its sg_message_id matches as a last resort.
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { withoutAddresses } from '../messaging/log-safe.js';
-import type { FeedbackEvent, FeedbackKind } from './report-event.js';
+import { reportedAt, type FeedbackEvent, type FeedbackKind } from './report-event.js';
 import { jsonBody, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 export const SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature';
@@ -99,7 +99,7 @@ export function createSendgridWebhook({
           eventId,
           kind,
           message: { ...(token ? { token } : {}), ...(providerId ? { providerId: messageOf(providerId) } : {}) },
-          occurredAt: new Date(Number.isFinite(when) && when > 0 ? when * 1000 : at).toISOString(),
+          occurredAt: reportedAt(when * 1000, at),
           ...(code ? { code } : {}),
           ...(detail ? { detail: withoutAddresses(detail).slice(0, 300) } : {}),
         });

@@ -10,7 +10,7 @@
 import { createVerify, X509Certificate } from 'node:crypto';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import { TOKEN_HEADER } from '../messaging/message-log.js';
-import type { FeedbackEvent, FeedbackKind } from './report-event.js';
+import { reportedAt, type FeedbackEvent, type FeedbackKind } from './report-event.js';
 import { jsonBody, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
 
 /**
@@ -52,7 +52,6 @@ interface SesReport {
   delivery?: { timestamp?: unknown; smtpResponse?: unknown };
   deliveryDelay?: { timestamp?: unknown; delayType?: unknown };
 }
-
 
 /** Is this SNS's own https URL (a certificate or a subscription to confirm)? */
 export function isSnsUrl(value: string | undefined): value is string {
@@ -97,7 +96,9 @@ function reading(report: SesReport): { kind: FeedbackKind; at?: unknown; code?: 
       return {
         kind: 'complaint',
         at: report.complaint?.timestamp,
-        ...(text(report.complaint?.complaintFeedbackType) ? { code: String(report.complaint?.complaintFeedbackType) } : {}),
+        ...(text(report.complaint?.complaintFeedbackType)
+          ? { code: String(report.complaint?.complaintFeedbackType) }
+          : {}),
       };
     case 'Delivery': {
       const detail = text(report.delivery?.smtpResponse);
@@ -131,7 +132,11 @@ export interface SesWebhookOptions {
   now?: () => number;
 }
 
-export function createSesWebhook({ topicArns, snsBaseUrl, now = () => Date.now() }: SesWebhookOptions): FeedbackWebhook {
+export function createSesWebhook({
+  topicArns,
+  snsBaseUrl,
+  now = () => Date.now(),
+}: SesWebhookOptions): FeedbackWebhook {
   const topics = new Set(topicArns);
   /** Certificates by URL; a failed fetch is kept for FAILED_FETCH_KEPT_MS, then tried again. At most 100. */
   const certificates = new Map<string, { certificate: Promise<X509Certificate>; failedAt?: number }>();
@@ -160,7 +165,8 @@ export function createSesWebhook({ topicArns, snsBaseUrl, now = () => Date.now()
     source: 'ses',
     async handle(request): Promise<WebhookVerdict> {
       const message = jsonBody(request) as SnsMessage | undefined;
-      if (!message || typeof message !== 'object') return { ok: false, status: 401, reason: 'not a signed SNS message' };
+      if (!message || typeof message !== 'object')
+        return { ok: false, status: 401, reason: 'not a signed SNS message' };
       const version = message.SignatureVersion;
       const signature = text(message.Signature);
       const certUrl = text(message.SigningCertURL);
@@ -211,7 +217,7 @@ export function createSesWebhook({ topicArns, snsBaseUrl, now = () => Date.now()
         eventId: snsId,
         kind: read.kind,
         message: { ...(token ? { token } : {}), ...(providerId ? { providerId } : {}) },
-        occurredAt: new Date(Number.isFinite(at) ? at : sentAt).toISOString(),
+        occurredAt: reportedAt(at, sentAt),
         ...(read.code ? { code: read.code } : {}),
         ...(read.detail ? { detail: withoutAddresses(read.detail).slice(0, 300) } : {}),
       };

@@ -180,6 +180,8 @@ export interface FeedbackConfig {
   bounceAddress?: string;
   /** The bounce mailbox, read over IMAP (BOUNCE_IMAP_URL). */
   bounceImapUrl?: string;
+  /** BOUNCE_MAX_BYTES: a larger message in the bounce mailbox is moved aside unread. */
+  bounceMaxBytes?: number;
   mailgun?: { signingKey: string };
   /** Amazon SES through SNS: the topics whose messages are taken (SES_SNS_TOPIC_ARNS). */
   ses?: {
@@ -324,7 +326,7 @@ function feedbackFrom(env: Environment, problems: string[]): FeedbackConfig {
     problems.push('SECRET_KEY: required to hear back from providers (it signs the token each message carries)');
   return {
     ...(env.BOUNCE_ADDRESS ? { bounceAddress: env.BOUNCE_ADDRESS } : {}),
-    ...(env.BOUNCE_IMAP_URL ? { bounceImapUrl: env.BOUNCE_IMAP_URL } : {}),
+    ...(env.BOUNCE_IMAP_URL ? { bounceImapUrl: env.BOUNCE_IMAP_URL, bounceMaxBytes: env.BOUNCE_MAX_BYTES } : {}),
     ...(env.MAILGUN_WEBHOOK_SIGNING_KEY ? { mailgun: { signingKey: env.MAILGUN_WEBHOOK_SIGNING_KEY } } : {}),
     ...(env.SES_SNS_TOPIC_ARNS
       ? {

@@ -104,6 +104,12 @@ export const environmentSchema = z.object({
     /^imaps?:\/\/\S+$/,
     'must be imaps://user:password@host:993/INBOX (or imap:// on loopback)',
   ),
+  BOUNCE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(10_000)
+    .max(50 * 1024 * 1024)
+    .default(2 * 1024 * 1024),
   MAILGUN_WEBHOOK_SIGNING_KEY: optionalText(/^\S{16,}$/, 'must be the HTTP webhook signing key from Mailgun'),
   SES_SNS_TOPIC_ARNS: optionalText(
     /^arn:aws(-[a-z]+)*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\s*,\s*arn:aws(-[a-z]+)*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256})*$/,

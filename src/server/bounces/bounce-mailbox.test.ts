@@ -178,6 +178,49 @@ describe.skipIf(!dovecotAvailable)('the bounce mailbox, against Dovecot', { time
     expect(lines.at(-1)?.msg).toBe('bounce mailbox: reading it again');
   });
 
+  it('moves a report that cannot be stored while the database answers to "Not stored", with why, and reads the rest', async () => {
+    const server = await dovecot();
+    const [bad, good] = [tokens.issue(), tokens.issue()];
+    await server.deliver(report('postfix-user-unknown', { token: bad }));
+    await server.deliver(report('gmail-no-such-user', { token: good }));
+    const stored: FeedbackEvent[][] = [];
+    const onEvents = async (events: FeedbackEvent[]) => {
+      // What PostgreSQL says of a date it cannot hold, for this one report only.
+      if (events[0]?.message.token === bad) throw new Error('date/time field value out of range: "+012345-01-01"');
+      stored.push(events);
+    };
+    const { bounces, lines } = mailbox(server, { onEvents, storageUp: async () => true });
+
+    expect(await bounces.checkNow()).toEqual({ matched: 1, unmatched: 0, setAside: 1 });
+    expect(stored.map((events) => events[0]?.message.token)).toEqual([good]);
+    expect(await server.list('INBOX')).toEqual([]);
+    expect(await server.list('Not stored')).toEqual([expect.stringContaining('Undelivered Mail Returned to Sender')]);
+    expect(lines.filter((line) => /moved to Not stored/.test(line.msg))).toEqual([
+      // Long runs of digits are taken out of log lines (they may be phone numbers).
+      expect.objectContaining({ reason: 'could not be stored: date/time field value out of range: "[redacted]"' }),
+    ]);
+    expect(lines.filter((line) => line.level === ERROR)).toEqual([]);
+  });
+
+  it('never fetches a message larger than BOUNCE_MAX_BYTES: it goes to "Too large", with its size', async () => {
+    const server = await dovecot();
+    const token = tokens.issue();
+    const big = report('postfix-user-unknown', { token: tokens.issue() }).replace(
+      /\r?\n\r?\n/,
+      `\r\nX-Padding: ${'x'.repeat(60_000)}\r\n\r\n`,
+    );
+    await server.deliver(big);
+    await server.deliver(report('gmail-no-such-user', { token }));
+    const { bounces, received, lines } = mailbox(server, { maxBytes: 50_000 });
+
+    expect(await bounces.checkNow()).toEqual({ matched: 1, unmatched: 0, setAside: 1 });
+    expect(received.map((events) => events[0]?.message.token)).toEqual([token]);
+    expect(await server.list('Too large')).toHaveLength(1);
+    expect(lines.filter((line) => /moved to Too large/.test(line.msg))).toEqual([
+      expect.objectContaining({ reason: expect.stringMatching(/^\d+ bytes, more than BOUNCE_MAX_BYTES \(50000\)$/) }),
+    ]);
+  });
+
   it('says once per failing streak that the mailbox cannot be read, and once when it can again', async () => {
     const server = await dovecot();
     const { bounces, lines } = mailbox(server, { pollMs: 30_000 });

@@ -2,7 +2,10 @@
 // complaints), read over IMAP every pollMs. Each report is turned into FeedbackEvents
 // (delivery-reports.ts) and handed on; then it leaves the mailbox: a report acted on is deleted (or
 // filed in processedFolder), anything else is moved to unmatchedFolder for a person to read, never
-// deleted. A report whose events could not be stored stays where it is and is read again.
+// deleted. A message larger than maxBytes is never fetched: it goes to tooLargeFolder. A report
+// whose events could not be stored stays where it is and is read again while the database is away;
+// one that fails while the database answers is the report's own fault: it goes to notStoredFolder,
+// with the reason in the log, and the reports after it are read (no message stops the mailbox).
 import type { FastifyBaseLogger } from 'fastify';
 import { ImapFlow } from 'imapflow';
 import { withoutAddresses } from '../messaging/log-safe.js';
@@ -23,14 +26,26 @@ export interface BounceMailboxOptions {
   unmatchedFolder?: string;
   /** Where a report acted on goes; by default it is deleted. */
   processedFolder?: string;
+  /** BOUNCE_MAX_BYTES: a larger message is never fetched, and goes to tooLargeFolder. */
+  maxBytes?: number;
+  tooLargeFolder?: string;
+  /** Where a report goes that could not be stored while the database answered. */
+  notStoredFolder?: string;
+  /** Whether the database answers now: tells a report that cannot be stored from storage that is away. */
+  storageUp?: () => Promise<boolean>;
   pollMs?: number;
 }
+
+/** BOUNCE_MAX_BYTES by default: a bounce or a complaint is a few kilobytes; 2 MB holds one with its message. */
+export const DEFAULT_BOUNCE_MAX_BYTES = 2 * 1024 * 1024;
 
 export interface MailboxCheck {
   /** Reports acted on and gone from the mailbox. */
   matched: number;
   /** Messages moved to the unmatched folder. */
   unmatched: number;
+  /** Messages moved aside (too large, or a report that could not be stored), when there were any. */
+  setAside?: number;
 }
 
 export interface BounceMailbox {
@@ -128,7 +143,18 @@ function trouble(error: unknown, mailbox: string): { kind: string; reason: strin
 }
 
 export function createBounceMailbox(options: BounceMailboxOptions): BounceMailbox {
-  const { bounceAddress, tokens, onEvents, logger, unmatchedFolder = 'Unmatched', processedFolder } = options;
+  const {
+    bounceAddress,
+    tokens,
+    onEvents,
+    logger,
+    unmatchedFolder = 'Unmatched',
+    processedFolder,
+    maxBytes = DEFAULT_BOUNCE_MAX_BYTES,
+    tooLargeFolder = 'Too large',
+    notStoredFolder = 'Not stored',
+    storageUp,
+  } = options;
   const pollMs = options.pollMs ?? 60_000;
   const location = parseImapUrl(options.url);
   let timer: NodeJS.Timeout | undefined;
@@ -177,9 +203,34 @@ export function createBounceMailbox(options: BounceMailboxOptions): BounceMailbo
           // false: it is gone already (another instance of the site reading the same mailbox).
           await connection.messageMove(String(uid), folder, { uid: true });
         };
+        /** Moves a message aside for a person to read; false (and said once) when the folder cannot be made. */
+        const setAside = async (uid: number, folder: string, reason: string): Promise<boolean> => {
+          try {
+            await moveTo(uid, folder);
+          } catch (error) {
+            // A server that will not make the folder must not hold up the reports after this one.
+            troubled = true;
+            reportTrouble(
+              `folder ${folder}`,
+              `messages cannot be moved to "${folder}", and stay in the mailbox`,
+              errorWords(error),
+            );
+            return false;
+          }
+          logger.warn({ reason }, `bounce mailbox: a message moved to ${folder}`);
+          result.setAside = (result.setAside ?? 0) + 1;
+          return true;
+        };
         const uids = (await connection.search({ all: true }, { uid: true })) || [];
         for (const uid of uids) {
           if (stopped) break;
+          // Its size first: a message too large to be a report is never fetched whole.
+          const head = await connection.fetchOne(String(uid), { size: true }, { uid: true });
+          if (!head) continue;
+          if ((head.size ?? 0) > maxBytes) {
+            await setAside(uid, tooLargeFolder, `${head.size} bytes, more than BOUNCE_MAX_BYTES (${maxBytes})`);
+            continue;
+          }
           const message = await connection.fetchOne(String(uid), { source: true }, { uid: true });
           if (!message || !message.source) continue;
           const report = await parseDeliveryReport(message.source, { bounceAddress, tokens });
@@ -203,6 +254,11 @@ export function createBounceMailbox(options: BounceMailboxOptions): BounceMailbo
           try {
             await onEvents(report.events);
           } catch (error) {
+            // The database answers, so this report itself could not be stored: set aside, and on.
+            if (storageUp && (await storageUp().catch(() => false))) {
+              await setAside(uid, notStoredFolder, `could not be stored: ${errorWords(error)}`);
+              continue;
+            }
             // Storage is away: this report and the rest wait in the mailbox for the next check.
             troubled = true;
             reportTrouble(

@@ -50,7 +50,7 @@ export function tagHeadersFor(webhooks: FeedbackWebhook[]): (token: string) => R
 /** Everything feedback needs, or undefined without SECRET_KEY (no token can be signed or checked). */
 export function createFeedbackParts(
   config: MessagingConfig,
-  db: Pick<Db, 'sentMessages' | 'feedbackEvents' | 'subscribers' | 'optOuts' | 'broadcastPauses'>,
+  db: Pick<Db, 'sentMessages' | 'feedbackEvents' | 'subscribers' | 'optOuts' | 'broadcastPauses' | 'ping'>,
   subscriptions: Subscriptions,
 ): FeedbackParts | undefined {
   if (!config.secretKey) return undefined;
@@ -65,7 +65,7 @@ export function createFeedbackParts(
     pauses: db.broadcastPauses,
     tokens,
   });
-  const { bounceAddress, bounceImapUrl } = config.feedback ?? {};
+  const { bounceAddress, bounceImapUrl, bounceMaxBytes } = config.feedback ?? {};
   return {
     feedback,
     webhooks,
@@ -78,6 +78,12 @@ export function createFeedbackParts(
               tokens,
               onEvents: (events) => feedback.receive(events),
               logger,
+              ...(bounceMaxBytes ? { maxBytes: bounceMaxBytes } : {}),
+              storageUp: () =>
+                db.ping().then(
+                  () => true,
+                  () => false,
+                ),
             }),
         }
       : {}),

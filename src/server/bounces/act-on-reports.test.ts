@@ -149,6 +149,22 @@ for (const engine of storeEngines) {
       );
     });
 
+    it('an opt-out through the mail provider turns email off as our unsubscribe link does: texts stay, nothing suppressed for good', async () => {
+      const { store, subscriptions, feedback, person, sendTo, report } = await world(engine);
+      const subscriber = await person(ann);
+      const token = await sendTo(subscriber);
+      const suppressions = await store.suppressions.count();
+      await feedback.receive([report('unsubscribe', { token })]);
+      const now = (await store.subscribers.subscriber(subscriber.id))!;
+      expect(now.emailOptOutAt).not.toBeNull();
+      expect(now.smsOptOutAt).toBeNull();
+      expect(await subscriptions.mayContact(now, 'email')).toBe(false);
+      expect(await store.suppressions.count()).toBe(suppressions);
+      expect(
+        (await store.consentEvents.history(subscriber.id)).map((event) => `${event.kind}:${event.source}`),
+      ).toContain('email_off:provider_report');
+    });
+
     it('reports arriving together are written together, each caller getting its own counts; copies in one batch count once', async () => {
       const { store, feedback, person, sendTo, report } = await world(engine);
       const rosaToken = await sendTo(await person(rosa));

@@ -250,6 +250,11 @@ export class Feedback {
         return this.suppress(message, 'bounced', 'email_bounced');
       case 'complaint':
         return this.suppress(message, 'complained', 'email_complained');
+      case 'unsubscribe':
+        // As our own unsubscribe link does: email off, on their history with the report as its source.
+        if (message.channel === 'email' && message.signupId)
+          await this.options.subscriptions.updatePreferences(message.signupId, { email: false }, 'provider_report');
+        return;
       case 'soft_bounce': {
         if (!message.addressHash) return;
         const since = new Date(this.now().getTime() - SOFT_BOUNCE_WINDOW_MS).toISOString();

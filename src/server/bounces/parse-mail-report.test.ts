@@ -161,6 +161,14 @@ describe('parseDeliveryReport: complaints', () => {
     expect((await read(fraud)).events).toEqual([expect.objectContaining({ kind: 'complaint', code: 'fraud' })]);
   });
 
+  it('reads Feedback-Type: opt-out as the person unsubscribing through their provider, never a complaint', async () => {
+    const token = tokens.issue();
+    const optOut = report('yahoo-complaint', { token }).replace('Feedback-Type: abuse', 'Feedback-Type: opt-out');
+    expect((await read(optOut)).events).toEqual([
+      expect.objectContaining({ kind: 'unsubscribe', code: 'opt-out', message: expect.objectContaining({ token }) }),
+    ]);
+  });
+
   it('acts on no other feedback type (an authentication failure is ours, not the person): kept for a person', async () => {
     const token = tokens.issue();
     const authFailure = report('yahoo-complaint', { token }).replace(

@@ -27,6 +27,8 @@ const TOKEN_HEADER = 'x-scamsavvy-token';
 
 /** ARF feedback types that are a person telling their mail provider they did not want this email. */
 const COMPLAINT_TYPES = new Set(['abuse', 'fraud']);
+/** ARF feedback types that are a person asking, through their mail provider, to get no more of it. */
+const OPT_OUT_TYPES = new Set(['opt-out', 'opt-out-list', 'unsubscribe']);
 const PARSER_OPTIONS: SimpleParserOptions & { ignoreEmbedded: boolean } = {
   // Else mailparser folds the delivery-status part into the text.
   keepDeliveryStatus: true,
@@ -64,7 +66,8 @@ export async function readMailReport(raw: Buffer | string): Promise<ReadMail> {
 
   if (reading.type === 'complaint') {
     const feedbackType = (reading.feedback.get('feedback-type') ?? '').toLowerCase().trim();
-    if (!COMPLAINT_TYPES.has(feedbackType))
+    const optOut = OPT_OUT_TYPES.has(feedbackType);
+    if (!COMPLAINT_TYPES.has(feedbackType) && !optOut)
       return { ok: false, unmatched: `feedback type "${feedbackType.slice(0, 40)}" is not acted on`, mail, reading };
     return {
       ok: true,
@@ -74,7 +77,8 @@ export async function readMailReport(raw: Buffer | string): Promise<ReadMail> {
         {
           source: 'imap',
           eventId: reportId,
-          kind: 'complaint',
+          // An opt-out is an unsubscribe (email off, as our own link does), never a complaint.
+          kind: optOut ? 'unsubscribe' : 'complaint',
           occurredAt: reportDate.toISOString(),
           code: feedbackType,
         },

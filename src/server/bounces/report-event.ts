@@ -12,6 +12,7 @@ export type FeedbackSource = (typeof FEEDBACK_SOURCES)[number];
  * - hard_bounce: the address does not exist or takes no mail, for good.
  * - soft_bounce: not delivered for now (mailbox full, greylisting given up, a text's 30003).
  * - complaint: the person pressed "Report spam" (an ARF / FBL report).
+ * - unsubscribe: the person asked their mail provider to stop our email (ARF Feedback-Type: opt-out).
  * - undeliverable: a text that cannot reach this number (Twilio 30005 unknown, 30006 landline).
  * - stop: the number replied STOP to our sender (Twilio 21610).
  * - filtered: carriers are filtering our texts (Twilio 30007): ours, not the person's.
@@ -23,6 +24,7 @@ export type FeedbackKind =
   | 'hard_bounce'
   | 'soft_bounce'
   | 'complaint'
+  | 'unsubscribe'
   | 'undeliverable'
   | 'stop'
   | 'filtered'

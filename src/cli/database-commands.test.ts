@@ -85,7 +85,9 @@ describe('npm run db:check', () => {
     const result = await runCommand(check, []);
     expect(result.code).toBe(1);
     expect(result.err).toMatch(
-      /^To do: the SQLite file .*old\.db needs \d+ migrations this release has \(.*16 restore-marks\)\. The server runs them when it starts; npm run db:migrate runs them now\./,
+      new RegExp(
+        `^To do: the SQLite file .*old\\.db needs \\d+ migrations this release has \\(.*${sqliteMigrations.at(-1)!.version} ${sqliteMigrations.at(-1)!.name}\\)\\. The server runs them when it starts; npm run db:migrate runs them now\\.`,
+      ),
     );
   });
 

@@ -42,7 +42,7 @@ export interface Restored {
 /** A table's rows that say someone used the database: schema_migrations and the backup record do not. */
 export function rowsInUse(tables: TableRows[]): number {
   return tables
-    .filter((table) => !['schema_migrations', 'backup_runs', 'secret_keys', 'restore_marks'].includes(table.table))
+    .filter((table) => !['schema_migrations', 'backup_runs', 'secret_keys', 'restore_marks', 'webhook_signatures'].includes(table.table))
     .reduce((sum, table) => sum + table.rows, 0);
 }
 

@@ -20,8 +20,8 @@ export type WebhookVerdict =
       /** Amazon SNS: a subscription to confirm, by GETting this URL (checked to be SNS's own host). */
       confirmSubscriptionUrl?: string;
     }
-  /** Refused: 401 (no or bad credentials/signature), 403 (signed, but not for us: a topic we did not ask for, too old, replayed), 400 (not readable after verifying). */
-  | { ok: false; status: 400 | 401 | 403; reason: string };
+  /** Refused: 401 (no or bad credentials/signature), 403 (signed, but not for us: a topic we did not ask for, too old, replayed), 400 (not readable after verifying), 503 (cannot be checked just now: the provider sends it again). */
+  | { ok: false; status: 400 | 401 | 403 | 503; reason: string };
 
 export interface FeedbackWebhook {
   readonly source: FeedbackSource;

@@ -9,7 +9,7 @@ import type { Subscriptions } from '../consent/subscriptions.js';
 import type { Db } from '../db/open-database.js';
 import { createBounceMailbox, type BounceMailbox } from './bounce-mailbox.js';
 import { Feedback } from './act-on-reports.js';
-import { createMailgunWebhook } from './mailgun-webhook.js';
+import { createMailgunWebhook, type SignatureMemory } from './mailgun-webhook.js';
 import { createPostmarkWebhook } from './postmark-webhook.js';
 import { createResendWebhook } from './resend-webhook.js';
 import { createSendgridWebhook } from './sendgrid-webhook.js';
@@ -30,12 +30,19 @@ export interface FeedbackParts {
 }
 
 /** The webhooks the configuration turns on (each provider's file beside this one). */
-export function configuredWebhooks(config: Pick<MessagingConfig, 'feedback'>): FeedbackWebhook[] {
+export function configuredWebhooks(
+  config: Pick<MessagingConfig, 'feedback'>,
+  /** Where one-use signature tokens are remembered; the server passes the database's. */
+  signatures?: SignatureMemory,
+): FeedbackWebhook[] {
   const { feedback } = config;
   const webhooks: FeedbackWebhook[] = [];
   if (feedback?.ses) webhooks.push(createSesWebhook(feedback.ses));
   if (feedback?.postmark) webhooks.push(createPostmarkWebhook(feedback.postmark));
-  if (feedback?.mailgun) webhooks.push(createMailgunWebhook({ signingKey: feedback.mailgun.signingKey }));
+  if (feedback?.mailgun)
+    webhooks.push(
+      createMailgunWebhook({ signingKey: feedback.mailgun.signingKey, ...(signatures ? { signatures } : {}) }),
+    );
   if (feedback?.sendgrid) webhooks.push(createSendgridWebhook(feedback.sendgrid));
   if (feedback?.resend) webhooks.push(createResendWebhook(feedback.resend));
   return webhooks;
@@ -50,11 +57,14 @@ export function tagHeadersFor(webhooks: FeedbackWebhook[]): (token: string) => R
 /** Everything feedback needs, or undefined without SECRET_KEY (no token can be signed or checked). */
 export function createFeedbackParts(
   config: MessagingConfig,
-  db: Pick<Db, 'sentMessages' | 'feedbackEvents' | 'subscribers' | 'optOuts' | 'broadcastPauses' | 'ping'>,
+  db: Pick<
+    Db,
+    'sentMessages' | 'feedbackEvents' | 'subscribers' | 'optOuts' | 'broadcastPauses' | 'ping' | 'webhookSignatures'
+  >,
   subscriptions: Subscriptions,
 ): FeedbackParts | undefined {
   if (!config.secretKey) return undefined;
-  const webhooks = configuredWebhooks(config);
+  const webhooks = configuredWebhooks(config, db.webhookSignatures);
   const tokens = createMessageTokens(config.secretKey, config.previousSecretKey);
   const feedback = new Feedback({
     sentMessages: db.sentMessages,

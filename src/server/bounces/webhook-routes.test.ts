@@ -205,6 +205,23 @@ for (const engine of storeEngines) {
       expect((await post(signed)).json()).toMatchObject({ stored: 0, duplicates: 1 });
       expect((await post(mailgunBody(failed))).json()).toMatchObject({ stored: 0, duplicates: 1 });
       expect(await may(0)).toBe(false);
+      // Mailgun signs only its timestamp and token: that signature with another report (a complaint
+      // about someone else) is a replay, refused, and nobody is touched.
+      const used = (JSON.parse(signed) as { signature: { token: string; timestamp: string } }).signature;
+      const replayed = await post(
+        mailgunBody(
+          {
+            id: 'event-replayed',
+            event: 'complained',
+            timestamp: Date.now() / 1000,
+            'user-variables': { token: tokens[2] },
+          },
+          { token: used.token, at: Number(used.timestamp) * 1000 },
+        ),
+      );
+      expect(replayed.statusCode).toBe(403);
+      expect(replayed.json()).toEqual({ error: 'this signature was used already, with another report' });
+      expect(await may(2)).toBe(true);
       const history = await store.consentEvents.history(people[0]!.id);
       expect(history.map((event) => event.kind)).toContain('email_bounced');
 

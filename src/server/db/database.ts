@@ -18,6 +18,7 @@ import type { SignupsTable } from './signups.table.js';
 import type { InboundTextsTable } from './inbound-texts.table.js';
 import type { SecretKeysTable } from './secret-keys.table.js';
 import type { RestoreMarksTable } from './restore-marks.table.js';
+import type { WebhookSignaturesTable } from './webhook-signatures.table.js';
 
 export interface Database {
   signups: SignupsTable;
@@ -38,6 +39,7 @@ export interface Database {
   inbound_texts: InboundTextsTable;
   secret_keys: SecretKeysTable;
   restore_marks: RestoreMarksTable;
+  webhook_signatures: WebhookSignaturesTable;
 }
 
 /** Every table of the Database type, for the few places that go through them all (a restore replaces them). */
@@ -60,6 +62,7 @@ export const TABLE_NAMES = [
   'inbound_texts',
   'secret_keys',
   'restore_marks',
+  'webhook_signatures',
 ] as const satisfies readonly (keyof Database)[];
 
 // A table added to Database and not to TABLE_NAMES fails to compile here.

@@ -1,6 +1,7 @@
 // Opens the database DATABASE_URL names (an SQLite file, or PostgreSQL), brings its schema up to
 // date, and hands out one repository per domain over one Kysely<Database>.
 import { RestoreMarksRepository } from './restore-marks-repository.js';
+import { WebhookSignaturesRepository } from './webhook-signatures-repository.js';
 import { CarryOverRepository } from './carry-over.js';
 import { SecretKeysRepository } from './secret-keys-repository.js';
 import { JoiningTextsRepository } from './joining-texts-repository.js';
@@ -86,6 +87,8 @@ export interface Db {
   readonly carryOver: CarryOverRepository;
   /** Restores that could not read what they replaced: broadcasts wait until each is settled. */
   readonly restoreMarks: RestoreMarksRepository;
+  /** One-use signature tokens of provider webhooks that do not sign the body (Mailgun). */
+  readonly webhookSignatures: WebhookSignaturesRepository;
   /** Resolves if the database answers a trivial query; rejects if it cannot be reached. */
   ping(): Promise<void>;
   /** Writes what was already accepted, then closes every connection. */
@@ -184,6 +187,7 @@ function handle(
     secretKeys: new SecretKeysRepository(context),
     carryOver: new CarryOverRepository(context),
     restoreMarks: new RestoreMarksRepository(context),
+    webhookSignatures: new WebhookSignaturesRepository(context),
     async ping() {
       await sql`SELECT 1 FROM signups LIMIT 1`.execute(kysely);
     },

@@ -17,6 +17,7 @@ import { migration as m013 } from './migrations/013-referrals.postgres.js';
 import { migration as m014 } from './migrations/014-backup-runs.postgres.js';
 import { migration as m015 } from './migrations/015-texts-proven.postgres.js';
 import { migration as m016 } from './migrations/016-restore-marks.postgres.js';
+import { migration as m017 } from './migrations/017-webhook-signatures.postgres.js';
 
 export type { PostgresMigration };
 
@@ -37,4 +38,5 @@ export const postgresMigrations: PostgresMigration[] = [
   m014,
   m015,
   m016,
+  m017,
 ];

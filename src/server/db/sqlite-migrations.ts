@@ -17,6 +17,7 @@ import { migration as m013 } from './migrations/013-referrals.sqlite.js';
 import { migration as m014 } from './migrations/014-backup-runs.sqlite.js';
 import { migration as m015 } from './migrations/015-texts-proven.sqlite.js';
 import { migration as m016 } from './migrations/016-restore-marks.sqlite.js';
+import { migration as m017 } from './migrations/017-webhook-signatures.sqlite.js';
 
 export type { SqliteMigration };
 
@@ -37,4 +38,5 @@ export const sqliteMigrations: SqliteMigration[] = [
   m014,
   m015,
   m016,
+  m017,
 ];

@@ -220,6 +220,16 @@ for (const engine of storeEngines) {
         ),
       );
       expect(replayed.statusCode).toBe(403);
+      // A report with no token of ours, naming a Message-ID worked out from the counted ids: nothing.
+      const counted = await post(
+        mailgunBody({
+          id: 'event-counted',
+          event: 'complained',
+          timestamp: Date.now() / 1000,
+          message: { headers: { 'message-id': `broadcast-${broadcast.id}.message-3@scamsavvy.example` } },
+        }),
+      );
+      expect(counted.json()).toMatchObject({ stored: 0, unmatched: 1 });
       expect(replayed.json()).toEqual({ error: 'this signature was used already, with another report' });
       expect(await may(2)).toBe(true);
       const history = await store.consentEvents.history(people[0]!.id);

@@ -2,6 +2,7 @@
 // written from the broadcast's parts with the person's links and the log's headers and handed to the
 // SMTP pool as it is, the text handed to Twilio with its status callback, and the batch's outcomes
 // written to the outbox, patiently.
+import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
@@ -22,20 +23,28 @@ export interface Dispatch {
   siteUrl: string;
   /** MAIL_FROM: the Message-ID's domain. */
   mailFrom?: string | undefined;
+  /** SECRET_KEY: makes each Message-ID carry a tag nobody else can work out (issue 42). */
+  messageIdKey?: string | undefined;
   email?: EmailSender | undefined;
   sms?: SmsProvider | undefined;
 }
 
 /**
  * The same Message-ID for the same outbox row, every time: a re-send of an unknown one can be
- * recognised as the same message by the receiving side.
+ * recognised as the same message by the receiving side. The ids in it can be counted; the tag after
+ * them (an HMAC under SECRET_KEY) cannot, so a report naming a Message-ID someone made up matches
+ * nothing (a provider's report without our token is matched by Message-ID: act-on-reports.ts).
  */
 export function broadcastMessageId(
   broadcast: Broadcast,
   message: ClaimedMessage,
-  mailFrom: string | undefined,
+  { mailFrom, messageIdKey }: Pick<Dispatch, 'mailFrom' | 'messageIdKey'>,
 ): string {
-  return `broadcast-${broadcast.id}.message-${message.id}@${messageIdDomain(mailFrom ?? '')}`;
+  const ids = `broadcast-${broadcast.id}.message-${message.id}`;
+  const tag = messageIdKey
+    ? `.${createHmac('sha256', messageIdKey).update(`message-id ${ids}`).digest('hex').slice(0, 20)}`
+    : '';
+  return `${ids}${tag}@${messageIdDomain(mailFrom ?? '')}`;
 }
 
 export async function sendBroadcastEmail(
@@ -50,7 +59,7 @@ export async function sendBroadcastEmail(
   if (!email) throw new EmailSendError(notSetUp(['email']), { kind: 'sender', reason: notSetUp(['email']) });
   const urls = manageUrls(links, siteUrl, person.id);
   const unsubscribeUrl = urls.unsubscribe;
-  const messageId = broadcastMessageId(broadcast, message, dispatch.mailFrom);
+  const messageId = broadcastMessageId(broadcast, message, dispatch);
   const raw = writeEmail({
     to: person.email,
     messageId,
@@ -99,7 +108,7 @@ export function messageLogEntry(
     outboxId: message.id,
     addressHash:
       (channel === 'email' ? subscriptions.emailHash(person.email) : subscriptions.phoneHash(person.phone)) ?? null,
-    messageId: channel === 'email' ? broadcastMessageId(broadcast, message, dispatch.mailFrom) : null,
+    messageId: channel === 'email' ? broadcastMessageId(broadcast, message, dispatch) : null,
     feedbackId: feedbackId(broadcast.name, broadcast.template),
   };
 }

@@ -104,8 +104,9 @@ for (const engine of storeEngines) {
       expect(mail.parsed.text).toContain('ScamSavvy, 100 Example Street, Springfield, IL 62701');
       expect(mail.parsed.html || '').toContain('ScamSavvy, 100 Example Street, Springfield, IL 62701');
       expect(mail.raw).toMatch(/^List-Id: .*<launch\.scamsavvy\.example>/m);
+      // The ids can be counted; the tag after them (an HMAC under SECRET_KEY) cannot be made up.
       expect(mail.parsed.messageId).toMatch(
-        new RegExp(`^<broadcast-${broadcast.id}\\.message-\\d+@scamsavvy\\.example>$`),
+        new RegExp(`^<broadcast-${broadcast.id}\\.message-\\d+\\.[0-9a-f]{20}@scamsavvy\\.example>$`),
       );
       // No link leaves our site (the stores are reached through SITE_URL/app).
       for (const href of (mail.parsed.html || '').matchAll(/href="([^"]+)"/g))

@@ -328,6 +328,7 @@ export class Broadcasts {
       links: this.links,
       siteUrl: this.config.siteUrl,
       ...(this.config.messaging.email ? { mailFrom: this.config.messaging.email.from } : {}),
+      ...(this.config.messaging.secretKey ? { messageIdKey: this.config.messaging.secretKey } : {}),
       ...listIdentity(this.config.siteUrl),
       ...transports,
       rates: {

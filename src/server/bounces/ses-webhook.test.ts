@@ -8,7 +8,7 @@ import { appFor, firstTokens, mayEmail } from '../test/broadcast-world-app.js';
 import { startSnsStandIn, SNS_REGION } from '../test/sns-stand-in.js';
 import { storeEngines } from '../test/store-engines.js';
 import { configuredWebhooks, tagHeadersFor } from './reports-setup.js';
-import { isSnsUrl } from './ses-webhook.js';
+import { isSnsUrl, MOST_CERTIFICATE_FETCHES_A_MINUTE } from './ses-webhook.js';
 
 const TOPIC = `arn:aws:sns:${SNS_REGION}:123456789012:ses-feedback`;
 const OTHER_TOPIC = `arn:aws:sns:${SNS_REGION}:123456789012:someone-elses`;
@@ -142,14 +142,26 @@ for (const engine of storeEngines) {
       const offHost = sns.sign({ ...unsigned, SigningCertURL: `${sns.baseUrl}/SimpleNotificationService-x.pem` });
       expect((await post(offHost)).statusCode).toBe(401);
       // A certificate URL on SNS's host that SNS does not have: refused, and fetched once, not once a message.
-      const missing = sns.sign({
-        ...unsigned,
-        SigningCertURL: 'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-missing.pem',
-      });
+      const certUrl = (name: string) => `https://sns.us-east-1.amazonaws.com/SimpleNotificationService-${name}.pem`;
+      const missing = sns.sign({ ...unsigned, SigningCertURL: certUrl('f'.repeat(32)) });
       const fetchesBefore = sns.certificateFetches();
       expect((await post(missing)).statusCode).toBe(401);
       expect((await post(missing)).statusCode).toBe(401);
       expect(sns.certificateFetches()).toBe(fetchesBefore + 1);
+      // Not of SNS's documented shape (a made-up name, a query, another folder): refused unfetched.
+      for (const url of [certUrl('missing'), `${certUrl('e'.repeat(32))}?x=1`, certUrl('../other/x')])
+        expect((await post(sns.sign({ ...unsigned, SigningCertURL: url }))).statusCode).toBe(401);
+      expect(sns.certificateFetches()).toBe(fetchesBefore + 1);
+      // A flood of well-shaped URLs costs at most MOST_CERTIFICATE_FETCHES_A_MINUTE fetches; the rest wait (503).
+      const answers: number[] = [];
+      for (let index = 0; index < MOST_CERTIFICATE_FETCHES_A_MINUTE + 5; index += 1)
+        answers.push(
+          (await post(sns.sign({ ...unsigned, SigningCertURL: certUrl(index.toString(16).padStart(32, '0')) })))
+            .statusCode,
+        );
+      expect(sns.certificateFetches()).toBeLessThanOrEqual(fetchesBefore + MOST_CERTIFICATE_FETCHES_A_MINUTE);
+      expect(answers.filter((status) => status === 503).length).toBeGreaterThanOrEqual(5);
+      const fetchesAfterFlood = sns.certificateFetches();
       expect((await post('not json at all')).statusCode).toBe(401);
       // Signed by SNS, but naming a token we never issued: kept, acts on nobody.
       expect((await post(sns.notification(TOPIC, sesBounce('a'.repeat(32))))).json()).toMatchObject({ unmatched: 1 });
@@ -178,8 +190,9 @@ for (const engine of storeEngines) {
       expect((await post(complaint)).json()).toMatchObject({ stored: 1 });
       expect(await mayEmail(world, people[1]!)).toBe(false);
       expect(await mayEmail(world, people[2]!)).toBe(true);
-      // One certificate fetch served every message (it is cached once it has worked), besides the missing one's.
-      expect(sns.certificateFetches()).toBe(2);
+      // One certificate fetch served every message (it is cached once it has worked), besides the missing ones'.
+      expect(fetchesBefore).toBe(1);
+      expect(sns.certificateFetches()).toBe(fetchesAfterFlood);
       expect(
         await world.store.messageHealth.health(
           broadcast.id,

@@ -1,8 +1,9 @@
 // Amazon SES's reports through Amazon SNS (POST /api/webhooks/ses): bounces, complaints, deliveries
 // and delays, whether SES publishes them as identity notifications or as a configuration set's
 // events. Verified before anything else is believed: SNS's signature (SignatureVersion 1, SHA1, or
-// 2, SHA256) with the certificate fetched only from https://sns.<region>.amazonaws.com/….pem and
-// cached once it has worked; then only the topics in SES_SNS_TOPIC_ARNS, nothing older than an
+// 2, SHA256) with the certificate fetched only from SNS's documented address,
+// https://sns.<region>.amazonaws.com/SimpleNotificationService-<32 hex>.pem, at most 10 fetches a
+// minute, and cached once it has worked; then only the topics in SES_SNS_TOPIC_ARNS, nothing older than an
 // hour, and a subscription confirmed only for such a topic. Each SNS message is acted on once (its
 // MessageId is the report's id). Every email carries its token as an SES message tag
 // (X-SES-MESSAGE-TAGS), which SES hands back; a notification with the original headers has it in
@@ -21,6 +22,10 @@ import { jsonBody, text, type FeedbackWebhook, type WebhookVerdict } from './pro
 const SNS_HOST = /^sns\.[a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]+-\d{1,2}\.amazonaws\.com(?:\.cn)?$/;
 /** How long a certificate URL that did not answer is not asked again: a flood of made-up URLs costs one fetch each per this long. */
 const FAILED_FETCH_KEPT_MS = 5 * 60_000;
+/** SNS's documented certificate path: /SimpleNotificationService-<32 hex>.pem, nothing else. */
+const SNS_CERTIFICATE_PATH = /^\/SimpleNotificationService-[0-9a-f]{32}\.pem$/;
+/** Certificate fetches a minute at most: SNS uses one certificate for months, so more is a flood. */
+export const MOST_CERTIFICATE_FETCHES_A_MINUTE = 10;
 /** A message older than this (or this far in the future) is refused: a replay, or a clock gone wrong. */
 const MAX_AGE_MS = 60 * 60_000;
 /** The fields SNS signs, in its order, per message type. */
@@ -63,6 +68,16 @@ export function isSnsUrl(value: string | undefined): value is string {
     return false;
   }
 }
+
+/** Is this an SNS signing certificate's URL, of the documented shape (no query, no fragment)? */
+export function isSnsCertificateUrl(value: string | undefined): value is string {
+  if (!isSnsUrl(value)) return false;
+  const url = new URL(value);
+  return url.search === '' && url.hash === '' && SNS_CERTIFICATE_PATH.test(url.pathname);
+}
+
+/** More certificate fetches than MOST_CERTIFICATE_FETCHES_A_MINUTE asked for: SNS sends the message again. */
+class TooManyFetches extends Error {}
 
 /** What SNS signed: each field present, as "Name\nvalue\n", in SIGNED_FIELDS' order. */
 export function snsStringToSign(message: SnsMessage): string | undefined {
@@ -143,10 +158,15 @@ export function createSesWebhook({
   /** Where an SNS URL is reached: itself, or (tests only) the stand-in with the same path and query. */
   const reach = (url: string) => (snsBaseUrl ? `${snsBaseUrl}${new URL(url).pathname}${new URL(url).search}` : url);
 
+  /** When the last fetches began, for the cap. */
+  const fetchedAt: number[] = [];
   const certificate = (url: string): Promise<X509Certificate> => {
     const cached = certificates.get(url);
     if (cached && (cached.failedAt === undefined || now() - cached.failedAt < FAILED_FETCH_KEPT_MS))
       return cached.certificate;
+    while (fetchedAt.length > 0 && now() - fetchedAt[0]! > 60_000) fetchedAt.shift();
+    if (fetchedAt.length >= MOST_CERTIFICATE_FETCHES_A_MINUTE) return Promise.reject(new TooManyFetches());
+    fetchedAt.push(now());
     const entry: { certificate: Promise<X509Certificate>; failedAt?: number } = {
       certificate: (async () => {
         const response = await fetch(reach(url), { signal: AbortSignal.timeout(10_000) });
@@ -173,15 +193,17 @@ export function createSesWebhook({
       const signed = snsStringToSign(message);
       if ((version !== '1' && version !== '2') || !signature || !signed)
         return { ok: false, status: 401, reason: 'no SNS signature' };
-      if (!isSnsUrl(certUrl) || !new URL(certUrl).pathname.endsWith('.pem'))
-        return { ok: false, status: 401, reason: "the signing certificate is not on SNS's own host" };
+      if (!isSnsCertificateUrl(certUrl))
+        return { ok: false, status: 401, reason: "the signing certificate is not at SNS's own certificate address" };
       let verified = false;
       try {
         const cert = await certificate(certUrl);
         const verifier = createVerify(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256');
         verifier.update(signed, 'utf8');
         verified = verifier.verify(cert.publicKey, signature, 'base64');
-      } catch {
+      } catch (error) {
+        if (error instanceof TooManyFetches)
+          return { ok: false, status: 503, reason: 'too many signing certificates asked for just now' };
         verified = false;
       }
       if (!verified) return { ok: false, status: 401, reason: 'the SNS signature does not match' };

@@ -2,7 +2,8 @@
 // complaints), read over IMAP every pollMs. Each report is turned into FeedbackEvents
 // (delivery-reports.ts) and handed on; then it leaves the mailbox: a report acted on is deleted (or
 // filed in processedFolder), anything else is moved to unmatchedFolder for a person to read, never
-// deleted. A message larger than maxBytes is never fetched: it goes to tooLargeFolder. A report
+// deleted. A message larger than maxBytes is never fetched: it goes to tooLargeFolder; one whose
+// reading runs out of time (in the server, it is read in a worker thread) goes to tooSlowFolder. A report
 // whose events could not be stored stays where it is and is read again while the database is away;
 // one that fails while the database answers is the report's own fault: it goes to notStoredFolder,
 // with the reason in the log, and the reports after it are read (no message stops the mailbox).
@@ -10,7 +11,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ImapFlow } from 'imapflow';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import type { MessageTokens } from '../messaging/message-tokens.js';
-import { parseDeliveryReport } from './parse-mail-report.js';
+import { parseDeliveryReport, type ReadReport } from './parse-mail-report.js';
+import type { ReportReader } from './report-reader.js';
 import type { FeedbackEvent } from './report-event.js';
 
 export interface BounceMailboxOptions {
@@ -33,6 +35,12 @@ export interface BounceMailboxOptions {
   notStoredFolder?: string;
   /** Whether the database answers now: tells a report that cannot be stored from storage that is away. */
   storageUp?: () => Promise<boolean>;
+  /**
+   * Reads a message: the server's reads in a worker thread with a time limit (report-reader.ts);
+   * by default here, in this thread. A message it gives up on goes to tooSlowFolder.
+   */
+  reader?: ReportReader;
+  tooSlowFolder?: string;
   pollMs?: number;
 }
 
@@ -154,6 +162,11 @@ export function createBounceMailbox(options: BounceMailboxOptions): BounceMailbo
     tooLargeFolder = 'Too large',
     notStoredFolder = 'Not stored',
     storageUp,
+    reader = {
+      read: (raw: Buffer) => parseDeliveryReport(raw, { bounceAddress, tokens }),
+      close: async () => undefined,
+    },
+    tooSlowFolder = 'Too slow',
   } = options;
   const pollMs = options.pollMs ?? 60_000;
   const location = parseImapUrl(options.url);
@@ -233,7 +246,17 @@ export function createBounceMailbox(options: BounceMailboxOptions): BounceMailbo
           }
           const message = await connection.fetchOne(String(uid), { source: true }, { uid: true });
           if (!message || !message.source) continue;
-          const report = await parseDeliveryReport(message.source, { bounceAddress, tokens });
+          let report: ReadReport;
+          try {
+            const answer = await reader.read(message.source);
+            if ('tooSlow' in answer) {
+              await setAside(uid, tooSlowFolder, 'reading it took longer than its time limit');
+              continue;
+            }
+            report = answer;
+          } catch (error) {
+            report = { events: [], unmatched: `it could not be read: ${errorWords(error)}` };
+          }
           if (report.unmatched !== undefined) {
             try {
               await moveTo(uid, unmatchedFolder);
@@ -321,6 +344,7 @@ export function createBounceMailbox(options: BounceMailboxOptions): BounceMailbo
       const grace = new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_GRACE_MS).unref());
       if (finished && !(await Promise.race([finished, grace]))) client?.connection.close();
       await finished;
+      await reader.close();
     },
     checkNow,
   };

@@ -10,6 +10,7 @@ import type { Db } from '../db/open-database.js';
 import { createBounceMailbox, type BounceMailbox } from './bounce-mailbox.js';
 import { Feedback } from './act-on-reports.js';
 import { createMailgunWebhook, type SignatureMemory } from './mailgun-webhook.js';
+import { createReportReader } from './report-reader.js';
 import { createPostmarkWebhook } from './postmark-webhook.js';
 import { createResendWebhook } from './resend-webhook.js';
 import { createSendgridWebhook } from './sendgrid-webhook.js';
@@ -63,9 +64,10 @@ export function createFeedbackParts(
   >,
   subscriptions: Subscriptions,
 ): FeedbackParts | undefined {
-  if (!config.secretKey) return undefined;
+  const { secretKey } = config;
+  if (!secretKey) return undefined;
   const webhooks = configuredWebhooks(config, db.webhookSignatures);
-  const tokens = createMessageTokens(config.secretKey, config.previousSecretKey);
+  const tokens = createMessageTokens(secretKey, config.previousSecretKey);
   const feedback = new Feedback({
     sentMessages: db.sentMessages,
     feedbackEvents: db.feedbackEvents,
@@ -88,6 +90,12 @@ export function createFeedbackParts(
               tokens,
               onEvents: (events) => feedback.receive(events),
               logger,
+              // Read in a worker thread with a time limit: no message holds up the site.
+              reader: createReportReader({
+                bounceAddress,
+                secretKey,
+                ...(config.previousSecretKey ? { previousSecretKey: config.previousSecretKey } : {}),
+              }),
               ...(bounceMaxBytes ? { maxBytes: bounceMaxBytes } : {}),
               storageUp: () =>
                 db.ping().then(

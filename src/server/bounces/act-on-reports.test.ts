@@ -193,18 +193,33 @@ for (const engine of storeEngines) {
       const { store, feedback, person, sendTo, report } = await world(engine);
       const token = await sendTo(await person(rosa));
       const storeMany = store.feedbackEvents.storeMany.bind(store.feedbackEvents);
-      let failNext = true;
+      let away = true;
       store.feedbackEvents.storeMany = async (reports) => {
-        if (failNext) {
-          failNext = false;
-          throw new Error('the database is away');
-        }
+        if (away) throw new Error('the database is away');
         return storeMany(reports);
       };
       const first = report('delivered', { token });
       const results = await Promise.allSettled([feedback.receive([first]), feedback.receive([first])]);
       expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+      away = false;
       expect(await feedback.receive([first])).toEqual({ stored: 1, duplicates: 0, unmatched: 0 });
+    });
+
+    it('one caller’s report that cannot be stored fails that caller only: the others in its batch are stored', async () => {
+      const { store, feedback, person, sendTo, report } = await world(engine);
+      const [rosaToken, annToken] = [await sendTo(await person(rosa)), await sendTo(await person(ann))];
+      const storeMany = store.feedbackEvents.storeMany.bind(store.feedbackEvents);
+      const bad = report('delivered', { token: rosaToken });
+      store.feedbackEvents.storeMany = async (reports) => {
+        if (reports.some((each) => each.eventId === bad.eventId)) throw new Error('value out of range');
+        return storeMany(reports);
+      };
+      const results = await Promise.allSettled([
+        feedback.receive([bad]),
+        feedback.receive([report('hard_bounce', { token: annToken })]),
+      ]);
+      expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled']);
+      expect((await store.sentMessages.find({ token: annToken }))?.state).toBe('bounced');
     });
 
     it('a provider id two messages share (a server answering every message alike) matches neither', async () => {

@@ -85,7 +85,8 @@ export class Feedback {
    * Stores these reports once each and acts on the new ones; resolves once they are stored (a
    * provider's 2xx must mean kept). Reports from requests arriving together are written together,
    * a few statements a batch rather than three a report (docs/performance.md, bench:feedback);
-   * each caller still gets its own counts, and a failed batch fails only its callers.
+   * each caller still gets its own counts. A batch that fails is tried again caller by caller, so
+   * one caller's bad report fails only that caller.
    */
   receive(events: FeedbackEvent[]): Promise<FeedbackOutcome> {
     if (events.length === 0) return Promise.resolve({ stored: 0, duplicates: 0, unmatched: 0 });
@@ -130,7 +131,15 @@ export class Feedback {
       const outcomes = await this.process(batch.map((each) => each.events));
       batch.forEach((each, index) => each.resolve(outcomes[index]!));
     } catch (error) {
-      for (const each of batch) each.reject(error);
+      // One caller's bad report must not take the others' with it: each is tried again on its own
+      // (storing and acting are idempotent), so only a caller whose own reports fail is answered 5xx.
+      if (batch.length === 1) batch[0]!.reject(error);
+      else
+        for (const each of batch)
+          await this.process([each.events]).then(
+            ([outcome]) => each.resolve(outcome!),
+            (own: unknown) => each.reject(own),
+          );
     } finally {
       this.flushing = false;
       if (this.pending.length > 0) this.schedule(true);

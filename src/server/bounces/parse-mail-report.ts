@@ -56,7 +56,13 @@ export async function readMailReport(raw: Buffer | string): Promise<ReadMail> {
   } catch {
     return { ok: false, unmatched: 'not a readable email' };
   }
-  const reading = readBounce(mail, raw);
+  let reading: BounceReading;
+  try {
+    reading = readBounce(mail, raw);
+  } catch {
+    // A shape no rule foresaw: kept for a person to read, never a throw that stops the mailbox.
+    return { ok: false, unmatched: 'a message whose parts could not be read', mail };
+  }
   if (reading.type === 'none') return { ok: false, unmatched: reading.why, mail, reading };
   if (reading.type === 'bounce' && reading.recipients.every((answer) => answer.action === 'passed-on'))
     return { ok: true, mail, reading, events: [] };

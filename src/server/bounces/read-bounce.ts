@@ -271,7 +271,10 @@ function withoutStyleAndScript(html: string): string {
 
 /** The text of the first part of one of these types (mailparser keeps report parts as attachments). */
 function firstPart(mail: ParsedMail, types: string[]): string | undefined {
-  return mail.attachments.find((part) => types.includes(part.contentType.toLowerCase()))?.content.toString('utf8');
+  // A broken part may have no content type at all (found by the fuzz test).
+  return mail.attachments
+    .find((part) => typeof part.contentType === 'string' && types.includes(part.contentType.toLowerCase()))
+    ?.content.toString('utf8');
 }
 
 /**

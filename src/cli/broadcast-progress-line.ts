@@ -3,7 +3,7 @@ import { done, duration, percent } from '../server/broadcast/broadcast-progress.
 import type { BroadcastHealth } from '../server/db/message-health-repository.js';
 import type { ChannelPause } from '../server/db/broadcast-pauses-repository.js';
 import type { StateCounts } from '../server/db/outbox-repository.js';
-import { number } from '../shared/plain-numbers.js';
+import { number, plural } from '../shared/plain-numbers.js';
 
 export { done, duration, percent };
 
@@ -81,5 +81,18 @@ export function healthLines(channel: 'email' | 'sms', health: BroadcastHealth): 
     ];
   return [
     `  came back: delivered ${number(health.delivered)}, bounced ${number(health.hardBounced)} (${percent(health.bounceRate)}) and ${number(health.softBounced)} for now, reported as spam ${number(health.complained)} (${percent(health.complaintRate)}); unsubscribed during the send ${number(health.unsubscribed)}`,
+    // Ours to fix, never the person's: receiving servers say our SPF, DKIM or DMARC failed.
+    ...(health.authFailures.length > 0
+      ? [
+          `  our email failed receiving servers' checks: ${health.authFailures
+            .map(
+              (failure) =>
+                `${failure.mechanism.toUpperCase()}${failure.domain ? ` for ${failure.domain}` : ''} (${plural(failure.reports, 'report')})`,
+            )
+            .join(
+              ', ',
+            )}. Fix the SPF, DKIM and DMARC records of your sending domain (docs/messaging.md); nobody is held to blame for it.`,
+        ]
+      : []),
   ];
 }

@@ -165,6 +165,23 @@ for (const engine of storeEngines) {
       ).toContain('email_off:provider_report');
     });
 
+    it('an authentication failure report (our DMARC failed) is counted for the owner by check and domain, and touches nobody', async () => {
+      const { store, subscriptions, feedback, person, sendTo, report } = await world(engine);
+      const subscriber = await person(ann);
+      const token = await sendTo(subscriber);
+      const suppressions = await store.suppressions.count();
+      const since = new Date(Date.now() - 86_400_000).toISOString();
+      expect((await store.messageHealth.listHealth(since)).authFailures).toEqual([]);
+      for (const _ of [1, 2])
+        await feedback.receive([report('auth_failure', { token }, { code: 'dmarc', detail: 'scamsavvy.example' })]);
+      expect((await store.messageHealth.listHealth(since)).authFailures).toEqual([
+        { mechanism: 'dmarc', domain: 'scamsavvy.example', reports: 2 },
+      ]);
+      expect(await subscriptions.mayContact((await store.subscribers.subscriber(subscriber.id))!, 'email')).toBe(true);
+      expect(await store.suppressions.count()).toBe(suppressions);
+      expect((await store.consentEvents.history(subscriber.id)).map((event) => event.kind)).toEqual(['signed_up']);
+    });
+
     it('reports arriving together are written together, each caller getting its own counts; copies in one batch count once', async () => {
       const { store, feedback, person, sendTo, report } = await world(engine);
       const rosaToken = await sendTo(await person(rosa));

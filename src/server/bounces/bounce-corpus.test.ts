@@ -43,7 +43,8 @@ async function ourLabels(raw: Buffer): Promise<{ labels: Label[]; why: string }>
     labels: read.events.map((event) =>
       event.kind === 'hard_bounce'
         ? 'hard'
-        : event.kind === 'complaint'
+        : // sisimai's "feedback" is any ARF report: a complaint, an opt-out, an authentication failure.
+          event.kind === 'complaint' || event.kind === 'unsubscribe' || event.kind === 'auth_failure'
           ? 'complaint'
           : event.kind === 'delivered'
             ? 'not a bounce'

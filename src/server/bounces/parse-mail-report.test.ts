@@ -169,13 +169,21 @@ describe('parseDeliveryReport: complaints', () => {
     ]);
   });
 
-  it('acts on no other feedback type (an authentication failure is ours, not the person): kept for a person', async () => {
+  it('reads an authentication failure report (RFC 6591) as ours to fix: the check that failed and our domain', async () => {
     const token = tokens.issue();
     const authFailure = report('yahoo-complaint', { token }).replace(
       'Feedback-Type: abuse',
-      'Feedback-Type: auth-failure',
+      'Feedback-Type: auth-failure\nAuth-Failure: dmarc\nReported-Domain: ScamSavvy.example',
     );
-    expect(await read(authFailure)).toEqual({ events: [], unmatched: 'feedback type "auth-failure" is not acted on' });
+    expect((await read(authFailure)).events).toEqual([
+      expect.objectContaining({ kind: 'auth_failure', code: 'dmarc', detail: 'scamsavvy.example' }),
+    ]);
+  });
+
+  it('acts on no other feedback type: kept for a person', async () => {
+    const token = tokens.issue();
+    const other = report('yahoo-complaint', { token }).replace('Feedback-Type: abuse', 'Feedback-Type: virus');
+    expect(await read(other)).toEqual({ events: [], unmatched: 'feedback type "virus" is not acted on' });
   });
 });
 

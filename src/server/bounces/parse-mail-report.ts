@@ -29,6 +29,8 @@ const TOKEN_HEADER = 'x-scamsavvy-token';
 const COMPLAINT_TYPES = new Set(['abuse', 'fraud']);
 /** ARF feedback types that are a person asking, through their mail provider, to get no more of it. */
 const OPT_OUT_TYPES = new Set(['opt-out', 'opt-out-list', 'unsubscribe']);
+/** RFC 6591: a receiving server telling us our SPF, DKIM or DMARC failed: ours to fix, never the person's. */
+const AUTH_FAILURE_TYPE = 'auth-failure';
 const PARSER_OPTIONS: SimpleParserOptions & { ignoreEmbedded: boolean } = {
   // Else mailparser folds the delivery-status part into the text.
   keepDeliveryStatus: true,
@@ -72,6 +74,30 @@ export async function readMailReport(raw: Buffer | string): Promise<ReadMail> {
 
   if (reading.type === 'complaint') {
     const feedbackType = (reading.feedback.get('feedback-type') ?? '').toLowerCase().trim();
+    if (feedbackType === AUTH_FAILURE_TYPE) {
+      // Which check failed (Auth-Failure: dkim, spf, dmarc …) and for which domain of ours.
+      const mechanism = (reading.feedback.get('auth-failure') ?? 'unknown').toLowerCase().trim().split(/\s/)[0]!;
+      const domain =
+        reading.feedback.get('reported-domain') ??
+        reading.feedback.get('dkim-domain') ??
+        reading.feedback.get('spf-dns')?.split(/\s/)[1] ??
+        '';
+      return {
+        ok: true,
+        mail,
+        reading,
+        events: [
+          {
+            source: 'imap',
+            eventId: reportId,
+            kind: 'auth_failure',
+            occurredAt: reportDate.toISOString(),
+            code: mechanism.slice(0, 40),
+            ...(domain.trim() ? { detail: domain.trim().toLowerCase().slice(0, 255) } : {}),
+          },
+        ],
+      };
+    }
     const optOut = OPT_OUT_TYPES.has(feedbackType);
     if (!COMPLAINT_TYPES.has(feedbackType) && !optOut)
       return { ok: false, unmatched: `feedback type "${feedbackType.slice(0, 40)}" is not acted on`, mail, reading };

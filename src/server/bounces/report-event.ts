@@ -13,6 +13,8 @@ export type FeedbackSource = (typeof FEEDBACK_SOURCES)[number];
  * - soft_bounce: not delivered for now (mailbox full, greylisting given up, a text's 30003).
  * - complaint: the person pressed "Report spam" (an ARF / FBL report).
  * - unsubscribe: the person asked their mail provider to stop our email (ARF Feedback-Type: opt-out).
+ * - auth_failure: a receiving server says our SPF, DKIM or DMARC failed (RFC 6591): ours to fix,
+ *   counted and shown to the owner, never held against the person.
  * - undeliverable: a text that cannot reach this number (Twilio 30005 unknown, 30006 landline).
  * - stop: the number replied STOP to our sender (Twilio 21610).
  * - filtered: carriers are filtering our texts (Twilio 30007): ours, not the person's.
@@ -25,6 +27,7 @@ export type FeedbackKind =
   | 'soft_bounce'
   | 'complaint'
   | 'unsubscribe'
+  | 'auth_failure'
   | 'undeliverable'
   | 'stop'
   | 'filtered'

@@ -34,7 +34,12 @@ export class MessageHealthRepository {
         .selectFrom('consent_events')
         .select((eb) => eb.fn.count<string | number>('consent_events.signup_id').distinct().as('n'))
         .where('consent_events.kind', 'in', channel === 'email' ? ['email_off', 'left'] : ['sms_off', 'left'])
-        .where('consent_events.source', 'in', ['preferences_page', 'one_click_unsubscribe', 'sms_reply'])
+        .where('consent_events.source', 'in', [
+          'preferences_page',
+          'one_click_unsubscribe',
+          'sms_reply',
+          'provider_report',
+        ])
         .where('consent_events.created_at', '>=', startedAt)
         .where((eb) =>
           eb(
@@ -50,6 +55,7 @@ export class MessageHealthRepository {
         .executeTakeFirst();
       unsubscribed = Number(row?.n ?? 0);
     }
+    const authFailures = await this.authFailures({ broadcastId, channel });
     const share = (n: number) => (messages === 0 ? 0 : n / messages);
     const hardBounced = count('bounced');
     const complained = count('complained');
@@ -63,7 +69,44 @@ export class MessageHealthRepository {
       unsubscribed,
       bounceRate: share(hardBounced),
       complaintRate: share(complained),
+      authFailures,
     };
+  }
+
+  /**
+   * Reports that our email failed a receiving server's SPF, DKIM or DMARC check (RFC 6591), about
+   * the messages `which` picks, by the check and our domain it named: the earliest warning that
+   * launch mail will be refused.
+   */
+  private async authFailures({
+    broadcastId,
+    channel,
+    since,
+  }: {
+    broadcastId?: number;
+    channel: BroadcastChannel;
+    since?: string;
+  }): Promise<AuthFailure[]> {
+    const rows = await this.context.db
+      .selectFrom('feedback_events')
+      .innerJoin('sent_messages', 'sent_messages.token', 'feedback_events.token')
+      .select((eb) => [
+        'feedback_events.code as mechanism',
+        'feedback_events.detail as domain',
+        eb.fn.countAll<string | number>().as('n'),
+      ])
+      .where('feedback_events.kind', '=', 'auth_failure')
+      .where('sent_messages.channel', '=', channel)
+      .$if(broadcastId !== undefined, (query) => query.where('sent_messages.broadcast_id', '=', broadcastId!))
+      .$if(since !== undefined, (query) => query.where('sent_messages.created_at', '>=', since!))
+      .groupBy(['feedback_events.code', 'feedback_events.detail'])
+      .orderBy('n', 'desc')
+      .execute();
+    return rows.map((row) => ({
+      mechanism: row.mechanism ?? 'unknown',
+      domain: row.domain ?? '',
+      reports: Number(row.n),
+    }));
   }
 
   /**
@@ -86,6 +129,7 @@ export class MessageHealthRepository {
       .execute();
     const by = new Map(states.map((row) => [row.state, Number(row.n)]));
     const messages = [...by.values()].reduce((sum, n) => sum + n, 0);
+    const authFailures = await this.authFailures({ channel: 'email', since });
     const hardBounced = by.get('bounced') ?? 0;
     const complained = by.get('complained') ?? 0;
     return {
@@ -95,8 +139,16 @@ export class MessageHealthRepository {
       complained,
       bounceRate: messages === 0 ? 0 : hardBounced / messages,
       complaintRate: messages === 0 ? 0 : complained / messages,
+      authFailures,
     };
   }
+}
+
+/** Reports that our email failed a check, by the check (dkim, spf, dmarc) and the domain named. */
+export interface AuthFailure {
+  mechanism: string;
+  domain: string;
+  reports: number;
 }
 
 /** A broadcast channel's figures: what came back, and the shares the limits are read against. */
@@ -114,6 +166,8 @@ export interface BroadcastHealth {
   /** Hard bounces and complaints as shares of `messages` (0 to 1). */
   bounceRate: number;
   complaintRate: number;
+  /** Receiving servers' reports that our email failed SPF, DKIM or DMARC (never the person's fault). */
+  authFailures: AuthFailure[];
 }
 
 /** The list's health: the suppression list by reason, and the recent email's bounce and complaint rates. */
@@ -125,4 +179,5 @@ export interface ListHealth {
   complained: number;
   bounceRate: number;
   complaintRate: number;
+  authFailures: AuthFailure[];
 }

@@ -132,6 +132,19 @@ function ListHealthSection({ health, days }: { health: ListHealth; days: number 
           <span className="figure__note">{number(health.complained)}</span>
         </li>
       </ul>
+      {health.authFailures.length > 0 && (
+        <div className="status status--error" role="status" data-figure="auth-failures">
+          <h3>{words.authFailuresHeading}</h3>
+          <ul>
+            {health.authFailures.map((failure) => (
+              <li key={`${failure.mechanism} ${failure.domain}`}>
+                {words.authFailure(failure.mechanism, failure.domain, failure.reports)}
+              </li>
+            ))}
+          </ul>
+          <p>{words.authFailuresFix}</p>
+        </div>
+      )}
       <h3>{words.suppressedHeading}</h3>
       {reasons.length === 0 ? (
         <p>{words.none}</p>

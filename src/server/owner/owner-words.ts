@@ -143,6 +143,12 @@ export const ownerWords = {
     healthEmails: 'Emails sent',
     healthBounced: 'Bounced (address gone)',
     healthComplained: 'Reported as spam',
+    /** Receiving servers' reports that our email failed SPF, DKIM or DMARC (RFC 6591): ours to fix. */
+    authFailuresHeading: 'Our email failed a receiving server’s checks',
+    authFailure: (mechanism: string, domain: string, reports: number) =>
+      `${mechanism.toUpperCase()}${domain ? ` for ${domain}` : ''}: ${reports.toLocaleString('en-US')} ${reports === 1 ? 'report' : 'reports'}`,
+    authFailuresFix:
+      'Mail servers may refuse the launch email until this is fixed. Check the SPF, DKIM and DMARC records of your sending domain (docs/messaging.md). Nobody on the list is held to blame for it.',
     suppressedHeading: 'Never written to again, by reason',
     reason: 'Reason',
     addresses: 'Addresses',

@@ -113,11 +113,13 @@ async function fill(store: Db, database: DatabaseConfig): Promise<void> {
       }),
     );
   }
-  // Texts off for nine in ten, past the port (one statement).
-  const textsOff = `UPDATE signups SET sms_opt_out_at = created_at WHERE CAST(substr(email, 7, length(email) - 20) AS INTEGER) % ${TEXT_EVERY} <> 0`;
+  // Texts off for nine in ten, past the port; every number has said YES to its joining text
+  // (decision 041: only a proven number gets the launch text), as the release before sent to all.
+  const textsOff = `UPDATE signups SET sms_opt_out_at = created_at WHERE CAST(substr(email, 7, length(email) - 20) AS INTEGER) % ${TEXT_EVERY} <> 0; UPDATE signups SET sms_confirmed_at = created_at`;
   if (database.kind === 'postgres') {
     const client = new pg.Client(database.url);
     await client.connect();
+    // Simple-query protocol: the two statements in one call.
     await client.query(
       textsOff.replace(
         'CAST(substr(email, 7, length(email) - 20) AS INTEGER)',

@@ -120,7 +120,9 @@ test("a sign-up through a family member's link is theirs in the export, signups:
   browser,
   baseURL,
 }) => {
-  test.setTimeout(120_000); // seven owner's commands (each starts node): up to a minute beside a busy suite
+  // Seven owner's commands (each starts npm, the build check and node) and four pages: 40 s alone on
+  // two cores, over two minutes beside the busy suite. A limit to catch a hang, not to time the machine.
+  test.setTimeout(300_000);
   const rosa = unique('rosa');
   await join(page, rosa);
   const { referralCode, id: rosaId } = await exported(rosa);

@@ -73,6 +73,22 @@ export async function readMailReport(raw: Buffer | string): Promise<ReadMail> {
   const reportDate = validDate(mail.date) ?? new Date();
 
   if (reading.type === 'complaint') {
+    /** The one event an ARF report makes. */
+    const feedbackEvent = (kind: FeedbackKind, code: string, detail?: string): ReadMail => ({
+      ok: true,
+      mail,
+      reading,
+      events: [
+        {
+          source: 'imap',
+          eventId: reportId,
+          kind,
+          occurredAt: reportDate.toISOString(),
+          code,
+          ...(detail ? { detail } : {}),
+        },
+      ],
+    });
     const feedbackType = (reading.feedback.get('feedback-type') ?? '').toLowerCase().trim();
     if (feedbackType === AUTH_FAILURE_TYPE) {
       // Which check failed (Auth-Failure: dkim, spf, dmarc …) and for which domain of ours.
@@ -82,40 +98,13 @@ export async function readMailReport(raw: Buffer | string): Promise<ReadMail> {
         reading.feedback.get('dkim-domain') ??
         reading.feedback.get('spf-dns')?.split(/\s/)[1] ??
         '';
-      return {
-        ok: true,
-        mail,
-        reading,
-        events: [
-          {
-            source: 'imap',
-            eventId: reportId,
-            kind: 'auth_failure',
-            occurredAt: reportDate.toISOString(),
-            code: mechanism.slice(0, 40),
-            ...(domain.trim() ? { detail: domain.trim().toLowerCase().slice(0, 255) } : {}),
-          },
-        ],
-      };
+      return feedbackEvent('auth_failure', mechanism.slice(0, 40), domain.trim().toLowerCase().slice(0, 255));
     }
     const optOut = OPT_OUT_TYPES.has(feedbackType);
     if (!COMPLAINT_TYPES.has(feedbackType) && !optOut)
       return { ok: false, unmatched: `feedback type "${feedbackType.slice(0, 40)}" is not acted on`, mail, reading };
-    return {
-      ok: true,
-      mail,
-      reading,
-      events: [
-        {
-          source: 'imap',
-          eventId: reportId,
-          // An opt-out is an unsubscribe (email off, as our own link does), never a complaint.
-          kind: optOut ? 'unsubscribe' : 'complaint',
-          occurredAt: reportDate.toISOString(),
-          code: feedbackType,
-        },
-      ],
-    };
+    // An opt-out is an unsubscribe (email off, as our own link does), never a complaint.
+    return feedbackEvent(optOut ? 'unsubscribe' : 'complaint', feedbackType);
   }
 
   const events: Omit<FeedbackEvent, 'message'>[] = [];

@@ -21,6 +21,8 @@ async function command(script: string, args: string[], env: Record<string, strin
   try {
     const { stdout, stderr } = await run(process.execPath, [`dist/node/cli/${script}.js`, ...args], {
       env: { ...process.env, ...env },
+      // A JSON export of the rush is over Node's default 1 MB: cut there it would not parse.
+      maxBuffer: 64 * 1024 * 1024,
     });
     return { code: 0, stdout, stderr };
   } catch (error) {

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entriesFrom } from '../db/suppressions-repository.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
-import { blockingReason } from './contact-rule.js';
+import { blockingReason, confirmationAsk } from './contact-rule.js';
 
 const REASONS: SuppressionReason[] = ['left', 'deleted', 'sms_stop', 'undeliverable', 'bounced', 'complained'];
 const time = (second: number) => new Date(Date.UTC(2026, 10, 1, 0, 0, second)).toISOString();
@@ -63,5 +63,54 @@ describe('blockingReason: the rule the pages read', () => {
     expect(blockingReason(entriesFrom(bounced).get('h'), time(20))).toBe('complained');
     expect(blockingReason(entriesFrom(bounced.slice(1)).get('h'), time(20))).toBeUndefined();
     expect(blockingReason(undefined, time(0))).toBeUndefined();
+  });
+});
+
+describe('confirmationAsk: which email a waiting request sends', () => {
+  const person = {
+    lastSeenAt: time(5),
+    confirmedAt: null,
+    askedToConfirm: true,
+    betaTesting: false,
+    emailOptOutAt: null,
+    smsOptOutAt: null,
+    leftAt: null,
+    confirmationSentAt: null,
+    confirmationWaiting: true,
+  };
+
+  it('asks someone unconfirmed to confirm, and sends nothing to someone confirmed', () => {
+    expect(confirmationAsk(person, undefined, true)).toEqual({ kind: 'confirm' });
+    expect(confirmationAsk({ ...person, confirmedAt: time(6) }, undefined, true).kind).toBe('none');
+  });
+
+  it('sends someone who said no, and was signed up again since, one "come back?" and never a second', () => {
+    const left = { ...person, leftAt: time(10), emailOptOutAt: time(10), lastSeenAt: time(20) };
+    expect(confirmationAsk(left, undefined, true)).toEqual({ kind: 'come_back', because: 'left' });
+    expect(confirmationAsk({ ...left, emailOptOutAt: time(3), leftAt: null }, undefined, true)).toEqual({
+      kind: 'come_back',
+      because: 'email_off',
+    });
+    expect(confirmationAsk({ ...left, confirmationSentAt: time(15) }, undefined, true).kind).toBe('none');
+    // One sent before the "no" does not count: the "no" came after it.
+    expect(confirmationAsk({ ...left, confirmationSentAt: time(8) }, undefined, true).kind).toBe('come_back');
+  });
+
+  it('sends nothing for a request the person\'s "no" withdrew, whoever they are now', () => {
+    for (const facts of [
+      { ...person, confirmationWaiting: false },
+      { ...person, confirmationWaiting: false, leftAt: time(10), emailOptOutAt: time(10) },
+      { ...person, confirmationWaiting: false, emailOptOutAt: time(10) },
+    ])
+      expect(confirmationAsk(facts, undefined, true)).toMatchObject({
+        kind: 'none',
+        reason: expect.stringMatching(/withdrew/),
+      });
+  });
+
+  it('sends nothing without the key, or to an address that complained', () => {
+    expect(confirmationAsk(person, undefined, false).kind).toBe('none');
+    const complained = entriesFrom([{ hash: 'h', reason: 'complained', at: time(1) }]).get('h');
+    expect(confirmationAsk(person, complained, true).kind).toBe('none');
   });
 });

@@ -153,12 +153,17 @@ export type ConfirmationAsk =
  * to someone unconfirmed; to someone who said no (left, turned email off, or deleted their details
  * and whose address was typed in again) one "come back?" email after that "no", never a second
  * (decision 041); nothing to an address a provider cannot reach, or that reported us as spam.
+ * A request is read when it is sent: one the person's "no" withdrew since (leaving and email off
+ * clear it) sends nothing, so a sign-up's request still waiting when they leave never becomes a
+ * "come back?" email. Only a sign-up after the "no" asks that.
  */
 export function confirmationAsk(
-  person: ContactFacts & { confirmationSentAt: string | null },
+  person: ContactFacts & { confirmationSentAt: string | null; confirmationWaiting: boolean },
   email: SuppressionEntry | undefined,
   canHash: boolean,
 ): ConfirmationAsk {
+  if (!person.confirmationWaiting)
+    return { kind: 'none', reason: 'no request waits: a "no" or a confirmation since withdrew it' };
   if (!canHash) return { kind: 'none', reason: 'the suppression list cannot be read without SECRET_KEY' };
   if (email && unreachable(email, person.lastSeenAt))
     return { kind: 'none', reason: 'this address cannot be reached, or reported our email as spam' };

@@ -60,6 +60,8 @@ export class ConfirmationQueueRepository {
    * A temporary failure is tried again at `retryAt`; a permanent one (no `retryAt`) is not tried again.
    * `countAttempt: false` gives back the attempt the claim counted: the failure was not this person's
    * (the mail server refused our sign-in, or the email was never tried), so their back-off does not grow.
+   * A retry never brings back a request withdrawn while it was being tried (the person left, turned
+   * email off or confirmed meanwhile: each clears it).
    */
   async confirmationFailed(
     id: string,
@@ -84,6 +86,7 @@ export class ConfirmationQueueRepository {
             }),
       }))
       .where('id', '=', id)
+      .$if(retryAt !== undefined, (query) => query.where('confirm_requested_at', 'is not', null))
       .execute();
   }
 

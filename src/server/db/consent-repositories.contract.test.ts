@@ -176,6 +176,26 @@ for (const engine of storeEngines) {
       expect(await claim(store)).toEqual([]);
     });
 
+    it('a "no" withdraws a waiting confirmation: leaving or email off mid-send, and no retry brings it back', async () => {
+      const { store, clock } = await open();
+      const { id } = await signUp(store);
+      expect(await claim(store)).toHaveLength(1); // being sent when the person leaves
+      expect((await store.subscribers.subscriber(id))?.confirmationWaiting).toBe(true);
+      await store.optOuts.leave(id, 'preferences_page', suppressionsOf(rosa.email, rosa.phone, 'left'));
+      expect((await store.subscribers.subscriber(id))?.confirmationWaiting).toBe(false);
+      // The send that was under way fails and asks for a retry: the leaving holds.
+      await store.confirmations.confirmationFailed(id, '421 try later', new Date(clock.now().getTime() + 1000));
+      clock.advance(LEASE_MS * 2);
+      expect(await claim(store)).toEqual([]);
+      expect((await store.subscribers.subscriber(id))?.confirmationWaiting).toBe(false);
+
+      const ben = await signUp(store, { email: 'ben@example.com' });
+      expect((await store.subscribers.subscriber(ben.id))?.confirmationWaiting).toBe(true);
+      await store.subscribers.updatePreferences(ben.id, { email: false }, 'preferences_page');
+      expect((await store.subscribers.subscriber(ben.id))?.confirmationWaiting).toBe(false);
+      expect(await claim(store)).toEqual([]);
+    });
+
     it('asks nobody to confirm when the store is opened without confirmSignups', async () => {
       const { store } = await open({ confirmSignups: false });
       await signUp(store);

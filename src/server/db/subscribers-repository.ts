@@ -22,6 +22,11 @@ export interface Subscriber {
   consentVersion: string | null;
   confirmedAt: string | null;
   confirmationSentAt: string | null;
+  /**
+   * A confirmation email (or the one "come back?") is waiting to go, or being sent. A "no" (leaving,
+   * email off) withdraws it; a request the person's "no" withdrew is never sent (decision 041).
+   */
+  confirmationWaiting: boolean;
   /** Asked to confirm (a confirmation is due or was sent): sign-ups from before confirmation was on were never asked. */
   askedToConfirm: boolean;
   emailOptOutAt: string | null;
@@ -89,6 +94,7 @@ function subscriberFrom(row: SubscriberRow): Subscriber {
     consentVersion: row.consent_version,
     confirmedAt: isoOrNull(row.confirmed_at),
     confirmationSentAt: isoOrNull(row.confirm_sent_at),
+    confirmationWaiting: row.confirm_requested_at !== null,
     askedToConfirm: row.confirm_requested_at !== null || row.confirm_sent_at !== null,
     emailOptOutAt: isoOrNull(row.email_opt_out_at),
     smsOptOutAt: isoOrNull(row.sms_opt_out_at),
@@ -206,6 +212,8 @@ export class SubscribersRepository {
     const set: Updateable<Database['signups']> = {};
     if (wanted.email !== undefined && wanted.email !== now.email) {
       set.email_opt_out_at = wanted.email ? null : at;
+      // Email off withdraws a confirmation email still waiting: it asked before this "no".
+      if (!wanted.email) set.confirm_requested_at = null;
       changes.push(wanted.email ? 'email_on' : 'email_off');
     }
     if (wanted.sms !== undefined && wanted.sms !== now.sms) {

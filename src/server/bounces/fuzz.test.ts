@@ -1,20 +1,25 @@
 // What strangers send, made up by the thousand (issue 42): the real bounces of sisimai's corpus cut,
 // repeated, scrambled and given forged tokens, through the reader; and the providers' documented
 // payloads with their values swapped for the worst (huge numbers, wrong types, long strings, nothing),
-// signed as each provider signs, through every webhook that can be signed here. Nothing throws,
+// signed as each provider signs, through every webhook (Mailgun, Postmark, SendGrid, Resend, SES
+// through SNS with the certificate at a stand-in for SNS's edge, Twilio's status callback). Nothing throws,
 // nothing is acted on without a token of ours, and every time a report gives could be stored.
 // A fixed seed: the same messages every run, so a failure can be read again.
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createMessageTokens } from '../messaging/message-tokens.js';
+import { twilioSignature } from '../messaging/twilio-sms-provider.js';
+import { startSnsStandIn, SNS_REGION, type SnsStandIn } from '../test/sns-stand-in.js';
 import { createMailgunWebhook, type SignatureMemory } from './mailgun-webhook.js';
 import { parseDeliveryReport } from './parse-mail-report.js';
 import { createPostmarkWebhook } from './postmark-webhook.js';
 import type { FeedbackWebhook, WebhookRequest } from './provider-webhook.js';
 import { createResendWebhook } from './resend-webhook.js';
 import { createSendgridWebhook, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './sendgrid-webhook.js';
+import { createSesWebhook } from './ses-webhook.js';
+import { createTwilioStatusWebhook } from './twilio-status-webhook.js';
 import { report, REPORT_BOUNCE_ADDRESS } from './test-fixtures/reports.js';
 
 const tokens = createMessageTokens('a fuzzing secret that is at least 32 characters long');
@@ -146,10 +151,22 @@ function mutateJson(value: unknown, next: () => number): unknown {
 }
 
 const SENDGRID_KEYS = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+const SES_TOPIC = `arn:aws:sns:${SNS_REGION}:123456789012:ses-feedback`;
+const TWILIO_TOKEN = 'twilio-fuzz-auth-token-0123456789';
 const RESEND_SECRET = `whsec_${Buffer.from('resend-fuzz-secret-0123456789abcdef').toString('base64')}`;
 
-/** Each webhook that can be signed here, with a documented payload and how to sign a body for it. */
-function webhooks(): { hook: FeedbackWebhook; payload: unknown; request: (body: string) => WebhookRequest }[] {
+/** A webhook, a documented payload of its provider, and how that provider sends (and signs) a payload. */
+interface Fuzzed {
+  hook: FeedbackWebhook;
+  payload: unknown;
+  request: (payload: unknown) => WebhookRequest;
+}
+
+/** A JSON body for the providers that post JSON. */
+const json = (sendBody: (body: string) => WebhookRequest) => (payload: unknown) => sendBody(JSON.stringify(payload));
+
+/** Each webhook that can be signed here, with a documented payload and how to sign it. */
+function webhooks(sns: SnsStandIn): Fuzzed[] {
   const memory = new Map<string, string>();
   const signatures: SignatureMemory = {
     use: async (source, token, bodyHash) => {
@@ -172,7 +189,7 @@ function webhooks(): { hook: FeedbackWebhook; payload: unknown; request: (body: 
         'delivery-status': { code: 550, 'enhanced-code': '5.1.1', description: 'No such user' },
         message: { headers: { 'message-id': 'x@scamsavvy.example' } },
       },
-      request: (body) => {
+      request: json((body) => {
         const timestamp = String(Math.floor(Date.now() / 1000));
         const token = `fuzz${(mailgunToken += 1)}${'x'.repeat(40)}`;
         const signature = createHmac('sha256', mailgunKey)
@@ -183,7 +200,7 @@ function webhooks(): { hook: FeedbackWebhook; payload: unknown; request: (body: 
           headers: {},
           url: 'https://scamsavvy.example/api/webhooks/mailgun',
         };
-      },
+      }),
     },
     {
       hook: createPostmarkWebhook({ user: 'fuzz', password: 'p'.repeat(24) }),
@@ -196,11 +213,11 @@ function webhooks(): { hook: FeedbackWebhook; payload: unknown; request: (body: 
         Details: 'smtp;550 5.1.1 The email account that you tried to reach does not exist',
         BouncedAt: new Date().toISOString(),
       },
-      request: (body) => ({
+      request: json((body) => ({
         rawBody: Buffer.from(body),
         headers: { authorization: `Basic ${Buffer.from(`fuzz:${'p'.repeat(24)}`).toString('base64')}` },
         url: 'https://scamsavvy.example/api/webhooks/postmark',
-      }),
+      })),
     },
     {
       hook: createSendgridWebhook({
@@ -219,7 +236,7 @@ function webhooks(): { hook: FeedbackWebhook; payload: unknown; request: (body: 
           reason: '550 5.1.1 no such user',
         },
       ],
-      request: (body) => {
+      request: json((body) => {
         const timestamp = String(Math.floor(Date.now() / 1000));
         const signature = sign('sha256', Buffer.from(timestamp + body), SENDGRID_KEYS.privateKey).toString('base64');
         return {
@@ -227,7 +244,7 @@ function webhooks(): { hook: FeedbackWebhook; payload: unknown; request: (body: 
           headers: { [SIGNATURE_HEADER]: signature, [TIMESTAMP_HEADER]: timestamp },
           url: 'https://scamsavvy.example/api/webhooks/sendgrid',
         };
-      },
+      }),
     },
     {
       hook: createResendWebhook({ secret: RESEND_SECRET }),
@@ -240,7 +257,7 @@ function webhooks(): { hook: FeedbackWebhook; payload: unknown; request: (body: 
           bounce: { type: 'Permanent', subType: 'General', message: 'No such user' },
         },
       },
-      request: (body) => {
+      request: json((body) => {
         const id = `msg_${Math.random().toString(36).slice(2)}`;
         const timestamp = String(Math.floor(Date.now() / 1000));
         const key = Buffer.from(RESEND_SECRET.slice('whsec_'.length), 'base64');
@@ -249,6 +266,63 @@ function webhooks(): { hook: FeedbackWebhook; payload: unknown; request: (body: 
           rawBody: Buffer.from(body),
           headers: { 'svix-id': id, 'svix-timestamp': timestamp, 'svix-signature': signature },
           url: 'https://scamsavvy.example/api/webhooks/resend',
+        };
+      }),
+    },
+    {
+      // SES through SNS: the report (SNS's Message) made up, the envelope signed as SNS signs it, the
+      // certificate fetched from the stand-in at SNS's edge.
+      hook: createSesWebhook({ topicArns: [SES_TOPIC], snsBaseUrl: sns.baseUrl }),
+      payload: {
+        eventType: 'Bounce',
+        bounce: {
+          bounceType: 'Permanent',
+          bounceSubType: 'General',
+          bouncedRecipients: [{ emailAddress: 'person@example.com', status: '5.1.1', diagnosticCode: 'smtp; 550' }],
+          timestamp: new Date().toISOString(),
+          feedbackId: '0100018b-bounce',
+        },
+        complaint: {
+          complainedRecipients: [{ emailAddress: 'person@example.com' }],
+          timestamp: '2026-11-01T00:00:00Z',
+        },
+        mail: {
+          timestamp: new Date().toISOString(),
+          messageId: '0100018b-ses-message-id',
+          destination: ['person@example.com'],
+          tags: { token: [tokens.issue()] },
+          headers: [{ name: 'X-ScamSavvy-Token', value: tokens.issue() }],
+        },
+      },
+      request: (payload) => ({
+        rawBody: Buffer.from(JSON.stringify(sns.notification(SES_TOPIC, payload))),
+        headers: { 'x-amz-sns-message-type': 'Notification' },
+        url: 'https://scamsavvy.example/api/webhooks/ses',
+      }),
+    },
+    {
+      // Twilio's status callback: form fields, any of them made up, signed over the URL (our token in it) and the fields.
+      hook: createTwilioStatusWebhook({ authToken: TWILIO_TOKEN }),
+      payload: {
+        MessageSid: 'SM0123456789abcdef0123456789abcdef',
+        MessageStatus: 'undelivered',
+        ErrorCode: '30003',
+        AccountSid: 'AC0123456789abcdef0123456789abcdef',
+        From: '+15550001111',
+        To: '+15551234567',
+      },
+      request: (payload) => {
+        const url = `https://scamsavvy.example/api/sms/status?t=${tokens.issue()}`;
+        const fields = Object.fromEntries(
+          Object.entries(payload && typeof payload === 'object' ? payload : {}).map(([name, value]) => [
+            name,
+            typeof value === 'string' ? value : (JSON.stringify(value) ?? ''),
+          ]),
+        );
+        return {
+          rawBody: Buffer.from(new URLSearchParams(fields).toString()),
+          headers: { 'x-twilio-signature': twilioSignature(TWILIO_TOKEN, url, fields) },
+          url,
         };
       },
     },
@@ -261,18 +335,23 @@ describe('fuzzing the providers’ webhooks, signed', () => {
     { timeout: 120_000 },
     async () => {
       const next = random(7);
-      for (const { hook, payload, request } of webhooks()) {
+      const sns = await startSnsStandIn();
+      onTestFinished(() => sns.stop());
+      for (const { hook, payload, request } of webhooks(sns)) {
+        let reports = 0;
         for (let count = 0; count < 300; count += 1) {
-          const body = JSON.stringify(mutateJson(payload, next));
-          const verdict = await hook.handle(request(body));
+          const verdict = await hook.handle(request(mutateJson(payload, next)));
           expect([true, false], hook.source).toContain(verdict.ok);
           if (!verdict.ok) continue;
           for (const event of verdict.events) {
             const at = Date.parse(event.occurredAt);
             expect(Number.isFinite(at), `${hook.source}: ${event.occurredAt}`).toBe(true);
             expect(at).toBeGreaterThanOrEqual(Date.UTC(2000, 0, 1));
+            reports += 1;
           }
         }
+        // Signed right: the mutations reach the reading, which makes reports of many of them.
+        expect(reports, hook.source).toBeGreaterThan(30);
       }
     },
   );

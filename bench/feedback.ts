@@ -1,15 +1,20 @@
-// `npm run bench:feedback [-- --postgres URL] [--runs N] [--events N] [--connections C] [--report-rate R]`:
+// `npm run bench:feedback [-- --postgres URL] [--runs N] [--events N] [--connections C] [--report-rate R] [--hostile-copies N]`:
 // webhook reports stored per second by the real production server (Mailgun's webhook, signed as
 // Mailgun signs it, each report about a message we recorded, 10% of them redelivered), flat out, on
 // SQLite and PostgreSQL when given; and the sign-up API's rate alone and while reports keep coming
 // at R a second (default 500). Every report is counted in the store after: stored once each,
-// redeliveries not again.
+// redeliveries not again. Then the bounce mailbox (a real Dovecot on loopback) holding N copies of
+// each 1 MB shape a stranger can mail to make reading slow (issue 42): how long the server takes to
+// read them all, and the sign-ups' rate and latency alone and while it does.
 import { createHmac, randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import type { DatabaseConfig } from '../src/server/config.js';
+import { ImapFlow } from 'imapflow';
+import { HOSTILE_SHAPES } from '../src/server/bounces/test-fixtures/hostile-shapes.js';
 import { createMessageTokens } from '../src/server/messaging/message-tokens.js';
+import { dovecotAvailable, startDovecot, type TestDovecot } from '../src/server/test/dovecot.js';
 import { openDatabase } from '../src/server/db/open-database.js';
 import { freshPostgres, freshSqlite, median } from './bench-databases.js';
 import { startProductionServer, stop } from './server-process.js';
@@ -21,8 +26,10 @@ const { values } = parseArgs({
     events: { type: 'string', default: '20000' },
     connections: { type: 'string', default: '20' },
     'report-rate': { type: 'string', default: '500' },
+    'hostile-copies': { type: 'string', default: '3' },
   },
 });
+const hostileCopies = Number(values['hostile-copies']);
 const runs = Number(values.runs);
 const events = Number(values.events);
 const connections = Number(values.connections);
@@ -102,34 +109,47 @@ async function driveReports(url: string, tokens: string[], { rate, prefix }: { r
   return { perSecond: result['2xx'] / result.duration, ok: result['2xx'], errors: result.non2xx + result.errors };
 }
 
-async function driveSignups(url: string, seconds: number) {
+/** Sign-ups for `seconds`, or (given `until`) until it resolves; their rate and latency. */
+async function driveSignups(url: string, seconds: number, until?: Promise<unknown>) {
   let sequence = 0;
-  const result = await autocannon({
-    url: `${url}/api/signups`,
-    method: 'POST',
-    connections: 10,
-    duration: seconds,
-    headers: { 'content-type': 'application/json' },
-    requests: [
+  let instance: autocannon.Instance | undefined;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(
       {
-        setupRequest: (request) => {
-          sequence += 1;
-          return {
-            ...request,
-            body: JSON.stringify({
-              name: 'Rosa Díaz',
-              phone: '+15551234567',
-              email: `bench-${randomBytes(3).toString('hex')}-${sequence}@example.com`,
-              betaTesting: false,
-              consentVersion: '2026-11-22',
-              openedForMs: 5000,
-            }),
-          };
-        },
+        url: `${url}/api/signups`,
+        method: 'POST',
+        connections: 10,
+        duration: seconds,
+        headers: { 'content-type': 'application/json' },
+        requests: [
+          {
+            setupRequest: (request) => {
+              sequence += 1;
+              return {
+                ...request,
+                body: JSON.stringify({
+                  name: 'Rosa Díaz',
+                  phone: '+15551234567',
+                  email: `bench-${randomBytes(3).toString('hex')}-${sequence}@example.com`,
+                  betaTesting: false,
+                  consentVersion: '2026-11-22',
+                  openedForMs: 5000,
+                }),
+              };
+            },
+          },
+        ],
       },
-    ],
+      (error: unknown, done: autocannon.Result) => (error ? reject(error) : resolve(done)),
+    );
+    if (until) void until.then(() => instance?.stop());
   });
-  return { perSecond: result['2xx'] / result.duration, errors: result.non2xx + result.errors };
+  return {
+    perSecond: result['2xx'] / result.duration,
+    errors: result.non2xx + result.errors,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
 }
 
 async function withServer<T>(database: DatabaseConfig, work: (url: string) => Promise<T>): Promise<T> {
@@ -199,3 +219,67 @@ for (const engine of engines) {
     `${engine}: median reports stored ${median(reportRates).toFixed(0)}/s (target ≥ 2,000/s); sign-ups alone ${median(alone).toFixed(0)}/s, while reports come at ${reportRate}/s ${median(during).toFixed(0)}/s (${change.toFixed(1)}%, limit -20%)`,
   );
 }
+
+/** How many messages wait in the mailbox's INBOX. */
+async function inboxCount(dovecot: TestDovecot): Promise<number> {
+  const client = new ImapFlow({
+    host: '127.0.0.1',
+    port: dovecot.port,
+    secure: false,
+    auth: { user: dovecot.user, pass: dovecot.password },
+    logger: false,
+  });
+  await client.connect();
+  try {
+    const status = await client.status('INBOX', { messages: true });
+    if (!status || status.messages === undefined) throw new Error('the bounce mailbox INBOX could not be read');
+    return status.messages;
+  } finally {
+    await client.logout();
+  }
+}
+
+/**
+ * The bounce mailbox holding `copies` of each hostile shape: the server reads them (in its worker,
+ * off the event loop) from the moment it starts; sign-ups are measured until the INBOX is empty.
+ */
+async function hostileMail(): Promise<void> {
+  if (hostileCopies <= 0) return;
+  if (!dovecotAvailable) {
+    console.log('hostile mail: not measured (install dovecot-imapd to run it)');
+    return;
+  }
+  const dovecot = await startDovecot();
+  const { database, cleanup } = await freshSqlite();
+  try {
+    const env = {
+      SECRET_KEY: SECRET,
+      BOUNCE_ADDRESS: 'bounces@scamsavvy.example',
+      BOUNCE_IMAP_URL: dovecot.url(),
+    };
+    const url = `http://127.0.0.1:${PORT}`;
+    let child = await startProductionServer(PORT, database, env);
+    const alone = await driveSignups(url, SIGNUP_SECONDS).finally(() => stop(child));
+    for (let copy = 0; copy < hostileCopies; copy += 1)
+      for (const [, raw] of HOSTILE_SHAPES) await dovecot.deliver(raw);
+    const messages = hostileCopies * HOSTILE_SHAPES.length;
+    const began = performance.now();
+    child = await startProductionServer(PORT, database, env);
+    let readSeconds = Number.NaN;
+    const emptied = (async () => {
+      while ((await inboxCount(dovecot)) > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      readSeconds = (performance.now() - began) / 1000;
+    })();
+    // At most a minute: a reader that never finishes shows as the figure "not read".
+    const during = await driveSignups(url, 60, emptied).finally(() => stop(child));
+    const left = await inboxCount(dovecot);
+    console.log(
+      `hostile mail (sqlite): ${messages} messages of 1 MB (${HOSTILE_SHAPES.length} shapes × ${hostileCopies}) read in ${Number.isFinite(readSeconds) ? `${readSeconds.toFixed(1)} s from the server's start (${((readSeconds * 1000) / messages).toFixed(0)} ms a message, fetching included)` : `not read within a minute (${left} left)`}; sign-ups alone ${alone.perSecond.toFixed(0)}/s, p50 ${alone.p50} ms, p99 ${alone.p99} ms; while it reads ${during.perSecond.toFixed(0)}/s, p50 ${during.p50} ms, p99 ${during.p99} ms; errors ${alone.errors + during.errors}`,
+    );
+  } finally {
+    await cleanup();
+    await dovecot.stop();
+  }
+}
+
+await hostileMail();

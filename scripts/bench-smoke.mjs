@@ -15,7 +15,7 @@ export const SMOKE_RUNS = [
   ['bench:stats', ['--rows', '2000', ...postgres]],
   ['bench:static', ['--runs', '1', '--seconds', '1', '--connections', '4']],
   ['bench:broadcast', ['--people', '300', '--workers', '1', '--no-kill']],
-  ['bench:feedback', ['--runs', '1', '--events', '200', '--report-rate', '100', ...postgres]],
+  ['bench:feedback', ['--runs', '1', '--events', '200', '--report-rate', '100', '--hostile-copies', '1', ...postgres]],
   ['bench:backup', ['--runs', '1', '--megabytes', '2', '--connections', '4', ...postgres]],
   ['bench:page', ['--runs', '1', '--report-only']],
 ];

@@ -14,6 +14,31 @@ for (const engine of storeEngines) {
     }
     const token = (index: number) => `token${String(index).padStart(27, '0')}`;
 
+    it('a signature token is used once: the same request again is "again", another body "reused", gathered or not', async () => {
+      const { store, advance } = await open();
+      const expires = new Date('2026-11-23T10:15:00.000Z');
+      const signatures = store.webhookSignatures;
+      // Requests arriving together are written together, each answered for itself.
+      const together = await Promise.all(
+        Array.from({ length: 60 }, (_, index) => signatures.use('mailgun', `t${index}`, `body${index}`, expires)),
+      );
+      expect(together).toEqual(Array.from({ length: 60 }, () => 'first'));
+      const again = await Promise.all([
+        signatures.use('mailgun', 't1', 'body1', expires),
+        signatures.use('mailgun', 't2', 'another body', expires),
+        signatures.use('sendgrid', 't3', 'body3', expires), // another provider's token of the same name
+        signatures.use('mailgun', 'new', 'one', expires),
+        signatures.use('mailgun', 'new', 'two', expires), // the same new token twice in one batch
+        signatures.use('mailgun', 'new', 'one', expires),
+      ]);
+      expect(again).toEqual(['again', 'reused', 'first', 'first', 'reused', 'again']);
+      expect(await signatures.useMany([])).toEqual([]);
+      // Kept until it expires, and swept after (a batch deletes expired ones, at most once a minute).
+      advance(20 * 60_000);
+      expect(await signatures.use('mailgun', 'later', 'x', new Date('2026-11-23T10:40:00.000Z'))).toBe('first');
+      expect(await signatures.use('mailgun', 't1', 'another body', expires)).toBe('first');
+    });
+
     it('a bounce or complaint rate is over the messages a provider took: refusals during an outage do not dilute it', async () => {
       const { store } = await open();
       // 20 emails: 10 refused during the send for a fault of ours (an outage), 8 taken and

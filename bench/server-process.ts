@@ -33,7 +33,10 @@ export async function startProductionServer(
   database: DatabaseConfig,
   env: Record<string, string> = {},
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/node/server/index.js'], {
+  // BENCH_SERVER_NODE_ARGS: Node's own flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+  // to see where its time goes (written when it stops).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/node/server/index.js'], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -18,8 +18,6 @@ export interface SignatureToken {
 
 /** At most this many uses a batch. */
 const MOST_A_BATCH = 500;
-/** How long the first use of a batch waits for others (as the reports' own batches wait). */
-const GATHER_MS = 2;
 /** Expired tokens are deleted at most this often, in a batch's transaction. */
 const SWEEP_EVERY_MS = 60_000;
 /** The longest token kept (Mailgun's are 50 characters). */
@@ -43,15 +41,17 @@ export class WebhookSignaturesRepository {
   use(source: string, token: string, bodyHash: string, expiresAt: Date): Promise<SignatureUse> {
     return new Promise((resolve, reject) => {
       this.pending.push({ use: { source, token, bodyHash, expiresAt }, resolve, reject });
-      this.schedule(false);
+      this.schedule();
     });
   }
 
-  private schedule(waited: boolean): void {
+  private schedule(): void {
     if (this.scheduled || this.flushing) return;
     this.scheduled = true;
-    if (waited || this.pending.length >= MOST_A_BATCH) setImmediate(() => void this.flush());
-    else setTimeout(() => void this.flush(), GATHER_MS);
+    // No wait of its own: every request read in this turn of the event loop goes in the batch, and
+    // those arriving while it is written go in the next. A fixed wait here adds to every report's
+    // answer, and a provider posting over a few connections sends only as fast as we answer.
+    setImmediate(() => void this.flush());
   }
 
   private async flush(): Promise<void> {
@@ -73,7 +73,7 @@ export class WebhookSignaturesRepository {
           );
     } finally {
       this.flushing = false;
-      if (this.pending.length > 0) this.schedule(true);
+      if (this.pending.length > 0) this.schedule();
     }
   }
 

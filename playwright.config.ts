@@ -19,7 +19,9 @@ export default defineConfig({
   // How long a web-first assertion waits for the page: a wait, never a speed check, so a busy
   // machine only makes a passing test slower.
   expect: { timeout: 15_000 },
-  workers: process.env.CI ? 2 : undefined,
+  // Three on CI's two cores: the browser tests wait on servers and commands (two workers kept 0.8 of
+  // the two cores busy); three took 9.2 min where two took 10.9 (docs/testing.md, "How long CI takes").
+  workers: process.env.CI ? 3 : undefined,
   // npm test also asks for a JSON report (PLAYWRIGHT_JSON_OUTPUT_NAME) to print one summary line.
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : 'list',
   outputDir: 'test-results/e2e',

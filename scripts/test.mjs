@@ -1,6 +1,6 @@
 // `npm test`: every check and every test (types, lint, unit and component, browser), then one summary line.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { slowestTests } from './slowest-tests.mjs';
 
 const REPORTS = 'test-results';
@@ -17,17 +17,48 @@ function step(name, command, args, env = {}) {
   return result.status === 0;
 }
 
+/**
+ * A step run beside the unit tests, its output kept in a file and printed when it ends: the unit
+ * tests wait on databases and servers more than they compute, and these fill the idle core
+ * (docs/testing.md, "How long CI takes"). None of them reads or writes what the unit tests use.
+ */
+function beside(name, command, args) {
+  const file = `${REPORTS}/${name.replace(/[^a-z]+/g, '-')}.log`;
+  const out = openSync(file, 'w');
+  const child = spawn(command, args, { stdio: ['ignore', out, out], env: process.env });
+  const ended = new Promise((resolve) => child.on('close', (code) => resolve(code)));
+  return ended.then((code) => {
+    closeSync(out);
+    process.stdout.write(`\n━━ ${name}: ${[command, ...args].join(' ')}\n${readFileSync(file, 'utf8')}`);
+    if (code !== 0) failedSteps.push(name);
+    return code === 0;
+  });
+}
+
 const bin = (name) => `node_modules/.bin/${name}`;
-step('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
-step('typecheck (server)', bin('tsc'), ['-p', 'tsconfig.server.json', '--noEmit']);
-step('lint', bin('eslint'), ['.']);
-step('unit and component tests', bin('vitest'), [
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${unitReport}`,
-]);
-const built = step('build', process.execPath, ['scripts/ensure-build.mjs']);
+// Types, lint and the build one after another, beside the unit tests (the browser tests need the build).
+const checks = (async () => {
+  await beside('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+  await beside('typecheck (server)', bin('tsc'), ['-p', 'tsconfig.server.json', '--noEmit']);
+  await beside('lint', bin('eslint'), ['.']);
+  return beside('build', process.execPath, ['scripts/ensure-build.mjs']);
+})();
+await new Promise((resolve) => {
+  process.stdout.write(`\n━━ unit and component tests: ${bin('vitest')} run\n`);
+  const child = spawn(
+    bin('vitest'),
+    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitReport}`],
+    {
+      stdio: 'inherit',
+      env: process.env,
+    },
+  );
+  child.on('close', (code) => {
+    if (code !== 0) failedSteps.push('unit and component tests');
+    resolve();
+  });
+});
+const built = await checks;
 if (built) step('browser tests', bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
 // Every benchmark once, tiny: none may silently stop working (scripts/bench-smoke.mjs).
 if (built) step('benchmarks, once and tiny', process.execPath, ['scripts/bench-smoke.mjs']);

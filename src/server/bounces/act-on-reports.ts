@@ -17,6 +17,7 @@ import type { BroadcastPausesRepository } from '../db/broadcast-pauses-repositor
 import type { ConsentKind } from '../db/consent-events.table.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
 import type { SentMessageState } from '../db/sent-messages.table.js';
+import type { SignatureToken, WebhookSignaturesRepository } from '../db/webhook-signatures-repository.js';
 import { reportedAt, type FeedbackEvent, type FeedbackKind } from './report-event.js';
 import { secondOpinion } from './second-opinion.js';
 
@@ -53,6 +54,8 @@ export interface FeedbackOutcome {
   duplicates: number;
   /** Kept, but about no message of ours (an unsigned or forged token, an id we never sent). */
   unmatched: number;
+  /** The request's signature token was used before with another body: nothing of it was read. */
+  replayed?: true;
 }
 
 /** Where the reports are stored and their effects written: the message log, the consent log, the suppression list, a broadcast's pauses. */
@@ -65,7 +68,17 @@ export interface FeedbackOptions {
   subscriptions: Subscriptions;
   pauses: Pick<BroadcastPausesRepository, 'pauseChannel'>;
   tokens: MessageTokens;
+  /** Where signature tokens that do not cover the body are remembered (Mailgun's): needed to receive them. */
+  signatures?: Pick<WebhookSignaturesRepository, 'useMany'>;
   now?: () => Date;
+}
+
+/** One request's reports waiting for a batch, its signature token if it has one, and how to answer it. */
+interface Caller {
+  events: FeedbackEvent[];
+  signature?: SignatureToken;
+  resolve: (outcome: FeedbackOutcome) => void;
+  reject: (error: unknown) => void;
 }
 
 /** Why a broadcast's texts pause for a report of ours: the judge's reason for its Twilio code (30007's when it names none of ours). */
@@ -88,19 +101,15 @@ export class Feedback {
    * each caller still gets its own counts. A batch that fails is tried again caller by caller, so
    * one caller's bad report fails only that caller.
    */
-  receive(events: FeedbackEvent[]): Promise<FeedbackOutcome> {
-    if (events.length === 0) return Promise.resolve({ stored: 0, duplicates: 0, unmatched: 0 });
+  receive(events: FeedbackEvent[], signature?: SignatureToken): Promise<FeedbackOutcome> {
+    if (events.length === 0 && !signature) return Promise.resolve({ stored: 0, duplicates: 0, unmatched: 0 });
     return new Promise((resolve, reject) => {
-      this.pending.push({ events, resolve, reject });
+      this.pending.push({ events, ...(signature ? { signature } : {}), resolve, reject });
       this.schedule();
     });
   }
 
-  private pending: {
-    events: FeedbackEvent[];
-    resolve: (outcome: FeedbackOutcome) => void;
-    reject: (error: unknown) => void;
-  }[] = [];
+  private pending: Caller[] = [];
   private scheduled = false;
   private flushing = false;
 
@@ -122,21 +131,22 @@ export class Feedback {
     this.flushing = true;
     const batch: typeof this.pending = [];
     let size = 0;
-    while (this.pending.length > 0 && size < MAX_BATCH) {
+    while (this.pending.length > 0 && size < MAX_BATCH && batch.length < MAX_BATCH) {
       const next = this.pending.shift()!;
       batch.push(next);
       size += next.events.length;
     }
     try {
-      const outcomes = await this.process(batch.map((each) => each.events));
+      const outcomes = await this.signedThenProcessed(batch);
       batch.forEach((each, index) => each.resolve(outcomes[index]!));
     } catch (error) {
       // One caller's bad report must not take the others' with it: each is tried again on its own
-      // (storing and acting are idempotent), so only a caller whose own reports fail is answered 5xx.
+      // (storing and acting are idempotent, and its signature is "again" once remembered), so only
+      // a caller whose own reports fail is answered 5xx.
       if (batch.length === 1) batch[0]!.reject(error);
       else
         for (const each of batch)
-          await this.process([each.events]).then(
+          await this.signedThenProcessed([each]).then(
             ([outcome]) => each.resolve(outcome!),
             (own: unknown) => each.reject(own),
           );
@@ -146,11 +156,29 @@ export class Feedback {
     }
   }
 
+  /**
+   * The batch's one-use signatures checked and remembered first, in one statement: a caller whose
+   * token came before with another body is answered "replayed" and none of its reports is read.
+   */
+  private async signedThenProcessed(batch: Caller[]): Promise<FeedbackOutcome[]> {
+    const signed = batch.filter((each) => each.signature !== undefined);
+    const replayed = new Set<Caller>();
+    if (signed.length > 0) {
+      const { signatures } = this.options;
+      if (!signatures) throw new Error('signatures that do not cover the body cannot be remembered here');
+      const uses = await signatures.useMany(signed.map((each) => each.signature!));
+      signed.forEach((each, index) => uses[index] === 'reused' && replayed.add(each));
+    }
+    const outcomes = await this.process(batch.map((each) => (replayed.has(each) ? [] : each.events)));
+    return outcomes.map((outcome, index) => (replayed.has(batch[index]!) ? { ...outcome, replayed: true } : outcome));
+  }
+
   /** One batch: messages looked up together, reports stored together, states advanced together. */
   private async process(groups: FeedbackEvent[][]): Promise<FeedbackOutcome[]> {
     const { sentMessages, feedbackEvents, tokens } = this.options;
     // A provider's "permanent" read again through the receiving server's own answer.
     const events = groups.flat().map(secondOpinion);
+    if (events.length === 0) return groups.map(() => ({ stored: 0, duplicates: 0, unmatched: 0 }));
     // A token that is not ours is a forgery or a mistake: it matches nothing, and nothing else is tried.
     const ours = events.map((event) =>
       event.message.token && tokens.verify(event.message.token) ? event.message.token.toLowerCase() : undefined,

@@ -1,12 +1,12 @@
 // Mailgun's webhooks (POST /api/webhooks/mailgun): failed (permanent or temporary), complained and
 // delivered events. Verified before anything else is read: HMAC-SHA256 of the timestamp and token
 // with MAILGUN_WEBHOOK_SIGNING_KEY, compared in constant time, within 15 minutes of now. Mailgun
-// signs neither the body nor the event: each signature token is remembered in the database (shared
-// by every instance) with the body it came with, until it expires; the same request again is a
-// redelivery, the token with another body is refused (issue 42). Every email carries our token in
+// signs neither the body nor the event: each verdict carries its signature token and a hash of the
+// body, which the reports' batch remembers in the database (shared by every instance) until it
+// expires, in the step that stores the reports; the same request again is a redelivery, the token
+// with another body is refused (issue 42). Every email carries our token in
 // X-Mailgun-Variables, which Mailgun hands back as the event's user-variables.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { SignatureUse } from '../db/webhook-signatures-repository.js';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import { reportedAt, type FeedbackEvent, type FeedbackKind } from './report-event.js';
 import { jsonBody, text, type FeedbackWebhook, type WebhookVerdict } from './provider-webhook.js';
@@ -34,19 +34,11 @@ function kindOf(event: string | undefined, severity: string | undefined): Feedba
   return undefined; // opened, clicked, accepted, unsubscribed (ours is the page's): not acted on
 }
 
-/** Where each signature token is remembered (the database's webhook_signatures). */
-export interface SignatureMemory {
-  use(source: string, token: string, bodyHash: string, expiresAt: Date): Promise<SignatureUse>;
-}
-
 export function createMailgunWebhook({
   signingKey,
-  signatures,
   now = () => Date.now(),
 }: {
   signingKey: string;
-  /** Without it (the broadcast command, which only needs the tag headers) nothing is received. */
-  signatures?: SignatureMemory;
   now?: () => number;
 }): FeedbackWebhook {
   return {
@@ -68,21 +60,18 @@ export function createMailgunWebhook({
         return { ok: false, status: 401, reason: 'the Mailgun signature does not match' };
       if (Math.abs(now() - Number(timestamp) * 1000) > WINDOW_MS)
         return { ok: false, status: 403, reason: 'the signed timestamp is too old or in the future' };
-      if (!signatures) return { ok: false, status: 503, reason: 'signatures cannot be remembered here' };
-      let use: SignatureUse;
-      try {
-        const bodyHash = createHash('sha256').update(request.rawBody).digest('hex');
-        use = await signatures.use('mailgun', token, bodyHash, new Date(Number(timestamp) * 1000 + WINDOW_MS));
-      } catch {
-        // The database is away: Mailgun sends it again later.
-        return { ok: false, status: 503, reason: 'the signature cannot be checked just now' };
-      }
-      if (use === 'reused')
-        return { ok: false, status: 403, reason: 'this signature was used already, with another report' };
+      // Mailgun signs no body: the token is used once, with this body. The reports' batch checks and
+      // remembers it in the same step as it stores the reports (a replay with another body is 403).
+      const oneUse = {
+        source: 'mailgun',
+        token,
+        bodyHash: createHash('sha256').update(request.rawBody).digest('hex'),
+        expiresAt: new Date(Number(timestamp) * 1000 + WINDOW_MS),
+      };
       const data = body['event-data'];
       const kind = kindOf(text(data?.event), text(data?.severity));
       const eventId = text(data?.id);
-      if (!kind || !eventId) return { ok: true, events: [] };
+      if (!kind || !eventId) return { ok: true, events: [], signature: oneUse };
       const status = data?.['delivery-status'];
       const code =
         text(status?.['enhanced-code']) ?? (typeof status?.code === 'number' ? String(status.code) : undefined);
@@ -99,7 +88,7 @@ export function createMailgunWebhook({
         ...(code ? { code } : {}),
         ...(detail ? { detail: withoutAddresses(detail).slice(0, 300) } : {}),
       };
-      return { ok: true, events: [event] };
+      return { ok: true, events: [event], signature: oneUse };
     },
     tagHeaders: (token) => ({ 'X-Mailgun-Variables': JSON.stringify({ token }) }),
   };

@@ -2,6 +2,7 @@
 // request before reading a word of it, then turn it into FeedbackEvents. The routes
 // (webhook-routes.ts) store each event once and act on it (feedback.ts).
 import type { IncomingHttpHeaders } from 'node:http';
+import type { SignatureToken } from '../db/webhook-signatures-repository.js';
 import type { FeedbackEvent, FeedbackSource } from './report-event.js';
 
 /** A webhook request as it arrived: the body's exact bytes (signatures are over them), never parsed first. */
@@ -19,6 +20,12 @@ export type WebhookVerdict =
       events: FeedbackEvent[];
       /** Amazon SNS: a subscription to confirm, by GETting this URL (checked to be SNS's own host). */
       confirmSubscriptionUrl?: string;
+      /**
+       * A signature that does not cover the body (Mailgun's): its token is to be used once, with
+       * this body. The reports' batch checks it and remembers it (act-on-reports.ts) before a word of
+       * the request is believed; a token used before with another body is refused (403).
+       */
+      signature?: SignatureToken;
     }
   /** Refused: 401 (no or bad credentials/signature), 403 (signed, but not for us: a topic we did not ask for, too old, replayed), 400 (not readable after verifying), 503 (cannot be checked just now: the provider sends it again). */
   | { ok: false; status: 400 | 401 | 403 | 503; reason: string };

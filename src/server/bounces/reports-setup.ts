@@ -9,7 +9,7 @@ import type { Subscriptions } from '../consent/subscriptions.js';
 import type { Db } from '../db/open-database.js';
 import { createBounceMailbox, type BounceMailbox } from './bounce-mailbox.js';
 import { Feedback } from './act-on-reports.js';
-import { createMailgunWebhook, type SignatureMemory } from './mailgun-webhook.js';
+import { createMailgunWebhook } from './mailgun-webhook.js';
 import { createReportReader } from './report-reader.js';
 import { createPostmarkWebhook } from './postmark-webhook.js';
 import { createResendWebhook } from './resend-webhook.js';
@@ -31,19 +31,12 @@ export interface FeedbackParts {
 }
 
 /** The webhooks the configuration turns on (each provider's file beside this one). */
-export function configuredWebhooks(
-  config: Pick<MessagingConfig, 'feedback'>,
-  /** Where one-use signature tokens are remembered; the server passes the database's. */
-  signatures?: SignatureMemory,
-): FeedbackWebhook[] {
+export function configuredWebhooks(config: Pick<MessagingConfig, 'feedback'>): FeedbackWebhook[] {
   const { feedback } = config;
   const webhooks: FeedbackWebhook[] = [];
   if (feedback?.ses) webhooks.push(createSesWebhook(feedback.ses));
   if (feedback?.postmark) webhooks.push(createPostmarkWebhook(feedback.postmark));
-  if (feedback?.mailgun)
-    webhooks.push(
-      createMailgunWebhook({ signingKey: feedback.mailgun.signingKey, ...(signatures ? { signatures } : {}) }),
-    );
+  if (feedback?.mailgun) webhooks.push(createMailgunWebhook({ signingKey: feedback.mailgun.signingKey }));
   if (feedback?.sendgrid) webhooks.push(createSendgridWebhook(feedback.sendgrid));
   if (feedback?.resend) webhooks.push(createResendWebhook(feedback.resend));
   return webhooks;
@@ -66,7 +59,7 @@ export function createFeedbackParts(
 ): FeedbackParts | undefined {
   const { secretKey } = config;
   if (!secretKey) return undefined;
-  const webhooks = configuredWebhooks(config, db.webhookSignatures);
+  const webhooks = configuredWebhooks(config);
   const tokens = createMessageTokens(secretKey, config.previousSecretKey);
   const feedback = new Feedback({
     sentMessages: db.sentMessages,
@@ -76,6 +69,7 @@ export function createFeedbackParts(
     subscriptions,
     pauses: db.broadcastPauses,
     tokens,
+    signatures: db.webhookSignatures,
   });
   const { bounceAddress, bounceImapUrl, bounceMaxBytes } = config.feedback ?? {};
   return {

@@ -231,6 +231,23 @@ for (const engine of storeEngines) {
       );
       expect(counted.json()).toMatchObject({ stored: 0, unmatched: 1 });
       expect(replayed.json()).toEqual({ error: 'this signature was used already, with another report' });
+      // A signature first used on an event we do not act on ("opened") is remembered all the same:
+      // its token with a complaint is refused too.
+      const opened = mailgunBody({ id: 'event-opened', event: 'opened', timestamp: Date.now() / 1000 });
+      expect((await post(opened)).statusCode).toBe(200);
+      const openedSignature = (JSON.parse(opened) as { signature: { token: string; timestamp: string } }).signature;
+      const complaintOnOpened = await post(
+        mailgunBody(
+          {
+            id: 'event-on-opened',
+            event: 'complained',
+            timestamp: Date.now() / 1000,
+            'user-variables': { token: tokens[2] },
+          },
+          { token: openedSignature.token, at: Number(openedSignature.timestamp) * 1000 },
+        ),
+      );
+      expect(complaintOnOpened.statusCode).toBe(403);
       expect(await may(2)).toBe(true);
       const history = await store.consentEvents.history(people[0]!.id);
       expect(history.map((event) => event.kind)).toContain('email_bounced');

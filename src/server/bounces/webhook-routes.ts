@@ -53,7 +53,11 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app
       await confirmSubscription(verdict.confirmSubscriptionUrl);
       request.log.info({ source: hook.source }, 'confirmed the SNS subscription');
     }
-    const outcome = await feedback.receive(verdict.events);
+    const outcome = await feedback.receive(verdict.events, verdict.signature);
+    if (outcome.replayed) {
+      request.log.warn({ source: hook.source, status: 403 }, 'a webhook was refused: its signature was used before');
+      return reply.code(403).send({ error: 'this signature was used already, with another report' });
+    }
     if (outcome.unmatched > 0)
       request.log.info(
         { source: hook.source, unmatched: outcome.unmatched },

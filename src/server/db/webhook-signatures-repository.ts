@@ -1,8 +1,8 @@
 // One-use signature tokens of provider requests whose signature does not cover the body (issue 42):
 // shared by every instance of the site through the database, kept until the signature expires.
-// The uses of requests arriving together are written together: one transaction a batch, not three
-// statements a request (on SQLite each its own write, holding the lock the sign-ups wait for;
-// docs/performance.md, bench:feedback).
+// The reports' batch (bounces/act-on-reports.ts) checks the tokens of all its requests at once: one
+// statement a batch, not three a request (on SQLite each its own write, holding the lock the
+// sign-ups wait for; docs/performance.md, bench:feedback).
 import { stamp, type QueryContext } from './sql-dialect.js';
 
 /** first: never seen; again: the same request once more (a redelivery); reused: the token with another body. */
@@ -16,8 +16,6 @@ export interface SignatureToken {
   expiresAt: Date;
 }
 
-/** At most this many uses a batch. */
-const MOST_A_BATCH = 500;
 /** Expired tokens are deleted at most this often, in a batch's transaction. */
 const SWEEP_EVERY_MS = 60_000;
 /** The longest token kept (Mailgun's are 50 characters). */
@@ -26,56 +24,9 @@ const TOKEN_CHARACTERS = 200;
 const keyOf = (use: SignatureToken) => `${use.source}\n${use.token.slice(0, TOKEN_CHARACTERS)}`;
 
 export class WebhookSignaturesRepository {
-  private pending: {
-    use: SignatureToken;
-    resolve: (answer: SignatureUse) => void;
-    reject: (error: unknown) => void;
-  }[] = [];
-  private scheduled = false;
-  private flushing = false;
   private sweptAt = 0;
 
   constructor(private readonly context: QueryContext) {}
-
-  /** Remembers this token with this body; says whether it was new, the same request again, or reused. */
-  use(source: string, token: string, bodyHash: string, expiresAt: Date): Promise<SignatureUse> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ use: { source, token, bodyHash, expiresAt }, resolve, reject });
-      this.schedule();
-    });
-  }
-
-  private schedule(): void {
-    if (this.scheduled || this.flushing) return;
-    this.scheduled = true;
-    // No wait of its own: every request read in this turn of the event loop goes in the batch, and
-    // those arriving while it is written go in the next. A fixed wait here adds to every report's
-    // answer, and a provider posting over a few connections sends only as fast as we answer.
-    setImmediate(() => void this.flush());
-  }
-
-  private async flush(): Promise<void> {
-    this.scheduled = false;
-    this.flushing = true;
-    const batch = this.pending.splice(0, MOST_A_BATCH);
-    try {
-      const answers = await this.useMany(batch.map((each) => each.use));
-      batch.forEach((each, index) => each.resolve(answers[index]!));
-    } catch (error) {
-      // The database is away (each caller answers 503; the provider sends again), or one use cannot
-      // be written: each is tried on its own, so only its own caller fails.
-      if (batch.length === 1) batch[0]!.reject(error);
-      else
-        for (const each of batch)
-          await this.useMany([each.use]).then(
-            ([answer]) => each.resolve(answer!),
-            (own: unknown) => each.reject(own),
-          );
-    } finally {
-      this.flushing = false;
-      if (this.pending.length > 0) this.schedule();
-    }
-  }
 
   /** The answers for these uses, in order, in one transaction; a token twice in them is "again" or "reused" the second time. */
   async useMany(uses: SignatureToken[]): Promise<SignatureUse[]> {

@@ -207,18 +207,17 @@ for (const engine of storeEngines) {
       expect(await may(0)).toBe(false);
       // Mailgun signs only its timestamp and token: that signature with another report (a complaint
       // about someone else) is a replay, refused, and nobody is touched.
-      const used = (JSON.parse(signed) as { signature: { token: string; timestamp: string } }).signature;
-      const replayed = await post(
-        mailgunBody(
-          {
-            id: 'event-replayed',
-            event: 'complained',
-            timestamp: Date.now() / 1000,
-            'user-variables': { token: tokens[2] },
-          },
-          { token: used.token, at: Number(used.timestamp) * 1000 },
-        ),
-      );
+      const complaintWithSignatureOf = (earlier: string, id: string) => {
+        const used = (JSON.parse(earlier) as { signature: { token: string; timestamp: string } }).signature;
+        const complaint = {
+          id,
+          event: 'complained',
+          timestamp: Date.now() / 1000,
+          'user-variables': { token: tokens[2] },
+        };
+        return post(mailgunBody(complaint, { token: used.token, at: Number(used.timestamp) * 1000 }));
+      };
+      const replayed = await complaintWithSignatureOf(signed, 'event-replayed');
       expect(replayed.statusCode).toBe(403);
       // A report with no token of ours, naming a Message-ID worked out from the counted ids: nothing.
       const counted = await post(
@@ -235,18 +234,7 @@ for (const engine of storeEngines) {
       // its token with a complaint is refused too.
       const opened = mailgunBody({ id: 'event-opened', event: 'opened', timestamp: Date.now() / 1000 });
       expect((await post(opened)).statusCode).toBe(200);
-      const openedSignature = (JSON.parse(opened) as { signature: { token: string; timestamp: string } }).signature;
-      const complaintOnOpened = await post(
-        mailgunBody(
-          {
-            id: 'event-on-opened',
-            event: 'complained',
-            timestamp: Date.now() / 1000,
-            'user-variables': { token: tokens[2] },
-          },
-          { token: openedSignature.token, at: Number(openedSignature.timestamp) * 1000 },
-        ),
-      );
+      const complaintOnOpened = await complaintWithSignatureOf(opened, 'event-on-opened');
       expect(complaintOnOpened.statusCode).toBe(403);
       expect(await may(2)).toBe(true);
       const history = await store.consentEvents.history(people[0]!.id);

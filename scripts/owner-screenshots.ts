@@ -126,6 +126,22 @@ for (const [index, reason] of (['bounced', 'bounced', 'complained', 'sms_stop'] 
     phone ? 'sms_off' : reason === 'complained' ? 'email_complained' : 'email_bounced',
   );
 }
+// Two receiving servers' DMARC reports: our email failed their checks (the overview says so and what to do).
+for (const [index, detail] of ['scamsavvy.example', 'scamsavvy.example'].entries()) {
+  const token = `authfailure${String(index).padStart(19, '0')}`;
+  await store.sentMessages.sending([
+    { token, channel: 'email', purpose: 'broadcast', signupId: null, addressHash: `auth${index}` },
+  ]);
+  await store.feedbackEvents.store({
+    source: 'imap',
+    eventId: `auth-failure-${index}`,
+    kind: 'auth_failure',
+    token,
+    code: 'dkim',
+    detail,
+    occurredAt: now.toISOString(),
+  });
+}
 await store.owners.add('owner@example.com');
 const owner = await store.owners.byEmail('owner@example.com');
 const token = newSecret();

@@ -27,7 +27,7 @@ export type WebhookVerdict =
        */
       signature?: SignatureToken;
     }
-  /** Refused: 401 (no or bad credentials/signature), 403 (signed, but not for us: a topic we did not ask for, too old, replayed), 400 (not readable after verifying), 503 (cannot be checked just now: the provider sends it again). */
+  /** Refused: 401 (no or bad credentials/signature), 403 (signed, but not for us: a topic we did not ask for, too old; a replayed one-use signature is refused by the reports' batch, also 403), 400 (not readable after verifying), 503 (cannot be checked just now: the provider sends it again). */
   | { ok: false; status: 400 | 401 | 403 | 503; reason: string };
 
 export interface FeedbackWebhook {

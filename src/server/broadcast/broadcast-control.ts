@@ -45,6 +45,8 @@ export interface RunningSender {
   stop(): void;
   /** How it ended; its transports are closed by then. */
   done: Promise<SenderReport>;
+  /** Resolves once the sender is on record as alive (or has ended without getting that far). */
+  registered: Promise<void>;
 }
 
 /** Where `npm run broadcast -- send` starts from, once the rules have let it. */
@@ -291,7 +293,11 @@ export class BroadcastControl {
       throw error;
     }
     const done = sender.run(broadcast).finally(() => transports.email?.close());
-    return { stop: () => sender.stop(), done };
+    const ended = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    return { stop: () => sender.stop(), done, registered: Promise.race([sender.registered, ended]) };
   }
 
   /**
@@ -361,6 +367,9 @@ export class BroadcastControl {
       )
       .finally(() => this.running.delete(current.name));
     this.running.set(current.name, { sender, done });
+    // The page that answers "Send" shows the broadcast as sending (with Pause), never as stopped
+    // because its sender had not yet put itself on record.
+    await sender.registered;
   }
 
   /**

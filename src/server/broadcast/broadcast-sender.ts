@@ -85,12 +85,17 @@ export class BroadcastSender {
       this.limiters[channel].setRate(this.options.rates[channel] / senders);
   }
 
+  private onRegistered: () => void = () => undefined;
+  /** Resolves once this sender is on record as alive: from then on the broadcast's progress counts it. */
+  readonly registered = new Promise<void>((resolve) => (this.onRegistered = resolve));
+
   async run(broadcast: Broadcast): Promise<SenderReport> {
     const { store } = this.options;
     const { unknown } = await store.broadcastSenders.registerSender(
       { id: this.id, broadcastId: broadcast.id, host: this.options.host, pid: this.options.pid },
       this.isDead,
     );
+    this.onRegistered();
     this.report.markedUnknown += unknown;
     await changeState(store.broadcasts, broadcast.id, 'start');
     await this.shareRates(broadcast.id);

@@ -70,7 +70,27 @@ export interface FeedbackOptions {
   tokens: MessageTokens;
   /** Where signature tokens that do not cover the body are remembered (Mailgun's): needed to receive them. */
   signatures?: Pick<WebhookSignaturesRepository, 'useMany'>;
+  /**
+   * Runs a batch's checks and writes (the signatures, the progress moves, the store) as one
+   * transaction on stores bound to it: one commit a batch (Db.reportsTransaction). Without it, each
+   * write is its own, on the stores above.
+   */
+  transaction?: <T>(work: (stores: BatchStores) => Promise<T>) => Promise<T>;
   now?: () => Date;
+}
+
+/** What a batch is stored with, in one transaction where the database offers it. */
+export interface BatchStores {
+  sentMessages: Pick<SentMessagesRepository, 'find' | 'findByTokens' | 'advanceMany'>;
+  feedbackEvents: Pick<FeedbackEventsRepository, 'storeMany'>;
+  signatures?: Pick<WebhookSignaturesRepository, 'useMany'>;
+}
+
+/** A batch once stored: each report, the message it is about, and whether it is new (to be acted on). */
+interface StoredBatch {
+  events: FeedbackEvent[];
+  messages: (SentMessage | undefined)[];
+  fresh: boolean[];
 }
 
 /** One request's reports waiting for a batch, its signature token if it has one, and how to answer it. */
@@ -159,26 +179,35 @@ export class Feedback {
   /**
    * The batch's one-use signatures checked and remembered first, in one statement: a caller whose
    * token came before with another body is answered "replayed" and none of its reports is read.
+   * Then its reports are stored, all in one transaction where the database offers it, and acted on.
    */
   private async signedThenProcessed(batch: Caller[]): Promise<FeedbackOutcome[]> {
-    const signed = batch.filter((each) => each.signature !== undefined);
+    const inTransaction = this.options.transaction ?? ((work) => work(this.options));
     const replayed = new Set<Caller>();
-    if (signed.length > 0) {
-      const { signatures } = this.options;
-      if (!signatures) throw new Error('signatures that do not cover the body cannot be remembered here');
-      const uses = await signatures.useMany(signed.map((each) => each.signature!));
-      signed.forEach((each, index) => uses[index] === 'reused' && replayed.add(each));
-    }
-    const outcomes = await this.process(batch.map((each) => (replayed.has(each) ? [] : each.events)));
-    return outcomes.map((outcome, index) => (replayed.has(batch[index]!) ? { ...outcome, replayed: true } : outcome));
+    const groups: FeedbackEvent[][] = [];
+    const stored = await inTransaction(async (stores) => {
+      const signed = batch.filter((each) => each.signature !== undefined);
+      if (signed.length > 0) {
+        if (!stores.signatures) throw new Error('signatures that do not cover the body cannot be remembered here');
+        const uses = await stores.signatures.useMany(signed.map((each) => each.signature!));
+        signed.forEach((each, index) => uses[index] === 'reused' && replayed.add(each));
+      }
+      groups.splice(0, groups.length, ...batch.map((each) => (replayed.has(each) ? [] : each.events)));
+      return this.store(groups.flat(), stores);
+    });
+    await this.actOnFresh(stored);
+    return this.outcomes(groups, stored).map((outcome, index) =>
+      replayed.has(batch[index]!) ? { ...outcome, replayed: true } : outcome,
+    );
   }
 
-  /** One batch: messages looked up together, reports stored together, states advanced together. */
-  private async process(groups: FeedbackEvent[][]): Promise<FeedbackOutcome[]> {
-    const { sentMessages, feedbackEvents, tokens } = this.options;
+  /** One batch: messages looked up together, progress moved together, reports stored together. */
+  private async store(reports: FeedbackEvent[], stores: BatchStores): Promise<StoredBatch> {
+    const { tokens } = this.options;
+    const { sentMessages, feedbackEvents } = stores;
     // A provider's "permanent" read again through the receiving server's own answer.
-    const events = groups.flat().map(secondOpinion);
-    if (events.length === 0) return groups.map(() => ({ stored: 0, duplicates: 0, unmatched: 0 }));
+    const events = reports.map(secondOpinion);
+    if (events.length === 0) return { events, messages: [], fresh: [] };
     // A token that is not ours is a forgery or a mistake: it matches nothing, and nothing else is tried.
     const ours = events.map((event) =>
       event.message.token && tokens.verify(event.message.token) ? event.message.token.toLowerCase() : undefined,
@@ -188,17 +217,17 @@ export class Feedback {
     for (const [index, event] of events.entries()) {
       const token = ours[index];
       if (event.message.token) messages.push(token ? byToken.get(token) : undefined);
-      else messages.push(await this.match(event)); // by the provider's ids: rare, one at a time
+      else messages.push(await this.match(event, sentMessages)); // by the provider's ids: rare, one at a time
     }
     // Progress reports (delivered, sent …) only move a state forward, which is the same however often
     // it is done: moved first, many at once, so that they are stored already acted on (a failure
     // before the store is answered 5xx, and the provider's retry moves and stores them).
-    const progress = (index: number) => PROGRESS_ONLY.has(events[index]!.kind);
     const moves = new Map<SentMessageState, string[]>();
     for (const [index, event] of events.entries()) {
       const message = messages[index];
       const state = STATE_OF[event.kind];
-      if (message && progress(index) && state) moves.set(state, [...(moves.get(state) ?? []), message.token]);
+      if (message && PROGRESS_ONLY.has(event.kind) && state)
+        moves.set(state, [...(moves.get(state) ?? []), message.token]);
     }
     for (const [state, moved] of moves) await sentMessages.advanceMany([...new Set(moved)], state);
     // To act on: new, or stored earlier but never acted on (its action failed: this is the retry).
@@ -213,20 +242,29 @@ export class Feedback {
         detail: event.detail ?? null,
         // Whatever the source: a time outside a sane window is taken as now (never one the database refuses).
         occurredAt: reportedAt(Date.parse(event.occurredAt), this.now().getTime(), this.now().getTime()),
-        acted: progress(index) || !messages[index],
+        acted: PROGRESS_ONLY.has(event.kind) || !messages[index],
       })),
     );
-    // The rest act one by one, and are marked acted only then: had an action failed, a redelivery
-    // (or the sweep) acts.
+    return { events, messages, fresh };
+  }
+
+  /**
+   * The stored reports still to act on, one by one (after the batch's transaction), each marked
+   * acted only then: had an action failed, a redelivery (or the sweep) acts.
+   */
+  private async actOnFresh({ events, messages, fresh }: StoredBatch): Promise<void> {
     const acting: FeedbackEvent[] = [];
     for (const [index, event] of events.entries()) {
       const message = messages[index];
-      if (!fresh[index] || !message || progress(index)) continue;
+      if (!fresh[index] || !message || PROGRESS_ONLY.has(event.kind)) continue;
       await this.act(event, message);
       acting.push(event);
     }
-    if (acting.length > 0) await feedbackEvents.acted(acting);
-    // Each caller's own counts.
+    if (acting.length > 0) await this.options.feedbackEvents.acted(acting);
+  }
+
+  /** Each caller's own counts. */
+  private outcomes(groups: FeedbackEvent[][], { messages, fresh }: StoredBatch): FeedbackOutcome[] {
     const outcomes: FeedbackOutcome[] = [];
     let index = 0;
     for (const group of groups) {
@@ -266,9 +304,12 @@ export class Feedback {
   }
 
   /** The message a report is about: by a token only we could have issued, else by the provider's ids. */
-  private async match(event: FeedbackEvent): Promise<SentMessage | undefined> {
+  private async match(
+    event: FeedbackEvent,
+    sentMessages: BatchStores['sentMessages'],
+  ): Promise<SentMessage | undefined> {
     const { token, providerId, messageId } = event.message;
-    const { sentMessages, tokens } = this.options;
+    const { tokens } = this.options;
     if (token) {
       // A token that is not ours is a forgery or a mistake: never fall back to anything else.
       if (!tokens.verify(token)) return undefined;

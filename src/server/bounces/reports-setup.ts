@@ -53,7 +53,14 @@ export function createFeedbackParts(
   config: MessagingConfig,
   db: Pick<
     Db,
-    'sentMessages' | 'feedbackEvents' | 'subscribers' | 'optOuts' | 'broadcastPauses' | 'ping' | 'webhookSignatures'
+    | 'sentMessages'
+    | 'feedbackEvents'
+    | 'subscribers'
+    | 'optOuts'
+    | 'broadcastPauses'
+    | 'ping'
+    | 'webhookSignatures'
+    | 'reportsTransaction'
   >,
   subscriptions: Subscriptions,
 ): FeedbackParts | undefined {
@@ -70,6 +77,15 @@ export function createFeedbackParts(
     pauses: db.broadcastPauses,
     tokens,
     signatures: db.webhookSignatures,
+    // A batch's writes in one transaction: one commit a batch (docs/performance.md, bench:feedback).
+    transaction: (work) =>
+      db.reportsTransaction((stores) =>
+        work({
+          sentMessages: stores.sentMessages,
+          feedbackEvents: stores.feedbackEvents,
+          signatures: stores.webhookSignatures,
+        }),
+      ),
   });
   const { bounceAddress, bounceImapUrl, bounceMaxBytes } = config.feedback ?? {};
   return {

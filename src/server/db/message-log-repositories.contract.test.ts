@@ -1,5 +1,6 @@
 // The message log, the reports and the health figures on every engine: the rates are over the
 // messages a provider took, and the soft-bounce window counts by when we received each report.
+import { setTimeout as pause } from 'node:timers/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { storeEngines } from '../test/store-engines.js';
 import { openDatabase } from './open-database.js';
@@ -44,6 +45,63 @@ for (const engine of storeEngines) {
         'first',
       ]);
       expect(await signatures.useMany([use('mailgun', 't1', 'another body')])).toEqual(['first']);
+    });
+
+    it("a batch of reports' writes are one transaction: all kept, or none when the batch throws", async () => {
+      const { store } = await open();
+      await store.sentMessages.sending([
+        { token: token(1), channel: 'email', purpose: 'confirmation', signupId: null, addressHash: 'h1' },
+      ]);
+      const use = (name: string) => ({
+        source: 'mailgun',
+        token: name,
+        bodyHash: 'body',
+        expiresAt: new Date('2026-11-23T10:15:00.000Z'),
+      });
+      const report = (eventId: string) => ({
+        source: 'mailgun',
+        eventId,
+        kind: 'delivered',
+        token: token(1),
+        occurredAt: '2026-11-23T10:00:00.000Z',
+        acted: true,
+      });
+      await expect(
+        store.reportsTransaction(async (stores) => {
+          await stores.webhookSignatures.useMany([use('lost')]);
+          await stores.sentMessages.advanceMany([token(1)], 'delivered');
+          await stores.feedbackEvents.storeMany([report('lost')]);
+          throw new Error('the batch failed after its writes');
+        }),
+      ).rejects.toThrow('the batch failed after its writes');
+      // Nothing of it was kept: the signature is new again, the message unmoved, the report not stored.
+      expect(await store.webhookSignatures.useMany([use('lost')])).toEqual(['first']);
+      expect((await store.sentMessages.find({ token: token(1) }))?.state).toBe('sending');
+      expect(await store.feedbackEvents.storeMany([report('lost')])).toEqual([true]);
+
+      // A sign-up arriving meanwhile waits for the transaction and is kept too; on SQLite the
+      // transaction holds the write lock from its start, so a read before its first write is never
+      // refused because the sign-up writer committed in between.
+      const person = (email: string) => ({
+        name: 'Rosa Díaz',
+        phone: '+15551234567',
+        email,
+        betaTesting: false,
+        consentVersion: '2026-11-22',
+      });
+      await store.signups.add(person('first@example.com')); // the writer thread started, and ready
+      let signUp: Promise<unknown> | undefined;
+      const kept = await store.reportsTransaction(async (stores) => {
+        const found = await stores.sentMessages.findByTokens([token(1)]);
+        signUp = store.signups.add(person('rosa@example.com'));
+        await pause(50);
+        await stores.sentMessages.advanceMany([token(1)], 'delivered');
+        return [found.size, await stores.feedbackEvents.storeMany([report('kept')])];
+      });
+      await signUp;
+      expect(kept).toEqual([1, [true]]);
+      expect((await store.sentMessages.find({ token: token(1) }))?.state).toBe('delivered');
+      expect(await store.signups.count()).toBe(2);
     });
 
     it('a bounce or complaint rate is over the messages a provider took: refusals during an outage do not dilute it', async () => {

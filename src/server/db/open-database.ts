@@ -6,6 +6,7 @@ import { CarryOverRepository } from './carry-over.js';
 import { SecretKeysRepository } from './secret-keys-repository.js';
 import { JoiningTextsRepository } from './joining-texts-repository.js';
 import { InboundTextsRepository } from './inbound-texts-repository.js';
+import { oneTransaction } from './one-transaction.js';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -89,11 +90,19 @@ export interface Db {
   readonly restoreMarks: RestoreMarksRepository;
   /** One-use signature tokens of provider webhooks that do not sign the body (Mailgun). */
   readonly webhookSignatures: WebhookSignaturesRepository;
+  /**
+   * A batch of provider reports' writes as one transaction (bounces/act-on-reports.ts): the
+   * signatures remembered, the messages moved on, the reports stored; one commit a batch.
+   */
+  reportsTransaction<T>(work: (stores: ReportStores) => Promise<T>): Promise<T>;
   /** Resolves if the database answers a trivial query; rejects if it cannot be reached. */
   ping(): Promise<void>;
   /** Writes what was already accepted, then closes every connection. */
   close(): Promise<void>;
 }
+
+/** The repositories a batch of reports writes, bound to one transaction. */
+export type ReportStores = Pick<Db, 'sentMessages' | 'feedbackEvents' | 'webhookSignatures'>;
 
 /** What a broadcast's parts read and write: the broadcasts, their senders, pauses, outbox and recipients. */
 export type BroadcastDb = Pick<
@@ -162,6 +171,7 @@ function handle(
   const { engine } = dialect;
   const context = { db: kysely, dialect, writer, now };
   let closing: Promise<void> | undefined;
+  const webhookSignatures = new WebhookSignaturesRepository(context);
   return {
     engine,
     signups: new SignupsRepository({ db: kysely, dialect, writer, now }),
@@ -187,7 +197,16 @@ function handle(
     secretKeys: new SecretKeysRepository(context),
     carryOver: new CarryOverRepository(context),
     restoreMarks: new RestoreMarksRepository(context),
-    webhookSignatures: new WebhookSignaturesRepository(context),
+    webhookSignatures,
+    reportsTransaction: (work) =>
+      oneTransaction(kysely, engine, (trx) => {
+        const bound = { ...context, db: trx };
+        return work({
+          sentMessages: new SentMessagesRepository(bound),
+          feedbackEvents: new FeedbackEventsRepository(bound),
+          webhookSignatures: webhookSignatures.on(bound),
+        });
+      }),
     async ping() {
       await sql`SELECT 1 FROM signups LIMIT 1`.execute(kysely);
     },

@@ -6,6 +6,8 @@ import { chromiumLaunchOptions } from './scripts/chromium.mjs';
 
 const port = Number(process.env.E2E_PORT ?? 4310);
 // Set once in the runner; the workers inherit it, so every test and the server share one file.
+// No .env in the checkout reaches the servers and commands the tests start (they inherit this).
+process.env.ENV_FILE = '';
 process.env.E2E_DATABASE_FILE ??= path.join(tmpdir(), `scamsavvy-e2e-${process.pid}-${Date.now()}.db`);
 
 export default defineConfig({

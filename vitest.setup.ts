@@ -2,6 +2,9 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach, beforeEach, vi } from 'vitest';
 
+// No .env in the checkout reaches the processes the tests start (server/settings-files.ts).
+process.env.ENV_FILE = '';
+
 let allowed: RegExp[] = [];
 let unexpected: string[] = [];
 

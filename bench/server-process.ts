@@ -39,6 +39,7 @@ export async function startProductionServer(
   const child = spawn(process.execPath, [...nodeArgs, 'dist/node/server/index.js'], {
     env: {
       ...process.env,
+      ENV_FILE: '', // a .env in the checkout never reaches a measured server
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: database.kind === 'sqlite' ? `sqlite:${database.file}` : database.url,

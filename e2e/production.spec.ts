@@ -267,14 +267,22 @@ test.describe('the systemd unit', () => {
       const settings = path.join(dir, 'scamsavvy.env');
       writeFileSync(
         settings,
-        `# as deploy/scamsavvy.env.example\nDATABASE_URL=sqlite:${dir}/signups.db\nMAIL_POSTAL_ADDRESS='ScamSavvy, 1 Example Street, Springfield'\n`,
+        [
+          '# as deploy/scamsavvy.env.example',
+          `DATABASE_URL=sqlite:${dir}/signups.db`,
+          "MAIL_POSTAL_ADDRESS='1 Example Street, Springfield'",
+          // Unquoted, with spaces: the line as systemd reads it, now read the same way by every door.
+          `BACKUP_DIR=${dir}/backups`,
+          'BACKUP_COMMAND=true copy {file} offsite:scamsavvy-backups',
+          '',
+        ].join('\n'),
       );
       const env = { ...process.env, SCAMSAVVY_HOME: process.cwd(), SCAMSAVVY_ENV: settings, SCAMSAVVY_USER: 'root' };
       const run = promisify(execFile);
-      await run('deploy/scamsavvy', ['db:migrate'], { env });
-      const { stdout } = await run('deploy/scamsavvy', ['db:backup', '--', '--out', path.join(dir, 'first.sqlite')], {
-        env,
-      });
+      const wrapper = path.resolve('deploy/scamsavvy');
+      await run(wrapper, ['db:migrate'], { env });
+      // Typed in another folder: a relative --out is found there, not in the project's folder.
+      const { stdout } = await run(wrapper, ['db:backup', '--', '--out', 'first.sqlite'], { env, cwd: dir });
       expect(stdout).toContain(`Backed up the SQLite file ${dir}/signups.db to ${dir}/first.sqlite`);
       const usage = await run('deploy/scamsavvy', [], { env }).catch(
         (error: { code: number; stdout: string }) => error,

@@ -10,6 +10,7 @@ export async function startBuiltServer(port, env = {}) {
   const server = spawn(process.execPath, ['dist/node/server/index.js'], {
     env: {
       ...process.env,
+      ENV_FILE: '', // a .env in the checkout never reaches a measured server
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: `sqlite:${dir}/signups.db`,

@@ -14,7 +14,8 @@ const STOP_TIMEOUT_MS = 30_000;
 
 export async function startServer(port: number, env: Record<string, string>): Promise<RunningServer> {
   const child = spawn(process.execPath, ['dist/node/server/index.js'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    // ENV_FILE empty: a .env in the checkout never reaches a test's server.
+    env: { ...process.env, ENV_FILE: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -81,12 +81,12 @@ describe('signups:ask-to-confirm', () => {
     expect((await mailer.runOnce()).sent).toBe(2);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await mailer.runOnce()).sent).toBe(2);
-    expect(sink.messages().map((mail) => mail.envelope.to[0]).sort()).toEqual([
-      'old0@example.com',
-      'old1@example.com',
-      'old2@example.com',
-      'old3@example.com',
-    ]);
+    expect(
+      sink
+        .messages()
+        .map((mail) => mail.envelope.to[0])
+        .sort(),
+    ).toEqual(['old0@example.com', 'old1@example.com', 'old2@example.com', 'old3@example.com']);
     expect(sink.messages()[0]?.parsed.text).toContain('Pressing the button is what keeps you on the list.');
     email.close(); // before the SMTP server stops (it waits for open connections)
 

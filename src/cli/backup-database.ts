@@ -1,5 +1,5 @@
 // `npm run db:backup -- --out FILE`: a checked copy of the live database, made while the server runs.
-import { mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../server/config.js';
 import { backupFileName } from '../server/backups/backup-files.js';
@@ -10,7 +10,17 @@ import { BackupError } from '../server/db/database-errors.js';
 import { openDatabase } from '../server/db/open-database.js';
 import { fileSize } from '../shared/plain-numbers.js';
 import { describeTables } from './backup-report.js';
-import { describe, isEntryPoint, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
+import {
+  CliError,
+  describe,
+  fileProblem,
+  isEntryPoint,
+  ownerPath,
+  readFlags,
+  runCli,
+  TERMINAL,
+  type Output,
+} from './cli-support.js';
 
 const usage = `Usage: npm run --silent db:backup -- --out FILE
        npm run --silent db:backup              (into BACKUP_DIR, when it is set)
@@ -31,19 +41,26 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
   const config = loadConfig();
   const { database } = config;
   const startedAt = new Date();
-  const named = flags.values.out?.trim();
-  const folder = named
-    ? statSync(named, { throwIfNoEntry: false })?.isDirectory()
-      ? named
-      : undefined
-    : config.backup?.dir;
+  const given = flags.values.out?.trim();
+  const named = given ? ownerPath(given) : undefined;
+  const folder = named ? (isFolder(named) ? named : undefined) : config.backup?.dir;
   if (!named && !folder) {
     err.write(`Say where the copy goes with --out FILE (or set BACKUP_DIR).\n\n${usage}\n`);
     return 2;
   }
   // BACKUP_DIR is made when it is not there yet, readable by its owner only (as the schedule makes it).
-  if (folder) mkdirSync(folder, { recursive: true, mode: 0o700 });
   const file = path.resolve(folder ? path.join(folder, backupFileName(database.kind, startedAt)) : (named as string));
+  try {
+    if (folder) mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const parent = path.dirname(file);
+    if (!statSync(parent).isDirectory()) throw Object.assign(new Error(`${parent} is a file`), { code: 'ENOTDIR' });
+    accessSync(parent, constants.W_OK);
+  } catch (error) {
+    const problem = fileProblem(error, file, 'write');
+    if (!(problem instanceof CliError)) throw problem;
+    err.write(`No backup was made. ${problem.message}\n`);
+    return 1;
+  }
 
   let made: MadeBackup;
   try {
@@ -67,6 +84,15 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
     ].join('\n'),
   );
   return 0;
+}
+
+/** True for a folder; false for a file, nothing there, or a path that cannot be looked at (said when writing). */
+function isFolder(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
 }
 
 /** Adds the run to the record the dashboard reads; false when the database cannot take it (not set up, unreachable). */

@@ -153,6 +153,14 @@ describe('npm run broadcast', () => {
     expect(refused.err).toMatch(/^The test email was not sent\. .+\n {2}Its answer: ".*554.*"\n$/);
     expect(refused.err).not.toContain('owner@example.com');
     expect(sink.messages()).toHaveLength(0);
+    // A "try again later" answer: one try only, so the command never promises to keep trying.
+    sink.rejectNext(451, '4.3.0 Try again later');
+    const later = await run('test', 'launch', '--to', 'owner@example.com');
+    expect(later.code).toBe(1);
+    expect(later.err).toMatch(
+      /^The test email was not sent\. The mail server asked us to try again later.*: nothing more will be tried; run the test again in a few minutes\.\n/,
+    );
+    expect(later.err).not.toContain('keep trying');
   });
 
   it('shows a pause of ours in status and list, and retry queues what failed by no fault of the person', async () => {

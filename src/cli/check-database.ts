@@ -3,7 +3,18 @@ import { loadConfig } from '../server/config.js';
 import { checkBackupFile, checkLiveDatabase, type CheckAnswer } from '../server/backups/database-check.js';
 import { BackupError } from '../server/db/database-errors.js';
 import { describeTables } from './backup-report.js';
-import { describe, isEntryPoint, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
+import { accessSync, constants } from 'node:fs';
+import {
+  CliError,
+  describe,
+  fileProblem,
+  isEntryPoint,
+  ownerPath,
+  readFlags,
+  runCli,
+  TERMINAL,
+  type Output,
+} from './cli-support.js';
 
 const usage = `Usage: npm run --silent db:check
        npm run --silent db:check -- --file FILE
@@ -19,8 +30,18 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
   if ('exitCode' in flags) return flags.exitCode;
   let answer: CheckAnswer;
   try {
-    if (flags.values.file) answer = await checkBackupFile(flags.values.file);
-    else {
+    if (flags.values.file) {
+      const file = ownerPath(flags.values.file);
+      try {
+        accessSync(file, constants.R_OK);
+      } catch (error) {
+        const problem = fileProblem(error, file, 'read');
+        if (!(problem instanceof CliError)) throw problem;
+        err.write(`Problem: ${problem.message}\n`);
+        return 1;
+      }
+      answer = await checkBackupFile(file);
+    } else {
       const { database } = loadConfig();
       answer = await checkLiveDatabase(database, describe(database));
     }

@@ -2,9 +2,12 @@
 import { checkSecretKey, SecretKeyMismatchError } from '../server/messaging/secret-key-check.js';
 import { createInterface } from 'node:readline/promises';
 import { realpathSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, type DatabaseConfig } from '../server/config.js';
+import { loadSettingsFiles } from '../server/settings-files.js';
 import { openDatabase, type Db } from '../server/db/open-database.js';
 import { NotMigratedError } from '../server/db/database-errors.js';
 
@@ -71,7 +74,8 @@ export async function openStoreForCli({ migrate = false } = {}): Promise<{ store
     if (error instanceof SecretKeyMismatchError) throw new CliError(error.message);
     const { code, message } = error as { code?: string; message: string };
     if (error instanceof NotMigratedError) throw new CliError(`${where} is not set up yet. ${error.message}`);
-    if (code === 'SQLITE_CANTOPEN')
+    // better-sqlite3 says a missing folder with a TypeError of its own, a missing file with SQLITE_CANTOPEN.
+    if (code === 'SQLITE_CANTOPEN' || (database.kind === 'sqlite' && /directory does not exist/.test(message)))
       throw new CliError(
         `There is no database at ${where}. Check DATABASE_URL, or start the server once to create it.`,
       );
@@ -87,19 +91,27 @@ export async function openStoreForCli({ migrate = false } = {}): Promise<{ store
   }
 }
 
-/** Runs a command's main function with the exit codes and messages the owner sees. */
+/**
+ * Runs a command's main function with the exit codes and messages the owner sees, after reading the
+ * settings files as the server does (server/settings-files.ts).
+ */
 export function runCli(main: (argv: string[]) => Promise<number>): void {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(
-        error instanceof CliError || error instanceof Error ? `${error.message}\n` : `${String(error)}\n`,
-      );
-      process.exitCode = 1;
-    },
-  );
+  Promise.resolve()
+    .then(() => {
+      loadSettingsFiles();
+      return main(process.argv.slice(2));
+    })
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (error: unknown) => {
+        process.stderr.write(
+          error instanceof CliError || error instanceof Error ? `${error.message}\n` : `${String(error)}\n`,
+        );
+        process.exitCode = 1;
+      },
+    );
 }
 
 /** `--since`: a day (2026-11-01, midnight UTC) or a full ISO 8601 time. */
@@ -124,4 +136,50 @@ export async function confirmedAtKeyboard(question: string): Promise<boolean> {
 export function isEntryPoint(moduleUrl: string): boolean {
   const script = process.argv[1];
   return script !== undefined && moduleUrl === pathToFileURL(realpathSync(script)).href;
+}
+
+/**
+ * A file the owner named, where they meant it: relative to the folder they ran the command in (npm
+ * runs it in the project's folder and says where it was called from in INIT_CWD; deploy/scamsavvy
+ * says it in CALLER_DIR), not the project's.
+ */
+export function ownerPath(file: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.CALLER_DIR || env.INIT_CWD || process.cwd(), file);
+}
+
+/** Who the command runs as: the user a file must be readable or writable by. */
+function runningAs(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return `uid ${process.getuid?.() ?? '?'}`;
+  }
+}
+
+/**
+ * A file that could not be read or written, in one sentence: which file, why, and what to do;
+ * never a stack trace. Anything else is handed back as it is.
+ */
+export function fileProblem(error: unknown, file: string, doing: 'read' | 'write'): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const user = runningAs();
+  const wrapped = Boolean(process.env.SETTINGS_FILE);
+  const elsewhere = wrapped
+    ? `Commands run through sudo scamsavvy run as ${user}: use a folder it may ${doing === 'write' ? 'write' : 'read'}, such as /var/backups/scamsavvy or /tmp, then move the file as yourself.`
+    : `Use a ${doing === 'write' ? 'folder' : 'file'} ${user} may ${doing === 'write' ? 'write in' : 'read'}, or give it the right to.`;
+  const reasons: Record<string, string> = {
+    EACCES: `${user} may not ${doing} it. ${elsewhere}`,
+    EPERM: `${user} may not ${doing} it. ${elsewhere}`,
+    ENOENT:
+      doing === 'write'
+        ? `the folder ${path.dirname(file)} does not exist. Create it, or name a file in a folder that does.`
+        : 'there is no such file. Check the name and the folder.',
+    ENOTDIR: 'part of the path is a file, not a folder. Check the path.',
+    EISDIR: `it is a folder. Name a file${doing === 'write' ? ' in it' : ''}.`,
+    ENOSPC: 'the disk is full. Free some space, or write to another disk.',
+    EROFS: 'that disk is read-only. Write to another folder.',
+    EEXIST: 'a file of that name is there already. Name another, or move that one.',
+  };
+  const reason = code ? reasons[code] : undefined;
+  return reason ? new CliError(`Could not ${doing} ${file}: ${reason}`) : error;
 }

@@ -1,5 +1,5 @@
 // db:backup, db:check and db:restore as the owner runs them: what each says, and its exit code.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -66,6 +66,46 @@ describe('npm run db:backup', () => {
     expect(result.code).toBe(1);
     expect(result.err).toBe(`No backup was made. ${taken} already exists: choose another name, or remove it first.\n`);
     expect(readFileSync(taken, 'utf8')).toBe('mine');
+  });
+});
+
+describe('a file the owner names', () => {
+  it('is where they were when they ran it (npm run says so in INIT_CWD), not the project folder', async () => {
+    const where = path.join(dir, 'where-i-was');
+    mkdirSync(where);
+    vi.stubEnv('INIT_CWD', where);
+    const result = await runCommand(backup, ['--out', 'mine.sqlite']);
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toContain(`to ${path.join(where, 'mine.sqlite')} (`);
+    const checked = await runCommand(check, ['--file', 'mine.sqlite']);
+    expect(checked.code, checked.err).toBe(0);
+  });
+
+  it('that cannot be written or read is named, with why and what to do: never a stack trace', async () => {
+    const missingFolder = path.join(dir, 'no-such-folder', 'copy.sqlite');
+    const noFolder = await runCommand(backup, ['--out', missingFolder]);
+    expect(noFolder).toEqual({
+      code: 1,
+      out: '',
+      err: `No backup was made. Could not write ${missingFolder}: the folder ${path.dirname(missingFolder)} does not exist. Create it, or name a file in a folder that does.\n`,
+    });
+    const aFile = path.join(dir, 'a-file');
+    writeFileSync(aFile, 'x');
+    const underFile = await runCommand(backup, ['--out', path.join(aFile, 'copy.sqlite')]);
+    expect(underFile.err).toBe(
+      `No backup was made. Could not write ${path.join(aFile, 'copy.sqlite')}: part of the path is a file, not a folder. Check the path.\n`,
+    );
+    const gone = path.join(dir, 'gone.sqlite');
+    const restoring = await runCommand(restore, ['--from', gone]);
+    expect([restoring.code, restoring.err]).toEqual([
+      1,
+      `The restore did not happen. Could not read ${gone}: there is no such file. Check the name and the folder.\n`,
+    ]);
+    const checking = await runCommand(check, ['--file', gone]);
+    expect([checking.code, checking.err]).toEqual([
+      1,
+      `Problem: Could not read ${gone}: there is no such file. Check the name and the folder.\n`,
+    ]);
   });
 });
 

@@ -1,7 +1,7 @@
 // `npm run signups:export -- --format csv|json [--since DATE] [--beta-only] [--out FILE]`: sign-ups, for the owner.
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { exportFormats, exportSignups, type ExportFormat } from '../server/signups/signup-export.js';
-import { openStoreForCli, parseSince, readFlags, runCli } from './cli-support.js';
+import { fileProblem, openStoreForCli, ownerPath, parseSince, readFlags, runCli } from './cli-support.js';
 
 const usage = `Usage: npm run --silent signups:export -- --format csv|json [--since DATE] [--beta-only] [--out FILE]
 
@@ -36,22 +36,31 @@ async function main(argv: string[]): Promise<number> {
     betaOnly: values['beta-only'] === true,
   };
 
+  const file = values.out ? ownerPath(values.out) : undefined;
   const { store } = await openStoreForCli();
   try {
-    const out = values.out ? createWriteStream(values.out) : process.stdout;
+    // The file is opened before a row is read: a path that cannot be written is said at once.
+    const out = file ? await openForWriting(file) : process.stdout;
     const count = await exportSignups(store.signups, format, out, filter);
-    if (values.out) {
+    if (file) {
       await new Promise<void>((resolve, reject) =>
-        out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+        out.end((error?: Error | null) => (error ? reject(fileProblem(error, file, 'write')) : resolve())),
       );
     }
-    process.stderr.write(
-      `Exported ${count} sign-up${count === 1 ? '' : 's'}${values.out ? ` to ${values.out}` : ''}.\n`,
-    );
+    process.stderr.write(`Exported ${count} sign-up${count === 1 ? '' : 's'}${file ? ` to ${file}` : ''}.\n`);
     return 0;
   } finally {
     await store.close();
   }
+}
+
+/** A file stream once the file is open, or the reason it cannot be, in words. */
+function openForWriting(file: string): Promise<WriteStream> {
+  return new Promise((resolve, reject) => {
+    const stream = createWriteStream(file);
+    stream.once('open', () => resolve(stream));
+    stream.once('error', (error) => reject(fileProblem(error, file, 'write')));
+  });
 }
 
 runCli(main);

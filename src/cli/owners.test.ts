@@ -1,4 +1,6 @@
 // The owner commands, in-process against a temporary SQLite database: add, list, link, remove.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { secretHash } from '../server/owner/owner-auth.js';
 import { openDatabase } from '../server/db/open-database.js';
@@ -9,10 +11,12 @@ import { main } from './owners.js';
 let file: string;
 const run = (...argv: string[]) => runCommand(main, argv);
 
-beforeEach(() => {
+beforeEach(async () => {
   file = tempDatabaseFile();
   vi.stubEnv('DATABASE_URL', `sqlite:${file}`);
   vi.stubEnv('SITE_URL', 'https://scamsavvy.example');
+  // The database the server (or db:migrate) made: no owner command makes one.
+  await (await openDatabase({ kind: 'sqlite', file })).close();
 });
 
 afterEach(() => {
@@ -20,6 +24,19 @@ afterEach(() => {
 });
 
 describe('owner commands', () => {
+  it('owner:add refuses where there is no database, and makes none: the owner would be added to the wrong one', async () => {
+    const missing = path.join(path.dirname(file), 'not-here', 'signups.db');
+    vi.stubEnv('DATABASE_URL', `sqlite:${missing}`);
+    const answer = await run('add', '--email', 'owner@example.com');
+    expect(answer).toEqual({
+      code: 1,
+      out: '',
+      err: `There is no database at the SQLite file ${missing}. Check DATABASE_URL, or start the server once to create it.\n`,
+    });
+    expect(existsSync(missing)).toBe(false);
+    expect(existsSync(path.dirname(missing))).toBe(false);
+  });
+
   it('adds an owner (once, in any capitals), lists them, and removes them', async () => {
     expect(await run('add', '--email', ' Owner@Example.com ')).toEqual({
       code: 0,

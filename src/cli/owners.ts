@@ -49,7 +49,7 @@ async function run(command: OwnerCommand, given: string | undefined, out: Output
     if (!email) throw new CliError(`--email is required.\n\n${usage}`);
     if (!OWNER_EMAIL.test(email)) throw new CliError(`--email must be an email address, not "${email}".`);
   }
-  const { store } = await openStoreForCli({ migrate: command === 'add' });
+  const { store } = await openStoreForCli();
   try {
     const owners = store.owners;
     switch (command) {

@@ -1,5 +1,6 @@
 // `npm run db:restore -- --from FILE [--replace]`: a checked backup back into the database DATABASE_URL names.
 import type { CarriedOver } from '../server/db/carry-over.js';
+import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../server/config.js';
 import { restoreBackup } from '../server/backups/restore-backup.js';
@@ -8,7 +9,17 @@ import { BackupError } from '../server/db/database-errors.js';
 import { backupFileName } from '../server/backups/backup-files.js';
 import { fileSize, plural } from '../shared/plain-numbers.js';
 import { describeTables } from './backup-report.js';
-import { describe, isEntryPoint, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
+import {
+  CliError,
+  describe,
+  fileProblem,
+  isEntryPoint,
+  ownerPath,
+  readFlags,
+  runCli,
+  TERMINAL,
+  type Output,
+} from './cli-support.js';
 
 const usage = `Usage: npm run --silent db:restore -- --from FILE [--replace]
 
@@ -38,10 +49,19 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
     err.write(`Say which backup to restore with --from FILE.\n\n${usage}\n`);
     return 2;
   }
+  const file = ownerPath(from);
+  try {
+    accessSync(file, constants.R_OK);
+  } catch (error) {
+    const problem = fileProblem(error, file, 'read');
+    if (!(problem instanceof CliError)) throw problem;
+    err.write(`The restore did not happen. ${problem.message}\n`);
+    return 1;
+  }
   const config = loadConfig();
   const where = describe(config.database);
   try {
-    const restored = await restoreBackup(config.database, path.resolve(from), {
+    const restored = await restoreBackup(config.database, file, {
       replace: flags.values.replace === true,
       secretKey: config.messaging.secretKey,
       previousSecretKey: config.messaging.previousSecretKey,
@@ -58,7 +78,7 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
               `What ${where} held before is backed up in ${restored.safety.file} (${fileSize(restored.safety.bytes)}, ${plural(restored.safety.contents.people, 'person', 'people')}).`,
             ]
           : []),
-        `Restored ${path.resolve(from)} into ${where}; its schema is up to date for this release.`,
+        `Restored ${file} into ${where}; its schema is up to date for this release.`,
         carriedWords(restored.carried),
         describeTables(now.tables),
         '',

@@ -30,8 +30,10 @@ import { plural } from '../shared/plain-numbers.js';
 import {
   CliError,
   confirmedAtKeyboard,
+  fileProblem,
   isEntryPoint,
   openStoreForCli,
+  ownerPath,
   parseSince,
   readFlags,
   runCli,
@@ -159,7 +161,7 @@ async function importFile(args: string[], { out, err }: Output): Promise<number>
     err.write('SECRET_KEY is not set: the suppression list is keyed hashes, made with it.\n');
     return 1;
   }
-  const where = path.resolve(file);
+  const where = ownerPath(file);
   let rows;
   try {
     const size = (await stat(where)).size;
@@ -172,9 +174,9 @@ async function importFile(args: string[], { out, err }: Output): Promise<number>
       now: new Date(),
     });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code) {
-      err.write(`Could not read ${where}: ${code === 'ENOENT' ? 'there is no such file' : code}.\n`);
+    const problem = fileProblem(error, where, 'read');
+    if (problem instanceof CliError) {
+      err.write(`${problem.message}\n`);
       return 1;
     }
     if (!(error instanceof ImportError)) throw error;

@@ -1,4 +1,4 @@
-// Starts the server: reads the environment, opens the store, listens, and shuts down cleanly on a signal.
+// Starts the server: reads the settings (the environment and its files), opens the store, listens, and shuts down cleanly on a signal.
 import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -10,6 +10,7 @@ import { openDatabase } from './db/open-database.js';
 import { holdDatabaseInUse } from './db/database-in-use.js';
 import { checkSecretKey, SecretKeyMismatchError } from './messaging/secret-key-check.js';
 import { startBackupSchedule, type BackupSchedule } from './backups/backup-schedule.js';
+import { loadSettingsFiles } from './settings-files.js';
 
 /**
  * How long a stop waits for connections to finish. Requests in flight take milliseconds; past this,
@@ -19,6 +20,8 @@ import { startBackupSchedule, type BackupSchedule } from './backups/backup-sched
 const SHUTDOWN_GRACE_MS = 5000;
 
 async function main(): Promise<void> {
+  // The environment, over .env, over SETTINGS_FILE: as every owner command reads them.
+  loadSettingsFiles();
   const config = loadConfig();
   const store = await openDatabase(config.database, { confirmSignups: config.messaging.emailConfirmation });
   // The key and the data belong together: another SECRET_KEY would forget every "no" (decision 041).

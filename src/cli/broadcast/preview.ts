@@ -1,6 +1,8 @@
 // `broadcast -- preview NAME`: the email as text, an HTML file to open, and the text message.
 import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileProblem, ownerPath } from '../cli-support.js';
 import { smsSegments } from '../../server/messaging/sms-segments.js';
 import { plural } from '../../shared/plain-numbers.js';
 import { type Context, type Values } from './command-support.js';
@@ -8,8 +10,13 @@ import { type Context, type Values } from './command-support.js';
 export async function preview(context: Context, name: string, values: Values): Promise<number> {
   const broadcast = await context.control.get(name);
   const message = context.control.preview(broadcast);
-  const file = path.resolve(typeof values.out === 'string' ? values.out : `broadcast-${broadcast.name}.html`);
-  writeFileSync(file, message.html);
+  const file =
+    typeof values.out === 'string' ? ownerPath(values.out) : path.join(tmpdir(), `broadcast-${broadcast.name}.html`);
+  try {
+    writeFileSync(file, message.html);
+  } catch (error) {
+    throw fileProblem(error, file, 'write');
+  }
   const segments = smsSegments(message.sms);
   const { out } = context.output;
   out.write(`Subject: ${message.subject}\n\n${message.text}\n`);

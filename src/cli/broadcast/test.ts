@@ -1,6 +1,6 @@
 // `broadcast -- test NAME --to EMAIL|PHONE`: one real message to the owner. A refusal is said in the
 // same words as a paused broadcast's (messaging/send-failure.ts), with the provider's answer.
-import { SendFailure } from '../../server/messaging/send-failure.js';
+import { reasonWithoutRetry, SendFailure } from '../../server/messaging/send-failure.js';
 import { withoutAddresses } from '../../server/messaging/log-safe.js';
 import { UsageError, type Context, type Values } from './command-support.js';
 
@@ -15,7 +15,8 @@ export async function test(context: Context, name: string, values: Values): Prom
   } catch (error) {
     if (!(error instanceof SendFailure)) throw error;
     context.output.err.write(
-      `The test ${kind} was not sent. ${error.verdict.reason}\n  Its answer: "${withoutAddresses(error.message)}"\n`,
+      // One try only: a reason that promises more tries says instead what the owner can do.
+      `The test ${kind} was not sent. ${reasonWithoutRetry(error.verdict, `: nothing more will be tried; run the test again in a few minutes.`)}\n  Its answer: "${withoutAddresses(error.message)}"\n`,
     );
     return 1;
   }

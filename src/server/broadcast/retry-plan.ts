@@ -4,6 +4,7 @@
 import type { BroadcastChannel } from '../db/message-channels.js';
 import { HELD, PAUSED_THE_CHANNEL, REFUSED_FOR_OUR_SENDING, type FailedMessage } from '../db/outbox-repository.js';
 import { classifyStoredAnswer } from '../messaging/stored-answers.js';
+import { reasonWithoutRetry } from '../messaging/send-failure.js';
 
 /** What `retry` queues again, per channel and reason. */
 export interface RetryGroup {
@@ -44,7 +45,7 @@ function kindOf(message: FailedMessage): { kind: FailedMessage['failureKind']; r
   const reason = isHeld(message)
     ? `Held after pausing the channel twice: ${verdict.reason}`
     : message.state === 'failed_temporary'
-      ? `Gave up after repeated tries: ${verdict.reason.replace(/:? we will keep trying\.?$/, '.')}`
+      ? `Gave up after repeated tries: ${reasonWithoutRetry(verdict)}`
       : verdict.reason;
   return { kind: message.failureKind ?? verdict.kind, reason };
 }

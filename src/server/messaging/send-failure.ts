@@ -35,6 +35,18 @@ export interface FailureVerdict {
   skip?: true;
 }
 
+/** How a "for now" reason ends while a sender goes on trying: the rules end such reasons with it. */
+export const KEEP_TRYING = ': we will keep trying.';
+
+/**
+ * A reason as said where nobody will try again (a one-off send such as `broadcast test`, a message
+ * given up): without the promise to keep trying, and with `after` in its place.
+ */
+export function reasonWithoutRetry(verdict: Pick<FailureVerdict, 'reason'>, after = '.'): string {
+  const { reason } = verdict;
+  return reason.endsWith(KEEP_TRYING) ? `${reason.slice(0, -KEEP_TRYING.length)}${after}` : reason;
+}
+
 /** A send that failed: the provider's answer (the message, addresses removed by whoever logs it) and its verdict. */
 export class SendFailure extends Error {
   constructor(

@@ -2,7 +2,7 @@
 // is read and given a verdict, from nodemailer's error or from an error text stored earlier. The
 // rules are data (SMTP_RULES), in order; docs/messaging.md has them as a table, decision 026 says why.
 import { withoutAddresses } from './log-safe.js';
-import type { FailureKind, FailureVerdict } from './send-failure.js';
+import { KEEP_TRYING, type FailureKind, type FailureVerdict } from './send-failure.js';
 
 /** What a failed SMTP exchange said, read from nodemailer's error or from a stored error text. */
 export interface SmtpAnswer {
@@ -226,10 +226,10 @@ export const SMTP_RULES: readonly SmtpRule[] = [
     matches: (answer) => answer.reply !== undefined && answer.reply >= 400 && answer.reply < 500,
     reason: (answer) =>
       answer.code === 'EAUTH' || /^AUTH/i.test(answer.command ?? '')
-        ? `The mail server could not check our sign-in just now${inBrackets(answer)}: we will keep trying.`
+        ? `The mail server could not check our sign-in just now${inBrackets(answer)}${KEEP_TRYING}`
         : answer.reply === 421
-          ? `The mail server is busy or closing connections${inBrackets(answer)}: we will keep trying.`
-          : `The mail server asked us to try again later${inBrackets(answer)}: we will keep trying.`,
+          ? `The mail server is busy or closing connections${inBrackets(answer)}${KEEP_TRYING}`
+          : `The mail server asked us to try again later${inBrackets(answer)}${KEEP_TRYING}`,
   },
   {
     id: 'tls',
@@ -251,7 +251,7 @@ export const SMTP_RULES: readonly SmtpRule[] = [
     kind: 'message',
     matches: (answer) => ['EAI_AGAIN', 'ESERVFAIL', 'ETIMEOUT'].includes(answer.systemCode ?? ''),
     reason: (answer) =>
-      `The mail server's name${answer.host ? ` (${answer.host})` : ''} could not be looked up just now: we will keep trying.`,
+      `The mail server's name${answer.host ? ` (${answer.host})` : ''} could not be looked up just now${KEEP_TRYING}`,
   },
   {
     id: 'dns',
@@ -381,7 +381,7 @@ export const SMTP_RULES: readonly SmtpRule[] = [
       (['ETIMEDOUT', 'ESOCKET', 'ECONNECTION', 'EPROXY'].includes(answer.code ?? '') ||
         NETWORK_CODES.has(answer.systemCode ?? '') ||
         words(answer, /greeting never received|connection timeout|connection closed|socket hang up|timed out/i)),
-    reason: (answer) => `The mail server did not answer (${connectionTrouble(answer)}): we will keep trying.`,
+    reason: (answer) => `The mail server did not answer (${connectionTrouble(answer)})${KEEP_TRYING}`,
   },
 ];
 

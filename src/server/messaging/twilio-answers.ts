@@ -2,7 +2,7 @@
 // no answer at all) are given a verdict, live or from a stored error text. The rules are data
 // (TWILIO_RULES), in order; docs/messaging.md has them as a table, decision 026 says why.
 import { withoutAddresses } from './log-safe.js';
-import type { FailureKind, FailureVerdict } from './send-failure.js';
+import { KEEP_TRYING, type FailureKind, type FailureVerdict } from './send-failure.js';
 
 /** What Twilio answered: its HTTP status and error code, or why no answer came. */
 export interface TwilioAnswer {
@@ -198,14 +198,14 @@ export const TWILIO_RULES: readonly TwilioRule[] = [
     kind: 'message',
     codes: [20429],
     statuses: (status) => status === 429,
-    reason: () => 'Twilio asked us to slow down (429): we will keep trying.',
+    reason: () => `Twilio asked us to slow down (429)${KEEP_TRYING}`,
   },
   {
     id: 'twilio-trouble',
     answer: 'HTTP 5xx (a problem at Twilio)',
     kind: 'message',
     statuses: (status) => status >= 500,
-    reason: (answer) => `Twilio had a problem on its side (${said(answer)}): we will keep trying.`,
+    reason: (answer) => `Twilio had a problem on its side (${said(answer)})${KEEP_TRYING}`,
   },
 ];
 
@@ -214,7 +214,7 @@ function unreachable(answer: TwilioAnswer): FailureVerdict {
   const detail = quote(answer.networkError);
   return {
     kind: 'message',
-    reason: `Twilio could not be reached${detail ? ` (${detail})` : ''}: we will keep trying.`,
+    reason: `Twilio could not be reached${detail ? ` (${detail})` : ''}${KEEP_TRYING}`,
   };
 }
 

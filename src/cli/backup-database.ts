@@ -1,5 +1,5 @@
 // `npm run db:backup -- --out FILE`: a checked copy of the live database, made while the server runs.
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../server/config.js';
 import { backupFileName } from '../server/backups/backup-files.js';
@@ -11,7 +11,7 @@ import { openDatabase } from '../server/db/open-database.js';
 import { fileSize } from '../shared/plain-numbers.js';
 import { describeTables } from './backup-report.js';
 import {
-  CliError,
+  cannotUse,
   describe,
   fileProblem,
   isEntryPoint,
@@ -52,13 +52,12 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
   const file = path.resolve(folder ? path.join(folder, backupFileName(database.kind, startedAt)) : (named as string));
   try {
     if (folder) mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const parent = path.dirname(file);
-    if (!statSync(parent).isDirectory()) throw Object.assign(new Error(`${parent} is a file`), { code: 'ENOTDIR' });
-    accessSync(parent, constants.W_OK);
   } catch (error) {
-    const problem = fileProblem(error, file, 'write');
-    if (!(problem instanceof CliError)) throw problem;
-    err.write(`No backup was made. ${problem.message}\n`);
+    throw fileProblem(error, folder!, 'write');
+  }
+  const problem = cannotUse(file, 'write');
+  if (problem) {
+    err.write(`No backup was made. ${problem}\n`);
     return 1;
   }
 

@@ -3,11 +3,9 @@ import { loadConfig } from '../server/config.js';
 import { checkBackupFile, checkLiveDatabase, type CheckAnswer } from '../server/backups/database-check.js';
 import { BackupError } from '../server/db/database-errors.js';
 import { describeTables } from './backup-report.js';
-import { accessSync, constants } from 'node:fs';
 import {
-  CliError,
+  cannotUse,
   describe,
-  fileProblem,
   isEntryPoint,
   ownerPath,
   readFlags,
@@ -32,12 +30,9 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
   try {
     if (flags.values.file) {
       const file = ownerPath(flags.values.file);
-      try {
-        accessSync(file, constants.R_OK);
-      } catch (error) {
-        const problem = fileProblem(error, file, 'read');
-        if (!(problem instanceof CliError)) throw problem;
-        err.write(`Problem: ${problem.message}\n`);
+      const problem = cannotUse(file, 'read');
+      if (problem) {
+        err.write(`Problem: ${problem}\n`);
         return 1;
       }
       answer = await checkBackupFile(file);

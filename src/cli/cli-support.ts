@@ -1,7 +1,7 @@
 // What the owner's commands share: opening the database with errors a person can act on.
 import { checkSecretKey, SecretKeyMismatchError } from '../server/messaging/secret-key-check.js';
 import { createInterface } from 'node:readline/promises';
-import { realpathSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -182,4 +182,24 @@ export function fileProblem(error: unknown, file: string, doing: 'read' | 'write
   };
   const reason = code ? reasons[code] : undefined;
   return reason ? new CliError(`Could not ${doing} ${file}: ${reason}`) : error;
+}
+
+/**
+ * Why this file cannot be read (or written, in its folder), in one sentence; undefined when it can.
+ * Asked before the work starts, so nothing is half done.
+ */
+export function cannotUse(file: string, doing: 'read' | 'write'): string | undefined {
+  try {
+    if (doing === 'read') accessSync(file, constants.R_OK);
+    else {
+      const parent = path.dirname(file);
+      if (!statSync(parent).isDirectory()) throw Object.assign(new Error(`${parent} is a file`), { code: 'ENOTDIR' });
+      accessSync(parent, constants.W_OK);
+    }
+    return undefined;
+  } catch (error) {
+    const problem = fileProblem(error, file, doing);
+    if (problem instanceof CliError) return problem.message;
+    throw problem;
+  }
 }

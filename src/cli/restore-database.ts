@@ -1,6 +1,5 @@
 // `npm run db:restore -- --from FILE [--replace]`: a checked backup back into the database DATABASE_URL names.
 import type { CarriedOver } from '../server/db/carry-over.js';
-import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../server/config.js';
 import { restoreBackup } from '../server/backups/restore-backup.js';
@@ -10,9 +9,8 @@ import { backupFileName } from '../server/backups/backup-files.js';
 import { fileSize, plural } from '../shared/plain-numbers.js';
 import { describeTables } from './backup-report.js';
 import {
-  CliError,
+  cannotUse,
   describe,
-  fileProblem,
   isEntryPoint,
   ownerPath,
   readFlags,
@@ -50,12 +48,9 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
     return 2;
   }
   const file = ownerPath(from);
-  try {
-    accessSync(file, constants.R_OK);
-  } catch (error) {
-    const problem = fileProblem(error, file, 'read');
-    if (!(problem instanceof CliError)) throw problem;
-    err.write(`The restore did not happen. ${problem.message}\n`);
+  const problem = cannotUse(file, 'read');
+  if (problem) {
+    err.write(`The restore did not happen. ${problem}\n`);
     return 1;
   }
   const config = loadConfig();

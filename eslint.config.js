@@ -14,19 +14,27 @@ const features = ['backups', 'signups', 'consent', 'bounces', 'suppressions', 'b
 // messaging/ sits beneath every feature and above db/: what every message needs (transports, the
 // provider-answer rules, tokens, the message log). It imports db/ and nothing above.
 const messaging = 'messaging';
+// jobs/ sits beside it: the one runner of the recurring work and the list of it (features declare
+// nothing themselves; the app says what each job runs). It imports db/ and nothing above.
+const jobs = 'jobs';
 
 // Folders are paths (not globs) so that a zone also covers the folder's own files.
 const serverPath = (name) => `src/server/${name}`;
 const layerZones = [
   {
     target: serverPath('db'),
-    from: [messaging, ...features, 'site'].map(serverPath).concat(serverPath('app.ts'), serverPath('index.ts')),
+    from: [messaging, jobs, ...features, 'site'].map(serverPath).concat(serverPath('app.ts'), serverPath('index.ts')),
     message: 'db/ is the lowest layer: it imports no feature, not messaging/ and not the app that composes them.',
   },
   {
     target: serverPath(messaging),
     from: [...features, 'site'].map(serverPath),
     message: 'messaging/ lies beneath every feature: it imports db/ and the top-level modules, never a feature or site/.',
+  },
+  {
+    target: serverPath(jobs),
+    from: [messaging, ...features, 'site'].map(serverPath),
+    message: 'jobs/ lies beneath every feature: it imports db/ and the top-level modules, never a feature, site/ or messaging/.',
   },
   ...features.map((feature, index) => ({
     target: serverPath(feature),
@@ -44,12 +52,12 @@ const layerZones = [
 const shippedZones = [
   {
     target: 'src/server/!(app|index).ts',
-    from: [...features, 'site', messaging, 'db'].map(serverPath),
+    from: [...features, 'site', messaging, jobs, 'db'].map(serverPath),
     message:
       "The server's top-level modules (config, errors, logger …) sit below db/ and every feature: they import neither.",
   },
   {
-    target: [...features, 'site', messaging, 'db'].map(serverPath).concat('src/server/!(app|index).ts'),
+    target: [...features, 'site', messaging, jobs, 'db'].map(serverPath).concat('src/server/!(app|index).ts'),
     from: [serverPath('app.ts'), serverPath('index.ts')],
     message: 'app.ts and index.ts compose the server; the layers below them never import them.',
   },

@@ -35,6 +35,7 @@ const rules: RuleCases[] = [
         filePath: 'src/server/db/fixture.ts',
         code: "import '../messaging/message-log.js';",
       },
+      { name: 'db imports jobs', filePath: 'src/server/db/fixture.ts', code: "import '../jobs/job-list.js';" },
     ],
     allowed: [
       {
@@ -162,6 +163,34 @@ const rules: RuleCases[] = [
         name: 'a feature imports messaging',
         filePath: 'src/server/signups/fixture.ts',
         code: "import '../messaging/link-tokens.js';",
+      },
+    ],
+  },
+  {
+    rule: zones,
+    message: /jobs\/ lies beneath every feature/,
+    refused: [
+      {
+        name: 'jobs imports a feature',
+        filePath: 'src/server/jobs/fixture.ts',
+        code: "import '../backups/backup-schedule.js';",
+      },
+      {
+        name: 'jobs imports messaging',
+        filePath: 'src/server/jobs/fixture.ts',
+        code: "import '../messaging/link-tokens.js';",
+      },
+    ],
+    allowed: [
+      {
+        name: 'jobs imports db and its own files',
+        filePath: 'src/server/jobs/fixture.ts',
+        code: "import '../db/background-jobs-repository.js';\nimport './job-list.js';",
+      },
+      {
+        name: 'a feature imports jobs',
+        filePath: 'src/server/owner/fixture.ts',
+        code: "import '../jobs/job-status.js';",
       },
     ],
   },

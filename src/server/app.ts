@@ -23,6 +23,8 @@ import type { FeedbackParts } from './bounces/reports-setup.js';
 import { webhookRoutes } from './bounces/webhook-routes.js';
 import type { BroadcastControl } from './broadcast/broadcast-control.js';
 import type { SignInMailer } from './owner/sign-in-mailer.js';
+import { JobRunner, type JobRunnerOptions } from './jobs/job-runner.js';
+import { plural } from '../shared/plain-numbers.js';
 
 export interface CreateAppOptions {
   config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl' | 'launch'> &
@@ -45,6 +47,8 @@ export interface CreateAppOptions {
   feedback?: FeedbackParts | undefined;
   /** Sees every route as it is registered (the owner-access test lists them all). */
   onRoute?: (route: RouteOptions) => void;
+  /** Tests: another interval for a recurring job (jobs/job-list.ts). */
+  jobEveryMs?: JobRunnerOptions['everyMs'];
 }
 
 export async function createApp({
@@ -57,6 +61,7 @@ export async function createApp({
   owner,
   feedback,
   onRoute,
+  jobEveryMs,
 }: CreateAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // The client's address for rate limits: the socket's, unless TRUST_PROXY names the proxies in front.
@@ -163,24 +168,27 @@ export async function createApp({
   // The bounce mailbox (BOUNCE_IMAP_URL) is read while the server runs, and let go before the database closes.
   const mailbox = feedback?.bounceMailbox?.(app.log);
   if (mailbox) app.addHook('onReady', async () => mailbox.start());
-  // A report stored but not acted on (its action failed, and no retry came) is acted on within a minute or two.
-  let sweep: NodeJS.Timeout | undefined;
+  // The recurring work, each job of jobs/job-list.ts with what it runs here; started once the rest is.
+  const jobs = new JobRunner({
+    records: db.backgroundJobs,
+    logger: app.log.child({ part: 'jobs' }),
+    ...(jobEveryMs ? { everyMs: jobEveryMs } : {}),
+  });
   if (feedback)
-    app.addHook('onReady', async () => {
-      sweep = setInterval(() => {
-        feedback.feedback
-          .actOnWaiting()
-          .then((acted) => {
-            if (acted > 0) app.log.warn({ acted }, 'acted on reports whose first action had failed');
-          })
-          .catch((error: unknown) =>
-            app.log.error({ error: (error as Error).message }, 'could not act on reports waiting to be acted on'),
-          );
-      }, 60_000);
-      sweep.unref();
+    // A report stored but not acted on (its action failed, and no retry came) is acted on within a minute or two.
+    jobs.add('reports-waiting', async () => {
+      const acted = await feedback.feedback.actOnWaiting();
+      if (acted > 0) app.log.warn({ acted }, 'acted on reports whose first action had failed');
+      return `acted on ${plural(acted, 'report')}`;
     });
+  if (messaging) {
+    jobs.add('phone-changes-forgotten', () => messaging.forgetStalePhoneChanges());
+    const { sweepUnconfirmed } = messaging;
+    if (sweepUnconfirmed) jobs.add('unconfirmed-sign-ups', () => sweepUnconfirmed(app.log));
+  }
+  app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
-    if (sweep) clearInterval(sweep);
+    await jobs.stop();
     await mailbox?.stop();
     await control?.stop();
     owner?.mailer?.close();

@@ -39,10 +39,20 @@ export interface Restored {
   setAside?: string;
 }
 
+/** Tables whose rows the running server writes by itself: they do not say anyone used the database. */
+const SERVER_OWN_TABLES = [
+  'schema_migrations',
+  'backup_runs',
+  'secret_keys',
+  'restore_marks',
+  'webhook_signatures',
+  'background_jobs',
+];
+
 /** A table's rows that say someone used the database: schema_migrations and the backup record do not. */
 export function rowsInUse(tables: TableRows[]): number {
   return tables
-    .filter((table) => !['schema_migrations', 'backup_runs', 'secret_keys', 'restore_marks', 'webhook_signatures'].includes(table.table))
+    .filter((table) => !SERVER_OWN_TABLES.includes(table.table))
     .reduce((sum, table) => sum + table.rows, 0);
 }
 

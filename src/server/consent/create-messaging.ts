@@ -16,9 +16,7 @@ import { createAddressHasher, createLinkSigner, type LinkSigner } from '../messa
 import type { SmsProvider } from '../messaging/sms-provider.js';
 import { DAY_MS, PHONE_CHANGE_DAYS, Subscriptions, type SubscriptionsStore } from './subscriptions.js';
 import { contactFor, createMessageLog, createTransports } from '../messaging/transports.js';
-
-/** How often unconfirmed sign-ups past their time are looked for. */
-const RETENTION_SWEEP_MS = 60 * 60_000;
+import { plural } from '../../shared/plain-numbers.js';
 
 export interface MessagingOverrides {
   /** The headers that make the providers' webhooks hand each message's token back (bounces/reports-setup.ts composes them). */
@@ -50,6 +48,13 @@ export interface Messaging {
   confirmationOn: boolean;
   /** A sign-up was stored: its confirmation email (if any) goes out soon. */
   signupStored(): void;
+  /** The job "phone-changes-forgotten" (jobs/job-list.ts): forgets number changes nobody agreed to in time. */
+  forgetStalePhoneChanges(): Promise<string>;
+  /**
+   * The job "unconfirmed-sign-ups", with email and EMAIL_CONFIRMATION on: deletes the sign-ups never
+   * confirmed in time, then sends the one reminder before that.
+   */
+  sweepUnconfirmed?: (logger: FastifyBaseLogger) => Promise<string>;
   start(logger: FastifyBaseLogger): void;
   stop(): Promise<void>;
 }
@@ -100,8 +105,6 @@ export function createMessaging(
   let mailer: ConfirmationMailer | undefined;
   let phoneMailer: PhoneChangeMailer | undefined;
   let texter: JoiningTexter | undefined;
-  let sweep: NodeJS.Timeout | undefined;
-  let staleSweep: NodeJS.Timeout | undefined;
 
   const messaging: Messaging = {
     subscriptions,
@@ -118,15 +121,39 @@ export function createMessaging(
       phoneMailer?.nudge();
       texter?.nudge();
     },
+    // A phone number change nobody agreed to within PHONE_CHANGE_DAYS is forgotten (email or not).
+    forgetStalePhoneChanges: async () => {
+      const forgotten = await store.phoneChanges.dropStalePhoneChanges(
+        new Date(Date.now() - PHONE_CHANGE_DAYS * DAY_MS),
+      );
+      return `${plural(forgotten, 'change')} forgotten`;
+    },
+    ...(email && links && config.emailConfirmation
+      ? {
+          sweepUnconfirmed: async (logger: FastifyBaseLogger) => {
+            const removed = await store.confirmations.deleteUnconfirmed(
+              new Date(Date.now() - config.unconfirmedRetentionDays * DAY_MS),
+            );
+            if (removed > 0) logger.info({ removed }, 'deleted sign-ups that were never confirmed');
+            // The one reminder, before the deletion it warns of (CONFIRMATION_REMINDER_DAYS).
+            const reminded = await sendDueReminders({
+              store: store.confirmations,
+              subscriptions,
+              email,
+              links,
+              siteUrl,
+              reminderDays: config.confirmationReminderDays,
+              retentionDays: config.unconfirmedRetentionDays,
+              postalAddress: config.postalAddress,
+              log,
+              logger,
+            });
+            if (reminded && reminded.sent > 0) logger.info({ sent: reminded.sent }, 'sent confirmation reminders');
+            return `${plural(removed, 'sign-up')} deleted, ${plural(reminded?.sent ?? 0, 'reminder')} sent`;
+          },
+        }
+      : {}),
     start(logger) {
-      // A phone number change nobody agreed to within PHONE_CHANGE_DAYS is forgotten (email or not).
-      const dropStale = () =>
-        store.phoneChanges
-          .dropStalePhoneChanges(new Date(Date.now() - PHONE_CHANGE_DAYS * DAY_MS))
-          .catch((error: Error) => logger.warn({ err: error.message }, 'could not forget stale phone number changes'));
-      void dropStale();
-      staleSweep = setInterval(dropStale, RETENTION_SWEEP_MS);
-      staleSweep.unref();
       if (email && links) {
         phoneMailer = new PhoneChangeMailer({
           store: store.phoneChanges,
@@ -184,40 +211,9 @@ export function createMessaging(
         });
         mailer.start();
         messaging.mailer = mailer;
-        const removeStale = () =>
-          store.confirmations
-            .deleteUnconfirmed(new Date(Date.now() - config.unconfirmedRetentionDays * DAY_MS))
-            .then((removed) => {
-              if (removed > 0) logger.info({ removed }, 'deleted sign-ups that were never confirmed');
-            })
-            .catch((error: Error) => logger.warn({ err: error.message }, 'could not delete unconfirmed sign-ups'))
-            // The one reminder, before the deletion it warns of (CONFIRMATION_REMINDER_DAYS).
-            .then(() =>
-              sendDueReminders({
-                store: store.confirmations,
-                subscriptions,
-                email,
-                links,
-                siteUrl,
-                reminderDays: config.confirmationReminderDays,
-                retentionDays: config.unconfirmedRetentionDays,
-                postalAddress: config.postalAddress,
-                log,
-                logger,
-              }),
-            )
-            .then((reminded) => {
-              if (reminded && reminded.sent > 0) logger.info({ sent: reminded.sent }, 'sent confirmation reminders');
-            })
-            .catch((error: Error) => logger.warn({ err: error.message }, 'could not send confirmation reminders'));
-        void removeStale();
-        sweep = setInterval(removeStale, RETENTION_SWEEP_MS);
-        sweep.unref();
       }
     },
     async stop() {
-      if (sweep) clearInterval(sweep);
-      if (staleSweep) clearInterval(staleSweep);
       await phoneMailer?.stop();
       await texter?.stop();
       await mailer?.stop();

@@ -19,6 +19,7 @@ import type { InboundTextsTable } from './inbound-texts.table.js';
 import type { SecretKeysTable } from './secret-keys.table.js';
 import type { RestoreMarksTable } from './restore-marks.table.js';
 import type { WebhookSignaturesTable } from './webhook-signatures.table.js';
+import type { BackgroundJobsTable } from './background-jobs.table.js';
 
 export interface Database {
   signups: SignupsTable;
@@ -40,6 +41,7 @@ export interface Database {
   secret_keys: SecretKeysTable;
   restore_marks: RestoreMarksTable;
   webhook_signatures: WebhookSignaturesTable;
+  background_jobs: BackgroundJobsTable;
 }
 
 /** Every table of the Database type, for the few places that go through them all (a restore replaces them). */
@@ -63,6 +65,7 @@ export const TABLE_NAMES = [
   'secret_keys',
   'restore_marks',
   'webhook_signatures',
+  'background_jobs',
 ] as const satisfies readonly (keyof Database)[];
 
 // A table added to Database and not to TABLE_NAMES fails to compile here.

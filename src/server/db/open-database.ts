@@ -7,6 +7,7 @@ import { SecretKeysRepository } from './secret-keys-repository.js';
 import { JoiningTextsRepository } from './joining-texts-repository.js';
 import { InboundTextsRepository } from './inbound-texts-repository.js';
 import { oneTransaction } from './one-transaction.js';
+import { BackgroundJobsRepository } from './background-jobs-repository.js';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -90,6 +91,8 @@ export interface Db {
   readonly restoreMarks: RestoreMarksRepository;
   /** One-use signature tokens of provider webhooks that do not sign the body (Mailgun). */
   readonly webhookSignatures: WebhookSignaturesRepository;
+  /** The recurring jobs' record: last run, next run, last failure, and one-instance leases. */
+  readonly backgroundJobs: BackgroundJobsRepository;
   /**
    * A batch of provider reports' writes as one transaction (bounces/act-on-reports.ts): the
    * signatures remembered, the messages moved on, the reports stored; one commit a batch.
@@ -198,6 +201,7 @@ function handle(
     carryOver: new CarryOverRepository(context),
     restoreMarks: new RestoreMarksRepository(context),
     webhookSignatures,
+    backgroundJobs: new BackgroundJobsRepository(context),
     reportsTransaction: (work) =>
       oneTransaction(kysely, engine, (trx) => {
         const bound = { ...context, db: trx };

@@ -18,6 +18,7 @@ import { migration as m014 } from './migrations/014-backup-runs.sqlite.js';
 import { migration as m015 } from './migrations/015-texts-proven.sqlite.js';
 import { migration as m016 } from './migrations/016-restore-marks.sqlite.js';
 import { migration as m017 } from './migrations/017-webhook-signatures.sqlite.js';
+import { migration as m018 } from './migrations/018-background-jobs.sqlite.js';
 
 export type { SqliteMigration };
 
@@ -39,4 +40,5 @@ export const sqliteMigrations: SqliteMigration[] = [
   m015,
   m016,
   m017,
+  m018,
 ];

@@ -10,6 +10,7 @@ import { fileSize, number } from '../../shared/plain-numbers.js';
 import { fillDays, fillFunnelDays, percent, totalFunnel } from '../signups/stats-report.js';
 import { renderOwnerPage, ScrollTable, shortTime } from './owner-layout.js';
 import { SignupsChart } from './signups-chart.js';
+import type { JobStatus } from '../jobs/job-status.js';
 
 const words = ownerWords.overview;
 
@@ -25,6 +26,8 @@ export interface OverviewData {
   health?: ListHealth;
   /** The last backup and how the automatic ones are set (absent: the page says nothing of backups). */
   backups?: BackupsSummary;
+  /** The recurring jobs, as `npm run jobs` prints them (absent: the page says nothing of them). */
+  jobs?: JobStatus[];
 }
 
 export interface BackupsSummary {
@@ -34,6 +37,39 @@ export interface BackupsSummary {
 }
 
 const fileName = (file: string | null) => (file ?? '').split('/').at(-1) ?? '';
+
+/** "Background work": each recurring job, its last run, next run and last failure (a failed last run in red). */
+function JobsSection({ jobs }: { jobs: JobStatus[] }) {
+  return (
+    <section aria-labelledby="jobs-heading">
+      <h2 id="jobs-heading">{words.jobsHeading}</h2>
+      <ScrollTable label={words.jobsHeading}>
+        <thead>
+          <tr>
+            {words.jobColumns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.map((job) => (
+            <tr key={job.name} data-job={job.name} data-last={job.lastOk === false ? 'failed' : 'ok'}>
+              <th scope="row">
+                {job.does} <span className="figure__note">({job.name})</span>
+              </th>
+              <td>{job.schedule}</td>
+              <td className={job.lastOk === false ? 'cell--error' : undefined}>{job.lastRun}</td>
+              <td>{job.nextRun}</td>
+              <td>{job.lastFailure}</td>
+            </tr>
+          ))}
+        </tbody>
+      </ScrollTable>
+    </section>
+  );
+}
 
 /** "Last backup: …": when, what it holds, where, and whether it was copied off the machine; a failure in red with the last good one. */
 function BackupSection({ backups }: { backups: BackupsSummary }) {
@@ -220,6 +256,7 @@ export function overviewPage({
   health,
   confirmationOn,
   backups,
+  jobs,
 }: OverviewData): string {
   const filled = fillDays(stats.byDay, now, days);
   const recent = recentCounts(filled);
@@ -309,6 +346,7 @@ export function overviewPage({
         />
       </div>
       {health ? <ListHealthSection health={health} days={days} /> : null}
+      {jobs ? <JobsSection jobs={jobs} /> : null}
     </>,
   );
 }

@@ -4,6 +4,7 @@ import type { Db } from '../db/open-database.js';
 import { html } from '../html-reply.js';
 import { overviewPage, type BackupsSummary } from './overview-page.js';
 import { ownerOf, requireOwner } from './require-owner.js';
+import { jobStatuses } from '../jobs/job-status.js';
 
 export interface OverviewRouteOptions {
   signups: Db['signups'];
@@ -16,6 +17,8 @@ export interface OverviewRouteOptions {
   confirmationOn: boolean;
   /** The backup record, and the automatic backups' settings (BACKUP_DIR) when they are on. */
   backups?: { runs: Pick<Db['backupRuns'], 'status'>; schedule?: BackupsSummary['schedule'] } | undefined;
+  /** The recurring jobs' record (jobs/job-runner.ts). */
+  jobs?: Pick<Db['backgroundJobs'], 'list'> | undefined;
 }
 
 /** The days the overview's chart and funnel cover, and how many sources and campaigns it lists. */
@@ -24,17 +27,18 @@ const OVERVIEW_TOP = 10;
 
 export const overviewRoutes: FastifyPluginAsync<OverviewRouteOptions> = async (
   app,
-  { signups, events, owners, messageHealth, siteUrl, confirmationOn, backups },
+  { signups, events, owners, messageHealth, siteUrl, confirmationOn, backups, jobs },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
 
   app.get('/owner', page, async (request, reply) => {
     const now = new Date();
-    const [stats, funnel, health, backupStatus] = await Promise.all([
+    const [stats, funnel, health, backupStatus, jobRecords] = await Promise.all([
       signups.stats({ days: OVERVIEW_DAYS, top: OVERVIEW_TOP, now }),
       events.funnel({ days: OVERVIEW_DAYS, now }),
       messageHealth?.listHealth(new Date(now.getTime() - OVERVIEW_DAYS * 86_400_000).toISOString()),
       backups?.runs.status(),
+      jobs?.list(),
     ]);
     return html(
       reply,
@@ -46,6 +50,7 @@ export const overviewRoutes: FastifyPluginAsync<OverviewRouteOptions> = async (
         ownerEmail: ownerOf(request).email,
         confirmationOn,
         ...(health ? { health } : {}),
+        ...(jobRecords ? { jobs: jobStatuses(jobRecords) } : {}),
         ...(backups && backupStatus
           ? { backups: { status: backupStatus, ...(backups.schedule ? { schedule: backups.schedule } : {}) } }
           : {}),

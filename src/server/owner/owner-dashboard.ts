@@ -25,7 +25,7 @@ export interface OwnerDashboardOptions {
   db: Pick<Db, 'signups' | 'events' | 'subscribers' | 'consentEvents' | 'owners'> &
     BroadcastDb &
     WayBackStores &
-    Partial<Pick<Db, 'messageHealth' | 'backupRuns'>>;
+    Partial<Pick<Db, 'messageHealth' | 'backupRuns' | 'backgroundJobs'>>;
   subscriptions: Subscriptions;
   /** The site's address: a POST's Origin may be it, and sign-in links point to it. */
   siteUrl: string;
@@ -79,6 +79,7 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
     messageHealth: db.messageHealth,
     siteUrl,
     confirmationOn: options.confirmationOn ?? false,
+    ...(db.backgroundJobs ? { jobs: db.backgroundJobs } : {}),
     ...(db.backupRuns
       ? { backups: { runs: db.backupRuns, ...(options.backupSchedule ? { schedule: options.backupSchedule } : {}) } }
       : {}),

@@ -43,6 +43,7 @@ select,input[type=email],input[type=search],input[type=text],input[type=tel]{fon
 .notice--error{border-left-color:var(--error);background:#fbeeed}
 .field{margin:0 0 1.25rem}
 .field-error{color:var(--error);font-weight:700;margin:0 0 0.5rem}
+.cell--error{color:var(--error);font-weight:700}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .progress{width:100%;height:1.5rem;accent-color:var(--teal)}
 [hidden]{display:none!important}

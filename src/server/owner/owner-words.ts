@@ -89,6 +89,8 @@ export const ownerWords = {
     why: 'You got this email because you are an owner of the ScamSavvy launch site.',
   },
   overview: {
+    jobsHeading: 'Background work',
+    jobColumns: ['Job', 'How often', 'Last run', 'Next run', 'Last failure'] as const,
     title: 'Overview',
     heading: 'How the list is growing',
     people: 'People on the list',

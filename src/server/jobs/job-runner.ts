@@ -1,0 +1,146 @@
+// The one runner of the server's recurring work (jobs/job-list.ts says what runs): each job run now
+// and then every so often, a failure backed off and logged in the same words for every job, every
+// run recorded for the dashboard and `npm run jobs`, and a one-instance job run by exactly one
+// instance (a lease in the database, renewed by each run; an instance that stops lets it go, one
+// that dies loses it when it runs out). Decision 043 says why it is ours and this small.
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BackgroundJobsRepository } from '../db/background-jobs-repository.js';
+import { JOB_LIST, type JobName } from './job-list.js';
+
+/** What a run did, in a few words for the owner ("acted on 2 reports"); nothing: it had nothing to do. */
+export type JobRun = (signal: AbortSignal) => Promise<string | void>;
+
+/** After a failure the next try waits this long, doubling with each failure in a row, never longer than the job's interval. */
+export const FIRST_RETRY_MS = 30_000;
+
+export interface JobRunnerOptions {
+  records: Pick<BackgroundJobsRepository, 'ensure' | 'lease' | 'release' | 'started' | 'finished'>;
+  logger: FastifyBaseLogger;
+  /** Another interval for a job (the tests' short ones). */
+  everyMs?: Partial<Record<JobName, number>>;
+  now?: () => Date;
+}
+
+interface Scheduled {
+  name: JobName;
+  run: JobRun;
+  everyMs: number;
+  timer?: NodeJS.Timeout;
+  running?: Promise<void>;
+  failuresInRow: number;
+}
+
+/** This process, as the dashboard names where a job ran: host, process id and a random part. */
+export function instanceName(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+export class JobRunner {
+  readonly instance = instanceName();
+  private readonly jobs = new Map<JobName, Scheduled>();
+  private readonly controller = new AbortController();
+  private started = false;
+  private readonly now: () => Date;
+
+  constructor(private readonly options: JobRunnerOptions) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** Adds a job of the list with what it runs (before start). */
+  add(name: JobName, run: JobRun): void {
+    if (this.jobs.has(name)) throw new Error(`the job ${name} is added twice`);
+    if (this.started) throw new Error(`the job ${name} is added after the jobs started`);
+    const everyMs = this.options.everyMs?.[name] ?? JOB_LIST[name].everyMs;
+    this.jobs.set(name, { name, run, everyMs, failuresInRow: 0 });
+  }
+
+  /** The jobs added, by name. */
+  names(): JobName[] {
+    return [...this.jobs.keys()];
+  }
+
+  /** Runs every job now, then each at its interval. A database that is away only delays the record. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.options.records
+      .ensure(this.names())
+      .catch((error: Error) =>
+        this.options.logger.warn(
+          { err: error.message },
+          'jobs: could not put the jobs on record; they run all the same',
+        ),
+      );
+    for (const job of this.jobs.values()) this.plan(job, 0);
+  }
+
+  /** Stops every job: no new run starts, runs under way are asked to stop and waited for, leases let go. */
+  async stop(): Promise<void> {
+    this.controller.abort();
+    for (const job of this.jobs.values()) clearTimeout(job.timer);
+    await Promise.all([...this.jobs.values()].map((job) => job.running?.catch(() => undefined)));
+    const held = [...this.jobs.values()].filter((job) => JOB_LIST[job.name].where === 'one').map((job) => job.name);
+    await this.options.records.release(held, this.instance).catch(() => undefined);
+  }
+
+  private plan(job: Scheduled, waitMs: number): void {
+    if (this.controller.signal.aborted) return;
+    job.timer = setTimeout(() => {
+      job.running = this.runOnce(job).finally(() => {
+        job.running = undefined;
+      });
+    }, waitMs);
+    job.timer.unref();
+  }
+
+  private async runOnce(job: Scheduled): Promise<void> {
+    const { records, logger } = this.options;
+    const { where, does } = JOB_LIST[job.name];
+    const log = logger.child({ job: job.name });
+    let waitMs = job.everyMs;
+    try {
+      // A one-instance job: run here only while this instance holds its lease, renewed by each
+      // run for a little more than one interval; another instance takes it once a run is missed.
+      if (where === 'one') {
+        const held = await records.lease(
+          job.name,
+          this.instance,
+          new Date(this.now().getTime() + job.everyMs * 2 + 5_000),
+        );
+        if (!held) return;
+      }
+      const startedAt = this.now();
+      await records.started(job.name, this.instance, startedAt).catch(() => undefined);
+      let said: string;
+      let outcome: 'ok' | 'failed';
+      try {
+        said = (await job.run(this.controller.signal)) || 'nothing to do';
+        outcome = 'ok';
+        if (job.failuresInRow > 0) log.info({ after: job.failuresInRow }, `${does}: works again`);
+        job.failuresInRow = 0;
+      } catch (error) {
+        if (this.controller.signal.aborted) return;
+        job.failuresInRow += 1;
+        outcome = 'failed';
+        said = (error as Error)?.message ?? String(error);
+        waitMs = Math.min(job.everyMs, FIRST_RETRY_MS * 2 ** (job.failuresInRow - 1));
+        log.error(
+          { err: said, failuresInRow: job.failuresInRow, retryInMs: waitMs },
+          `${does}: failed; it is tried again`,
+        );
+      }
+      const endedAt = this.now();
+      const nextRunAt = new Date(endedAt.getTime() + waitMs);
+      await records
+        .finished(job.name, { outcome, said, failuresInRow: job.failuresInRow, nextRunAt }, endedAt)
+        .catch(() => undefined);
+    } catch (error) {
+      // The record itself is away (the database): the job is tried again at its interval.
+      log.warn({ err: (error as Error).message }, `${does}: could not reach its record; tried again later`);
+    } finally {
+      this.plan(job, waitMs);
+    }
+  }
+}

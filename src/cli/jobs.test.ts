@@ -26,7 +26,8 @@ describe('npm run jobs', () => {
     const before = await runCommand(main, []);
     expect(before.code).toBe(0);
     for (const name of JOB_NAMES) expect(before.out).toContain(`${name}: ${JOB_LIST[name].does}`);
-    expect(before.out).toContain('last run:     not run yet');
+    expect(before.out).toContain('last run:     never');
+    expect(before.out).toContain(`next run:     not on: it runs ${JOB_LIST['unconfirmed-sign-ups'].when}`);
 
     const store = await openDatabase({ kind: 'sqlite', file }, { migrate: false });
     const jobs = new JobRunner({ records: store.backgroundJobs, logger: capturedLog().logger });

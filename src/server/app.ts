@@ -179,7 +179,7 @@ export async function createApp({
     jobs.add('reports-waiting', async () => {
       const acted = await feedback.feedback.actOnWaiting();
       if (acted > 0) app.log.warn({ acted }, 'acted on reports whose first action had failed');
-      return `acted on ${plural(acted, 'report')}`;
+      return acted === 0 ? 'no report waiting' : `acted on ${plural(acted, 'report')}`;
     });
   if (messaging) {
     jobs.add('phone-changes-forgotten', () => messaging.forgetStalePhoneChanges());

@@ -126,7 +126,7 @@ export function createMessaging(
       const forgotten = await store.phoneChanges.dropStalePhoneChanges(
         new Date(Date.now() - PHONE_CHANGE_DAYS * DAY_MS),
       );
-      return `${plural(forgotten, 'change')} forgotten`;
+      return forgotten === 0 ? 'none to forget' : `${plural(forgotten, 'change')} forgotten`;
     },
     ...(email && links && config.emailConfirmation
       ? {
@@ -149,7 +149,9 @@ export function createMessaging(
               logger,
             });
             if (reminded && reminded.sent > 0) logger.info({ sent: reminded.sent }, 'sent confirmation reminders');
-            return `${plural(removed, 'sign-up')} deleted, ${plural(reminded?.sent ?? 0, 'reminder')} sent`;
+            const sent = reminded?.sent ?? 0;
+            if (removed === 0 && sent === 0) return 'none due';
+            return `${plural(removed, 'sign-up')} deleted, ${plural(sent, 'reminder')} sent`;
           },
         }
       : {}),

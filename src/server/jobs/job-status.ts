@@ -10,7 +10,7 @@ export interface JobStatus {
   schedule: string;
   /** When it is on. */
   when: string;
-  /** "2026-11-27 10:30 UTC: acted on 2 reports", or "not run yet". */
+  /** "2026-11-27 10:30 UTC: acted on 2 reports", "not run yet", or "never" (not on). */
   lastRun: string;
   lastOk: boolean | undefined;
   nextRun: string;
@@ -40,11 +40,14 @@ export function jobStatuses(records: JobRecord[]): JobStatus[] {
       does: declared.does,
       schedule: `${every(declared.everyMs)}, ${declared.where === 'one' ? 'on one instance' : 'on every instance'}`,
       when: declared.when,
+      // No record: no server has had it on (its settings are not set), so it says when it would run.
       lastRun: ran
         ? `${at(ran)}: ${record.lastOutcome === 'ok' ? (record.lastSummary ?? 'done') : 'failed'}`
-        : 'not run yet',
+        : record
+          ? 'not run yet'
+          : 'never',
       lastOk: record?.lastOutcome ? record.lastOutcome === 'ok' : undefined,
-      nextRun: record?.nextRunAt ? at(record.nextRunAt) : 'when the server starts',
+      nextRun: record?.nextRunAt ? at(record.nextRunAt) : record ? 'soon' : `not on: it runs ${declared.when}`,
       lastFailure:
         record?.lastFailureAt && record.lastFailure
           ? `${at(record.lastFailureAt)}: ${record.lastFailure}${record.failuresInRow > 1 ? ` (${record.failuresInRow} in a row)` : ''}`

@@ -34,17 +34,17 @@ describe("the overview's background work", () => {
     const section = /<section aria-labelledby="jobs-heading">([\s\S]*?)<\/section>/.exec(page.body)?.[1] ?? '';
     expect(text(section)).toContain(ownerWords.overview.jobsHeading);
     for (const name of JOB_NAMES) expect(section).toContain(`data-job="${name}"`);
-    const row = new RegExp(`<tr data-job="unconfirmed-sign-ups" data-last="failed">([\\s\\S]*?)</tr>`).exec(
+    const row = new RegExp(`<li data-job="unconfirmed-sign-ups" data-last="failed">([\\s\\S]*?)</li>`).exec(
       section,
     )?.[1];
     expect(text(row ?? '')).toBe(
       [
         JOB_LIST['unconfirmed-sign-ups'].does,
         '(unconfirmed-sign-ups)',
-        'every hour, on one instance',
-        '2026-11-27 10:00 UTC: failed',
-        '2026-11-27 10:01 UTC',
-        '2026-11-27 10:00 UTC: the database is away (2 in a row)',
+        'How often every hour, on one instance',
+        'Last run 2026-11-27 10:00 UTC: failed',
+        'Next run 2026-11-27 10:01 UTC',
+        'Last failure 2026-11-27 10:00 UTC: the database is away (2 in a row)',
       ].join(' '),
     );
     expect(row).toContain('class="cell--error"');

@@ -40,33 +40,29 @@ const fileName = (file: string | null) => (file ?? '').split('/').at(-1) ?? '';
 
 /** "Background work": each recurring job, its last run, next run and last failure (a failed last run in red). */
 function JobsSection({ jobs }: { jobs: JobStatus[] }) {
+  const [often, lastRun, nextRun, lastFailure] = words.jobFields;
   return (
     <section aria-labelledby="jobs-heading">
       <h2 id="jobs-heading">{words.jobsHeading}</h2>
-      <ScrollTable label={words.jobsHeading}>
-        <thead>
-          <tr>
-            {words.jobColumns.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {jobs.map((job) => (
-            <tr key={job.name} data-job={job.name} data-last={job.lastOk === false ? 'failed' : 'ok'}>
-              <th scope="row">
-                {job.does} <span className="figure__note">({job.name})</span>
-              </th>
-              <td>{job.schedule}</td>
-              <td className={job.lastOk === false ? 'cell--error' : undefined}>{job.lastRun}</td>
-              <td>{job.nextRun}</td>
-              <td>{job.lastFailure}</td>
-            </tr>
-          ))}
-        </tbody>
-      </ScrollTable>
+      <ul className="jobs">
+        {jobs.map((job) => (
+          <li key={job.name} data-job={job.name} data-last={job.lastOk === false ? 'failed' : 'ok'}>
+            <h3>
+              {job.does} <span className="figure__note">({job.name})</span>
+            </h3>
+            <dl>
+              <dt>{often}</dt>
+              <dd>{job.schedule}</dd>
+              <dt>{lastRun}</dt>
+              <dd className={job.lastOk === false ? 'cell--error' : undefined}>{job.lastRun}</dd>
+              <dt>{nextRun}</dt>
+              <dd>{job.nextRun}</dd>
+              <dt>{lastFailure}</dt>
+              <dd>{job.lastFailure}</dd>
+            </dl>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

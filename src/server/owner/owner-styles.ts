@@ -44,6 +44,13 @@ select,input[type=email],input[type=search],input[type=text],input[type=tel]{fon
 .field{margin:0 0 1.25rem}
 .field-error{color:var(--error);font-weight:700;margin:0 0 0.5rem}
 .cell--error{color:var(--error);font-weight:700}
+.jobs{list-style:none;margin:0;padding:0}
+.jobs li{padding:0.75rem 0;border-bottom:0.0625rem solid var(--sand)}
+.jobs h3{margin:0 0 0.5rem;font-size:1.125rem}
+.jobs dl{display:grid;grid-template-columns:max-content 1fr;gap:0.25rem 1rem;margin:0}
+.jobs dt{color:var(--muted)}
+.jobs dd{margin:0;overflow-wrap:anywhere}
+@media (max-width:30rem){.jobs dl{grid-template-columns:1fr}.jobs dd{margin:0 0 0.5rem}}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .progress{width:100%;height:1.5rem;accent-color:var(--teal)}
 [hidden]{display:none!important}

@@ -90,7 +90,7 @@ export const ownerWords = {
   },
   overview: {
     jobsHeading: 'Background work',
-    jobColumns: ['Job', 'How often', 'Last run', 'Next run', 'Last failure'] as const,
+    jobFields: ['How often', 'Last run', 'Next run', 'Last failure'] as const,
     title: 'Overview',
     heading: 'How the list is growing',
     people: 'People on the list',

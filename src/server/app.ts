@@ -24,7 +24,7 @@ import { webhookRoutes } from './bounces/webhook-routes.js';
 import type { BroadcastControl } from './broadcast/broadcast-control.js';
 import type { SignInMailer } from './owner/sign-in-mailer.js';
 import { JobRunner, type JobRunnerOptions } from './jobs/job-runner.js';
-import { plural } from '../shared/plain-numbers.js';
+import { number, plural } from '../shared/plain-numbers.js';
 
 export interface CreateAppOptions {
   config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl' | 'launch'> &
@@ -165,9 +165,6 @@ export async function createApp({
     );
 
   if (messaging) app.addHook('onReady', async () => messaging.start(app.log));
-  // The bounce mailbox (BOUNCE_IMAP_URL) is read while the server runs, and let go before the database closes.
-  const mailbox = feedback?.bounceMailbox?.(app.log);
-  if (mailbox) app.addHook('onReady', async () => mailbox.start());
   // The recurring work, each job of jobs/job-list.ts with what it runs here; started once the rest is.
   const jobs = new JobRunner({
     records: db.backgroundJobs,
@@ -181,6 +178,14 @@ export async function createApp({
       if (acted > 0) app.log.warn({ acted }, 'acted on reports whose first action had failed');
       return acted === 0 ? 'no report waiting' : `acted on ${plural(acted, 'report')}`;
     });
+  // The bounce mailbox (BOUNCE_IMAP_URL), read by one instance, let go before the database closes.
+  const mailbox = feedback?.bounceMailbox?.(app.log);
+  if (mailbox)
+    jobs.add('bounce-mailbox', async () => {
+      const { matched, unmatched, setAside = 0 } = await mailbox.checkNow();
+      if (matched + unmatched + setAside === 0) return 'the mailbox was empty';
+      return `${plural(matched, 'report')} of ours, ${number(unmatched)} unmatched, ${number(setAside)} set aside`;
+    });
   if (messaging) {
     jobs.add('phone-changes-forgotten', () => messaging.forgetStalePhoneChanges());
     const { sweepUnconfirmed } = messaging;
@@ -188,8 +193,10 @@ export async function createApp({
   }
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
-    await jobs.stop();
+    // No job starts again; the mailbox's check under way is let finish (or cut after a grace).
+    const jobsStopped = jobs.stop();
     await mailbox?.stop();
+    await jobsStopped;
     await control?.stop();
     owner?.mailer?.close();
     await messaging?.stop();

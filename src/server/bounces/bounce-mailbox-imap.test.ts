@@ -7,6 +7,9 @@ import { addPeople, setup } from '../test/broadcast-setup.js';
 import { dovecotAvailable, startDovecot } from '../test/dovecot.js';
 import { storeEngines } from '../test/store-engines.js';
 import { createFeedbackParts } from './reports-setup.js';
+import { loadConfig } from '../config.js';
+import { createMessaging } from '../consent/create-messaging.js';
+import { buildTestApp } from '../test/build-test-app.js';
 import { report, REPORT_BOUNCE_ADDRESS } from './test-fixtures/reports.js';
 
 for (const engine of storeEngines) {
@@ -37,3 +40,30 @@ for (const engine of storeEngines) {
     });
   });
 }
+
+describe.skipIf(!dovecotAvailable)('the bounce mailbox in the server', () => {
+  it('is read by the job "bounce-mailbox" once the server is ready, and its run is on record', async () => {
+    const dovecot = await startDovecot();
+    onTestFinished(() => dovecot.stop());
+    // A report about no message of ours: read, moved to Unmatched, nobody touched.
+    await dovecot.deliver(report('gmail-no-such-user', {}));
+    const config = loadConfig({
+      BOUNCE_ADDRESS: REPORT_BOUNCE_ADDRESS,
+      BOUNCE_IMAP_URL: dovecot.url(),
+      SECRET_KEY: 'a-test-secret-that-is-long-enough-for-the-check',
+    });
+    const { app, db } = await buildTestApp({
+      messaging: (store) => createMessaging(config.messaging, store, config.siteUrl),
+      feedback: (store, messaging) => createFeedbackParts(config.messaging, store, messaging!.subscriptions),
+    });
+    await app.ready();
+    const deadline = Date.now() + 20_000;
+    let record;
+    while (!(record = (await db.backgroundJobs.list()).find((job) => job.name === 'bounce-mailbox'))?.lastFinishedAt) {
+      if (Date.now() > deadline) throw new Error('the job never ran');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(record).toMatchObject({ lastOutcome: 'ok', lastSummary: '0 reports of ours, 1 unmatched, 0 set aside' });
+    expect(await dovecot.list('INBOX')).toEqual([]);
+  });
+});

@@ -1,5 +1,6 @@
 // The bounce mailbox: what any mail server sends back to BOUNCE_ADDRESS (bounces, delays,
-// complaints), read over IMAP every pollMs. Each report is turned into FeedbackEvents
+// complaints), read over IMAP at each check (the job "bounce-mailbox", jobs/job-list.ts, on one
+// instance: two readers never move the same message). Each report is turned into FeedbackEvents
 // (delivery-reports.ts) and handed on; then it leaves the mailbox: a report acted on is deleted (or
 // filed in processedFolder), anything else is moved to unmatchedFolder for a person to read, never
 // deleted. A message larger than maxBytes is never fetched: it goes to tooLargeFolder; one whose
@@ -41,7 +42,6 @@ export interface BounceMailboxOptions {
    */
   reader?: ReportReader;
   tooSlowFolder?: string;
-  pollMs?: number;
 }
 
 /** BOUNCE_MAX_BYTES by default: a bounce or a complaint is a few kilobytes; 2 MB holds one with its message. */
@@ -57,9 +57,7 @@ export interface MailboxCheck {
 }
 
 export interface BounceMailbox {
-  /** Checks now and every pollMs. */
-  start(): void;
-  /** Stops polling and waits for a check under way (closing its connection). */
+  /** Lets a check under way finish (closing its connection if it will not), and closes the reader. */
   stop(): Promise<void>;
   /** Reads every message in the mailbox once; rejects when the mailbox cannot be read. */
   checkNow(): Promise<MailboxCheck>;
@@ -168,9 +166,7 @@ export function createBounceMailbox(options: BounceMailboxOptions): BounceMailbo
     },
     tooSlowFolder = 'Too slow',
   } = options;
-  const pollMs = options.pollMs ?? 60_000;
   const location = parseImapUrl(options.url);
-  let timer: NodeJS.Timeout | undefined;
   let running: Promise<MailboxCheck> | undefined;
   /** The check's connection, and whether it is still being opened. */
   let client: { connection: ImapFlow; opening: boolean } | undefined;
@@ -182,7 +178,7 @@ export function createBounceMailbox(options: BounceMailboxOptions): BounceMailbo
   const reportTrouble = (kind: string, what: string, err: string) => {
     if (failing === kind) return;
     failing = kind;
-    logger.error({ err, kind }, `bounce mailbox: ${what}; trying again every ${Math.round(pollMs / 1000)} s`);
+    logger.error({ err, kind }, `bounce mailbox: ${what}; it is read again at the next check`);
   };
 
   async function check(): Promise<MailboxCheck> {
@@ -324,17 +320,8 @@ export function createBounceMailbox(options: BounceMailboxOptions): BounceMailbo
   }
 
   return {
-    start() {
-      stopped = false;
-      const poll = () => void checkNow().catch(() => undefined); // logged once per streak by check()
-      timer = setInterval(poll, pollMs);
-      timer.unref();
-      poll();
-    },
     async stop() {
       stopped = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
       // A report being handled is finished (handed on and removed), unless the server stops answering.
       if (client?.opening) client.connection.close();
       const finished = running?.then(

@@ -3,8 +3,8 @@
 // jobs/job-runner.ts runs them; the composition (app.ts) says what each runs; the dashboard and
 // `npm run jobs` show each one's last run, next run and last failure.
 // Not in it yet, each still on a timer of its own (issue 43 moves them here): the queue workers
-// (consent/confirmation-mailer.ts, phone-change-mailer.ts, joining-texter.ts), the bounce mailbox
-// (bounces/bounce-mailbox.ts) and the backup schedule (backups/backup-schedule.ts).
+// (consent/confirmation-mailer.ts, phone-change-mailer.ts, joining-texter.ts) and the backup
+// schedule (backups/backup-schedule.ts).
 export interface JobDeclaration {
   /** What it does, as the owner reads it (and the log lines begin). */
   does: string;
@@ -35,6 +35,12 @@ export const JOB_LIST = {
     everyMs: 60 * MINUTE_MS,
     where: 'one',
     when: 'when email is on, with EMAIL_CONFIRMATION on',
+  },
+  'bounce-mailbox': {
+    does: 'Read the bounce mailbox, and act on the bounces and complaints in it',
+    everyMs: MINUTE_MS,
+    where: 'one',
+    when: 'when BOUNCE_ADDRESS and BOUNCE_IMAP_URL are set',
   },
 } as const satisfies Record<string, JobDeclaration>;
 

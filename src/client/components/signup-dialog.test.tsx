@@ -120,7 +120,8 @@ describe('sign-up dialog', () => {
     const { user } = await openDialog();
     await user.click(submitButton());
     const name = screen.getByLabelText(signupDialog.fields.name.label);
-    expect(name).toHaveAttribute('aria-invalid', 'true');
+    // Validation settles after the click's own events: waited for, never assumed (a busy machine is slower).
+    await waitFor(() => expect(name).toHaveAttribute('aria-invalid', 'true'));
     expect(name).toHaveAccessibleDescription(`Error: ${signupMessages.nameRequired}`);
     expect(screen.getByLabelText(signupDialog.fields.phone.label)).toHaveAccessibleDescription(
       `${signupDialog.fields.phone.hint} Error: ${signupMessages.phoneRequired}`,
@@ -136,17 +137,17 @@ describe('sign-up dialog', () => {
     const phone = screen.getByLabelText(signupDialog.fields.phone.label);
     await user.type(phone, '0123');
     await user.click(submitButton());
-    expect(screen.getAllByText(signupMessages.phoneInvalid)).not.toHaveLength(0);
+    expect(await screen.findAllByText(signupMessages.phoneInvalid)).not.toHaveLength(0);
     await user.clear(phone);
     await user.type(phone, '555 123 4567');
-    expect(screen.queryByText(signupMessages.phoneInvalid)).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText(signupMessages.phoneInvalid)).not.toBeInTheDocument());
     expect(phone).toHaveValue('555 123 4567');
   });
 
   it('the summary links move focus to their field', async () => {
     const { user } = await openDialog();
     await user.click(submitButton());
-    await user.click(screen.getByRole('link', { name: signupMessages.emailRequired }));
+    await user.click(await screen.findByRole('link', { name: signupMessages.emailRequired }));
     expect(screen.getByLabelText(signupDialog.fields.email.label)).toHaveFocus();
   });
 

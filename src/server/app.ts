@@ -24,11 +24,12 @@ import { webhookRoutes } from './bounces/webhook-routes.js';
 import type { BroadcastControl } from './broadcast/broadcast-control.js';
 import type { SignInMailer } from './owner/sign-in-mailer.js';
 import { JobRunner, type JobRunnerOptions } from './jobs/job-runner.js';
+import { createBackupSchedule } from './backups/backup-schedule.js';
 import { number, plural } from '../shared/plain-numbers.js';
 
 export interface CreateAppOptions {
   config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl' | 'launch'> &
-    Partial<Pick<Config, 'backup'>>;
+    Partial<Pick<Config, 'backup' | 'database'>>;
   db: Db;
   /** Shared rate-limit counters (REDIS_URL); closed with the app. */
   redis?: Redis;
@@ -186,6 +187,16 @@ export async function createApp({
       if (matched + unmatched + setAside === 0) return 'the mailbox was empty';
       return `${plural(matched, 'report')} of ours, ${number(unmatched)} unmatched, ${number(setAside)} set aside`;
     });
+  // Automatic backups (BACKUP_DIR), made by one instance; one under way stops with the server.
+  if (config.backup && config.database) {
+    const backups = createBackupSchedule({
+      config: config.backup,
+      database: config.database,
+      runs: db.backupRuns,
+      log: app.log.child({ part: 'backups' }),
+    });
+    jobs.add('backups', (signal) => backups.runIfDue(signal), jobEveryMs?.backups ?? backups.checkEveryMs);
+  }
   if (messaging) {
     jobs.add('phone-changes-forgotten', () => messaging.forgetStalePhoneChanges());
     const { sweepUnconfirmed } = messaging;

@@ -9,7 +9,6 @@ import { createSignInMailer } from './owner/sign-in-mailer.js';
 import { openDatabase } from './db/open-database.js';
 import { holdDatabaseInUse } from './db/database-in-use.js';
 import { checkSecretKey, SecretKeyMismatchError } from './messaging/secret-key-check.js';
-import { startBackupSchedule, type BackupSchedule } from './backups/backup-schedule.js';
 import { loadSettingsFiles } from './settings-files.js';
 
 /**
@@ -58,11 +57,6 @@ async function main(): Promise<void> {
     app.log.warn({ err: error.message }, 'Redis unreachable: rate limits are not shared'),
   );
 
-  // Automatic backups start once the site answers, and stop (a copy under way is dropped) before the database closes.
-  let backups: BackupSchedule | undefined;
-  app.addHook('preClose', async () => {
-    await backups?.stop();
-  });
   app.addHook('onClose', async () => {
     await releaseInUse();
   });
@@ -89,14 +83,6 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  if (config.backup) {
-    backups = startBackupSchedule({
-      config: config.backup,
-      database: config.database,
-      runs: store.backupRuns,
-      log: app.log.child({ part: 'backups' }),
-    });
-  }
   const where = config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL';
   app.log.info(`ScamSavvy is running at http://${shownHost}:${config.port} (sign-ups in ${where})`);
   if (config.siteUrlIsDefault) {

@@ -1,5 +1,6 @@
 // Automatic backups (BACKUP_DIR): one every BACKUP_EVERY_HOURS, the last BACKUP_KEEP kept, each then
 // handed to BACKUP_COMMAND. A failure is logged and recorded for the dashboard; it never stops the site.
+// The job "backups" (jobs/job-list.ts, on one instance) asks whether one is due, every few minutes.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { BackupConfig, DatabaseConfig } from '../config.js';
@@ -12,8 +13,8 @@ import { failedRun, madeRun } from './backup-record.js';
 
 /** After a failed backup the next try comes this soon (or at the usual time, if that is sooner). */
 export const RETRY_AFTER_FAILURE_MS = 3_600_000;
-/** Timers wake at least this often, so a long interval never overflows one. */
-const LONGEST_TIMER_MS = 86_400_000;
+/** How often the job looks whether a backup is due (more often when BACKUP_EVERY_HOURS is shorter). */
+export const BACKUP_CHECK_MS = 5 * 60_000;
 
 export interface BackupLogger {
   info(details: object, message: string): void;
@@ -73,8 +74,10 @@ export async function runBackup({
 }
 
 export interface BackupSchedule {
-  /** Stops the timer, and a backup under way (its half-written copy is removed). */
-  stop(): Promise<void>;
+  /** Makes the backup if one is due (a backup under way stops with the signal, its half-written copy removed); says what it did. */
+  runIfDue(signal?: AbortSignal): Promise<string>;
+  /** How often to ask: BACKUP_CHECK_MS, or the interval itself when that is shorter. */
+  checkEveryMs: number;
 }
 
 export interface BackupScheduleOptions {
@@ -92,7 +95,7 @@ export function nextBackupAt(last: BackupRun | undefined, everyMs: number): numb
   return Date.parse(last.startedAt) + wait;
 }
 
-export function startBackupSchedule({
+export function createBackupSchedule({
   config,
   database,
   runs,
@@ -100,9 +103,6 @@ export function startBackupSchedule({
   now = () => new Date(),
 }: BackupScheduleOptions): BackupSchedule {
   const everyMs = config.everyHours * 3_600_000;
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
   // This process's own last run: what counts when the record cannot be read or written (the
   // database is away), so a failing database never makes the schedule try again at once, forever.
   let attempted: BackupRun | undefined;
@@ -119,22 +119,12 @@ export function startBackupSchedule({
     return nextBackupAt(last, everyMs);
   };
 
-  const plan = async () => {
-    if (controller.signal.aborted) return;
-    const wait = Math.max(0, Math.min((await due()) - now().getTime(), LONGEST_TIMER_MS));
-    if (controller.signal.aborted) return;
-    timer = setTimeout(() => {
-      running = tick()
-        .catch((error: unknown) => log.error({ err: error }, 'the backup schedule stumbled; it goes on'))
-        .finally(() => {
-          running = undefined;
-          void plan();
-        });
-    }, wait);
-  };
-
-  const tick = async () => {
-    if ((await due()) <= now().getTime()) {
+  return {
+    checkEveryMs: Math.min(BACKUP_CHECK_MS, everyMs),
+    async runIfDue(signal) {
+      const dueAt = await due();
+      if (dueAt > now().getTime())
+        return `the next is due at ${new Date(dueAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
       const run = await runBackup({
         database,
         dir: config.dir,
@@ -144,27 +134,21 @@ export function startBackupSchedule({
         runs,
         trigger: 'schedule',
         now,
-        signal: controller.signal,
+        ...(signal ? { signal } : {}),
       });
       attempted = run;
-      if (controller.signal.aborted) return;
-      if (run.outcome === 'ok')
-        log.info({ file: run.file, bytes: run.bytes, people: run.people }, 'backup made and checked');
-      else
-        log.error(
-          { file: run.file, reason: run.detail },
-          'backup failed: the site goes on; the next try is within the hour',
-        );
+      if (signal?.aborted) return 'stopped';
       if (run.copyOutcome === 'failed') log.error({ file: run.file, reason: run.copyDetail }, 'BACKUP_COMMAND failed');
-    }
-  };
-
-  void plan();
-  return {
-    async stop() {
-      controller.abort();
-      clearTimeout(timer);
-      await running;
+      if (run.outcome === 'ok') {
+        log.info({ file: run.file, bytes: run.bytes, people: run.people }, 'backup made and checked');
+        return `made ${path.basename(run.file ?? '')}${run.copyOutcome === 'failed' ? '; BACKUP_COMMAND failed' : ''}`;
+      }
+      log.error(
+        { file: run.file, reason: run.detail },
+        'backup failed: the site goes on; the next try is within the hour',
+      );
+      // A failure is the job's: on record with its reason (the dashboard's backup block says it too).
+      throw new Error(`the backup failed: ${run.detail ?? 'no reason given'}`);
     },
   };
 }

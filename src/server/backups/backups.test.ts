@@ -26,7 +26,7 @@ import { sqliteMigrations } from '../db/sqlite-migrations.js';
 import { backupFileName, listBackups, STALE_PARTIAL_MS } from './backup-files.js';
 import { makeBackup, PARTIAL_PREFIX } from './make-backup.js';
 import { restoreBackup } from './restore-backup.js';
-import { nextBackupAt, runBackup, RETRY_AFTER_FAILURE_MS, startBackupSchedule } from './backup-schedule.js';
+import { createBackupSchedule, nextBackupAt, runBackup, RETRY_AFTER_FAILURE_MS } from './backup-schedule.js';
 import type { BackupRun } from '../db/backup-runs-repository.js';
 import { migrateSqlite } from '../db/migrate.js';
 import { openSqlite } from '../db/sqlite-shared.js';
@@ -393,21 +393,21 @@ describe('the backup folder', () => {
   it('with the database away, a failed backup is not tried again at once: the schedule waits, and says why', async () => {
     const dir = tempDir();
     const errors: string[] = [];
-    const schedule = startBackupSchedule({
+    const schedule = createBackupSchedule({
       config: { dir: path.join(dir, 'backups'), everyHours: 24, keep: 14 },
       database: { kind: 'sqlite', file: path.join(dir, 'gone.db') },
       // Neither the record nor its reading works: the database is away.
       runs: { record: () => Promise.reject(new Error('away')), status: () => Promise.reject(new Error('away')) },
       log: { info: () => undefined, error: (details) => void errors.push(JSON.stringify(details)) },
     });
-    try {
-      await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 30_000 });
-      expect(errors[0]).toContain('There is no database at');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(errors).toHaveLength(1);
-    } finally {
-      await schedule.stop();
-    }
+    // The job's failure, with the reason, on record (the runner backs it off).
+    await expect(schedule.runIfDue()).rejects.toThrow(/^the backup failed: There is no database at/);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('There is no database at');
+    // Asked again at once (the runner's first retry): not due for an hour, nothing tried, nothing said.
+    expect(await schedule.runIfDue()).toMatch(/^the next is due at \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(errors).toHaveLength(1);
+    expect(schedule.checkEveryMs).toBe(5 * 60_000);
   });
 
   it("makes a backup at once when only the owner's own db:backup was made, and records it for the dashboard", async () => {
@@ -423,20 +423,21 @@ describe('the backup folder', () => {
       copyOutcome: null,
       copyDetail: null,
     });
-    const schedule = startBackupSchedule({
+    const schedule = createBackupSchedule({
       config: { dir: path.join(dir, 'backups'), everyHours: 24, keep: 14 },
       database: live,
       runs: store.backupRuns,
       log: { info: () => undefined, error: () => undefined },
     });
     try {
-      await vi.waitFor(async () => expect((await store.backupRuns.status('schedule')).last?.outcome).toBe('ok'), {
-        timeout: 30_000,
-      });
+      expect(await schedule.runIfDue()).toMatch(/^made scamsavvy-.*\.sqlite$/);
+      expect((await store.backupRuns.status('schedule')).last?.outcome).toBe('ok');
       expect(await listBackups(path.join(dir, 'backups'))).toHaveLength(1);
       expect((await store.backupRuns.status()).last?.trigger).toBe('schedule');
+      // Made: the next is a day away, and asking again makes none.
+      expect(await schedule.runIfDue()).toMatch(/^the next is due at /);
+      expect(await listBackups(path.join(dir, 'backups'))).toHaveLength(1);
     } finally {
-      await schedule.stop();
       await store.close();
     }
   });

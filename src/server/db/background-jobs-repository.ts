@@ -22,6 +22,8 @@ export interface JobRecord {
   failuresInRow: number;
   nextRunAt: string | null;
   ranOn: string | null;
+  /** How often it runs, as the instance that ran it last runs it. */
+  everyMs: number | null;
 }
 
 /** How a run ended. */
@@ -82,10 +84,10 @@ export class BackgroundJobsRepository {
       .execute();
   }
 
-  async started(name: string, ranOn: string, at: Date): Promise<void> {
+  async started(name: string, ranOn: string, at: Date, everyMs: number): Promise<void> {
     await this.context.db
       .updateTable('background_jobs')
-      .set({ last_started_at: at.toISOString(), ran_on: ranOn })
+      .set({ last_started_at: at.toISOString(), ran_on: ranOn, every_ms: everyMs })
       .where('name', '=', name)
       .execute();
   }
@@ -123,6 +125,7 @@ export class BackgroundJobsRepository {
       failuresInRow: Number(row.failures_in_row),
       nextRunAt: row.next_run_at === null ? null : iso(row.next_run_at),
       ranOn: row.ran_on,
+      everyMs: row.every_ms === null ? null : Number(row.every_ms),
     }));
   }
 }

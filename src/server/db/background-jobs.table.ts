@@ -21,6 +21,8 @@ export interface BackgroundJobsTable {
   /** Failures since the last run that worked: the back-off grows with them. */
   failures_in_row: number;
   next_run_at: Time | null;
+  /** How often the instance that ran it last runs it (the list's interval, or what the settings make it). */
+  every_ms: number | string | null;
   /** The instance the last run was on (host and process). */
   ran_on: string | null;
 }

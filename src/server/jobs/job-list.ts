@@ -2,9 +2,8 @@
 // often, and whether it runs on every instance or on one (docs/architecture.md, "Background work").
 // jobs/job-runner.ts runs them; the composition (app.ts) says what each runs; the dashboard and
 // `npm run jobs` show each one's last run, next run and last failure.
-// Not in it yet, each still on a timer of its own (issue 43 moves them here): the queue workers
-// (consent/confirmation-mailer.ts, phone-change-mailer.ts, joining-texter.ts) and the backup
-// schedule (backups/backup-schedule.ts).
+// Not in it yet, each still on a timer of its own and woken by each sign-up (issue 43 moves them
+// here): the queue workers (consent/confirmation-mailer.ts, phone-change-mailer.ts, joining-texter.ts).
 export interface JobDeclaration {
   /** What it does, as the owner reads it (and the log lines begin). */
   does: string;
@@ -41,6 +40,14 @@ export const JOB_LIST = {
     everyMs: MINUTE_MS,
     where: 'one',
     when: 'when BOUNCE_ADDRESS and BOUNCE_IMAP_URL are set',
+  },
+  backups: {
+    does: 'Make the automatic backup when it is due, and hand it to BACKUP_COMMAND',
+    // A look whether one is due (BACKUP_EVERY_HOURS since the last, an hour after a failure); as
+    // often as BACKUP_EVERY_HOURS when that is shorter (backups/backup-schedule.ts, BACKUP_CHECK_MS).
+    everyMs: 5 * MINUTE_MS,
+    where: 'one',
+    when: 'when BACKUP_DIR is set',
   },
 } as const satisfies Record<string, JobDeclaration>;
 

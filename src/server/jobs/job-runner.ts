@@ -48,11 +48,13 @@ export class JobRunner {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** Adds a job of the list with what it runs (before start). */
-  add(name: JobName, run: JobRun): void {
+  /**
+   * Adds a job of the list with what it runs (before start), at the list's interval or at `everyMs`
+   * when the settings make it another (the backups' check, with a short BACKUP_EVERY_HOURS).
+   */
+  add(name: JobName, run: JobRun, everyMs = this.options.everyMs?.[name] ?? JOB_LIST[name].everyMs): void {
     if (this.jobs.has(name)) throw new Error(`the job ${name} is added twice`);
     if (this.started) throw new Error(`the job ${name} is added after the jobs started`);
-    const everyMs = this.options.everyMs?.[name] ?? JOB_LIST[name].everyMs;
     this.jobs.set(name, { name, run, everyMs, failuresInRow: 0 });
   }
 
@@ -112,7 +114,7 @@ export class JobRunner {
         if (!held) return;
       }
       const startedAt = this.now();
-      await records.started(job.name, this.instance, startedAt).catch(() => undefined);
+      await records.started(job.name, this.instance, startedAt, job.everyMs).catch(() => undefined);
       let said: string;
       let outcome: 'ok' | 'failed';
       try {

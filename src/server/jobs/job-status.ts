@@ -2,6 +2,7 @@
 // it does, how often and where, its last run, its next run, and its last failure.
 import type { JobRecord } from '../db/background-jobs-repository.js';
 import { JOB_LIST, JOB_NAMES, type JobName } from './job-list.js';
+import { plural } from '../../shared/plain-numbers.js';
 
 export interface JobStatus {
   name: JobName;
@@ -22,7 +23,7 @@ const at = (time: string) => `${time.slice(0, 16).replace('T', ' ')} UTC`;
 
 function every(ms: number): string {
   const minutes = Math.round(ms / 60_000);
-  if (minutes < 1) return `every ${Math.round(ms / 1000)} seconds`;
+  if (minutes < 1) return `every ${plural(Math.max(1, Math.round(ms / 1000)), 'second')}`;
   if (minutes === 1) return 'every minute';
   if (minutes % 60 === 0) return minutes === 60 ? 'every hour' : `every ${minutes / 60} hours`;
   return `every ${minutes} minutes`;
@@ -38,7 +39,7 @@ export function jobStatuses(records: JobRecord[]): JobStatus[] {
     return {
       name,
       does: declared.does,
-      schedule: `${every(declared.everyMs)}, ${declared.where === 'one' ? 'on one instance' : 'on every instance'}`,
+      schedule: `${every(record?.everyMs ?? declared.everyMs)}, ${declared.where === 'one' ? 'on one instance' : 'on every instance'}`,
       when: declared.when,
       // No record: no server has had it on (its settings are not set), so it says when it would run.
       lastRun: ran

@@ -18,6 +18,7 @@ export const migration: PostgresMigration = {
         last_failure text,
         failures_in_row integer NOT NULL DEFAULT 0,
         next_run_at timestamptz,
+        every_ms bigint,
         ran_on text
       );
     `,

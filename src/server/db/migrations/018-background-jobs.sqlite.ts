@@ -19,6 +19,7 @@ export const migration: SqliteMigration = {
           last_failure TEXT,
           failures_in_row INTEGER NOT NULL DEFAULT 0,
           next_run_at TEXT,
+          every_ms INTEGER,
           ran_on TEXT
         ) STRICT;
       `),

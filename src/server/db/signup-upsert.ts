@@ -43,7 +43,8 @@ export const postgresUpsert: UpsertDialect = {
  * - ask for a confirmation email (confirm_requested_at; the incoming value is null when confirmation
  *   is off): for someone unconfirmed, unless one is waiting or went out in the last day; for someone
  *   who left or turned email off, the one "come back?" email, unless one already went after their
- *   latest "no" (consent/confirmation-mailer.ts sends which one the record calls for).
+ *   latest "no" (consent/confirmation-mailer.ts sends which one the record calls for); an email
+ *   stamped the same instant as the "no" went before it, not after.
  */
 export function onRepeatSignup(d: UpsertDialect): string {
   const stored = d.stored;
@@ -72,7 +73,7 @@ export function onRepeatSignup(d: UpsertDialect): string {
       WHEN ${d.incoming('confirm_requested_at')} IS NULL THEN ${stored('confirm_requested_at')}
       WHEN ${stored('confirm_requested_at')} IS NOT NULL THEN ${stored('confirm_requested_at')}
       WHEN ${saidNo} THEN CASE
-        WHEN ${stored('confirm_sent_at')} IS NULL OR ${stored('confirm_sent_at')} < ${latestNo}
+        WHEN ${stored('confirm_sent_at')} IS NULL OR ${stored('confirm_sent_at')} <= ${latestNo}
         THEN ${d.incoming('confirm_requested_at')} END
       WHEN ${stored('confirmed_at')} IS NOT NULL THEN NULL
       WHEN ${stored('confirm_sent_at')} IS NULL OR ${stored('confirm_sent_at')} < ${d.dayBefore}

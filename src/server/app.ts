@@ -195,7 +195,7 @@ export async function createApp({
       runs: db.backupRuns,
       log: app.log.child({ part: 'backups' }),
     });
-    jobs.add('backups', (signal) => backups.runIfDue(signal), jobEveryMs?.backups ?? backups.checkEveryMs);
+    jobs.add('backups', (signal) => backups.runIfDue(signal), backups.checkEveryMs);
   }
   if (messaging) {
     jobs.add('phone-changes-forgotten', () => messaging.forgetStalePhoneChanges());

@@ -183,17 +183,16 @@ export class Feedback {
    */
   private async signedThenProcessed(batch: Caller[]): Promise<FeedbackOutcome[]> {
     const inTransaction = this.options.transaction ?? ((work) => work(this.options));
-    const replayed = new Set<Caller>();
-    const groups: FeedbackEvent[][] = [];
-    const stored = await inTransaction(async (stores) => {
+    const { replayed, groups, stored } = await inTransaction(async (stores) => {
+      const replayed = new Set<Caller>();
       const signed = batch.filter((each) => each.signature !== undefined);
       if (signed.length > 0) {
         if (!stores.signatures) throw new Error('signatures that do not cover the body cannot be remembered here');
         const uses = await stores.signatures.useMany(signed.map((each) => each.signature!));
         signed.forEach((each, index) => uses[index] === 'reused' && replayed.add(each));
       }
-      groups.splice(0, groups.length, ...batch.map((each) => (replayed.has(each) ? [] : each.events)));
-      return this.store(groups.flat(), stores);
+      const groups = batch.map((each) => (replayed.has(each) ? [] : each.events));
+      return { replayed, groups, stored: await this.store(groups.flat(), stores) };
     });
     await this.actOnFresh(stored);
     return this.outcomes(groups, stored).map((outcome, index) =>

@@ -513,16 +513,21 @@ for (const engine of storeEngines) {
       expect(await store.confirmations.deleteUnconfirmed(cutoff)).toBe(0);
     });
 
+    /** The confirmation email sent, the person confirmed, then their email turned off: their record after. */
+    async function confirmedThenEmailOff(store: Db, person: Subscriber): Promise<Subscriber | undefined> {
+      for (const job of await store.confirmations.claimConfirmations(10, LEASE_MS))
+        await store.confirmations.confirmationSent(job.id);
+      await store.subscribers.confirm(person.id);
+      await store.subscribers.updatePreferences(person.id, { email: false }, 'one_click_unsubscribe');
+      return store.subscribers.subscriber(person.id);
+    }
+
     it('a confirmation email stamped the same instant as the "no" went before it: the come-back is still asked', async () => {
       // The store's clock stands still (an hour ahead, later than anything the database stamps itself).
       const frozen = new Date(Date.now() + HOUR_MS);
       const { store } = await open({ clock: { now: () => frozen, advance: () => undefined } });
       const person = await signUp(store, { email: 'same-instant@example.com' });
-      for (const job of await store.confirmations.claimConfirmations(10, LEASE_MS))
-        await store.confirmations.confirmationSent(job.id);
-      await store.subscribers.confirm(person.id);
-      await store.subscribers.updatePreferences(person.id, { email: false }, 'one_click_unsubscribe');
-      const off = await store.subscribers.subscriber(person.id);
+      const off = await confirmedThenEmailOff(store, person);
       expect(off?.emailOptOutAt).toBe(frozen.toISOString());
       await signUp(store, { email: 'same-instant@example.com' });
       expect((await store.confirmations.claimConfirmations(10, LEASE_MS)).map((job) => job.id)).toEqual([person.id]);
@@ -531,11 +536,7 @@ for (const engine of storeEngines) {
     it('a repeat sign-up after turning email off keeps it off, and asks the address once to come back', async () => {
       const { store } = await open();
       const person = await signUp(store, { email: 'off@example.com' });
-      for (const job of await store.confirmations.claimConfirmations(10, LEASE_MS))
-        await store.confirmations.confirmationSent(job.id);
-      await store.subscribers.confirm(person.id);
-      await store.subscribers.updatePreferences(person.id, { email: false }, 'one_click_unsubscribe');
-      const off = await store.subscribers.subscriber(person.id);
+      const off = await confirmedThenEmailOff(store, person);
       await signUp(store, { email: 'off@example.com' });
       const after = await store.subscribers.subscriber(person.id);
       expect(after).toMatchObject({ emailOptOutAt: off?.emailOptOutAt, confirmedAt: off?.confirmedAt });

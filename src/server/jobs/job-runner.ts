@@ -50,12 +50,14 @@ export class JobRunner {
 
   /**
    * Adds a job of the list with what it runs (before start), at the list's interval or at `everyMs`
-   * when the settings make it another (the backups' check, with a short BACKUP_EVERY_HOURS).
+   * when the settings make it another (the backups' check, with a short BACKUP_EVERY_HOURS); a
+   * test's interval (options.everyMs) wins over both.
    */
-  add(name: JobName, run: JobRun, everyMs = this.options.everyMs?.[name] ?? JOB_LIST[name].everyMs): void {
+  add(name: JobName, run: JobRun, everyMs?: number): void {
     if (this.jobs.has(name)) throw new Error(`the job ${name} is added twice`);
     if (this.started) throw new Error(`the job ${name} is added after the jobs started`);
-    this.jobs.set(name, { name, run, everyMs, failuresInRow: 0 });
+    const interval = this.options.everyMs?.[name] ?? everyMs ?? JOB_LIST[name].everyMs;
+    this.jobs.set(name, { name, run, everyMs: interval, failuresInRow: 0 });
   }
 
   /** The jobs added, by name. */

@@ -244,15 +244,17 @@ describe('npm run broadcast', () => {
         id: held!.id,
         result: 'temporary',
         kind: 'sender',
-        error: 'held: 554 5.7.1 Relay access denied',
+        error: '554 5.7.1 Relay access denied',
         retryAt: null,
+        mark: 'held',
       },
       {
         id: refused!.id,
         result: 'temporary',
         kind: 'message',
-        error: 'refused for our sending: 554 5.7.1 blocked using zen.spamhaus.org',
+        error: '554 5.7.1 blocked using zen.spamhaus.org',
         retryAt: new Date(Date.now() + 60_000),
+        refused: true,
       },
     ]);
     await store.close();

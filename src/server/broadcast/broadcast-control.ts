@@ -14,7 +14,7 @@ import { type Broadcast, type BroadcastState } from '../db/broadcasts-repository
 import { type ChannelPause } from '../db/broadcast-pauses-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
 import type { RestoreMark } from '../db/restore-marks-repository.js';
-import { HELD, type StateCounts } from '../db/outbox-repository.js';
+import type { StateCounts } from '../db/outbox-repository.js';
 import { maskEmail } from '../messaging/mask-email.js';
 import { phoneEnd } from '../messaging/phone.js';
 import { type BroadcastChannel } from '../db/message-channels.js';
@@ -114,7 +114,7 @@ export class BroadcastControl {
             ? maskEmail(to)
             : `a phone ending ${phoneEnd(to)}`
           : 'someone who left',
-        answer: (message.error ?? '').slice(HELD.length),
+        answer: message.error ?? '',
       };
     });
   }

@@ -9,7 +9,7 @@ import { verdictOf } from '../messaging/send-failure.js';
 import type { OutgoingMessage } from '../messaging/message-log.js';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
-import { PAUSED_THE_CHANNEL, type ClaimedMessage, type Outcome } from '../db/outbox-repository.js';
+import type { ClaimedMessage, Outcome } from '../db/outbox-repository.js';
 import type { Recipient } from '../db/broadcast-recipients-repository.js';
 import type { SenderInfo } from '../db/broadcast-senders-repository.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
@@ -391,8 +391,9 @@ export class BroadcastSender {
     // if it would pause it again (failure-outcome.ts). Those failing beside it while it paused are not.
     const first = !this.paused.has(channel);
     await this.pauseChannel(broadcast, channel, decided.pause.cause, decided.pause.reason, answer);
-    if (!first || !('error' in decided.outcome)) return decided.outcome;
-    return { ...decided.outcome, error: `${PAUSED_THE_CHANNEL}${decided.outcome.error}` };
+    const { outcome } = decided;
+    if (!first || (outcome.result !== 'temporary' && outcome.result !== 'requeue')) return outcome;
+    return { ...outcome, mark: 'paused_the_channel' };
   }
 
   /** The provider said this address or number cannot be reached (21610: they replied STOP). */

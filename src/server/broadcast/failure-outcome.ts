@@ -4,7 +4,7 @@
 // again, and only ever pause the channel, never fail the person.
 import type { PauseCause } from '../db/broadcast-pauses.table.js';
 import type { BroadcastChannel } from '../db/message-channels.js';
-import { HELD, REFUSED_FOR_OUR_SENDING, type ClaimedMessage, type Outcome } from '../db/outbox-repository.js';
+import type { ClaimedMessage, Outcome } from '../db/outbox-repository.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import type { FailureVerdict } from '../messaging/send-failure.js';
 import { REFUSALS_IN_A_ROW, UNKNOWN_ANSWER_ATTEMPTS, UNKNOWN_ANSWERS_IN_A_ROW } from './broadcast-sender-options.js';
@@ -72,8 +72,8 @@ export function failureOutcome(
   }
   health.failingSince ??= now;
   health.lastAnswer = answer;
-  // Marked on its row, so that status counts these by receiving domain.
-  if (verdict.refused) answer = `${REFUSED_FOR_OUR_SENDING}${answer}`;
+  // Marked on its row (refused_for_our_sending), so that status counts these by receiving domain.
+  const refused = verdict.refused === true;
   let pause: FailureOutcome['pause'];
   // Refused for our sending: tried again like any "for now", and the channel pauses when they mount
   // up: so many different messages refused with none getting through between (one person's retries
@@ -96,8 +96,9 @@ export function failureOutcome(
           id,
           result: 'temporary',
           kind: 'message',
-          error: `gave up after ${attempts} attempts: ${answer}`,
+          error: answer,
           retryAt: null,
+          refused,
         }
       : {
           id,
@@ -105,22 +106,25 @@ export function failureOutcome(
           kind: verdict.kind,
           error: answer,
           retryAt: new Date(now + retryDelayMs(attempts, rules.retryBaseMs, rules.maxRetryMs, rules.random)),
+          refused,
         };
   // The message that paused the channel, tried first after the resume, would pause it again: it
   // waits aside (held) and the channel goes on, so one person can never stall a send.
-  if (pause && message.pausedTheChannel) return held(message, verdict, answer);
+  if (pause && message.pausedTheChannel) return held(message, verdict, answer, refused);
   return { outcome, ...(pause ? { pause } : {}) };
 }
 
 /** Set aside with its answer until the owner's `retry --held`; nobody's address is marked. */
-function held(message: ClaimedMessage, verdict: FailureVerdict, answer: string): FailureOutcome {
+function held(message: ClaimedMessage, verdict: FailureVerdict, answer: string, refused = false): FailureOutcome {
   return {
     outcome: {
       id: message.id,
       result: 'temporary',
       kind: verdict.kind === 'recipient' ? 'message' : verdict.kind,
-      error: `${HELD}${answer}`,
+      error: answer,
       retryAt: null,
+      mark: 'held',
+      refused,
     },
   };
 }

@@ -1,8 +1,9 @@
 // What `retry` would queue again, per channel and reason, and what it would leave: a row failed for
 // good by the person's own answer is undeliverable (queued only when the owner says so); every other
 // failure is ours or the provider's. Rows from before release 7 are judged by today's rules.
+// Held is the row's pause mark; the answer is the row's error as it came.
 import type { BroadcastChannel } from '../db/message-channels.js';
-import { HELD, PAUSED_THE_CHANNEL, REFUSED_FOR_OUR_SENDING, type FailedMessage } from '../db/outbox-repository.js';
+import type { FailedMessage } from '../db/outbox-repository.js';
 import { classifyStoredAnswer } from '../messaging/stored-answers.js';
 import { reasonWithoutRetry } from '../messaging/send-failure.js';
 
@@ -30,17 +31,9 @@ export interface RetryPlan {
   lifted?: number;
 }
 
-/** An earlier release's "gave up after 6 attempts: 421 …": the answer alone. */
-function answerOf(message: FailedMessage): string {
-  let answer = message.error ?? '';
-  for (const prefix of [HELD, PAUSED_THE_CHANNEL]) if (answer.startsWith(prefix)) answer = answer.slice(prefix.length);
-  answer = answer.replace(/^gave up after \d+ attempts: /, '');
-  return answer.startsWith(REFUSED_FOR_OUR_SENDING) ? answer.slice(REFUSED_FOR_OUR_SENDING.length) : answer;
-}
-
 /** Whose fault a failed message was: as recorded, or (rows from before release 7) read from its answer. */
 function kindOf(message: FailedMessage): { kind: FailedMessage['failureKind']; reason: string } {
-  const verdict = classifyStoredAnswer(message.channel, answerOf(message));
+  const verdict = classifyStoredAnswer(message.channel, message.error ?? '');
   // One that gave up is no longer being tried: its reason must not say "we will keep trying".
   const reason = isHeld(message)
     ? `Held after pausing the channel twice: ${verdict.reason}`
@@ -50,10 +43,11 @@ function kindOf(message: FailedMessage): { kind: FailedMessage['failureKind']; r
   return { kind: message.failureKind ?? verdict.kind, reason };
 }
 
-/** Sorts failed messages into those `retry` queues, and those only `includeUndeliverable` does. */
-export const isHeld = (message: Pick<FailedMessage, 'state' | 'error'>) =>
-  message.state === 'failed_temporary' && (message.error ?? '').startsWith(HELD);
+/** Set aside after pausing its channel twice: queued only by `retry --held`. */
+export const isHeld = (message: Pick<FailedMessage, 'state' | 'held'>) =>
+  message.state === 'failed_temporary' && message.held;
 
+/** Sorts failed messages into those `retry` queues, and those only `includeUndeliverable` does. */
 export function planOf(failed: FailedMessage[]): {
   plan: RetryPlan;
   retryable: FailedMessage[];

@@ -1,6 +1,6 @@
 // The outbox: one row per broadcast, person and channel, and where its message stands (decision 023).
 import type { Generated } from 'kysely';
-import type { Id, Time } from './column-types.js';
+import type { Flag, Id, Time } from './column-types.js';
 import type { BroadcastChannel } from './message-channels.js';
 
 export const MESSAGE_STATES = [
@@ -18,6 +18,14 @@ export type MessageState = (typeof MESSAGE_STATES)[number];
 export const FAILURE_KINDS = ['recipient', 'message', 'sender', 'unknown'] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
+/**
+ * Where a failed row stands in a channel's pause: paused_the_channel, its failure paused the channel
+ * (tried first after the resume); held, tried first after the resume it would have paused it again,
+ * so it waits aside for `retry --held` while everyone else goes on.
+ */
+export const PAUSE_MARKS = ['paused_the_channel', 'held'] as const;
+export type PauseMark = (typeof PAUSE_MARKS)[number];
+
 export interface BroadcastMessagesTable {
   id: Generated<Id>;
   broadcast_id: Id;
@@ -33,4 +41,8 @@ export interface BroadcastMessagesTable {
   error: string | null;
   /** Whose fault the last failure was (messaging/send-failure.ts); null before release 7 or when none. */
   failure_kind: FailureKind | null;
+  /** Null unless its last failure paused the channel, or it is held (migration 19). */
+  pause_mark: PauseMark | null;
+  /** Its last failure was a receiving server refusing our sending (block list, reputation, volume). */
+  refused_for_our_sending: Generated<Flag>;
 }

@@ -4,9 +4,9 @@
 // 'sending' when its sender died may or may not have gone out: 'unknown'.
 import { sql } from 'kysely';
 import { iso, type Engine, type Time } from './column-types.js';
-import { MESSAGE_STATES, type FailureKind, type MessageState } from './broadcast-messages.table.js';
+import { MESSAGE_STATES, type FailureKind, type MessageState, type PauseMark } from './broadcast-messages.table.js';
 import type { BroadcastChannel } from './message-channels.js';
-import { stamp, type QueryContext } from './sql-dialect.js';
+import { flag, stamp, type QueryContext } from './sql-dialect.js';
 
 export interface ClaimedMessage {
   id: number;
@@ -14,19 +14,15 @@ export interface ClaimedMessage {
   channel: BroadcastChannel;
   /** Attempts so far, this one included. */
   attempts: number;
-  /** Its last failure paused the channel (its error begins with PAUSED_THE_CHANNEL): the first tried after a resume. */
+  /** Its last failure paused the channel (its pause mark): the first tried after a resume. */
   pausedTheChannel?: boolean;
 }
 
-/** How an error begins on the row whose failure paused its channel. */
-export const PAUSED_THE_CHANNEL = 'paused the channel: ';
-/**
- * How an error begins on a held row: it paused the channel, was tried first after the resume and
- * would have paused it again, so it waits aside for `retry --held` while everyone else goes on.
- */
-export const HELD = 'held: ';
-/** How an error begins on a row a receiving server refused for our sending (block list, reputation, volume). */
-export const REFUSED_FOR_OUR_SENDING = 'refused for our sending: ';
+/** What a failure records beside its answer: its pause mark, and whether it was refused for our sending. */
+export interface FailureMarks {
+  mark?: PauseMark | undefined;
+  refused?: boolean | undefined;
+}
 
 /**
  * What became of one claimed message. temporary: tried again at `retryAt` (null: it gave up, and
@@ -37,10 +33,10 @@ export const REFUSED_FOR_OUR_SENDING = 'refused for our sending: ';
 export type Outcome =
   /** token: the message's row in the message log, given its state and provider id in the same write. */
   | { id: number; result: 'sent'; providerId: string; token?: string | undefined }
-  | { id: number; result: 'temporary'; error: string; retryAt: Date | null; kind: 'message' | 'unknown' | 'sender' }
+  | ({ id: number; result: 'temporary'; error: string; retryAt: Date | null; kind: 'message' | 'unknown' | 'sender' } & FailureMarks)
   | { id: number; result: 'permanent'; error: string; kind: 'recipient' }
   /** token: the message never left, so its row in the message log goes. */
-  | { id: number; result: 'requeue'; error: string; kind: FailureKind | null; token?: string | undefined }
+  | ({ id: number; result: 'requeue'; error: string; kind: FailureKind | null; token?: string | undefined } & FailureMarks)
   | { id: number; result: 'skipped'; error: string };
 
 /** A failed message the owner's `retry` may queue again. */
@@ -51,7 +47,10 @@ export interface FailedMessage {
   state: 'failed_temporary' | 'failed_permanent';
   /** Null before release 7: the kind is then read from `error`. */
   failureKind: FailureKind | null;
+  /** The answer it got, as it came (addresses removed). */
   error: string | null;
+  /** Held: it paused its channel twice, and waits for `retry --held`. */
+  held: boolean;
 }
 
 export type StateCounts = Record<MessageState, number> & {
@@ -59,6 +58,9 @@ export type StateCounts = Record<MessageState, number> & {
   retrying: number;
   total: number;
 };
+
+type Value = string | number | boolean | null;
+type ColumnType = 'text' | 'timestamptz' | 'boolean';
 
 /** Error texts kept on outbox rows are short. */
 export const ERROR_LENGTH = 300;
@@ -122,7 +124,7 @@ export class OutboxRepository {
         attempts: eb('attempts', '+', 1),
       }))
       .where('id', 'in', due)
-      .returning(['id', 'signup_id', 'channel', 'attempts', 'error'])
+      .returning(['id', 'signup_id', 'channel', 'attempts', 'pause_mark'])
       .execute();
     return rows
       .map((row) => ({
@@ -130,7 +132,7 @@ export class OutboxRepository {
         signupId: String(row.signup_id),
         channel: row.channel,
         attempts: row.attempts,
-        ...(row.error?.startsWith(PAUSED_THE_CHANNEL) ? { pausedTheChannel: true } : {}),
+        ...(row.pause_mark === 'paused_the_channel' ? { pausedTheChannel: true } : {}),
       }))
       .sort((a, b) => a.id - b.id);
   }
@@ -160,6 +162,8 @@ export class OutboxRepository {
             sent_at: at,
             next_attempt_at: null,
             error: null,
+            pause_mark: null,
+            refused_for_our_sending: flag(this.context, false),
           }))
           .execute();
       // The message log learns the same in the same transaction: left, and the provider's id (its one home).
@@ -193,6 +197,7 @@ export class OutboxRepository {
             ),
             error: this.caseById(temporary.map((outcome) => [outcome.id, outcome.error.slice(0, ERROR_LENGTH)])),
             failure_kind: this.caseById(temporary.map((outcome) => [outcome.id, outcome.kind])) as never,
+            ...this.marks(temporary),
           }))
           .execute();
       const requeue = byResult('requeue');
@@ -206,6 +211,7 @@ export class OutboxRepository {
             claimed_by: null,
             error: this.caseById(requeue.map((outcome) => [outcome.id, outcome.error.slice(0, ERROR_LENGTH)])),
             failure_kind: this.caseById(requeue.map((outcome) => [outcome.id, outcome.kind])) as never,
+            ...this.marks(requeue),
           }))
           .execute();
       const untried = requeue.flatMap((outcome) => (outcome.token ? [outcome.token] : []));
@@ -220,18 +226,31 @@ export class OutboxRepository {
             next_attempt_at: null,
             error: this.caseById(group.map((outcome) => [outcome.id, outcome.error.slice(0, ERROR_LENGTH)])),
             failure_kind: result === 'permanent' ? 'recipient' : null,
+            pause_mark: null,
+            refused_for_our_sending: flag(this.context, false),
           }))
           .execute();
       }
     });
   }
 
+  /** Each failure's pause mark and refused flag, written beside its answer (a new failure clears the old ones). */
+  private marks(outcomes: ({ id: number } & FailureMarks)[]) {
+    return {
+      pause_mark: this.caseById(outcomes.map((outcome) => [outcome.id, outcome.mark ?? null])) as never,
+      refused_for_our_sending: this.caseById(
+        outcomes.map((outcome) => [outcome.id, flag(this.context, outcome.refused === true)]),
+        'boolean',
+      ) as never,
+    };
+  }
+
   /** CASE id WHEN … THEN … END: a different value per row in one UPDATE, on both engines. */
-  private caseById(pairs: [number, string | null][], type: 'text' | 'timestamptz' = 'text') {
+  private caseById(pairs: [number, Value][], type: ColumnType = 'text') {
     return this.caseBy('id', pairs, type);
   }
 
-  private caseBy(column: string, pairs: [number | string, string | null][], type: 'text' | 'timestamptz' = 'text') {
+  private caseBy(column: string, pairs: [number | string, Value][], type: ColumnType = 'text') {
     const whens = pairs.map(([key, value]) => sql`WHEN ${key} THEN ${value}`);
     // PostgreSQL types the parameters from the column they are written to only with a cast.
     const cast = this.context.dialect.engine === 'postgres' ? sql.raw(`::${type}`) : sql``;
@@ -301,7 +320,7 @@ export class OutboxRepository {
   async failedMessages(broadcastId: number): Promise<FailedMessage[]> {
     const rows = await this.context.db
       .selectFrom('broadcast_messages')
-      .select(['id', 'signup_id', 'channel', 'state', 'failure_kind', 'error', 'next_attempt_at'])
+      .select(['id', 'signup_id', 'channel', 'state', 'failure_kind', 'error', 'pause_mark'])
       .where('broadcast_id', '=', broadcastId)
       .where((eb) =>
         eb.or([
@@ -319,6 +338,7 @@ export class OutboxRepository {
       state: row.state as FailedMessage['state'],
       failureKind: row.failure_kind,
       error: row.error,
+      held: row.pause_mark === 'held',
     }));
   }
 
@@ -337,7 +357,16 @@ export class OutboxRepository {
     for (let start = 0; start < ids.length; start += 500) {
       const result = await this.context.db
         .updateTable('broadcast_messages')
-        .set({ state: 'queued', next_attempt_at: at, attempts: 0, error: null, failure_kind: null, claimed_by: null })
+        .set({
+          state: 'queued',
+          next_attempt_at: at,
+          attempts: 0,
+          error: null,
+          failure_kind: null,
+          pause_mark: null,
+          refused_for_our_sending: flag(this.context, false),
+          claimed_by: null,
+        })
         .where('broadcast_id', '=', broadcastId)
         .where('id', 'in', ids.slice(start, start + 500))
         .where('state', 'in', from)
@@ -359,7 +388,7 @@ export class OutboxRepository {
       .where('broadcast_messages.broadcast_id', '=', broadcastId)
       .where('broadcast_messages.channel', '=', 'email')
       .where('broadcast_messages.state', 'in', ['failed_temporary', 'queued'])
-      .where('broadcast_messages.error', 'like', `%${REFUSED_FOR_OUR_SENDING}%`)
+      .where('broadcast_messages.refused_for_our_sending', '=', flag(this.context, true))
       .execute();
     const counts = new Map<string, number>();
     for (const { email } of rows) {
@@ -429,7 +458,13 @@ export class OutboxRepository {
   async requeueUnknown(broadcastId: number): Promise<number> {
     const result = await this.context.db
       .updateTable('broadcast_messages')
-      .set({ state: 'queued', next_attempt_at: stamp(this.context), error: null })
+      .set({
+        state: 'queued',
+        next_attempt_at: stamp(this.context),
+        error: null,
+        pause_mark: null,
+        refused_for_our_sending: flag(this.context, false),
+      })
       .where('broadcast_id', '=', broadcastId)
       .where('state', '=', 'unknown')
       .executeTakeFirst();

@@ -19,6 +19,7 @@ import { migration as m015 } from './migrations/015-texts-proven.postgres.js';
 import { migration as m016 } from './migrations/016-restore-marks.postgres.js';
 import { migration as m017 } from './migrations/017-webhook-signatures.postgres.js';
 import { migration as m018 } from './migrations/018-background-jobs.postgres.js';
+import { migration as m019 } from './migrations/019-outbox-marks.postgres.js';
 
 export type { PostgresMigration };
 
@@ -41,4 +42,5 @@ export const postgresMigrations: PostgresMigration[] = [
   m016,
   m017,
   m018,
+  m019,
 ];

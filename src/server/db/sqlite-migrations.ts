@@ -19,6 +19,7 @@ import { migration as m015 } from './migrations/015-texts-proven.sqlite.js';
 import { migration as m016 } from './migrations/016-restore-marks.sqlite.js';
 import { migration as m017 } from './migrations/017-webhook-signatures.sqlite.js';
 import { migration as m018 } from './migrations/018-background-jobs.sqlite.js';
+import { migration as m019 } from './migrations/019-outbox-marks.sqlite.js';
 
 export type { SqliteMigration };
 
@@ -41,4 +42,5 @@ export const sqliteMigrations: SqliteMigration[] = [
   m016,
   m017,
   m018,
+  m019,
 ];

@@ -277,8 +277,9 @@ for (const engine of storeEngines) {
           id: held!.id,
           result: 'temporary',
           kind: 'sender',
-          error: 'held: Twilio answered 400: refused',
+          error: 'Twilio answered 400: refused',
           retryAt: null,
+          mark: 'held',
         },
       ]);
       if (refused) await db.outbox.record('a-sender', [{ id: refused.id, result: 'sent', providerId: 'SM2' }]);

@@ -1,6 +1,7 @@
 // The owner's view of a broadcast in the terminal: counts, a progress bar, and the time left.
 import { done, duration, percent } from '../server/broadcast/broadcast-progress.js';
 import type { BroadcastHealth } from '../server/db/message-health-repository.js';
+import type { Channel } from '../server/db/message-channels.js';
 import type { ChannelPause } from '../server/db/broadcast-pauses-repository.js';
 import type { StateCounts } from '../server/db/outbox-repository.js';
 import { number, plural } from '../shared/plain-numbers.js';
@@ -73,7 +74,7 @@ export function statusLines(counts: StateCounts): string[] {
 }
 
 /** What came back about a channel's messages, as status prints it under the counts. */
-export function healthLines(channel: 'email' | 'sms', health: BroadcastHealth): string[] {
+export function healthLines(channel: Channel, health: BroadcastHealth): string[] {
   if (health.messages === 0) return [];
   if (channel === 'sms')
     return [

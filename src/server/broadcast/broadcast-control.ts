@@ -15,9 +15,8 @@ import { type ChannelPause } from '../db/broadcast-pauses-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
 import type { RestoreMark } from '../db/restore-marks-repository.js';
 import type { StateCounts } from '../db/outbox-repository.js';
-import { maskEmail } from '../messaging/mask-email.js';
-import { phoneEnd } from '../messaging/phone.js';
-import { type BroadcastChannel } from '../db/message-channels.js';
+import { maskAddress } from '../messaging/mask-email.js';
+import { CHANNELS, type Channel } from '../db/message-channels.js';
 import { BroadcastError } from './broadcast-error.js';
 import { notSetUp } from './channel-setup.js';
 import { allowsSenders, changeState, checkNoOtherSender, checkSenderCount, senderIsDead } from './broadcast-rules.js';
@@ -28,7 +27,7 @@ import { planOf, type RetryPlan } from './retry-plan.js';
 
 /** A message set aside after pausing its channel twice: whose (masked) and the answer. */
 export interface HeldMessage {
-  channel: BroadcastChannel;
+  channel: Channel;
   person: string;
   answer: string;
 }
@@ -37,7 +36,7 @@ export interface HeldMessage {
 type SenderLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
 /** Messages a second per channel, for all of a broadcast's senders together (else the configuration's). */
-export type Rates = Partial<Record<BroadcastChannel, number>>;
+export type Rates = Partial<Record<Channel, number>>;
 
 /** A sender running in this process. */
 export interface RunningSender {
@@ -93,7 +92,7 @@ export class BroadcastControl {
   }
 
   /** What came back about a channel's messages (undefined where nothing is recorded). */
-  async health(broadcast: Broadcast, channel: BroadcastChannel): Promise<BroadcastHealth | undefined> {
+  async health(broadcast: Broadcast, channel: Channel): Promise<BroadcastHealth | undefined> {
     return this.messageHealth?.health(broadcast.id, channel, broadcast.startedAt);
   }
 
@@ -109,11 +108,7 @@ export class BroadcastControl {
       const to = message.channel === 'email' ? person?.email : person?.phone;
       return {
         channel: message.channel,
-        person: to
-          ? message.channel === 'email'
-            ? maskEmail(to)
-            : `a phone ending ${phoneEnd(to)}`
-          : 'someone who left',
+        person: to ? maskAddress(to) : 'someone who left',
         answer: message.error ?? '',
       };
     });
@@ -211,11 +206,11 @@ export class BroadcastControl {
   }
 
   /** Of these messages, those whose address the suppression list no longer holds as undeliverable or bounced. */
-  private async unsuppressed<T extends { signupId: string; channel: BroadcastChannel }>(messages: T[]): Promise<T[]> {
+  private async unsuppressed<T extends { signupId: string; channel: Channel }>(messages: T[]): Promise<T[]> {
     // Without SECRET_KEY the list cannot be read: nothing counts as lifted.
     if (messages.length === 0 || !this.subscriptions.canSuppress) return [];
     const people = await this.db.broadcastRecipients.recipients([...new Set(messages.map((each) => each.signupId))]);
-    const lists = await this.subscriptions.suppressionsFor([...people.values()], ['email', 'sms']);
+    const lists = await this.subscriptions.suppressionsFor([...people.values()], [...CHANNELS]);
     return messages.filter((message) => {
       const person = people.get(message.signupId);
       if (!person) return false;
@@ -251,7 +246,7 @@ export class BroadcastControl {
   }
 
   /** How many messages are in each state (on one channel, or all). */
-  counts(broadcast: Broadcast, channel?: BroadcastChannel): Promise<StateCounts> {
+  counts(broadcast: Broadcast, channel?: Channel): Promise<StateCounts> {
     return this.db.outbox.counts(broadcast.id, channel);
   }
 
@@ -267,7 +262,7 @@ export class BroadcastControl {
   }
 
   /** Channels the broadcast sends that this server cannot (no SMTP_URL, no TWILIO_*). */
-  missingChannels(broadcast: Broadcast): BroadcastChannel[] {
+  missingChannels(broadcast: Broadcast): Channel[] {
     const configured = this.broadcasts.configuredChannels();
     return broadcast.channels.filter((channel) => !configured.includes(channel));
   }

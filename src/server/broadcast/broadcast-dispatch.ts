@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Subscriptions } from '../consent/subscriptions.js';
-import type { BroadcastChannel } from '../db/message-channels.js';
+import type { Channel } from '../db/message-channels.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import type { ClaimedMessage, Outcome, OutboxRepository } from '../db/outbox-repository.js';
 import type { Recipient } from '../db/broadcast-recipients-repository.js';
@@ -95,7 +95,7 @@ export async function sendBroadcastText(
 export function messageLogEntry(
   dispatch: Pick<Dispatch, 'mailFrom'> & { subscriptions: Pick<Subscriptions, 'emailHash' | 'phoneHash'> },
   broadcast: Broadcast,
-  channel: BroadcastChannel,
+  channel: Channel,
   message: ClaimedMessage,
   person: Recipient,
 ) {

@@ -12,7 +12,7 @@ import { startCountingSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
 import type { PauseCause } from '../db/broadcast-pauses.table.js';
-import type { BroadcastChannel } from '../db/message-channels.js';
+import type { Channel } from '../db/message-channels.js';
 import { createBroadcastControl, type BroadcastControl } from './broadcast-control.js';
 import type { SenderReport } from './broadcast-sender-options.js';
 
@@ -25,7 +25,7 @@ async function resume(control: BroadcastControl, name: string) {
 }
 
 /** The sender ended because one channel paused: for this cause, with a reason that names the fix. */
-function expectPaused(report: SenderReport, channel: BroadcastChannel, cause: PauseCause, reason: RegExp): void {
+function expectPaused(report: SenderReport, channel: Channel, cause: PauseCause, reason: RegExp): void {
   expect(report.ended).toBe('paused');
   expect(report.pauses).toEqual([expect.objectContaining({ channel, cause, reason: expect.stringMatching(reason) })]);
 }

@@ -4,7 +4,7 @@ import type { Subscriptions } from '../consent/subscriptions.js';
 import type { MessageHealthRepository } from '../db/message-health-repository.js';
 import type { ChannelPause } from '../db/broadcast-pauses-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
-import type { BroadcastChannel } from '../db/message-channels.js';
+import type { Channel } from '../db/message-channels.js';
 import type { EmailSender } from '../messaging/email-sender.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
 import type { MessageLog } from '../messaging/message-log.js';
@@ -27,7 +27,7 @@ export interface BroadcastSenderOptions {
   /** What came back about the messages: the broadcast pauses itself when the rates would hurt the domain. */
   health?: { store: Pick<MessageHealthRepository, 'health'>; maxBounceRate: number; maxComplaintRate: number };
   /** Messages per second on each channel, for all of this broadcast's senders together. */
-  rates: Record<BroadcastChannel, number>;
+  rates: Record<Channel, number>;
   /** Tries per message while the channel otherwise gets through: one person's server down for long. */
   maxAttempts: number;
   /**

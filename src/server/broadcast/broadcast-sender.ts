@@ -12,7 +12,7 @@ import type { Broadcast } from '../db/broadcasts-repository.js';
 import type { ClaimedMessage, Outcome } from '../db/outbox-repository.js';
 import type { Recipient } from '../db/broadcast-recipients-repository.js';
 import type { SenderInfo } from '../db/broadcast-senders-repository.js';
-import type { BroadcastChannel } from '../db/message-channels.js';
+import { CHANNELS, type Channel } from '../db/message-channels.js';
 import type { PauseCause } from '../db/broadcast-pauses.table.js';
 import { messageLogEntry, recordPatiently, sendBroadcastEmail, sendBroadcastText } from './broadcast-dispatch.js';
 import { broadcastEmailWriter } from './broadcast-email.js';
@@ -30,15 +30,15 @@ export class BroadcastSender {
     Omit<BroadcastSenderOptions, 'mailFrom' | 'email' | 'sms' | 'log' | 'health' | 'senderId' | 'host' | 'pid'>
   > &
     BroadcastSenderOptions & { host: string; pid: number };
-  private readonly limiters: Record<BroadcastChannel, RateLimiter>;
+  private readonly limiters: Record<Channel, RateLimiter>;
   private stopping: 'stop' | 'pause' | undefined;
   private wake: (() => void) | undefined;
   private readonly latency = new LatencyHistogram();
-  private readonly health: Record<BroadcastChannel, ChannelHealth> = { email: healthyChannel(), sms: healthyChannel() };
+  private readonly health: Record<Channel, ChannelHealth> = { email: healthyChannel(), sms: healthyChannel() };
   /** Channels whose loop runs, those of them waiting on a pause, and those this sender knows are paused. */
-  private readonly looping = new Set<BroadcastChannel>();
-  private readonly waitingOnPause = new Set<BroadcastChannel>();
-  private readonly paused = new Set<BroadcastChannel>();
+  private readonly looping = new Set<Channel>();
+  private readonly waitingOnPause = new Set<Channel>();
+  private readonly paused = new Set<Channel>();
   private report: SenderReport = {
     ended: 'stopped',
     pauses: [],
@@ -81,8 +81,7 @@ export class BroadcastSender {
   /** Each sender takes an equal share of the channel's rate, by how many send this broadcast now. */
   private async shareRates(broadcastId: number): Promise<void> {
     const senders = Math.max(1, (await this.options.store.broadcastSenders.liveSenders(broadcastId)).length);
-    for (const channel of ['email', 'sms'] as const)
-      this.limiters[channel].setRate(this.options.rates[channel] / senders);
+    for (const channel of CHANNELS) this.limiters[channel].setRate(this.options.rates[channel] / senders);
   }
 
   private onRegistered: () => void = () => undefined;
@@ -161,7 +160,7 @@ export class BroadcastSender {
   /** Pauses a channel of the broadcast (the first reason stays) and stops this sender taking more of it. */
   private async pauseChannel(
     broadcast: Broadcast,
-    channel: BroadcastChannel,
+    channel: Channel,
     cause: PauseCause,
     reason: string,
     answer: string,
@@ -174,7 +173,7 @@ export class BroadcastSender {
    * The give-up rule: a channel that has failed "for now" for giveUpMs with nothing getting through
    * (here or, on PostgreSQL, from another sender) pauses with the reason, instead of abandoning anyone.
    */
-  private async pauseIfOutageTooLong(broadcast: Broadcast, channel: BroadcastChannel): Promise<void> {
+  private async pauseIfOutageTooLong(broadcast: Broadcast, channel: Channel): Promise<void> {
     const health = this.health[channel];
     const since = health.failingSince;
     if (since === null || Date.now() - since < this.options.giveUpMs) return;
@@ -187,11 +186,11 @@ export class BroadcastSender {
   }
 
   /** How many to claim: about half a second's worth at this sender's rate, so little waits claimed. */
-  private batchSize(channel: BroadcastChannel): number {
+  private batchSize(channel: Channel): number {
     return Math.max(1, Math.min(this.options.maxBatch, Math.ceil(this.limiters[channel].perSecond / 2)));
   }
 
-  private async channelLoop(broadcast: Broadcast, channel: BroadcastChannel): Promise<void> {
+  private async channelLoop(broadcast: Broadcast, channel: Channel): Promise<void> {
     const inFlight = new Set<Promise<void>>();
     const writeEmail = broadcastEmailWriter(
       {
@@ -216,7 +215,7 @@ export class BroadcastSender {
 
   private async sendWhileAllowed(
     broadcast: Broadcast,
-    channel: BroadcastChannel,
+    channel: Channel,
     inFlight: Set<Promise<void>>,
     writeEmail: ReturnType<typeof broadcastEmailWriter>,
   ): Promise<void> {
@@ -278,7 +277,7 @@ export class BroadcastSender {
 
   private async sendBatch(
     broadcast: Broadcast,
-    channel: BroadcastChannel,
+    channel: Channel,
     claimed: ClaimedMessage[],
     writeEmail: ReturnType<typeof broadcastEmailWriter>,
   ): Promise<void> {
@@ -328,7 +327,7 @@ export class BroadcastSender {
   /** One message: its turn at the channel's rate, then the provider; what became of it. */
   private async sendOne(
     broadcast: Broadcast,
-    channel: BroadcastChannel,
+    channel: Channel,
     message: ClaimedMessage,
     person: Recipient,
     writeEmail: ReturnType<typeof broadcastEmailWriter>,
@@ -370,7 +369,7 @@ export class BroadcastSender {
   /** Acts on a failed send by the rule (failure-outcome.ts): a pause, an undeliverable mark, the outcome. */
   private async failure(
     broadcast: Broadcast,
-    channel: BroadcastChannel,
+    channel: Channel,
     message: ClaimedMessage,
     person: Recipient,
     error: unknown,
@@ -397,7 +396,7 @@ export class BroadcastSender {
   }
 
   /** The provider said this address or number cannot be reached (21610: they replied STOP). */
-  private async markUndeliverable(person: Recipient, channel: BroadcastChannel, stop: boolean): Promise<void> {
+  private async markUndeliverable(person: Recipient, channel: Channel, stop: boolean): Promise<void> {
     const { subscriptions } = this.options;
     try {
       if (stop && channel === 'sms') await subscriptions.stopTexts(person.phone, 'provider_answer');

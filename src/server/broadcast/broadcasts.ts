@@ -18,7 +18,7 @@ import type { Broadcast, BroadcastSegment } from '../db/broadcasts-repository.js
 import type { BroadcastDb } from '../db/open-database.js';
 import type { Recipient } from '../db/broadcast-recipients-repository.js';
 import type { AudienceConfirmation } from '../db/broadcasts.table.js';
-import type { BroadcastChannel } from '../db/message-channels.js';
+import type { Channel } from '../db/message-channels.js';
 import { BroadcastError } from './broadcast-error.js';
 import { configuredChannels, notSetUp } from './channel-setup.js';
 import { broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
@@ -46,7 +46,7 @@ export interface AudienceReport {
   people: number;
   channels: Partial<
     Record<
-      BroadcastChannel,
+      Channel,
       {
         recipients: number;
         added: number;
@@ -111,7 +111,7 @@ export class Broadcasts {
   }
 
   /** The channels configured here (email needs SMTP_URL and MAIL_FROM; texts, TWILIO_*). */
-  configuredChannels(): BroadcastChannel[] {
+  configuredChannels(): Channel[] {
     return configuredChannels(this.config.messaging);
   }
 
@@ -150,7 +150,7 @@ export class Broadcasts {
     if (template === 'beta' && segment !== 'beta')
       throw new BroadcastError('The beta invitation goes to beta testers only (--segment beta).');
     const configured = this.configuredChannels();
-    const channels = [...new Set(input.channels ?? configured)] as BroadcastChannel[];
+    const channels = [...new Set(input.channels ?? configured)] as Channel[];
     for (const channel of channels) {
       if (channel !== 'email' && channel !== 'sms')
         throw new BroadcastError(`--channels takes email, sms or both (email,sms), not "${channel}".`);
@@ -215,7 +215,7 @@ export class Broadcasts {
       after = page.at(-1)?.id ?? null;
       report.people += page.length;
       const suppressed = await this.subscriptions.suppressionsFor(page, broadcast.channels);
-      const rows: { signupId: string; channel: BroadcastChannel }[] = [];
+      const rows: { signupId: string; channel: Channel }[] = [];
       for (const person of page) {
         for (const channel of broadcast.channels) {
           const tally = report.channels[channel];
@@ -320,7 +320,7 @@ export class Broadcasts {
     {
       rates,
       ...options
-    }: Partial<Omit<BroadcastSenderOptions, 'rates'>> & { rates?: Partial<Record<BroadcastChannel, number>> } = {},
+    }: Partial<Omit<BroadcastSenderOptions, 'rates'>> & { rates?: Partial<Record<Channel, number>> } = {},
   ): BroadcastSender {
     return new BroadcastSender({
       store: this.store,

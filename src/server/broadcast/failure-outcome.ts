@@ -3,7 +3,7 @@
 // ours pauses the channel and puts the message back untried; "for now" and unknown answers are tried
 // again, and only ever pause the channel, never fail the person.
 import type { PauseCause } from '../db/broadcast-pauses.table.js';
-import type { BroadcastChannel } from '../db/message-channels.js';
+import type { Channel } from '../db/message-channels.js';
 import type { ClaimedMessage, Outcome } from '../db/outbox-repository.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import type { FailureVerdict } from '../messaging/send-failure.js';
@@ -50,7 +50,7 @@ export function failureOutcome(
   verdict: FailureVerdict,
   answer: string,
   message: ClaimedMessage,
-  channel: BroadcastChannel,
+  channel: Channel,
   health: ChannelHealth,
   rules: FailureRules,
   now: number,

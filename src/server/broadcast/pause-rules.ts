@@ -3,7 +3,7 @@
 // (health), an outage of the provider, an answer we do not recognise, nothing else left to send.
 // The sender applies them (broadcast-sender.ts, decision 027).
 import type { BroadcastHealth, MessageHealthRepository } from '../db/message-health-repository.js';
-import type { BroadcastChannel } from '../db/message-channels.js';
+import type { Channel } from '../db/message-channels.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import type { ChannelPause } from '../db/broadcast-pauses-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
@@ -12,7 +12,7 @@ import { HEALTH_MINIMUM } from './broadcast-sender-options.js';
 import { number } from '../../shared/plain-numbers.js';
 import { percent } from './broadcast-progress.js';
 
-const WHO: Record<BroadcastChannel, { server: string; noun: string }> = {
+const WHO: Record<Channel, { server: string; noun: string }> = {
   email: { server: 'The mail server', noun: 'an email' },
   sms: { server: 'Twilio', noun: 'a text' },
 };
@@ -46,7 +46,7 @@ export function healthPause(
 }
 
 /** Nothing got through on the channel since `since`: nobody is given up. */
-export function outageReason(channel: BroadcastChannel, since: number, now: number): string {
+export function outageReason(channel: Channel, since: number, now: number): string {
   const { server, noun } = WHO[channel];
   return (
     `${server} has not accepted ${noun} since ${clock(since)} (${Math.round((now - since) / 60_000)} min). ` +
@@ -55,7 +55,7 @@ export function outageReason(channel: BroadcastChannel, since: number, now: numb
 }
 
 /** The provider keeps answering in a way we do not recognise: nobody is marked failed. */
-export function unknownAnswerReason(channel: BroadcastChannel): string {
+export function unknownAnswerReason(channel: Channel): string {
   return (
     `${WHO[channel].server} keeps giving an answer we do not recognise (below). Nobody was marked failed: ` +
     'check the provider and the settings, then resume.'

@@ -2,14 +2,14 @@
 // good by the person's own answer is undeliverable (queued only when the owner says so); every other
 // failure is ours or the provider's. Rows from before release 7 are judged by today's rules.
 // Held is the row's pause mark; the answer is the row's error as it came.
-import type { BroadcastChannel } from '../db/message-channels.js';
+import type { Channel } from '../db/message-channels.js';
 import type { FailedMessage } from '../db/outbox-repository.js';
 import { classifyStoredAnswer } from '../messaging/stored-answers.js';
 import { reasonWithoutRetry } from '../messaging/send-failure.js';
 
 /** What `retry` queues again, per channel and reason. */
 export interface RetryGroup {
-  channel: BroadcastChannel;
+  channel: Channel;
   /** Why they failed, in plain words. */
   reason: string;
   count: number;

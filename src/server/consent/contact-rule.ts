@@ -3,7 +3,7 @@
 // every page that tells a person what they will get (the preferences page after a save). Nothing
 // else decides it (docs/messaging.md, "Who gets what").
 import type { AudienceConfirmation } from '../db/broadcasts.table.js';
-import type { BroadcastChannel } from '../db/message-channels.js';
+import type { Channel } from '../db/message-channels.js';
 import { mergeEntries, type SuppressionEntry } from '../db/suppressions-repository.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
 
@@ -80,7 +80,7 @@ export function signedUpBeforeConfirmation(person: ContactFacts): boolean {
 /** Why this person may not get this channel's message now, or undefined when they may. */
 export function exclusionOf(
   person: ContactFacts,
-  channel: BroadcastChannel,
+  channel: Channel,
   audience: Audience,
   suppressed: PersonSuppressions | undefined,
   canHash: boolean,
@@ -192,7 +192,7 @@ export async function suppressionsFor(
   lookup: SuppressionLookup,
   hasher: { emailHashes(email: string): string[]; phoneHashes(phone: string): string[] },
   people: { id: string; email: string; phone: string }[],
-  channels: BroadcastChannel[],
+  channels: Channel[],
 ): Promise<Map<string, PersonSuppressions>> {
   const result = new Map<string, PersonSuppressions>();
   // Every key's hash (SECRET_KEY's, and SECRET_KEY_PREVIOUS's after a rotation): no "no" is forgotten.

@@ -4,6 +4,7 @@
 // when they now want it, their place in that broadcast, so that what the page says is what happens.
 // A launch already sent is said to be sent.
 import type { BroadcastsRepository, Broadcast } from '../db/broadcasts-repository.js';
+import { CHANNELS, type Channel } from '../db/message-channels.js';
 import type { OutboxRepository } from '../db/outbox-repository.js';
 import type { Subscriber } from '../db/subscribers-repository.js';
 import type { Audience } from './contact-rule.js';
@@ -45,10 +46,10 @@ export class LaunchMessages {
     const audience: Audience = broadcast
       ? { segment: broadcast.segment, confirmation: broadcast.confirmation }
       : { segment: 'all', confirmation: 'asked' };
-    const channels = broadcast?.channels ?? ['email', 'sms'];
+    const channels = broadcast?.channels ?? [...CHANNELS];
     const why =
       subscriber.leftAt !== null ? undefined : await this.subscriptions.exclusions(subscriber, channels, audience);
-    const reaches = (channel: 'email' | 'sms') =>
+    const reaches = (channel: Channel) =>
       subscriber.leftAt === null && channels.includes(channel) && why?.[channel] === undefined;
     return { willSend: { email: reaches('email'), sms: reaches('sms') }, launched: false };
   }
@@ -63,9 +64,10 @@ export class LaunchMessages {
     const broadcast = await launchBroadcast(this.stores);
     const message = await this.forIn(subscriber, broadcast);
     if (broadcast && broadcast.state !== 'finished') {
-      const rows = (['email', 'sms'] as const)
-        .filter((channel) => message.willSend[channel])
-        .map((channel) => ({ signupId: subscriber.id, channel }));
+      const rows = CHANNELS.filter((channel) => message.willSend[channel]).map((channel) => ({
+        signupId: subscriber.id,
+        channel,
+      }));
       await this.stores.outbox.ensureQueued(broadcast.id, rows);
     }
     return message;

@@ -12,6 +12,7 @@ import {
 } from '../db/suppressions-repository.js';
 import type { ConsentSource } from '../db/consent-events.table.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
+import type { Channel } from '../db/message-channels.js';
 import {
   blockingReason,
   confirmationAsk,
@@ -25,8 +26,6 @@ import {
 } from './contact-rule.js';
 import type { AddressHasher } from '../messaging/link-tokens.js';
 import { storedForms, toE164 } from '../messaging/phone.js';
-
-export type Channel = 'email' | 'sms';
 
 /** How long the button in the email about a new phone number works (decision 031). */
 export const PHONE_CHANGE_DAYS = 7;

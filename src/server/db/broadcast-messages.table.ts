@@ -1,7 +1,7 @@
 // The outbox: one row per broadcast, person and channel, and where its message stands (decision 023).
 import type { Generated } from 'kysely';
 import type { Flag, Id, Time } from './column-types.js';
-import type { BroadcastChannel } from './message-channels.js';
+import type { Channel } from './message-channels.js';
 
 export const MESSAGE_STATES = [
   'queued',
@@ -30,7 +30,7 @@ export interface BroadcastMessagesTable {
   id: Generated<Id>;
   broadcast_id: Id;
   signup_id: string;
-  channel: BroadcastChannel;
+  channel: Channel;
   state: MessageState;
   attempts: Generated<number>;
   next_attempt_at: Time | null;

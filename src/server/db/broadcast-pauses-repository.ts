@@ -1,14 +1,14 @@
 // A channel of a broadcast paused by a failure of ours, one row per broadcast and channel while it
 // lasts, with the reason in plain words and the provider's answer (decision 027).
 import { iso, type Engine } from './column-types.js';
-import type { BroadcastChannel } from './message-channels.js';
+import type { Channel } from './message-channels.js';
 import type { PauseCause } from './broadcast-pauses.table.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 import { ERROR_LENGTH } from './outbox-repository.js';
 
 /** A channel of a broadcast that a failure of ours paused, until the owner resumes it. */
 export interface ChannelPause {
-  channel: BroadcastChannel;
+  channel: Channel;
   cause: PauseCause;
   /** In plain words, with what to do. */
   reason: string;
@@ -30,7 +30,7 @@ export class BroadcastPausesRepository {
    */
   async pauseChannel(
     broadcastId: number,
-    channel: BroadcastChannel,
+    channel: Channel,
     pause: { cause: PauseCause; reason: string; answer?: string | null },
   ): Promise<boolean> {
     const result = await this.context.db

@@ -1,6 +1,6 @@
 // A channel of a broadcast paused by a failure of ours, until the owner resumes it (decision 027).
 import type { Id, Time } from './column-types.js';
-import type { BroadcastChannel } from './message-channels.js';
+import type { Channel } from './message-channels.js';
 
 /**
  * Why a channel of a broadcast stopped sending until the owner resumes it: sender (our credentials,
@@ -13,7 +13,7 @@ export type PauseCause = (typeof PAUSE_CAUSES)[number];
 /** A channel paused by a failure of ours, one row per broadcast and channel while it lasts. */
 export interface BroadcastPausesTable {
   broadcast_id: Id;
-  channel: BroadcastChannel;
+  channel: Channel;
   cause: PauseCause;
   /** In plain words, with what to do: shown by status, list, the progress line and the dashboard. */
   reason: string;

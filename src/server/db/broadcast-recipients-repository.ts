@@ -4,6 +4,7 @@ import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.
 import type { Selectable } from 'kysely';
 import type { Database } from './database.js';
 import type { QueryContext } from './sql-dialect.js';
+import { askedToConfirm } from './signup-row.js';
 
 /** One person as a broadcast needs them, to choose recipients and to check again before sending. */
 export interface Recipient {
@@ -13,7 +14,7 @@ export interface Recipient {
   betaTesting: boolean;
   lastSeenAt: string;
   confirmedAt: string | null;
-  /** Asked to confirm (a confirmation is due or was sent): sign-ups from before confirmation was on were never asked. */
+  /** Asked to confirm (signup-row.ts says when). */
   askedToConfirm: boolean;
   emailOptOutAt: string | null;
   smsOptOutAt: string | null;
@@ -46,7 +47,7 @@ function recipientFrom(row: Pick<Selectable<Database['signups']>, (typeof RECIPI
     betaTesting: isTrue(row.beta_testing),
     lastSeenAt: iso(row.last_seen_at),
     confirmedAt: isoOrNull(row.confirmed_at),
-    askedToConfirm: row.confirm_requested_at !== null || row.confirm_sent_at !== null,
+    askedToConfirm: askedToConfirm(row),
     emailOptOutAt: isoOrNull(row.email_opt_out_at),
     smsOptOutAt: isoOrNull(row.sms_opt_out_at),
     leftAt: isoOrNull(row.left_at),

@@ -4,7 +4,7 @@ import { sql, type Selectable } from 'kysely';
 import { iso, isoOrNull, type Engine } from './column-types.js';
 import type { Database } from './database.js';
 import type { AudienceConfirmation } from './broadcasts.table.js';
-import type { BroadcastChannel } from './message-channels.js';
+import type { Channel } from './message-channels.js';
 import { stamp, flag, type QueryContext } from './sql-dialect.js';
 
 export const BROADCAST_SEGMENTS = ['all', 'beta'] as const;
@@ -26,7 +26,7 @@ export interface Broadcast {
   name: string;
   template: string;
   segment: BroadcastSegment;
-  channels: BroadcastChannel[];
+  channels: Channel[];
   /** Who it takes among the unconfirmed (consent/contact-rule.ts). */
   confirmation: AudienceConfirmation;
   content: BroadcastContent;
@@ -51,7 +51,7 @@ export class BroadcastsRepository {
       name: row.name,
       template: row.template,
       segment: row.segment as BroadcastSegment,
-      channels: row.channels.split(',').filter(Boolean) as BroadcastChannel[],
+      channels: row.channels.split(',').filter(Boolean) as Channel[],
       confirmation: row.confirmation as AudienceConfirmation,
       content: JSON.parse(row.content) as BroadcastContent,
       state: row.state as BroadcastState,

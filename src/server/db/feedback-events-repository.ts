@@ -1,7 +1,7 @@
 // The reports about our messages (bounces, complaints, deliveries, STOPs), each stored once per
 // source and its own id, whatever the provider redelivers (docs/messaging.md, "Hearing back").
 // Written once with Kysely for SQLite and PostgreSQL.
-import type { BroadcastChannel } from './message-channels.js';
+import type { Channel } from './message-channels.js';
 import { CHUNK, stamp, TEXT_LENGTH, type QueryContext } from './sql-dialect.js';
 
 /** A report as stored. */
@@ -138,7 +138,7 @@ export class FeedbackEventsRepository {
    * report, not the date written in it: a server with a wrong clock, or a report sent late, still
    * counts in the window.
    */
-  async softBounces(addressHash: string, channel: BroadcastChannel, since: string): Promise<number> {
+  async softBounces(addressHash: string, channel: Channel, since: string): Promise<number> {
     const rows = await this.context.db
       .selectFrom('feedback_events')
       .innerJoin('sent_messages', 'sent_messages.token', 'feedback_events.token')

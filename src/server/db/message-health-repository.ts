@@ -2,7 +2,7 @@
 // broadcast's channel, and the list's health (the suppression list by reason, recent bounce and
 // complaint rates). Reads the message log, the consent log and the suppressions; writes nothing.
 import type { SentMessageState } from './sent-messages.table.js';
-import type { BroadcastChannel } from './message-channels.js';
+import type { Channel } from './message-channels.js';
 import type { QueryContext } from './sql-dialect.js';
 
 /** States of a message no provider took: still leaving, or refused during the send for a reason not the person's. */
@@ -12,7 +12,7 @@ export class MessageHealthRepository {
   constructor(private readonly context: QueryContext) {}
 
   /** How a broadcast's channel is faring: what came back about its messages, and who left during it. */
-  async health(broadcastId: number, channel: BroadcastChannel, startedAt: string | null): Promise<BroadcastHealth> {
+  async health(broadcastId: number, channel: Channel, startedAt: string | null): Promise<BroadcastHealth> {
     const rows = await this.context.db
       .selectFrom('sent_messages')
       .select((eb) => ['state', eb.fn.countAll<string | number>().as('n')])
@@ -84,7 +84,7 @@ export class MessageHealthRepository {
     since,
   }: {
     broadcastId?: number;
-    channel: BroadcastChannel;
+    channel: Channel;
     since?: string;
   }): Promise<AuthFailure[]> {
     const rows = await this.context.db

@@ -11,7 +11,7 @@ import { openDatabase, type BroadcastDb, type Db } from './open-database.js';
 import { SenderBusyError } from './broadcast-senders-repository.js';
 import type { Broadcast, BroadcastsRepository } from './broadcasts-repository.js';
 import type { ClaimedMessage } from './outbox-repository.js';
-import type { BroadcastChannel } from './message-channels.js';
+import type { Channel } from './message-channels.js';
 import { NOT_SUPPRESSED } from './suppressions-repository.js';
 
 const T0 = new Date('2026-11-24T09:00:00.000Z');
@@ -98,7 +98,7 @@ for (const engine of storeEngines) {
     }
 
     /** `count` people (ids need name no sign-up: the outbox keeps no reference) on one channel, queued. */
-    async function queued(outbox: BroadcastDb, broadcastId: number, count: number, channel: BroadcastChannel) {
+    async function queued(outbox: BroadcastDb, broadcastId: number, count: number, channel: Channel) {
       const rows = Array.from({ length: count }, () => ({ signupId: randomUUID(), channel }));
       expect(await outbox.outbox.enqueue(broadcastId, rows)).toBe(count);
       return rows;

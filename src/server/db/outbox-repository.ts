@@ -5,13 +5,13 @@
 import { sql } from 'kysely';
 import { iso, type Engine, type Time } from './column-types.js';
 import { MESSAGE_STATES, type FailureKind, type MessageState, type PauseMark } from './broadcast-messages.table.js';
-import type { BroadcastChannel } from './message-channels.js';
+import type { Channel } from './message-channels.js';
 import { flag, stamp, type QueryContext } from './sql-dialect.js';
 
 export interface ClaimedMessage {
   id: number;
   signupId: string;
-  channel: BroadcastChannel;
+  channel: Channel;
   /** Attempts so far, this one included. */
   attempts: number;
   /** Its last failure paused the channel (its pause mark): the first tried after a resume. */
@@ -33,17 +33,29 @@ export interface FailureMarks {
 export type Outcome =
   /** token: the message's row in the message log, given its state and provider id in the same write. */
   | { id: number; result: 'sent'; providerId: string; token?: string | undefined }
-  | ({ id: number; result: 'temporary'; error: string; retryAt: Date | null; kind: 'message' | 'unknown' | 'sender' } & FailureMarks)
+  | ({
+      id: number;
+      result: 'temporary';
+      error: string;
+      retryAt: Date | null;
+      kind: 'message' | 'unknown' | 'sender';
+    } & FailureMarks)
   | { id: number; result: 'permanent'; error: string; kind: 'recipient' }
   /** token: the message never left, so its row in the message log goes. */
-  | ({ id: number; result: 'requeue'; error: string; kind: FailureKind | null; token?: string | undefined } & FailureMarks)
+  | ({
+      id: number;
+      result: 'requeue';
+      error: string;
+      kind: FailureKind | null;
+      token?: string | undefined;
+    } & FailureMarks)
   | { id: number; result: 'skipped'; error: string };
 
 /** A failed message the owner's `retry` may queue again. */
 export interface FailedMessage {
   id: number;
   signupId: string;
-  channel: BroadcastChannel;
+  channel: Channel;
   state: 'failed_temporary' | 'failed_permanent';
   /** Null before release 7: the kind is then read from `error`. */
   failureKind: FailureKind | null;
@@ -73,7 +85,7 @@ export class OutboxRepository {
   }
 
   /** Adds these people to the outbox; those already in it are left as they are. Returns how many were added. */
-  async enqueue(broadcastId: number, rows: { signupId: string; channel: BroadcastChannel }[]): Promise<number> {
+  async enqueue(broadcastId: number, rows: { signupId: string; channel: Channel }[]): Promise<number> {
     if (rows.length === 0) return 0;
     const at = stamp(this.context);
     const result = await this.context.db
@@ -97,12 +109,7 @@ export class OutboxRepository {
    * Takes up to `limit` messages of this channel that are due, for this sender alone. On PostgreSQL
    * rows another sender is taking are skipped, not waited for; on SQLite the one statement is atomic.
    */
-  async claim(
-    broadcastId: number,
-    channel: BroadcastChannel,
-    senderId: string,
-    limit: number,
-  ): Promise<ClaimedMessage[]> {
+  async claim(broadcastId: number, channel: Channel, senderId: string, limit: number): Promise<ClaimedMessage[]> {
     const at = stamp(this.context);
     const due = this.context.db
       .selectFrom('broadcast_messages')
@@ -258,7 +265,7 @@ export class OutboxRepository {
   }
 
   /** How many messages are in each state (on one channel, or all). */
-  async counts(broadcastId: number, channel?: BroadcastChannel): Promise<StateCounts> {
+  async counts(broadcastId: number, channel?: Channel): Promise<StateCounts> {
     const rows = await this.context.db
       .selectFrom('broadcast_messages')
       .select((eb) => [
@@ -267,7 +274,7 @@ export class OutboxRepository {
         eb.fn.count<string | number>('next_attempt_at').as('due'),
       ])
       .where('broadcast_id', '=', broadcastId)
-      .$if(channel !== undefined, (query) => query.where('channel', '=', channel as BroadcastChannel))
+      .$if(channel !== undefined, (query) => query.where('channel', '=', channel as Channel))
       .groupBy('state')
       .execute();
     const counts = Object.fromEntries(MESSAGE_STATES.map((state) => [state, 0])) as StateCounts;
@@ -282,7 +289,7 @@ export class OutboxRepository {
   }
 
   /** The earliest time a message of this channel is due again (a retry), if any is waiting. */
-  async nextDue(broadcastId: number, channel: BroadcastChannel): Promise<string | undefined> {
+  async nextDue(broadcastId: number, channel: Channel): Promise<string | undefined> {
     const row = await this.context.db
       .selectFrom('broadcast_messages')
       .select((eb) => eb.fn.min('next_attempt_at').as('at'))
@@ -419,7 +426,7 @@ export class OutboxRepository {
    * missing, queued again when the senders skipped them (they may be reached now). Never one that
    * was sent, is being sent, or failed. Returns how many it queued.
    */
-  async ensureQueued(broadcastId: number, rows: { signupId: string; channel: BroadcastChannel }[]): Promise<number> {
+  async ensureQueued(broadcastId: number, rows: { signupId: string; channel: Channel }[]): Promise<number> {
     if (rows.length === 0) return 0;
     const added = await this.enqueue(broadcastId, rows);
     const skipped = await this.context.db
@@ -443,7 +450,7 @@ export class OutboxRepository {
   }
 
   /** When a message of this channel last went out (for "not answered since"). */
-  async lastSentAt(broadcastId: number, channel: BroadcastChannel): Promise<string | undefined> {
+  async lastSentAt(broadcastId: number, channel: Channel): Promise<string | undefined> {
     const row = await this.context.db
       .selectFrom('broadcast_messages')
       .select((eb) => eb.fn.max('sent_at').as('at'))

@@ -5,13 +5,13 @@ import type { Selectable } from 'kysely';
 import { iso } from './column-types.js';
 import type { Database } from './database.js';
 import type { MessagePurpose, SentMessageState } from './sent-messages.table.js';
-import type { BroadcastChannel } from './message-channels.js';
+import type { Channel } from './message-channels.js';
 import { CHUNK, stamp, TEXT_LENGTH, type QueryContext } from './sql-dialect.js';
 
 /** A message as the reports about it need it. */
 export interface SentMessage {
   token: string;
-  channel: BroadcastChannel;
+  channel: Channel;
   purpose: MessagePurpose;
   signupId: string | null;
   broadcastId: number | null;
@@ -25,7 +25,7 @@ export interface SentMessage {
 /** A message about to leave. */
 export interface SendingMessage {
   token: string;
-  channel: BroadcastChannel;
+  channel: Channel;
   purpose: MessagePurpose;
   signupId: string | null;
   broadcastId?: number | null;
@@ -190,9 +190,7 @@ export class SentMessagesRepository {
    * A broadcast's messages a report said never arrived (bounced, or the address cannot be reached):
    * their outbox rows, for `retry` once the owner has lifted a suppression that was our fault.
    */
-  async reportedGone(
-    broadcastId: number,
-  ): Promise<{ outboxId: number; signupId: string; channel: BroadcastChannel }[]> {
+  async reportedGone(broadcastId: number): Promise<{ outboxId: number; signupId: string; channel: Channel }[]> {
     const rows = await this.context.db
       .selectFrom('sent_messages')
       .select(['outbox_id', 'signup_id', 'channel'])

@@ -1,6 +1,6 @@
 // Every message sent, by its signed token (docs/messaging.md, "Hearing back").
 import type { Id, Time } from './column-types.js';
-import type { BroadcastChannel } from './message-channels.js';
+import type { Channel } from './message-channels.js';
 
 /** Why a message was sent. */
 /** What a message was: a confirmation email, a broadcast's, a test message, or the answer to a text (STOP, START, HELP). */
@@ -25,7 +25,7 @@ export type SentMessageState =
 
 export interface SentMessagesTable {
   token: string;
-  channel: BroadcastChannel;
+  channel: Channel;
   purpose: MessagePurpose;
   /** Null for a test message to the owner. */
   signup_id: string | null;

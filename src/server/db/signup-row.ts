@@ -68,6 +68,13 @@ export function toSignupRow(input: SignupInput): SignupRow {
 /** A stored sign-up as either engine returns it (SQLite: 0/1 and ISO text; PostgreSQL: booleans and Dates). */
 export type StoredSignup = Selectable<SignupsTable>;
 
+/**
+ * Asked to confirm (a confirmation is due or was sent): sign-ups from before confirmation was on
+ * were never asked. Said once for every reader of the row.
+ */
+export const askedToConfirm = (row: Pick<StoredSignup, 'confirm_requested_at' | 'confirm_sent_at'>): boolean =>
+  row.confirm_requested_at !== null || row.confirm_sent_at !== null;
+
 export function recordFromColumns(row: StoredSignup): SignupRecord {
   return {
     id: row.id,

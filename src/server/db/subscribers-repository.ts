@@ -8,6 +8,7 @@ import type { Database } from './database.js';
 import { NO_PHONE_CHANGE } from './phone-change-queue-repository.js';
 import { NEW_NUMBER_UNPROVEN } from './joining-texts-repository.js';
 import { flag, stamp, type QueryContext } from './sql-dialect.js';
+import { askedToConfirm } from './signup-row.js';
 
 /** A sign-up as messaging sees it. Times are ISO 8601 in UTC, or null for "not yet" / "never". */
 export interface Subscriber {
@@ -27,7 +28,7 @@ export interface Subscriber {
    * email off) withdraws it; a request the person's "no" withdrew is never sent (decision 041).
    */
   confirmationWaiting: boolean;
-  /** Asked to confirm (a confirmation is due or was sent): sign-ups from before confirmation was on were never asked. */
+  /** Asked to confirm (signup-row.ts says when). */
   askedToConfirm: boolean;
   emailOptOutAt: string | null;
   smsOptOutAt: string | null;
@@ -95,7 +96,7 @@ function subscriberFrom(row: SubscriberRow): Subscriber {
     confirmedAt: isoOrNull(row.confirmed_at),
     confirmationSentAt: isoOrNull(row.confirm_sent_at),
     confirmationWaiting: row.confirm_requested_at !== null,
-    askedToConfirm: row.confirm_requested_at !== null || row.confirm_sent_at !== null,
+    askedToConfirm: askedToConfirm(row),
     emailOptOutAt: isoOrNull(row.email_opt_out_at),
     smsOptOutAt: isoOrNull(row.sms_opt_out_at),
     leftAt: isoOrNull(row.left_at),

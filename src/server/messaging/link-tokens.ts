@@ -1,6 +1,7 @@
 // The personal links in messages (signed with SECRET_KEY) and the keyed hashes the suppression list keeps.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AddressKind } from '../db/suppressions.table.js';
+import { derivedKeys } from './derived-keys.js';
 
 /**
  * What a link may do: confirm a sign-up, manage one (the preferences page and one-click
@@ -11,11 +12,6 @@ export type LinkPurpose = 'confirm' | 'manage' | 'phone';
 /** 20 bytes of HMAC-SHA256: 160 bits nobody can guess, in a link short enough to read aloud if need be. */
 const MAC_BYTES = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Keys for separate jobs come from the one SECRET_KEY, so a link's key never keys a hash. */
-function derivedKey(secretKey: string, use: string): Buffer {
-  return createHmac('sha256', secretKey).update(`scamsavvy:${use}`).digest();
-}
 
 export interface LinkSigner {
   /** A token naming the sign-up `signupId` (a UUID) for `purpose`, and `bound` if given (a phone number asked for). */
@@ -31,14 +27,13 @@ export interface LinkSigner {
  * in mail already delivered keeps working (decision 041).
  */
 export function createLinkSigner(secretKey: string, previousKey?: string): LinkSigner {
-  const keys = [secretKey, ...(previousKey ? [previousKey] : [])].map((each) => derivedKey(each, 'links'));
+  const keys = derivedKeys('links', secretKey, previousKey);
   const macWith = (key: Buffer, purpose: LinkPurpose, id: Buffer, bound: string | undefined) => {
     const hmac = createHmac('sha256', key).update(purpose).update('\0').update(id);
     if (bound !== undefined) hmac.update('\0').update(bound);
     return hmac.digest().subarray(0, MAC_BYTES);
   };
-  const mac = (purpose: LinkPurpose, id: Buffer, bound: string | undefined) =>
-    macWith(keys[0] as Buffer, purpose, id, bound);
+  const mac = (purpose: LinkPurpose, id: Buffer, bound: string | undefined) => macWith(keys[0], purpose, id, bound);
   const signedByOne = (given: Buffer, purpose: LinkPurpose, id: Buffer, bound: string | undefined) =>
     keys.some((key) => timingSafeEqual(given, macWith(key, purpose, id, bound)));
   const uuidOf = (id: Buffer) => {
@@ -84,11 +79,11 @@ export interface AddressHasher {
 }
 
 export function createAddressHasher(secretKey: string, previousKey?: string): AddressHasher {
-  const keys = [secretKey, ...(previousKey ? [previousKey] : [])].map((each) => derivedKey(each, 'suppression'));
+  const keys = derivedKeys('suppression', secretKey, previousKey);
   const with_ = (key: Buffer, kind: AddressKind, normalised: string) =>
     createHmac('sha256', key).update(`${kind}:${normalised}`).digest('base64url');
   return {
-    hash: (kind, normalised) => with_(keys[0] as Buffer, kind, normalised),
+    hash: (kind, normalised) => with_(keys[0], kind, normalised),
     hashes: (kind, normalised) => keys.map((key) => with_(key, kind, normalised)),
   };
 }

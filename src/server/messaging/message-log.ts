@@ -5,6 +5,7 @@
 // BOUNCE_ADDRESS, in its envelope sender), a Feedback-ID for Gmail's Postmaster Tools, and the
 // headers that make the providers in use hand the token back; each text, a status-callback URL.
 import type { FeedbackConfig } from '../config.js';
+import type { Channel } from '../db/message-channels.js';
 import type { FeedbackEventsRepository } from '../db/feedback-events-repository.js';
 import type { SendingMessage, SentMessagesRepository } from '../db/sent-messages-repository.js';
 import type { FailureVerdict } from './send-failure.js';
@@ -97,17 +98,12 @@ export class MessageLog {
    * DATA) is a bounce at once: stored as a report from the SMTP session (or the text provider), so it
    * counts in the broadcast's health like any later bounce.
    */
-  async refused(token: string, channel: 'email' | 'sms', verdict: FailureVerdict, answer: string): Promise<void> {
+  async refused(token: string, channel: Channel, verdict: FailureVerdict, answer: string): Promise<void> {
     // Best effort, as sent(): the outcome the sender records is what must not be lost.
     await this.recordRefusal(token, channel, verdict, answer).catch(() => undefined);
   }
 
-  private async recordRefusal(
-    token: string,
-    channel: 'email' | 'sms',
-    verdict: FailureVerdict,
-    answer: string,
-  ): Promise<void> {
+  private async recordRefusal(token: string, channel: Channel, verdict: FailureVerdict, answer: string): Promise<void> {
     const { store } = this.options;
     await store.sentMessages.sent(token, { state: 'failed' });
     if (verdict.kind !== 'recipient') return;

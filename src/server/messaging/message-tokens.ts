@@ -5,6 +5,7 @@
 // and digits only, 32 characters: safe in an email's local part (which some servers lowercase),
 // a header, a URL or a provider's tag.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { derivedKeys } from './derived-keys.js';
 import { randomPart } from './random-pool.js';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -38,12 +39,10 @@ export interface MessageTokens {
 
 /** Issues with SECRET_KEY; verifies with it or SECRET_KEY_PREVIOUS (messages sent before a rotation). */
 export function createMessageTokens(secretKey: string, previousKey?: string): MessageTokens {
-  const keys = [secretKey, ...(previousKey ? [previousKey] : [])].map((each) =>
-    createHmac('sha256', each).update('scamsavvy:message-tokens').digest(),
-  );
+  const keys = derivedKeys('message-tokens', secretKey, previousKey);
   const macWith = (key: Buffer, id: string) =>
     base32(createHmac('sha256', key).update(id).digest().subarray(0, PART_BYTES));
-  const mac = (id: string) => macWith(keys[0] as Buffer, id);
+  const mac = (id: string) => macWith(keys[0], id);
   return {
     issue() {
       const id = base32(randomPart(PART_BYTES));

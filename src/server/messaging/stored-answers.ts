@@ -2,7 +2,7 @@
 // confirmation's `error`): so a row failed under an older rule can be judged by today's tables.
 import type { FailureVerdict } from './send-failure.js';
 import { classifySmtpText } from './smtp-answers.js';
-import type { BroadcastChannel as Channel } from '../db/message-channels.js';
+import type { Channel } from '../db/message-channels.js';
 import { classifyTwilioText } from './twilio-answers.js';
 
 /** The verdict on a stored answer: the mail server's for email, Twilio's for texts. */

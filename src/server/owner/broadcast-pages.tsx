@@ -19,7 +19,8 @@ const words = ownerWords.broadcasts;
 export const BROADCAST_ACTIONS = ['test', 'send', 'resume', 'pause', 'retry'] as const;
 export type BroadcastAction = (typeof BROADCAST_ACTIONS)[number];
 
-const stateWord = (state: string) => words.states[state] ?? state;
+/** A broadcast's state as the owner reads it (the page and the progress its script polls). */
+export const stateWord = (state: BroadcastProgress['state']) => words.states[state];
 export const broadcastPath = (name: string) => `/owner/broadcasts/${encodeURIComponent(name)}`;
 
 export function broadcastsPage({

@@ -14,10 +14,12 @@ import {
   broadcastPage,
   broadcastsPage,
   confirmActionPage,
+  stateWord,
   type BroadcastAction,
 } from './broadcast-pages.js';
 import { HELD_FIELD, retryQuestionPage, UNDELIVERABLE_FIELD } from './broadcast-retry-page.js';
-import { maskAddress, maskedOnly } from './masked-address.js';
+import { maskAddress } from '../messaging/mask-email.js';
+import { maskedOnly } from './masked-address.js';
 import { fieldOf, html } from '../html-reply.js';
 import { ownerWords } from './owner-words.js';
 import { ownerOf, requireOwner } from './require-owner.js';
@@ -56,7 +58,6 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
   // and a tab left open must not keep its session alive for ever.
   const poll = { preHandler: requireOwner({ owners, siteUrl, refuse: '401', background: true }) };
   const words = ownerWords.broadcasts;
-  const stateLabel = (state: string) => words.states[state] ?? state;
 
   /** A broadcast's page with its progress now, and what just happened or went wrong. */
   const pageOf = async (
@@ -113,7 +114,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
     const broadcast = await db.broadcasts.get(request.params.name);
     if (!broadcast) return reply.code(404).send({ error: { code: 'not_found', message: 'No such broadcast.' } });
     const progress = await broadcastProgress(db, broadcast, new Date(), messageHealth);
-    return reply.send({ ...progress, stateLabel: stateLabel(progress.state) });
+    return reply.send({ ...progress, stateLabel: stateWord(progress.state) });
   });
 
   app.get<BroadcastParams>('/owner/broadcasts/:name/:action', page, async (request, reply) => {

@@ -2,7 +2,7 @@
 // broadcast's page a notice each that the owner's script shows, fills and hides as the progress
 // changes (src/client/owner/live-progress.ts reads the data-pause-* attributes).
 import type { ProgressPause } from '../broadcast/broadcast-progress.js';
-import type { BroadcastChannel } from '../db/message-channels.js';
+import type { Channel } from '../db/message-channels.js';
 import { shortTime } from './owner-layout.js';
 import { ownerWords } from './owner-words.js';
 
@@ -33,7 +33,7 @@ export function PauseNotices({
   resumeHref,
   resumeLabel,
 }: {
-  channels: BroadcastChannel[];
+  channels: Channel[];
   pauses: ProgressPause[];
   resumeHref: string;
   resumeLabel: string;

@@ -6,6 +6,7 @@ import type { CountedLabel, SignupStats } from '../db/signups-repository.js';
 import type { FunnelDay } from '../db/events-repository.js';
 import type { ListHealth } from '../db/message-health-repository.js';
 import type { BackupStatus } from '../db/backup-runs-repository.js';
+import type { SuppressionReason } from '../db/suppressions.table.js';
 import { fileSize, number } from '../../shared/plain-numbers.js';
 import { fillDays, fillFunnelDays, percent, totalFunnel } from '../signups/stats-report.js';
 import { renderOwnerPage, ScrollTable, shortTime } from './owner-layout.js';
@@ -184,7 +185,7 @@ function ListHealthSection({ health, days }: { health: ListHealth; days: number 
         <CountTable
           label={words.suppressedHeading}
           columns={[words.reason, words.addresses]}
-          rows={reasons.map(([reason, count]) => [words.reasons[reason] ?? reason, count ?? 0])}
+          rows={reasons.map(([reason, count]) => [words.reasons[reason as SuppressionReason] ?? reason, count ?? 0])}
         />
       )}
     </section>

@@ -1,5 +1,8 @@
 // Every word the owner's pages and sign-in email say, in one place (docs/owner-guide.md).
 import { plural } from '../../shared/plain-numbers.js';
+import type { BroadcastState } from '../db/broadcasts-repository.js';
+import type { Channel } from '../db/message-channels.js';
+import type { SuppressionReason } from '../db/suppressions.table.js';
 
 /** "1 message", "1,204 messages". */
 const messages = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'message' : 'messages'}`;
@@ -53,8 +56,8 @@ export const ownerWords = {
       sms_stop: 'Replied STOP',
       left: 'Left the list',
       deleted: 'Deleted',
-    } as Record<string, string>,
-    channels: { email: 'Email', sms: 'Text' } as Record<string, string>,
+    } satisfies Record<SuppressionReason, string>,
+    channels: { email: 'Email', sms: 'Text' } satisfies Record<Channel, string>,
   },
   signIn: {
     title: 'Sign in',
@@ -161,7 +164,7 @@ export const ownerWords = {
       undeliverable: 'Cannot be reached (the provider said so)',
       bounced: 'Email bounced',
       complained: 'Reported our email as spam',
-    } as Record<string, string>,
+    } satisfies Record<SuppressionReason, string>,
   },
   people: {
     title: 'People',
@@ -263,8 +266,8 @@ export const ownerWords = {
       stopped: 'Stopped: the server restarted',
       paused: 'Paused',
       finished: 'Finished',
-    } as Record<string, string>,
-    channel: { email: 'Emails', sms: 'Text messages' } as Record<string, string>,
+    } satisfies Record<BroadcastState | 'stopped', string>,
+    channel: { email: 'Emails', sms: 'Text messages' } satisfies Record<Channel, string>,
     counts: {
       total: 'In all',
       queued: 'Waiting',
@@ -311,7 +314,7 @@ export const ownerWords = {
     heldPerson: 'To',
     heldAnswer: 'The answer that held it',
     /** A channel a failure of ours paused (a wrong password, the provider's outage, an answer we do not know). */
-    paused: { email: 'Email paused', sms: 'Text messages paused' } as Record<string, string>,
+    paused: { email: 'Email paused', sms: 'Text messages paused' } satisfies Record<Channel, string>,
     pausedSince: 'since',
     utc: 'UTC',
     pausedAnswer: 'The provider’s answer:',
@@ -356,7 +359,7 @@ export const ownerWords = {
         resume: 'Yes, resume',
         pause: 'Yes, pause',
         retry: 'Yes, queue them again',
-      } as Record<string, string>,
+      },
       cancel: 'No, go back',
     },
     doneTest: (to: string) => `Sent a test to ${to}.`,
@@ -406,6 +409,7 @@ export const ownerWords = {
       broadcast: 'Launch day',
       lifted_suppressions: 'Lifted suppressions',
       imported_suppressions: 'Imported a suppression list',
+      // Keyed by what the audit log stores: a row an older release wrote may name another action.
     } as Record<string, string>,
     signedInDetail: 'With a one-time link',
     /** Which details, never their values. */

@@ -2,11 +2,12 @@
 // caused it, filtered as the command filters it; the ones that may have been our fault can be lifted
 // after one question (decision 037).
 import type { SuppressedAddress, SuppressionFilter } from '../suppressions/way-back.js';
+import type { SuppressionReason } from '../db/suppressions.table.js';
 import { ownerWords } from './owner-words.js';
 import { Notice, renderOwnerPage, ScrollTable, shortTime } from './owner-layout.js';
 
 const words = ownerWords.suppressions;
-const REASON_CHOICES = ['bounced', 'undeliverable', 'complained', 'sms_stop', 'left', 'deleted'];
+const REASON_CHOICES: SuppressionReason[] = ['bounced', 'undeliverable', 'complained', 'sms_stop', 'left', 'deleted'];
 /** Rows the page shows at most (the command lists them all). */
 const ROWS = 500;
 

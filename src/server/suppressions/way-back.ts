@@ -6,6 +6,7 @@
 // /owner/suppressions both use it.
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { BroadcastRecipientsRepository } from '../db/broadcast-recipients-repository.js';
+import type { Channel } from '../db/message-channels.js';
 import type { FeedbackEventsRepository } from '../db/feedback-events-repository.js';
 import type { OptOutsRepository } from '../db/opt-outs-repository.js';
 import type { OutboxRepository } from '../db/outbox-repository.js';
@@ -38,7 +39,7 @@ export interface SuppressionFilter {
 
 export interface SuppressedAddress {
   id: number;
-  channel: 'email' | 'sms';
+  channel: Channel;
   reason: SuppressionReason;
   /** Who recorded it: a provider's answer during the send, a report after it, the person … */
   source: string;

@@ -19,6 +19,7 @@ import {
 } from './link-pages.js';
 import { deleteQuestionPage, preferencesPage, type PreferencesPageProps } from './preferences-page.js';
 import { preferencesOf, type Subscriber } from '../../db/subscribers-repository.js';
+import { CHANNELS } from '../../db/message-channels.js';
 import { checkDetails, typedDetails } from './details-form.js';
 import { distinctEnds, phoneEnd } from '../../messaging/phone.js';
 import { maskEmail } from '../../messaging/mask-email.js';
@@ -135,7 +136,7 @@ async function preferencesRoutes(
     const audience: Audience = { segment: 'all', confirmation: 'asked' };
     const { email: emailWhy, sms: smsWhy } = left
       ? {}
-      : await subscriptions.exclusions(subscriber, ['email', 'sms'], audience);
+      : await subscriptions.exclusions(subscriber, [...CHANNELS], audience);
     const emailBlocked = emailWhy === 'undeliverable' || emailWhy === 'suppressed';
     const smsBlocked = smsWhy === 'stopped' || smsWhy === 'undeliverable' || smsWhy === 'suppressed';
     const emailReason =

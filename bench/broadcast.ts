@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { loadConfig, type DatabaseConfig } from '../src/server/config.js';
-import { createBroadcastControl } from '../src/server/broadcast/broadcast-control.js';
+import { createBroadcastControl } from '../src/server/compose.js';
 import { openDatabase, type Db } from '../src/server/db/open-database.js';
 
 const { values } = parseArgs({

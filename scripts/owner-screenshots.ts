@@ -7,7 +7,8 @@ import { chromium } from '@playwright/test';
 import type { AnalyticsEvent } from '../src/shared/analytics-events';
 import { newSecret, secretHash, SIGN_IN_LINK_LIFETIME_MS } from '../src/server/owner/owner-auth';
 import { openDatabase } from '../src/server/db/open-database';
-import { createMessagingCore } from '../src/server/consent/create-messaging';
+import { compose } from '../src/server/compose';
+import { loadConfig } from '../src/server/config';
 import { startBuiltServer } from './built-server.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
 
@@ -16,6 +17,17 @@ const SECRET_KEY = 'screenshots-only-secret-key-0123456789abcdef';
 const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-owner-shots-'));
 const file = path.join(dir, 'signups.db');
 const DAY = 86_400_000;
+/** The server's settings, and the script's own parts built from them as the server builds its own. */
+const SETTINGS = {
+  DATABASE_URL: `sqlite:${file}`,
+  SITE_URL: `http://127.0.0.1:${port}`,
+  // Launch day's pages need messaging set up; nothing is sent while the screenshots are taken.
+  SECRET_KEY,
+  SMTP_URL: 'smtp://127.0.0.1:9',
+  MAIL_FROM: 'ScamSavvy <news@scamsavvy.example>',
+  MAIL_POSTAL_ADDRESS: '100 Example Street, Springfield, IL 62701',
+  EMAIL_CONFIRMATION: 'off',
+};
 const SOURCES = [
   { utmSource: 'newsletter', utmCampaign: 'spring' },
   { utmSource: 'facebook', utmCampaign: 'family-week' },
@@ -109,7 +121,7 @@ if (launch) {
 }
 // The suppression list: two bounces (one a DMARC refusal an older release read as the person's), a
 // complaint and a STOP.
-const { subscriptions } = createMessagingCore({ secretKey: SECRET_KEY }, store);
+const { subscriptions } = compose(loadConfig(SETTINGS), store).messaging;
 const listed = await store.broadcastRecipients.recipientsAfter(null, 20);
 for (const [index, reason] of (['bounced', 'bounced', 'complained', 'sms_stop'] as const).entries()) {
   const one = listed[index + 5];
@@ -148,16 +160,7 @@ const token = newSecret();
 await store.owners.createLink(owner?.id ?? 0, secretHash(token), SIGN_IN_LINK_LIFETIME_MS);
 await store.close();
 
-const { base, stop } = await startBuiltServer(port, {
-  DATABASE_URL: `sqlite:${file}`,
-  SITE_URL: `http://127.0.0.1:${port}`,
-  // Launch day's pages need messaging set up; nothing is sent while the screenshots are taken.
-  SECRET_KEY,
-  SMTP_URL: 'smtp://127.0.0.1:9',
-  MAIL_FROM: 'ScamSavvy <news@scamsavvy.example>',
-  MAIL_POSTAL_ADDRESS: '100 Example Street, Springfield, IL 62701',
-  EMAIL_CONFIRMATION: 'off',
-});
+const { base, stop } = await startBuiltServer(port, SETTINGS);
 const browser = await chromium.launch(chromiumLaunchOptions());
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

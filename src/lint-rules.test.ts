@@ -224,10 +224,15 @@ const rules: RuleCases[] = [
   },
   {
     rule: zones,
-    message: /app\.ts and index\.ts compose the server/,
+    message: /compose\.ts builds the product, app\.ts and index\.ts serve it/,
     refused: [
       { name: 'a feature imports app.ts', filePath: 'src/server/consent/fixture.ts', code: "import '../app.js';" },
       { name: 'a top-level module imports index.ts', filePath: 'src/server/fixture.ts', code: "import './index.js';" },
+      {
+        name: 'a feature imports compose.ts',
+        filePath: 'src/server/broadcast/fixture.ts',
+        code: "import '../compose.js';",
+      },
     ],
     allowed: [
       {
@@ -236,6 +241,12 @@ const rules: RuleCases[] = [
         code: "import '../app.js';",
       },
       { name: 'index.ts imports app.ts', filePath: 'src/server/index.ts', code: "import './app.js';" },
+      { name: 'index.ts imports compose.ts', filePath: 'src/server/index.ts', code: "import './compose.js';" },
+      {
+        name: 'compose.ts imports a feature',
+        filePath: 'src/server/compose.ts',
+        code: "import './broadcast/broadcasts.js';",
+      },
     ],
   },
   {

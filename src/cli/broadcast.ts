@@ -2,7 +2,7 @@
 // the arguments and runs the command's file in broadcast/; the rules are BroadcastControl's.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.js';
-import { createBroadcastControl } from '../server/broadcast/broadcast-control.js';
+import { createBroadcastControl } from '../server/compose.js';
 import { BroadcastError } from '../server/broadcast/broadcast-error.js';
 import { SenderBusyError } from '../server/db/broadcast-senders-repository.js';
 import { UsageError, type Context, type Output } from './broadcast/command-support.js';

@@ -1,7 +1,7 @@
 // `npm run signups:delete -- --email ADDRESS | --phone NUMBER`: deletes a person's sign-up on their request.
 import { emailKey, normalisePhone, PHONE_PATTERN } from '../shared/signup-schema.js';
 import { loadConfig } from '../server/config.js';
-import { createMessagingCore } from '../server/consent/create-messaging.js';
+import { compose } from '../server/compose.js';
 import { phoneEnd, storedForms, toE164 } from '../server/messaging/phone.js';
 import type { Db } from '../server/db/open-database.js';
 import type { Subscriber } from '../server/db/subscribers-repository.js';
@@ -75,12 +75,12 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
     return 2;
   }
 
-  const { secretKey, previousSecretKey } = loadConfig().messaging;
+  const config = loadConfig();
   const { store } = await openStoreForCli();
   try {
     const address = { ...(email ? { email } : {}), ...(phone ? { phone } : {}) };
     const sizes = await historySizes(store, address);
-    const { subscriptions } = createMessagingCore({ secretKey, previousSecretKey }, store);
+    const { subscriptions } = compose(config, store).messaging;
     const removed = await subscriptions.removeByAddress(address, 'owner');
     if (removed.length === 0) {
       const asked = [email ? `the email ${email}` : '', phone ? `the phone number ${phone}` : ''].filter(Boolean);

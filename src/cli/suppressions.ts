@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../server/config.js';
-import { createMessagingCore } from '../server/consent/create-messaging.js';
+import { compose } from '../server/compose.js';
 import type { SuppressionReason } from '../server/db/suppressions.table.js';
 import {
   describeFilter,
@@ -92,7 +92,8 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
     err.write(`${(error as Error).message}\n`);
     return 2;
   }
-  const { secretKey, previousSecretKey } = loadConfig().messaging;
+  const config = loadConfig();
+  const { secretKey } = config.messaging;
   if (!secretKey) {
     err.write(
       'SECRET_KEY is not set: without it the suppression list cannot be read (its entries are keyed hashes).\n',
@@ -101,7 +102,7 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
   }
   const { store } = await openStoreForCli();
   try {
-    const { subscriptions } = createMessagingCore({ secretKey, previousSecretKey }, store);
+    const { subscriptions } = compose(config, store).messaging;
     const wayBack = new WayBack(store, subscriptions);
     if (command === 'list') {
       const listed = await wayBack.list(filter);
@@ -156,7 +157,8 @@ async function importFile(args: string[], { out, err }: Output): Promise<number>
   }
   const flags = readFlags(rest, { reason: { type: 'string' }, yes: { type: 'boolean' } }, usage, { out, err });
   if ('exitCode' in flags) return flags.exitCode;
-  const { secretKey, previousSecretKey } = loadConfig().messaging;
+  const config = loadConfig();
+  const { secretKey } = config.messaging;
   if (!secretKey) {
     err.write('SECRET_KEY is not set: the suppression list is keyed hashes, made with it.\n');
     return 1;
@@ -185,7 +187,7 @@ async function importFile(args: string[], { out, err }: Output): Promise<number>
   }
   const { store } = await openStoreForCli();
   try {
-    const { subscriptions } = createMessagingCore({ secretKey, previousSecretKey }, store);
+    const { subscriptions } = compose(config, store).messaging;
     const counts = [...countByReason(rows)].map(([what, count]) => `${count.toLocaleString('en-US')} ${what}`);
     const people = await peopleNamed(rows, store);
     out.write(

@@ -1,14 +1,9 @@
-// Starts the server: reads the settings (the environment and its files), opens the store, listens, and shuts down cleanly on a signal.
-import { Redis } from 'ioredis';
+// Starts the server: reads the settings (the environment and its files), composes the product
+// (compose.ts), listens, and shuts down cleanly on a signal.
 import { createApp } from './app.js';
+import { composeServer } from './compose.js';
 import { ConfigError, loadConfig } from './config.js';
-import { createMessaging } from './consent/create-messaging.js';
-import { configuredWebhooks, createFeedbackParts, tagHeadersFor } from './bounces/reports-setup.js';
-import { createBroadcastControl } from './broadcast/broadcast-control.js';
-import { createSignInMailer } from './owner/sign-in-mailer.js';
-import { openDatabase } from './db/open-database.js';
-import { holdDatabaseInUse } from './db/database-in-use.js';
-import { checkSecretKey, SecretKeyMismatchError } from './messaging/secret-key-check.js';
+import { SecretKeyMismatchError } from './messaging/secret-key-check.js';
 import { loadSettingsFiles } from './settings-files.js';
 
 /**
@@ -22,37 +17,10 @@ async function main(): Promise<void> {
   // The environment, over .env, over SETTINGS_FILE: as every owner command reads them.
   loadSettingsFiles();
   const config = loadConfig();
-  const store = await openDatabase(config.database, { confirmSignups: config.messaging.emailConfirmation });
-  // The key and the data belong together: another SECRET_KEY would forget every "no" (decision 041).
-  try {
-    await checkSecretKey(store.secretKeys, config.messaging);
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  // A restore refuses while this is held (SQLite: the open connections are the lock).
-  const releaseInUse = await holdDatabaseInUse(config.database);
-  const redis = config.rateLimit.redisUrl ? connectRedis(config.rateLimit.redisUrl) : undefined;
-  const webhooks = configuredWebhooks(config.messaging);
-  const messaging = createMessaging(config.messaging, store, config.siteUrl, { tagHeaders: tagHeadersFor(webhooks) });
-  const feedback = createFeedbackParts(config.messaging, store, messaging.subscriptions);
-  const { email, secretKey } = config.messaging;
-  const app = await createApp({
-    config,
-    db: store,
-    redis,
-    messaging,
-    feedback,
-    owner: {
-      ...(email ? { mailer: createSignInMailer(email, config.siteUrl) } : {}),
-      // Launch day from the dashboard needs SECRET_KEY, as the broadcast command does.
-      ...(secretKey
-        ? {
-            broadcastControl: (logger) => createBroadcastControl(config, store, logger),
-          }
-        : {}),
-    },
-  });
+  // Every part, built once (compose.ts): the database, messaging, feedback, the owner's parts.
+  const product = await composeServer(config);
+  const { redis, releaseInUse } = product;
+  const app = await createApp(product);
   redis?.on('error', (error: Error) =>
     app.log.warn({ err: error.message }, 'Redis unreachable: rate limits are not shared'),
   );
@@ -90,11 +58,6 @@ async function main(): Promise<void> {
       `SITE_URL is not set, so the canonical link, the share tags and the sitemap name ${config.siteUrl}: set it to the address visitors use`,
     );
   }
-}
-
-/** Fails fast while Redis is away (limits are then skipped), and reconnects by itself. */
-function connectRedis(url: string): Redis {
-  return new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
 }
 
 main().catch((error: unknown) => {

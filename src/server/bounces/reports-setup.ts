@@ -4,7 +4,7 @@
 // hand each message's token back (docs/messaging.md, "Hearing back").
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../config.js';
-import { createMessageTokens } from '../messaging/message-tokens.js';
+import { createMessageTokens, type MessageTokens } from '../messaging/message-tokens.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { Db } from '../db/open-database.js';
 import { createBounceMailbox, type BounceMailbox } from './bounce-mailbox.js';
@@ -63,11 +63,13 @@ export function createFeedbackParts(
     | 'reportsTransaction'
   >,
   subscriptions: Subscriptions,
+  /** The process's own, when the composition root built them already (never built twice there). */
+  built: { tokens?: MessageTokens | undefined; webhooks?: FeedbackWebhook[] } = {},
 ): FeedbackParts | undefined {
   const { secretKey } = config;
   if (!secretKey) return undefined;
-  const webhooks = configuredWebhooks(config);
-  const tokens = createMessageTokens(secretKey, config.previousSecretKey);
+  const webhooks = built.webhooks ?? configuredWebhooks(config);
+  const tokens = built.tokens ?? createMessageTokens(secretKey, config.previousSecretKey);
   const feedback = new Feedback({
     sentMessages: db.sentMessages,
     feedbackEvents: db.feedbackEvents,

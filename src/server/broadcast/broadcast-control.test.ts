@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { addPeople, configFor, setup } from '../test/broadcast-setup.js';
 import { storeEngines } from '../test/store-engines.js';
-import { createBroadcastControl } from './broadcast-control.js';
+import { createBroadcastControl } from '../compose.js';
 import { notSetUp } from './channel-setup.js';
 
 for (const engine of storeEngines) {

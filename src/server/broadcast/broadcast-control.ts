@@ -6,7 +6,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { BroadcastHealth, MessageHealthRepository } from '../db/message-health-repository.js';
 import type { SentMessagesRepository } from '../db/sent-messages-repository.js';
-import { configuredWebhooks, tagHeadersFor } from '../bounces/reports-setup.js';
 import { verdictOf } from '../messaging/send-failure.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import { SenderBusyError } from '../db/broadcast-senders-repository.js';
@@ -22,7 +21,13 @@ import { notSetUp } from './channel-setup.js';
 import { allowsSenders, changeState, checkNoOtherSender, checkSenderCount, senderIsDead } from './broadcast-rules.js';
 import type { BroadcastSender } from './broadcast-sender.js';
 import type { SenderReport } from './broadcast-sender-options.js';
-import { Broadcasts, transportsFrom, type AudienceReport, type BroadcastStores } from './broadcasts.js';
+import {
+  Broadcasts,
+  transportsFrom,
+  type AudienceReport,
+  type BroadcastMessaging,
+  type BroadcastStores,
+} from './broadcasts.js';
 import { planOf, type RetryPlan } from './retry-plan.js';
 
 /** A message set aside after pausing its channel twice: whose (masked) and the answer. */
@@ -33,7 +38,7 @@ export interface HeldMessage {
 }
 
 /** Where the dashboard's senders say how they ended; the command's report to the terminal instead. */
-type SenderLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+export type SenderLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
 /** Messages a second per channel, for all of a broadcast's senders together (else the configuration's). */
 export type Rates = Partial<Record<Channel, number>>;
@@ -74,20 +79,16 @@ export class BroadcastControl {
 
   constructor(
     private readonly config: Config,
-    {
-      tagHeaders,
-      ...stores
-    }: BroadcastStores & {
-      /** The headers that make the providers' webhooks hand the token back (bounces/reports-setup.ts composes them). */
-      tagHeaders?: (token: string) => Record<string, string>;
-    },
+    stores: BroadcastStores,
+    /** The process's subscriptions, link signer and message log (compose.ts builds them once). */
+    messaging: BroadcastMessaging,
     private readonly logger?: SenderLogger,
   ) {
     this.db = stores;
     this.messageHealth = stores.messageHealth;
     this.sentMessages = stores.sentMessages;
     this.restoreMarks = stores.restoreMarks;
-    this.broadcasts = new Broadcasts(config, stores, tagHeaders);
+    this.broadcasts = new Broadcasts(config, stores, messaging);
     this.subscriptions = this.broadcasts.subscriptions;
   }
 
@@ -450,10 +451,6 @@ export class BroadcastControl {
   }
 }
 
-/**
- * The one control, as the server's dashboard, the broadcast command and the tests build it: over the
- * whole database, with the providers' tag headers the configuration's webhooks ask for.
- */
 /** Why nothing is sent after a restore that could not read what it replaced, and the two ways on. */
 export function unknownAfterRestore(mark: RestoreMark, acknowledge: string): string {
   return [
@@ -462,12 +459,4 @@ export function unknownAfterRestore(mark: RestoreMark, acknowledge: string): str
     "First bring in your email and text providers' suppression lists: npm run suppressions -- import FILE",
     `Or, if you are sure nothing like that happened after the backup was made: ${acknowledge}`,
   ].join('\n');
-}
-
-export function createBroadcastControl(config: Config, db: BroadcastStores, logger?: SenderLogger): BroadcastControl {
-  return new BroadcastControl(
-    config,
-    { ...db, tagHeaders: tagHeadersFor(configuredWebhooks(config.messaging)) },
-    logger,
-  );
 }

@@ -11,7 +11,7 @@ import { openDatabase } from '../db/open-database.js';
 import { waitForMatch } from '../test/poll.js';
 import { startCountingSmtpSink, type CountingSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines, testDatabaseUrl } from '../test/store-engines.js';
-import { createBroadcastControl } from './broadcast-control.js';
+import { createBroadcastControl } from '../compose.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const PEOPLE = 5_000;

@@ -13,7 +13,8 @@ import { storeEngines } from '../test/store-engines.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
 import type { PauseCause } from '../db/broadcast-pauses.table.js';
 import type { Channel } from '../db/message-channels.js';
-import { createBroadcastControl, type BroadcastControl } from './broadcast-control.js';
+import type { BroadcastControl } from './broadcast-control.js';
+import { createBroadcastControl } from '../compose.js';
 import type { SenderReport } from './broadcast-sender-options.js';
 
 const AUTH = { user: 'launch', pass: 'right-password' };

@@ -10,7 +10,7 @@ import { waitForMatch } from '../test/poll.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
 import { transportsFrom } from './broadcasts.js';
-import { createBroadcastControl } from './broadcast-control.js';
+import { createBroadcastControl } from '../compose.js';
 
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`broadcasts on ${engine.name}`, () => {

@@ -6,8 +6,7 @@ import type { LinkSigner } from '../messaging/link-tokens.js';
 import { manageUrls } from '../messaging/link-urls.js';
 import { providerIdFrom } from '../messaging/email-sender.js';
 import { feedbackId, type MessageLog } from '../messaging/message-log.js';
-import { createMessagingCore } from '../consent/create-messaging.js';
-import { createMessageLog, createTransports, listIdentity, type Transports } from '../messaging/transports.js';
+import { createTransports, listIdentity, type Transports } from '../messaging/transports.js';
 import type { MessageLogStore } from '../messaging/message-log.js';
 import { toE164 } from '../messaging/phone.js';
 import type { Subscriptions, SubscriptionsStore } from '../consent/subscriptions.js';
@@ -74,6 +73,14 @@ export type BroadcastStores = SubscriptionsStore &
     restoreMarks: Pick<RestoreMarksRepository, 'unsettled' | 'settle'>;
   };
 
+/** What a broadcast uses of messaging: the process's own, built once by the composition root (compose.ts). */
+export interface BroadcastMessaging {
+  subscriptions: Subscriptions;
+  /** Unset without SECRET_KEY: then nothing can be sent. */
+  links?: LinkSigner | undefined;
+  log?: MessageLog | undefined;
+}
+
 export class Broadcasts {
   readonly subscriptions: Subscriptions;
   readonly links: LinkSigner;
@@ -85,22 +92,11 @@ export class Broadcasts {
 
   constructor(
     private readonly config: Config,
-    {
-      broadcasts,
-      broadcastSenders,
-      broadcastPauses,
-      outbox,
-      broadcastRecipients,
-      sentMessages,
-      feedbackEvents,
-      messageHealth,
-      ...consent
-    }: BroadcastStores,
-    tagHeaders?: (token: string) => Record<string, string>,
+    { broadcasts, broadcastSenders, broadcastPauses, outbox, broadcastRecipients, messageHealth }: BroadcastStores,
+    { subscriptions, links, log }: BroadcastMessaging,
   ) {
     this.store = { broadcasts, broadcastSenders, broadcastPauses, outbox, broadcastRecipients };
-    const { subscriptions, links } = createMessagingCore(config.messaging, consent);
-    this.log = createMessageLog(config.messaging, { sentMessages, feedbackEvents }, config.siteUrl, tagHeaders);
+    this.log = log;
     this.messageHealth = messageHealth;
     if (!links)
       throw new BroadcastError(

@@ -3,7 +3,7 @@
 // bounce, a complaint or a STOP; and the page then says, channel by channel, exactly what the launch
 // broadcast will do, which a broadcast made right after shows. Both engines.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createBroadcastControl } from './broadcast-control.js';
+import { createBroadcastControl } from '../compose.js';
 import { configFor } from '../test/broadcast-setup.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { rosa } from '../test/people.js';

@@ -14,7 +14,7 @@ import { addPeople, countsFor, setup } from '../test/broadcast-setup.js';
 import { storeEngines } from '../test/store-engines.js';
 import { importSuppressions, readSuppressionFile } from '../suppressions/import-list.js';
 import type { DatabaseConfig } from '../config.js';
-import { createBroadcastControl } from './broadcast-control.js';
+import { createBroadcastControl } from '../compose.js';
 
 /** The disaster: the database is gone (an SQLite file lost with its disk; a PostgreSQL schema dropped). */
 async function loseDatabase(database: DatabaseConfig): Promise<void> {

@@ -4,7 +4,7 @@
 // a text replayed with the same provider id is acted on once. Over the real app and a real broadcast,
 // a stand-in for Twilio's API at the network's edge, on every engine the store suite runs on.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createBroadcastControl } from './broadcast-control.js';
+import { createBroadcastControl } from '../compose.js';
 import { messageWords } from '../messaging/message-words.js';
 import { twilioSignature } from '../messaging/twilio-sms-provider.js';
 import { configFor } from '../test/broadcast-setup.js';

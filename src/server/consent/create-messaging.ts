@@ -90,8 +90,9 @@ export function createMessaging(
   overrides: MessagingOverrides = {},
 ): Messaging {
   const { subscriptions, links } = createMessagingCore(config, store);
-  const log = createMessageLog(config, store, siteUrl, overrides.tagHeaders);
+  // The process's one set of message tokens: the log issues them, feedback checks them.
   const tokens = config.secretKey ? createMessageTokens(config.secretKey, config.previousSecretKey) : undefined;
+  const log = createMessageLog(config, store, siteUrl, overrides.tagHeaders, tokens);
   // A transport the caller brings is used instead of one built here (not beside it).
   const transports = createTransports(
     {

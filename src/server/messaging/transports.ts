@@ -4,7 +4,7 @@
 import type { MessagingConfig } from '../config.js';
 import { createEmailSender, type EmailSender } from './email-sender.js';
 import { MessageLog, type MessageLogStore } from './message-log.js';
-import { createMessageTokens } from './message-tokens.js';
+import { createMessageTokens, type MessageTokens } from './message-tokens.js';
 import { messageWords } from './message-words.js';
 import type { SmsProvider } from './sms-provider.js';
 import { createTwilioSmsProvider } from './twilio-sms-provider.js';
@@ -46,18 +46,22 @@ export function contactFor(config: MessagingConfig, siteUrl: string): string {
   return address ?? siteUrl.replace(/^https?:\/\//, '');
 }
 
-/** Every message recorded with its token, when SECRET_KEY is set and the database keeps them. */
+/**
+ * Every message recorded with its token, when SECRET_KEY is set and the database keeps them; with
+ * the process's one `tokens` when the caller has them (the composition root does).
+ */
 export function createMessageLog(
   config: Pick<MessagingConfig, 'secretKey' | 'previousSecretKey' | 'feedback'>,
   store: Partial<MessageLogStore>,
   siteUrl: string,
   tagHeaders?: (token: string) => Record<string, string>,
+  tokens?: MessageTokens,
 ): MessageLog | undefined {
   const { sentMessages, feedbackEvents } = store;
   if (!config.secretKey || !sentMessages || !feedbackEvents) return undefined;
   return new MessageLog({
     store: { sentMessages, feedbackEvents },
-    tokens: createMessageTokens(config.secretKey, config.previousSecretKey),
+    tokens: tokens ?? createMessageTokens(config.secretKey, config.previousSecretKey),
     siteUrl,
     ...(config.feedback ? { feedback: config.feedback } : {}),
     ...(tagHeaders ? { tagHeaders } : {}),

@@ -7,7 +7,7 @@ import { createMessagingCore } from '../consent/create-messaging.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { createBroadcastControl } from '../broadcast/broadcast-control.js';
+import { createBroadcastControl } from '../compose.js';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/open-database.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';

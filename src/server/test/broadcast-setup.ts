@@ -4,7 +4,7 @@ import { onTestFinished } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
 import type { Transports } from '../messaging/transports.js';
 import { transportsFrom, type Broadcasts } from '../broadcast/broadcasts.js';
-import { createBroadcastControl } from '../broadcast/broadcast-control.js';
+import { createBroadcastControl } from '../compose.js';
 import { openDatabase, type Db } from '../db/open-database.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import { startCountingSmtpSink, type CountingSmtpSink } from './smtp-sink.js';

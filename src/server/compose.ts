@@ -1,0 +1,103 @@
+// The composition root: the one place that says what the product is made of and builds each part
+// once per process, from the settings (docs/architecture.md, "What the server is made of"). The
+// server (index.ts), every owner command, the tests' app, the benchmarks and the scripts start here;
+// no part builds another's.
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { openDatabase, type Db } from './db/open-database.js';
+import { holdDatabaseInUse } from './db/database-in-use.js';
+import { checkSecretKey } from './messaging/secret-key-check.js';
+import { createMessaging, type Messaging, type MessagingOverrides } from './consent/create-messaging.js';
+import { configuredWebhooks, createFeedbackParts, tagHeadersFor, type FeedbackParts } from './bounces/reports-setup.js';
+import { BroadcastControl, type SenderLogger } from './broadcast/broadcast-control.js';
+import { createSignInMailer, type SignInMailer } from './owner/sign-in-mailer.js';
+
+/** Everything the product is made of, each part built once. */
+export interface Product {
+  config: Config;
+  db: Db;
+  /** Email and texts: the subscriptions service, the link signer, the message tokens and log, the transports, the queues. */
+  messaging: Messaging;
+  /** What comes back after a send (the providers' webhooks, Twilio's callbacks, the bounce mailbox); needs SECRET_KEY. */
+  feedback?: FeedbackParts | undefined;
+  owner: {
+    /** The owner's sign-in links by email (SMTP_URL and MAIL_FROM). */
+    mailer?: SignInMailer;
+    /** Launch day, over the same messaging parts (needs SECRET_KEY). */
+    broadcastControl?: (logger?: SenderLogger) => BroadcastControl;
+  };
+}
+
+/** The server's own parts beside the product: shared rate limits, and the hold that keeps a restore away. */
+export interface ServerProduct extends Product {
+  redis?: Redis;
+  /** Lets go of the database-in-use hold (the app's close calls it). */
+  releaseInUse: () => Promise<void>;
+}
+
+/** What tests and the tools may bring instead of a part (still real ones, at the network's edge). */
+export interface ComposeOverrides {
+  messaging?: MessagingOverrides;
+}
+
+/** Builds the product over an open database. */
+export function compose(config: Config, db: Db, overrides: ComposeOverrides = {}): Product {
+  const webhooks = configuredWebhooks(config.messaging);
+  const messaging = createMessaging(config.messaging, db, config.siteUrl, {
+    tagHeaders: tagHeadersFor(webhooks),
+    ...overrides.messaging,
+  });
+  const { subscriptions, tokens } = messaging;
+  const feedback = createFeedbackParts(config.messaging, db, subscriptions, { tokens, webhooks });
+  const { email, secretKey } = config.messaging;
+  return {
+    config,
+    db,
+    messaging,
+    feedback,
+    owner: {
+      ...(email ? { mailer: createSignInMailer(email, config.siteUrl) } : {}),
+      ...(secretKey
+        ? { broadcastControl: (logger?: SenderLogger) => broadcastControlOf(config, db, messaging, logger) }
+        : {}),
+    },
+  };
+}
+
+/**
+ * The broadcast command's and the tests' control: the product's, built over this database (without
+ * SECRET_KEY it refuses, saying why).
+ */
+export function createBroadcastControl(config: Config, db: Db, logger?: SenderLogger): BroadcastControl {
+  const { messaging } = compose(config, db);
+  return broadcastControlOf(config, db, messaging, logger);
+}
+
+function broadcastControlOf(config: Config, db: Db, messaging: Messaging, logger?: SenderLogger): BroadcastControl {
+  const { subscriptions, links, log } = messaging;
+  return new BroadcastControl(config, db, { subscriptions, links, log }, logger);
+}
+
+/**
+ * The server's product: opens the database (migrating it), checks the key belongs to it, holds it in
+ * use so no restore runs beneath it, and connects Redis when REDIS_URL is set.
+ */
+export async function composeServer(config: Config): Promise<ServerProduct> {
+  const db = await openDatabase(config.database, { confirmSignups: config.messaging.emailConfirmation });
+  // The key and the data belong together: another SECRET_KEY would forget every "no" (decision 041).
+  try {
+    await checkSecretKey(db.secretKeys, config.messaging);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  // A restore refuses while this is held (SQLite: the open connections are the lock).
+  const releaseInUse = await holdDatabaseInUse(config.database);
+  const redis = config.rateLimit.redisUrl ? connectRedis(config.rateLimit.redisUrl) : undefined;
+  return { ...compose(config, db), ...(redis ? { redis } : {}), releaseInUse };
+}
+
+/** Fails fast while Redis is away (limits are then skipped), and reconnects by itself. */
+function connectRedis(url: string): Redis {
+  return new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+}

@@ -198,6 +198,8 @@ export async function createApp({
     jobs.add('backups', (signal) => backups.runIfDue(signal), backups.checkEveryMs);
   }
   if (messaging) {
+    // The queue workers; a stored sign-up wakes them so its messages go at once.
+    for (const job of messaging.queueJobs(app.log, (name) => jobs.wake(name))) jobs.add(job.name, job.run, job.everyMs);
     jobs.add('phone-changes-forgotten', () => messaging.forgetStalePhoneChanges());
     const { sweepUnconfirmed } = messaging;
     if (sweepUnconfirmed) jobs.add('unconfirmed-sign-ups', () => sweepUnconfirmed(app.log));

@@ -44,7 +44,7 @@ async function world(engine: StoreEngine, proof: 'reply' | 'notice' = 'reply') {
         },
         store,
         SITE,
-        { texter: { pollMs: 100, retryBaseMs: 100, maxRetryMs: 300 } },
+        { texter: { retryBaseMs: 100, maxRetryMs: 300 }, everyMs: { 'joining-texts': 100 } },
       ),
   });
   await app.ready();

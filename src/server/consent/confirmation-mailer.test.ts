@@ -28,7 +28,7 @@ async function start(smtp: SmtpSink) {
         },
         store,
         SITE,
-        { mailer: { pollMs: 100, retryBaseMs: 100, maxRetryMs: 300, logger } },
+        { mailer: { retryBaseMs: 100, maxRetryMs: 300, logger }, everyMs: { 'confirmation-emails': 100 } },
       );
       return messaging;
     },

@@ -13,6 +13,7 @@ import { retryDelayMs } from '../messaging/back-off.js';
 import type { FailureKind, FailureVerdict } from '../messaging/send-failure.js';
 import { sendConfirmationEmail } from './confirmation-email.js';
 import type { Subscriptions } from './subscriptions.js';
+import { number } from '../../shared/plain-numbers.js';
 
 export interface ConfirmationMailerOptions {
   /** Who may be written to, the same rule every sender asks. */
@@ -33,8 +34,6 @@ export interface ConfirmationMailerOptions {
   /** MAIL_POSTAL_ADDRESS, for the footer. */
   postalAddress?: string | undefined;
   logger: FastifyBaseLogger;
-  /** How often to look for due confirmations when nothing nudges (retries, other instances' sign-ups). */
-  pollMs?: number;
   /** How many to claim at a time. */
   batchSize?: number;
   /** How long a claim holds before another sender may take it (a sender that died mid-send). */
@@ -59,10 +58,8 @@ type Outcome = keyof MailerRun | 'waiting';
 export class ConfirmationMailer {
   private readonly options: Required<Omit<ConfirmationMailerOptions, 'log' | 'postalAddress' | 'reminderDays'>> &
     Pick<ConfirmationMailerOptions, 'log' | 'postalAddress' | 'reminderDays'>;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<MailerRun> | undefined;
-  private again = false;
-  private stopped = false;
+  /** The runner's stop: a batch under way ends after the email being sent. */
+  private signal: AbortSignal | undefined;
   /** The kind of the failing streak the owner was told about, until an email goes out again. */
   private failing: FailureKind | undefined;
   /** Failures of ours in a row: their back-off is the mailer's, not each person's. */
@@ -70,7 +67,6 @@ export class ConfirmationMailer {
 
   constructor(options: ConfirmationMailerOptions) {
     this.options = {
-      pollMs: 30_000,
       batchSize: 20,
       leaseMs: 5 * 60_000,
       retryBaseMs: 30_000,
@@ -81,50 +77,24 @@ export class ConfirmationMailer {
     };
   }
 
-  /** Starts looking for work now and every `pollMs`. */
-  start(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => this.nudge(), this.options.pollMs);
-    this.timer.unref();
-    this.nudge();
-  }
-
-  /** A sign-up was just stored: look for work soon (many nudges make one run). */
-  nudge(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.runUntilIdle().finally(() => {
-      this.running = undefined;
-    });
-  }
-
-  /** Stops polling and waits for the emails being sent now. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
-  }
-
-  private async runUntilIdle(): Promise<MailerRun> {
+  /**
+   * The job "confirmation-emails" (jobs/job-list.ts): sends every due confirmation, a batch at a
+   * time, until none is left. What it did, in a few words, or
+   * nothing when nothing was due.
+   */
+  async run(signal?: AbortSignal): Promise<string | undefined> {
+    this.signal = signal;
     const total: MailerRun = { sent: 0, retrying: 0, failed: 0, dropped: 0 };
-    do {
-      this.again = false;
-      let run: MailerRun;
-      try {
-        run = await this.runOnce();
-      } catch (error) {
-        // The database is away: the next poll tries again; the sign-ups are safe where they are.
-        this.options.logger.warn({ err: (error as Error).message }, 'confirmation emails: could not read the queue');
-        return total;
-      }
+    for (;;) {
+      const run = await this.runOnce();
       for (const key of Object.keys(total) as (keyof MailerRun)[]) total[key] += run[key];
       // A full batch means there may be more waiting.
-      if (run.sent + run.retrying + run.failed + run.dropped >= this.options.batchSize) this.again = true;
-    } while (this.again && !this.stopped);
-    return total;
+      const handled = run.sent + run.retrying + run.failed + run.dropped;
+      if (handled < this.options.batchSize || signal?.aborted) break;
+    }
+    const { sent, retrying, failed, dropped } = total;
+    if (sent + retrying + failed + dropped === 0) return undefined;
+    return `${number(sent)} sent, ${number(retrying)} to try again, ${number(failed)} failed, ${number(dropped)} dropped`;
   }
 
   /** Claims one batch of due confirmations and sends them one after another. */
@@ -133,7 +103,7 @@ export class ConfirmationMailer {
     const jobs = await confirmations.claimConfirmations(batchSize, leaseMs);
     const run: MailerRun = { sent: 0, retrying: 0, failed: 0, dropped: 0 };
     for (const [index, job] of jobs.entries()) {
-      if (this.stopped) break; // the lease hands what is left to the next start
+      if (this.signal?.aborted) break; // the lease hands what is left to the next start
       const outcome = await this.sendOne(job);
       run[outcome === 'waiting' ? 'retrying' : outcome] += 1;
       if (outcome === 'retrying' || outcome === 'waiting') {

@@ -1,13 +1,15 @@
-// Messaging's composition root: the one place that builds the subscriptions service, the link
-// signer, the address hasher and the transports from the configuration (for the server, the
-// broadcast and the owner's commands alike), and the server's confirmation mailer and clean-up.
+// Messaging's parts, built once by the composition root (server/compose.ts): the subscriptions
+// service, the link signer, the address hasher, the message tokens and log, the transports, and the
+// queue workers and clean-ups the server's job runner runs (jobs/job-list.ts).
 import { JoiningTexter, type JoiningTexterOptions } from './joining-texter.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../config.js';
 import type { Db } from '../db/open-database.js';
 import { sendDueReminders } from './confirmation-reminders.js';
 import { ConfirmationMailer } from './confirmation-mailer.js';
-import { PhoneChangeMailer, type PhoneChangeMailerOptions } from './phone-change-mailer.js';
+import { phoneChangeEmailsJob, type PhoneChangeMailerOptions } from './phone-change-mailer.js';
+import type { JobName } from '../jobs/job-list.js';
+import type { JobRun } from '../jobs/job-runner.js';
 import { senderLine } from '../../shared/public-config.js';
 import type { MessageLog, MessageLogStore } from '../messaging/message-log.js';
 import { createMessageTokens, type MessageTokens } from '../messaging/message-tokens.js';
@@ -27,6 +29,17 @@ export interface MessagingOverrides {
   mailer?: Partial<ConstructorParameters<typeof ConfirmationMailer>[0]>;
   phoneMailer?: Partial<PhoneChangeMailerOptions>;
   texter?: Partial<JoiningTexterOptions>;
+  /** Tests: shorter intervals for the queue jobs. */
+  everyMs?: Partial<Record<QueueJobName, number>>;
+}
+
+export type QueueJobName = Extract<JobName, 'confirmation-emails' | 'phone-change-emails' | 'joining-texts'>;
+
+/** A queue worker as a job of jobs/job-list.ts: what it runs, and its interval when a test makes it another. */
+export interface QueueJob {
+  name: QueueJobName;
+  run: JobRun;
+  everyMs?: number | undefined;
 }
 
 export interface Messaging {
@@ -35,7 +48,6 @@ export interface Messaging {
   links?: LinkSigner;
   email?: EmailSender;
   sms?: SmsProvider;
-  mailer?: ConfirmationMailer;
   /** Every message recorded with its token (set with SECRET_KEY and a database that keeps them). */
   log?: MessageLog;
   /** Set when SECRET_KEY is: issues and checks the tokens messages carry. */
@@ -46,8 +58,13 @@ export interface Messaging {
   sender: string;
   /** EMAIL_CONFIRMATION is on (with email set up): new sign-ups are asked to confirm. */
   confirmationOn: boolean;
-  /** A sign-up was stored: its confirmation email (if any) goes out soon. */
+  /** A sign-up was stored: its confirmation email, phone change email and joining text (if any) go now. */
   signupStored(): void;
+  /**
+   * The queue workers, as jobs for the server's runner (jobs/job-runner.ts), built with its logger;
+   * `wake` is how signupStored runs them before their interval. Empty where nothing is set up.
+   */
+  queueJobs(logger: FastifyBaseLogger, wake: (name: QueueJobName) => void): QueueJob[];
   /** The job "phone-changes-forgotten" (jobs/job-list.ts): forgets number changes nobody agreed to in time. */
   forgetStalePhoneChanges(): Promise<string>;
   /**
@@ -103,9 +120,8 @@ export function createMessaging(
   );
   const email = overrides.email ?? transports.email;
   const sms = overrides.sms ?? transports.sms;
-  let mailer: ConfirmationMailer | undefined;
-  let phoneMailer: PhoneChangeMailer | undefined;
-  let texter: JoiningTexter | undefined;
+  let wakeJob: ((name: QueueJobName) => void) | undefined;
+  const queued: QueueJobName[] = [];
 
   const messaging: Messaging = {
     subscriptions,
@@ -118,9 +134,7 @@ export function createMessaging(
     confirmationOn: config.emailConfirmation,
     sender: senderLine(config.postalAddress),
     signupStored: () => {
-      mailer?.nudge();
-      phoneMailer?.nudge();
-      texter?.nudge();
+      for (const name of queued) wakeJob?.(name);
     },
     // A phone number change nobody agreed to within PHONE_CHANGE_DAYS is forgotten (email or not).
     forgetStalePhoneChanges: async () => {
@@ -156,9 +170,15 @@ export function createMessaging(
           },
         }
       : {}),
-    start(logger) {
+    queueJobs(logger, wake) {
+      wakeJob = wake;
+      const jobs: QueueJob[] = [];
+      const add = (name: QueueJobName, run: JobRun) => {
+        queued.push(name);
+        jobs.push({ name, run, everyMs: overrides.everyMs?.[name] });
+      };
       if (email && links) {
-        phoneMailer = new PhoneChangeMailer({
+        const phoneOptions: PhoneChangeMailerOptions = {
           store: store.phoneChanges,
           subscriptions,
           email,
@@ -168,9 +188,41 @@ export function createMessaging(
           log,
           logger,
           ...overrides.phoneMailer,
-        });
-        phoneMailer.start();
+        };
+        add('phone-change-emails', () => phoneChangeEmailsJob(phoneOptions));
       }
+      // The joining text asks each number for its YES (decision 041); without SECRET_KEY nothing is texted.
+      if (sms && store.joiningTexts && subscriptions.canSuppress) {
+        const texter = new JoiningTexter({
+          subscriptions,
+          store: store.joiningTexts,
+          sms,
+          log,
+          textProof: config.smsConfirmation ?? 'reply',
+          logger,
+          ...overrides.texter,
+        });
+        add('joining-texts', (signal) => texter.run(signal));
+      }
+      if (email && links && config.emailConfirmation) {
+        const mailer = new ConfirmationMailer({
+          subscriptions,
+          confirmations: store.confirmations,
+          email,
+          links,
+          siteUrl,
+          retentionDays: config.unconfirmedRetentionDays,
+          reminderDays: config.confirmationReminderDays,
+          postalAddress: config.postalAddress,
+          logger,
+          log,
+          ...overrides.mailer,
+        });
+        add('confirmation-emails', (signal) => mailer.run(signal));
+      }
+      return jobs;
+    },
+    start(logger) {
       if (!email && !sms) {
         logger.info(
           'No messages will be sent: set SMTP_URL and MAIL_FROM for email, TWILIO_* for texts (docs/messaging.md)',
@@ -185,41 +237,8 @@ export function createMessaging(
         },
         'messaging is on',
       );
-      // The joining text asks each number for its YES (decision 041); without SECRET_KEY nothing is texted.
-      if (sms && store.joiningTexts && subscriptions.canSuppress) {
-        texter = new JoiningTexter({
-          subscriptions,
-          store: store.joiningTexts,
-          sms,
-          log,
-          textProof: config.smsConfirmation ?? 'reply',
-          logger,
-          ...overrides.texter,
-        });
-        texter.start();
-      }
-      if (email && links && config.emailConfirmation) {
-        mailer = new ConfirmationMailer({
-          subscriptions,
-          confirmations: store.confirmations,
-          email,
-          links,
-          siteUrl,
-          retentionDays: config.unconfirmedRetentionDays,
-          reminderDays: config.confirmationReminderDays,
-          postalAddress: config.postalAddress,
-          logger,
-          log,
-          ...overrides.mailer,
-        });
-        mailer.start();
-        messaging.mailer = mailer;
-      }
     },
     async stop() {
-      await phoneMailer?.stop();
-      await texter?.stop();
-      await mailer?.stop();
       email?.close();
     },
   };

@@ -15,6 +15,7 @@ import { verdictOf } from '../messaging/send-failure.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
 import type { TextProof } from './contact-rule.js';
 import type { Subscriptions } from './subscriptions.js';
+import { number } from '../../shared/plain-numbers.js';
 
 export interface JoiningTexterOptions {
   subscriptions: Subscriptions;
@@ -24,7 +25,6 @@ export interface JoiningTexterOptions {
   /** SMS_CONFIRMATION: the words say what brings the launch text. */
   textProof: TextProof;
   logger: FastifyBaseLogger;
-  pollMs?: number;
   batchSize?: number;
   retryBaseMs?: number;
   maxRetryMs?: number;
@@ -39,10 +39,8 @@ export interface TexterRun {
 
 export class JoiningTexter {
   private readonly options: Required<Omit<JoiningTexterOptions, 'log'>> & Pick<JoiningTexterOptions, 'log'>;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  /** The runner's stop: a batch under way ends after the text being sent. */
+  private signal: AbortSignal | undefined;
   /** Failures of ours in a row: the back-off is the texter's, not each person's. */
   private ourFailures = 0;
   private waitUntil = 0;
@@ -50,7 +48,6 @@ export class JoiningTexter {
 
   constructor(options: JoiningTexterOptions) {
     this.options = {
-      pollMs: 30_000,
       batchSize: 20,
       retryBaseMs: 30_000,
       maxRetryMs: 60 * 60_000,
@@ -59,43 +56,25 @@ export class JoiningTexter {
     };
   }
 
-  start(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => this.nudge(), this.options.pollMs);
-    this.timer.unref();
-    this.nudge();
-  }
-
-  /** A sign-up was just stored: look for work soon (many nudges make one run). */
-  nudge(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
+  /**
+   * The job "joining-texts" (jobs/job-list.ts): texts every new number its joining text, a batch at
+   * a time, until none is left or a texted "later" makes the rest wait. What it did, in a few
+   * words, or nothing when nothing was due.
+   */
+  async run(signal?: AbortSignal): Promise<string | undefined> {
+    this.signal = signal;
+    // Ours is still failing: the texter's own back-off holds until then.
+    if (this.options.now().getTime() < this.waitUntil) return undefined;
+    const total: TexterRun = { sent: 0, later: 0, skipped: 0 };
+    for (;;) {
+      const run = await this.runOnce();
+      total.sent += run.sent;
+      total.later += run.later;
+      total.skipped += run.skipped;
+      if (run.sent + run.later + run.skipped < this.options.batchSize || run.later > 0 || signal?.aborted) break;
     }
-    this.running = this.runUntilIdle().finally(() => {
-      this.running = undefined;
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
-  }
-
-  private async runUntilIdle(): Promise<void> {
-    do {
-      this.again = false;
-      if (this.options.now().getTime() < this.waitUntil) return; // ours is still failing: the poll tries later
-      try {
-        const run = await this.runOnce();
-        if (run.sent + run.later + run.skipped >= this.options.batchSize && run.later === 0) this.again = true;
-      } catch (error) {
-        this.options.logger.warn({ err: (error as Error).message }, 'joining texts: could not read the queue');
-        return;
-      }
-    } while (this.again && !this.stopped);
+    if (total.sent + total.later + total.skipped === 0) return undefined;
+    return `${number(total.sent)} sent, ${number(total.later)} later, ${number(total.skipped)} skipped`;
   }
 
   /** Claims one batch and sends each its joining text, one after another. */
@@ -104,7 +83,7 @@ export class JoiningTexter {
     const jobs = await store.claim(batchSize);
     const run: TexterRun = { sent: 0, later: 0, skipped: 0 };
     for (const [index, job] of jobs.entries()) {
-      if (this.stopped) break; // the lease hands what is left to the next start
+      if (this.signal?.aborted) break; // the lease hands what is left to the next start
       const outcome = await this.sendOne(job);
       run[outcome === 'ours' ? 'later' : outcome] += 1;
       if (outcome === 'ours') {

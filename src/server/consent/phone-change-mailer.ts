@@ -16,6 +16,7 @@ import type { LinkSigner } from '../messaging/link-tokens.js';
 import { sendRecordedEmail } from '../messaging/recorded-email.js';
 import { distinctEnds } from '../messaging/phone.js';
 import { DAY_MS, PHONE_CHANGE_DAYS, type Subscriptions } from './subscriptions.js';
+import { number } from '../../shared/plain-numbers.js';
 
 export interface PhoneChangeMailerOptions {
   store: Pick<
@@ -30,10 +31,6 @@ export interface PhoneChangeMailerOptions {
   log?: MessageLog | undefined;
   logger: FastifyBaseLogger;
   batchSize?: number;
-  /** How long after a sign-up's nudge to look (many sign-ups make one look). */
-  delayMs?: number;
-  /** How often to look when nothing nudges (another instance's sign-ups, a give-back). */
-  pollMs?: number;
   now?: () => Date;
 }
 
@@ -140,53 +137,14 @@ async function askOne(options: PhoneChangeMailerOptions, id: string, now: Date):
   return verdict.kind === 'message' ? 'later' : 'waiting';
 }
 
-/** Runs sendDuePhoneChanges soon after a sign-up (many make one run), and every `pollMs` besides. */
-export class PhoneChangeMailer {
-  private timer: NodeJS.Timeout | undefined;
-  private soon: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  /** A nudge came while a run was going: look once more when it ends. */
-  private again = false;
-  private stopped = false;
-
-  constructor(private readonly options: PhoneChangeMailerOptions) {}
-
-  start(): void {
-    this.timer = setInterval(() => this.nudge(), this.options.pollMs ?? 60_000);
-    this.timer.unref();
-    this.nudge();
-  }
-
-  nudge(): void {
-    if (this.stopped || this.soon) return;
-    this.soon = setTimeout(() => {
-      this.soon = undefined;
-      if (this.running) {
-        this.again = true;
-        return;
-      }
-      this.running = sendDuePhoneChanges(this.options)
-        .then((run) => {
-          if (run.sent > 0) this.options.logger.info({ sent: run.sent }, 'asked about new phone numbers');
-        })
-        .catch((error: Error) =>
-          this.options.logger.warn({ err: error.message }, 'could not ask about new phone numbers'),
-        )
-        .finally(() => {
-          this.running = undefined;
-          if (this.again) {
-            this.again = false;
-            this.nudge();
-          }
-        });
-    }, this.options.delayMs ?? 1000);
-    this.soon.unref();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    if (this.soon) clearTimeout(this.soon);
-    await this.running;
-  }
+/**
+ * The job "phone-change-emails" (jobs/job-list.ts): sends every waiting phone number change's
+ * email. What it did, in a few words, or nothing when nothing was waiting.
+ */
+export async function phoneChangeEmailsJob(options: PhoneChangeMailerOptions): Promise<string | undefined> {
+  const run = await sendDuePhoneChanges(options);
+  if (run.sent > 0) options.logger.info({ sent: run.sent }, 'asked about new phone numbers');
+  const { sent, skipped, failed, waiting, later } = run;
+  if (sent + skipped + failed + waiting + later === 0) return undefined;
+  return `${number(sent)} sent, ${number(skipped)} skipped, ${number(failed)} failed, ${number(waiting + later)} to try again`;
 }

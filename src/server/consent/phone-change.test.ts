@@ -25,7 +25,7 @@ async function world(engineName: 'sqlite' | 'postgres') {
   onTestFinished(() => mail.stop());
   const base = await setup(engineName, { texts: true, env: { SMTP_URL: mail.url } });
   const messaging = createMessaging(base.config.messaging, base.store, SITE, {
-    phoneMailer: { delayMs: 10, pollMs: 100 },
+    everyMs: { 'phone-change-emails': 100 },
   });
   const { app } = await buildTestApp({
     existing: { db: base.store, database: base.database },

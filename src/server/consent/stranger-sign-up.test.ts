@@ -48,7 +48,7 @@ async function start(engine: (typeof storeEngines)[number]) {
         },
         store,
         SITE,
-        { mailer: { pollMs: 100, retryBaseMs: 100, maxRetryMs: 300 } },
+        { mailer: { retryBaseMs: 100, maxRetryMs: 300 }, everyMs: { 'confirmation-emails': 100 } },
       );
       return messaging;
     },

@@ -2,8 +2,9 @@
 // often, and whether it runs on every instance or on one (docs/architecture.md, "Background work").
 // jobs/job-runner.ts runs them; the composition (app.ts) says what each runs; the dashboard and
 // `npm run jobs` show each one's last run, next run and last failure.
-// Not in it yet, each still on a timer of its own and woken by each sign-up (issue 43 moves them
-// here): the queue workers (consent/confirmation-mailer.ts, phone-change-mailer.ts, joining-texter.ts).
+// The queue workers (confirmation emails, phone change emails, joining texts) run on every
+// instance, each claiming its rows, and a stored sign-up wakes them (JobRunner.wake) so the person's
+// email or text goes within a second, not at the next interval.
 export interface JobDeclaration {
   /** What it does, as the owner reads it (and the log lines begin). */
   does: string;
@@ -17,6 +18,24 @@ export interface JobDeclaration {
 const MINUTE_MS = 60_000;
 
 export const JOB_LIST = {
+  'confirmation-emails': {
+    does: 'Send the confirmation emails new sign-ups asked for',
+    everyMs: MINUTE_MS / 2,
+    where: 'all',
+    when: 'when email is on, with EMAIL_CONFIRMATION on and SECRET_KEY set',
+  },
+  'phone-change-emails': {
+    does: 'Send the emails that ask a person to agree to a new phone number',
+    everyMs: MINUTE_MS,
+    where: 'all',
+    when: 'when email is on and SECRET_KEY is set',
+  },
+  'joining-texts': {
+    does: 'Text each new number the joining text that asks for YES',
+    everyMs: MINUTE_MS / 2,
+    where: 'all',
+    when: 'when texts are on and SECRET_KEY is set',
+  },
   'reports-waiting': {
     does: 'Act on provider reports whose first action failed and that no provider sent again',
     everyMs: MINUTE_MS,

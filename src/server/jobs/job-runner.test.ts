@@ -61,6 +61,44 @@ for (const engine of storeEngines) {
       expect(() => jobs.add('phone-changes-forgotten', async () => undefined)).toThrow('added twice');
     });
 
+    it('runs a woken job now, once more when woken while it runs, and records a woken run only when it did something', async () => {
+      const store = await open();
+      const jobs = new JobRunner({ records: store.backgroundJobs, logger: capturedLog().logger });
+      onTestFinished(() => jobs.stop());
+      let runs = 0;
+      let work = 0;
+      let release: (() => void) | undefined;
+      jobs.add('confirmation-emails', async () => {
+        runs += 1;
+        if (runs === 2) await new Promise<void>((resolve) => (release = resolve));
+        if (work === 0) return undefined;
+        const done = `sent ${work}`;
+        work = 0;
+        return done;
+      });
+      jobs.wake('confirmation-emails'); // before the start: nothing to run yet
+      await jobs.start();
+      await until(() => runs === 1, 'the first run');
+      // Its interval is 30 s: only a wake runs it again now.
+      await until(async () => (await store.backgroundJobs.list())[0]?.lastOutcome === 'ok', 'the first run on record');
+      jobs.wake('confirmation-emails');
+      await until(() => release !== undefined, 'the woken run');
+      // Woken twice while it runs (a sign-up, then another): one more run right after, not two.
+      work = 1;
+      jobs.wake('confirmation-emails');
+      jobs.wake('confirmation-emails');
+      release!();
+      await until(() => runs === 3, 'the run the wakes asked for');
+      await until(
+        async () => (await store.backgroundJobs.list())[0]?.lastSummary === 'sent 1',
+        'the woken run on record',
+      );
+      await pause(100);
+      expect(runs).toBe(3);
+      // The last woken run had nothing to do: the record still says what the one before did.
+      expect((await store.backgroundJobs.list())[0]?.lastSummary).toBe('sent 1');
+    });
+
     it('backs a failing job off, says why in its own words, keeps the failure, and says when it works again', async () => {
       const store = await open();
       // An interval longer than the first retry: the failure's back-off is what sets the next run.

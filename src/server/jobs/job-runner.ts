@@ -30,6 +30,10 @@ interface Scheduled {
   timer?: NodeJS.Timeout;
   running?: Promise<void>;
   failuresInRow: number;
+  /** Woken while it ran: it runs once more as soon as it ends. */
+  again?: boolean;
+  /** The planned run was asked for by wake(), not by the interval. */
+  woken?: boolean;
 }
 
 /** This process, as the dashboard names where a job ran: host, process id and a random part. */
@@ -89,8 +93,26 @@ export class JobRunner {
     await this.options.records.release(held, this.instance).catch(() => undefined);
   }
 
-  private plan(job: Scheduled, waitMs: number): void {
+  /**
+   * Runs a job soon, before its interval is up (a sign-up was stored: its confirmation email is
+   * due): in `afterMs`, so that many wakes make one run; once more right after the run under way.
+   * A woken run that had nothing to do is not recorded (the interval's runs keep the record).
+   */
+  wake(name: JobName, afterMs = 0): void {
+    const job = this.jobs.get(name);
+    if (!job || !this.started || this.controller.signal.aborted) return;
+    if (job.running) {
+      job.again = true;
+      return;
+    }
+    if (job.woken) return; // already coming soon
+    clearTimeout(job.timer);
+    this.plan(job, afterMs, true);
+  }
+
+  private plan(job: Scheduled, waitMs: number, woken = false): void {
     if (this.controller.signal.aborted) return;
+    job.woken = woken;
     job.timer = setTimeout(() => {
       job.running = this.runOnce(job).finally(() => {
         job.running = undefined;
@@ -116,11 +138,16 @@ export class JobRunner {
         if (!held) return;
       }
       const startedAt = this.now();
-      await records.started(job.name, this.instance, startedAt, job.everyMs).catch(() => undefined);
+      const woken = job.woken === true;
+      job.woken = false;
+      const started = () => records.started(job.name, this.instance, startedAt, job.everyMs).catch(() => undefined);
+      if (!woken) await started();
       let said: string;
       let outcome: 'ok' | 'failed';
       try {
-        said = (await job.run(this.controller.signal)) || 'nothing to do';
+        const done = await job.run(this.controller.signal);
+        if (woken && !done) return;
+        said = done || 'nothing to do';
         outcome = 'ok';
         if (job.failuresInRow > 0) log.info({ after: job.failuresInRow }, `${does}: works again`);
         job.failuresInRow = 0;
@@ -135,6 +162,7 @@ export class JobRunner {
           `${does}: failed; it is tried again`,
         );
       }
+      if (woken) await started();
       const endedAt = this.now();
       const nextRunAt = new Date(endedAt.getTime() + waitMs);
       await records
@@ -144,7 +172,10 @@ export class JobRunner {
       // The record itself is away (the database): the job is tried again at its interval.
       log.warn({ err: (error as Error).message }, `${does}: could not reach its record; tried again later`);
     } finally {
-      this.plan(job, waitMs);
+      // Woken while it ran: once more now (unless it failed: then its back-off holds).
+      const again = job.again === true && job.failuresInRow === 0;
+      job.again = false;
+      this.plan(job, again ? 0 : waitMs, again);
     }
   }
 }

@@ -64,6 +64,19 @@ const shippedZones = [
     message: 'compose.ts builds the product, app.ts and index.ts serve it; the layers below them never import them.',
   },
   {
+    // The broadcast feature's tables: the features below it, messaging/ and jobs/ reach them only
+    // through what broadcast/ offers (they declare the interface; compose.ts and app.ts wire it).
+    target: [...features.slice(0, features.indexOf('broadcast')), messaging, jobs].map(serverPath),
+    from: [
+      'broadcasts-repository.ts',
+      'outbox-repository.ts',
+      'broadcast-pauses-repository.ts',
+      'broadcast-senders-repository.ts',
+    ].map((file) => serverPath(`db/${file}`)),
+    message:
+      "The broadcasts, their outbox, pauses and senders are broadcast/'s tables: a feature below it declares what it needs, and compose.ts hands it over.",
+  },
+  {
     target: ['src/server/!(test)/**', 'src/server/*', 'src/shared/**', 'src/cli/**'],
     from: serverPath('test'),
     message: 'Test helpers are not built into dist/: only tests import src/server/test/.',

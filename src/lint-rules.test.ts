@@ -224,6 +224,44 @@ const rules: RuleCases[] = [
   },
   {
     rule: zones,
+    message: /are broadcast\/'s tables/,
+    refused: [
+      {
+        name: 'consent reads the broadcasts',
+        filePath: 'src/server/consent/fixture.ts',
+        code: "import '../db/broadcasts-repository.js';",
+      },
+      {
+        name: 'bounces writes the pauses',
+        filePath: 'src/server/bounces/fixture.ts',
+        code: "import '../db/broadcast-pauses-repository.js';",
+      },
+      {
+        name: 'suppressions reads the outbox',
+        filePath: 'src/server/suppressions/fixture.ts',
+        code: "import '../db/outbox-repository.js';",
+      },
+    ],
+    allowed: [
+      {
+        name: 'broadcast/ reads its outbox',
+        filePath: 'src/server/broadcast/fixture.ts',
+        code: "import '../db/outbox-repository.js';",
+      },
+      {
+        name: 'a test below seeds the outbox',
+        filePath: 'src/server/suppressions/fixture.test.ts',
+        code: "import '../db/outbox-repository.js';",
+      },
+      {
+        name: 'a type of the table (a channel pause cause)',
+        filePath: 'src/server/bounces/fixture.ts',
+        code: "import type { PauseCause } from '../db/broadcast-pauses.table.js';",
+      },
+    ],
+  },
+  {
+    rule: zones,
     message: /compose\.ts builds the product, app\.ts and index\.ts serve it/,
     refused: [
       { name: 'a feature imports app.ts', filePath: 'src/server/consent/fixture.ts', code: "import '../app.js';" },

@@ -17,6 +17,7 @@ import type { Db } from './db/open-database.js';
 import { createMessagingCore, type Messaging } from './consent/create-messaging.js';
 import { linkPageRoutes } from './consent/link-pages/link-page-routes.js';
 import { LaunchMessages } from './consent/launch-message.js';
+import { launchPlansOf } from './broadcast/launch-plans.js';
 import { smsInboundRoutes } from './consent/sms-inbound-routes.js';
 import { ownerDashboard } from './owner/owner-dashboard.js';
 import type { FeedbackParts } from './bounces/reports-setup.js';
@@ -106,7 +107,7 @@ export async function createApp({
       links: messaging.links,
       siteUrl: config.siteUrl,
       confirmationOn: messaging.confirmationOn,
-      launch: new LaunchMessages(db, messaging.subscriptions, messaging.confirmationOn),
+      launch: new LaunchMessages(launchPlansOf(db), messaging.subscriptions, messaging.confirmationOn),
       asksPhoneByEmail: messaging.email !== undefined,
       onPhoneChangeAsked: messaging.signupStored,
     });

@@ -48,7 +48,12 @@ export function compose(config: Config, db: Db, overrides: ComposeOverrides = {}
     ...overrides.messaging,
   });
   const { subscriptions, tokens } = messaging;
-  const feedback = createFeedbackParts(config.messaging, db, subscriptions, { tokens, webhooks });
+  // Reports pause a broadcast's texts through the broadcast feature's pauses (bounces declares what it needs).
+  const feedback = createFeedbackParts(config.messaging, db, subscriptions, {
+    pauses: db.broadcastPauses,
+    tokens,
+    webhooks,
+  });
   const { email, secretKey } = config.messaging;
   return {
     config,

@@ -13,7 +13,7 @@ import type { FeedbackEventsRepository } from '../db/feedback-events-repository.
 import type { SentMessage, SentMessagesRepository } from '../db/sent-messages-repository.js';
 import type { OptOutsRepository } from '../db/opt-outs-repository.js';
 import type { SubscribersRepository } from '../db/subscribers-repository.js';
-import type { BroadcastPausesRepository } from '../db/broadcast-pauses-repository.js';
+import type { PauseCause } from '../db/broadcast-pauses.table.js';
 import type { ConsentKind } from '../db/consent-events.table.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
 import type { SentMessageState } from '../db/sent-messages.table.js';
@@ -58,6 +58,18 @@ export interface FeedbackOutcome {
   replayed?: true;
 }
 
+/**
+ * What acting on reports needs of the broadcast feature, which owns the pauses: a broadcast's texts
+ * paused for a failure of ours (compose.ts hands it the broadcasts' pauses; bounces never reads them).
+ */
+export interface BroadcastPauser {
+  pauseChannel(
+    broadcastId: number,
+    channel: 'sms',
+    pause: { cause: PauseCause; reason: string; answer?: string | null },
+  ): Promise<unknown>;
+}
+
 /** Where the reports are stored and their effects written: the message log, the consent log, the suppression list, a broadcast's pauses. */
 export interface FeedbackOptions {
   sentMessages: Pick<SentMessagesRepository, 'find' | 'findByTokens' | 'advance' | 'advanceMany'>;
@@ -66,7 +78,7 @@ export interface FeedbackOptions {
   optOuts: Pick<OptOutsRepository, 'suppressByReport'>;
   /** For a STOP: every form of the number, as a STOP text does it. */
   subscriptions: Subscriptions;
-  pauses: Pick<BroadcastPausesRepository, 'pauseChannel'>;
+  pauses: BroadcastPauser;
   tokens: MessageTokens;
   /** Where signature tokens that do not cover the body are remembered (Mailgun's): needed to receive them. */
   signatures?: Pick<WebhookSignaturesRepository, 'useMany'>;

@@ -26,7 +26,9 @@ for (const engine of storeEngines) {
       const [message] = await store.sentMessages.messagesTo(people[0]!.id);
       await dovecot.deliver(report('gmail-no-such-user', { token: message!.token }));
 
-      const parts = createFeedbackParts(config.messaging, store, broadcasts.subscriptions);
+      const parts = createFeedbackParts(config.messaging, store, broadcasts.subscriptions, {
+        pauses: store.broadcastPauses,
+      });
       const mailbox = parts?.bounceMailbox?.(pino({ level: 'silent' }));
       expect(mailbox).toBeDefined();
       onTestFinished(() => mailbox?.stop());
@@ -54,7 +56,8 @@ describe.skipIf(!dovecotAvailable)('the bounce mailbox in the server', () => {
     });
     const { app, db } = await buildTestApp({
       messaging: (store) => createMessaging(config.messaging, store, config.siteUrl),
-      feedback: (store, messaging) => createFeedbackParts(config.messaging, store, messaging!.subscriptions),
+      feedback: (store, messaging) =>
+        createFeedbackParts(config.messaging, store, messaging!.subscriptions, { pauses: store.broadcastPauses }),
     });
     await app.ready();
     const deadline = Date.now() + 20_000;

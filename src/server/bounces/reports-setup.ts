@@ -8,7 +8,7 @@ import { createMessageTokens, type MessageTokens } from '../messaging/message-to
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { Db } from '../db/open-database.js';
 import { createBounceMailbox, type BounceMailbox } from './bounce-mailbox.js';
-import { Feedback } from './act-on-reports.js';
+import { Feedback, type BroadcastPauser } from './act-on-reports.js';
 import { createMailgunWebhook } from './mailgun-webhook.js';
 import { createReportReader } from './report-reader.js';
 import { createPostmarkWebhook } from './postmark-webhook.js';
@@ -53,18 +53,14 @@ export function createFeedbackParts(
   config: MessagingConfig,
   db: Pick<
     Db,
-    | 'sentMessages'
-    | 'feedbackEvents'
-    | 'subscribers'
-    | 'optOuts'
-    | 'broadcastPauses'
-    | 'ping'
-    | 'webhookSignatures'
-    | 'reportsTransaction'
+    'sentMessages' | 'feedbackEvents' | 'subscribers' | 'optOuts' | 'ping' | 'webhookSignatures' | 'reportsTransaction'
   >,
   subscriptions: Subscriptions,
-  /** The process's own, when the composition root built them already (never built twice there). */
-  built: { tokens?: MessageTokens | undefined; webhooks?: FeedbackWebhook[] } = {},
+  /**
+   * pauses: the broadcast feature's, for texts a carrier filters; tokens and webhooks: the process's
+   * own, when the composition root built them already (never built twice there).
+   */
+  built: { pauses: BroadcastPauser; tokens?: MessageTokens | undefined; webhooks?: FeedbackWebhook[] },
 ): FeedbackParts | undefined {
   const { secretKey } = config;
   if (!secretKey) return undefined;
@@ -76,7 +72,7 @@ export function createFeedbackParts(
     subscribers: db.subscribers,
     optOuts: db.optOuts,
     subscriptions,
-    pauses: db.broadcastPauses,
+    pauses: built.pauses,
     tokens,
     signatures: db.webhookSignatures,
     // A batch's writes in one transaction: one commit a batch (docs/performance.md, bench:feedback).

@@ -273,7 +273,10 @@ for (const engine of storeEngines) {
           siteUrl: SITE,
           rateLimit: { perMinute: 0, perHour: 0, redisUrl: undefined, eventsPerMinute: 0, webhooksPerMinute: 3 },
         },
-        feedback: () => createFeedbackParts(world.config.messaging, world.store, world.broadcasts.subscriptions),
+        feedback: () =>
+          createFeedbackParts(world.config.messaging, world.store, world.broadcasts.subscriptions, {
+            pauses: world.store.broadcastPauses,
+          }),
       });
       const post = () =>
         app.inject({

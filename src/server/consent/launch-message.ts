@@ -3,16 +3,27 @@
 // go (its audience and channels) when the owner has created it, or the default audience before; and,
 // when they now want it, their place in that broadcast, so that what the page says is what happens.
 // A launch already sent is said to be sent.
-import type { BroadcastsRepository, Broadcast } from '../db/broadcasts-repository.js';
 import { CHANNELS, type Channel } from '../db/message-channels.js';
-import type { OutboxRepository } from '../db/outbox-repository.js';
 import type { Subscriber } from '../db/subscribers-repository.js';
 import type { Audience } from './contact-rule.js';
 import type { Subscriptions } from './subscriptions.js';
 
-export interface LaunchMessageStores {
-  broadcasts: Pick<BroadcastsRepository, 'list'>;
-  outbox: Pick<OutboxRepository, 'ensureQueued'>;
+/** The launch broadcast as this page needs it: who it takes, on which channels, and whether it went. */
+export interface LaunchPlan extends Audience {
+  id: number;
+  finished: boolean;
+  channels: Channel[];
+}
+
+/**
+ * What the launch message needs of the broadcast feature, which owns the broadcasts and their outbox
+ * (broadcast/launch-plans.ts offers it; compose.ts wires it): consent never reads those tables.
+ */
+export interface LaunchPlans {
+  /** The launch broadcast that will go (the newest with the launch template), if the owner has made one. */
+  current(): Promise<LaunchPlan | undefined>;
+  /** One person's messages in it, made sure to be waiting (never one sent, being sent or failed). */
+  ensureQueued(broadcastId: number, rows: { signupId: string; channel: Channel }[]): Promise<number>;
 }
 
 export interface LaunchMessage {
@@ -22,15 +33,9 @@ export interface LaunchMessage {
   launched: boolean;
 }
 
-/** The launch broadcast that will go (the newest with the launch template), if the owner has made one. */
-async function launchBroadcast(stores: LaunchMessageStores): Promise<Broadcast | undefined> {
-  const all = await stores.broadcasts.list();
-  return all.filter((broadcast) => broadcast.template === 'launch').sort((a, b) => b.id - a.id)[0];
-}
-
 export class LaunchMessages {
   constructor(
-    private readonly stores: LaunchMessageStores,
+    private readonly plans: LaunchPlans,
     private readonly subscriptions: Pick<Subscriptions, 'exclusions'>,
     /** EMAIL_CONFIRMATION is on: before a broadcast exists, the default audience leaves out those asked who did not confirm. */
     private readonly confirmationOn: boolean,
@@ -38,11 +43,11 @@ export class LaunchMessages {
 
   /** What the launch message will do for this person, now. */
   async for(subscriber: Subscriber): Promise<LaunchMessage> {
-    return this.forIn(subscriber, await launchBroadcast(this.stores));
+    return this.forIn(subscriber, await this.plans.current());
   }
 
-  private async forIn(subscriber: Subscriber, broadcast: Broadcast | undefined): Promise<LaunchMessage> {
-    if (broadcast?.state === 'finished') return { willSend: { email: false, sms: false }, launched: true };
+  private async forIn(subscriber: Subscriber, broadcast: LaunchPlan | undefined): Promise<LaunchMessage> {
+    if (broadcast?.finished) return { willSend: { email: false, sms: false }, launched: true };
     const audience: Audience = broadcast
       ? { segment: broadcast.segment, confirmation: broadcast.confirmation }
       : { segment: 'all', confirmation: 'asked' };
@@ -61,14 +66,14 @@ export class LaunchMessages {
    * the launch message will do for them.
    */
   async join(subscriber: Subscriber): Promise<LaunchMessage> {
-    const broadcast = await launchBroadcast(this.stores);
+    const broadcast = await this.plans.current();
     const message = await this.forIn(subscriber, broadcast);
-    if (broadcast && broadcast.state !== 'finished') {
+    if (broadcast && !broadcast.finished) {
       const rows = CHANNELS.filter((channel) => message.willSend[channel]).map((channel) => ({
         signupId: subscriber.id,
         channel,
       }));
-      await this.stores.outbox.ensureQueued(broadcast.id, rows);
+      await this.plans.ensureQueued(broadcast.id, rows);
     }
     return message;
   }

@@ -97,7 +97,7 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
   await app.register(suppressionRoutes, {
     owners,
     siteUrl,
-    ...(options.subscriptions.canSuppress ? { wayBack: new WayBack(db, options.subscriptions) } : {}),
+    ...(options.subscriptions.canSuppress ? { wayBack: new WayBack(db, options.subscriptions, db.outbox) } : {}),
   });
   await app.register(broadcastRoutes, {
     db,

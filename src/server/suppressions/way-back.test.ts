@@ -60,7 +60,7 @@ for (const engine of storeEngines) {
         },
       ]);
 
-      const wayBack = new WayBack(store, broadcasts.subscriptions);
+      const wayBack = new WayBack(store, broadcasts.subscriptions, store.outbox);
       const all = await wayBack.list();
       expect(all.map((entry) => [entry.reason, entry.liftable])).toEqual(
         expect.arrayContaining([

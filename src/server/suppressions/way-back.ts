@@ -9,7 +9,6 @@ import type { BroadcastRecipientsRepository } from '../db/broadcast-recipients-r
 import type { Channel } from '../db/message-channels.js';
 import type { FeedbackEventsRepository } from '../db/feedback-events-repository.js';
 import type { OptOutsRepository } from '../db/opt-outs-repository.js';
-import type { OutboxRepository } from '../db/outbox-repository.js';
 import type { OwnerRepository } from '../db/owner-repository.js';
 import type { SuppressionRow, SuppressionsRepository } from '../db/suppressions-repository.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
@@ -54,10 +53,17 @@ export interface SuppressedAddress {
   liftable: boolean;
 }
 
+/**
+ * What the way back needs of the broadcast feature, which owns the outbox: the answer each person's
+ * latest failed-for-good message got, by `${signupId} ${channel}` (the owner's side hands it over).
+ */
+export interface LastRefusals {
+  lastRefusals(signupIds: string[]): Promise<Map<string, string>>;
+}
+
 export interface WayBackStores {
   suppressions: Pick<SuppressionsRepository, 'rows'>;
   feedbackEvents: Pick<FeedbackEventsRepository, 'latestFailures'>;
-  outbox: Pick<OutboxRepository, 'lastRefusals'>;
   broadcastRecipients: Pick<BroadcastRecipientsRepository, 'recipientsAfter'>;
   optOuts: Pick<OptOutsRepository, 'liftRows'>;
   owners: Pick<OwnerRepository, 'audit'>;
@@ -70,6 +76,7 @@ export class WayBack {
   constructor(
     private readonly stores: WayBackStores,
     private readonly subscriptions: Pick<Subscriptions, 'emailHashes' | 'phoneHashes'>,
+    private readonly refusals: LastRefusals,
   ) {}
 
   /** The suppression list, newest first, as the filter asks. */
@@ -82,7 +89,7 @@ export class WayBack {
     const people = await this.peopleFor(rows);
     const reports = await this.stores.feedbackEvents.latestFailures([...new Set(rows.map((row) => row.hash))]);
     const ids = [...new Set([...people.values()].map((person) => person.id))];
-    const refusals = ids.length > 0 ? await this.stores.outbox.lastRefusals(ids) : new Map<string, string>();
+    const refusals = ids.length > 0 ? await this.refusals.lastRefusals(ids) : new Map<string, string>();
     const listed = rows.map((row) => {
       const channel = row.kind === 'email' ? 'email' : 'sms';
       const person = people.get(`${row.kind} ${row.hash}`);

@@ -11,7 +11,8 @@ export async function appFor({ store, broadcasts, config, database }: BroadcastW
   const { app } = await buildTestApp({
     existing: { db: store, database },
     config: { siteUrl: SITE },
-    feedback: () => createFeedbackParts(config.messaging, store, broadcasts.subscriptions),
+    feedback: () =>
+      createFeedbackParts(config.messaging, store, broadcasts.subscriptions, { pauses: store.broadcastPauses }),
   });
   return app;
 }

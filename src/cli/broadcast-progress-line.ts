@@ -3,7 +3,7 @@ import { done, duration, percent } from '../server/broadcast/broadcast-progress.
 import type { BroadcastHealth } from '../server/db/message-health-repository.js';
 import type { Channel } from '../server/db/message-channels.js';
 import type { ChannelPause } from '../server/db/broadcast-pauses-repository.js';
-import type { StateCounts } from '../server/db/outbox-repository.js';
+import type { StateCounts } from '../server/db/outbox-rows.js';
 import { number, plural } from '../shared/plain-numbers.js';
 
 export { done, duration, percent };

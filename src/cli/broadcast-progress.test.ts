@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StateCounts } from '../server/db/outbox-repository.js';
+import type { StateCounts } from '../server/db/outbox-rows.js';
 import { done, duration, pauseLines, progressLine, statusLines } from './broadcast-progress-line.js';
 
 const counts = (some: Partial<StateCounts>): StateCounts => {

@@ -103,7 +103,7 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
   const { store } = await openStoreForCli();
   try {
     const { subscriptions } = compose(config, store).messaging;
-    const wayBack = new WayBack(store, subscriptions, store.outbox);
+    const wayBack = new WayBack(store, subscriptions, store.outboxRefusals);
     if (command === 'list') {
       const listed = await wayBack.list(filter);
       if (listed.length === 0) out.write('Nothing on the suppression list matches.\n');

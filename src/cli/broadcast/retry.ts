@@ -18,7 +18,7 @@ export async function retry(context: Context, name: string, values: Values): Pro
   const { control } = context;
   const { out, err } = context.output;
   const broadcast = await control.get(name);
-  const plan = await control.retryPlan(broadcast);
+  const plan = await control.failed.plan(broadcast);
   let includeUndeliverable = values['include-undeliverable'] === true;
   if (includeUndeliverable && plan.undeliverable > 0 && values.yes !== true) {
     out.write(
@@ -37,7 +37,7 @@ export async function retry(context: Context, name: string, values: Values): Pro
   }
   if (plan.undeliverable === 0) includeUndeliverable = false;
   const held = values.held === true;
-  const done = await control.retry(broadcast, { includeUndeliverable, held });
+  const done = await control.failed.retry(broadcast, { includeUndeliverable, held });
   const queued =
     done.retryable + (includeUndeliverable ? done.undeliverable : 0) + (held ? done.held : 0) + (done.lifted ?? 0);
   if (queued === 0) out.write(`Nothing to queue again: no message of "${name}" failed by a fault of ours.\n`);

@@ -33,7 +33,7 @@ export async function status(context: Context, name: string): Promise<number> {
         .map(({ domain, count }) => `${domain} ${number(count)}`)
         .join(', ')}${refused.length > 5 ? ', …' : ''}\n`,
     );
-  const held = await control.heldMessages(broadcast);
+  const held = await control.failed.held(broadcast);
   if (held.length > 0) {
     out.write(`Held: ${number(held.length)} (each paused the channel twice; everyone else went on):\n`);
     for (const message of held.slice(0, 50))
@@ -41,7 +41,7 @@ export async function status(context: Context, name: string): Promise<number> {
     if (held.length > 50) out.write(`  … and ${number(held.length - 50)} more.\n`);
     out.write(`Once what held them is fixed: npm run broadcast -- retry ${name} --held\n`);
   }
-  const plan = await control.retryPlan(broadcast);
+  const plan = await control.failed.plan(broadcast);
   if (plan.retryable > 0)
     out.write(
       `${number(plan.retryable)} failed by no fault of the person's and can go again: npm run broadcast -- retry ${name}\n`,

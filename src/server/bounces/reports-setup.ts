@@ -3,12 +3,13 @@
 // set, Twilio's status callbacks while texts are set up, and the headers that make the providers
 // hand each message's token back (docs/messaging.md, "Hearing back").
 import type { FastifyBaseLogger } from 'fastify';
-import type { MessagingConfig } from '../config.js';
+import type { MessagingConfig } from '../messaging-config.js';
 import { createMessageTokens, type MessageTokens } from '../messaging/message-tokens.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { Db } from '../db/open-database.js';
 import { createBounceMailbox, type BounceMailbox } from './bounce-mailbox.js';
-import { Feedback, type BroadcastPauser } from './act-on-reports.js';
+import { Feedback } from './act-on-reports.js';
+import type { BroadcastPauser } from './feedback-options.js';
 import { createMailgunWebhook } from './mailgun-webhook.js';
 import { createReportReader } from './report-reader.js';
 import { createPostmarkWebhook } from './postmark-webhook.js';

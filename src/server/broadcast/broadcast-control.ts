@@ -5,17 +5,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { BroadcastHealth, MessageHealthRepository } from '../db/message-health-repository.js';
-import type { SentMessagesRepository } from '../db/sent-messages-repository.js';
 import { verdictOf } from '../messaging/send-failure.js';
-import type { Subscriptions } from '../consent/subscriptions.js';
 import { SenderBusyError } from '../db/broadcast-senders-repository.js';
 import { type Broadcast, type BroadcastState } from '../db/broadcasts-repository.js';
 import { type ChannelPause } from '../db/broadcast-pauses-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
 import type { RestoreMark } from '../db/restore-marks-repository.js';
-import type { StateCounts } from '../db/outbox-repository.js';
-import { maskAddress } from '../messaging/mask-email.js';
-import { CHANNELS, type Channel } from '../db/message-channels.js';
+import type { StateCounts } from '../db/outbox-rows.js';
+import type { Channel } from '../db/message-channels.js';
 import { BroadcastError } from './broadcast-error.js';
 import { notSetUp } from './channel-setup.js';
 import { allowsSenders, changeState, checkNoOtherSender, checkSenderCount, senderIsDead } from './broadcast-rules.js';
@@ -28,14 +25,7 @@ import {
   type BroadcastMessaging,
   type BroadcastStores,
 } from './broadcasts.js';
-import { planOf, type RetryPlan } from './retry-plan.js';
-
-/** A message set aside after pausing its channel twice: whose (masked) and the answer. */
-export interface HeldMessage {
-  channel: Channel;
-  person: string;
-  answer: string;
-}
+import { FailedMessages } from './failed-messages.js';
 
 /** Where the dashboard's senders say how they ended; the command's report to the terminal instead. */
 export type SenderLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -70,10 +60,10 @@ export interface SendStart {
 export class BroadcastControl {
   /** The broadcasts it controls: their contents, recipients and senders (the tests drive a sender through it). */
   readonly broadcasts: Broadcasts;
+  /** Its failed messages: what `retry` would queue, queueing them, and the held ones. */
+  readonly failed: FailedMessages;
   private readonly db: BroadcastDb;
-  private readonly subscriptions: Subscriptions;
   private readonly messageHealth: Pick<MessageHealthRepository, 'health'> | undefined;
-  private readonly sentMessages: Pick<SentMessagesRepository, 'reportedGone'> | undefined;
   private readonly restoreMarks: BroadcastStores['restoreMarks'];
   private readonly running = new Map<string, { sender: RunningSender; done: Promise<unknown> }>();
 
@@ -86,10 +76,9 @@ export class BroadcastControl {
   ) {
     this.db = stores;
     this.messageHealth = stores.messageHealth;
-    this.sentMessages = stores.sentMessages;
     this.restoreMarks = stores.restoreMarks;
     this.broadcasts = new Broadcasts(config, stores, messaging);
-    this.subscriptions = this.broadcasts.subscriptions;
+    this.failed = new FailedMessages(stores, messaging.subscriptions, stores.sentMessages);
   }
 
   /** What came back about a channel's messages (undefined where nothing is recorded). */
@@ -97,27 +86,9 @@ export class BroadcastControl {
     return this.messageHealth?.health(broadcast.id, channel, broadcast.startedAt);
   }
 
-  /**
-   * Held messages (each paused its channel twice), by person, masked as the owner's pages show
-   * addresses, with the answer that held them: what `status` and the dashboard list.
-   */
-  async heldMessages(broadcast: Broadcast): Promise<HeldMessage[]> {
-    const { held } = planOf(await this.db.outbox.failedMessages(broadcast.id));
-    const people = await this.db.broadcastRecipients.recipients([...new Set(held.map((message) => message.signupId))]);
-    return held.map((message) => {
-      const person = people.get(message.signupId);
-      const to = message.channel === 'email' ? person?.email : person?.phone;
-      return {
-        channel: message.channel,
-        person: to ? maskAddress(to) : 'someone who left',
-        answer: message.error ?? '',
-      };
-    });
-  }
-
   /** Emails receiving servers refused for our sending (block lists, reputation, volume), by domain. */
   refusedForOurSending(broadcast: Broadcast): Promise<{ domain: string; count: number }[]> {
-    return this.db.outbox.refusedForOurSending(broadcast.id);
+    return this.db.outboxRefusals.refusedForOurSending(broadcast.id);
   }
 
   /** The channels a failure of ours paused, and why. */
@@ -154,70 +125,6 @@ export class BroadcastControl {
     } finally {
       transports.email?.close();
     }
-  }
-
-  /** What `retry` would queue again, without changing anything. */
-  async retryPlan(broadcast: Broadcast): Promise<RetryPlan> {
-    return planOf(await this.db.outbox.failedMessages(broadcast.id)).plan;
-  }
-
-  /**
-   * `npm run broadcast -- retry NAME` and the dashboard's "Try the failed ones again": queues again
-   * the messages that failed "for now" and gave up, and those failed by a fault of ours (an earlier
-   * release marked some of those failed for good); with `includeUndeliverable`, also those whose
-   * address the provider said cannot be reached, lifting that mark. Never a message that was sent,
-   * skipped or is unknown. Held messages (they paused the channel twice) go again only with `held`,
-   * once the owner has fixed what held them. A finished broadcast is ready to send again.
-   */
-  async retry(
-    broadcast: Broadcast,
-    { includeUndeliverable, held: includeHeld = false }: { includeUndeliverable: boolean; held?: boolean },
-  ): Promise<RetryPlan> {
-    const { plan, retryable, undeliverable, held } = planOf(await this.db.outbox.failedMessages(broadcast.id));
-    // A suppression the owner lifted (npm run suppressions -- lift: it was our fault) lets that
-    // person's message go again, failed during the send or bounced after it.
-    const lifted = includeUndeliverable ? [] : await this.unsuppressed(undeliverable);
-    const queue = [...retryable, ...(includeUndeliverable ? undeliverable : lifted), ...(includeHeld ? held : [])];
-    if (includeUndeliverable && undeliverable.length > 0) {
-      const people = await this.db.broadcastRecipients.recipients([
-        ...new Set(undeliverable.map((message) => message.signupId)),
-      ]);
-      for (const message of undeliverable) {
-        const person = people.get(message.signupId);
-        if (person) await this.subscriptions.clearUndeliverable(person, message.channel);
-      }
-    }
-    const bounced = this.sentMessages
-      ? await this.unsuppressed(await this.sentMessages.reportedGone(broadcast.id))
-      : [];
-    const queued =
-      (await this.db.outbox.requeueFailed(
-        broadcast.id,
-        queue.map((message) => message.id),
-      )) +
-      (await this.db.outbox.requeueSent(
-        broadcast.id,
-        bounced.map((message) => message.outboxId),
-      ));
-    if (queued > 0) await changeState(this.db.broadcasts, broadcast.id, 'reopen');
-    const groups = plan.groups.filter(
-      (group) => (includeUndeliverable || !group.undeliverable) && (includeHeld || !group.held),
-    );
-    return { ...plan, groups, lifted: lifted.length + bounced.length };
-  }
-
-  /** Of these messages, those whose address the suppression list no longer holds as undeliverable or bounced. */
-  private async unsuppressed<T extends { signupId: string; channel: Channel }>(messages: T[]): Promise<T[]> {
-    // Without SECRET_KEY the list cannot be read: nothing counts as lifted.
-    if (messages.length === 0 || !this.subscriptions.canSuppress) return [];
-    const people = await this.db.broadcastRecipients.recipients([...new Set(messages.map((each) => each.signupId))]);
-    const lists = await this.subscriptions.suppressionsFor([...people.values()], [...CHANNELS]);
-    return messages.filter((message) => {
-      const person = people.get(message.signupId);
-      if (!person) return false;
-      const entry = lists.get(person.id)?.[message.channel === 'email' ? 'email' : 'phone'];
-      return !entry?.undeliverableAt;
-    });
   }
 
   async list(): Promise<Broadcast[]> {

@@ -5,7 +5,7 @@ import type { MessageHealthRepository } from '../db/message-health-repository.js
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import type { ChannelPause } from '../db/broadcast-pauses-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
-import type { StateCounts } from '../db/outbox-repository.js';
+import type { StateCounts } from '../db/outbox-rows.js';
 import { MESSAGE_STATES } from '../db/broadcast-messages.table.js';
 import { number } from '../../shared/plain-numbers.js';
 

@@ -229,7 +229,7 @@ for (const engine of storeEngines) {
       const { report: second } = await resume(control, 'launch');
       expect(second).toMatchObject({ ended: 'finished', pauses: [] });
       expect(countsFor(sink, people)).toEqual(people.map((person) => (person === odd ? 0 : 1)));
-      const held = await control.heldMessages(broadcast);
+      const held = await control.failed.held(broadcast);
       expect(held).toEqual([
         {
           channel: 'email',
@@ -241,10 +241,15 @@ for (const engine of storeEngines) {
       const subscriber = (await store.subscribers.subscriber(odd.id))!;
       expect(await broadcasts.subscriptions.mayContact(subscriber, 'email')).toBe(true);
       // A plain retry leaves the held one; --held queues it, and it goes once.
-      expect(await control.retry(broadcast, { includeUndeliverable: false })).toMatchObject({ retryable: 0, held: 1 });
-      expect(await control.heldMessages(broadcast)).toHaveLength(1);
+      expect(await control.failed.retry(broadcast, { includeUndeliverable: false })).toMatchObject({
+        retryable: 0,
+        held: 1,
+      });
+      expect(await control.failed.held(broadcast)).toHaveLength(1);
       fixed = true;
-      expect(await control.retry(broadcast, { includeUndeliverable: false, held: true })).toMatchObject({ held: 1 });
+      expect(await control.failed.retry(broadcast, { includeUndeliverable: false, held: true })).toMatchObject({
+        held: 1,
+      });
       expect(await send(broadcast)).toMatchObject({ ended: 'finished', sent: 1 });
       expect(countsFor(sink, people)).toEqual(people.map(() => 1));
     });
@@ -417,10 +422,10 @@ for (const engine of storeEngines) {
       });
 
       const control = createBroadcastControl(config, store);
-      const plan = await control.retryPlan(broadcast);
+      const plan = await control.failed.plan(broadcast);
       expect(plan).toMatchObject({ retryable: 1, undeliverable: 1 });
       sink.answerFor(undefined);
-      const done = await control.retry(broadcast, { includeUndeliverable: false });
+      const done = await control.failed.retry(broadcast, { includeUndeliverable: false });
       expect(done.retryable).toBe(1);
       expect(await store.outbox.counts(broadcast.id)).toMatchObject({ queued: 1, sent: 4, failed_permanent: 1 });
       expect((await store.broadcasts.get('launch'))?.state).toBe('ready');
@@ -428,7 +433,7 @@ for (const engine of storeEngines) {
       expect(countsFor(sink, people)).toEqual(people.map((person) => (person === dead ? 0 : 1)));
 
       // The owner believes the "no such user" was wrong: asked for, it goes again, and the mark is lifted.
-      await control.retry(broadcast, { includeUndeliverable: true });
+      await control.failed.retry(broadcast, { includeUndeliverable: true });
       expect(await broadcasts.subscriptions.mayContact((await store.subscribers.subscriber(dead.id))!, 'email')).toBe(
         true,
       );
@@ -467,12 +472,12 @@ describe('a database from the release before, with a send failed by its old rule
     raw.close();
 
     const control = createBroadcastControl(config, store);
-    const plan = await control.retryPlan(broadcast);
+    const plan = await control.failed.plan(broadcast);
     expect(plan).toMatchObject({ retryable: ours, undeliverable: 0 });
     expect(plan.groups).toEqual([
       expect.objectContaining({ channel: 'email', count: ours, reason: expect.stringMatching(/sign-in/) }),
     ]);
-    await control.retry(broadcast, { includeUndeliverable: false });
+    await control.failed.retry(broadcast, { includeUndeliverable: false });
     const report = await send((await store.broadcasts.get('launch'))!);
     expect(report.ended).toBe('finished');
     expect(countsFor(sink, people)).toEqual(people.map(() => 1));

@@ -1,5 +1,6 @@
 // What a broadcast's sender is given and what it reports back: its options (rates, tries, the
 // give-up time, the health limits), its report, and the limits of its pause rules (decision 027).
+import { hostname } from 'node:os';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { MessageHealthRepository } from '../db/message-health-repository.js';
 import type { ChannelPause } from '../db/broadcast-pauses-repository.js';
@@ -10,6 +11,7 @@ import type { LinkSigner } from '../messaging/link-tokens.js';
 import type { MessageLog } from '../messaging/message-log.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
 import type { Audience } from './eligibility.js';
+import { SENDER_STALE_MS } from './broadcast-rules.js';
 
 export interface BroadcastSenderOptions {
   store: BroadcastDb;
@@ -78,3 +80,37 @@ export const UNKNOWN_ANSWER_ATTEMPTS = 3;
 export const REFUSALS_IN_A_ROW = 5;
 /** …or this many unrecognised answers in a row on a channel, whoever they were for. */
 export const UNKNOWN_ANSWERS_IN_A_ROW = 10;
+
+/** The options with every default filled in, as a sender runs with them. */
+export type SenderSettings = Required<
+  Omit<BroadcastSenderOptions, 'mailFrom' | 'email' | 'sms' | 'log' | 'health' | 'senderId' | 'host' | 'pid'>
+> &
+  BroadcastSenderOptions & { host: string; pid: number };
+
+export function withDefaults(options: BroadcastSenderOptions): SenderSettings {
+  return {
+    retryBaseMs: 30_000,
+    maxRetryMs: 60 * 60_000,
+    giveUpMs: 30 * 60_000,
+    heartbeatMs: 2_000,
+    staleMs: SENDER_STALE_MS,
+    random: Math.random,
+    maxBatch: 200,
+    recordAttempts: 8,
+    host: hostname(),
+    pid: process.pid,
+    ...options,
+  };
+}
+
+/** A sender's report before it has done anything. */
+export const emptyReport = (): SenderReport => ({
+  ended: 'stopped',
+  pauses: [],
+  sent: 0,
+  failedTemporary: 0,
+  failedPermanent: 0,
+  skipped: 0,
+  markedUnknown: 0,
+  latency: { p50: 0, p99: 0, count: 0 },
+});

@@ -3,22 +3,27 @@
 // PostgreSQL (on one machine or several); SQLite allows one (broadcast-rules.ts). Decision 023 says
 // why it is built so.
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { verdictOf } from '../messaging/send-failure.js';
 import type { OutgoingMessage } from '../messaging/message-log.js';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
-import type { ClaimedMessage, Outcome } from '../db/outbox-repository.js';
+import type { ClaimedMessage, Outcome } from '../db/outbox-rows.js';
 import type { Recipient } from '../db/broadcast-recipients-repository.js';
 import type { SenderInfo } from '../db/broadcast-senders-repository.js';
 import { CHANNELS, type Channel } from '../db/message-channels.js';
 import type { PauseCause } from '../db/broadcast-pauses.table.js';
 import { messageLogEntry, recordPatiently, sendBroadcastEmail, sendBroadcastText } from './broadcast-dispatch.js';
 import { broadcastEmailWriter } from './broadcast-email.js';
-import { changeState, SENDER_STALE_MS, senderIsDead } from './broadcast-rules.js';
+import { changeState, senderIsDead } from './broadcast-rules.js';
 import { EXCLUSION_WORDS, exclusionOf } from './eligibility.js';
-import type { BroadcastSenderOptions, SenderReport } from './broadcast-sender-options.js';
+import {
+  emptyReport,
+  withDefaults,
+  type BroadcastSenderOptions,
+  type SenderReport,
+  type SenderSettings,
+} from './broadcast-sender-options.js';
 import { failureOutcome, healthyChannel, type ChannelHealth } from './failure-outcome.js';
 import { LatencyHistogram } from './latency-histogram.js';
 import { healthPauseDue, outageReason, pauseIfNothingElse } from './pause-rules.js';
@@ -26,10 +31,7 @@ import { RateLimiter } from './send-rate.js';
 
 export class BroadcastSender {
   readonly id: string;
-  private readonly options: Required<
-    Omit<BroadcastSenderOptions, 'mailFrom' | 'email' | 'sms' | 'log' | 'health' | 'senderId' | 'host' | 'pid'>
-  > &
-    BroadcastSenderOptions & { host: string; pid: number };
+  private readonly options: SenderSettings;
   private readonly limiters: Record<Channel, RateLimiter>;
   private stopping: 'stop' | 'pause' | undefined;
   private wake: (() => void) | undefined;
@@ -39,31 +41,10 @@ export class BroadcastSender {
   private readonly looping = new Set<Channel>();
   private readonly waitingOnPause = new Set<Channel>();
   private readonly paused = new Set<Channel>();
-  private report: SenderReport = {
-    ended: 'stopped',
-    pauses: [],
-    sent: 0,
-    failedTemporary: 0,
-    failedPermanent: 0,
-    skipped: 0,
-    markedUnknown: 0,
-    latency: { p50: 0, p99: 0, count: 0 },
-  };
+  private report: SenderReport = emptyReport();
 
   constructor(options: BroadcastSenderOptions) {
-    this.options = {
-      retryBaseMs: 30_000,
-      maxRetryMs: 60 * 60_000,
-      giveUpMs: 30 * 60_000,
-      heartbeatMs: 2_000,
-      staleMs: SENDER_STALE_MS,
-      random: Math.random,
-      maxBatch: 200,
-      recordAttempts: 8,
-      host: hostname(),
-      pid: process.pid,
-      ...options,
-    };
+    this.options = withDefaults(options);
     this.id = options.senderId ?? randomUUID();
     this.limiters = { email: new RateLimiter(options.rates.email), sms: new RateLimiter(options.rates.sms) };
   }

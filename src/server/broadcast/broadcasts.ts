@@ -92,10 +92,18 @@ export class Broadcasts {
 
   constructor(
     private readonly config: Config,
-    { broadcasts, broadcastSenders, broadcastPauses, outbox, broadcastRecipients, messageHealth }: BroadcastStores,
+    {
+      broadcasts,
+      broadcastSenders,
+      broadcastPauses,
+      outbox,
+      outboxRefusals,
+      broadcastRecipients,
+      messageHealth,
+    }: BroadcastStores,
     { subscriptions, links, log }: BroadcastMessaging,
   ) {
-    this.store = { broadcasts, broadcastSenders, broadcastPauses, outbox, broadcastRecipients };
+    this.store = { broadcasts, broadcastSenders, broadcastPauses, outbox, outboxRefusals, broadcastRecipients };
     this.log = log;
     this.messageHealth = messageHealth;
     if (!links)

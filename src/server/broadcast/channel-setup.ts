@@ -1,7 +1,7 @@
 // Which channels this server can send a broadcast on, and the one thing said when one is not set up:
 // creating a broadcast, starting it from the command or the dashboard, a test message, and a sender
 // all say it in the same words.
-import type { MessagingConfig } from '../config.js';
+import type { MessagingConfig } from '../messaging-config.js';
 import type { Channel } from '../db/message-channels.js';
 
 const SETTINGS: Record<Channel, string> = {

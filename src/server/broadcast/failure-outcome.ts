@@ -4,7 +4,7 @@
 // again, and only ever pause the channel, never fail the person.
 import type { PauseCause } from '../db/broadcast-pauses.table.js';
 import type { Channel } from '../db/message-channels.js';
-import type { ClaimedMessage, Outcome } from '../db/outbox-repository.js';
+import type { ClaimedMessage, Outcome } from '../db/outbox-rows.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import type { FailureVerdict } from '../messaging/send-failure.js';
 import { REFUSALS_IN_A_ROW, UNKNOWN_ANSWER_ATTEMPTS, UNKNOWN_ANSWERS_IN_A_ROW } from './broadcast-sender-options.js';

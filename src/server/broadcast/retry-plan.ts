@@ -3,7 +3,7 @@
 // failure is ours or the provider's. Rows from before release 7 are judged by today's rules.
 // Held is the row's pause mark; the answer is the row's error as it came.
 import type { Channel } from '../db/message-channels.js';
-import type { FailedMessage } from '../db/outbox-repository.js';
+import type { FailedMessage } from '../db/outbox-rows.js';
 import { classifyStoredAnswer } from '../messaging/stored-answers.js';
 import { reasonWithoutRetry } from '../messaging/send-failure.js';
 

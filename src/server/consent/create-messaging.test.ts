@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../test/build-test-app.js';
-import type { DatabaseConfig, MessagingConfig } from '../config.js';
+import type { DatabaseConfig } from '../config.js';
+import type { MessagingConfig } from '../messaging-config.js';
 import { openDatabase, type Db } from '../db/open-database.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';

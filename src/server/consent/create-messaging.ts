@@ -3,7 +3,7 @@
 // queue workers and clean-ups the server's job runner runs (jobs/job-list.ts).
 import { JoiningTexter, type JoiningTexterOptions } from './joining-texter.js';
 import type { FastifyBaseLogger } from 'fastify';
-import type { MessagingConfig } from '../config.js';
+import type { MessagingConfig } from '../messaging-config.js';
 import type { Db } from '../db/open-database.js';
 import { sendDueReminders } from './confirmation-reminders.js';
 import { ConfirmationMailer } from './confirmation-mailer.js';

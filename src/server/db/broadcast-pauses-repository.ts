@@ -4,7 +4,7 @@ import { iso, type Engine } from './column-types.js';
 import type { Channel } from './message-channels.js';
 import type { PauseCause } from './broadcast-pauses.table.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
-import { ERROR_LENGTH } from './outbox-repository.js';
+import { ERROR_LENGTH } from './outbox-rows.js';
 
 /** A channel of a broadcast that a failure of ours paused, until the owner resumes it. */
 export interface ChannelPause {

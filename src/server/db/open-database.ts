@@ -31,6 +31,7 @@ import { BroadcastRecipientsRepository } from './broadcast-recipients-repository
 import { BroadcastSendersRepository } from './broadcast-senders-repository.js';
 import { BroadcastsRepository } from './broadcasts-repository.js';
 import { OutboxRepository } from './outbox-repository.js';
+import { OutboxRefusalsRepository } from './outbox-refusals-repository.js';
 import { OwnerRepository } from './owner-repository.js';
 import { BackupRunsRepository } from './backup-runs-repository.js';
 import { assertPostgresMigrated, assertSqliteMigrated, migratePostgres, migrateSqlite } from './migrate.js';
@@ -67,6 +68,8 @@ export interface Db {
   readonly broadcastPauses: BroadcastPausesRepository;
   /** The outbox: a broadcast's messages, one per person and channel. */
   readonly outbox: OutboxRepository;
+  /** What the outbox says about refusals (by domain, and each person's last answer). */
+  readonly outboxRefusals: OutboxRefusalsRepository;
   /** Who a broadcast goes to, read from the sign-ups. */
   readonly broadcastRecipients: BroadcastRecipientsRepository;
   /** The message log: every message sent, by its token, and its state. */
@@ -110,7 +113,7 @@ export type ReportStores = Pick<Db, 'sentMessages' | 'feedbackEvents' | 'webhook
 /** What a broadcast's parts read and write: the broadcasts, their senders, pauses, outbox and recipients. */
 export type BroadcastDb = Pick<
   Db,
-  'broadcasts' | 'broadcastSenders' | 'broadcastPauses' | 'outbox' | 'broadcastRecipients'
+  'broadcasts' | 'broadcastSenders' | 'broadcastPauses' | 'outbox' | 'outboxRefusals' | 'broadcastRecipients'
 >;
 
 export interface OpenDatabaseOptions extends Partial<SignupWriterOptions> {
@@ -189,6 +192,7 @@ function handle(
     broadcastSenders: new BroadcastSendersRepository(context),
     broadcastPauses: new BroadcastPausesRepository(context),
     outbox: new OutboxRepository(context),
+    outboxRefusals: new OutboxRefusalsRepository(context),
     broadcastRecipients: new BroadcastRecipientsRepository(context),
     sentMessages: new SentMessagesRepository(context),
     feedbackEvents: new FeedbackEventsRepository(context),

@@ -113,7 +113,9 @@ describe.each(storeEngines)(
             },
           ]);
           // Refused for our sending, counted by the domain of the address (the held one among them, as before).
-          expect(await db.outbox.refusedForOurSending(broadcast.id)).toEqual([{ domain: 'example.com', count: 2 }]);
+          expect(await db.outboxRefusals.refusedForOurSending(broadcast.id)).toEqual([
+            { domain: 'example.com', count: 2 },
+          ]);
           // The row that paused the channel is claimed marked, so the sender holds it if it pauses again;
           // a provider's own "Held:" is only words.
           const claimed = await db.outbox.claim(broadcast.id, 'email', 'a-sender', 10);

@@ -10,7 +10,7 @@ import { storeEngines, suiteName, type StoreEngine } from '../test/store-engines
 import { openDatabase, type BroadcastDb, type Db } from './open-database.js';
 import { SenderBusyError } from './broadcast-senders-repository.js';
 import type { Broadcast, BroadcastsRepository } from './broadcasts-repository.js';
-import type { ClaimedMessage } from './outbox-repository.js';
+import type { ClaimedMessage } from './outbox-rows.js';
 import type { Channel } from './message-channels.js';
 import { NOT_SUPPRESSED } from './suppressions-repository.js';
 

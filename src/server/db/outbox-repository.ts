@@ -2,80 +2,18 @@
 // SQLite and PostgreSQL (decision 023). A sender claims rows by moving them to 'sending' under its own
 // id (FOR UPDATE SKIP LOCKED on PostgreSQL, so senders never take the same row); a row still
 // 'sending' when its sender died may or may not have gone out: 'unknown'.
-import { sql } from 'kysely';
 import { iso, type Engine, type Time } from './column-types.js';
-import { MESSAGE_STATES, type FailureKind, type MessageState, type PauseMark } from './broadcast-messages.table.js';
+import { MESSAGE_STATES, type MessageState } from './broadcast-messages.table.js';
+import {
+  ERROR_LENGTH,
+  type ClaimedMessage,
+  type FailedMessage,
+  type FailureMarks,
+  type Outcome,
+  type StateCounts,
+} from './outbox-rows.js';
 import type { Channel } from './message-channels.js';
-import { flag, stamp, type QueryContext } from './sql-dialect.js';
-
-export interface ClaimedMessage {
-  id: number;
-  signupId: string;
-  channel: Channel;
-  /** Attempts so far, this one included. */
-  attempts: number;
-  /** Its last failure paused the channel (its pause mark): the first tried after a resume. */
-  pausedTheChannel?: boolean;
-}
-
-/** What a failure records beside its answer: its pause mark, and whether it was refused for our sending. */
-export interface FailureMarks {
-  mark?: PauseMark | undefined;
-  refused?: boolean | undefined;
-}
-
-/**
- * What became of one claimed message. temporary: tried again at `retryAt` (null: it gave up, and
- * only the owner's `retry` queues it again); permanent: this person's address, for good; requeue:
- * not the person's failure at all (the sender's, as a wrong password): back in the queue as if
- * never tried; skipped: not sent, and why.
- */
-export type Outcome =
-  /** token: the message's row in the message log, given its state and provider id in the same write. */
-  | { id: number; result: 'sent'; providerId: string; token?: string | undefined }
-  | ({
-      id: number;
-      result: 'temporary';
-      error: string;
-      retryAt: Date | null;
-      kind: 'message' | 'unknown' | 'sender';
-    } & FailureMarks)
-  | { id: number; result: 'permanent'; error: string; kind: 'recipient' }
-  /** token: the message never left, so its row in the message log goes. */
-  | ({
-      id: number;
-      result: 'requeue';
-      error: string;
-      kind: FailureKind | null;
-      token?: string | undefined;
-    } & FailureMarks)
-  | { id: number; result: 'skipped'; error: string };
-
-/** A failed message the owner's `retry` may queue again. */
-export interface FailedMessage {
-  id: number;
-  signupId: string;
-  channel: Channel;
-  state: 'failed_temporary' | 'failed_permanent';
-  /** Null before release 7: the kind is then read from `error`. */
-  failureKind: FailureKind | null;
-  /** The answer it got, as it came (addresses removed). */
-  error: string | null;
-  /** Held: it paused its channel twice, and waits for `retry --held`. */
-  held: boolean;
-}
-
-export type StateCounts = Record<MessageState, number> & {
-  /** Of failed_temporary: how many will be tried again (the rest gave up after the last attempt). */
-  retrying: number;
-  total: number;
-};
-
-type Value = string | number | boolean | null;
-type ColumnType = 'text' | 'timestamptz' | 'boolean';
-
-/** Error texts kept on outbox rows are short. */
-export const ERROR_LENGTH = 300;
+import { caseBy, flag, stamp, type CaseType, type CaseValue, type QueryContext } from './sql-dialect.js';
 
 export class OutboxRepository {
   constructor(private readonly context: QueryContext) {}
@@ -169,8 +107,7 @@ export class OutboxRepository {
             sent_at: at,
             next_attempt_at: null,
             error: null,
-            pause_mark: null,
-            refused_for_our_sending: flag(this.context, false),
+            ...this.noMarks(),
           }))
           .execute();
       // The message log learns the same in the same transaction: left, and the provider's id (its one home).
@@ -181,7 +118,8 @@ export class OutboxRepository {
           .set(() => ({
             state: 'sent',
             state_at: at,
-            provider_id: this.caseBy(
+            provider_id: caseBy(
+              this.context,
               'token',
               logged.map((outcome) => [outcome.token ?? '', outcome.providerId.slice(0, ERROR_LENGTH)]),
             ),
@@ -233,12 +171,16 @@ export class OutboxRepository {
             next_attempt_at: null,
             error: this.caseById(group.map((outcome) => [outcome.id, outcome.error.slice(0, ERROR_LENGTH)])),
             failure_kind: result === 'permanent' ? 'recipient' : null,
-            pause_mark: null,
-            refused_for_our_sending: flag(this.context, false),
+            ...this.noMarks(),
           }))
           .execute();
       }
     });
+  }
+
+  /** No pause mark and not refused: what a row is once its failure is over (sent, queued again, failed for good). */
+  private noMarks() {
+    return { pause_mark: null, refused_for_our_sending: flag(this.context, false) };
   }
 
   /** Each failure's pause mark and refused flag, written beside its answer (a new failure clears the old ones). */
@@ -252,16 +194,8 @@ export class OutboxRepository {
     };
   }
 
-  /** CASE id WHEN … THEN … END: a different value per row in one UPDATE, on both engines. */
-  private caseById(pairs: [number, Value][], type: ColumnType = 'text') {
-    return this.caseBy('id', pairs, type);
-  }
-
-  private caseBy(column: string, pairs: [number | string, Value][], type: ColumnType = 'text') {
-    const whens = pairs.map(([key, value]) => sql`WHEN ${key} THEN ${value}`);
-    // PostgreSQL types the parameters from the column they are written to only with a cast.
-    const cast = this.context.dialect.engine === 'postgres' ? sql.raw(`::${type}`) : sql``;
-    return sql<string | null>`(CASE ${sql.ref(column)} ${sql.join(whens, sql` `)} ELSE NULL END)${cast}`;
+  private caseById(pairs: [number, CaseValue][], type: CaseType = 'text') {
+    return caseBy(this.context, 'id', pairs, type);
   }
 
   /** How many messages are in each state (on one channel, or all). */
@@ -370,8 +304,7 @@ export class OutboxRepository {
           attempts: 0,
           error: null,
           failure_kind: null,
-          pause_mark: null,
-          refused_for_our_sending: flag(this.context, false),
+          ...this.noMarks(),
           claimed_by: null,
         })
         .where('broadcast_id', '=', broadcastId)
@@ -381,44 +314,6 @@ export class OutboxRepository {
       count += Number(result.numUpdatedRows);
     }
     return count;
-  }
-
-  /**
-   * A broadcast's messages of this channel a receiving server last refused for our sending (block
-   * list, reputation, volume), by the domain of the address: what `status` and the dashboard show.
-   */
-  async refusedForOurSending(broadcastId: number): Promise<{ domain: string; count: number }[]> {
-    const rows = await this.context.db
-      .selectFrom('broadcast_messages')
-      .innerJoin('signups', 'signups.id', 'broadcast_messages.signup_id')
-      .select('signups.email')
-      .where('broadcast_messages.broadcast_id', '=', broadcastId)
-      .where('broadcast_messages.channel', '=', 'email')
-      .where('broadcast_messages.state', 'in', ['failed_temporary', 'queued'])
-      .where('broadcast_messages.refused_for_our_sending', '=', flag(this.context, true))
-      .execute();
-    const counts = new Map<string, number>();
-    for (const { email } of rows) {
-      const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-      counts.set(domain, (counts.get(domain) ?? 0) + 1);
-    }
-    return [...counts].map(([domain, count]) => ({ domain, count })).sort((a, b) => b.count - a.count);
-  }
-
-  /** The answer each of these people's latest failed-for-good message got, by `${signupId} ${channel}`. */
-  async lastRefusals(signupIds: string[]): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    for (let start = 0; start < signupIds.length; start += 500) {
-      const rows = await this.context.db
-        .selectFrom('broadcast_messages')
-        .select(['signup_id', 'channel', 'error'])
-        .where('signup_id', 'in', signupIds.slice(start, start + 500))
-        .where('state', '=', 'failed_permanent')
-        .orderBy('id')
-        .execute();
-      for (const row of rows) if (row.error) found.set(`${row.signup_id} ${row.channel}`, row.error);
-    }
-    return found;
   }
 
   /**
@@ -469,8 +364,7 @@ export class OutboxRepository {
         state: 'queued',
         next_attempt_at: stamp(this.context),
         error: null,
-        pause_mark: null,
-        refused_for_our_sending: flag(this.context, false),
+        ...this.noMarks(),
       })
       .where('broadcast_id', '=', broadcastId)
       .where('state', '=', 'unknown')

@@ -55,6 +55,22 @@ export const stamp = (context: Pick<QueryContext, 'now'>): string => context.now
 export const flag = (context: Pick<QueryContext, 'dialect'>, value: boolean): number | boolean =>
   context.dialect.engine === 'sqlite' ? (value ? 1 : 0) : value;
 
+export type CaseValue = string | number | boolean | null;
+export type CaseType = 'text' | 'timestamptz' | 'boolean';
+
+/** CASE column WHEN … THEN … END: a different value per row in one UPDATE, on both engines. */
+export function caseBy(
+  context: Pick<QueryContext, 'dialect'>,
+  column: string,
+  pairs: [number | string, CaseValue][],
+  type: CaseType = 'text',
+) {
+  const whens = pairs.map(([key, value]) => sql`WHEN ${key} THEN ${value}`);
+  // PostgreSQL types the parameters from the column they are written to only with a cast.
+  const cast = context.dialect.engine === 'postgres' ? sql.raw(`::${type}`) : sql``;
+  return sql<string | null>`(CASE ${sql.ref(column)} ${sql.join(whens, sql` `)} ELSE NULL END)${cast}`;
+}
+
 /** Rows per statement in the batch queries (well under either engine's limit on parameters). */
 export const CHUNK = 200;
 

@@ -2,7 +2,7 @@
 // DKIM-signed here when the owner's provider does not sign. A failure carries its verdict
 // (smtp-answers.ts): whose fault it was and what the owner should do.
 import nodemailer from 'nodemailer';
-import type { EmailConfig } from '../config.js';
+import type { EmailConfig } from '../messaging-config.js';
 import { SendFailure, type FailureVerdict } from './send-failure.js';
 import { classifySmtpError } from './smtp-answers.js';
 

@@ -4,7 +4,7 @@
 // (docs/messaging.md, "Hearing back"). Each email carries the token in a header (and, with
 // BOUNCE_ADDRESS, in its envelope sender), a Feedback-ID for Gmail's Postmaster Tools, and the
 // headers that make the providers in use hand the token back; each text, a status-callback URL.
-import type { FeedbackConfig } from '../config.js';
+import type { FeedbackConfig } from '../messaging-config.js';
 import type { Channel } from '../db/message-channels.js';
 import type { FeedbackEventsRepository } from '../db/feedback-events-repository.js';
 import type { SendingMessage, SentMessagesRepository } from '../db/sent-messages-repository.js';

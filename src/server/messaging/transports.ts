@@ -1,7 +1,7 @@
 // How messages leave and are recorded, built from the configuration for the server, the broadcast
 // and the owner's commands alike: the SMTP and Twilio transports, the list's identity, and the
 // message log every message is recorded in with its token.
-import type { MessagingConfig } from '../config.js';
+import type { MessagingConfig } from '../messaging-config.js';
 import { createEmailSender, type EmailSender } from './email-sender.js';
 import { MessageLog, type MessageLogStore } from './message-log.js';
 import { createMessageTokens, type MessageTokens } from './message-tokens.js';

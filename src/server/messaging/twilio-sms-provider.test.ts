@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SmsConfig } from '../config.js';
+import type { SmsConfig } from '../messaging-config.js';
 import { startTwilioStandIn, type TwilioStandIn } from '../test/twilio-stand-in.js';
 import { SendFailure } from './send-failure.js';
 import { SmsSendError } from './sms-provider.js';

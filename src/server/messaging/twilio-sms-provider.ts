@@ -1,7 +1,7 @@
 // Texts through Twilio's Messages API (fetch, no SDK: decisions/021), the account check, and Twilio's
 // webhook signature. Every failure carries the verdict twilio-answers.ts gives Twilio's answer.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { SmsConfig } from '../config.js';
+import type { SmsConfig } from '../messaging-config.js';
 import { SmsSendError, type InboundRequest, type SmsProvider } from './sms-provider.js';
 import { accountStatusVerdict, classifyTwilioAnswer } from './twilio-answers.js';
 

@@ -8,7 +8,7 @@ import {
   type BroadcastProgress,
 } from '../broadcast/broadcast-progress.js';
 import type { RetryPlan } from '../broadcast/retry-plan.js';
-import type { HeldMessage } from '../broadcast/broadcast-control.js';
+import type { HeldMessage } from '../broadcast/failed-messages.js';
 import { ownerWords } from './owner-words.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import { PauseLines, PauseNotices } from './channel-pauses.js';

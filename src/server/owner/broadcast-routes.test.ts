@@ -162,7 +162,7 @@ for (const engine of storeEngines) {
       const plan = await createBroadcastControl(
         loadConfig({ SITE_URL: SITE, SECRET_KEY: 'k'.repeat(40) }),
         db,
-      ).retryPlan(broadcast);
+      ).failed.plan(broadcast);
       expect(plan).toMatchObject({ retryable: 1, undeliverable: 1 });
       for (const group of plan.groups)
         expect(question.body).toContain(

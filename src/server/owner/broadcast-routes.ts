@@ -71,8 +71,8 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
       progress: await broadcastProgress(db, broadcast, new Date(), messageHealth),
       ...(control
         ? {
-            retry: await control.retryPlan(broadcast),
-            held: await control.heldMessages(broadcast),
+            retry: await control.failed.plan(broadcast),
+            held: await control.failed.held(broadcast),
             refused: await control.refusedForOurSending(broadcast),
           }
         : {}),
@@ -130,7 +130,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
       if (!control) return back();
       return html(
         reply,
-        retryQuestionPage({ ownerEmail: owner.email, broadcast, plan: await control.retryPlan(broadcast) }),
+        retryQuestionPage({ ownerEmail: owner.email, broadcast, plan: await control.failed.plan(broadcast) }),
       );
     }
     const counts = await db.outbox.counts(broadcast.id);
@@ -175,7 +175,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
       else if (action === 'retry') {
         const includeUndeliverable = fieldOf(request.body, UNDELIVERABLE_FIELD) === 'yes';
         const held = fieldOf(request.body, HELD_FIELD) === 'yes';
-        const done = await control.retry(broadcast, { includeUndeliverable, held });
+        const done = await control.failed.retry(broadcast, { includeUndeliverable, held });
         const queued = done.retryable + (includeUndeliverable ? done.undeliverable : 0) + (held ? done.held : 0);
         const leftOut = includeUndeliverable ? 0 : done.undeliverable;
         detail = ownerWords.audit.retryDetail(queued, done.undeliverable, includeUndeliverable, done.held, held);

@@ -97,7 +97,9 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
   await app.register(suppressionRoutes, {
     owners,
     siteUrl,
-    ...(options.subscriptions.canSuppress ? { wayBack: new WayBack(db, options.subscriptions, db.outbox) } : {}),
+    ...(options.subscriptions.canSuppress
+      ? { wayBack: new WayBack(db, options.subscriptions, db.outboxRefusals) }
+      : {}),
   });
   await app.register(broadcastRoutes, {
     db,

@@ -2,7 +2,7 @@
 // (SMTP_URL, MAIL_FROM). Not a list email: no unsubscribe headers, and no DKIM of our own (the
 // provider signs; the list's key is for the list).
 import nodemailer from 'nodemailer';
-import type { EmailConfig } from '../config.js';
+import type { EmailConfig } from '../messaging-config.js';
 import { renderEmailParts } from '../messaging/email-templates.js';
 import { ownerWords } from './owner-words.js';
 

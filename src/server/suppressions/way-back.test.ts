@@ -60,7 +60,7 @@ for (const engine of storeEngines) {
         },
       ]);
 
-      const wayBack = new WayBack(store, broadcasts.subscriptions, store.outbox);
+      const wayBack = new WayBack(store, broadcasts.subscriptions, store.outboxRefusals);
       const all = await wayBack.list();
       expect(all.map((entry) => [entry.reason, entry.liftable])).toEqual(
         expect.arrayContaining([
@@ -96,7 +96,7 @@ for (const engine of storeEngines) {
       ]);
 
       // retry reaches the lifted person (their email never arrived), and nobody else.
-      const retried = await control.retry(broadcast, { includeUndeliverable: false });
+      const retried = await control.failed.retry(broadcast, { includeUndeliverable: false });
       expect(retried.lifted).toBe(1);
       expect(await send(broadcast)).toMatchObject({ ended: 'finished', sent: 1 });
       expect(countsFor(sink, people)).toEqual(

@@ -1,0 +1,70 @@
+// What the outbox's rows are to the code: a claimed message, what became of it (its outcome and
+// failure marks), a failed one the owner's retry may queue again, and the counts by state.
+import type { FailureKind, MessageState, PauseMark } from './broadcast-messages.table.js';
+import type { Channel } from './message-channels.js';
+
+export interface ClaimedMessage {
+  id: number;
+  signupId: string;
+  channel: Channel;
+  /** Attempts so far, this one included. */
+  attempts: number;
+  /** Its last failure paused the channel (its pause mark): the first tried after a resume. */
+  pausedTheChannel?: boolean;
+}
+
+/** What a failure records beside its answer: its pause mark, and whether it was refused for our sending. */
+export interface FailureMarks {
+  mark?: PauseMark | undefined;
+  refused?: boolean | undefined;
+}
+
+/**
+ * What became of one claimed message. temporary: tried again at `retryAt` (null: it gave up, and
+ * only the owner's `retry` queues it again); permanent: this person's address, for good; requeue:
+ * not the person's failure at all (the sender's, as a wrong password): back in the queue as if
+ * never tried; skipped: not sent, and why.
+ */
+export type Outcome =
+  /** token: the message's row in the message log, given its state and provider id in the same write. */
+  | { id: number; result: 'sent'; providerId: string; token?: string | undefined }
+  | ({
+      id: number;
+      result: 'temporary';
+      error: string;
+      retryAt: Date | null;
+      kind: 'message' | 'unknown' | 'sender';
+    } & FailureMarks)
+  | { id: number; result: 'permanent'; error: string; kind: 'recipient' }
+  /** token: the message never left, so its row in the message log goes. */
+  | ({
+      id: number;
+      result: 'requeue';
+      error: string;
+      kind: FailureKind | null;
+      token?: string | undefined;
+    } & FailureMarks)
+  | { id: number; result: 'skipped'; error: string };
+
+/** A failed message the owner's `retry` may queue again. */
+export interface FailedMessage {
+  id: number;
+  signupId: string;
+  channel: Channel;
+  state: 'failed_temporary' | 'failed_permanent';
+  /** Null before release 7: the kind is then read from `error`. */
+  failureKind: FailureKind | null;
+  /** The answer it got, as it came (addresses removed). */
+  error: string | null;
+  /** Held: it paused its channel twice, and waits for `retry --held`. */
+  held: boolean;
+}
+
+export type StateCounts = Record<MessageState, number> & {
+  /** Of failed_temporary: how many will be tried again (the rest gave up after the last attempt). */
+  retrying: number;
+  total: number;
+};
+
+/** Error texts kept on outbox rows are short. */
+export const ERROR_LENGTH = 300;

@@ -1,0 +1,187 @@
+// The messaging part of the settings (config.ts reads the rest): email, texts, the secret key, the
+// confirmation rules and what comes back after a send, each half-configured part a problem named by
+// its variables.
+import type { Environment } from './environment.js';
+
+export interface EmailConfig {
+  smtpUrl: string;
+  from: string;
+  dkim?: { domainName: string; keySelector: string; privateKey: string };
+}
+
+export interface SmsConfig {
+  provider: 'twilio';
+  accountSid: string;
+  authToken: string;
+  /** One of the two: a number of the account's, or a Messaging Service that picks one. */
+  from?: string;
+  messagingServiceSid?: string;
+  /** Twilio's API origin; tests point it at a local stand-in. */
+  apiBaseUrl: string;
+}
+
+export interface MessagingConfig {
+  email?: EmailConfig;
+  sms?: SmsConfig;
+  /** Signs the links in messages and keys the suppression hashes; set whenever email or sms is. */
+  secretKey?: string;
+  /** SECRET_KEY_PREVIOUS: the key before a rotation, still read (hashes, links), never written with. */
+  previousSecretKey?: string;
+  /** SMS_CONFIRMATION: a launch text needs the number's YES (reply), or only the joining text (notice). */
+  smsConfirmation?: 'reply' | 'notice';
+  /** New sign-ups get a confirmation email and count as confirmed only once they press its button. */
+  emailConfirmation: boolean;
+  /** Unconfirmed sign-ups are deleted after this many days (while confirmation is on). */
+  unconfirmedRetentionDays: number;
+  /** Days after the confirmation email that the one reminder goes; 0: none (CONFIRMATION_REMINDER_DAYS). */
+  confirmationReminderDays: number;
+  /** The sender's postal address (MAIL_POSTAL_ADDRESS), in every list email's footer (CAN-SPAM). */
+  postalAddress?: string;
+  /** What comes back after a send: each part off until its variables are set (docs/messaging.md, "Hearing back"). */
+  feedback?: FeedbackConfig;
+}
+
+export interface FeedbackConfig {
+  /** VERP: every message's envelope sender is bounces+<token>@… (BOUNCE_ADDRESS). */
+  bounceAddress?: string;
+  /** The bounce mailbox, read over IMAP (BOUNCE_IMAP_URL). */
+  bounceImapUrl?: string;
+  /** BOUNCE_MAX_BYTES: a larger message in the bounce mailbox is moved aside unread. */
+  bounceMaxBytes?: number;
+  mailgun?: { signingKey: string };
+  /** Amazon SES through SNS: the topics whose messages are taken (SES_SNS_TOPIC_ARNS). */
+  ses?: {
+    topicArns: string[];
+    /** Tests only: where SNS's own hosts are reached (certificates, subscription confirmations). */
+    snsBaseUrl?: string;
+  };
+  postmark?: { user: string; password: string };
+  sendgrid?: { publicKey: string };
+  resend?: { secret: string };
+}
+
+export const DEFAULT_TWILIO_API_BASE_URL = 'https://api.twilio.com';
+
+/** Messaging settings; a half-configured part is a problem, named by its variables. */
+export function messagingFrom(env: Environment, problems: string[]): MessagingConfig {
+  const email = emailFrom(env, problems);
+  const sms = smsFrom(env, problems);
+  if ((email || sms) && !env.SECRET_KEY)
+    problems.push('SECRET_KEY: required once SMTP_URL or TWILIO_ACCOUNT_SID is set (it signs the links in messages)');
+  if ((email || sms) && !env.SITE_URL)
+    problems.push('SITE_URL: required once SMTP_URL or TWILIO_ACCOUNT_SID is set (the links in messages point to it)');
+  if (env.CONFIRMATION_REMINDER_DAYS !== undefined && env.CONFIRMATION_REMINDER_DAYS >= env.UNCONFIRMED_RETENTION_DAYS)
+    problems.push(
+      `CONFIRMATION_REMINDER_DAYS: must be fewer than UNCONFIRMED_RETENTION_DAYS (${env.UNCONFIRMED_RETENTION_DAYS}), so the reminder comes before the deletion; 0 sends none`,
+    );
+  if (env.SECRET_KEY_PREVIOUS && !env.SECRET_KEY)
+    problems.push('SECRET_KEY_PREVIOUS: needs SECRET_KEY, the new key it is kept beside');
+  if (env.SECRET_KEY_PREVIOUS && env.SECRET_KEY_PREVIOUS === env.SECRET_KEY)
+    problems.push('SECRET_KEY_PREVIOUS: must be the key used before SECRET_KEY, not the same one');
+  if (env.EMAIL_CONFIRMATION === 'on' && !email)
+    problems.push('EMAIL_CONFIRMATION: "on" needs email (SMTP_URL and MAIL_FROM) to send the confirmation');
+  return {
+    ...(email ? { email } : {}),
+    ...(sms ? { sms } : {}),
+    ...(env.SECRET_KEY ? { secretKey: env.SECRET_KEY } : {}),
+    ...(env.SECRET_KEY_PREVIOUS ? { previousSecretKey: env.SECRET_KEY_PREVIOUS } : {}),
+    smsConfirmation: env.SMS_CONFIRMATION,
+    emailConfirmation: email !== undefined && env.EMAIL_CONFIRMATION !== 'off',
+    unconfirmedRetentionDays: env.UNCONFIRMED_RETENTION_DAYS,
+    // Unset: a week, or the day before the deletion when the retention is shorter.
+    confirmationReminderDays: env.CONFIRMATION_REMINDER_DAYS ?? Math.min(7, env.UNCONFIRMED_RETENTION_DAYS - 1),
+    ...(env.MAIL_POSTAL_ADDRESS ? { postalAddress: env.MAIL_POSTAL_ADDRESS.trim() } : {}),
+    feedback: feedbackFrom(env, problems),
+  };
+}
+
+function feedbackFrom(env: Environment, problems: string[]): FeedbackConfig {
+  if (env.BOUNCE_IMAP_URL && !env.BOUNCE_ADDRESS)
+    problems.push('BOUNCE_IMAP_URL: needs BOUNCE_ADDRESS (the reports come back to bounces+…@ that address)');
+  if (Boolean(env.POSTMARK_WEBHOOK_USER) !== Boolean(env.POSTMARK_WEBHOOK_PASSWORD))
+    problems.push(
+      'POSTMARK_WEBHOOK_USER, POSTMARK_WEBHOOK_PASSWORD: set both (the webhook refuses everything otherwise)',
+    );
+  if (env.SES_SNS_BASE_URL && !env.SES_SNS_TOPIC_ARNS)
+    problems.push('SES_SNS_BASE_URL: only for tests, with SES_SNS_TOPIC_ARNS');
+  const anyProvider = [
+    env.BOUNCE_ADDRESS,
+    env.MAILGUN_WEBHOOK_SIGNING_KEY,
+    env.SES_SNS_TOPIC_ARNS,
+    env.POSTMARK_WEBHOOK_USER,
+    env.SENDGRID_WEBHOOK_PUBLIC_KEY,
+    env.RESEND_WEBHOOK_SECRET,
+  ].some(Boolean);
+  if (anyProvider && !env.SECRET_KEY)
+    problems.push('SECRET_KEY: required to hear back from providers (it signs the token each message carries)');
+  return {
+    ...(env.BOUNCE_ADDRESS ? { bounceAddress: env.BOUNCE_ADDRESS } : {}),
+    ...(env.BOUNCE_IMAP_URL ? { bounceImapUrl: env.BOUNCE_IMAP_URL, bounceMaxBytes: env.BOUNCE_MAX_BYTES } : {}),
+    ...(env.MAILGUN_WEBHOOK_SIGNING_KEY ? { mailgun: { signingKey: env.MAILGUN_WEBHOOK_SIGNING_KEY } } : {}),
+    ...(env.SES_SNS_TOPIC_ARNS
+      ? {
+          ses: {
+            topicArns: env.SES_SNS_TOPIC_ARNS.split(',').map((arn) => arn.trim()),
+            ...(env.SES_SNS_BASE_URL ? { snsBaseUrl: env.SES_SNS_BASE_URL.replace(/\/$/, '') } : {}),
+          },
+        }
+      : {}),
+    ...(env.POSTMARK_WEBHOOK_USER && env.POSTMARK_WEBHOOK_PASSWORD
+      ? { postmark: { user: env.POSTMARK_WEBHOOK_USER, password: env.POSTMARK_WEBHOOK_PASSWORD } }
+      : {}),
+    ...(env.SENDGRID_WEBHOOK_PUBLIC_KEY
+      ? { sendgrid: { publicKey: env.SENDGRID_WEBHOOK_PUBLIC_KEY.replace(/\s+/g, '') } }
+      : {}),
+    ...(env.RESEND_WEBHOOK_SECRET ? { resend: { secret: env.RESEND_WEBHOOK_SECRET } } : {}),
+  };
+}
+
+function emailFrom(env: Environment, problems: string[]): EmailConfig | undefined {
+  const dkimParts = [env.DKIM_DOMAIN, env.DKIM_SELECTOR, env.DKIM_PRIVATE_KEY];
+  if (dkimParts.some(Boolean) && !dkimParts.every(Boolean))
+    problems.push('DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY: set all three to sign, or none');
+  if (!env.SMTP_URL) {
+    if (env.MAIL_FROM) problems.push('SMTP_URL: needed with MAIL_FROM (where the email goes out)');
+    if (dkimParts.some(Boolean)) problems.push('SMTP_URL: needed with the DKIM keys');
+    return undefined;
+  }
+  if (!env.MAIL_FROM) {
+    problems.push('MAIL_FROM: needed with SMTP_URL (who the email is from, e.g. ScamSavvy <hello@scamsavvy.example>)');
+    return undefined;
+  }
+  return {
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM,
+    ...(env.DKIM_DOMAIN && env.DKIM_SELECTOR && env.DKIM_PRIVATE_KEY
+      ? {
+          dkim: {
+            domainName: env.DKIM_DOMAIN,
+            keySelector: env.DKIM_SELECTOR,
+            // A key kept on one line of an environment file has its line breaks written as \n.
+            privateKey: env.DKIM_PRIVATE_KEY.replace(/\\n/g, '\n'),
+          },
+        }
+      : {}),
+  };
+}
+
+function smsFrom(env: Environment, problems: string[]): SmsConfig | undefined {
+  const any = env.TWILIO_ACCOUNT_SID || env.TWILIO_AUTH_TOKEN || env.TWILIO_FROM || env.TWILIO_MESSAGING_SERVICE_SID;
+  if (!any) return undefined;
+  if (!env.TWILIO_ACCOUNT_SID || !env.TWILIO_AUTH_TOKEN) {
+    problems.push('TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN: set both to send texts');
+    return undefined;
+  }
+  if (!env.TWILIO_FROM && !env.TWILIO_MESSAGING_SERVICE_SID) {
+    problems.push('TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID: set one, so texts have a sender');
+    return undefined;
+  }
+  return {
+    provider: 'twilio',
+    accountSid: env.TWILIO_ACCOUNT_SID,
+    authToken: env.TWILIO_AUTH_TOKEN,
+    ...(env.TWILIO_FROM ? { from: env.TWILIO_FROM } : {}),
+    ...(env.TWILIO_MESSAGING_SERVICE_SID ? { messagingServiceSid: env.TWILIO_MESSAGING_SERVICE_SID } : {}),
+    apiBaseUrl: (env.TWILIO_API_BASE_URL ?? DEFAULT_TWILIO_API_BASE_URL).replace(/\/$/, ''),
+  };
+}

@@ -6,8 +6,9 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createBroadcastControl } from '../compose.js';
 import { messageWords } from '../messaging/message-words.js';
-import { twilioSignature } from '../messaging/twilio-sms-provider.js';
-import { configFor } from '../test/broadcast-setup.js';
+import { ACCOUNT_SID, AUTH_TOKEN, configFor } from '../test/broadcast-setup.js';
+import { textIn as signedTextIn } from '../test/text-in.js';
+
 import { buildTestApp } from '../test/build-test-app.js';
 import { SITE } from '../test/site.js';
 import { storeEngines, type StoreEngine } from '../test/store-engines.js';
@@ -15,8 +16,6 @@ import { startTwilioStandIn } from '../test/twilio-stand-in.js';
 import { createMessaging } from '../consent/create-messaging.js';
 
 const KEY = 'texts-proven-test-key-that-is-long-enough';
-const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
-const AUTH_TOKEN = 'a'.repeat(32);
 const FROM = '+15550001111';
 
 async function world(engine: StoreEngine, proof: 'reply' | 'notice' = 'reply') {
@@ -79,16 +78,7 @@ async function world(engine: StoreEngine, proof: 'reply' | 'notice' = 'reply') {
   }
   let sid = 0;
   async function textIn(from: string, body: string, messageSid = `SM${String((sid += 1)).padStart(32, '0')}`) {
-    const params = { MessageSid: messageSid, AccountSid: ACCOUNT_SID, From: from, To: FROM, Body: body };
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/sms/inbound',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': twilioSignature(AUTH_TOKEN, `${SITE}/api/sms/inbound`, params),
-      },
-      payload: new URLSearchParams(params).toString(),
-    });
+    const response = await signedTextIn(app, { from, to: FROM, body, messageSid });
     expect(response.statusCode).toBe(200);
     return messageSid;
   }

@@ -10,14 +10,14 @@ import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-si
 import { storeEngines } from '../test/store-engines.js';
 import { startTwilioStandIn, type TwilioStandIn } from '../test/twilio-stand-in.js';
 import { createMessaging, type Messaging } from './create-messaging.js';
+import { ACCOUNT_SID, AUTH_TOKEN } from '../test/broadcast-setup.js';
+import { textIn as signedTextIn } from '../test/text-in.js';
 import { twilioSignature } from '../messaging/twilio-sms-provider.js';
 import { messageWords } from '../messaging/message-words.js';
 
 import { SITE } from '../test/site.js';
 import { capturedLog } from '../test/captured-log.js';
 const SECRET_KEY = 'test-secret-key-that-is-long-enough-123';
-const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
-const AUTH_TOKEN = 'a'.repeat(32);
 
 interface Running {
   app: FastifyInstance;
@@ -221,22 +221,8 @@ describe('POST /api/sms/inbound', () => {
   let sids = 0;
   async function textIn(app: FastifyInstance, body: string, { from = '+15551234567', token = AUTH_TOKEN } = {}) {
     sids += 1;
-    const params = {
-      MessageSid: `SM${String(sids).padStart(32, '2')}`,
-      AccountSid: ACCOUNT_SID,
-      From: from,
-      To: '+15550001111',
-      Body: body,
-    };
-    return app.inject({
-      method: 'POST',
-      url: '/api/sms/inbound',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': twilioSignature(token, url, params),
-      },
-      payload: new URLSearchParams(params).toString(),
-    });
+    const messageSid = `SM${String(sids).padStart(32, '2')}`;
+    return signedTextIn(app, { from, to: '+15550001111', body, messageSid, token });
   }
 
   it('STOP stops texts to that number however it was typed, records it, and says so; START undoes it', async () => {

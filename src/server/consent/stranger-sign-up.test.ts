@@ -4,7 +4,8 @@
 // Twilio's API at the network's edge, on every engine the store suite runs on.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Db } from '../db/open-database.js';
-import { twilioSignature } from '../messaging/twilio-sms-provider.js';
+import { ACCOUNT_SID, AUTH_TOKEN } from '../test/broadcast-setup.js';
+import { textIn as signedTextIn } from '../test/text-in.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { SITE } from '../test/site.js';
 import { startSmtpSink, type ReceivedMail } from '../test/smtp-sink.js';
@@ -13,8 +14,6 @@ import { startTwilioStandIn } from '../test/twilio-stand-in.js';
 import type { Audience } from './contact-rule.js';
 import { createMessaging, type Messaging } from './create-messaging.js';
 
-const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
-const AUTH_TOKEN = 'a'.repeat(32);
 /** A broadcast's widest audience: everyone, the unconfirmed included (`--include-unconfirmed`). */
 const EVERYONE: Audience = { segment: 'all', confirmation: 'everyone' };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -83,22 +82,8 @@ async function start(engine: (typeof storeEngines)[number]) {
     return link!;
   }
   async function textIn(from: string, body: string) {
-    const params = {
-      MessageSid: `SM${from.replace(/\D/g, '').padEnd(32, '7')}`,
-      AccountSid: ACCOUNT_SID,
-      From: from,
-      To: '+15550001111',
-      Body: body,
-    };
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/sms/inbound',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': twilioSignature(AUTH_TOKEN, `${SITE}/api/sms/inbound`, params),
-      },
-      payload: new URLSearchParams(params).toString(),
-    });
+    const messageSid = `SM${from.replace(/\D/g, '').padEnd(32, '7')}`;
+    const response = await signedTextIn(app, { from, to: '+15550001111', body, messageSid });
     expect(response.statusCode).toBe(200);
   }
   return { app, db: db as Db, smtp, subscriptions, signUp, person, broadcastSays, confirm, textIn };

@@ -1,7 +1,7 @@
 // The confirmation emails and their one reminder, as a queue in the signups table: claimed with a
 // lease, sent, failed or dropped; the unconfirmed deleted after their time (docs/messaging.md).
-import { randomUUID } from 'node:crypto';
 import { DELETED_PERSON } from './opt-outs-repository.js';
+import { forgetPeopleInMessages } from './forget-people.js';
 import { isSignupId } from './column-types.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 
@@ -145,32 +145,15 @@ export class ConfirmationQueueRepository {
         .where('confirm_sent_at', '<', cutoff)
         .where('last_seen_at', '<', cutoff);
       await trx.deleteFrom('consent_events').where('signup_id', 'in', stale).execute();
-      // As a deletion deletes (opt-outs-repository.ts, remove): the message log and the owner's log
-      // keep their counts and lose the person; a broadcast's rows keep theirs under no one's id.
-      await trx
-        .updateTable('sent_messages')
-        .set({ signup_id: null, address_hash: null, provider_id: null, message_id: null })
-        .where('signup_id', 'in', stale)
-        .execute();
-      // The log's subject is text on PostgreSQL: the ids are read first to compare as text.
+      // As a deletion deletes (opt-outs-repository.ts, remove): the messages and the owner's log keep
+      // their counts and lose the person. The ids are read first (the log's subject is text on PostgreSQL).
       const ids = (await stale.execute()).map((row) => String(row.id));
+      await forgetPeopleInMessages(trx, ids);
       for (let start = 0; start < ids.length; start += 500)
         await trx
           .updateTable('owner_audit_log')
           .set({ subject: null, detail: DELETED_PERSON })
           .where('subject', 'in', ids.slice(start, start + 500))
-          .execute();
-      // One random id each (a broadcast holds a person once per channel), as a deletion does.
-      for (const { id } of await trx
-        .selectFrom('broadcast_messages')
-        .select('signup_id as id')
-        .distinct()
-        .where('signup_id', 'in', stale)
-        .execute())
-        await trx
-          .updateTable('broadcast_messages')
-          .set({ signup_id: randomUUID(), provider_id: null, error: null })
-          .where('signup_id', '=', id)
           .execute();
       // Whoever joined through their links is no longer tied to them (decision 039).
       await trx

@@ -2,7 +2,6 @@
 // its consent event and its suppression: leaving, deleting (delete means delete), STOP and START, a
 // provider's "cannot be reached" and the owner lifting it, a report's bounce or complaint, and an
 // emailed link proving the mailbox. Written once with Kysely for both engines.
-import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { isSignupId } from './column-types.js';
 import type { ConsentKind, ConsentSource } from './consent-events.table.js';
@@ -12,6 +11,7 @@ import { stamp, type QueryContext } from './sql-dialect.js';
 import { readSubscriber } from './subscribers-repository.js';
 import { addSuppressions, liftSuppressions, type Suppression } from './suppressions-repository.js';
 import { confirmNumber } from './joining-texts-repository.js';
+import { forgetPeopleInMessages } from './forget-people.js';
 import { OWN_REASONS, type AddressKind } from './suppressions.table.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -151,19 +151,8 @@ export class OptOutsRepository {
       const deleted = await trx.deleteFrom('signups').where('id', '=', id).executeTakeFirst();
       if (!person || Number(deleted.numDeletedRows) === 0) return false;
       await trx.deleteFrom('consent_events').where('signup_id', '=', id).execute();
-      // Everything else tied to them keeps its counts and loses the person (docs/messaging.md,
-      // "Each person's own data"): a broadcast's rows name a random id that leads nowhere, with no
-      // provider id or answer; the message log keeps each message's state, nothing that names them.
-      await trx
-        .updateTable('broadcast_messages')
-        .set({ signup_id: randomUUID(), provider_id: null, error: null })
-        .where('signup_id', '=', id)
-        .execute();
-      await trx
-        .updateTable('sent_messages')
-        .set({ signup_id: null, address_hash: null, provider_id: null, message_id: null })
-        .where('signup_id', '=', id)
-        .execute();
+      // Everything else tied to them keeps its counts and loses the person (forget-people.ts).
+      await forgetPeopleInMessages(trx, [id]);
       // The owner's log keeps that something was done, about "a person, deleted": no part of them.
       // Their email or whole number written in a line, matched literally (a typed % or _ is a letter,
       // not a wildcard), and a number only when it is one (7 digits or more): a made-up "+2026"

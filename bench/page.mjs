@@ -173,5 +173,5 @@ try {
   console.log(missed === 0 ? '\nEvery target met.' : `\n${missed} target(s) missed.`);
   if (missed > 0 && !values['report-only']) process.exitCode = 1;
 } finally {
-  stop();
+  await stop();
 }

@@ -1,5 +1,6 @@
 // Starting and stopping the server processes a benchmark drives (the production server or a bare one).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startBuiltServer } from '../scripts/built-server.mjs';
 import type { DatabaseConfig } from '../src/server/config.js';
 
 /** Resolves once the process answers at `url`; fails if it exits first or never answers. */
@@ -26,7 +27,8 @@ export async function stop(child: ChildProcess): Promise<void> {
 
 /**
  * The built production server on `port`, on this database, its rate limits lifted (one client sends
- * everything), started and answering; `env` adds or overrides settings.
+ * everything), started and answering (scripts/built-server.mjs, as the tests and scripts start it);
+ * `env` adds or overrides settings.
  */
 export async function startProductionServer(
   port: number,
@@ -36,26 +38,16 @@ export async function startProductionServer(
   // BENCH_SERVER_NODE_ARGS: Node's own flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
   // to see where its time goes (written when it stops).
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/node/server/index.js'], {
-    env: {
-      ...process.env,
-      ENV_FILE: '', // a .env in the checkout never reaches a measured server
-      PORT: String(port),
-      HOST: '127.0.0.1',
+  const server = await startBuiltServer(
+    port,
+    {
       DATABASE_URL: database.kind === 'sqlite' ? `sqlite:${database.file}` : database.url,
-      LOG_LEVEL: 'warn',
       SITE_URL: `http://127.0.0.1:${port}`,
       SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
       SIGNUP_RATE_LIMIT_PER_HOUR: '0',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  try {
-    await waitForServer(child, `http://127.0.0.1:${port}`);
-  } catch (error) {
-    await stop(child);
-    throw error;
-  }
-  return child;
+    { nodeArgs, showOutput: true },
+  );
+  return server.process;
 }

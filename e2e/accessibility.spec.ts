@@ -4,7 +4,7 @@ import { MIN_FORM_TIME_MS } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
 import { expectNoHorizontalOverflow, expectNoViolations } from './support/a11y';
 import { interceptProviders, TEST_IDS } from './support/providers';
-import { startServer, type RunningServer } from './support/servers';
+import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -139,7 +139,7 @@ test.describe('with analytics providers configured', () => {
   let dataDir: string;
   test.beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-a11y-'));
-    server = await startServer(4370 + test.info().workerIndex, {
+    server = await startBuiltServer(4370 + test.info().workerIndex, {
       ...TEST_IDS,
       DATABASE_URL: `sqlite:${path.join(dataDir, 'a11y.db')}`,
     });

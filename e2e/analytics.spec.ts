@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 import { MIN_FORM_TIME_MS } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
 import { interceptProviders, PROVIDER_SCRIPTS, TEST_IDS } from './support/providers';
-import { startServer, type RunningServer } from './support/servers';
+import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
 
 const run = promisify(execFile);
 
@@ -25,8 +25,12 @@ test.beforeAll(async () => {
   const port = 4350 + test.info().workerIndex * 2;
   const env = { ...TEST_IDS, SIGNUP_RATE_LIMIT_PER_MINUTE: '0', SIGNUP_RATE_LIMIT_PER_HOUR: '0' };
   [optIn, optOut] = await Promise.all([
-    startServer(port, { ...env, DATABASE_URL: `sqlite:${path.join(dataDir, 'in.db')}` }),
-    startServer(port + 1, { ...env, DATABASE_URL: `sqlite:${path.join(dataDir, 'out.db')}`, CONSENT_MODE: 'opt-out' }),
+    startBuiltServer(port, { ...env, DATABASE_URL: `sqlite:${path.join(dataDir, 'in.db')}` }),
+    startBuiltServer(port + 1, {
+      ...env,
+      DATABASE_URL: `sqlite:${path.join(dataDir, 'out.db')}`,
+      CONSENT_MODE: 'opt-out',
+    }),
   ]);
 });
 
@@ -314,7 +318,7 @@ test('the first-party funnel: events reach our database without a cookie, and si
   test.setTimeout(90_000); // a server of its own and two commands: up to 28 s with a CPU load beside the suite
   // A server of its own, so the counts below are this visit's alone.
   const file = path.join(dataDir, `funnel-${test.info().workerIndex}.db`);
-  const server = await startServer(4380 + test.info().workerIndex, {
+  const server = await startBuiltServer(4380 + test.info().workerIndex, {
     ...TEST_IDS,
     DATABASE_URL: `sqlite:${file}`,
     SIGNUP_RATE_LIMIT_PER_MINUTE: '0',

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { expect, test } from '@playwright/test';
-import { startServer, type RunningServer } from './support/servers';
+import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
 
 const run = promisify(execFile);
 const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -99,7 +99,7 @@ for (const [index, engine] of engines.entries()) {
         SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
         SIGNUP_RATE_LIMIT_PER_HOUR: '0',
       };
-      const server = await startServer(4362 + index, env);
+      const server = await startBuiltServer(4362 + index, env);
       servers.push(server);
       // A person who asked to be deleted: only the suppression of their address stays.
       expect((await signUp(server.url, 'gone@example.com', '+15550009999')).status).toBe(201);
@@ -146,7 +146,7 @@ for (const [index, engine] of engines.entries()) {
       for (const person of restored) expect(person).toEqual(live.get(person.id));
       expect((await command('suppressions', ['list'], restoredEnv)).stdout).toBe(suppressions);
 
-      const again = await startServer(4364 + index, restoredEnv);
+      const again = await startBuiltServer(4364 + index, restoredEnv);
       servers.push(again);
       expect((await signUp(again.url, 'after-the-restore@example.com')).status).toBe(201);
       expect((await command('suppressions', ['list'], restoredEnv)).stdout).toBe(suppressions);
@@ -221,7 +221,7 @@ test.describe("the server's own backups", () => {
       BACKUP_KEEP: '2',
       BACKUP_COMMAND: 'echo "remote: bucket not found" >&2; exit 4; true',
     };
-    const server = await startServer(4366, env);
+    const server = await startBuiltServer(4366, env);
     try {
       expect((await signUp(server.url, 'rosa@example.com')).status).toBe(201);
       // Waits for the fourth run: by then two backups were removed by the rotation.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test } from './fixtures';
-import { startServer } from './support/servers';
+import { startBuiltServer } from '../scripts/built-server.mjs';
 
 test('every kind of response carries the security headers', async ({ request }) => {
   const home = await request.get('/');
@@ -36,7 +36,7 @@ test('a locked database: 503 with a retry hint, logged once, and sign-ups work a
   // Two sign-ups each wait out SQLite's 5 s busy timeout: the default limit, sized for a busy machine.
   const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-outage-'));
   const file = path.join(dir, 'signups.db');
-  const server = await startServer(4344, {
+  const server = await startBuiltServer(4344, {
     DATABASE_URL: `sqlite:${file}`,
     LOG_LEVEL: 'info',
     SIGNUP_RATE_LIMIT_PER_MINUTE: '0',

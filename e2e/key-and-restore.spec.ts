@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { startServer } from './support/servers';
+import { startBuiltServer } from '../scripts/built-server.mjs';
 
 const run = promisify(execFile);
 const KEY = 'the-key-kept-with-the-backups-long-enough-1';
@@ -32,7 +32,7 @@ test('a restore is refused while the server runs; a server with another SECRET_K
       SECRET_KEY: KEY,
       RATE_LIMIT_SIGNUPS_PER_MINUTE: '0',
     };
-    const server = await startServer(4387, env);
+    const server = await startBuiltServer(4387, env);
     try {
       const signedUp = await fetch(`${server.url}/api/signups`, {
         method: 'POST',
@@ -59,7 +59,7 @@ test('a restore is refused while the server runs; a server with another SECRET_K
     }
 
     // A new machine, the data restored, and a key made afresh: refused before it serves anyone.
-    const wrong = await startServer(4388, { ...env, SECRET_KEY: ANOTHER }).catch((error: Error) => error);
+    const wrong = await startBuiltServer(4388, { ...env, SECRET_KEY: ANOTHER }).catch((error: Error) => error);
     expect(wrong).toBeInstanceOf(Error);
     expect((wrong as Error).message).toContain('SECRET_KEY does not match this database');
     expect((wrong as Error).message).not.toContain(KEY);

@@ -10,7 +10,7 @@ import { launchedHero, launchedSite } from '../src/client/launch-content';
 import { expect, test } from './fixtures';
 import { expectNoHorizontalOverflow, expectNoViolations } from './support/a11y';
 import { interceptProviders, TEST_IDS } from './support/providers';
-import { startServer, type RunningServer } from './support/servers';
+import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
 import { startStoreStandIn, type StoreStandIn } from './support/store-stand-in';
 
 const APP_STORE = 'https://apps.apple.com/us/app/scamsavvy/id1234567890';
@@ -47,12 +47,12 @@ test.beforeAll(async () => {
     BETA_ANDROID_URL: BETA_ANDROID,
   };
   [launched, withProviders] = await Promise.all([
-    startServer(port, {
+    startBuiltServer(port, {
       ...env,
       SITE_URL: `http://127.0.0.1:${port}`,
       DATABASE_URL: `sqlite:${launchedDatabase()}`,
     }),
-    startServer(port + 1, {
+    startBuiltServer(port + 1, {
       ...env,
       ...TEST_IDS,
       CONSENT_MODE: 'opt-out',
@@ -334,7 +334,9 @@ test('the first load stays within its budgets in launched mode too: 80 kB of scr
   expect(sentBytes).toBeLessThanOrEqual(FIRST_LOAD_BUDGET);
 });
 
-test('the launched page takes the largest text size at 320 px: nothing sideways, axe finds nothing', async ({ page }) => {
+test('the launched page takes the largest text size at 320 px: nothing sideways, axe finds nothing', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 320, height: 640 });
   await page.goto(`${launched.url}/`);
   await waitUntilRunning(page);

@@ -15,7 +15,7 @@ import { shareLinks, shareWords } from '../src/shared/share-content';
 import { MIN_FORM_TIME_MS, type SignupRecord } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
 import { expectNoHorizontalOverflow, expectNoViolations } from './support/a11y';
-import { startServer, type RunningServer } from './support/servers';
+import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
 
 const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
 const AUTH_TOKEN = 'f'.repeat(32);
@@ -33,7 +33,7 @@ test.beforeAll(async () => {
   sink = await startSmtpSink();
   twilio = await startTwilioStandIn({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN });
   const port = 4400 + test.info().workerIndex;
-  server = await startServer(port, {
+  server = await startBuiltServer(port, {
     DATABASE_URL: `sqlite:${path.join(dataDir, 'signups.db')}`,
     SITE_URL: `http://127.0.0.1:${port}`,
     SECRET_KEY: 'e2e-secret-key-that-is-long-enough-1234',

@@ -15,7 +15,7 @@ import { startSmtpSink, type SmtpSink } from '../src/server/test/smtp-sink';
 import { MIN_FORM_TIME_MS } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
 import { expectNoViolations } from './support/a11y';
-import { startServer, type RunningServer } from './support/servers';
+import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
 
 const run = promisify(execFile);
 const OWNER = 'owner@example.com';
@@ -104,7 +104,7 @@ async function startOwnerSite(engine: Engine, port: number, emailRate: string): 
     SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
     SIGNUP_RATE_LIMIT_PER_HOUR: '0',
   };
-  const server = await startServer(port, env);
+  const server = await startBuiltServer(port, env);
   return {
     server,
     sink,

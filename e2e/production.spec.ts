@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { chromium, expect, test } from '@playwright/test';
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 import { twilioSignature } from '../src/server/messaging/twilio-sms-provider';
-import { startServer, type RunningServer } from './support/servers';
+import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
 
 const DOMAIN = 'scamsavvy.test';
 const APP_PORT = 4361;
@@ -96,7 +96,7 @@ test.describe('behind Caddy, through HTTPS', () => {
       TWILIO_FROM: '+15550001111',
       TWILIO_API_BASE_URL: 'http://127.0.0.1:9',
     };
-    server = await startServer(APP_PORT, env);
+    server = await startBuiltServer(APP_PORT, env);
     // The shipped Caddyfile, with only the domain and the app's port changed, under the test's own
     // global options: its ports, its own certificate authority (not the machine's trust store).
     const site = readFileSync('deploy/Caddyfile', 'utf8')

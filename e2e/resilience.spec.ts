@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { expect, test } from './fixtures';
-import { startServer, type RunningServer } from './support/servers';
+import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
 
 const run = promisify(execFile);
 const noLimits = { SIGNUP_RATE_LIMIT_PER_MINUTE: '0', SIGNUP_RATE_LIMIT_PER_HOUR: '0' };
@@ -74,7 +74,7 @@ test.describe('SQLite', () => {
 
   test('SIGTERM: stops taking connections, finishes what is in flight, closes the store, exits 0', async () => {
     const databaseUrl = `sqlite:${path.join(dir, 'signups.db')}`;
-    const server = await startServer(4341, { DATABASE_URL: databaseUrl, ...noLimits });
+    const server = await startBuiltServer(4341, { DATABASE_URL: databaseUrl, ...noLimits });
     const load = drive(server, 'term');
     await load.reached(200);
     const exitCode = await server.stop(); // SIGTERM while requests are in flight
@@ -86,7 +86,10 @@ test.describe('SQLite', () => {
   });
 
   test('SIGTERM: a client holding a half-sent request cannot hold the stop for long', async () => {
-    const server = await startServer(4345, { DATABASE_URL: `sqlite:${path.join(dir, 'signups.db')}`, ...noLimits });
+    const server = await startBuiltServer(4345, {
+      DATABASE_URL: `sqlite:${path.join(dir, 'signups.db')}`,
+      ...noLimits,
+    });
     const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.on('error', () => undefined);
@@ -105,13 +108,13 @@ test.describe('SQLite', () => {
     test.setTimeout(90_000); // up to 29 s with a CPU load beside the suite: room to spare
     const file = path.join(dir, 'signups.db');
     const databaseUrl = `sqlite:${file}`;
-    const server = await startServer(4342, { DATABASE_URL: databaseUrl, ...noLimits });
+    const server = await startBuiltServer(4342, { DATABASE_URL: databaseUrl, ...noLimits });
     const load = drive(server, 'kill');
     await load.reached(1500);
     server.process.kill('SIGKILL');
     await load.stop();
 
-    const restarted = await startServer(4342, { DATABASE_URL: databaseUrl, ...noLimits });
+    const restarted = await startBuiltServer(4342, { DATABASE_URL: databaseUrl, ...noLimits });
     await restarted.stop();
     const stored = await exportedEmails(databaseUrl);
     expect(load.acknowledged.filter((email) => !stored.has(email))).toEqual([]);
@@ -135,14 +138,14 @@ test.describe('PostgreSQL', () => {
     try {
       const url = new URL(base ?? '');
       url.searchParams.set('options', `-c search_path=${schema}`);
-      const server = await startServer(4343, { DATABASE_URL: url.toString(), ...noLimits });
+      const server = await startBuiltServer(4343, { DATABASE_URL: url.toString(), ...noLimits });
       const load = drive(server, 'pgkill');
       await load.reached(1500);
       server.process.kill('SIGKILL');
       await load.stop();
       const stored = await exportedEmails(url.toString());
       expect(load.acknowledged.filter((email) => !stored.has(email))).toEqual([]);
-      const restarted = await startServer(4343, { DATABASE_URL: url.toString(), ...noLimits });
+      const restarted = await startBuiltServer(4343, { DATABASE_URL: url.toString(), ...noLimits });
       expect((await fetch(`${restarted.url}/api/ready`)).status).toBe(200);
       await restarted.stop();
     } finally {

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { expect, test } from './fixtures';
-import { startServer, type RunningServer } from './support/servers';
+import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 
@@ -41,7 +41,7 @@ test.describe('two instances on one PostgreSQL', () => {
       LOG_LEVEL: 'info', // so a stop that hangs shows how far shutdown got
     };
     // Both start (and migrate) at once: the migration lock makes them take turns.
-    servers = await Promise.all([startServer(4331, env), startServer(4332, env)]);
+    servers = await Promise.all([startBuiltServer(4331, env), startBuiltServer(4332, env)]);
 
     const people = 300;
     const submissions = Array.from({ length: people * 2 }, (_, index) => ({

@@ -74,6 +74,6 @@ try {
   }
 } finally {
   await browser.close();
-  stop();
+  await stop();
   await sink.stop();
 }

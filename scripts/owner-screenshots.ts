@@ -199,6 +199,6 @@ try {
   console.log('docs/screenshots/owner-sign-in-desktop-1280.png');
 } finally {
   await browser.close();
-  stop();
+  await stop();
   rmSync(dir, { recursive: true, force: true });
 }

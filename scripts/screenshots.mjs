@@ -63,7 +63,7 @@ try {
   }
 } finally {
   await browser.close();
-  stop();
+  await stop();
 }
 
 // The launched page (SITE_MODE=launched), for a visitor without analytics configured.
@@ -88,5 +88,5 @@ try {
   }
 } finally {
   await launchedBrowser.close();
-  launched.stop();
+  await launched.stop();
 }

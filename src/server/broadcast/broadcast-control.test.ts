@@ -29,6 +29,24 @@ for (const engine of storeEngines) {
       expect((await store.broadcasts.get('launch'))?.state).toBe('ready');
     });
 
+    it('one start of a send reads the broadcast once and changes its state in one update', async () => {
+      const { store, broadcasts, sink } = await setup(engine.name);
+      await addPeople(store, 2);
+      const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      await store.broadcasts.setState(broadcast.id, 'paused', ['ready']);
+      const counted = { reads: 0, updates: 0 };
+      const repository = store.broadcasts;
+      const { get, setState, moveState } = repository;
+      repository.get = (...args) => ((counted.reads += 1), get.apply(repository, args));
+      repository.setState = (...args) => ((counted.updates += 1), setState.apply(repository, args));
+      repository.moveState = (...args) => ((counted.updates += 1), moveState.apply(repository, args));
+      const control = createBroadcastControl(configFor(sink.url), store);
+      const start = await control.startFromCommand('launch', { workers: 1, resume: true, resendUnknown: true });
+      expect(start.broadcast).toMatchObject({ state: 'sending', startedAt: expect.any(String) });
+      expect(counted).toEqual({ reads: 1, updates: 1 });
+      expect((await get.call(repository, 'launch'))?.state).toBe('sending');
+    });
+
     it('a paused broadcast: the command goes on only by resume, the dashboard’s one button resumes', async () => {
       const { store, broadcasts, control } = await setup(engine.name);
       await addPeople(store, 2);

@@ -219,6 +219,7 @@ export class BroadcastControl {
     }: { workers: number; resume: boolean; resendUnknown: boolean; despiteHealth?: boolean; afterRestore?: boolean },
   ): Promise<SendStart> {
     checkSenderCount(this.db.outbox.engine, workers);
+    // The broadcast is read once here and its state changed in one update at the end.
     const broadcast = await this.broadcasts.get(name);
     await this.preflight(broadcast, { resume, despiteHealth, afterRestore });
     const start: Omit<SendStart, 'broadcast'> = {};
@@ -226,17 +227,19 @@ export class BroadcastControl {
       start.resumed = await this.db.broadcastPauses.clearPauses(broadcast.id);
       if (await this.runningElsewhere(broadcast)) {
         start.resumedInPlace = true;
-        return { broadcast: await this.broadcasts.get(name), ...start };
+        return { broadcast, ...start };
       }
     }
-    if (resendUnknown) {
-      start.requeued = await this.db.outbox.requeueUnknown(broadcast.id);
-      if (start.requeued > 0) await changeState(this.db.broadcasts, broadcast.id, 'reopen');
-    }
-    if (resume && !(await changeState(this.db.broadcasts, broadcast.id, 'resume')) && broadcast.state !== 'sending')
-      start.notPaused = broadcast.state;
-    await changeState(this.db.broadcasts, broadcast.id, 'start');
-    return { broadcast: await this.broadcasts.get(name), ...start };
+    if (resendUnknown) start.requeued = await this.db.outbox.requeueUnknown(broadcast.id);
+    if (resume && broadcast.state !== 'paused' && broadcast.state !== 'sending') start.notPaused = broadcast.state;
+    // To sending from ready; from paused on resume; from finished when unknown messages go again.
+    const from: BroadcastState[] = [
+      'ready',
+      ...(resume ? ['paused' as const] : []),
+      ...(start.requeued ? ['finished' as const] : []),
+    ];
+    const moved = await this.db.broadcasts.moveState(broadcast.id, 'sending', from);
+    return { broadcast: moved ?? broadcast, ...start };
   }
 
   /**

@@ -106,8 +106,13 @@ export class BroadcastsRepository {
 
   /** Moves the broadcast to `to` if it is in one of `from`; true when it moved. */
   async setState(broadcastId: number, to: BroadcastState, from: BroadcastState[]): Promise<boolean> {
+    return (await this.moveState(broadcastId, to, from)) !== undefined;
+  }
+
+  /** The same move in the same one statement, returning the broadcast as it now is (undefined: not moved). */
+  async moveState(broadcastId: number, to: BroadcastState, from: BroadcastState[]): Promise<Broadcast | undefined> {
     const at = stamp(this.context);
-    const result = await this.context.db
+    const row = await this.context.db
       .updateTable('broadcasts')
       .set({
         state: to,
@@ -117,8 +122,9 @@ export class BroadcastsRepository {
       })
       .where('id', '=', broadcastId)
       .where('state', 'in', from)
+      .returningAll()
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return row ? this.broadcastFrom(row) : undefined;
   }
 
   /** resume --despite-health: the owner goes on knowingly; the rates no longer pause this broadcast. */

@@ -99,6 +99,26 @@ for (const engine of storeEngines) {
       expect((await store.backgroundJobs.list())[0]?.lastSummary).toBe('sent 1');
     });
 
+    it('records a woken run that found nothing to do when the job had failed: it works again', async () => {
+      const store = await open();
+      const jobs = new JobRunner({ records: store.backgroundJobs, logger: capturedLog().logger });
+      onTestFinished(() => jobs.stop());
+      let runs = 0;
+      jobs.add('joining-texts', async () => {
+        runs += 1;
+        if (runs === 1) throw new Error('the provider is away');
+        return undefined;
+      });
+      await jobs.start();
+      await until(
+        async () => (await store.backgroundJobs.list())[0]?.lastOutcome === 'failed',
+        'the failure on record',
+      );
+      jobs.wake('joining-texts');
+      await until(async () => (await store.backgroundJobs.list())[0]?.lastOutcome === 'ok', 'the recovery on record');
+      expect((await store.backgroundJobs.list())[0]).toMatchObject({ failuresInRow: 0, lastSummary: 'nothing to do' });
+    });
+
     it('backs a failing job off, says why in its own words, keeps the failure, and says when it works again', async () => {
       const store = await open();
       // An interval longer than the first retry: the failure's back-off is what sets the next run.

@@ -146,7 +146,8 @@ export class JobRunner {
       let outcome: 'ok' | 'failed';
       try {
         const done = await job.run(this.controller.signal);
-        if (woken && !done) return;
+        // Woken, healthy, and nothing to do: nothing worth a record (after a failure it is recorded).
+        if (woken && !done && job.failuresInRow === 0) return;
         said = done || 'nothing to do';
         outcome = 'ok';
         if (job.failuresInRow > 0) log.info({ after: job.failuresInRow }, `${does}: works again`);

@@ -372,6 +372,9 @@ for (const [index, engine] of engines.entries()) {
     let records: { look: string; correct: string };
 
     test.beforeAll(async ({ browser }) => {
+      // A hang guard, not a speed limit: the seeding runs four owner commands (each an npm and a tsx
+      // start) besides the server and fifty sign-ups, which takes over a minute on a slow machine.
+      test.setTimeout(240_000);
       // 4700 up: no other spec's servers are there (launch-mode.spec.ts has 4600 up).
       site = await startOwnerSite(engine, 4700 + index * 50 + test.info().workerIndex, '50');
       const [first, second] = await signUpPeople(site.server, OTHERS);

@@ -23,7 +23,7 @@ const at = (time: string) => `${time.slice(0, 16).replace('T', ' ')} UTC`;
 
 function every(ms: number): string {
   const minutes = Math.round(ms / 60_000);
-  if (minutes < 1) return `every ${plural(Math.max(1, Math.round(ms / 1000)), 'second')}`;
+  if (ms < 60_000) return `every ${plural(Math.max(1, Math.round(ms / 1000)), 'second')}`;
   if (minutes === 1) return 'every minute';
   if (minutes % 60 === 0) return minutes === 60 ? 'every hour' : `every ${minutes / 60} hours`;
   return `every ${minutes} minutes`;

@@ -282,12 +282,15 @@ test.describe('the systemd unit', () => {
       const wrapper = path.resolve('deploy/scamsavvy');
       await run(wrapper, ['db:migrate'], { env });
       // Typed in another folder: a relative --out is found there, not in the project's folder.
-      const { stdout } = await run(wrapper, ['db:backup', '--', '--out', 'first.sqlite'], { env, cwd: dir });
+      const { stdout } = await run(wrapper, ['db:backup', '--out', 'first.sqlite'], { env, cwd: dir });
       expect(stdout).toContain(`Backed up the SQLite file ${dir}/signups.db to ${dir}/first.sqlite`);
+      // npm's "--" typed out of habit means the same.
+      const again = await run(wrapper, ['db:backup', '--', '--out', 'second.sqlite'], { env, cwd: dir });
+      expect(again.stdout).toContain(`Backed up the SQLite file ${dir}/signups.db to ${dir}/second.sqlite`);
       const usage = await run('deploy/scamsavvy', [], { env }).catch(
         (error: { code: number; stdout: string }) => error,
       );
-      expect(usage).toMatchObject({ code: 2, stdout: expect.stringContaining('Usage: sudo scamsavvy SCRIPT') });
+      expect(usage).toMatchObject({ code: 2, stdout: expect.stringContaining('Usage: sudo scamsavvy COMMAND') });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,4 +1,4 @@
-// `npm run db:backup -- --out FILE`: a checked copy of the live database, made while the server runs.
+// `sudo scamsavvy db:backup --out FILE`: a checked copy of the live database, made while the server runs.
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../server/config.js';
@@ -20,16 +20,18 @@ import {
   runCli,
   TERMINAL,
   type Output,
+  ON_YOUR_COMPUTER,
 } from './cli-support.js';
 
-const usage = `Usage: npm run --silent db:backup -- --out FILE
-       npm run --silent db:backup              (into BACKUP_DIR, when it is set)
+const usage = `Usage: sudo scamsavvy db:backup --out FILE
+       sudo scamsavvy db:backup              (into BACKUP_DIR, when it is set)
 
 Makes a consistent copy of the database DATABASE_URL names while the server runs and takes sign-ups
 (SQLite: VACUUM INTO, never a copy of the file; PostgreSQL: pg_dump in its custom format), checks it
 (it is whole, it is this product's, every table's rows), and says what it holds. The copy is written
 under a temporary name and renamed when it is complete and checked; only its owner can read it.
-  --out FILE   where the copy goes; it must not exist yet. A folder: the copy is named by the time in it`;
+  --out FILE   where the copy goes; it must not exist yet. A folder: the copy is named by the time in it
+${ON_YOUR_COMPUTER}`;
 
 /** Said with every backup: the copy's suppression list and links are unreadable without the key (decision 041). */
 export const KEY_WITH_BACKUPS =

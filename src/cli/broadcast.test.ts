@@ -50,7 +50,7 @@ afterEach(async () => {
   await sink.stop();
 });
 
-describe('npm run broadcast', () => {
+describe('sudo scamsavvy broadcast', () => {
   it('creates, previews, tests, sends once and reports, as the runbook says', async () => {
     const emails = await addPeople(5);
     const created = await run('create', '--name', 'launch', '--template', 'launch');
@@ -94,7 +94,7 @@ describe('npm run broadcast', () => {
     expect((await run('pause', 'launch')).out).toContain('Paused "launch"');
     const refused = await run('send', 'launch');
     expect(refused.code).toBe(1);
-    expect(refused.err).toContain('"launch" is paused. Go on with: npm run broadcast -- resume launch');
+    expect(refused.err).toContain('"launch" is paused. Go on with: sudo scamsavvy broadcast resume launch');
     expect(sink.messages()).toHaveLength(0);
     const resumed = await run('resume', 'launch');
     expect(resumed.code).toBe(0);
@@ -197,9 +197,9 @@ describe('npm run broadcast', () => {
     const status = await run('status', 'launch');
     expect(status.out).toMatch(/^Email paused since \d\d:\d\d UTC: The mail server refused our sign-in/m);
     expect(status.out).toContain('  Its answer: "535 Authentication failed"');
-    expect(status.out).toContain('When it is put right: npm run broadcast -- resume launch');
+    expect(status.out).toContain('When it is put right: sudo scamsavvy broadcast resume launch');
     expect(status.out).toContain(
-      "2 failed by no fault of the person's and can go again: npm run broadcast -- retry launch",
+      "2 failed by no fault of the person's and can go again: sudo scamsavvy broadcast retry launch",
     );
     const list = await run('list');
     expect(list.out).toMatch(/\n {21}email paused: The mail server refused our sign-in/);
@@ -209,7 +209,7 @@ describe('npm run broadcast', () => {
     expect(retried.out).toContain('Queued again: 2 messages.');
     expect(retried.out).toMatch(/ {2}Email, 1: .*sign-in/);
     expect(retried.out).toContain('Not queued: 1 message whose address or number the provider said cannot be reached.');
-    expect(retried.out).toContain('Send them with: npm run broadcast -- resume launch');
+    expect(retried.out).toContain('Send them with: sudo scamsavvy broadcast resume launch');
     // Without anyone at the keyboard, the undeliverable ones need saying twice.
     const unasked = await run('retry', 'launch', '--include-undeliverable');
     expect(unasked.code).toBe(1);
@@ -266,7 +266,7 @@ describe('npm run broadcast', () => {
     expect(status.out).toMatch(
       /^Held: 1 \(each paused the channel twice; everyone else went on\):\n {2}Email to pe•••@example\.com: 554 5\.7\.1 Relay access denied$/m,
     );
-    expect(status.out).toContain('Once what held them is fixed: npm run broadcast -- retry launch --held');
+    expect(status.out).toContain('Once what held them is fixed: sudo scamsavvy broadcast retry launch --held');
     expect(status.out).not.toMatch(/person\d@example\.com/);
 
     const plain = await run('retry', 'launch');

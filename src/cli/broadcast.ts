@@ -1,4 +1,4 @@
-// `npm run broadcast -- COMMAND`: launch day from the owner's terminal (docs/launch-day.md). Reads
+// `sudo scamsavvy broadcast COMMAND`: launch day from the owner's terminal (docs/launch-day.md). Reads
 // the arguments and runs the command's file in broadcast/; the rules are BroadcastControl's.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.js';
@@ -16,9 +16,9 @@ import { status } from './broadcast/status.js';
 import { test } from './broadcast/test.js';
 import { topUp } from './broadcast/top-up.js';
 import { worker } from './broadcast/worker.js';
-import { CliError, isEntryPoint, openStoreForCli, runCli, TERMINAL } from './cli-support.js';
+import { CliError, isEntryPoint, ON_YOUR_COMPUTER, openStoreForCli, runCli, TERMINAL } from './cli-support.js';
 
-const usage = `Usage: npm run --silent broadcast -- COMMAND [options]
+const usage = `Usage: sudo scamsavvy broadcast COMMAND [options]
 
 Launch day: tell everyone on the list once (docs/launch-day.md). Reads the database DATABASE_URL names
 and sends through SMTP_URL and TWILIO_* like the server.
@@ -32,7 +32,7 @@ and sends through SMTP_URL and TWILIO_* like the server.
       (BROADCAST_EMAIL_RATE) and texts (BROADCAST_SMS_RATE). Safe to run again after a crash: it goes on
       where it stopped, and sends nobody anything twice. After a restore that could not read the
       database it replaced, it refuses until you import your providers' suppression lists
-      (npm run suppressions -- import FILE) or say with --after-restore that nothing was missed.
+      (sudo scamsavvy suppressions import FILE) or say with --after-restore that nothing was missed.
   status NAME      Queued, sent, failed, skipped and unknown; held messages by person, with the answer.
   pause NAME       Senders stop after the messages they are sending now.
   resume NAME [send's options] [--despite-health] [--after-restore]
@@ -44,7 +44,8 @@ and sends through SMTP_URL and TWILIO_* like the server.
       twice), once what held them is fixed. With --include-undeliverable (asked once more, or --yes),
       also those whose address or number the provider said cannot be reached.
   top-up NAME      Adds people who signed up since it was created.
-  list             Every broadcast.`;
+  list             Every broadcast.
+${ON_YOUR_COMPUTER}`;
 
 export async function main(argv: string[], output: Output = TERMINAL): Promise<number> {
   let parsed;
@@ -91,7 +92,7 @@ export async function main(argv: string[], output: Output = TERMINAL): Promise<n
     return 2;
   }
   if (needsName.includes(command) && !name) {
-    output.err.write(`${command} needs the broadcast's name: npm run broadcast -- ${command} NAME\n`);
+    output.err.write(`${command} needs the broadcast's name: sudo scamsavvy broadcast ${command} NAME\n`);
     return 2;
   }
   if (extra.length > 0 || (!needsName.includes(command) && name)) {

@@ -1,4 +1,4 @@
-// `npm run db:check`: is the database whole, and do its migrations match this release; or the same of a backup file.
+// `sudo scamsavvy db:check`: is the database whole, and do its migrations match this release; or the same of a backup file.
 import { loadConfig } from '../server/config.js';
 import { checkBackupFile, checkLiveDatabase, type CheckAnswer } from '../server/backups/database-check.js';
 import { BackupError } from '../server/db/database-errors.js';
@@ -12,16 +12,18 @@ import {
   runCli,
   TERMINAL,
   type Output,
+  ON_YOUR_COMPUTER,
 } from './cli-support.js';
 
-const usage = `Usage: npm run --silent db:check
-       npm run --silent db:check -- --file FILE
+const usage = `Usage: sudo scamsavvy db:check
+       sudo scamsavvy db:check --file FILE
 
 Checks the database DATABASE_URL names: that it is whole (SQLite's integrity_check; PostgreSQL: that
 every table reads), and that its migrations match this release. With --file, checks a backup the
 same way a restore would. Says what it found in plain words and what it holds.
 Exit code 0: all is well. 1: something needs doing, and the answer says what.
-  --file FILE   a backup made by db:backup or BACKUP_DIR, instead of the live database`;
+  --file FILE   a backup made by db:backup or BACKUP_DIR, instead of the live database
+${ON_YOUR_COMPUTER}`;
 
 export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
   const flags = readFlags(argv, { file: { type: 'string' } }, usage, { out, err });

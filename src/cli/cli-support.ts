@@ -11,6 +11,13 @@ import { loadSettingsFiles } from '../server/settings-files.js';
 import { openDatabase, type Db } from '../server/db/open-database.js';
 import { NotMigratedError } from '../server/db/database-errors.js';
 
+/**
+ * Every usage text shows a command as the owner types it on the server docs/production.md sets up
+ * (the deploy/ wrapper); its last line says the same command's form in a development checkout.
+ */
+export const ON_YOUR_COMPUTER =
+  'In the project folder on your own computer: npm run --silent COMMAND -- OPTIONS (docs/commands.md).';
+
 export class CliError extends Error {}
 
 /** Where a command writes: standard output and error, or a test's collectors. */

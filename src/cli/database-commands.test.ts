@@ -29,7 +29,7 @@ beforeEach(async () => {
   };
 });
 
-describe('npm run db:backup', () => {
+describe('sudo scamsavvy db:backup', () => {
   it('copies, checks and says what the copy holds; the dashboard has the run', async () => {
     const out = path.join(dir, 'copy.sqlite');
     const result = await runCommand(backup, ['--out', out]);
@@ -109,7 +109,7 @@ describe('a file the owner names', () => {
   });
 });
 
-describe('npm run db:check', () => {
+describe('sudo scamsavvy db:check', () => {
   it('says all is well of a whole, current database (exit 0)', async () => {
     const result = await runCommand(check, []);
     expect(result.code, result.err).toBe(0);
@@ -126,7 +126,7 @@ describe('npm run db:check', () => {
     expect(result.code).toBe(1);
     expect(result.err).toMatch(
       new RegExp(
-        `^To do: the SQLite file .*old\\.db needs \\d+ migrations this release has \\(.*${sqliteMigrations.at(-1)!.version} ${sqliteMigrations.at(-1)!.name}\\)\\. The server runs them when it starts; npm run db:migrate runs them now\\.`,
+        `^To do: the SQLite file .*old\\.db needs \\d+ migrations this release has \\(.*${sqliteMigrations.at(-1)!.version} ${sqliteMigrations.at(-1)!.name}\\)\\. The server runs them when it starts; sudo scamsavvy db:migrate runs them now\\.`,
       ),
     );
   });
@@ -147,7 +147,7 @@ describe('npm run db:check', () => {
   });
 });
 
-describe('npm run db:restore', () => {
+describe('sudo scamsavvy db:restore', () => {
   it('refuses the live database without --replace; with it, keeps a copy of what was there and says where', async () => {
     const out = path.join(dir, 'copy.sqlite');
     await runCommand(backup, ['--out', out]);

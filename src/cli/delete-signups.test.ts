@@ -153,7 +153,7 @@ describe('signups:delete', () => {
 
     expect(code).toBe(2);
     expect(out).toBe('');
-    expect(err).toContain('Usage: npm run --silent signups:delete -- --email ADDRESS');
+    expect(err).toContain('Usage: sudo scamsavvy signups:delete --email ADDRESS');
     expect(await afterwards((store) => store.signups.count())).toBe(1);
   });
 

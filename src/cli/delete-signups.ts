@@ -1,23 +1,32 @@
-// `npm run signups:delete -- --email ADDRESS | --phone NUMBER`: deletes a person's sign-up on their request.
+// `sudo scamsavvy signups:delete --email ADDRESS | --phone NUMBER`: deletes a person's sign-up on their request.
 import { emailKey, normalisePhone, PHONE_PATTERN } from '../shared/signup-schema.js';
 import { loadConfig } from '../server/config.js';
 import { compose } from '../server/compose.js';
 import { phoneEnd, storedForms, toE164 } from '../server/messaging/phone.js';
 import type { Db } from '../server/db/open-database.js';
 import type { Subscriber } from '../server/db/subscribers-repository.js';
-import { isEntryPoint, openStoreForCli, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
+import {
+  isEntryPoint,
+  openStoreForCli,
+  readFlags,
+  runCli,
+  TERMINAL,
+  type Output,
+  ON_YOUR_COMPUTER,
+} from './cli-support.js';
 import { plural } from '../shared/plain-numbers.js';
 
-const usage = `Usage: npm run --silent signups:delete -- --email ADDRESS
-       npm run --silent signups:delete -- --phone NUMBER
-       npm run --silent signups:delete -- --email ADDRESS --phone NUMBER
+const usage = `Usage: sudo scamsavvy signups:delete --email ADDRESS
+       sudo scamsavvy signups:delete --phone NUMBER
+       sudo scamsavvy signups:delete --email ADDRESS --phone NUMBER
 
 Deletes, when a person asks, every sign-up with this email (in any capitals) or this phone number
 (however it was typed: +1 555 123 4567, 15551234567, 555-123-4567), with its consent history, and
 says what it deleted. Only a scrambled code of the email and phone is kept (a keyed hash, which
 needs SECRET_KEY), so no later message reaches them. Reads the database DATABASE_URL names.
   --email ADDRESS   the email they signed up with
-  --phone NUMBER    the phone number they gave`;
+  --phone NUMBER    the phone number they gave
+${ON_YOUR_COMPUTER}`;
 
 /** "r•••@example.com": enough to tell people apart, not the whole address. */
 function hiddenEmail(email: string): string {

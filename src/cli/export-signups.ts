@@ -1,9 +1,17 @@
-// `npm run signups:export -- --format csv|json [--since DATE] [--beta-only] [--out FILE]`: sign-ups, for the owner.
+// `sudo scamsavvy signups:export --format csv|json [--since DATE] [--beta-only] [--out FILE]`: sign-ups, for the owner.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { exportFormats, exportSignups, type ExportFormat } from '../server/signups/signup-export.js';
-import { fileProblem, openStoreForCli, ownerPath, parseSince, readFlags, runCli } from './cli-support.js';
+import {
+  fileProblem,
+  openStoreForCli,
+  ownerPath,
+  parseSince,
+  readFlags,
+  runCli,
+  ON_YOUR_COMPUTER,
+} from './cli-support.js';
 
-const usage = `Usage: npm run --silent signups:export -- --format csv|json [--since DATE] [--beta-only] [--out FILE]
+const usage = `Usage: sudo scamsavvy signups:export --format csv|json [--since DATE] [--beta-only] [--out FILE]
 
 Writes sign-ups, one record per person, with where they came from: id, name, phone, email,
 betaTesting, timestamp, lastSeenAt, signupCount, utmSource, utmMedium, utmCampaign, utmTerm,
@@ -11,7 +19,8 @@ utmContent, referrer, landingPath, button, consentVersion. Reads the database DA
   --format csv|json   CSV (RFC 4180, header row, safe to open in a spreadsheet) or a JSON array
   --since DATE        only sign-ups first made on or after DATE (2026-11-01, or a full ISO time)
   --beta-only         only people who asked to beta test
-  --out FILE          write to FILE instead of standard output`;
+  --out FILE          write to FILE instead of standard output
+${ON_YOUR_COMPUTER}`;
 
 async function main(argv: string[]): Promise<number> {
   const flags = readFlags(

@@ -1,4 +1,4 @@
-// `npm run jobs`: the list of recurring jobs with what the record says of each, in-process against
+// `sudo scamsavvy jobs`: the list of recurring jobs with what the record says of each, in-process against
 // a temporary SQLite database a runner has written to.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../server/db/open-database.js';
@@ -21,7 +21,7 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-describe('npm run jobs', () => {
+describe('sudo scamsavvy jobs', () => {
   it('lists every job of the list, and what each did last as the server recorded it', async () => {
     const before = await runCommand(main, []);
     expect(before.code).toBe(0);

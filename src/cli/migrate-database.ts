@@ -1,4 +1,4 @@
-// `npm run db:migrate`: creates or updates the sign-up tables in the database DATABASE_URL names.
+// `sudo scamsavvy db:migrate`: creates or updates the sign-up tables in the database DATABASE_URL names.
 import { CliError, openStoreForCli, runCli } from './cli-support.js';
 
 runCli(async () => {

@@ -51,7 +51,7 @@ describe('owner commands', () => {
       out: '',
       err: 'owner@example.com is not an owner.\n',
     });
-    expect((await run('list')).out).toBe('No owners yet. Add one: npm run owner:add -- --email you@example.com\n');
+    expect((await run('list')).out).toBe('No owners yet. Add one: sudo scamsavvy owner:add --email you@example.com\n');
   });
 
   it('prints a sign-in link that the database knows only by its hash', async () => {
@@ -74,7 +74,7 @@ describe('owner commands', () => {
     expect(await run('link', '--email', 'stranger@example.com')).toEqual({
       code: 1,
       out: '',
-      err: 'stranger@example.com is not an owner. Add them first: npm run owner:add -- --email stranger@example.com\n',
+      err: 'stranger@example.com is not an owner. Add them first: sudo scamsavvy owner:add --email stranger@example.com\n',
     });
     expect((await run('add', '--email', 'not an address')).err).toBe(
       '--email must be an email address, not "not an address".\n',

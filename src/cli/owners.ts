@@ -1,4 +1,4 @@
-// `npm run owner:add|owner:remove|owner:list|owner:link`: who may sign in to the dashboard, and a
+// `sudo scamsavvy owner:add|owner:remove|owner:list|owner:link`: who may sign in to the dashboard, and a
 // sign-in link for an owner whose email is not set up (docs/owner-guide.md).
 import { loadConfig } from '../server/config.js';
 import {
@@ -9,18 +9,28 @@ import {
   signInLink,
 } from '../server/owner/owner-auth.js';
 import { ownerEmailKey } from '../server/db/owner-repository.js';
-import { CliError, isEntryPoint, openStoreForCli, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
+import {
+  CliError,
+  isEntryPoint,
+  openStoreForCli,
+  readFlags,
+  runCli,
+  TERMINAL,
+  type Output,
+  ON_YOUR_COMPUTER,
+} from './cli-support.js';
 
 export const OWNER_COMMANDS = ['add', 'remove', 'list', 'link'] as const;
 type OwnerCommand = (typeof OWNER_COMMANDS)[number];
 
-const usage = `Usage: npm run --silent owner:add -- --email ADDRESS      let this address sign in to /owner
-       npm run --silent owner:remove -- --email ADDRESS   take it away (signs them out at once)
-       npm run --silent owner:list                        who can sign in, and when they last did
-       npm run --silent owner:link -- --email ADDRESS     print a sign-in link (works once, for 15 minutes)
+const usage = `Usage: sudo scamsavvy owner:add --email ADDRESS      let this address sign in to /owner
+       sudo scamsavvy owner:remove --email ADDRESS   take it away (signs them out at once)
+       sudo scamsavvy owner:list                     who can sign in, and when they last did
+       sudo scamsavvy owner:link --email ADDRESS     print a sign-in link (works once, for 15 minutes)
 
 The dashboard is at SITE_URL/owner. Owners sign in with a link sent by email (SMTP_URL, MAIL_FROM);
-owner:link prints one instead, for when email is not set up. Reads DATABASE_URL.`;
+owner:link prints one instead, for when email is not set up. Reads DATABASE_URL.
+${ON_YOUR_COMPUTER}`;
 
 export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
   const [command, ...rest] = argv;
@@ -70,7 +80,7 @@ async function run(command: OwnerCommand, given: string | undefined, out: Output
       case 'list': {
         const all = await owners.list();
         if (all.length === 0) {
-          out.write('No owners yet. Add one: npm run owner:add -- --email you@example.com\n');
+          out.write('No owners yet. Add one: sudo scamsavvy owner:add --email you@example.com\n');
           return 0;
         }
         for (const owner of all)
@@ -82,7 +92,7 @@ async function run(command: OwnerCommand, given: string | undefined, out: Output
       case 'link': {
         const owner = await owners.byEmail(email as string);
         if (!owner)
-          throw new CliError(`${email} is not an owner. Add them first: npm run owner:add -- --email ${email}`);
+          throw new CliError(`${email} is not an owner. Add them first: sudo scamsavvy owner:add --email ${email}`);
         const token = newSecret();
         await owners.createLink(owner.id, secretHash(token), SIGN_IN_LINK_LIFETIME_MS);
         out.write(

@@ -1,4 +1,4 @@
-// `npm run db:restore -- --from FILE [--replace]`: a checked backup back into the database DATABASE_URL names.
+// `sudo scamsavvy db:restore --from FILE [--replace]`: a checked backup back into the database DATABASE_URL names.
 import type { CarriedOver } from '../server/db/carry-over.js';
 import path from 'node:path';
 import { loadConfig, type Config } from '../server/config.js';
@@ -17,9 +17,10 @@ import {
   runCli,
   TERMINAL,
   type Output,
+  ON_YOUR_COMPUTER,
 } from './cli-support.js';
 
-const usage = `Usage: npm run --silent db:restore -- --from FILE [--replace]
+const usage = `Usage: sudo scamsavvy db:restore --from FILE [--replace]
 
 Brings a backup (made by db:backup or by the automatic backups) back into the database DATABASE_URL
 names, with the people, their consent history and the suppression list. Stop the server first.
@@ -27,7 +28,8 @@ The backup is checked first: a file that is not this product's backup, or fails 
 refused. Only an empty database is restored into, unless --replace is given. Afterwards the
 migrations run, so a backup made by an older release opens in this one.
   --from FILE   the backup
-  --replace     replace what the database holds; it is backed up first, and the copy's name printed`;
+  --replace     replace what the database holds; it is backed up first, and the copy's name printed
+${ON_YOUR_COMPUTER}`;
 
 /** Where the copy of what a --replace finds goes: BACKUP_DIR, else beside the SQLite file, else here. */
 function safetyCopyPath(config: Config, now: Date): string {
@@ -95,8 +97,8 @@ export function carriedWords(carried: CarriedOver | undefined): string {
   if (!carried)
     return [
       'The database it replaced held nothing this release could read, so any "no" and any launch message after this backup was made are unknown here.',
-      'Until that is settled, broadcast send and resume refuse. Ask your email and text providers for the addresses and numbers that unsubscribed, bounced, complained or replied STOP since the backup, and add them: npm run suppressions -- import FILE',
-      'Or, if you are sure nothing like that happened since the backup, say so once: npm run broadcast -- send NAME --after-restore',
+      'Until that is settled, broadcast send and resume refuse. Ask your email and text providers for the addresses and numbers that unsubscribed, bounced, complained or replied STOP since the backup, and add them: sudo scamsavvy suppressions import FILE',
+      'Or, if you are sure nothing like that happened since the backup, say so once: sudo scamsavvy broadcast send NAME --after-restore',
     ].join('\n');
   const parts = [
     `kept ${plural(carried.keptOut, 'person', 'people')} out who left after this backup was made`,

@@ -1,4 +1,4 @@
-// `npm run suppressions -- list|lift|import`, in-process against a temporary SQLite database.
+// `sudo scamsavvy suppressions list|lift|import`, in-process against a temporary SQLite database.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -74,7 +74,7 @@ describe('suppressions', () => {
     await withStore(async (store) => {
       expect((await store.owners.auditLog(5))[0]).toMatchObject({
         action: 'lifted_suppressions',
-        ownerEmail: 'the command line (npm run suppressions)',
+        ownerEmail: 'the command line (sudo scamsavvy suppressions)',
       });
     });
   });

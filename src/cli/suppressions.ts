@@ -1,4 +1,4 @@
-// `npm run suppressions -- list|lift [--reason R] [--since T] [--code C] [--yes]`: the suppression
+// `sudo scamsavvy suppressions list|lift [--reason R] [--since T] [--code C] [--yes]`: the suppression
 // list, and a way back for the entries that were our fault (docs/messaging.md, "A way back";
 // decision 037). Lifting asks once (or --yes), is written in the audit log, and `broadcast -- retry`
 // then reaches those people. `import FILE [--reason R] [--yes]`: a provider's list added to ours
@@ -39,17 +39,18 @@ import {
   runCli,
   TERMINAL,
   type Output,
+  ON_YOUR_COMPUTER,
 } from './cli-support.js';
 
-const usage = `Usage: npm run --silent suppressions -- list [--reason R] [--since T] [--code C]
-       npm run --silent suppressions -- lift [--reason R] [--since T] [--code C] [--yes]
-       npm run --silent suppressions -- import FILE [--reason R] [--yes]
+const usage = `Usage: sudo scamsavvy suppressions list [--reason R] [--since T] [--code C]
+       sudo scamsavvy suppressions lift [--reason R] [--since T] [--code C] [--yes]
+       sudo scamsavvy suppressions import FILE [--reason R] [--yes]
 
 list   The suppression list, newest first: whose address (masked), why, when, and the answer that
        caused it. Reasons: ${REASONS.join(', ')}.
 lift   Lifts the entries that may have been our fault (${LIFTABLE.join(', ')}: a DMARC or block-list
        refusal read as the person's). Says how many, asks once (or --yes), writes it in the audit
-       log and on each person's history. Then: npm run broadcast -- retry NAME reaches them.
+       log and on each person's history. Then: sudo scamsavvy broadcast retry NAME reaches them.
        A STOP, a complaint, leaving and deleting are the person's own word: never lifted.
 import FILE  Adds a provider's suppression list (or another tool's) to ours: a CSV or JSON of email
        addresses or phone numbers, each with a reason (a column named reason or type), or one
@@ -60,7 +61,8 @@ import FILE  Adds a provider's suppression list (or another tool's) to ours: a C
   --reason R   only this reason (import: the reason of every row in the file)
   --since T    only entries made since then (2026-11-25, or a full ISO time)
   --code C     only entries whose answer carried this code (5.7.26, 550, 30003)
-  --yes        lift without asking (where nobody is at the keyboard)`;
+  --yes        lift without asking (where nobody is at the keyboard)
+${ON_YOUR_COMPUTER}`;
 
 export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
   const [command, ...rest] = argv;
@@ -111,7 +113,7 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
       const liftable = listed.filter((entry) => entry.liftable).length;
       if (liftable > 0)
         out.write(
-          `${plural(liftable, 'entry', 'entries')} may have been our fault and can be lifted: npm run suppressions -- lift …\n`,
+          `${plural(liftable, 'entry', 'entries')} may have been our fault and can be lifted: sudo scamsavvy suppressions lift …\n`,
         );
       return 0;
     }
@@ -134,9 +136,9 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
         return 1;
       }
     }
-    const lifted = await wayBack.lift(filter, { ownerEmail: 'the command line (npm run suppressions)' });
+    const lifted = await wayBack.lift(filter, { ownerEmail: 'the command line (sudo scamsavvy suppressions)' });
     out.write(
-      `Lifted ${plural(lifted.length, 'suppression')}. To reach them in a broadcast: npm run broadcast -- retry NAME\n`,
+      `Lifted ${plural(lifted.length, 'suppression')}. To reach them in a broadcast: sudo scamsavvy broadcast retry NAME\n`,
     );
     return 0;
   } catch (error) {
@@ -152,7 +154,7 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
 async function importFile(args: string[], { out, err }: Output): Promise<number> {
   const [file, ...rest] = args;
   if (!file || file.startsWith('--')) {
-    err.write(`Say which file to import: npm run suppressions -- import FILE\n\n${usage}\n`);
+    err.write(`Say which file to import: sudo scamsavvy suppressions import FILE\n\n${usage}\n`);
     return 2;
   }
   const flags = readFlags(rest, { reason: { type: 'string' }, yes: { type: 'boolean' } }, usage, { out, err });
@@ -206,7 +208,7 @@ async function importFile(args: string[], { out, err }: Output): Promise<number>
     }
     const { added, settledRestores } = await importSuppressions(rows, store, subscriptions);
     await store.owners.audit({
-      ownerEmail: 'the command line (npm run suppressions)',
+      ownerEmail: 'the command line (sudo scamsavvy suppressions)',
       action: 'imported_suppressions',
       subject: `${plural(added, 'address', 'addresses')}`,
       detail: `${path.basename(where)}: ${counts.join(', ')}`,

@@ -32,6 +32,6 @@ export async function create(context: Context, values: Values): Promise<number> 
       'People asked to confirm their email who did not are left out; those who signed up before confirmation was switched on are in (--confirmed-only leaves them out).\n',
     );
   for (const line of describeReport(report, broadcast, false)) out.write(`${line}\n`);
-  out.write(`\nNext: npm run broadcast -- preview ${broadcast.name}\n`);
+  out.write(`\nNext: sudo scamsavvy broadcast preview ${broadcast.name}\n`);
   return 0;
 }

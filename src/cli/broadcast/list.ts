@@ -6,7 +6,7 @@ export async function list(context: Context): Promise<number> {
   const all = await context.control.list();
   const { out } = context.output;
   if (all.length === 0) {
-    out.write('No broadcasts yet. Create one: npm run broadcast -- create --name launch --template launch\n');
+    out.write('No broadcasts yet. Create one: sudo scamsavvy broadcast create --name launch --template launch\n');
     return 0;
   }
   const pauses = await context.control.pausesOf(all);

@@ -8,7 +8,7 @@ export async function pause(context: Context, name: string): Promise<number> {
     return broadcast.state === 'paused' ? 0 : 1;
   }
   context.output.out.write(
-    `Paused "${name}". Its senders stop after the messages they are sending now (a few seconds).\nGo on later with: npm run broadcast -- resume ${name}\n`,
+    `Paused "${name}". Its senders stop after the messages they are sending now (a few seconds).\nGo on later with: sudo scamsavvy broadcast resume ${name}\n`,
   );
   return 0;
 }

@@ -30,7 +30,7 @@ export async function retry(context: Context, name: string, values: Values): Pro
       err.write(
         process.stdin.isTTY
           ? 'Nothing was queued.\n'
-          : `Nothing was queued: say it once more with --yes (npm run broadcast -- retry ${name} --include-undeliverable --yes).\n`,
+          : `Nothing was queued: say it once more with --yes (sudo scamsavvy broadcast retry ${name} --include-undeliverable --yes).\n`,
       );
       return 1;
     }
@@ -46,27 +46,27 @@ export async function retry(context: Context, name: string, values: Values): Pro
     for (const line of groupLines(done.groups)) out.write(`${line}\n`);
     if (done.lifted)
       out.write(
-        `  ${plural(done.lifted, 'message')} to people whose suppression you lifted (npm run suppressions -- lift).\n`,
+        `  ${plural(done.lifted, 'message')} to people whose suppression you lifted (sudo scamsavvy suppressions lift).\n`,
       );
   }
   if (!includeUndeliverable && done.undeliverable > 0)
     out.write(
       `Not queued: ${plural(done.undeliverable, 'message')} whose address or number the provider said cannot be reached. ` +
-        `If you believe that answer was wrong: npm run broadcast -- retry ${name} --include-undeliverable\n`,
+        `If you believe that answer was wrong: sudo scamsavvy broadcast retry ${name} --include-undeliverable\n`,
     );
   if (!held && done.held > 0)
     out.write(
-      `Not queued: ${plural(done.held, 'held message')} (each paused the channel twice; see them with: npm run broadcast -- status ${name}). ` +
-        `Once you have fixed what held them: npm run broadcast -- retry ${name} --held\n`,
+      `Not queued: ${plural(done.held, 'held message')} (each paused the channel twice; see them with: sudo scamsavvy broadcast status ${name}). ` +
+        `Once you have fixed what held them: sudo scamsavvy broadcast retry ${name} --held\n`,
     );
   if (queued > 0) {
     const state = await control.state(broadcast);
     out.write(
       state === 'paused'
-        ? `Send them with: npm run broadcast -- resume ${name}\n`
+        ? `Send them with: sudo scamsavvy broadcast resume ${name}\n`
         : state === 'sending'
           ? 'The senders running now send them.\n'
-          : `Send them with: npm run broadcast -- send ${name}\n`,
+          : `Send them with: sudo scamsavvy broadcast send ${name}\n`,
     );
   }
   return 0;

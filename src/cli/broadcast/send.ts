@@ -16,11 +16,11 @@ import { watch } from './watch.js';
 function describeEnd(report: Pick<SenderReport, 'ended'> & { pauses?: ChannelPause[] }, name: string): string {
   switch (report.ended) {
     case 'finished':
-      return `Finished: nothing is left to send. See npm run broadcast -- status ${name}`;
+      return `Finished: nothing is left to send. See sudo scamsavvy broadcast status ${name}`;
     case 'paused':
       if (report.pauses && report.pauses.length > 0)
-        return `Paused, and nobody was marked failed for it:\n${pauseLines(report.pauses).join('\n')}\nWhen it is put right, go on with: npm run broadcast -- resume ${name}`;
-      return `Paused. Go on with: npm run broadcast -- resume ${name}`;
+        return `Paused, and nobody was marked failed for it:\n${pauseLines(report.pauses).join('\n')}\nWhen it is put right, go on with: sudo scamsavvy broadcast resume ${name}`;
+      return `Paused. Go on with: sudo scamsavvy broadcast resume ${name}`;
     case 'stopped':
       return `Stopped. Run the same command again to go on where it stopped.`;
     case 'waiting':
@@ -47,7 +47,7 @@ export async function send(context: Context, name: string, values: Values, resum
   for (const pause of start.resumed ?? [])
     out.write(`${pause.channel === 'email' ? 'Email' : 'Text messages'} goes on (it was paused: ${pause.reason})\n`);
   if (start.resumedInPlace) {
-    out.write('The sender already running goes on with it. See: npm run broadcast -- status ' + name + '\n');
+    out.write('The sender already running goes on with it. See: sudo scamsavvy broadcast status ' + name + '\n');
     return 0;
   }
   const { broadcast } = start;

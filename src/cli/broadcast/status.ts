@@ -12,8 +12,8 @@ export async function status(context: Context, name: string): Promise<number> {
   );
   const pauses = await control.pauses(broadcast);
   for (const line of pauseLines(pauses)) out.write(`${line}\n`);
-  if (pauses.length > 0) out.write(`When it is put right: npm run broadcast -- resume ${name}\n`);
-  else if (broadcast.state === 'paused') out.write(`Paused by you. Go on with: npm run broadcast -- resume ${name}\n`);
+  if (pauses.length > 0) out.write(`When it is put right: sudo scamsavvy broadcast resume ${name}\n`);
+  else if (broadcast.state === 'paused') out.write(`Paused by you. Go on with: sudo scamsavvy broadcast resume ${name}\n`);
   for (const channel of broadcast.channels) {
     const counts = await control.counts(broadcast, channel);
     out.write(
@@ -39,12 +39,12 @@ export async function status(context: Context, name: string): Promise<number> {
     for (const message of held.slice(0, 50))
       out.write(`  ${message.channel === 'email' ? 'Email' : 'Text'} to ${message.person}: ${message.answer}\n`);
     if (held.length > 50) out.write(`  … and ${number(held.length - 50)} more.\n`);
-    out.write(`Once what held them is fixed: npm run broadcast -- retry ${name} --held\n`);
+    out.write(`Once what held them is fixed: sudo scamsavvy broadcast retry ${name} --held\n`);
   }
   const plan = await control.failed.plan(broadcast);
   if (plan.retryable > 0)
     out.write(
-      `${number(plan.retryable)} failed by no fault of the person's and can go again: npm run broadcast -- retry ${name}\n`,
+      `${number(plan.retryable)} failed by no fault of the person's and can go again: sudo scamsavvy broadcast retry ${name}\n`,
     );
   return 0;
 }

@@ -27,10 +27,10 @@ export async function checkLiveDatabase(database: DatabaseConfig, where: string)
   const damaged = live.integrity && !(live.integrity.length === 1 && live.integrity[0] === 'ok');
   if (damaged)
     said.push(
-      `Problem: ${where} is damaged (integrity_check: ${live.integrity?.slice(0, 3).join('; ')}). Stop the server and restore the last backup: npm run db:restore -- --from FILE --replace.`,
+      `Problem: ${where} is damaged (integrity_check: ${live.integrity?.slice(0, 3).join('; ')}). Stop the server and restore the last backup: sudo scamsavvy db:restore --from FILE --replace.`,
     );
   if (!live.recorded) {
-    said.push(`${where} has none of this product's tables yet: start the server once, or run npm run db:migrate.`);
+    said.push(`${where} has none of this product's tables yet: start the server once, or run sudo scamsavvy db:migrate.`);
     return { ok: false, said, tables: live.tables };
   }
   const known = database.kind === 'sqlite' ? sqliteMigrations : postgresMigrations;
@@ -43,7 +43,7 @@ export async function checkLiveDatabase(database: DatabaseConfig, where: string)
     );
   else if (state === 'behind')
     said.push(
-      `To do: ${where} needs ${missing.length === 1 ? 'a migration' : `${missing.length} migrations`} this release has (${missing.map((m) => `${m.version} ${m.name}`).join(', ')}). The server runs them when it starts; npm run db:migrate runs them now.`,
+      `To do: ${where} needs ${missing.length === 1 ? 'a migration' : `${missing.length} migrations`} this release has (${missing.map((m) => `${m.version} ${m.name}`).join(', ')}). The server runs them when it starts; sudo scamsavvy db:migrate runs them now.`,
     );
   if (said.length === 0)
     said.push(`All is well: ${where} ${whole}, and its schema is up to date (migration ${version}).`);

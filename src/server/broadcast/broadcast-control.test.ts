@@ -59,7 +59,7 @@ for (const engine of storeEngines) {
       await expect(
         control.startFromCommand('launch', { workers: 1, resume: false, resendUnknown: false }),
       ).rejects.toThrow(
-        /^"launch" is paused: The mail server refused our sign-in.*\nGo on with: npm run broadcast -- resume launch$/s,
+        /^"launch" is paused: The mail server refused our sign-in.*\nGo on with: sudo scamsavvy broadcast resume launch$/s,
       );
       expect(await store.broadcastPauses.channelPauses(broadcast.id)).toHaveLength(1);
       await control.send(broadcast);

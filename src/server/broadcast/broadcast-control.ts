@@ -1,4 +1,4 @@
-// The one broadcast control service: what the owner's command (`npm run broadcast`) and the dashboard
+// The one broadcast control service: what the owner's command (`sudo scamsavvy broadcast`) and the dashboard
 // do to a broadcast, under the state and one-sender rules of broadcast-rules.ts. The dashboard's
 // "Send" starts one sender in the web server, which works beside any started from the terminal (on
 // PostgreSQL) and stops safely with the server; the outbox makes each message go once.
@@ -43,7 +43,7 @@ export interface RunningSender {
   registered: Promise<void>;
 }
 
-/** Where `npm run broadcast -- send` starts from, once the rules have let it. */
+/** Where `sudo scamsavvy broadcast send` starts from, once the rules have let it. */
 export interface SendStart {
   /** The broadcast as it is now (finished: nothing is left to send). */
   broadcast: Broadcast;
@@ -297,8 +297,8 @@ export class BroadcastControl {
     if ((broadcast.state === 'paused' || pauses.length > 0) && !resume)
       throw new BroadcastError(
         pauses.length > 0
-          ? `"${name}" is paused: ${pauses.map((pause) => pause.reason).join(' ')}\nGo on with: npm run broadcast -- resume ${name}`
-          : `"${name}" is paused. Go on with: npm run broadcast -- resume ${name}`,
+          ? `"${name}" is paused: ${pauses.map((pause) => pause.reason).join(' ')}\nGo on with: sudo scamsavvy broadcast resume ${name}`
+          : `"${name}" is paused. Go on with: sudo scamsavvy broadcast resume ${name}`,
       );
     if (broadcast.state !== 'finished') await this.checkProviders(broadcast);
     await this.refuseUnhealthy(broadcast, pauses, despiteHealth);
@@ -307,7 +307,7 @@ export class BroadcastControl {
   /**
    * A restore that could not read the database it replaced leaves every "no" after the backup unknown
    * (decision 041): no send or resume until the providers' suppression lists are imported
-   * (`npm run suppressions -- import FILE`) or the owner says knowingly, from the terminal, that
+   * (`sudo scamsavvy suppressions import FILE`) or the owner says knowingly, from the terminal, that
    * nothing happened since (`--after-restore`, which settles it for every broadcast).
    */
   private async refuseAfterUnknownRestore(broadcast: Broadcast, resume: boolean, afterRestore: boolean): Promise<void> {
@@ -318,7 +318,10 @@ export class BroadcastControl {
       return;
     }
     throw new BroadcastError(
-      unknownAfterRestore(mark, `npm run broadcast -- ${resume ? 'resume' : 'send'} ${broadcast.name} --after-restore`),
+      unknownAfterRestore(
+        mark,
+        `sudo scamsavvy broadcast ${resume ? 'resume' : 'send'} ${broadcast.name} --after-restore`,
+      ),
     );
   }
 
@@ -331,7 +334,7 @@ export class BroadcastControl {
     if (!health) return;
     if (!despiteHealth)
       throw new BroadcastError(
-        `"${broadcast.name}" paused itself: ${health.reason}\nTo go on anyway: npm run broadcast -- resume ${broadcast.name} --despite-health`,
+        `"${broadcast.name}" paused itself: ${health.reason}\nTo go on anyway: sudo scamsavvy broadcast resume ${broadcast.name} --despite-health`,
       );
     await this.db.broadcasts.acceptHealth(broadcast.id);
   }
@@ -366,7 +369,7 @@ export function unknownAfterRestore(mark: RestoreMark, acknowledge: string): str
   return [
     `This database was restored on ${mark.restoredAt.slice(0, 16).replace('T', ' ')} UTC (from ${mark.backupFile}), and the database it replaced could not be read.`,
     'Anyone who unsubscribed, replied STOP, complained, bounced or was deleted after that backup was made is unknown here, and the launch message could reach them.',
-    "First bring in your email and text providers' suppression lists: npm run suppressions -- import FILE",
+    "First bring in your email and text providers' suppression lists: sudo scamsavvy suppressions import FILE",
     `Or, if you are sure nothing like that happened after the backup was made: ${acknowledge}`,
   ].join('\n');
 }

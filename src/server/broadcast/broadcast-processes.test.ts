@@ -1,6 +1,6 @@
 // Several sender processes on one PostgreSQL outbox, through a real SMTP server on loopback: each
 // person gets the email exactly once, also when one sender is killed with SIGKILL half-way. The
-// senders are started as the owner starts them: `npm run broadcast -- send launch --workers 2`.
+// senders are started as the owner starts them: `sudo scamsavvy broadcast send launch --workers 2`.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -19,7 +19,7 @@ import type { SenderReport } from './broadcast-sender-options.js';
 
 const AUTH = { user: 'launch', pass: 'right-password' };
 
-/** The owner's resume, as `npm run broadcast -- resume` does it: checks, lifts the pauses, sends here. */
+/** The owner's resume, as `sudo scamsavvy broadcast resume` does it: checks, lifts the pauses, sends here. */
 async function resume(control: BroadcastControl, name: string) {
   const start = await control.startFromCommand(name, { workers: 1, resume: true, resendUnknown: false });
   return { start, report: await control.startSender(start.broadcast, { rates: { email: 2_000, sms: 2_000 } }).done };
@@ -525,7 +525,7 @@ for (const engine of storeEngines) {
         await expect(
           control.startFromCommand('launch', { workers: 1, resume: true, resendUnknown: false }),
         ).rejects.toThrow(
-          /paused itself: Paused to protect the domain.*\nTo go on anyway: npm run broadcast -- resume launch --despite-health/s,
+          /paused itself: Paused to protect the domain.*\nTo go on anyway: sudo scamsavvy broadcast resume launch --despite-health/s,
         );
         const start = await control.startFromCommand('launch', {
           workers: 1,

@@ -13,7 +13,7 @@ import { BroadcastError } from './broadcast-error.js';
 export const STATE_CHANGES = {
   /** A sender starts a ready broadcast. */
   start: { to: 'sending', from: ['ready'] },
-  /** `npm run broadcast -- resume`: only a paused broadcast goes on. */
+  /** `sudo scamsavvy broadcast resume`: only a paused broadcast goes on. */
   resume: { to: 'sending', from: ['paused'] },
   /** The dashboard's Send and Resume buttons: start, go on after a pause, or keep sending (pressed twice). */
   sendOrResume: { to: 'sending', from: ['ready', 'paused', 'sending'] },

@@ -49,7 +49,7 @@ export class FailedMessages {
   }
 
   /**
-   * `npm run broadcast -- retry NAME` and the dashboard's "Try the failed ones again": queues again
+   * `sudo scamsavvy broadcast retry NAME` and the dashboard's "Try the failed ones again": queues again
    * the messages that failed "for now" and gave up, and those failed by a fault of ours (an earlier
    * release marked some of those failed for good); with `includeUndeliverable`, also those whose
    * address the provider said cannot be reached, lifting that mark. Never a message that was sent,
@@ -61,7 +61,7 @@ export class FailedMessages {
     { includeUndeliverable, held: includeHeld = false }: { includeUndeliverable: boolean; held?: boolean },
   ): Promise<RetryPlan> {
     const { plan, retryable, undeliverable, held } = planOf(await this.db.outbox.failedMessages(broadcast.id));
-    // A suppression the owner lifted (npm run suppressions -- lift: it was our fault) lets that
+    // A suppression the owner lifted (sudo scamsavvy suppressions lift: it was our fault) lets that
     // person's message go again, failed during the send or bounced after it.
     const lifted = includeUndeliverable ? [] : await this.unsuppressed(undeliverable);
     const queue = [...retryable, ...(includeUndeliverable ? undeliverable : lifted), ...(includeHeld ? held : [])];

@@ -118,7 +118,7 @@ for (const engine of storeEngines) {
       const { broadcast } = await control.broadcasts.create({ name: 'launch', template: 'launch' });
       const start = { workers: 1, resume: false, resendUnknown: false };
       await expect(control.startFromCommand('launch', start)).rejects.toThrow(
-        /unknown here[\s\S]*npm run suppressions -- import FILE[\s\S]*npm run broadcast -- send launch --after-restore/,
+        /unknown here[\s\S]*sudo scamsavvy suppressions import FILE[\s\S]*sudo scamsavvy broadcast send launch --after-restore/,
       );
       await expect(control.startFromCommand('launch', { ...start, resume: true })).rejects.toThrow(
         /resume launch --after-restore/,

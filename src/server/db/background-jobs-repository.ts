@@ -8,7 +8,7 @@ import { stamp, type QueryContext } from './sql-dialect.js';
 
 export type { JobOutcome };
 
-/** One job as it ran, for the dashboard and `npm run jobs`. */
+/** One job as it ran, for the dashboard and `sudo scamsavvy jobs`. */
 export interface JobRecord {
   name: string;
   leaseHolder: string | null;

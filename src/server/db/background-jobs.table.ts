@@ -1,5 +1,5 @@
 // The server's recurring jobs as they ran (jobs/job-runner.ts): one row a job, for the dashboard and
-// `npm run jobs`, and the lease that lets exactly one instance run a one-instance job (issue 43).
+// `sudo scamsavvy jobs`, and the lease that lets exactly one instance run a one-instance job (issue 43).
 import type { Time } from './column-types.js';
 
 export type JobOutcome = 'ok' | 'failed';

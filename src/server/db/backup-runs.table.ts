@@ -2,7 +2,7 @@
 import type { Generated } from 'kysely';
 import type { Id, Time } from './column-types.js';
 
-/** What started a backup: the server's schedule (BACKUP_DIR) or the owner's `npm run db:backup`. */
+/** What started a backup: the server's schedule (BACKUP_DIR) or the owner's `sudo scamsavvy db:backup`. */
 export type BackupTrigger = 'schedule' | 'command';
 export type BackupOutcome = 'ok' | 'failed';
 

@@ -54,7 +54,7 @@ export const CONSENT_SOURCES = [
   'provider_report',
   /** The button in the email a repeat sign-up with another phone number sent (decision 031). */
   'phone_change_email',
-  /** A provider's suppression list the owner imported (`npm run suppressions -- import`, decision 041). */
+  /** A provider's suppression list the owner imported (`sudo scamsavvy suppressions import`, decision 041). */
   'suppression_import',
 ] as const;
 export type ConsentSource = (typeof CONSENT_SOURCES)[number];

@@ -4,7 +4,7 @@
 export class NotMigratedError extends Error {
   constructor() {
     super(
-      'It has no sign-up tables yet, or older ones than this version needs: start the server once (npm start) or run npm run db:migrate.',
+      'It has no sign-up tables yet, or older ones than this version needs: start the server once (npm start) or run sudo scamsavvy db:migrate.',
     );
     this.name = 'NotMigratedError';
   }

@@ -253,7 +253,7 @@ describe('a database from the current release (ea7849e)', () => {
 
     // Decision: the read-only open does not count the old numbers as current. It cannot renumber
     // (it never writes), and the old rows lack version 2, so it throws NotMigratedError, whose
-    // message asks to start the server once or run `npm run db:migrate`, as for any database
+    // message asks to start the server once or run `sudo scamsavvy db:migrate`, as for any database
     // behind the code. After that one migrating start it reads normally.
     it('asks for a migration before the read-only commands read it', async () => {
       const database: DatabaseConfig = { kind: 'postgres', url: await tempPostgresUrl(), poolSize: 2 };

@@ -94,7 +94,7 @@ export function mergeEntries(entries: (SuppressionEntry | undefined)[]): Suppres
   }));
 }
 
-/** An entry from a provider's list (`npm run suppressions -- import`), at the time the provider gave. */
+/** An entry from a provider's list (`sudo scamsavvy suppressions import`), at the time the provider gave. */
 export interface ImportedSuppression {
   kind: AddressKind;
   hash: string;

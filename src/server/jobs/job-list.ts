@@ -1,7 +1,7 @@
 // Everything the server does by itself, again and again, in one list: its name, what it does, how
 // often, and whether it runs on every instance or on one (docs/architecture.md, "Background work").
 // jobs/job-runner.ts runs them; the composition (app.ts) says what each runs; the dashboard and
-// `npm run jobs` show each one's last run, next run and last failure.
+// `sudo scamsavvy jobs` show each one's last run, next run and last failure.
 // The queue workers (confirmation emails, phone change emails, joining texts) run on every
 // instance, each claiming its rows, and a stored sign-up wakes them (JobRunner.wake) so the person's
 // email or text goes within a second, not at the next interval.

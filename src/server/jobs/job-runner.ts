@@ -1,6 +1,6 @@
 // The one runner of the server's recurring work (jobs/job-list.ts says what runs): each job run now
 // and then every so often, a failure backed off and logged in the same words for every job, every
-// run recorded for the dashboard and `npm run jobs`, and a one-instance job run by exactly one
+// run recorded for the dashboard and `sudo scamsavvy jobs`, and a one-instance job run by exactly one
 // instance (a lease in the database, renewed by each run; an instance that stops lets it go, one
 // that dies loses it when it runs out). Decision 043 says why it is ours and this small.
 import { hostname } from 'node:os';

@@ -1,4 +1,4 @@
-// How the dashboard and `npm run jobs` say each job's schedule: the list's own interval, in words
+// How the dashboard and `sudo scamsavvy jobs` say each job's schedule: the list's own interval, in words
 // that say exactly it (30 s is not "every minute").
 import { describe, expect, it } from 'vitest';
 import { JOB_LIST } from './job-list.js';

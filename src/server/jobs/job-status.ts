@@ -1,4 +1,4 @@
-// Each recurring job as the owner reads it, the same on the dashboard and from `npm run jobs`: what
+// Each recurring job as the owner reads it, the same on the dashboard and from `sudo scamsavvy jobs`: what
 // it does, how often and where, its last run, its next run, and its last failure.
 import type { JobRecord } from '../db/background-jobs-repository.js';
 import { JOB_LIST, JOB_NAMES, type JobName } from './job-list.js';

@@ -10,8 +10,8 @@ export const broadcastWords = {
   title: 'Launch day',
   heading: 'Launch day: broadcasts',
   intro:
-    'Create a broadcast and preview it from the terminal (npm run broadcast -- create …, see docs/launch-day.md); send it, watch it and pause it here. Switching the page to launched is a setting on the server (SITE_MODE).',
-  none: 'No broadcasts yet. Create one on the server: npm run broadcast -- create --name launch --template launch',
+    'Create a broadcast and preview it from the terminal (sudo scamsavvy broadcast create …, see docs/launch-day.md); send it, watch it and pause it here. Switching the page to launched is a setting on the server (SITE_MODE).',
+  none: 'No broadcasts yet. Create one on the server: sudo scamsavvy broadcast create --name launch --template launch',
   name: 'Name',
   template: 'Template',
   state: 'State',

@@ -42,7 +42,7 @@ describe("the overview's Backups section", () => {
   it('with BACKUP_DIR unset and no backup: says they are off and how to turn them on, as a problem', async () => {
     expect(await backupSection([])).toEqual({
       text:
-        'Backups Last backup: none yet. Automatic backups are off: set BACKUP_DIR and the list is copied every day (docs/production.md). npm run db:backup makes one now. ' +
+        'Backups Last backup: none yet. Automatic backups are off: set BACKUP_DIR and the list is copied every day (docs/production.md). sudo scamsavvy db:backup makes one now. ' +
         ownerWords.overview.keyWithBackups,
       problem: true,
     });

@@ -1,5 +1,5 @@
 // The overview's "Background work": every job of the list, with its last run, next run and last
-// failure as the runner recorded them, in the words `npm run jobs` uses (issue 43).
+// failure as the runner recorded them, in the words `sudo scamsavvy jobs` uses (issue 43).
 import { describe, expect, it } from 'vitest';
 import { JOB_LIST, JOB_NAMES } from '../jobs/job-list.js';
 import { buildTestApp } from '../test/build-test-app.js';

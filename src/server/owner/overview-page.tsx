@@ -1,4 +1,4 @@
-// The dashboard's first page: the same figures `npm run signups:stats` prints, from the same store
+// The dashboard's first page: the same figures `sudo scamsavvy signups:stats` prints, from the same store
 // queries, as figures, a chart with its table, the page's funnel and the top sources and campaigns.
 import { share } from '../broadcast/broadcast-progress.js';
 import { ownerWords } from './owner-words.js';
@@ -27,7 +27,7 @@ export interface OverviewData {
   health?: ListHealth;
   /** The last backup and how the automatic ones are set (absent: the page says nothing of backups). */
   backups?: BackupsSummary;
-  /** The recurring jobs, as `npm run jobs` prints them (absent: the page says nothing of them). */
+  /** The recurring jobs, as `sudo scamsavvy jobs` prints them (absent: the page says nothing of them). */
   jobs?: JobStatus[];
 }
 

@@ -68,7 +68,8 @@ export const signInRoutes: FastifyPluginAsync<SignInRouteOptions> = async (
         mailer
           .send(owner.email, signInLink(siteUrl, token))
           .catch((error: unknown) => request.log.error({ err: error }, 'owner sign-in email failed'));
-      else request.log.warn('an owner asked for a sign-in link, but email is not set up: use npm run owner:link');
+      else
+        request.log.warn('an owner asked for a sign-in link, but email is not set up: use sudo scamsavvy owner:link');
     }
     return reply.redirect('/owner/sign-in/sent', 303);
   });

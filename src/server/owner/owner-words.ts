@@ -68,7 +68,7 @@ export const ownerWords = {
     invalidEmail: 'Type an email address, such as name@example.com.',
     sentTitle: 'Check your email',
     sent: 'If that address belongs to an owner, a sign-in link is on its way. It works once, within 15 minutes.',
-    noEmailHint: 'No email set up on this site? On the server, run: npm run owner:link -- --email you@example.com',
+    noEmailHint: 'No email set up on this site? On the server, run: sudo scamsavvy owner:link --email you@example.com',
     again: 'Send another link',
     tooMany: 'Too many tries from this connection. Please wait a quarter of an hour and try again.',
     signedOutIdle: 'You were signed out after 12 hours idle. Sign in again to go on.',
@@ -141,7 +141,7 @@ export const ownerWords = {
     keyWithBackups:
       'Keep SECRET_KEY with the backups, somewhere apart from this machine: without it a restored list cannot tell who asked never to hear from us, and the server will not start.',
     backupsOff:
-      'Automatic backups are off: set BACKUP_DIR and the list is copied every day (docs/production.md). npm run db:backup makes one now.',
+      'Automatic backups are off: set BACKUP_DIR and the list is copied every day (docs/production.md). sudo scamsavvy db:backup makes one now.',
     healthHeading: (days: number) => `The list's health, last ${days} days`,
     healthIntro:
       'What came back about the email sent. Mail providers judge us by these: keep bounces under 2% and spam reports under 0.1%.',

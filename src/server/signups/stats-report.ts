@@ -1,4 +1,4 @@
-// Turns sign-up figures and the page funnel into the plain-text report `npm run signups:stats` prints.
+// Turns sign-up figures and the page funnel into the plain-text report `sudo scamsavvy signups:stats` prints.
 import { SCROLL_THRESHOLDS, type ScrollPercentage } from '../../shared/analytics-events.js';
 import { firstDay } from '../db/utc-days.js';
 import type { CountedLabel, SignupStats } from '../db/signups-repository.js';

@@ -1,4 +1,4 @@
-// `npm run suppressions -- import FILE` (decision 041): a provider's suppression list (or another
+// `sudo scamsavvy suppressions import FILE` (decision 041): a provider's suppression list (or another
 // tool's), as CSV or JSON of addresses or numbers with a reason, added to ours as keyed hashes. After
 // a restore that could not read the database it replaced, it is how the "no"s since the backup come
 // back, and it settles that restore so broadcasts may go. Nothing is written unless every row reads.

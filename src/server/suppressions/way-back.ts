@@ -2,7 +2,7 @@
 // why; when; the answer that caused it) and the lifting of the entries that may have been our fault
 // ("bounced" and "undeliverable": a DMARC slip, a block list read wrongly by an older release), each
 // lift written on the person's history and in the audit log. A STOP, a complaint, a leaving or a
-// deletion is the person's own word: never lifted here. `npm run suppressions` and the dashboard's
+// deletion is the person's own word: never lifted here. `sudo scamsavvy suppressions` and the dashboard's
 // /owner/suppressions both use it.
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { BroadcastRecipientsRepository } from '../db/broadcast-recipients-repository.js';

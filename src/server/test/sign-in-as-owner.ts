@@ -1,5 +1,5 @@
 // Test helper: a signed-in owner for in-process tests, signed in as an owner really is (a one-time
-// link made the way `npm run owner:link` makes one, then its page's POST).
+// link made the way `sudo scamsavvy owner:link` makes one, then its page's POST).
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Db } from '../db/open-database.js';

@@ -4,15 +4,7 @@
 // second and the running server's confirmation mailer sends them: the same email, the same
 // scanner-safe button, the same retries as any sign-up's.
 import { loadConfig } from '../server/config.js';
-import {
-  isEntryPoint,
-  openStoreForCli,
-  readFlags,
-  runCli,
-  TERMINAL,
-  type Output,
-  ON_YOUR_COMPUTER,
-} from './cli-support.js';
+import { isEntryPoint, openStoreForCli, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
 
 const usage = `Usage: sudo scamsavvy signups:ask-to-confirm [--yes] [--rate PER_SECOND]
 
@@ -21,8 +13,7 @@ Sends one confirmation email to everyone who signed up before email confirmation
 BROADCAST_EMAIL_RATE). Those who do not confirm within UNCONFIRMED_RETENTION_DAYS are deleted, and
 the launch broadcast leaves them out. Without --yes it only says how many it would ask.
   --yes                 ask them now
-  --rate PER_SECOND     emails a second (default BROADCAST_EMAIL_RATE)
-${ON_YOUR_COMPUTER}`;
+  --rate PER_SECOND     emails a second (default BROADCAST_EMAIL_RATE)`;
 
 export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
   const flags = readFlags(argv, { yes: { type: 'boolean' }, rate: { type: 'string' } }, usage, { out, err });

@@ -20,7 +20,6 @@ import {
   runCli,
   TERMINAL,
   type Output,
-  ON_YOUR_COMPUTER,
 } from './cli-support.js';
 
 const usage = `Usage: sudo scamsavvy db:backup --out FILE
@@ -30,8 +29,7 @@ Makes a consistent copy of the database DATABASE_URL names while the server runs
 (SQLite: VACUUM INTO, never a copy of the file; PostgreSQL: pg_dump in its custom format), checks it
 (it is whole, it is this product's, every table's rows), and says what it holds. The copy is written
 under a temporary name and renamed when it is complete and checked; only its owner can read it.
-  --out FILE   where the copy goes; it must not exist yet. A folder: the copy is named by the time in it
-${ON_YOUR_COMPUTER}`;
+  --out FILE   where the copy goes; it must not exist yet. A folder: the copy is named by the time in it`;
 
 /** Said with every backup: the copy's suppression list and links are unreadable without the key (decision 041). */
 export const KEY_WITH_BACKUPS =

@@ -3,17 +3,7 @@ import { loadConfig } from '../server/config.js';
 import { checkBackupFile, checkLiveDatabase, type CheckAnswer } from '../server/backups/database-check.js';
 import { BackupError } from '../server/db/database-errors.js';
 import { describeTables } from './backup-report.js';
-import {
-  cannotUse,
-  describe,
-  isEntryPoint,
-  ownerPath,
-  readFlags,
-  runCli,
-  TERMINAL,
-  type Output,
-  ON_YOUR_COMPUTER,
-} from './cli-support.js';
+import { describe, isEntryPoint, ownerFile, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
 
 const usage = `Usage: sudo scamsavvy db:check
        sudo scamsavvy db:check --file FILE
@@ -22,8 +12,7 @@ Checks the database DATABASE_URL names: that it is whole (SQLite's integrity_che
 every table reads), and that its migrations match this release. With --file, checks a backup the
 same way a restore would. Says what it found in plain words and what it holds.
 Exit code 0: all is well. 1: something needs doing, and the answer says what.
-  --file FILE   a backup made by db:backup or BACKUP_DIR, instead of the live database
-${ON_YOUR_COMPUTER}`;
+  --file FILE   a backup made by db:backup or BACKUP_DIR, instead of the live database`;
 
 export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
   const flags = readFlags(argv, { file: { type: 'string' } }, usage, { out, err });
@@ -31,8 +20,7 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
   let answer: CheckAnswer;
   try {
     if (flags.values.file) {
-      const file = ownerPath(flags.values.file);
-      const problem = cannotUse(file, 'read');
+      const { file, problem } = ownerFile(flags.values.file, 'read');
       if (problem) {
         err.write(`Problem: ${problem}\n`);
         return 1;

@@ -13,7 +13,8 @@ import { NotMigratedError } from '../server/db/database-errors.js';
 
 /**
  * Every usage text shows a command as the owner types it on the server docs/production.md sets up
- * (the deploy/ wrapper); its last line says the same command's form in a development checkout.
+ * (the deploy/ wrapper); this line, printed after it, says the same command's form in a development
+ * checkout.
  */
 export const ON_YOUR_COMPUTER =
   'In the project folder on your own computer: npm run --silent COMMAND -- OPTIONS (docs/commands.md).';
@@ -47,11 +48,11 @@ export function readFlags<const T extends Flags>(
     // Every command takes --help (-h): it prints the usage.
     ({ values } = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true }));
   } catch (error) {
-    err.write(`${(error as Error).message}\n\n${usage}\n`);
+    err.write(`${(error as Error).message}\n\n${usage}\n${ON_YOUR_COMPUTER}\n`);
     return { exitCode: 2 };
   }
   if ((values as { help?: boolean }).help) {
-    out.write(`${usage}\n`);
+    out.write(`${usage}\n${ON_YOUR_COMPUTER}\n`);
     return { exitCode: 0 };
   }
   return { values };
@@ -209,4 +210,10 @@ export function cannotUse(file: string, doing: 'read' | 'write'): string | undef
     if (problem instanceof CliError) return problem.message;
     throw problem;
   }
+}
+
+/** The file the owner named (`ownerPath`), and why it cannot be read or written there, if it cannot. */
+export function ownerFile(given: string, doing: 'read' | 'write'): { file: string; problem: string | undefined } {
+  const file = ownerPath(given);
+  return { file, problem: cannotUse(file, doing) };
 }

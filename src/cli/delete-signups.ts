@@ -5,15 +5,7 @@ import { compose } from '../server/compose.js';
 import { phoneEnd, storedForms, toE164 } from '../server/messaging/phone.js';
 import type { Db } from '../server/db/open-database.js';
 import type { Subscriber } from '../server/db/subscribers-repository.js';
-import {
-  isEntryPoint,
-  openStoreForCli,
-  readFlags,
-  runCli,
-  TERMINAL,
-  type Output,
-  ON_YOUR_COMPUTER,
-} from './cli-support.js';
+import { isEntryPoint, openStoreForCli, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
 import { plural } from '../shared/plain-numbers.js';
 
 const usage = `Usage: sudo scamsavvy signups:delete --email ADDRESS
@@ -25,8 +17,7 @@ Deletes, when a person asks, every sign-up with this email (in any capitals) or 
 says what it deleted. Only a scrambled code of the email and phone is kept (a keyed hash, which
 needs SECRET_KEY), so no later message reaches them. Reads the database DATABASE_URL names.
   --email ADDRESS   the email they signed up with
-  --phone NUMBER    the phone number they gave
-${ON_YOUR_COMPUTER}`;
+  --phone NUMBER    the phone number they gave`;
 
 /** "r•••@example.com": enough to tell people apart, not the whole address. */
 function hiddenEmail(email: string): string {

@@ -1,15 +1,7 @@
 // `sudo scamsavvy signups:export --format csv|json [--since DATE] [--beta-only] [--out FILE]`: sign-ups, for the owner.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { exportFormats, exportSignups, type ExportFormat } from '../server/signups/signup-export.js';
-import {
-  fileProblem,
-  openStoreForCli,
-  ownerPath,
-  parseSince,
-  readFlags,
-  runCli,
-  ON_YOUR_COMPUTER,
-} from './cli-support.js';
+import { fileProblem, openStoreForCli, ownerPath, parseSince, readFlags, runCli } from './cli-support.js';
 
 const usage = `Usage: sudo scamsavvy signups:export --format csv|json [--since DATE] [--beta-only] [--out FILE]
 
@@ -19,8 +11,7 @@ utmContent, referrer, landingPath, button, consentVersion. Reads the database DA
   --format csv|json   CSV (RFC 4180, header row, safe to open in a spreadsheet) or a JSON array
   --since DATE        only sign-ups first made on or after DATE (2026-11-01, or a full ISO time)
   --beta-only         only people who asked to beta test
-  --out FILE          write to FILE instead of standard output
-${ON_YOUR_COMPUTER}`;
+  --out FILE          write to FILE instead of standard output`;
 
 async function main(argv: string[]): Promise<number> {
   const flags = readFlags(

@@ -1,21 +1,12 @@
 // `sudo scamsavvy jobs`: what the server does by itself, again and again (jobs/job-list.ts), and how each
 // job did last: the same list as the dashboard's overview.
 import { jobStatuses } from '../server/jobs/job-status.js';
-import {
-  isEntryPoint,
-  openStoreForCli,
-  readFlags,
-  runCli,
-  TERMINAL,
-  type Output,
-  ON_YOUR_COMPUTER,
-} from './cli-support.js';
+import { isEntryPoint, openStoreForCli, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
 
 const usage = `Usage: sudo scamsavvy jobs
 
 Lists the server's recurring jobs: what each does, how often and on which instance, its last run,
-its next run and its last failure, as the running servers recorded them. Reads DATABASE_URL.
-${ON_YOUR_COMPUTER}`;
+its next run and its last failure, as the running servers recorded them. Reads DATABASE_URL.`;
 
 export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
   const flags = readFlags(argv, {}, usage, { out, err });

@@ -9,16 +9,7 @@ import {
   signInLink,
 } from '../server/owner/owner-auth.js';
 import { ownerEmailKey } from '../server/db/owner-repository.js';
-import {
-  CliError,
-  isEntryPoint,
-  openStoreForCli,
-  readFlags,
-  runCli,
-  TERMINAL,
-  type Output,
-  ON_YOUR_COMPUTER,
-} from './cli-support.js';
+import { CliError, isEntryPoint, openStoreForCli, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
 
 export const OWNER_COMMANDS = ['add', 'remove', 'list', 'link'] as const;
 type OwnerCommand = (typeof OWNER_COMMANDS)[number];
@@ -29,8 +20,7 @@ const usage = `Usage: sudo scamsavvy owner:add --email ADDRESS      let this add
        sudo scamsavvy owner:link --email ADDRESS     print a sign-in link (works once, for 15 minutes)
 
 The dashboard is at SITE_URL/owner. Owners sign in with a link sent by email (SMTP_URL, MAIL_FROM);
-owner:link prints one instead, for when email is not set up. Reads DATABASE_URL.
-${ON_YOUR_COMPUTER}`;
+owner:link prints one instead, for when email is not set up. Reads DATABASE_URL.`;
 
 export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
   const [command, ...rest] = argv;

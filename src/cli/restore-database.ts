@@ -8,17 +8,7 @@ import { BackupError } from '../server/db/database-errors.js';
 import { backupFileName } from '../server/backups/backup-files.js';
 import { fileSize, plural } from '../shared/plain-numbers.js';
 import { describeTables } from './backup-report.js';
-import {
-  cannotUse,
-  describe,
-  isEntryPoint,
-  ownerPath,
-  readFlags,
-  runCli,
-  TERMINAL,
-  type Output,
-  ON_YOUR_COMPUTER,
-} from './cli-support.js';
+import { describe, isEntryPoint, ownerFile, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
 
 const usage = `Usage: sudo scamsavvy db:restore --from FILE [--replace]
 
@@ -28,8 +18,7 @@ The backup is checked first: a file that is not this product's backup, or fails 
 refused. Only an empty database is restored into, unless --replace is given. Afterwards the
 migrations run, so a backup made by an older release opens in this one.
   --from FILE   the backup
-  --replace     replace what the database holds; it is backed up first, and the copy's name printed
-${ON_YOUR_COMPUTER}`;
+  --replace     replace what the database holds; it is backed up first, and the copy's name printed`;
 
 /** Where the copy of what a --replace finds goes: BACKUP_DIR, else beside the SQLite file, else here. */
 function safetyCopyPath(config: Config, now: Date): string {
@@ -49,8 +38,7 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
     err.write(`Say which backup to restore with --from FILE.\n\n${usage}\n`);
     return 2;
   }
-  const file = ownerPath(from);
-  const problem = cannotUse(file, 'read');
+  const { file, problem } = ownerFile(from, 'read');
   if (problem) {
     err.write(`The restore did not happen. ${problem}\n`);
     return 1;

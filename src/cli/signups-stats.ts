@@ -1,6 +1,6 @@
 // `sudo scamsavvy signups:stats [--days N] [--top N]`: how the sign-ups are going, as text.
 import { formatFunnelReport, formatStatsReport } from '../server/signups/stats-report.js';
-import { CliError, openStoreForCli, readFlags, runCli, ON_YOUR_COMPUTER } from './cli-support.js';
+import { CliError, openStoreForCli, readFlags, runCli } from './cli-support.js';
 
 const usage = `Usage: sudo scamsavvy signups:stats [--days N] [--top N]
 
@@ -8,8 +8,7 @@ Prints the total number of people on the list, repeats, the share who want to be
 people per day as a small chart, the top sources and campaigns, and the landing page's funnel
 per day from its first-party events. Reads DATABASE_URL.
   --days N   how many days the chart and the funnel cover (default 30)
-  --top N    how many sources and campaigns to list (default 10)
-${ON_YOUR_COMPUTER}`;
+  --top N    how many sources and campaigns to list (default 10)`;
 
 function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;

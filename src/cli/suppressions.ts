@@ -39,7 +39,6 @@ import {
   runCli,
   TERMINAL,
   type Output,
-  ON_YOUR_COMPUTER,
 } from './cli-support.js';
 
 const usage = `Usage: sudo scamsavvy suppressions list [--reason R] [--since T] [--code C]
@@ -61,8 +60,7 @@ import FILE  Adds a provider's suppression list (or another tool's) to ours: a C
   --reason R   only this reason (import: the reason of every row in the file)
   --since T    only entries made since then (2026-11-25, or a full ISO time)
   --code C     only entries whose answer carried this code (5.7.26, 550, 30003)
-  --yes        lift without asking (where nobody is at the keyboard)
-${ON_YOUR_COMPUTER}`;
+  --yes        lift without asking (where nobody is at the keyboard)`;
 
 export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
   const [command, ...rest] = argv;

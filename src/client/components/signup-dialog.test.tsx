@@ -84,6 +84,16 @@ async function fillValid(user: ReturnType<typeof userEvent.setup>) {
 
 const submitButton = () => screen.getByRole('button', { name: signupDialog.submit });
 
+/** Opens the dialog, fills it in, presses the button, and the server takes the sign-up (201). */
+async function signUp() {
+  const opened = await openDialog();
+  await fillValid(opened.user);
+  await opened.user.click(submitButton());
+  await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
+  await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
+  return opened;
+}
+
 describe('sign-up dialog', () => {
   it('opens on the form, named by its title and described by its subtitle', async () => {
     const { dialog } = await openDialog();
@@ -180,11 +190,7 @@ describe('sign-up dialog', () => {
   });
 
   it('on success shows the success view; its button closes the dialog', async () => {
-    const { user } = await openDialog();
-    await fillValid(user);
-    await user.click(submitButton());
-    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
-    await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
+    const { user } = await signUp();
     expect(screen.getByRole('dialog')).toHaveAccessibleName(signupDialog.success.title);
     expect(screen.getByText(signupDialog.success.text)).toBeInTheDocument();
     // No confirmation email unless the server says so.
@@ -196,11 +202,7 @@ describe('sign-up dialog', () => {
 
   it('says an email is on its way, that pressing its button keeps them on the list, and when details go without it', async () => {
     serverSays({ consentMode: 'opt-in', emailConfirmation: true, unconfirmedRetentionDays: 14 });
-    const { user } = await openDialog();
-    await fillValid(user);
-    await user.click(submitButton());
-    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
-    await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
+    await signUp();
     expect(await screen.findByRole('heading', { name: signupDialog.success.title })).toHaveFocus();
     expect(screen.getByRole('status')).toHaveTextContent(signupDialog.success.text);
     expect(screen.getByRole('status')).toHaveTextContent(
@@ -215,11 +217,7 @@ describe('sign-up dialog', () => {
       unconfirmedRetentionDays: 14,
       confirmationReminderDays: 7,
     });
-    const { user } = await openDialog();
-    await fillValid(user);
-    await user.click(submitButton());
-    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
-    await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
+    await signUp();
     expect(await screen.findByRole('heading', { name: signupDialog.success.title })).toHaveFocus();
     expect(screen.getByRole('status')).toHaveTextContent(
       'If you do not press it, we will send you one reminder in 7 days and delete your details after 14 days. Nothing more comes unless this form is used with your email again.',
@@ -229,11 +227,7 @@ describe('sign-up dialog', () => {
 
   it('says nothing of an email when the server has confirmation off', async () => {
     serverSays({ consentMode: 'opt-out', ga4: { measurementId: 'G-TEST12345' } });
-    const { user } = await openDialog();
-    await fillValid(user);
-    await user.click(submitButton());
-    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
-    await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
+    await signUp();
     expect(await screen.findByRole('heading', { name: signupDialog.success.title })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent(signupDialog.success.text);
     expect(screen.queryByText(/Pressing the button/)).not.toBeInTheDocument();
@@ -272,11 +266,7 @@ describe('sign-up dialog', () => {
   });
 
   it('closing resets the form and the success flag: reopening gives an empty form', async () => {
-    const { user } = await openDialog();
-    await fillValid(user);
-    await user.click(submitButton());
-    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
-    await act(async () => saves[0]?.resolve(new Response('{}', { status: 201 })));
+    const { user } = await signUp();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
 

@@ -27,33 +27,25 @@ export interface SignupFormFieldsProps {
 }
 
 export function SignupFormFields({ register, errors, submitting, trap, onReadPrivacyNotice }: SignupFormFieldsProps) {
+  /** What every text field takes from its name: its id, label, error and registration. */
+  const field = (name: 'name' | 'phone' | 'email') => ({
+    id: signupFieldIds[name],
+    label: signupDialog.fields[name].label,
+    error: errors[name]?.message,
+    registration: register(name),
+  });
   return (
     <fieldset className="signup-form__fields" disabled={submitting}>
+      <TextField {...field('name')} type="text" autoComplete="name" autoCapitalize="words" spellCheck={false} />
       <TextField
-        id={signupFieldIds.name}
-        label={signupDialog.fields.name.label}
-        error={errors.name?.message}
-        registration={register('name')}
-        type="text"
-        autoComplete="name"
-        autoCapitalize="words"
-        spellCheck={false}
-      />
-      <TextField
-        id={signupFieldIds.phone}
-        label={signupDialog.fields.phone.label}
+        {...field('phone')}
         hint={signupDialog.fields.phone.hint}
-        error={errors.phone?.message}
-        registration={register('phone')}
         type="tel"
         inputMode="tel"
         autoComplete="tel"
       />
       <TextField
-        id={signupFieldIds.email}
-        label={signupDialog.fields.email.label}
-        error={errors.email?.message}
-        registration={register('email')}
+        {...field('email')}
         type="email"
         inputMode="email"
         autoComplete="email"

@@ -13,6 +13,7 @@ import { Feedback } from './act-on-reports.js';
 
 const SECRET = 'k'.repeat(40);
 import { SITE } from '../test/site.js';
+import { feedbackStores } from './feedback-options.js';
 
 async function world(engine: (typeof storeEngines)[number]) {
   const store: Db = await openDatabase(await engine.database());
@@ -21,10 +22,7 @@ async function world(engine: (typeof storeEngines)[number]) {
   const tokens = createMessageTokens(SECRET);
   const log = new MessageLog({ store, tokens, siteUrl: SITE });
   const feedback = new Feedback({
-    sentMessages: store.sentMessages,
-    feedbackEvents: store.feedbackEvents,
-    subscribers: store.subscribers,
-    optOuts: store.optOuts,
+    ...feedbackStores(store),
     subscriptions,
     pauses: store.broadcastPauses,
     tokens,

@@ -53,6 +53,18 @@ export interface FeedbackOptions {
   now?: () => Date;
 }
 
+/** The four stores a Feedback reads and writes, as one database holds them. */
+export function feedbackStores(
+  db: Pick<FeedbackOptions, 'sentMessages' | 'feedbackEvents' | 'subscribers' | 'optOuts'>,
+): Pick<FeedbackOptions, 'sentMessages' | 'feedbackEvents' | 'subscribers' | 'optOuts'> {
+  return {
+    sentMessages: db.sentMessages,
+    feedbackEvents: db.feedbackEvents,
+    subscribers: db.subscribers,
+    optOuts: db.optOuts,
+  };
+}
+
 /** What a batch is stored with, in one transaction where the database offers it. */
 export interface BatchStores {
   sentMessages: Pick<SentMessagesRepository, 'find' | 'findByTokens' | 'advanceMany'>;

@@ -9,7 +9,7 @@ import type { Subscriptions } from '../consent/subscriptions.js';
 import type { Db } from '../db/open-database.js';
 import { createBounceMailbox, type BounceMailbox } from './bounce-mailbox.js';
 import { Feedback } from './act-on-reports.js';
-import type { BroadcastPauser } from './feedback-options.js';
+import { feedbackStores, type BroadcastPauser } from './feedback-options.js';
 import { createMailgunWebhook } from './mailgun-webhook.js';
 import { createReportReader } from './report-reader.js';
 import { createPostmarkWebhook } from './postmark-webhook.js';
@@ -68,10 +68,7 @@ export function createFeedbackParts(
   const webhooks = built.webhooks ?? configuredWebhooks(config);
   const tokens = built.tokens ?? createMessageTokens(secretKey, config.previousSecretKey);
   const feedback = new Feedback({
-    sentMessages: db.sentMessages,
-    feedbackEvents: db.feedbackEvents,
-    subscribers: db.subscribers,
-    optOuts: db.optOuts,
+    ...feedbackStores(db),
     subscriptions,
     pauses: built.pauses,
     tokens,

@@ -9,6 +9,7 @@ import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-si
 import { createMessaging, type Messaging } from './create-messaging.js';
 
 import { SITE } from '../test/site.js';
+import { CONFIRMING } from '../test/test-config.js';
 const credentials = { user: 'launch', pass: 'right password' };
 
 /** The app with confirmation on, its mailer retrying every 100-300 ms and logging into `lines`. */
@@ -21,10 +22,7 @@ async function start(smtp: SmtpSink) {
       messaging = createMessaging(
         {
           email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
-          secretKey: 'test-secret-key-that-is-long-enough-123',
-          emailConfirmation: true,
-          unconfirmedRetentionDays: 30,
-          confirmationReminderDays: 7,
+          ...CONFIRMING,
         },
         store,
         SITE,

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openDatabase } from '../db/open-database.js';
 import { rosa, ann } from '../test/people.js';
-import { startSmtpSink } from '../test/smtp-sink.js';
+import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
 import { sendDueReminders } from './confirmation-reminders.js';
 import { createEmailSender } from '../messaging/email-sender.js';
@@ -17,6 +17,13 @@ import { Subscriptions } from './subscriptions.js';
 
 const KEY = 'reminder-test-key-that-is-long-enough-12';
 import { SITE } from '../test/site.js';
+
+/** Whom the mail server received a message for, in order. */
+const recipients = (sink: SmtpSink) =>
+  sink
+    .messages()
+    .map((each) => each.envelope.to[0])
+    .sort();
 const DAY_MS = 86_400_000;
 
 async function world(engine: (typeof storeEngines)[number]) {
@@ -100,12 +107,7 @@ for (const engine of storeEngines) {
       expect(await sweep(8)).toMatchObject({ sent: 1, later: 1, waiting: 0 });
       expect(await sweep(8)).toMatchObject({ sent: 1 });
       expect(await sweep(8)).toMatchObject({ sent: 0 });
-      expect(
-        sink
-          .messages()
-          .map((each) => each.envelope.to[0])
-          .sort(),
-      ).toEqual([ann.email, rosa.email].sort());
+      expect(recipients(sink)).toEqual([ann.email, rosa.email].sort());
     });
 
     it('a mail server that is away (two "not now" in a row, or our sign-in) gives the reminders back: the next sweep sends them, once', async () => {
@@ -117,12 +119,7 @@ for (const engine of storeEngines) {
       expect(await sweep(8)).toMatchObject({ sent: 0, later: 2, waiting: 1 });
       expect(await sweep(8)).toMatchObject({ sent: 3 });
       expect(await sweep(8)).toMatchObject({ sent: 0 });
-      expect(
-        sink
-          .messages()
-          .map((each) => each.envelope.to[0])
-          .sort(),
-      ).toEqual([ann.email, rosa.email, 'third@example.com'].sort());
+      expect(recipients(sink)).toEqual([ann.email, rosa.email, 'third@example.com'].sort());
     });
   });
 }

@@ -13,6 +13,7 @@ import { storeEngines } from '../test/store-engines.js';
 import { startTwilioStandIn } from '../test/twilio-stand-in.js';
 import type { Audience } from './contact-rule.js';
 import { createMessaging, type Messaging } from './create-messaging.js';
+import { CONFIRMING } from '../test/test-config.js';
 
 /** A broadcast's widest audience: everyone, the unconfirmed included (`--include-unconfirmed`). */
 const EVERYONE: Audience = { segment: 'all', confirmation: 'everyone' };
@@ -40,10 +41,7 @@ async function start(engine: (typeof storeEngines)[number]) {
             from: '+15550001111',
             apiBaseUrl: twilio.baseUrl,
           },
-          secretKey: 'test-secret-key-that-is-long-enough-123',
-          emailConfirmation: true,
-          unconfirmedRetentionDays: 30,
-          confirmationReminderDays: 7,
+          ...CONFIRMING,
         },
         store,
         SITE,

@@ -1,27 +1,28 @@
 // Who a broadcast goes to, as the outbox reads them from the sign-ups: a page of people at a time
 // when it is created or topped up, and the people of a claimed batch right before they are sent to.
-import { iso, isoOrNull, isSignupId, isTrue, type Engine } from './column-types.js';
+import { iso, isSignupId, isTrue, type Engine } from './column-types.js';
 import type { Selectable } from 'kysely';
 import type { Database } from './database.js';
 import type { QueryContext } from './sql-dialect.js';
-import { askedToConfirm } from './signup-row.js';
+import { messageStanding } from './signup-row.js';
+import type { Subscriber } from './subscribers-repository.js';
 
 /** One person as a broadcast needs them, to choose recipients and to check again before sending. */
-export interface Recipient {
-  id: string;
-  email: string;
-  phone: string;
-  betaTesting: boolean;
-  lastSeenAt: string;
-  confirmedAt: string | null;
-  /** Asked to confirm (signup-row.ts says when). */
-  askedToConfirm: boolean;
-  emailOptOutAt: string | null;
-  smsOptOutAt: string | null;
-  leftAt: string | null;
-  smsConfirmedAt: string | null;
-  joiningTextSentAt: string | null;
-}
+export type Recipient = Pick<
+  Subscriber,
+  | 'id'
+  | 'email'
+  | 'phone'
+  | 'betaTesting'
+  | 'lastSeenAt'
+  | 'confirmedAt'
+  | 'askedToConfirm'
+  | 'emailOptOutAt'
+  | 'smsOptOutAt'
+  | 'leftAt'
+  | 'smsConfirmedAt'
+  | 'joiningTextSentAt'
+>;
 
 const RECIPIENT_COLUMNS = [
   'id',
@@ -46,13 +47,7 @@ function recipientFrom(row: Pick<Selectable<Database['signups']>, (typeof RECIPI
     phone: row.phone,
     betaTesting: isTrue(row.beta_testing),
     lastSeenAt: iso(row.last_seen_at),
-    confirmedAt: isoOrNull(row.confirmed_at),
-    askedToConfirm: askedToConfirm(row),
-    emailOptOutAt: isoOrNull(row.email_opt_out_at),
-    smsOptOutAt: isoOrNull(row.sms_opt_out_at),
-    leftAt: isoOrNull(row.left_at),
-    smsConfirmedAt: isoOrNull(row.sms_confirmed_at),
-    joiningTextSentAt: isoOrNull(row.joining_text_sent_at),
+    ...messageStanding(row),
   };
 }
 

@@ -23,24 +23,8 @@ import { migration as m019 } from './migrations/019-outbox-marks.postgres.js';
 
 export type { PostgresMigration };
 
+// prettier-ignore
 export const postgresMigrations: PostgresMigration[] = [
-  m001,
-  m002,
-  m003,
-  m004,
-  m005,
-  m006,
-  m007,
-  m008,
-  m009,
-  m010,
-  m011,
-  m012,
-  m013,
-  m014,
-  m015,
-  m016,
-  m017,
-  m018,
-  m019,
+  m001, m002, m003, m004, m005, m006, m007, m008, m009, m010,
+  m011, m012, m013, m014, m015, m016, m017, m018, m019,
 ];

@@ -75,6 +75,31 @@ export type StoredSignup = Selectable<SignupsTable>;
 export const askedToConfirm = (row: Pick<StoredSignup, 'confirm_requested_at' | 'confirm_sent_at'>): boolean =>
   row.confirm_requested_at !== null || row.confirm_sent_at !== null;
 
+/** Where a person stands on messages, read from their row the same way by every reader of it. */
+export function messageStanding(
+  row: Pick<
+    StoredSignup,
+    | 'confirmed_at'
+    | 'confirm_requested_at'
+    | 'confirm_sent_at'
+    | 'email_opt_out_at'
+    | 'sms_opt_out_at'
+    | 'left_at'
+    | 'sms_confirmed_at'
+    | 'joining_text_sent_at'
+  >,
+) {
+  return {
+    confirmedAt: isoOrNull(row.confirmed_at),
+    askedToConfirm: askedToConfirm(row),
+    emailOptOutAt: isoOrNull(row.email_opt_out_at),
+    smsOptOutAt: isoOrNull(row.sms_opt_out_at),
+    leftAt: isoOrNull(row.left_at),
+    smsConfirmedAt: isoOrNull(row.sms_confirmed_at),
+    joiningTextSentAt: isoOrNull(row.joining_text_sent_at),
+  };
+}
+
 export function recordFromColumns(row: StoredSignup): SignupRecord {
   return {
     id: row.id,

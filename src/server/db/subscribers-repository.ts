@@ -8,7 +8,7 @@ import type { Database } from './database.js';
 import { NO_PHONE_CHANGE } from './phone-change-queue-repository.js';
 import { NEW_NUMBER_UNPROVEN } from './joining-texts-repository.js';
 import { flag, stamp, type QueryContext } from './sql-dialect.js';
-import { askedToConfirm } from './signup-row.js';
+import { messageStanding } from './signup-row.js';
 
 /** A sign-up as messaging sees it. Times are ISO 8601 in UTC, or null for "not yet" / "never". */
 export interface Subscriber {
@@ -93,15 +93,9 @@ function subscriberFrom(row: SubscriberRow): Subscriber {
     createdAt: iso(row.created_at),
     lastSeenAt: iso(row.last_seen_at),
     consentVersion: row.consent_version,
-    confirmedAt: isoOrNull(row.confirmed_at),
     confirmationSentAt: isoOrNull(row.confirm_sent_at),
     confirmationWaiting: row.confirm_requested_at !== null,
-    askedToConfirm: askedToConfirm(row),
-    emailOptOutAt: isoOrNull(row.email_opt_out_at),
-    smsOptOutAt: isoOrNull(row.sms_opt_out_at),
-    leftAt: isoOrNull(row.left_at),
-    smsConfirmedAt: isoOrNull(row.sms_confirmed_at),
-    joiningTextSentAt: isoOrNull(row.joining_text_sent_at),
+    ...messageStanding(row),
     phoneChange:
       row.phone_change_to !== null && row.phone_change_at !== null
         ? { to: row.phone_change_to, at: iso(row.phone_change_at), sentAt: isoOrNull(row.phone_change_sent_at) }

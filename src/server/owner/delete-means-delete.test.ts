@@ -17,6 +17,7 @@ import { createMessaging } from '../consent/create-messaging.js';
 import { SITE } from '../test/site.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
 import { storeEngines } from '../test/store-engines.js';
+import { feedbackStores } from '../bounces/feedback-options.js';
 
 const KEY = 'k'.repeat(40); // broadcast-setup's SECRET_KEY
 
@@ -76,10 +77,7 @@ for (const engine of storeEngines) {
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
       expect((await send(broadcast)).sent).toBe(3);
       const feedback = new Feedback({
-        sentMessages: store.sentMessages,
-        feedbackEvents: store.feedbackEvents,
-        subscribers: store.subscribers,
-        optOuts: store.optOuts,
+        ...feedbackStores(store),
         subscriptions: broadcasts.subscriptions,
         pauses: store.broadcastPauses,
         tokens: createMessageTokens(KEY),

@@ -7,6 +7,7 @@ import { createMessageTokens } from '../messaging/message-tokens.js';
 import { addPeople, countsFor, setup } from '../test/broadcast-setup.js';
 import { storeEngines } from '../test/store-engines.js';
 import { NotLiftable, WayBack } from './way-back.js';
+import { feedbackStores } from '../bounces/feedback-options.js';
 
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`a way back on ${engine.name}`, () => {
@@ -31,10 +32,7 @@ for (const engine of storeEngines) {
 
       // Reports after the send: a bounce an older release took as hard although it said 5.7.26, and a complaint.
       const feedback = new Feedback({
-        sentMessages: store.sentMessages,
-        feedbackEvents: store.feedbackEvents,
-        subscribers: store.subscribers,
-        optOuts: store.optOuts,
+        ...feedbackStores(store),
         subscriptions: broadcasts.subscriptions,
         pauses: store.broadcastPauses,
         tokens: createMessageTokens(config.messaging.secretKey!),

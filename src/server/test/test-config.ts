@@ -16,3 +16,11 @@ export function testConfig(
     ...overrides,
   };
 }
+
+/** Messaging settings the confirmation tests share: email confirmation on, one reminder after 7 days, deletion after 30. */
+export const CONFIRMING = {
+  secretKey: 'test-secret-key-that-is-long-enough-123',
+  emailConfirmation: true,
+  unconfirmedRetentionDays: 30,
+  confirmationReminderDays: 7,
+} as const;

@@ -9,19 +9,11 @@ import { EventBuffer, rowsOf, type PendingEvents } from './event-buffer.js';
 import { toSignupRow } from './signup-row.js';
 import { newReferralCode } from '../../shared/referral.js';
 import type { SignupAdded, SignupWriter, SignupWriterOptions } from './signup-writer.js';
-import {
-  isSqliteUnavailable,
-  WRITER_ROW_INDEX,
-  type EventWriterRequest,
-  type EventWriterResult,
-  type EventWriterRow,
-  type WriterRequest,
-  type WriterResult,
-  type WriterRow,
-} from './sqlite-shared.js';
+import { isSqliteUnavailable, WRITER_ROW_INDEX } from './sqlite-shared.js';
+import type * as Writer from './sqlite-shared.js';
 
 interface PendingAdd {
-  row: WriterRow;
+  row: Writer.WriterRow;
   /** Id clashes met so far: the row is retried with a fresh id and link code, a couple of times at most. */
   clashes: number;
   resolve: (added: SignupAdded) => void;
@@ -69,7 +61,7 @@ export class SqliteSignupWriter implements SignupWriter {
     const signup = toSignupRow(input);
     const now = this.now().toISOString();
     // In WRITER_COLUMNS order.
-    const row: WriterRow = [
+    const row: Writer.WriterRow = [
       this.newId(),
       signup.name,
       signup.phone,
@@ -153,7 +145,7 @@ export class SqliteSignupWriter implements SignupWriter {
     this.inFlight.set(batch, adds);
     this.lastSent = 'signups';
     this.writer ??= this.startWriter();
-    this.writer.postMessage({ batch, rows: JSON.stringify(adds.map((add) => add.row)) } satisfies WriterRequest);
+    this.writer.postMessage({ batch, rows: JSON.stringify(adds.map((add) => add.row)) } satisfies Writer.WriterRequest);
   }
 
   private sendEvents(): void {
@@ -161,14 +153,14 @@ export class SqliteSignupWriter implements SignupWriter {
     const calls = this.eventBuffer.take();
     this.eventsInFlight.set(batch, calls);
     this.lastSent = 'events';
-    const rows = rowsOf(calls).map((row): EventWriterRow => [row.name, row.pageName, row.params, row.createdAt]);
+    const rows = rowsOf(calls).map((row): Writer.EventWriterRow => [row.name, row.pageName, row.params, row.createdAt]);
     this.writer ??= this.startWriter();
-    this.writer.postMessage({ batch, events: JSON.stringify(rows) } satisfies EventWriterRequest);
+    this.writer.postMessage({ batch, events: JSON.stringify(rows) } satisfies Writer.EventWriterRequest);
   }
 
   private startWriter(): Worker {
     const writer = startWriter(this.file);
-    writer.on('message', (result: WriterResult | EventWriterResult) =>
+    writer.on('message', (result: Writer.WriterResult | Writer.EventWriterResult) =>
       'events' in result ? this.settleEvents(result) : this.settle(result),
     );
     writer.on('error', (error) => {
@@ -184,7 +176,7 @@ export class SqliteSignupWriter implements SignupWriter {
     return writer;
   }
 
-  private settleEvents({ batch, events }: EventWriterResult): void {
+  private settleEvents({ batch, events }: Writer.EventWriterResult): void {
     const calls = this.eventsInFlight.get(batch) ?? [];
     this.eventsInFlight.delete(batch);
     const failure =
@@ -200,7 +192,7 @@ export class SqliteSignupWriter implements SignupWriter {
     this.flush();
   }
 
-  private settle({ batch, results }: WriterResult): void {
+  private settle({ batch, results }: Writer.WriterResult): void {
     const adds = this.inFlight.get(batch) ?? [];
     this.inFlight.delete(batch);
     adds.forEach((add, index) => {

@@ -4,14 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { linkPageWords as words } from '../../messaging/message-words.js';
 import { readingGrade } from '../../../shared/reading-grade.js';
 import { signupMessages } from '../../../shared/signup-schema.js';
-import {
-  badLinkPage,
-  confirmPage,
-  noticePage,
-  phoneChangeGonePage,
-  phoneChangePage,
-  unsubscribePage,
-} from './link-pages.js';
+import * as linkPages from './link-pages.js';
 import { deleteQuestionPage, preferencesPage, type PreferencesPageProps } from './preferences-page.js';
 import { LINK_PAGE_SCRIPT_PLACEHOLDER } from './link-page-layout.js';
 import { TEXT_SIZE_HEAD_SCRIPT, TEXT_SIZES, textSizeWords } from '../../../shared/text-size.js';
@@ -37,12 +30,12 @@ const wrongDetails = {
 
 /** Every page in every state it can be in, as the server sends it. */
 const pages: Record<string, string> = {
-  badLink: badLinkPage(),
-  nothingHeld: noticePage(text.nothingHeldTitle, text.nothingHeld),
-  deleted: noticePage(text.deletedTitle, text.deleted),
-  confirm: confirmPage({ state: 'unconfirmed', preferencesUrl: '/preferences/token' }),
-  confirmed: confirmPage({ state: 'confirmed', preferencesUrl: '/preferences/token' }),
-  confirmAfterLeaving: confirmPage({ state: 'left', preferencesUrl: '/preferences/token' }),
+  badLink: linkPages.badLinkPage(),
+  nothingHeld: linkPages.noticePage(text.nothingHeldTitle, text.nothingHeld),
+  deleted: linkPages.noticePage(text.deletedTitle, text.deleted),
+  confirm: linkPages.confirmPage({ state: 'unconfirmed', preferencesUrl: '/preferences/token' }),
+  confirmed: linkPages.confirmPage({ state: 'confirmed', preferencesUrl: '/preferences/token' }),
+  confirmAfterLeaving: linkPages.confirmPage({ state: 'left', preferencesUrl: '/preferences/token' }),
   preferences: preferencesPage(person),
   saved: preferencesPage({ ...person, done: 'saved' }),
   notConfirmed: preferencesPage({ ...person, notConfirmed: true }),
@@ -63,11 +56,11 @@ const pages: Record<string, string> = {
     done: 'phone',
   }),
   detailsProblem: preferencesPage({ ...person, detailsForm: wrongDetails }),
-  phoneChange: phoneChangePage({ newEnd: '9876', currentEnd: '4567' }),
-  phoneChangeGone: phoneChangeGonePage(),
+  phoneChange: linkPages.phoneChangePage({ newEnd: '9876', currentEnd: '4567' }),
+  phoneChangeGone: linkPages.phoneChangeGonePage(),
   deleteQuestion: deleteQuestionPage({ path: '/preferences/token' }),
-  unsubscribe: unsubscribePage({ done: false, preferencesUrl: '/preferences/token' }),
-  unsubscribed: unsubscribePage({ done: true, preferencesUrl: '/preferences/token' }),
+  unsubscribe: linkPages.unsubscribePage({ done: false, preferencesUrl: '/preferences/token' }),
+  unsubscribed: linkPages.unsubscribePage({ done: true, preferencesUrl: '/preferences/token' }),
 };
 
 /** The text a reader sees (and the tab's title), one string per text node. */

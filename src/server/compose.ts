@@ -9,7 +9,8 @@ import { holdDatabaseInUse } from './db/database-in-use.js';
 import { checkSecretKey } from './messaging/secret-key-check.js';
 import { createMessaging, type Messaging, type MessagingOverrides } from './consent/create-messaging.js';
 import { configuredWebhooks, createFeedbackParts, tagHeadersFor, type FeedbackParts } from './bounces/reports-setup.js';
-import { BroadcastControl, type SenderLogger } from './broadcast/broadcast-control.js';
+import { BroadcastControl, type OpenTransports, type SenderLogger } from './broadcast/broadcast-control.js';
+import { transportsFrom } from './broadcast/broadcasts.js';
 import { createSignInMailer, type SignInMailer } from './owner/sign-in-mailer.js';
 
 /** Everything the product is made of, each part built once. */
@@ -80,7 +81,8 @@ export function createBroadcastControl(config: Config, db: Db, logger?: SenderLo
 
 function broadcastControlOf(config: Config, db: Db, messaging: Messaging, logger?: SenderLogger): BroadcastControl {
   const { subscriptions, links, log } = messaging;
-  return new BroadcastControl(config, db, { subscriptions, links, log }, logger);
+  const openTransports: OpenTransports = (options) => transportsFrom(config, options);
+  return new BroadcastControl(config, db, { subscriptions, links, log, openTransports }, logger);
 }
 
 /**

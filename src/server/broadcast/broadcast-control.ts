@@ -6,25 +6,21 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { BroadcastHealth, MessageHealthRepository } from '../db/message-health-repository.js';
 import { verdictOf } from '../messaging/send-failure.js';
-import { SenderBusyError } from '../db/broadcast-senders-repository.js';
+import { SenderBusyError, type SenderInfo } from '../db/broadcast-senders-repository.js';
 import { type Broadcast, type BroadcastState } from '../db/broadcasts-repository.js';
 import { type ChannelPause } from '../db/broadcast-pauses-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
 import type { RestoreMark } from '../db/restore-marks-repository.js';
 import type { StateCounts } from '../db/outbox-rows.js';
 import type { Channel } from '../db/message-channels.js';
+import type { Engine } from '../db/column-types.js';
 import { BroadcastError } from './broadcast-error.js';
 import { notSetUp } from './channel-setup.js';
 import { allowsSenders, changeState, checkNoOtherSender, checkSenderCount, senderIsDead } from './broadcast-rules.js';
 import type { BroadcastSender } from './broadcast-sender.js';
 import type { SenderReport } from './broadcast-sender-options.js';
-import {
-  Broadcasts,
-  transportsFrom,
-  type AudienceReport,
-  type BroadcastMessaging,
-  type BroadcastStores,
-} from './broadcasts.js';
+import { Broadcasts, type AudienceReport, type BroadcastMessaging, type BroadcastStores } from './broadcasts.js';
+import type { Transports } from '../messaging/transports.js';
 import { FailedMessages } from './failed-messages.js';
 
 /** Where the dashboard's senders say how they ended; the command's report to the terminal instead. */
@@ -57,6 +53,15 @@ export interface SendStart {
   resumedInPlace?: boolean;
 }
 
+/** How this process opens its providers' connections (compose.ts): a check or a test needs one, a sender more. */
+export type OpenTransports = (options?: { connections?: number }) => Transports;
+
+/** What one start reads before it decides: the broadcast's channel pauses and, while it sends, its senders. */
+interface StartFacts {
+  pauses: ChannelPause[];
+  liveSenders: SenderInfo[];
+}
+
 export class BroadcastControl {
   /** The broadcasts it controls: their contents, recipients and senders (the tests drive a sender through it). */
   readonly broadcasts: Broadcasts;
@@ -66,14 +71,16 @@ export class BroadcastControl {
   private readonly messageHealth: Pick<MessageHealthRepository, 'health'> | undefined;
   private readonly restoreMarks: BroadcastStores['restoreMarks'];
   private readonly running = new Map<string, { sender: RunningSender; done: Promise<unknown> }>();
+  private readonly openTransports: OpenTransports;
 
   constructor(
     private readonly config: Config,
     stores: BroadcastStores,
-    /** The process's subscriptions, link signer and message log (compose.ts builds them once). */
-    messaging: BroadcastMessaging,
+    /** The process's subscriptions, link signer and message log, and its providers (compose.ts builds them once). */
+    messaging: BroadcastMessaging & { openTransports: OpenTransports },
     private readonly logger?: SenderLogger,
   ) {
+    this.openTransports = messaging.openTransports;
     this.db = stores;
     this.messageHealth = stores.messageHealth;
     this.restoreMarks = stores.restoreMarks;
@@ -107,7 +114,7 @@ export class BroadcastControl {
    * Refuses with the reason, in plain words, when one will not.
    */
   async checkProviders(broadcast: Broadcast): Promise<void> {
-    const transports = transportsFrom(this.config, { connections: 1 });
+    const transports = this.openTransports({ connections: 1 });
     try {
       for (const channel of broadcast.channels) {
         try {
@@ -177,7 +184,7 @@ export class BroadcastControl {
 
   /** One real message of the broadcast to `to` (an email address or a phone number); the provider's id. */
   async test(broadcast: Broadcast, to: string): Promise<string> {
-    const transports = transportsFrom(this.config, { connections: 1 });
+    const transports = this.openTransports({ connections: 1 });
     try {
       return await this.broadcasts.test(broadcast, to, transports);
     } finally {
@@ -187,7 +194,7 @@ export class BroadcastControl {
 
   /** Runs one sender of the broadcast in this process, with this process's own transports. */
   startSender(broadcast: Broadcast, { rates }: { rates?: Rates } = {}): RunningSender {
-    const transports = transportsFrom(this.config);
+    const transports = this.openTransports();
     let sender: BroadcastSender;
     try {
       sender = this.broadcasts.sender(broadcast, transports, rates ? { rates } : {});
@@ -219,16 +226,16 @@ export class BroadcastControl {
     }: { workers: number; resume: boolean; resendUnknown: boolean; despiteHealth?: boolean; afterRestore?: boolean },
   ): Promise<SendStart> {
     checkSenderCount(this.db.outbox.engine, workers);
-    // The broadcast is read once here and its state changed in one update at the end.
+    // The broadcast is read once, with what the rules need; the checks decide; then the writes.
     const broadcast = await this.broadcasts.get(name);
-    await this.preflight(broadcast, { resume, despiteHealth, afterRestore });
+    const facts = await this.startFacts(broadcast);
+    const acceptHealth = await this.preflight(broadcast, facts.pauses, { resume, despiteHealth, afterRestore });
+    const inPlace = resume && runningElsewhere(this.db.outbox.engine, broadcast.state, facts.liveSenders);
     const start: Omit<SendStart, 'broadcast'> = {};
+    if (acceptHealth) await this.db.broadcasts.acceptHealth(broadcast.id);
     if (resume) {
       start.resumed = await this.db.broadcastPauses.clearPauses(broadcast.id);
-      if (await this.runningElsewhere(broadcast)) {
-        start.resumedInPlace = true;
-        return { broadcast, ...start };
-      }
+      if (inPlace) return { broadcast, ...start, resumedInPlace: true };
     }
     if (resendUnknown) start.requeued = await this.db.outbox.requeueUnknown(broadcast.id);
     if (resume && broadcast.state !== 'paused' && broadcast.state !== 'sending') start.notPaused = broadcast.state;
@@ -242,15 +249,28 @@ export class BroadcastControl {
     return { broadcast: moved ?? broadcast, ...start };
   }
 
+  /** The broadcast's channel pauses, and its senders on record while it is sending. */
+  private async startFacts(broadcast: Pick<Broadcast, 'id' | 'state'>): Promise<StartFacts> {
+    const pauses = await this.db.broadcastPauses.channelPauses(broadcast.id);
+    const liveSenders = broadcast.state === 'sending' ? await this.db.broadcastSenders.liveSenders(broadcast.id) : [];
+    return { pauses, liveSenders };
+  }
+
   /**
    * The dashboard's Send and Resume: starts sending (from ready) or goes on (from paused) with one
    * sender in this process, and returns once it has started.
    */
   async send(broadcast: Broadcast): Promise<void> {
     // Send and Resume are one button: what a failure of ours paused goes on too, once the providers answer.
-    await this.preflight(broadcast, { resume: true, despiteHealth: false, afterRestore: false });
+    const pauses = await this.db.broadcastPauses.channelPauses(broadcast.id);
+    await this.preflight(broadcast, pauses, { resume: true, despiteHealth: false, afterRestore: false });
     await this.db.broadcastPauses.clearPauses(broadcast.id);
-    if (!this.running.has(broadcast.name) && (await this.runningElsewhere(broadcast))) return;
+    if (!this.running.has(broadcast.name)) {
+      // The state now, not as the page had it; a sender at work on the other channel takes this one up.
+      const state = await this.db.broadcasts.state(broadcast.id);
+      const live = state === 'sending' ? await this.db.broadcastSenders.liveSenders(broadcast.id) : [];
+      if (runningElsewhere(this.db.outbox.engine, state, live)) return;
+    }
     const previous = this.running.get(broadcast.name);
     if (previous) {
       // Pressed twice: it is already sending here.
@@ -284,15 +304,16 @@ export class BroadcastControl {
    * resume; the providers take our sign-in (not for a finished broadcast: nothing would be sent); a
    * broadcast that paused itself for its health goes on only knowingly; after a restore that could
    * not read what it replaced, nothing goes until the owner imports the providers' lists or says so.
+   * True when the owner goes on despite the broadcast's health, which the start then records.
    */
   private async preflight(
     broadcast: Broadcast,
+    pauses: ChannelPause[],
     { resume, despiteHealth, afterRestore }: { resume: boolean; despiteHealth: boolean; afterRestore: boolean },
-  ): Promise<void> {
+  ): Promise<boolean> {
     const missing = this.missingChannels(broadcast);
     if (missing.length > 0) throw new BroadcastError(notSetUp(missing));
     await this.refuseAfterUnknownRestore(broadcast, resume, afterRestore);
-    const pauses = await this.db.broadcastPauses.channelPauses(broadcast.id);
     const name = broadcast.name;
     if ((broadcast.state === 'paused' || pauses.length > 0) && !resume)
       throw new BroadcastError(
@@ -301,7 +322,7 @@ export class BroadcastControl {
           : `"${name}" is paused. Go on with: sudo scamsavvy broadcast resume ${name}`,
       );
     if (broadcast.state !== 'finished') await this.checkProviders(broadcast);
-    await this.refuseUnhealthy(broadcast, pauses, despiteHealth);
+    return refuseUnhealthy(broadcast, pauses, despiteHealth);
   }
 
   /**
@@ -325,32 +346,6 @@ export class BroadcastControl {
     );
   }
 
-  /**
-   * A broadcast that paused itself to protect the domain (bounces or complaints past their limits)
-   * goes on only when the owner says so knowingly: `resume --despite-health`, from the terminal.
-   */
-  private async refuseUnhealthy(broadcast: Broadcast, pauses: ChannelPause[], despiteHealth: boolean): Promise<void> {
-    const health = pauses.find((pause) => pause.cause === 'health');
-    if (!health) return;
-    if (!despiteHealth)
-      throw new BroadcastError(
-        `"${broadcast.name}" paused itself: ${health.reason}\nTo go on anyway: sudo scamsavvy broadcast resume ${broadcast.name} --despite-health`,
-      );
-    await this.db.broadcasts.acceptHealth(broadcast.id);
-  }
-
-  /**
-   * After lifting a pause: a sender still at work on the broadcast's other channel (from the
-   * terminal, say) takes the lifted channel up itself, and SQLite would refuse a second one.
-   */
-  private async runningElsewhere(broadcast: Broadcast): Promise<boolean> {
-    if ((await this.db.broadcasts.state(broadcast.id)) !== 'sending') return false;
-    const running = (await this.db.broadcastSenders.liveSenders(broadcast.id)).filter(
-      (sender) => !senderIsDead(sender),
-    );
-    return running.length > 0 && !allowsSenders(this.db.outbox.engine, running.length + 1);
-  }
-
   /** Pauses the broadcast: every sender (here or anywhere) stops after what it is sending now. */
   async pause(broadcast: Broadcast): Promise<boolean> {
     return changeState(this.db.broadcasts, broadcast.id, 'pause');
@@ -372,4 +367,29 @@ export function unknownAfterRestore(mark: RestoreMark, acknowledge: string): str
     "First bring in your email and text providers' suppression lists: sudo scamsavvy suppressions import FILE",
     `Or, if you are sure nothing like that happened after the backup was made: ${acknowledge}`,
   ].join('\n');
+}
+
+/**
+ * A broadcast that paused itself to protect the domain (bounces or complaints past their limits)
+ * goes on only when the owner says so knowingly: `resume --despite-health`, from the terminal.
+ * True when they did, and there was such a pause.
+ */
+function refuseUnhealthy(broadcast: Broadcast, pauses: ChannelPause[], despiteHealth: boolean): boolean {
+  const health = pauses.find((pause) => pause.cause === 'health');
+  if (!health) return false;
+  if (!despiteHealth)
+    throw new BroadcastError(
+      `"${broadcast.name}" paused itself: ${health.reason}\nTo go on anyway: sudo scamsavvy broadcast resume ${broadcast.name} --despite-health`,
+    );
+  return true;
+}
+
+/**
+ * After lifting a pause: a sender still at work on the broadcast's other channel (from the
+ * terminal, say) takes the lifted channel up itself, and SQLite would refuse a second one.
+ */
+function runningElsewhere(engine: Engine, state: BroadcastState | undefined, liveSenders: SenderInfo[]): boolean {
+  if (state !== 'sending') return false;
+  const running = liveSenders.filter((sender) => !senderIsDead(sender));
+  return running.length > 0 && !allowsSenders(engine, running.length + 1);
 }

@@ -1,7 +1,7 @@
 // The composition root: the one place that says what the product is made of and builds each part
 // once per process, from the settings (docs/architecture.md, "What the server is made of"). The
-// server (index.ts), every owner command, the tests' app, the benchmarks and the scripts start here;
-// no part builds another's.
+// server (index.ts), the owner commands that send, the broadcast tests and bench:broadcast start
+// here; no part builds another's (BroadcastControl opens its providers through openTransports).
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/open-database.js';

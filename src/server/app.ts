@@ -14,7 +14,7 @@ import { signupRoutes } from './signups/signup-routes.js';
 import { serverPageScripts, sitePaths, siteRoutes } from './site/site-routes.js';
 import { appLinkRoutes } from './site/app-link-routes.js';
 import type { Db } from './db/open-database.js';
-import { createMessagingCore, type Messaging } from './consent/create-messaging.js';
+import type { Messaging } from './consent/create-messaging.js';
 import { linkPageRoutes } from './consent/link-pages/link-page-routes.js';
 import { LaunchMessages } from './consent/launch-message.js';
 import { launchPlansOf } from './broadcast/launch-plans.js';
@@ -38,8 +38,8 @@ export interface CreateAppOptions {
   serveSite?: boolean;
   /** A logger of the caller's (tests capture lines), or false for none; by default pino with loggerOptions. */
   logger?: FastifyBaseLogger | false;
-  /** Email and texts (createMessaging); started when the app is ready, stopped before the database closes. */
-  messaging?: Messaging;
+  /** Email and texts (compose.ts builds them); started when the app is ready, stopped before the database closes. */
+  messaging: Messaging;
   /** The owner's dashboard: how it sends sign-in links, and launch day from the browser (needs SECRET_KEY). */
   owner?: {
     mailer?: SignInMailer;
@@ -97,10 +97,10 @@ export async function createApp({
   await app.register(signupRoutes, {
     signups: db.signups,
     limits,
-    ...(messaging ? { onStored: messaging.signupStored } : {}),
+    onStored: messaging.signupStored,
   });
   const scripts = serveSite ? serverPageScripts(sitePaths(config.distDir).pagesDir) : {};
-  if (messaging?.links) {
+  if (messaging.links) {
     await app.register(linkPageRoutes, {
       ...(scripts.linkPage ? { script: scripts.linkPage } : {}),
       subscriptions: messaging.subscriptions,
@@ -112,7 +112,7 @@ export async function createApp({
       onPhoneChangeAsked: messaging.signupStored,
     });
   }
-  if (messaging?.sms) {
+  if (messaging.sms) {
     await app.register(smsInboundRoutes, {
       sms: messaging.sms,
       subscriptions: messaging.subscriptions,
@@ -139,10 +139,9 @@ export async function createApp({
   const control = owner?.broadcastControl?.(app.log);
   await app.register(ownerDashboard, {
     db,
-    // Without messaging nothing is sent, so nothing is suppressed by hash: no SECRET_KEY is used.
-    subscriptions: messaging?.subscriptions ?? createMessagingCore({}, db).subscriptions,
+    subscriptions: messaging.subscriptions,
     siteUrl: config.siteUrl,
-    confirmationOn: messaging?.confirmationOn ?? false,
+    confirmationOn: messaging.confirmationOn,
     allowSignIn: ownerSignInLimit(app),
     ...(owner?.mailer ? { mailer: owner.mailer } : {}),
     ...(control ? { control } : {}),
@@ -166,7 +165,7 @@ export async function createApp({
       reply.code(404).send({ error: { code: 'not_found', message: 'There is nothing here.' } }),
     );
 
-  if (messaging) app.addHook('onReady', async () => messaging.start(app.log));
+  app.addHook('onReady', async () => messaging.start(app.log));
   // The recurring work, each job of jobs/job-list.ts with what it runs here; started once the rest is.
   const jobs = new JobRunner({
     records: db.backgroundJobs,
@@ -198,13 +197,11 @@ export async function createApp({
     });
     jobs.add('backups', (signal) => backups.runIfDue(signal), backups.checkEveryMs);
   }
-  if (messaging) {
-    // The queue workers; a stored sign-up wakes them so its messages go at once.
-    for (const job of messaging.queueJobs(app.log, (name) => jobs.wake(name))) jobs.add(job.name, job.run, job.everyMs);
-    jobs.add('phone-changes-forgotten', () => messaging.forgetStalePhoneChanges());
-    const { sweepUnconfirmed } = messaging;
-    if (sweepUnconfirmed) jobs.add('unconfirmed-sign-ups', () => sweepUnconfirmed(app.log));
-  }
+  // The queue workers; a stored sign-up wakes them so its messages go at once.
+  for (const job of messaging.queueJobs(app.log, (name) => jobs.wake(name))) jobs.add(job.name, job.run, job.everyMs);
+  jobs.add('phone-changes-forgotten', () => messaging.forgetStalePhoneChanges());
+  const { sweepUnconfirmed } = messaging;
+  if (sweepUnconfirmed) jobs.add('unconfirmed-sign-ups', () => sweepUnconfirmed(app.log));
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
     // No job starts again; the mailbox's check under way is let finish (or cut after a grace).
@@ -213,7 +210,7 @@ export async function createApp({
     await jobsStopped;
     await control?.stop();
     owner?.mailer?.close();
-    await messaging?.stop();
+    await messaging.stop();
     await db.close();
     await redis?.quit().catch(() => undefined);
   });

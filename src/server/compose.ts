@@ -1,7 +1,8 @@
 // The composition root: the one place that says what the product is made of and builds each part
 // once per process, from the settings (docs/architecture.md, "What the server is made of"). The
-// server (index.ts), the owner commands that send, the broadcast tests and bench:broadcast start
-// here; no part builds another's (BroadcastControl opens its providers through openTransports).
+// server (index.ts), the owner commands that send, the tests' app (buildTestApp), the broadcast tests'
+// world and bench:broadcast start here; no part builds another's (BroadcastControl opens its
+// providers through openTransports).
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/open-database.js';

@@ -51,6 +51,36 @@ async function expectUnavailable(response: Awaited<ReturnType<Awaited<ReturnType
   expect(response.body).not.toMatch(/SQLITE|ECONN|database is locked|at /);
 }
 
+/** PostgreSQL behind a TCP proxy that stands for the network between them: `cut` closes it, `listen` opens it again. */
+async function postgresBehindProxy() {
+  const target = new URL(await tempPostgresUrl());
+  const sockets = new Set<net.Socket>();
+  const proxy = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => socket.destroy());
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  const listen = (port = 0) =>
+    new Promise<number>((resolve) =>
+      proxy.listen(port, '127.0.0.1', () => resolve((proxy.address() as net.AddressInfo).port)),
+    );
+  const cut = () =>
+    new Promise<void>((resolve) => {
+      proxy.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    });
+  const port = await listen();
+  cleanups.push(() => (proxy.listening ? cut() : undefined));
+  const viaProxy = new URL(target);
+  viaProxy.host = `127.0.0.1:${port}`;
+  const database = { kind: 'postgres' as const, url: viaProxy.toString(), poolSize: 2 };
+  return { database, cut, reopen: () => listen(port) };
+}
+
 describe('when the database is unavailable', () => {
   it('SQLite locked by another process: 503 within seconds, logged once, and back to 201 when released', async () => {
     const file = tempDatabaseFile();
@@ -77,32 +107,7 @@ describe('when the database is unavailable', () => {
   it.skipIf(!testDatabaseUrl)(
     'PostgreSQL unreachable: 503 within seconds, logged once, and back to 201 when it returns',
     async () => {
-      // A TCP proxy in front of PostgreSQL stands for the network between them: closing it cuts access.
-      const target = new URL(await tempPostgresUrl());
-      const sockets = new Set<net.Socket>();
-      const proxy = net.createServer((client) => {
-        const upstream = net.connect(Number(target.port || 5432), target.hostname);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on('close', () => sockets.delete(socket));
-          socket.on('error', () => socket.destroy());
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      const listen = (port = 0) =>
-        new Promise<number>((resolve) =>
-          proxy.listen(port, '127.0.0.1', () => resolve((proxy.address() as net.AddressInfo).port)),
-        );
-      const cut = () =>
-        new Promise<void>((resolve) => {
-          proxy.close(() => resolve());
-          for (const socket of sockets) socket.destroy();
-        });
-      const port = await listen();
-      cleanups.push(() => (proxy.listening ? cut() : undefined));
-      const viaProxy = new URL(target);
-      viaProxy.host = `127.0.0.1:${port}`;
-      const database = { kind: 'postgres' as const, url: viaProxy.toString(), poolSize: 2 };
+      const { database, cut, reopen } = await postgresBehindProxy();
       const store = await openDatabase(database);
       const { signUp, logged } = await appWith(store, database);
       expect((await signUp()).statusCode).toBe(201);
@@ -114,10 +119,30 @@ describe('when the database is unavailable', () => {
       await expectUnavailable(await signUp());
       expect(logged('the sign-up database is unavailable')).toBe(1);
 
-      await listen(port);
+      await reopen();
       expect((await signUp()).statusCode).toBe(201);
       expect(logged('the sign-up database is back')).toBe(1);
       expect(await store.signups.count()).toBe(2);
+    },
+    60_000,
+  );
+
+  it.skipIf(!testDatabaseUrl)(
+    'PostgreSQL cut while a transaction holds a connection: that work fails, the process lives on, and sign-ups come back',
+    async () => {
+      const { database, cut, reopen } = await postgresBehindProxy();
+      const store = await openDatabase(database);
+      const { signUp } = await appWith(store, database);
+      expect((await signUp()).statusCode).toBe(201);
+      // The connection ends while it is checked out with no query in flight: pg then emits 'error'
+      // on the client, which nothing but the product's own listener hears (else the process dies).
+      const held = store.reportsTransaction(async () => {
+        await cut();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      });
+      await expect(held).rejects.toThrow();
+      await reopen();
+      expect((await signUp()).statusCode).toBe(201);
     },
     60_000,
   );

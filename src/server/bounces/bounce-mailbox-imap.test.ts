@@ -8,7 +8,6 @@ import { dovecotAvailable, startDovecot } from '../test/dovecot.js';
 import { storeEngines } from '../test/store-engines.js';
 import { createFeedbackParts } from './reports-setup.js';
 import { loadConfig } from '../config.js';
-import { createMessaging } from '../consent/create-messaging.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { report, REPORT_BOUNCE_ADDRESS } from './test-fixtures/reports.js';
 
@@ -54,11 +53,7 @@ describe.skipIf(!dovecotAvailable)('the bounce mailbox in the server', () => {
       BOUNCE_IMAP_URL: dovecot.url(),
       SECRET_KEY: 'a-test-secret-that-is-long-enough-for-the-check',
     });
-    const { app, db } = await buildTestApp({
-      messaging: (store) => createMessaging(config.messaging, store, config.siteUrl),
-      feedback: (store, messaging) =>
-        createFeedbackParts(config.messaging, store, messaging!.subscriptions, { pauses: store.broadcastPauses }),
-    });
+    const { app, db } = await buildTestApp({ config: { messaging: config.messaging } });
     await app.ready();
     const deadline = Date.now() + 20_000;
     let record;

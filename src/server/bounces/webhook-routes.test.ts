@@ -10,7 +10,7 @@ import { storeEngines } from '../test/store-engines.js';
 import { appFor } from '../test/broadcast-world-app.js';
 import { SITE } from '../test/site.js';
 import { buildTestApp } from '../test/build-test-app.js';
-import { configuredWebhooks, createFeedbackParts, tagHeadersFor } from './reports-setup.js';
+import { configuredWebhooks, tagHeadersFor } from './reports-setup.js';
 
 /** A status callback as Twilio posts it: form fields, signed over the full URL. */
 function callback(url: string, fields: Record<string, string>, token = AUTH_TOKEN) {
@@ -268,15 +268,11 @@ for (const engine of storeEngines) {
     it('answers 429 past WEBHOOK_RATE_LIMIT_PER_MINUTE from one address, before reading anything; the provider sends again later', async () => {
       const world = await setup(engine.name, { env: { MAILGUN_WEBHOOK_SIGNING_KEY: SIGNING_KEY } });
       const { app } = await buildTestApp({
-        existing: { db: world.store, database: world.database },
+        existing: { db: world.store, database: world.database, product: world.product },
         config: {
           siteUrl: SITE,
           rateLimit: { perMinute: 0, perHour: 0, redisUrl: undefined, eventsPerMinute: 0, webhooksPerMinute: 3 },
         },
-        feedback: () =>
-          createFeedbackParts(world.config.messaging, world.store, world.broadcasts.subscriptions, {
-            pauses: world.store.broadcastPauses,
-          }),
       });
       const post = () =>
         app.inject({

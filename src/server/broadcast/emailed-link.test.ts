@@ -9,7 +9,6 @@ import { buildTestApp } from '../test/build-test-app.js';
 import { rosa } from '../test/people.js';
 import { storeEngines, type StoreEngine } from '../test/store-engines.js';
 import { linkPageWords } from '../messaging/message-words.js';
-import { createMessaging } from '../consent/create-messaging.js';
 import { createLinkSigner } from '../messaging/link-tokens.js';
 
 const KEY = 'emailed-link-test-key-that-is-long-enough';
@@ -25,12 +24,10 @@ async function world(engine: StoreEngine) {
   const { app, db: store } = await buildTestApp({
     engine,
     database: { confirmSignups: true },
-    messaging: (db) =>
-      createMessaging(
-        { secretKey: KEY, emailConfirmation: true, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
-        db,
-        'https://scamsavvy.example',
-      ),
+    config: {
+      siteUrl: 'https://scamsavvy.example',
+      messaging: { secretKey: KEY, emailConfirmation: true, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
+    },
   });
   await store.signups.add({ ...rosa });
   const id = (await store.subscribers.subscriberByEmailKey(rosa.email))!.id;

@@ -44,7 +44,7 @@ for (const engine of storeEngines) {
       const backup = path.join(dir, engine.name === 'sqlite' ? 'before.sqlite' : 'before.pgdump');
       await makeBackup(base.database, backup);
 
-      const { subscriptions } = createMessagingCore(base.config.messaging, base.store);
+      const { subscriptions } = base.broadcasts;
       await subscriptions.leave(left!.id, 'preferences_page');
       await subscriptions.stopTexts(stopped!.phone);
       await subscriptions.remove(deleted!.id, 'preferences_page');

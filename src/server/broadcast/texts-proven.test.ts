@@ -13,7 +13,6 @@ import { buildTestApp } from '../test/build-test-app.js';
 import { SITE } from '../test/site.js';
 import { storeEngines, type StoreEngine } from '../test/store-engines.js';
 import { startTwilioStandIn } from '../test/twilio-stand-in.js';
-import { createMessaging } from '../consent/create-messaging.js';
 
 const KEY = 'texts-proven-test-key-that-is-long-enough';
 const FROM = '+15550001111';
@@ -30,21 +29,18 @@ async function world(engine: StoreEngine, proof: 'reply' | 'notice' = 'reply') {
   };
   const { app, db } = await buildTestApp({
     engine,
-    config: { siteUrl: SITE },
-    messaging: (store) =>
-      createMessaging(
-        {
-          sms,
-          secretKey: KEY,
-          smsConfirmation: proof,
-          emailConfirmation: false,
-          unconfirmedRetentionDays: 30,
-          confirmationReminderDays: 7,
-        },
-        store,
-        SITE,
-        { texter: { retryBaseMs: 100, maxRetryMs: 300 }, everyMs: { 'joining-texts': 100 } },
-      ),
+    config: {
+      siteUrl: SITE,
+      messaging: {
+        sms,
+        secretKey: KEY,
+        smsConfirmation: proof,
+        emailConfirmation: false,
+        unconfirmedRetentionDays: 30,
+        confirmationReminderDays: 7,
+      },
+    },
+    overrides: { messaging: { texter: { retryBaseMs: 100, maxRetryMs: 300 }, everyMs: { 'joining-texts': 100 } } },
   });
   await app.ready();
   const env = {

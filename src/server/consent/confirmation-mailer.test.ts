@@ -6,7 +6,6 @@ import type { Db } from '../db/open-database.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { capturedLog, ERROR, WARN } from '../test/captured-log.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
-import { createMessaging, type Messaging } from './create-messaging.js';
 
 import { SITE } from '../test/site.js';
 import { CONFIRMING } from '../test/test-config.js';
@@ -15,24 +14,21 @@ const credentials = { user: 'launch', pass: 'right password' };
 /** The app with confirmation on, its mailer retrying every 100-300 ms and logging into `lines`. */
 async function start(smtp: SmtpSink) {
   const { lines, logger } = capturedLog();
-  let messaging: Messaging | undefined;
-  const { app, db } = await buildTestApp({
+  const { app, db, product } = await buildTestApp({
     database: { confirmSignups: true },
-    messaging: (store) => {
-      messaging = createMessaging(
-        {
-          email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
-          ...CONFIRMING,
-        },
-        store,
-        SITE,
-        { mailer: { retryBaseMs: 100, maxRetryMs: 300, logger }, everyMs: { 'confirmation-emails': 100 } },
-      );
-      return messaging;
+    config: {
+      siteUrl: SITE,
+      messaging: { email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' }, ...CONFIRMING },
+    },
+    overrides: {
+      messaging: {
+        mailer: { retryBaseMs: 100, maxRetryMs: 300, logger },
+        everyMs: { 'confirmation-emails': 100 },
+      },
     },
   });
   await app.ready();
-  if (!messaging) throw new Error('messaging was not built');
+  const { messaging } = product;
   return { app, db, messaging, lines };
 }
 

@@ -9,7 +9,7 @@ import { openDatabase, type Db } from '../db/open-database.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
 import { startTwilioStandIn, type TwilioStandIn } from '../test/twilio-stand-in.js';
-import { createMessaging, type Messaging } from './create-messaging.js';
+import { createMessaging, type MessagingOverrides } from './create-messaging.js';
 import { ACCOUNT_SID, AUTH_TOKEN } from '../test/broadcast-setup.js';
 import { textIn as signedTextIn } from '../test/text-in.js';
 import { twilioSignature } from '../messaging/twilio-sms-provider.js';
@@ -66,19 +66,23 @@ async function start(
     confirmationReminderDays: 7,
   };
   const store = await openDatabase(database, { confirmSignups: config.emailConfirmation });
-  const messaging = createMessaging(config, store, SITE, {
+  return serve(store, database, config, {
     mailer: { retryBaseMs: 100, maxRetryMs: 300 },
     everyMs: { 'confirmation-emails': 100 },
   });
-  return serve(store, database, messaging);
 }
 
-/** The app over this database, with this messaging, as the server runs it. */
-async function serve(store: Db, database: DatabaseConfig, messaging: Messaging): Promise<Running> {
+/** The app over this database, composed with these messaging settings, as the server runs it. */
+async function serve(
+  store: Db,
+  database: DatabaseConfig,
+  messaging: Partial<MessagingConfig>,
+  overrides?: MessagingOverrides,
+): Promise<Running> {
   const { app } = await buildTestApp({
     existing: { db: store, database },
-    config: { siteUrl: SITE },
-    messaging: () => messaging,
+    config: { siteUrl: SITE, messaging },
+    ...(overrides ? { overrides: { messaging: overrides } } : {}),
     keepOpen: true,
   });
   await app.ready();
@@ -335,18 +339,13 @@ describe('unconfirmed sign-ups', () => {
     for (const job of await store.confirmations.claimConfirmations(10, 60_000))
       await store.confirmations.confirmationSent(job.id);
     await store.subscribers.confirm((await store.subscribers.subscriberByEmailKey('kept@example.com'))?.id ?? '');
-    const messaging = createMessaging(
-      {
-        email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
-        secretKey: SECRET_KEY,
-        emailConfirmation: true,
-        unconfirmedRetentionDays: 30,
-        confirmationReminderDays: 7,
-      },
-      store,
-      SITE,
-    );
-    await serve(store, database, messaging);
+    await serve(store, database, {
+      email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
+      secretKey: SECRET_KEY,
+      emailConfirmation: true,
+      unconfirmedRetentionDays: 30,
+      confirmationReminderDays: 7,
+    });
     await expect.poll(() => store.signups.count()).toBe(1);
     expect(await store.subscribers.subscriberByEmailKey('old@example.com')).toBeUndefined();
     expect(await store.subscribers.subscriberByEmailKey('kept@example.com')).toBeDefined();

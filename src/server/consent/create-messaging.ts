@@ -109,7 +109,7 @@ export function createMessaging(
   const { subscriptions, links } = createMessagingCore(config, store);
   // The process's one set of message tokens: the log issues them, feedback checks them.
   const tokens = config.secretKey ? createMessageTokens(config.secretKey, config.previousSecretKey) : undefined;
-  const log = createMessageLog(config, store, siteUrl, overrides.tagHeaders, tokens);
+  const log = createMessageLog(config, store, siteUrl, tokens, overrides.tagHeaders);
   // A transport the caller brings is used instead of one built here (not beside it).
   const transports = createTransports(
     {

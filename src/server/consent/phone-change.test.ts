@@ -10,7 +10,6 @@ import { setup } from '../test/broadcast-setup.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
-import { createMessaging } from './create-messaging.js';
 import { linkPageWords, messageWords } from '../messaging/message-words.js';
 
 import { SITE } from '../test/site.js';
@@ -24,13 +23,10 @@ async function world(engineName: 'sqlite' | 'postgres') {
   const mail = await startSmtpSink();
   onTestFinished(() => mail.stop());
   const base = await setup(engineName, { texts: true, env: { SMTP_URL: mail.url } });
-  const messaging = createMessaging(base.config.messaging, base.store, SITE, {
-    everyMs: { 'phone-change-emails': 100 },
-  });
-  const { app } = await buildTestApp({
+  const { app, product } = await buildTestApp({
     existing: { db: base.store, database: base.database },
-    config: { siteUrl: SITE },
-    messaging: () => messaging,
+    config: { siteUrl: SITE, messaging: base.config.messaging },
+    overrides: { messaging: { everyMs: { 'phone-change-emails': 100 } } },
   });
   await app.ready();
   const signUp = async (email: string, phone: string, name = 'Rosa Díaz') => {
@@ -55,7 +51,7 @@ async function world(engineName: 'sqlite' | 'postgres') {
   };
   /** The number replies YES to its joining text (decision 041). */
   const yes = (phone: string) => base.store.optOuts.confirmTexts([phone], 'sms_reply');
-  return { ...base, mail, app, signUp, person, launchTexts, yes };
+  return { ...base, mail, app, messaging: product.messaging, signUp, person, launchTexts, yes };
 }
 
 const phoneChangeMails = (mail: SmtpSink, email = ROSA) =>
@@ -162,17 +158,7 @@ for (const engine of storeEngines) {
     });
 
     it('the person’s own page changes the name at once, and the number only by the button emailed to the address on record; a number that replied STOP gets no text', async () => {
-      const { app, signUp, person, store, mail, launchTexts } = await world(engine.name);
-      const messaging = createMessaging(
-        {
-          secretKey: 'k'.repeat(40),
-          emailConfirmation: false,
-          unconfirmedRetentionDays: 30,
-          confirmationReminderDays: 7,
-        },
-        store,
-        SITE,
-      );
+      const { app, signUp, person, store, mail, launchTexts, messaging } = await world(engine.name);
       await signUp(ROSA, FIRST, 'Rosa Diaz');
       await messaging.subscriptions.stopTexts(RIGHT); // the right number once replied STOP to us
       const path = `/preferences/${messaging.links!.sign('manage', (await person()).id)}`;

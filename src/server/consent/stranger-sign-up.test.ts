@@ -12,7 +12,6 @@ import { startSmtpSink, type ReceivedMail } from '../test/smtp-sink.js';
 import { storeEngines } from '../test/store-engines.js';
 import { startTwilioStandIn } from '../test/twilio-stand-in.js';
 import type { Audience } from './contact-rule.js';
-import { createMessaging, type Messaging } from './create-messaging.js';
 import { CONFIRMING } from '../test/test-config.js';
 
 /** A broadcast's widest audience: everyone, the unconfirmed included (`--include-unconfirmed`). */
@@ -25,33 +24,29 @@ async function start(engine: (typeof storeEngines)[number]) {
   onTestFinished(() => smtp.stop());
   const twilio = await startTwilioStandIn({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN });
   onTestFinished(() => twilio.stop());
-  let messaging: Messaging | undefined;
-  const { app, db } = await buildTestApp({
+  const { app, db, product } = await buildTestApp({
     engine,
     database: { confirmSignups: true },
-    config: { siteUrl: SITE },
-    messaging: (store) => {
-      messaging = createMessaging(
-        {
-          email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
-          sms: {
-            provider: 'twilio',
-            accountSid: ACCOUNT_SID,
-            authToken: AUTH_TOKEN,
-            from: '+15550001111',
-            apiBaseUrl: twilio.baseUrl,
-          },
-          ...CONFIRMING,
+    config: {
+      siteUrl: SITE,
+      messaging: {
+        email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
+        sms: {
+          provider: 'twilio',
+          accountSid: ACCOUNT_SID,
+          authToken: AUTH_TOKEN,
+          from: '+15550001111',
+          apiBaseUrl: twilio.baseUrl,
         },
-        store,
-        SITE,
-        { mailer: { retryBaseMs: 100, maxRetryMs: 300 }, everyMs: { 'confirmation-emails': 100 } },
-      );
-      return messaging;
+        ...CONFIRMING,
+      },
+    },
+    overrides: {
+      messaging: { mailer: { retryBaseMs: 100, maxRetryMs: 300 }, everyMs: { 'confirmation-emails': 100 } },
     },
   });
   await app.ready();
-  if (!messaging) throw new Error('messaging was not built');
+  const { messaging } = product;
   const { subscriptions } = messaging;
 
   async function signUp(email: string, phone: string, betaTesting = false) {

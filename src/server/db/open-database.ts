@@ -154,6 +154,10 @@ export async function openDatabase(
       });
       // An idle connection that drops (a database restart) must not crash the process.
       pool.on('error', () => undefined);
+      // Nor one in use: pg emits 'error' on a checked-out client whose connection ends (the network
+      // to the database cut mid-transaction), and the pool listens only to idle ones. The query in
+      // flight is rejected all the same, and the pool drops the broken client when it comes back.
+      pool.on('connect', (client) => client.on('error', () => undefined));
       try {
         if (migrate) await migratePostgres(pool);
         else await assertPostgresMigrated(pool);

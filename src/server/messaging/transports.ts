@@ -4,7 +4,7 @@
 import type { MessagingConfig } from '../messaging-config.js';
 import { createEmailSender, type EmailSender } from './email-sender.js';
 import { MessageLog, type MessageLogStore } from './message-log.js';
-import { createMessageTokens, type MessageTokens } from './message-tokens.js';
+import type { MessageTokens } from './message-tokens.js';
 import { messageWords } from './message-words.js';
 import type { SmsProvider } from './sms-provider.js';
 import { createTwilioSmsProvider } from './twilio-sms-provider.js';
@@ -47,21 +47,21 @@ export function contactFor(config: MessagingConfig, siteUrl: string): string {
 }
 
 /**
- * Every message recorded with its token, when SECRET_KEY is set and the database keeps them; with
- * the process's one `tokens` when the caller has them (the composition root does).
+ * Every message recorded with its token, with the process's one `tokens` (made from SECRET_KEY by
+ * createMessaging; none without it) when the database keeps them.
  */
 export function createMessageLog(
-  config: Pick<MessagingConfig, 'secretKey' | 'previousSecretKey' | 'feedback'>,
+  config: Pick<MessagingConfig, 'feedback'>,
   store: Partial<MessageLogStore>,
   siteUrl: string,
+  tokens: MessageTokens | undefined,
   tagHeaders?: (token: string) => Record<string, string>,
-  tokens?: MessageTokens,
 ): MessageLog | undefined {
   const { sentMessages, feedbackEvents } = store;
-  if (!config.secretKey || !sentMessages || !feedbackEvents) return undefined;
+  if (!tokens || !sentMessages || !feedbackEvents) return undefined;
   return new MessageLog({
     store: { sentMessages, feedbackEvents },
-    tokens: tokens ?? createMessageTokens(config.secretKey, config.previousSecretKey),
+    tokens,
     siteUrl,
     ...(config.feedback ? { feedback: config.feedback } : {}),
     ...(tagHeaders ? { tagHeaders } : {}),

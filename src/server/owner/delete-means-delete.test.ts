@@ -9,15 +9,11 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { DatabaseConfig } from '../config.js';
 import { createLinkSigner } from '../messaging/link-tokens.js';
-import { Feedback } from '../bounces/act-on-reports.js';
-import { createMessageTokens } from '../messaging/message-tokens.js';
 import { setup } from '../test/broadcast-setup.js';
 import { buildTestApp } from '../test/build-test-app.js';
-import { createMessaging } from '../consent/create-messaging.js';
 import { SITE } from '../test/site.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
 import { storeEngines } from '../test/store-engines.js';
-import { feedbackStores } from '../bounces/feedback-options.js';
 
 const KEY = 'k'.repeat(40); // broadcast-setup's SECRET_KEY
 
@@ -76,12 +72,8 @@ for (const engine of storeEngines) {
       // A broadcast to everyone, through the SMTP test server; a delivery report about each message.
       const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
       expect((await send(broadcast)).sent).toBe(3);
-      const feedback = new Feedback({
-        ...feedbackStores(store),
-        subscriptions: broadcasts.subscriptions,
-        pauses: store.broadcastPauses,
-        tokens: createMessageTokens(KEY),
-      });
+      // What comes back after the send, acted on as the server acts on it.
+      const { feedback } = world.product.feedback!;
       for (const id of ids) {
         const [message] = await store.sentMessages.messagesTo(id);
         await feedback.receive([
@@ -97,9 +89,8 @@ for (const engine of storeEngines) {
 
       // The owner searches for both by their whole address and opens their records.
       const { app } = await buildTestApp({
-        existing: { db: store, database: world.database },
+        existing: { db: store, database: world.database, product: world.product },
         config: { siteUrl: SITE },
-        messaging: () => createMessaging(world.config.messaging, store, SITE),
       });
       const cookie = { cookie: await signInAsOwner(app, store) };
       for (const [index, id] of [zelda, otto].entries()) {

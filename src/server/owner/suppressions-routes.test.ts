@@ -1,7 +1,6 @@
 // /owner/suppressions in-process: the list masked with its answers, the one question before a lift,
 // the lift itself (POST, same origin, audit-logged), and a complaint that is never lifted.
 import { describe, expect, it } from 'vitest';
-import { createMessaging } from '../consent/create-messaging.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
 import { SITE } from '../test/site.js';
@@ -12,19 +11,19 @@ const KEY = 'a test secret that is at least 32 characters long';
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`/owner/suppressions on ${engine.name}`, () => {
     it('lists masked, asks once, lifts only what may have been our fault, and writes it in the audit log', async () => {
-      let subscriptions!: ReturnType<typeof createMessaging>['subscriptions'];
-      const { app, db } = await buildTestApp({
+      const { app, db, product } = await buildTestApp({
         engine,
-        messaging: (store) => {
-          const messaging = createMessaging(
-            { secretKey: KEY, emailConfirmation: false, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
-            store,
-            SITE,
-          );
-          subscriptions = messaging.subscriptions;
-          return messaging;
+        config: {
+          siteUrl: SITE,
+          messaging: {
+            secretKey: KEY,
+            emailConfirmation: false,
+            unconfirmedRetentionDays: 30,
+            confirmationReminderDays: 7,
+          },
         },
       });
+      const { subscriptions } = product.messaging;
       for (const email of ['rosa@example.com', 'ann@example.com'])
         await db.signups.add({ name: 'Someone', email, phone: '', betaTesting: false });
       const rosa = (await db.subscribers.subscriberByEmailKey('rosa@example.com'))!;

@@ -2,17 +2,14 @@
 // person's) is listed with its code, lifted once with a record, and `retry` then reaches the person;
 // a complaint is never lifted this way.
 import { describe, expect, it } from 'vitest';
-import { Feedback } from '../bounces/act-on-reports.js';
-import { createMessageTokens } from '../messaging/message-tokens.js';
 import { addPeople, countsFor, setup } from '../test/broadcast-setup.js';
 import { storeEngines } from '../test/store-engines.js';
 import { NotLiftable, WayBack } from './way-back.js';
-import { feedbackStores } from '../bounces/feedback-options.js';
 
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`a way back on ${engine.name}`, () => {
     it('lists a DMARC bounce read as hard by its code, lifts it once with a record, and retry reaches the person', async () => {
-      const { store, config, control, broadcasts, send, sink } = await setup(engine.name);
+      const { store, control, broadcasts, send, sink, product } = await setup(engine.name);
       const people = await addPeople(store, 6);
       const [, refused, , misread, , complainer] = people as [
         never,
@@ -31,12 +28,8 @@ for (const engine of storeEngines) {
       expect(await send(broadcast)).toMatchObject({ ended: 'finished', sent: 5, failedPermanent: 1 });
 
       // Reports after the send: a bounce an older release took as hard although it said 5.7.26, and a complaint.
-      const feedback = new Feedback({
-        ...feedbackStores(store),
-        subscriptions: broadcasts.subscriptions,
-        pauses: store.broadcastPauses,
-        tokens: createMessageTokens(config.messaging.secretKey!),
-      });
+      // What comes back after the send, acted on as the server acts on it.
+      const { feedback } = product.feedback!;
       const tokenOf = async (id: string) => (await store.sentMessages.messagesTo(id))[0]!.token;
       const at = new Date().toISOString();
       await feedback.receive([

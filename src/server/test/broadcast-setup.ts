@@ -4,7 +4,7 @@ import { onTestFinished } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
 import type { Transports } from '../messaging/transports.js';
 import { transportsFrom, type Broadcasts } from '../broadcast/broadcasts.js';
-import { createBroadcastControl } from '../compose.js';
+import { compose } from '../compose.js';
 import { openDatabase, type Db } from '../db/open-database.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import { startCountingSmtpSink, type CountingSmtpSink } from './smtp-sink.js';
@@ -114,8 +114,9 @@ export async function setup(
   const store = await openDatabase(database);
   onTestFinished(() => store.close());
   const config = configFor(sink.url, twilio, env);
-  // Wired as the server and the command wire it; the tests drive a sender of their own through it.
-  const control = createBroadcastControl(config, store);
+  // Composed as the server composes it; the tests drive a sender of their own through its control.
+  const product = compose(config, store);
+  const control = product.owner.broadcastControl!();
   const { broadcasts } = control;
   const transports: Transports = transportsFrom(config);
   onTestFinished(() => transports.email?.close());
@@ -129,7 +130,7 @@ export async function setup(
         ...options,
       })
       .run(broadcast);
-  return { sink, twilio, store, config, control, broadcasts, transports, send, database };
+  return { sink, twilio, store, config, product, control, broadcasts, transports, send, database };
 }
 
 /** Each address's count of messages, for these people. */

@@ -1,19 +1,13 @@
 // Test support: the app as the server builds it over a broadcast world (broadcast-setup.ts), with
 // its reports routes from the world's configuration (through buildTestApp), and what tests read of it.
-import { createFeedbackParts } from '../bounces/reports-setup.js';
 import type { setup } from './broadcast-setup.js';
 import { buildTestApp } from './build-test-app.js';
 import { SITE } from './site.js';
 
 export type BroadcastWorld = Awaited<ReturnType<typeof setup>>;
 
-export async function appFor({ store, broadcasts, config, database }: BroadcastWorld) {
-  const { app } = await buildTestApp({
-    existing: { db: store, database },
-    config: { siteUrl: SITE },
-    feedback: () =>
-      createFeedbackParts(config.messaging, store, broadcasts.subscriptions, { pauses: store.broadcastPauses }),
-  });
+export async function appFor({ store, product, database }: BroadcastWorld) {
+  const { app } = await buildTestApp({ existing: { db: store, database, product }, config: { siteUrl: SITE } });
   return app;
 }
 

@@ -1,11 +1,13 @@
-// Test helper: the app in-process over a fresh database of the given engine, closed when the test ends.
+// Test helper: the app in-process over a fresh database of the given engine, composed as the server
+// composes it (compose.ts) from the test's settings, closed when the test ends.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { onTestFinished } from 'vitest';
 import { createApp, type CreateAppOptions } from '../app.js';
-import type { Config, DatabaseConfig } from '../config.js';
+import { loadConfig, type Config, type DatabaseConfig } from '../config.js';
+import { compose, type ComposeOverrides, type Product } from '../compose.js';
 import { openDatabase, type OpenDatabaseOptions } from '../db/open-database.js';
 import type { Db } from '../db/open-database.js';
 import { storeEngines, type StoreEngine } from './store-engines.js';
@@ -14,31 +16,46 @@ import { testConfig } from './test-config.js';
 export interface TestAppOptions {
   /** Which database: an entry of storeEngines (suites loop over them), or SQLite by default. */
   engine?: StoreEngine | StoreEngine['name'];
-  /** A database the test opened already (a broadcast world's): used instead of a fresh one, closed with the app. */
-  existing?: { db: Db; database: DatabaseConfig };
+  /**
+   * A database the test opened already (a broadcast world's): used instead of a fresh one, closed
+   * with the app; with the product the world composed over it, the app is made of that one.
+   */
+  existing?: { db: Db; database: DatabaseConfig; product?: Product };
   /** Serve the built page from config.distDir (off: the API alone). */
   serveSite?: boolean;
   /** Opened in beforeAll: the suite closes the app itself (afterAll) instead of each test. */
   keepOpen?: boolean;
-  /** Settings over testConfig()'s (rate limits off, logging silent, no site). */
-  config?: Partial<Config>;
+  /**
+   * Settings over an empty environment's and testConfig()'s (rate limits off, logging silent, no
+   * site); `messaging` over the defaults. The product is composed from them, as the server does.
+   */
+  config?: TestSettings;
   /** How the database opens (e.g. confirmSignups). */
   database?: OpenDatabaseOptions;
-  /** Email and texts, built over the test's database (e.g. with createMessaging). */
-  messaging?: (db: Db) => NonNullable<CreateAppOptions['messaging']>;
-  /** The owner's dashboard options, built over the test's database. */
-  owner?: (db: Db) => NonNullable<CreateAppOptions['owner']>;
-  /** What comes back after a send (createFeedbackParts), built over the test's database and messaging. */
-  feedback?: (db: Db, messaging: CreateAppOptions['messaging']) => CreateAppOptions['feedback'];
+  /** What the test brings instead of a part (a transport of its own, shorter intervals). */
+  overrides?: ComposeOverrides;
+  /** The owner's dashboard options, built over the test's database, instead of the product's. */
+  owner?: (db: Db, product: Product) => NonNullable<CreateAppOptions['owner']>;
   /** No logger unless the test captures lines. */
   logger?: CreateAppOptions['logger'];
   redis?: CreateAppOptions['redis'];
   onRoute?: CreateAppOptions['onRoute'];
 }
 
+/** A test's settings: any of the server's, with only the messaging settings it names. */
+export type TestSettings = Partial<Omit<Config, 'messaging'>> & { messaging?: Partial<Config['messaging']> };
+
+/** The settings a test's product is composed from: an empty environment's, testConfig()'s, then the test's. */
+export function testSettings({ messaging, ...rest }: TestSettings = {}): Config {
+  const defaults = loadConfig({});
+  return { ...defaults, ...testConfig(), ...rest, messaging: { ...defaults.messaging, ...messaging } };
+}
+
 export interface TestApp {
   app: FastifyInstance;
   db: Db;
+  /** What the app was composed of (its messaging, feedback, owner parts). */
+  product: Product;
   /** Where the database is (a SQLite file, or a PostgreSQL URL with its own schema), to open it again. */
   database: DatabaseConfig;
 }
@@ -60,9 +77,8 @@ export async function buildTestApp({
   keepOpen = false,
   config,
   database: databaseOptions,
-  messaging,
+  overrides,
   owner,
-  feedback,
   logger = false,
   redis,
   onRoute,
@@ -74,18 +90,20 @@ export async function buildTestApp({
   const database =
     existing?.database ?? (keepOpen && chosen!.name === 'sqlite' ? suiteDatabase() : await chosen!.database());
   const db = existing?.db ?? (await openDatabase(database, databaseOptions));
+  const made = existing?.product;
+  const settings = testSettings(made ? { ...config, messaging: made.config.messaging } : config);
+  const product = made ?? compose(settings, db, overrides);
   let app: FastifyInstance;
   try {
-    const built = messaging?.(db);
-    const parts = feedback?.(db, built);
+    const { messaging, feedback } = product;
     app = await createApp({
-      config: testConfig(config),
+      config: settings,
       db,
       serveSite,
       logger,
-      ...(built ? { messaging: built } : {}),
-      ...(parts ? { feedback: parts } : {}),
-      ...(owner ? { owner: owner(db) } : {}),
+      messaging,
+      ...(feedback ? { feedback } : {}),
+      owner: owner ? owner(db, product) : product.owner,
       ...(redis ? { redis } : {}),
       ...(onRoute ? { onRoute } : {}),
     });
@@ -95,5 +113,5 @@ export async function buildTestApp({
   }
   // Closing the app closes the database; a test that closed it already is fine.
   if (!keepOpen) onTestFinished(() => app.close());
-  return { app, db, database };
+  return { app, db, database, product };
 }

@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { linkPageWords } from '../../messaging/message-words.js';
-import { createMessaging } from '../create-messaging.js';
 import { createAddressHasher, createLinkSigner } from '../../messaging/link-tokens.js';
 import { Subscriptions } from '../subscriptions.js';
 import type { Db } from '../../db/open-database.js';
@@ -22,12 +21,15 @@ async function setUpOn(engine: StoreEngine, email: string = rosa.email) {
   const { app, db: store } = await buildTestApp({
     engine,
     database: { confirmSignups: true },
-    messaging: (db) =>
-      createMessaging(
-        { secretKey: KEY, emailConfirmation: false, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
-        db,
-        'https://scamsavvy.example',
-      ),
+    config: {
+      siteUrl: 'https://scamsavvy.example',
+      messaging: {
+        secretKey: KEY,
+        emailConfirmation: false,
+        unconfirmedRetentionDays: 30,
+        confirmationReminderDays: 7,
+      },
+    },
   });
   await store.signups.add({ ...rosa, name: 'Rosa <b>Díaz</b>', email });
   const subscriber = await store.subscribers.subscriberByEmailKey(email);

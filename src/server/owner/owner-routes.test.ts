@@ -8,7 +8,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../test/build-test-app.js';
 import { changeState } from '../broadcast/broadcast-rules.js';
 import { newSecret, secretHash } from './owner-auth.js';
-import { createSignInMailer } from './sign-in-mailer.js';
 import { OWNER_SIGN_IN_ATTEMPTS } from '../request-rate-limits.js';
 import type { Db } from '../db/open-database.js';
 import { signInAsOwner, TEST_OWNER } from '../test/sign-in-as-owner.js';
@@ -40,17 +39,18 @@ async function setUp(
 ): Promise<SetUp> {
   const routes: RouteOptions[] = [];
   if (mail) sink = await startSmtpSink();
-  const mailer = sink
-    ? createSignInMailer({ smtpUrl: sink.url, from: 'ScamSavvy <hi@scamsavvy.example>' }, SITE)
-    : undefined;
   let store: Db;
   ({ app, db: store } = await buildTestApp({
     engine,
-    config: { trustProxy },
+    // With email set up, the product's sign-in mailer sends the links to the sink.
+    config: {
+      trustProxy,
+      siteUrl: SITE,
+      ...(sink ? { messaging: { email: { smtpUrl: sink.url, from: 'ScamSavvy <hi@scamsavvy.example>' } } } : {}),
+    },
     database: now ? { now } : {},
     keepOpen: true,
     onRoute: (route) => routes.push(route),
-    ...(mailer ? { owner: () => ({ mailer }) } : {}),
   }));
   await store.owners.add(OWNER);
   await store.signups.add({ name: 'Rosa Díaz', phone: '+15551234567', email: 'rosa@example.com', betaTesting: true });

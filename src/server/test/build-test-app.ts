@@ -34,8 +34,6 @@ export interface TestAppOptions {
   database?: OpenDatabaseOptions;
   /** What the test brings instead of a part (a transport of its own, shorter intervals). */
   overrides?: ComposeOverrides;
-  /** The owner's dashboard options, built over the test's database, instead of the product's. */
-  owner?: (db: Db, product: Product) => NonNullable<CreateAppOptions['owner']>;
   /** No logger unless the test captures lines. */
   logger?: CreateAppOptions['logger'];
   redis?: CreateAppOptions['redis'];
@@ -78,7 +76,6 @@ export async function buildTestApp({
   config,
   database: databaseOptions,
   overrides,
-  owner,
   logger = false,
   redis,
   onRoute,
@@ -95,7 +92,7 @@ export async function buildTestApp({
   const product = made ?? compose(settings, db, overrides);
   let app: FastifyInstance;
   try {
-    const { messaging, feedback } = product;
+    const { messaging, feedback, owner } = product;
     app = await createApp({
       config: settings,
       db,
@@ -103,7 +100,7 @@ export async function buildTestApp({
       logger,
       messaging,
       ...(feedback ? { feedback } : {}),
-      owner: owner ? owner(db, product) : product.owner,
+      owner,
       ...(redis ? { redis } : {}),
       ...(onRoute ? { onRoute } : {}),
     });

@@ -22,6 +22,18 @@ afterEach(() => {
 });
 
 describe('sudo scamsavvy jobs', () => {
+  it('--help shows the command as typed on the server, then its form in a development checkout', async () => {
+    const help = await runCommand(main, ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^Usage: sudo scamsavvy jobs\n/);
+    expect(help.out.trimEnd().split('\n').at(-1)).toBe(
+      'In the project folder on your own computer: npm run --silent COMMAND -- OPTIONS (docs/commands.md).',
+    );
+    const wrong = await runCommand(main, ['--nonsense']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toContain('npm run --silent COMMAND -- OPTIONS');
+  });
+
   it('lists every job of the list, and what each did last as the server recorded it', async () => {
     const before = await runCommand(main, []);
     expect(before.code).toBe(0);

@@ -88,13 +88,16 @@ export async function buildTestApp({
     existing?.database ?? (keepOpen && chosen!.name === 'sqlite' ? suiteDatabase() : await chosen!.database());
   const db = existing?.db ?? (await openDatabase(database, databaseOptions));
   const made = existing?.product;
-  const settings = testSettings(made ? { ...config, messaging: made.config.messaging } : config);
+  const settings = testSettings({ ...config, database, ...(made ? { messaging: made.config.messaging } : {}) });
   const product = made ?? compose(settings, db, overrides);
   let app: FastifyInstance;
   try {
     const { messaging, feedback, owner } = product;
+    // The app is not told where its database is, so no automatic backup runs beneath a test that
+    // only shows the schedule (the schedule's own tests run it).
+    const { database: _opened, ...appSettings } = settings;
     app = await createApp({
-      config: settings,
+      config: appSettings,
       db,
       serveSite,
       logger,

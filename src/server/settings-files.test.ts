@@ -1,11 +1,12 @@
 // The settings every door reads: the environment, over .env in the working folder (or ENV_FILE), over
 // SETTINGS_FILE; a file that cannot be read is named, with why and what to do.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 import { loadSettingsFiles } from './settings-files.js';
+import { senderLine } from '../shared/public-config.js';
 
 function folder(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-settings-'));
@@ -15,6 +16,22 @@ function folder(files: Record<string, string>): string {
 }
 
 describe('settings files', () => {
+  it('deploy/scamsavvy.env.example, its examples switched on, read as its comments say: the postal address named once, BACKUP_COMMAND one command', () => {
+    // Its two examples switched on, as an owner following the file would.
+    const example = readFileSync('deploy/scamsavvy.env.example', 'utf8').replace(
+      /^# ((?:MAIL_POSTAL_ADDRESS|BACKUP_COMMAND)=.+)$/gm,
+      '$1',
+    );
+    const dir = folder({ 'scamsavvy.env': example });
+    const env: NodeJS.ProcessEnv = { SETTINGS_FILE: path.join(dir, 'scamsavvy.env'), ENV_FILE: '' };
+    loadSettingsFiles(env, dir);
+    const config = loadConfig({ ...env, SECRET_KEY: 'k'.repeat(40) }, dir);
+    expect(senderLine(config.messaging.postalAddress)).toBe('ScamSavvy, 1 Example Street, Springfield, IL 62701');
+    expect(config.backup?.command).toBe(
+      'rclone --config /etc/scamsavvy/rclone.conf copy {file} offsite:scamsavvy-backups',
+    );
+  });
+
   it('reads the environment over .env over SETTINGS_FILE, each value once, as the config then sees it', () => {
     const dir = folder({
       '.env': 'PORT=4321\nSITE_URL=http://localhost:4321\n# a comment\nBACKUP_DIR="/var/backups/scam savvy"\n',

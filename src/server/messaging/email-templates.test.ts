@@ -1,6 +1,6 @@
 import { senderLine } from '../../shared/public-config.js';
 import { describe, expect, it } from 'vitest';
-import { linkPageWords, messageWords } from './message-words.js';
+import { broadcastWords, linkPageWords, messageWords } from './message-words.js';
 import { readingGrade } from '../../shared/reading-grade.js';
 import { deletionDay, renderConfirmationEmail, renderReminderEmail } from './email-templates.js';
 
@@ -175,5 +175,22 @@ describe('plain language (about an 8th-grade reading level)', () => {
     expect(withAddress.text).toContain(`ScamSavvy, ${address}`);
     expect(withAddress.html).toContain(`ScamSavvy, ${address}`);
     expect(renderConfirmationEmail(input).text).not.toContain('Example Street');
+  });
+});
+
+describe('the words of every email, text and link page', () => {
+  /** Every string in them, and the text of every function that builds one. */
+  const texts = (value: unknown): string[] =>
+    typeof value === 'string' || typeof value === 'function'
+      ? [String(value)]
+      : value && typeof value === 'object'
+        ? Object.values(value).flatMap(texts)
+        : [];
+
+  it('are in US spelling, as the page is ("practice", never "practise")', () => {
+    const british =
+      /\b(practis(e|ed|es|ing)|colour|favour|honour|behaviour|neighbour|organis|recognis|realis|apologis|centre|programme)/i;
+    const found = texts({ messageWords, broadcastWords, linkPageWords }).filter((text) => british.test(text));
+    expect(found).toEqual([]);
   });
 });

@@ -111,7 +111,7 @@ export const broadcastWords = {
     subject: `${product} is here: our app is ready`,
     heading: 'Our app is ready',
     intro: `You asked us to tell you when the ${product} app is ready. It is ready now, and you can get it today.`,
-    about: `${product} helps you spot scams. You practise with safe emails, calls and texts, and a real person is there to help.`,
+    about: `${product} helps you spot scams. You practice with safe emails, calls and texts, and a real person is there to help.`,
     ask: 'Press the button for your phone to get the app.',
     /** The plain-text part has no buttons. */
     askText: 'Open the link for your phone to get the app.',

@@ -87,7 +87,7 @@ describe('signups:ask-to-confirm', () => {
         .map((mail) => mail.envelope.to[0])
         .sort(),
     ).toEqual(['old0@example.com', 'old1@example.com', 'old2@example.com', 'old3@example.com']);
-    expect(sink.messages()[0]?.parsed.text).toContain('Pressing the button is what keeps you on the list.');
+    expect(sink.messages()[0]?.parsed.text).toContain('Opening the link is what keeps you on the list.');
     email.close(); // before the SMTP server stops (it waits for open connections)
 
     // Run again: nobody is asked twice.

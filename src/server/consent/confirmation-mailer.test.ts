@@ -93,7 +93,7 @@ describe('the confirmation mailer, by whose fault a failure was', () => {
     await signUp(app, 'reminded@example.com', '+15550000001');
     const mail = await smtp.waitFor(to('reminded@example.com'), 10_000);
     const text = (mail.parsed.text ?? '').replace(/\s+/g, ' ');
-    expect(text).toContain('If it is not pressed, we will send you one reminder in 7 days, and we will delete');
+    expect(text).toContain('If it is not opened, we will send you one reminder in 7 days, and we will delete');
     expect(text).not.toContain('we will not write to you again');
   });
 

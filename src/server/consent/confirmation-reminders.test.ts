@@ -82,7 +82,7 @@ for (const engine of storeEngines) {
       expect(mail.parsed.html || '').toContain(confirmUrl);
       const day = deletionDay(silent.lastSeenAt, 30);
       expect(mail.parsed.text?.replace(/\s+/g, ' ')).toContain(
-        `Pressing the button is what keeps you on the list. If it is not pressed, we will delete your details on ${day}. Nothing more comes unless our form is used with this email again.`,
+        `Opening the link is what keeps you on the list. If it is not opened, we will delete your details on ${day}. Nothing more comes unless our form is used with this email again.`,
       );
       expect(mail.parsed.text).toContain(messageWords.reminder.once);
 

@@ -2,7 +2,13 @@ import { senderLine } from '../../shared/public-config.js';
 import { describe, expect, it } from 'vitest';
 import { broadcastWords, linkPageWords, messageWords } from './message-words.js';
 import { readingGrade } from '../../shared/reading-grade.js';
-import { deletionDay, renderConfirmationEmail, renderReminderEmail } from './email-templates.js';
+import {
+  deletionDay,
+  renderComeBackEmail,
+  renderConfirmationEmail,
+  renderPhoneChangeEmail,
+  renderReminderEmail,
+} from './email-templates.js';
 
 const input = {
   confirmUrl: 'https://scamsavvy.example/confirm/AAAA',
@@ -72,12 +78,14 @@ describe('the confirmation email', () => {
     expect(email.html).toMatch(/<p style="[^"]*font-size:20px;line-height:1\.5;/);
   });
 
-  it('says that pressing the button keeps them on the list, and the day their details go without it, in both parts', () => {
+  it('says that pressing the button (opening the link, in the plain text) keeps them on the list, and the day their details go without it', () => {
     const kept = renderConfirmationEmail({ ...input, deleteOn: deletionDay('2026-11-24T10:00:00.000Z', 14) });
-    const sentence =
-      'Pressing the button is what keeps you on the list. If it is not pressed, we will delete your details on December 8, 2026. Nothing more comes unless our form is used with this email again.';
-    expect(kept.text.replace(/\s+/g, ' ')).toContain(sentence);
-    expect(kept.html).toContain(sentence);
+    const rest =
+      'we will delete your details on December 8, 2026. Nothing more comes unless our form is used with this email again.';
+    expect(kept.html).toContain(`Pressing the button is what keeps you on the list. If it is not pressed, ${rest}`);
+    expect(kept.text.replace(/\s+/g, ' ')).toContain(
+      `Opening the link is what keeps you on the list. If it is not opened, ${rest}`,
+    );
   });
 
   it('says the one reminder that will come, when one will, instead of "we will not write to you again"', () => {
@@ -86,10 +94,12 @@ describe('the confirmation email', () => {
       deleteOn: deletionDay('2026-11-24T10:00:00.000Z', 14),
       reminderInDays: 7,
     });
-    const sentence =
-      'Pressing the button is what keeps you on the list. If it is not pressed, we will send you one reminder in 7 days, and we will delete your details on December 8, 2026. Nothing more comes unless our form is used with this email again.';
-    expect(kept.text.replace(/\s+/g, ' ')).toContain(sentence);
-    expect(kept.html).toContain(sentence);
+    const rest =
+      'we will send you one reminder in 7 days, and we will delete your details on December 8, 2026. Nothing more comes unless our form is used with this email again.';
+    expect(kept.html).toContain(`Pressing the button is what keeps you on the list. If it is not pressed, ${rest}`);
+    expect(kept.text.replace(/\s+/g, ' ')).toContain(
+      `Opening the link is what keeps you on the list. If it is not opened, ${rest}`,
+    );
     expect(`${kept.text}${kept.html}`).not.toContain('we will not write to you again');
   });
 
@@ -175,6 +185,29 @@ describe('plain language (about an 8th-grade reading level)', () => {
     expect(withAddress.text).toContain(`ScamSavvy, ${address}`);
     expect(withAddress.html).toContain(`ScamSavvy, ${address}`);
     expect(renderConfirmationEmail(input).text).not.toContain('Example Street');
+  });
+});
+
+describe('the plain-text part of every email about a sign-up', () => {
+  it('has a link where the HTML has a button, and never speaks of a button or of pressing', () => {
+    const texts = [
+      renderConfirmationEmail({ ...input, reminderInDays: 7 }),
+      renderReminderEmail(input),
+      ...(['left', 'email_off', 'deleted'] as const).map((because) => renderComeBackEmail({ ...input, because })),
+      renderPhoneChangeEmail({
+        changeUrl: 'https://scamsavvy.example/change-phone/CCCC',
+        siteUrl: input.siteUrl,
+        newEnd: '4567',
+        currentEnd: '1234',
+        until: 'December 1, 2026',
+        preferencesUrl: input.preferencesUrl,
+        unsubscribeUrl: input.unsubscribeUrl,
+      }),
+    ].map((email) => email.text);
+    for (const text of texts) {
+      expect(text).toMatch(/https:\/\/scamsavvy\.example\/(confirm|change-phone)\//);
+      expect(text).not.toMatch(/button|press/i);
+    }
   });
 });
 

@@ -57,7 +57,9 @@ export function renderComeBackEmail(
       { paragraph: words.because[input.because] },
       { paragraph: words.ask, text: words.askText },
       { button: { url: input.confirmUrl, label: words.button } },
-      ...(input.because === 'deleted' ? [{ paragraph: words.deleteOn(input.deleteOn) }] : []),
+      ...(input.because === 'deleted'
+        ? [{ paragraph: words.deleteOn(input.deleteOn), text: words.deleteOnText(input.deleteOn) }]
+        : []),
       { paragraph: words.notYou },
     ],
     signature: messageWords.confirmation.signature,
@@ -100,7 +102,7 @@ export function renderPhoneChangeEmail(input: PhoneChangeEmailInput): RenderedEm
       { paragraph: words.intro(input.newEnd), text: words.introText(input.newEnd) },
       { paragraph: words.where },
       { button: { url: input.changeUrl, label: words.button } },
-      { paragraph: words.until(input.until) },
+      { paragraph: words.until(input.until), text: words.untilText(input.until) },
       { paragraph: words.notYou(input.currentEnd) },
     ],
     signature: messageWords.confirmation.signature,
@@ -132,7 +134,10 @@ function askToConfirm(
       ...parts.opening,
       { paragraph: words.ask, text: words.askText },
       { button: { url: input.confirmUrl, label: words.button } },
-      { paragraph: words.keeps(input.deleteOn, input.reminderInDays) },
+      {
+        paragraph: words.keeps(input.deleteOn, input.reminderInDays),
+        text: words.keepsText(input.deleteOn, input.reminderInDays),
+      },
       ...parts.closing,
     ],
     signature: words.signature,

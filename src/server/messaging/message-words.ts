@@ -8,6 +8,18 @@ import { shareWords } from '../../shared/share-content.js';
 const product = 'ScamSavvy';
 
 /** Emails and text messages. */
+/** What the person does with an email's button (HTML), or with its link (the plain-text part). */
+const BUTTON = { doing: 'Pressing the button', done: 'pressed' } as const;
+const LINK = { doing: 'Opening the link', done: 'opened' } as const;
+
+/** What keeps them on the list, and what happens without it (confirmation.keeps). */
+function keepsWords(action: typeof BUTTON | typeof LINK, deleteOn: string, reminderInDays?: number): string {
+  const reminder = reminderInDays
+    ? `we will send you one reminder in ${reminderInDays} ${reminderInDays === 1 ? 'day' : 'days'}, and `
+    : '';
+  return `${action.doing} is what keeps you on the list. If it is not ${action.done}, ${reminder}we will delete your details on ${deleteOn}. Nothing more comes unless our form is used with this email again.`;
+}
+
 export const messageWords = {
   product,
   listName: `${product} launch news`,
@@ -24,10 +36,9 @@ export const messageWords = {
      * `reminderInDays`, the one reminder that will come first (the confirmation email, while
      * CONFIRMATION_REMINDER_DAYS is on).
      */
-    keeps: (deleteOn: string, reminderInDays?: number) =>
-      reminderInDays
-        ? `Pressing the button is what keeps you on the list. If it is not pressed, we will send you one reminder in ${reminderInDays} ${reminderInDays === 1 ? 'day' : 'days'}, and we will delete your details on ${deleteOn}. Nothing more comes unless our form is used with this email again.`
-        : `Pressing the button is what keeps you on the list. If it is not pressed, we will delete your details on ${deleteOn}. Nothing more comes unless our form is used with this email again.`,
+    keeps: (deleteOn: string, reminderInDays?: number) => keepsWords(BUTTON, deleteOn, reminderInDays),
+    /** The same for the plain-text part, which has a link where the HTML has a button. */
+    keepsText: (deleteOn: string, reminderInDays?: number) => keepsWords(LINK, deleteOn, reminderInDays),
     notYou: 'If it was not you, do nothing.',
     /** Before their own link to pass on (its words are the page's: shared/share-content.ts). */
     share: `${shareWords.prompt} Send them this link to our page:`,
@@ -54,6 +65,7 @@ export const messageWords = {
     button: 'Yes, send me launch news again',
     /** The details typed in again are deleted on that day unless they press (the one who had deleted theirs). */
     deleteOn: (day: string) => `If you do not press it, we will delete the details typed in again on ${day}.`,
+    deleteOnText: (day: string) => `If you do not open it, we will delete the details typed in again on ${day}.`,
     notYou: 'If it was not you, or you do not want this, do nothing. Nothing changes, and we will not ask you again.',
   },
   /** The one reminder, CONFIRMATION_REMINDER_DAYS after the confirmation email, before the details are deleted. */
@@ -77,6 +89,7 @@ export const messageWords = {
     button: 'Change my phone number',
     notYou: (currentEnd: string) => `If it was not you, do nothing. We will keep the number ending ${currentEnd}.`,
     until: (day: string) => `The button works until ${day}.`,
+    untilText: (day: string) => `The link works until ${day}.`,
   },
   /**
    * Replies to texts: plain ASCII, one text (160 characters or fewer) each; HELP adds who sends and

@@ -7,7 +7,6 @@ import { shareWords } from '../../shared/share-content.js';
 
 const product = 'ScamSavvy';
 
-/** Emails and text messages. */
 /** What the person does with an email's button (HTML), or with its link (the plain-text part). */
 const BUTTON = { doing: 'Pressing the button', done: 'pressed' } as const;
 const LINK = { doing: 'Opening the link', done: 'opened' } as const;
@@ -20,6 +19,7 @@ function keepsWords(action: typeof BUTTON | typeof LINK, deleteOn: string, remin
   return `${action.doing} is what keeps you on the list. If it is not ${action.done}, ${reminder}we will delete your details on ${deleteOn}. Nothing more comes unless our form is used with this email again.`;
 }
 
+/** Emails and text messages. */
 export const messageWords = {
   product,
   listName: `${product} launch news`,

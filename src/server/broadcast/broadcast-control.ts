@@ -74,7 +74,7 @@ export class BroadcastControl {
   private readonly openTransports: OpenTransports;
 
   constructor(
-    private readonly config: Config,
+    config: Config,
     stores: BroadcastStores,
     /** The process's subscriptions, link signer and message log, and its providers (compose.ts builds them once). */
     messaging: BroadcastMessaging & { openTransports: OpenTransports },

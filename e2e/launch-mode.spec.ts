@@ -340,7 +340,10 @@ test('the launched page takes the largest text size at 320 px: nothing sideways,
   await page.setViewportSize({ width: 320, height: 640 });
   await page.goto(`${launched.url}/`);
   await waitUntilRunning(page);
-  await page.getByRole('group', { name: 'Text size' }).getByRole('button', { name: 'Largest', exact: true }).click();
+  await page
+    .getByRole('group', { name: 'Text size' })
+    .getByRole('button', { name: 'A++ Largest', exact: true })
+    .click();
   expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe('32px');
   await expectNoHorizontalOverflow(page, 'launched page at Largest, 320 px');
   await expectNoViolations(page, 'launched page at Largest, 320 px');

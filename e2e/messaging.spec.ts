@@ -275,7 +275,10 @@ test("the confirmation email and the preferences page offer the person's own lin
 
   // Each page behind the links, at the largest text size on a 320 px screen: nothing sideways, axe finds nothing.
   await page.setViewportSize({ width: 320, height: 640 });
-  await page.getByRole('group', { name: 'Text size' }).getByRole('button', { name: 'Largest', exact: true }).click();
+  await page
+    .getByRole('group', { name: 'Text size' })
+    .getByRole('button', { name: 'A++ Largest', exact: true })
+    .click();
   for (const [name, url] of [
     ['confirm', confirm],
     ['preferences', preferences],
@@ -284,7 +287,7 @@ test("the confirmation email and the preferences page offer the person's own lin
     await page.goto(url);
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize), name).toBe('32px');
     await expect(
-      page.getByRole('group', { name: 'Text size' }).getByRole('button', { name: 'Largest', exact: true }),
+      page.getByRole('group', { name: 'Text size' }).getByRole('button', { name: 'A++ Largest', exact: true }),
     ).toHaveAttribute('aria-pressed', 'true');
     await expectNoHorizontalOverflow(page, `${name} page at Largest, 320 px`);
     await expectNoViolations(page, `${name} page at Largest, 320 px`);

@@ -80,6 +80,8 @@ test('the page paints with no request but itself: styles inline, script deferred
   // The first picture is fetched early and first; the other six only once the page is running.
   expect(html).toMatch(/<img src="\/assets\/01-[^"]+" [^>]*loading="eager" fetchPriority="high"/);
   expect(html.match(/<img src="\/assets\/0[2-7]-/g)).toBeNull();
+  // Every picture in the page as sent is valid HTML: none without its src.
+  expect([...html.matchAll(/<img\b[^>]*>/g)].filter((tag) => !/\ssrc="[^"]+"/.test(tag[0]))).toEqual([]);
 });
 
 for (const intent of ['pointer over', 'keyboard focus on'] as const) {

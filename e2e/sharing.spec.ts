@@ -115,6 +115,51 @@ test('without it, the button opens a panel: a text message, an email and Copy, e
   await expectNoViolations(page, 'the success view with the share panel open');
 });
 
+for (const [width, height] of [
+  [1280, 800],
+  [1280, 720],
+  [390, 844],
+  [320, 568],
+] as const) {
+  test(`at ${width} × ${height} the dialog's close button stays whole in view, however far the open share panel is scrolled`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height });
+    await page.addInitScript(() => {
+      Object.defineProperty(navigator, 'share', { value: undefined });
+    });
+    await join(page, unique('close'));
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: shareWords.button }).click();
+    const close = dialog.getByRole('button', { name: 'Close' });
+    for (const scroll of ['top', 'middle', 'bottom'] as const) {
+      await dialog.evaluate((element, to) => {
+        const end = element.scrollHeight - element.clientHeight;
+        element.scrollTop = to === 'top' ? 0 : to === 'middle' ? end / 2 : end;
+      }, scroll);
+      const [box, frame] = [await close.boundingBox(), await dialog.boundingBox()];
+      expect(box && frame, scroll).toBeTruthy();
+      expect(box!.height, scroll).toBeGreaterThanOrEqual(44);
+      expect(box!.y, `${scroll}: the button's top within the dialog`).toBeGreaterThanOrEqual(frame!.y);
+      expect(box!.y + box!.height, `${scroll}: its bottom within the dialog`).toBeLessThanOrEqual(
+        frame!.y + frame!.height,
+      );
+      expect(box!.x + box!.width, `${scroll}: its right edge within the dialog`).toBeLessThanOrEqual(
+        frame!.x + frame!.width,
+      );
+      // Nothing else of the dialog is drawn over it: its middle is the button itself.
+      expect(
+        await close.evaluate((button) => {
+          const rect = button.getBoundingClientRect();
+          const top = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+          return top !== null && button.contains(top);
+        }),
+        scroll,
+      ).toBe(true);
+    }
+  });
+}
+
 test("a sign-up through a family member's link is theirs in the export, signups:stats and the dashboard; a made-up or deleted person's code attributes to nobody", async ({
   page,
   browser,

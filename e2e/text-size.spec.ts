@@ -5,7 +5,7 @@
 import type { Page } from '@playwright/test';
 import { TEXT_SIZE_STORAGE_KEY, TEXT_SIZES } from '../src/shared/text-size';
 import { expect, test } from './fixtures';
-import { expectNoHorizontalOverflow, expectNoViolations } from './support/a11y';
+import { expectLabelsInNames, expectNoHorizontalOverflow, expectNoViolations } from './support/a11y';
 
 const control = (page: Page) => page.getByRole('group', { name: 'Text size' });
 
@@ -35,12 +35,13 @@ for (const width of [320, 1280]) {
     }) => {
       await page.setViewportSize({ width, height: 800 });
       await page.goto('/');
-      const choice = control(page).getByRole('button', { name: size.name, exact: true });
+      const choice = control(page).getByRole('button', { name: `${size.label} ${size.name}`, exact: true });
       await choice.click();
       await expect(choice).toHaveAttribute('aria-pressed', 'true');
       expect(await rootFontSize(page)).toBe((16 * size.percent) / 100);
       await expectNoHorizontalOverflow(page, `${size.name} at ${width} px`);
       expect(await smallTargets(page)).toEqual([]);
+      await expectLabelsInNames(page, `${size.name} at ${width} px`);
       await expectNoViolations(page, `${size.name} at ${width} px`);
     });
   }
@@ -52,7 +53,7 @@ test('the choice is remembered on this device, with no cookie, and applied befor
 }) => {
   await page.goto('/');
   // Pressed at once: a press before the page's script runs is applied once it does (early-press.ts).
-  await control(page).getByRole('button', { name: 'Largest', exact: true }).click();
+  await control(page).getByRole('button', { name: 'A++ Largest', exact: true }).click();
   await expect.poll(() => page.evaluate((key) => localStorage.getItem(key), TEXT_SIZE_STORAGE_KEY)).toBe('largest');
   expect(await context.cookies()).toEqual([]);
   // The size is on the page before anything is drawn: read from the first layout the document makes.
@@ -68,16 +69,16 @@ test('the choice is remembered on this device, with no cookie, and applied befor
   });
   await page.reload();
   expect(await page.evaluate(() => (window as unknown as { firstSize?: string }).firstSize)).toBe('32px');
-  await expect(control(page).getByRole('button', { name: 'Largest', exact: true })).toHaveAttribute(
+  await expect(control(page).getByRole('button', { name: 'A++ Largest', exact: true })).toHaveAttribute(
     'aria-pressed',
     'true',
   );
-  await expect(control(page).getByRole('button', { name: 'Normal', exact: true })).toHaveAttribute(
+  await expect(control(page).getByRole('button', { name: 'A Normal', exact: true })).toHaveAttribute(
     'aria-pressed',
     'false',
   );
   // Back to Normal: forgotten, and the next visit starts at 100%.
-  await control(page).getByRole('button', { name: 'Normal', exact: true }).click();
+  await control(page).getByRole('button', { name: 'A Normal', exact: true }).click();
   await page.reload();
   expect(await rootFontSize(page)).toBe(16);
 });
@@ -89,12 +90,12 @@ test('the control works from the keyboard, and on the 404 page too', async ({ pa
   await page.waitForFunction(
     () => (window as unknown as { __scamsavvyStart?: { hydrating: boolean } }).__scamsavvyStart?.hydrating,
   );
-  const large = control(page).getByRole('button', { name: 'Large', exact: true });
+  const large = control(page).getByRole('button', { name: 'A+ Large', exact: true });
   await large.focus();
   await page.keyboard.press('Enter');
   expect(await rootFontSize(page)).toBe(24);
   await page.keyboard.press('Tab');
-  await expect(control(page).getByRole('button', { name: 'Largest', exact: true })).toBeFocused();
+  await expect(control(page).getByRole('button', { name: 'A++ Largest', exact: true })).toBeFocused();
   await page.keyboard.press('Space');
   expect(await rootFontSize(page)).toBe(32);
   await expectNoHorizontalOverflow(page, '404 page at Largest');

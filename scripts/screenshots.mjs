@@ -54,7 +54,7 @@ try {
     // The page at the largest text size.
     const large = await context.newPage();
     await large.goto(base, { waitUntil: 'networkidle' });
-    await large.getByRole('button', { name: 'Largest', exact: true }).click();
+    await large.getByRole('button', { name: 'A++ Largest', exact: true }).click();
     await large.screenshot({ path: `docs/screenshots/text-size-largest-${name}.png` });
     await context.close();
     console.log(

@@ -41,3 +41,22 @@ export async function expectNoHorizontalOverflow(page: Page, state: string) {
   }));
   expect(overflow, state).toEqual({ page: 0, wide: [] });
 }
+
+/**
+ * Every control whose name is set apart from its text (aria-label) has its visible words in that name
+ * (WCAG 2.5.3, Label in Name): a voice-control user says what they see. Controls whose only content is
+ * an icon have no words to match.
+ */
+export async function expectLabelsInNames(page: Page, state: string) {
+  const mismatched = await page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('a[aria-label], button[aria-label], [role="button"][aria-label]'))
+      .filter((element) => element.getClientRects().length > 0)
+      .map((element) => ({
+        visible: element.innerText.replace(/\s+/g, ' ').trim(),
+        name: (element.getAttribute('aria-label') ?? '').replace(/\s+/g, ' ').trim(),
+      }))
+      .filter(({ visible, name }) => visible !== '' && !name.toLowerCase().includes(visible.toLowerCase()))
+      .map(({ visible, name }) => `"${visible}" named "${name}"`),
+  );
+  expect(mismatched, `controls whose name lacks their visible words: ${state}`).toEqual([]);
+}

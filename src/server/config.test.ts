@@ -317,6 +317,24 @@ describe('messaging', () => {
     expect(problemsOf({ EMAIL_CONFIRMATION: 'maybe' })).toMatch(/EMAIL_CONFIRMATION/);
     expect(problemsOf({ UNCONFIRMED_RETENTION_DAYS: '0' })).toMatch(/UNCONFIRMED_RETENTION_DAYS/);
   });
+
+  it('refuses an http:// SITE_URL while email is on, but for this computer, and texts alone do not need https', () => {
+    expect(problemsOf({ ...email, SITE_URL: 'http://scamsavvy.example' })).toMatch(
+      /SITE_URL: must start with https:\/\/ while email is on/,
+    );
+    for (const loopback of ['http://localhost:3000', 'http://127.0.0.1:3000'])
+      expect(problemsOf({ ...email, SITE_URL: loopback }), loopback).toBe('');
+    expect(problemsOf({ ...email })).toBe('');
+    expect(problemsOf({ ...twilio, SITE_URL: 'http://scamsavvy.example' })).toBe('');
+  });
+
+  it('refuses a postal address with characters that would make the answer to HELP a UCS-2 text, while texts are on', () => {
+    expect(problemsOf({ ...twilio, MAIL_POSTAL_ADDRESS: '1 O’Brien Street, Springfield' })).toMatch(
+      /MAIL_POSTAL_ADDRESS: "’" cannot go in a plain text message/,
+    );
+    expect(problemsOf({ ...twilio, MAIL_POSTAL_ADDRESS: "1 O'Brien Street, Springfield" })).toBe('');
+    expect(problemsOf({ ...email, MAIL_POSTAL_ADDRESS: '1 O’Brien Street, Springfield' })).toBe('');
+  });
 });
 
 describe('how long backups keep a deleted person (the privacy notice says it)', () => {

@@ -2,6 +2,7 @@
 // confirmation rules and what comes back after a send, each half-configured part a problem named by
 // its variables.
 import type { Environment } from './environment.js';
+import { outsideGsm } from '../shared/sms-segments.js';
 
 export interface EmailConfig {
   smtpUrl: string;
@@ -66,10 +67,23 @@ export const DEFAULT_TWILIO_API_BASE_URL = 'https://api.twilio.com';
 export function messagingFrom(env: Environment, problems: string[]): MessagingConfig {
   const email = emailFrom(env, problems);
   const sms = smsFrom(env, problems);
+  if (sms && env.MAIL_POSTAL_ADDRESS) {
+    // HELP's answer carries the address: one character outside the GSM alphabet (a curly apostrophe,
+    // an accented capital) turns the whole text into UCS-2, three times the cost, split in parts.
+    const odd = outsideGsm(env.MAIL_POSTAL_ADDRESS.trim());
+    if (odd.length > 0)
+      problems.push(
+        `MAIL_POSTAL_ADDRESS: ${odd.map((character) => JSON.stringify(character)).join(', ')} cannot go in a plain text message (the answer to HELP carries the address): write it with plain letters and punctuation, such as ' for ’`,
+      );
+  }
   if ((email || sms) && !env.SECRET_KEY)
     problems.push('SECRET_KEY: required once SMTP_URL or TWILIO_ACCOUNT_SID is set (it signs the links in messages)');
   if ((email || sms) && !env.SITE_URL)
     problems.push('SITE_URL: required once SMTP_URL or TWILIO_ACCOUNT_SID is set (the links in messages point to it)');
+  if (email && env.SITE_URL && plainHttpElsewhere(env.SITE_URL))
+    problems.push(
+      'SITE_URL: must start with https:// while email is on: every list email carries a one-click unsubscribe link, which RFC 8058, Gmail and Yahoo accept only over https (http:// is kept for this computer alone: localhost, 127.0.0.1)',
+    );
   if (env.CONFIRMATION_REMINDER_DAYS !== undefined && env.CONFIRMATION_REMINDER_DAYS >= env.UNCONFIRMED_RETENTION_DAYS)
     problems.push(
       `CONFIRMATION_REMINDER_DAYS: must be fewer than UNCONFIRMED_RETENTION_DAYS (${env.UNCONFIRMED_RETENTION_DAYS}), so the reminder comes before the deletion; 0 sends none`,
@@ -184,4 +198,17 @@ function smsFrom(env: Environment, problems: string[]): SmsConfig | undefined {
     ...(env.TWILIO_MESSAGING_SERVICE_SID ? { messagingServiceSid: env.TWILIO_MESSAGING_SERVICE_SID } : {}),
     apiBaseUrl: (env.TWILIO_API_BASE_URL ?? DEFAULT_TWILIO_API_BASE_URL).replace(/\/$/, ''),
   };
+}
+
+/** An http:// address anywhere but this computer (loopback is for trying the server out). */
+function plainHttpElsewhere(siteUrl: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(siteUrl);
+  } catch {
+    return false; // SITE_URL's own check names a malformed address
+  }
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return !(host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host));
 }

@@ -38,7 +38,7 @@ export function TextSizeControl() {
           type="button"
           className="text-size__choice"
           data-size={size.id}
-          aria-label={size.name}
+          aria-label={`${size.label} ${size.name}`}
           aria-pressed={size.id === 'normal'}
         >
           {size.label}

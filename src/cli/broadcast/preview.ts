@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileProblem, ownerPath } from '../cli-support.js';
-import { smsSegments } from '../../server/messaging/sms-segments.js';
+import { smsSegments } from '../../shared/sms-segments.js';
 import { plural } from '../../shared/plain-numbers.js';
 import { type Context, type Values } from './command-support.js';
 

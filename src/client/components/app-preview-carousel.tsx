@@ -15,8 +15,8 @@ export function AppPreviewCarousel() {
   const [focused, setFocused] = useState(false);
   const reducedMotion = usePrefersReducedMotion();
   const paused = pauseChoice ?? reducedMotion;
-  // The prerendered page carries only the first picture; the other six are fetched once the page
-  // is running, so the first paint on a slow line waits for nothing it does not show.
+  // The prerendered page carries only the first picture; the other six are put in (and fetched) once
+  // the page is running, so the first paint on a slow line waits for nothing it does not show.
   const restWanted = useHydrated();
   const rotating = !paused && !hovered && !focused;
 
@@ -50,15 +50,19 @@ export function AppPreviewCarousel() {
             aria-label={carousel.slideLabel(index + 1, total)}
             aria-hidden={index === current ? undefined : true}
           >
-            <img
-              src={index === 0 || restWanted ? previewImages[item.image] : undefined}
-              alt={item.alt}
-              width={320}
-              height={640}
-              loading={index === 0 ? 'eager' : 'lazy'}
-              fetchPriority={index === 0 ? 'high' : undefined}
-              decoding={index === 0 ? 'sync' : 'async'}
-            />
+            {/* A picture not yet wanted is not in the page at all (an <img> needs its src to be valid HTML);
+                its slide is hidden until then. */}
+            {index === 0 || restWanted ? (
+              <img
+                src={previewImages[item.image]}
+                alt={item.alt}
+                width={320}
+                height={640}
+                loading={index === 0 ? 'eager' : 'lazy'}
+                fetchPriority={index === 0 ? 'high' : undefined}
+                decoding={index === 0 ? 'sync' : 'async'}
+              />
+            ) : null}
           </div>
         ))}
       </div>

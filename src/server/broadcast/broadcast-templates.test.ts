@@ -8,7 +8,7 @@ import {
   renderBroadcast,
   templateProblems,
 } from './broadcast-templates.js';
-import { smsSegments } from '../messaging/sms-segments.js';
+import { smsSegments } from '../../shared/sms-segments.js';
 
 const siteUrl = 'https://scamsavvy.example';
 const mine = {

@@ -88,7 +88,7 @@ for (const engine of storeEngines) {
       await signUp('rosa@example.com', '+15551234567');
       const joining = await twilio.waitFor((sent) => sent.to === '+15551234567');
       expect(joining.body).toBe(messageWords.sms.joining.reply);
-      expect(joining.body).toMatch(/^ScamSavvy: .*Reply STOP to stop, HELP for help\. Msg & data rates may apply\.$/);
+      expect(joining.body).toMatch(/^ScamSavvy: .*Reply STOP to end, HELP for help\. Msg&data rates may apply\.$/);
       expect(joining.body.length).toBeLessThanOrEqual(160);
       await expect
         .poll(async () => (await db.subscribers.subscriberByEmailKey('rosa@example.com'))?.joiningTextSentAt)

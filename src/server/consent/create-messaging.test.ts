@@ -14,6 +14,7 @@ import { ACCOUNT_SID, AUTH_TOKEN } from '../test/broadcast-setup.js';
 import { textIn as signedTextIn } from '../test/text-in.js';
 import { twilioSignature } from '../messaging/twilio-sms-provider.js';
 import { messageWords } from '../messaging/message-words.js';
+import { smsSegments } from '../../shared/sms-segments.js';
 
 import { SITE } from '../test/site.js';
 import { capturedLog } from '../test/captured-log.js';
@@ -202,9 +203,19 @@ describe('confirmation email, on SQLite', () => {
     const smtp = await sink();
     await smtp.stop();
     const { app, store } = await start(sqlite, { smtpUrl: smtp.url });
+    // An attempt already past its consent check when the person leaves would still go: the person
+    // leaves once the first attempt has failed against the stopped server, so the next one must not go.
+    const queue = store.confirmations;
+    const recordFailure = queue.confirmationFailed.bind(queue);
+    const failed = new Set<string>();
+    queue.confirmationFailed = async (...failure) => {
+      await recordFailure(...failure);
+      failed.add(failure[0]);
+    };
     await signUp(app, 'gone@example.com');
     await signUp(app, 'stays@example.com', '+15550000004');
     const gone = await store.subscribers.subscriberByEmailKey('gone@example.com');
+    await expect.poll(() => failed.has(gone?.id ?? ''), { timeout: 10_000 }).toBe(true);
     const messaging = createMessaging(
       { secretKey: SECRET_KEY, emailConfirmation: false, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
       store,
@@ -304,9 +315,21 @@ describe('POST /api/sms/inbound', () => {
     expect(reply.body).toMatch(/ScamSavvy/);
     expect(reply.body).toMatch(/STOP/);
     expect(reply.body.split('\n').at(-1)).toBe('ScamSavvy, 100 Example Street, Springfield, IL 62701');
+    expect(smsSegments(reply.body).segments).toBe(1);
     expect((await textIn(app, 'who is this?', { from: '+15550000009' })).statusCode).toBe(200);
     await pause(150);
     expect(twilio.sent().filter((sent) => sent.to === '+15550000009')).toHaveLength(0);
+  });
+  it('answers HELP in two texts, in order, when the postal address does not fit in one beside the words', async () => {
+    const twilio = await twilioStandIn();
+    const address = 'Suite 1200, 1000 North Example Boulevard, Springfield Gardens, Illinois 62701-1234, USA';
+    const { app } = await start(sqlite, { twilio, postalAddress: address });
+    expect((await textIn(app, 'help', { from: '+15557654322' })).statusCode).toBe(200);
+    await expect.poll(() => twilio.sent().filter((sent) => sent.to === '+15557654322').length).toBe(2);
+    const [words, sender] = twilio.sent().filter((sent) => sent.to === '+15557654322');
+    expect(words!.body).toMatch(/^ScamSavvy launch texts/);
+    expect(sender!.body).toBe(`ScamSavvy, ${address}`);
+    for (const text of [words!, sender!]) expect(smsSegments(text.body).segments).toBe(1);
   });
 });
 

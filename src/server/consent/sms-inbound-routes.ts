@@ -67,7 +67,7 @@ export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (ap
       request.log.info({ keyword }, 'an inbound text already acted on came again, and was ignored');
       return reply.code(200).type(sms.emptyInboundAnswer.contentType).send(sms.emptyInboundAnswer.body);
     }
-    let answer: string | undefined;
+    let answer: string | string[] | undefined;
     if (inbound && keyword === 'stop') {
       const people = await subscriptions.stopTexts(inbound.from);
       request.log.info({ people }, 'texts stopped by a STOP reply');
@@ -87,13 +87,17 @@ export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (ap
     if (inbound && answer) {
       const to = inbound.from;
       // Sent after the answer, so the provider's webhook never waits on a second request.
+      // HELP may be two texts (the postal address when it does not fit in one): sent one after the other.
+      const texts = typeof answer === 'string' ? [answer] : answer;
       setImmediate(() => {
-        answerText(to, answer).catch((error: Error) => {
-          request.log.warn(
-            { err: withoutAddresses(error.message), keyword },
-            'the reply to an inbound text could not be sent',
-          );
-        });
+        texts
+          .reduce<Promise<unknown>>((sent, text) => sent.then(() => answerText(to, text)), Promise.resolve())
+          .catch((error: Error) => {
+            request.log.warn(
+              { err: withoutAddresses(error.message), keyword },
+              'the reply to an inbound text could not be sent',
+            );
+          });
       });
     }
     return reply.code(200).type(sms.emptyInboundAnswer.contentType).send(sms.emptyInboundAnswer.body);

@@ -1,6 +1,7 @@
 import { senderLine } from '../../shared/public-config.js';
 import { describe, expect, it } from 'vitest';
 import { broadcastWords, linkPageWords, messageWords } from './message-words.js';
+import { smsSegments } from '../../shared/sms-segments.js';
 import { readingGrade } from '../../shared/reading-grade.js';
 import {
   deletionDay,
@@ -116,30 +117,43 @@ describe('the confirmation email', () => {
   });
 });
 
-describe('text replies', () => {
-  const replies = {
-    help: messageWords.sms.help('hello@scamsavvy.example'),
-    stopped: messageWords.sms.stopped,
-    started: messageWords.sms.started,
+describe('texts', () => {
+  const site = 'https://scamsavvy.example';
+  const { sms } = messageWords;
+  const texts = {
+    help: sms.help('hello@scamsavvy.example').join('\n'),
+    helpWithAddress: sms.help('hello@scamsavvy.example', senderLine('100 Example Street, Springfield, IL 62701')),
+    stopped: sms.stopped,
+    started: sms.started,
+    confirmed: sms.confirmed,
+    joiningReply: sms.joining.reply,
+    joiningNotice: sms.joining.notice,
+    launch: broadcastWords.launch.sms(site),
+    beta: broadcastWords.beta.sms(site),
   };
-  it.each(Object.entries(replies))('%s is one plain-ASCII text of 160 characters or fewer', (_name, text) => {
-    expect(text.length).toBeLessThanOrEqual(160);
-    expect(text).toMatch(/^[\x20-\x7e]+$/);
+  it.each(
+    Object.entries(texts).flatMap(([name, text]) => (Array.isArray(text) ? text : [text]).map((one) => [name, one])),
+  )('%s is one GSM-7 segment of plain ASCII: %s', (_name, text) => {
+    expect(smsSegments(text)).toMatchObject({ encoding: 'GSM-7', segments: 1 });
+    expect(text).toMatch(/^[\x20-\x7e\n]+$/);
   });
-  it('HELP with MAIL_POSTAL_ADDRESS names the sender on a line of its own, as the emails do, in two texts at most', () => {
-    const help = messageWords.sms.help(
-      'hello@scamsavvy.example',
-      senderLine('100 Example Street, Springfield, IL 62701'),
+  it('HELP, START and the joining texts say who we are, how often texts come, the cost, and how to stop', () => {
+    for (const text of [texts.help, texts.started, texts.joiningReply, texts.joiningNotice, texts.confirmed]) {
+      expect(text).toMatch(/^ScamSavvy\b/);
+      expect(text).toMatch(/\b2 (texts )?max\b/);
+      expect(text).toContain('Msg&data rates may apply.');
+      expect(text).toMatch(/Reply STOP to end/);
+    }
+    expect(texts.help).toContain('hello@scamsavvy.example');
+  });
+  it('HELP names the sender on a line of its own when it fits in one text, and in a second text only when it does not', () => {
+    expect(texts.helpWithAddress).toEqual([`${texts.help}\nScamSavvy, 100 Example Street, Springfield, IL 62701`]);
+    const longAddress = senderLine(
+      'Suite 1200, 1000 North Example Boulevard, Springfield Gardens, Illinois 62701-1234, USA',
     );
-    expect(help.split('\n')).toEqual([replies.help, 'ScamSavvy, 100 Example Street, Springfield, IL 62701']);
-    expect(help.length).toBeLessThanOrEqual(306);
-  });
-  it('HELP says who we are, how often, the cost, how to stop, and how to reach us', () => {
-    expect(replies.help).toMatch(/ScamSavvy/);
-    expect(replies.help).toMatch(/a few texts/);
-    expect(replies.help).toMatch(/Msg & data rates may apply/);
-    expect(replies.help).toMatch(/STOP/);
-    expect(replies.help).toContain('hello@scamsavvy.example');
+    const split = sms.help('hello@scamsavvy.example', longAddress);
+    expect(split).toEqual([texts.help, longAddress]);
+    for (const text of split) expect(smsSegments(text).segments).toBe(1);
   });
 });
 
@@ -155,7 +169,7 @@ describe('plain language (about an 8th-grade reading level)', () => {
       confirmation.footerWhy,
     ].join(' '),
     reminderEmail: [messageWords.reminder.intro, messageWords.reminder.once].join(' '),
-    helpReply: messageWords.sms.help('hello@scamsavvy.example'),
+    helpReply: messageWords.sms.help('hello@scamsavvy.example').join(' '),
     textReplies: [messageWords.sms.stopped, messageWords.sms.started].join(' '),
     confirmPage: [
       linkPageWords.confirm.text,

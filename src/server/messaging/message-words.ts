@@ -4,8 +4,13 @@
 // (src/server/messaging/email-templates.test.ts checks). Never put anything a visitor typed in here.
 
 import { shareWords } from '../../shared/share-content.js';
+import { smsSegments } from '../../shared/sms-segments.js';
 
 const product = 'ScamSavvy';
+/** The texts a person on the list can get from us at most: the launch text, and the beta one if they asked. */
+const TEXTS_AT_MOST = 2;
+/** The carriers' notice, in the short form their own examples use. */
+const RATES = 'Msg&data rates may apply.';
 
 /** What the person does with an email's button (HTML), or with its link (the plain-text part). */
 const BUTTON = { doing: 'Pressing the button', done: 'pressed' } as const;
@@ -92,12 +97,22 @@ export const messageWords = {
     untilText: (day: string) => `The link works until ${day}.`,
   },
   /**
-   * Replies to texts: plain ASCII, one text (160 characters or fewer) each; HELP adds who sends and
-   * where (MAIL_POSTAL_ADDRESS, as every email's footer says it) on a line of its own.
+   * Replies to texts and the joining text: plain ASCII, each one GSM-7 segment (160 characters or
+   * fewer; sms-segments.ts counts as carriers do), each saying who we are, how often texts come and the
+   * carriers' rates notice where the rules ask (CTIA's Messaging Principles: HELP, the opt-in, START).
    */
   sms: {
-    help: (contact: string, sender = '') =>
-      `${product} launch news: a few texts, only about the launch and beta. Msg & data rates may apply. Reply STOP to stop. Help: ${contact}${sender ? `\n${sender}` : ''}`,
+    /**
+     * HELP: who sends, how often, the cost, how to stop, and how to reach us; then who and where we are
+     * (MAIL_POSTAL_ADDRESS, as every email's footer says it) on a line of its own, or in a second text
+     * when both would not fit in one.
+     */
+    help: (contact: string, sender = ''): string[] => {
+      const first = `${product} launch texts, ${TEXTS_AT_MOST} max. ${RATES} Reply STOP to end. Help: ${contact}`;
+      if (!sender) return [first];
+      const joined = `${first}\n${sender}`;
+      return smsSegments(joined).segments === 1 ? [joined] : [first, sender];
+    },
     stopped: `You will get no more texts from ${product}. Reply START to get them again.`,
     /**
      * The joining text, once, to a number that joins while texts are set up (decision 041): who we
@@ -105,12 +120,12 @@ export const messageWords = {
      * only a YES brings the launch text (SMS_CONFIRMATION=reply); `notice`: it comes unless STOP.
      */
     joining: {
-      reply: `${product}: reply YES to get a text when our app launches (and beta news if you asked). Reply STOP to stop, HELP for help. Msg & data rates may apply.`,
-      notice: `${product}: you will get a text when our app launches (and beta news if you asked). Reply YES to confirm, STOP to stop, HELP for help. Msg&data rates may apply.`,
+      reply: `${product}: reply YES to get a text when our app launches (and beta news if you asked), ${TEXTS_AT_MOST} texts max. Reply STOP to end, HELP for help. ${RATES}`,
+      notice: `${product}: we will text you when our app launches (and beta news if you asked), ${TEXTS_AT_MOST} texts max. Reply STOP to end, HELP for help. ${RATES}`,
     },
     /** The answer to YES: what happens next. */
-    confirmed: `${product}: thank you. We will text you when our app launches (and beta news if you asked). Reply STOP to stop, HELP for help. Msg & data rates may apply.`,
-    started: `${product}: texts are on again, only about the launch and beta. Reply STOP to stop, HELP for help.`,
+    confirmed: `${product}: thanks. You will get a text when we launch (and beta news if you asked), ${TEXTS_AT_MOST} texts max. Reply STOP to end, HELP for help. ${RATES}`,
+    started: `${product}: texts are on again, launch and beta news only, ${TEXTS_AT_MOST} max. ${RATES} Reply STOP to end, HELP for help.`,
   },
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { smsSegments } from './sms-segments.js';
+import { outsideGsm, smsSegments } from './sms-segments.js';
 
 describe('SMS segments', () => {
   it('fits 160 GSM characters in one segment, and splits at 153 after that', () => {
@@ -22,5 +22,10 @@ describe('SMS segments', () => {
 
   it('counts nothing for an empty text', () => {
     expect(smsSegments('')).toEqual({ encoding: 'GSM-7', characters: 0, segments: 0 });
+  });
+
+  it('names each character outside the GSM alphabet once, and none for plain text or the extension characters', () => {
+    expect(outsideGsm('1 O’Brien’s Street, Ciudad Juárez')).toEqual(['’', 'á']);
+    expect(outsideGsm("1 O'Brien Street [rear] €5 ÄÖÑÜ")).toEqual([]);
   });
 });

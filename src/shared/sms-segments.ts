@@ -34,3 +34,10 @@ function count(length: number, single: number, part: number): number {
   if (length === 0) return 0;
   return length <= single ? 1 : Math.ceil(length / part);
 }
+
+/** The characters of `text` outside the GSM alphabet (each once): any one makes a text UCS-2. */
+export function outsideGsm(text: string): string[] {
+  return [
+    ...new Set([...text].filter((character) => !GSM_BASIC.includes(character) && !GSM_EXTENSION.includes(character))),
+  ];
+}

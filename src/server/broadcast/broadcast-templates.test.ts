@@ -9,6 +9,7 @@ import {
   templateProblems,
 } from './broadcast-templates.js';
 import { smsSegments } from '../../shared/sms-segments.js';
+import { linksHidingWhereTheyGo, outlookMarkup } from '../test/email-links.js';
 
 const siteUrl = 'https://scamsavvy.example';
 const mine = {
@@ -27,6 +28,16 @@ describe.each(BROADCAST_TEMPLATES)('the %s broadcast', (template) => {
     siteUrl,
   ];
 
+  it('shows where every link and button goes in its own words, and keeps its layout in Outlook for Windows', () => {
+    const real = personalise(content, {
+      preferencesUrl: `${siteUrl}/preferences/A1b2C3d4E5f6G7h8I9j0`,
+      unsubscribeUrl: `${siteUrl}/unsubscribe/A1b2C3d4E5f6G7h8I9j0`,
+    });
+    expect(linksHidingWhereTheyGo(real.html)).toEqual([]);
+    for (const path of stores[template]) expect(real.html).toContain(`scamsavvy.example${path}</span>`);
+    expect(outlookMarkup(real.html)).toMatchObject({ width: true, buttons: 2 });
+  });
+
   it('links only to our own site: the store pages, their own links and the home page', () => {
     const hrefs = [...email.html.matchAll(/href\s*=\s*["']?([^"'\s>]*)/gi)].map((match) => match[1]);
     expect(new Set(hrefs)).toEqual(new Set(links));
@@ -43,9 +54,9 @@ describe.each(BROADCAST_TEMPLATES)('the %s broadcast', (template) => {
 
   it('has real words on its buttons, no images, and text no smaller than 18px', () => {
     const words = broadcastWords[template];
-    expect(email.html).toMatch(new RegExp(`<a [^>]*>${words.ios}</a>`));
-    expect(email.html).toMatch(new RegExp(`<a [^>]*>${words.android}</a>`));
-    expect(email.html).toMatch(/<a [^>]*>Stop all emails<\/a>/);
+    expect(email.html).toMatch(new RegExp(`<a [^>]*>${words.ios}<br><span [^>]*>scamsavvy\\.example/`));
+    expect(email.html).toMatch(new RegExp(`<a [^>]*>${words.android}<br><span [^>]*>scamsavvy\\.example/`));
+    expect(email.html).toMatch(/<a [^>]*>Stop all emails <span [^>]*>\(scamsavvy\.example\/unsubscribe\)<\/span><\/a>/);
     expect(email.html).not.toMatch(/<img|background-image|url\(/i);
     const sizes = [...email.html.matchAll(/font-size:\s*(\d+)px/g)].map((match) => Number(match[1]));
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(18);

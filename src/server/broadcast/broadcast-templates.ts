@@ -3,7 +3,7 @@
 // what the owner previewed is what goes out; each person's own links go in at sending time.
 import { broadcastWords } from '../messaging/message-words.js';
 import type { LaunchConfig } from '../config.js';
-import { escapeHtml, renderEmailParts } from '../messaging/email-templates.js';
+import { escapeHtml, renderEmailParts, shownAddress } from '../messaging/email-templates.js';
 import { senderLine } from '../../shared/public-config.js';
 
 export const BROADCAST_TEMPLATES = ['launch', 'beta'] as const;
@@ -70,8 +70,17 @@ export function renderBroadcast(
     footer: {
       why: common.footerWhy,
       links: [
-        { url: PERSONAL_LINK_TOKENS.preferences, label: common.preferencesLink },
-        { url: PERSONAL_LINK_TOKENS.unsubscribe, label: common.unsubscribeLink },
+        // Each person's own link is put in later: where it goes is the same for all.
+        {
+          url: PERSONAL_LINK_TOKENS.preferences,
+          label: common.preferencesLink,
+          shown: shownAddress(`${siteUrl}/preferences`),
+        },
+        {
+          url: PERSONAL_LINK_TOKENS.unsubscribe,
+          label: common.unsubscribeLink,
+          shown: shownAddress(`${siteUrl}/unsubscribe`),
+        },
       ],
       siteUrl,
       sender: senderLine(postalAddress),

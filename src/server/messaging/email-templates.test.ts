@@ -2,6 +2,7 @@ import { senderLine } from '../../shared/public-config.js';
 import { describe, expect, it } from 'vitest';
 import { broadcastWords, linkPageWords, messageWords } from './message-words.js';
 import { smsSegments } from '../../shared/sms-segments.js';
+import { linksHidingWhereTheyGo, outlookMarkup } from '../test/email-links.js';
 import { readingGrade } from '../../shared/reading-grade.js';
 import {
   deletionDay,
@@ -9,6 +10,7 @@ import {
   renderConfirmationEmail,
   renderPhoneChangeEmail,
   renderReminderEmail,
+  shownAddress,
 } from './email-templates.js';
 
 const input = {
@@ -59,15 +61,21 @@ describe('the confirmation email', () => {
   it('links only to the URLs it was given, with real words on them', () => {
     const hrefs = [...email.html.matchAll(/href\s*=\s*["']?([^"'\s>]*)/gi)].map((match) => match[1]);
     expect(new Set(hrefs)).toEqual(new Set(Object.values(urls)));
-    expect(email.html).toMatch(/<a [^>]*>Yes, keep me on the list<\/a>/);
-    expect(email.html).toMatch(/<a [^>]*>Change what we send you<\/a>/);
-    expect(email.html).toMatch(/<a [^>]*>Stop all emails<\/a>/);
+    expect(email.html).toMatch(
+      /<a [^>]*>Yes, keep me on the list<br><span [^>]*>scamsavvy\.example\/confirm\/AAAA<\/span><\/a>/,
+    );
+    expect(email.html).toMatch(
+      /<a [^>]*>Change what we send you <span [^>]*>\(scamsavvy\.example\/preferences\/BBBB\)<\/span><\/a>/,
+    );
+    expect(email.html).toMatch(
+      /<a [^>]*>Stop all emails <span [^>]*>\(scamsavvy\.example\/unsubscribe\/BBBB\)<\/span><\/a>/,
+    );
     expect(`${email.text}${email.html}`).not.toMatch(/click here/i);
   });
 
   it('needs no image, and declares its language and light colours', () => {
     expect(email.html).not.toMatch(/<img|background-image|url\(/i);
-    expect(email.html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(email.html).toMatch(/^<!doctype html>\n<html lang="en"[ >]/);
     expect(email.html).toContain('<meta name="color-scheme" content="light">');
     expect(email.html).toContain(`<title>${email.subject}</title>`);
   });
@@ -199,6 +207,52 @@ describe('plain language (about an 8th-grade reading level)', () => {
     expect(withAddress.text).toContain(`ScamSavvy, ${address}`);
     expect(withAddress.html).toContain(`ScamSavvy, ${address}`);
     expect(renderConfirmationEmail(input).text).not.toContain('Example Street');
+  });
+});
+
+/** Every email about a sign-up, with tokens as long as real ones. */
+function everyEmailAboutASignup() {
+  const token = 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4';
+  const real = {
+    ...input,
+    confirmUrl: `https://scamsavvy.example/confirm/${token}`,
+    preferencesUrl: `https://scamsavvy.example/preferences/${token}`,
+    unsubscribeUrl: `https://scamsavvy.example/unsubscribe/${token}`,
+  };
+  return [
+    renderConfirmationEmail({ ...real, reminderInDays: 7 }),
+    renderReminderEmail(real),
+    ...(['left', 'email_off', 'deleted'] as const).map((because) => renderComeBackEmail({ ...real, because })),
+    renderPhoneChangeEmail({
+      changeUrl: `https://scamsavvy.example/change-phone/${token}`,
+      siteUrl: real.siteUrl,
+      newEnd: '4567',
+      currentEnd: '1234',
+      until: 'December 1, 2026',
+      preferencesUrl: real.preferencesUrl,
+      unsubscribeUrl: real.unsubscribeUrl,
+    }),
+  ];
+}
+
+describe('the HTML part of every email about a sign-up', () => {
+  it('shows where every link and button goes, in its own words: the site and the path, never the token', () => {
+    for (const email of everyEmailAboutASignup()) {
+      expect(linksHidingWhereTheyGo(email.html), email.subject).toEqual([]);
+      expect(email.html).toMatch(/scamsavvy\.example\/(confirm|change-phone)</);
+      expect(email.html).toContain('(scamsavvy.example/unsubscribe)');
+      expect(email.html).not.toMatch(/>[^<]*A1b2C3d4/);
+    }
+    expect(shownAddress('https://scamsavvy.example/app/ios?utm=x')).toBe('scamsavvy.example/app/ios');
+    expect(shownAddress('https://scamsavvy.example')).toBe('scamsavvy.example');
+  });
+
+  it("keeps its layout in Outlook for Windows: a 600 px table in Outlook's own markup, each button a padded cell", () => {
+    for (const email of everyEmailAboutASignup()) {
+      const outlook = outlookMarkup(email.html);
+      expect(outlook.width, email.subject).toBe(true);
+      expect(outlook.buttons, email.subject).toBe(1);
+    }
   });
 });
 

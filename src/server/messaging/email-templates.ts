@@ -165,6 +165,8 @@ function personalFooter(
 export interface EmailLink {
   url: string;
   label: string;
+  /** Where it goes, as shown beside its words: `shownAddress(url)` unless given (a URL filled in later). */
+  shown?: string;
 }
 
 /** What goes in an email, top to bottom. */
@@ -177,6 +179,20 @@ export interface EmailLayout {
   /** Why they got it, their links (preferences, unsubscribe), and the site. */
   /** `sender`: who sends, where (senderLine of MAIL_POSTAL_ADDRESS; '' when unset). */
   footer: { why: string; links: EmailLink[]; siteUrl: string; sender?: string };
+}
+
+/**
+ * Where a link goes, as a reader can check it: the site and the path, up to any token (a path part of
+ * 16 characters or more) and without the query: `scamsavvy.example/app/ios`, `scamsavvy.example/confirm`.
+ */
+export function shownAddress(url: string): string {
+  const { host, pathname } = new URL(url);
+  const path: string[] = [];
+  for (const part of pathname.split('/').filter(Boolean)) {
+    if (part.length >= 16) break;
+    path.push(part);
+  }
+  return [host, ...path].join('/');
 }
 
 /** Both parts of an email from one layout. */
@@ -221,11 +237,15 @@ function emailHtml(layout: EmailLayout): string {
   const site = { url: layout.footer.siteUrl, label: layout.footer.siteUrl.replace(/^https?:\/\//, '') };
   const paragraph = (content: string) =>
     `<p style="margin:0 0 20px;font-size:20px;line-height:1.5;color:${INK};">${escapeHtml(content)}</p>`;
-  const button = ({ url, label }: EmailLink) =>
-    `<p style="margin:0 0 24px;"><a href="${escapeHtml(url)}" style="display:inline-block;background:${TEAL};color:#ffffff;font-size:20px;font-weight:700;line-height:1.4;text-align:center;padding:14px 20px;border-radius:8px;text-decoration:none;">${escapeHtml(label)}</a></p>`;
+  // A button is a table cell, so Outlook for Windows (which ignores a link's padding and rounding) still
+  // draws it whole (mso-padding-alt); under its words, where it goes, as a scam-wary reader checks.
+  const button = ({ url, label, shown = shownAddress(url) }: EmailLink) =>
+    `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px;border-collapse:separate;"><tr><td bgcolor="${TEAL}" style="background:${TEAL};border-radius:8px;mso-padding-alt:14px 20px;"><a href="${escapeHtml(url)}" style="display:inline-block;color:#ffffff;font-size:20px;font-weight:700;line-height:1.4;text-align:center;padding:14px 20px;border-radius:8px;text-decoration:none;">${escapeHtml(label)}<br><span style="font-size:18px;font-weight:400;">${escapeHtml(shown)}</span></a></td></tr></table>`;
   // Padded to a 44 px target, like the link pages: small links are hard to hit with an unsteady hand.
-  const link = ({ url, label }: EmailLink) =>
-    `<p style="margin:0;"><a href="${escapeHtml(url)}" style="display:inline-block;padding:9px 0;color:${TEAL};text-decoration:underline;">${escapeHtml(label)}</a></p>`;
+  const link = ({ url, label, shown = shownAddress(url) }: EmailLink) => {
+    const where = shown === label ? '' : ` <span style="white-space:nowrap;">(${escapeHtml(shown)})</span>`;
+    return `<p style="margin:0;"><a href="${escapeHtml(url)}" style="display:inline-block;padding:9px 0;color:${TEAL};text-decoration:underline;">${escapeHtml(label)}${where}</a></p>`;
+  };
   const body = layout.body.map((block) =>
     'button' in block
       ? button(block.button)
@@ -234,15 +254,17 @@ function emailHtml(layout: EmailLayout): string {
         : paragraph(block.paragraph),
   );
   return `<!doctype html>
-<html lang="en">
+<html lang="en" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">
 <head>
 <meta charset="utf-8">
+<!--[if mso]><noscript><xml><o:OfficeDocumentSettings><o:PixelsPerInch>96</o:PixelsPerInch></o:OfficeDocumentSettings></xml></noscript><![endif]-->
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
 <meta name="supported-color-schemes" content="light">
 <title>${escapeHtml(layout.subject)}</title>
 </head>
 <body style="margin:0;padding:0;background:${CREAM};">
+<!--[if mso]><table role="presentation" width="600" align="center" cellpadding="0" cellspacing="0" border="0"><tr><td style="font-family:'Segoe UI',Arial,sans-serif;"><![endif]-->
 <div role="article" aria-label="${escapeHtml(layout.subject)}" lang="en" style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:${INK};">
 <p style="margin:0 0 24px;font-size:22px;font-weight:700;color:${INK};">${escapeHtml(messageWords.product)}</p>
 <div style="background:#ffffff;border-radius:12px;padding:28px 20px;">
@@ -256,6 +278,7 @@ ${[...layout.footer.links, site].map(link).join('\n')}
 ${layout.footer.sender ? `<p style="margin:8px 0 0;">${escapeHtml(layout.footer.sender)}</p>` : ''}
 </div>
 </div>
+<!--[if mso]></td></tr></table><![endif]-->
 </body>
 </html>
 `;

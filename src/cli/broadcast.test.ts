@@ -1,7 +1,10 @@
 // The owner's broadcast command, run in-process against a temporary SQLite database and a real
 // SMTP server on loopback: what it says, what it sends, and how it refuses.
 import { createMessagingCore } from '../server/consent/create-messaging.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { simpleParser } from 'mailparser';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../server/db/open-database.js';
@@ -86,6 +89,60 @@ describe('sudo scamsavvy broadcast', () => {
     const again = await run('send', 'launch');
     expect(again.out).toContain('has finished: nothing is left to send.');
     expect(sink.messages()).toHaveLength(6);
+  });
+
+  it('rehearses launch day with no account: every email and text written to its folder, and nothing sent', async () => {
+    const emails = await addPeople(3);
+    const folders = path.join(path.dirname(file), 'rehearsal');
+    vi.stubEnv('SMTP_URL', '');
+    vi.stubEnv('MAIL_FROM', '');
+    vi.stubEnv('SITE_URL', '');
+    vi.stubEnv('MAIL_TRANSPORT', `folder:${folders}/email`);
+    vi.stubEnv('SMS_TRANSPORT', `folder:${folders}/texts`);
+    vi.stubEnv('SMS_CONFIRMATION', 'notice');
+    // Each number was sent its joining text (the server's job does it): with notice, that is its yes.
+    const store = await openDatabase({ kind: 'sqlite', file: file });
+    for (const job of await store.joiningTexts.claim(10)) await store.joiningTexts.sent(job);
+    await store.close();
+    const created = await run('create', '--name', 'launch', '--template', 'launch');
+    expect(created.code).toBe(0);
+    expect(created.out).toContain('3 people will get the email.');
+
+    // Never into the checkout: a temporary folder, named as a file:// address any system opens.
+    const preview = await run('preview', 'launch');
+    expect(preview.code).toBe(0);
+    const shown = /open (file:\/\/\S+) in a browser/.exec(preview.out)?.[1];
+    expect(shown).toBeDefined();
+    const previewFile = fileURLToPath(shown!);
+    expect(previewFile.startsWith(tmpdir())).toBe(true);
+    expect(readFileSync(previewFile, 'utf8')).toMatch(/^<!doctype html>/);
+
+    expect((await run('test', 'launch', '--to', 'owner@example.com')).code).toBe(0);
+    const sent = await run('send', 'launch');
+    expect(sent.code).toBe(0);
+    expect(sent.out).toContain('Finished: nothing is left to send.');
+    expect(sink.messages()).toHaveLength(0);
+
+    const written = readdirSync(path.join(folders, 'email')).sort();
+    expect(written).toHaveLength(4);
+    const parsed = await Promise.all(
+      written.map((name) => simpleParser(readFileSync(path.join(folders, 'email', name)))),
+    );
+    const to = parsed.map((mail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.text);
+    expect(to.sort()).toEqual(['owner@example.com', ...emails].sort());
+    const person = parsed.find((mail) => !/^\[Test\]/.test(mail.subject ?? ''))!;
+    expect(person.subject).toMatch(/^ScamSavvy is here/);
+    expect(person.headerLines.map((header) => header.line)).toContain(
+      'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+    );
+    expect(person.html).toMatch(/>localhost(:\d+)?\/app\/ios</);
+
+    const texts = readdirSync(path.join(folders, 'texts')).map(
+      (name) => JSON.parse(readFileSync(path.join(folders, 'texts', name), 'utf8')) as { to: string; body: string },
+    );
+    const launchTexts = texts.filter((text) => /our app is ready/.test(text.body));
+    expect(launchTexts.map((text) => text.to).sort()).toEqual(['+15550100000', '+15550100001', '+15550100002']);
+    expect((await run('status', 'launch')).out).toMatch(/^ {2}sent +3 {2}accepted by the provider$/m);
   });
 
   it('pauses, refuses to send a paused broadcast, and resumes it', async () => {

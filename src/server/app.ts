@@ -30,7 +30,7 @@ import { number, plural } from '../shared/plain-numbers.js';
 
 export interface CreateAppOptions {
   config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl' | 'launch'> &
-    Partial<Pick<Config, 'backup' | 'database'>>;
+    Partial<Pick<Config, 'backup' | 'database' | 'messaging'>>;
   db: Db;
   /** Shared rate-limit counters (REDIS_URL); closed with the app. */
   redis?: Redis;
@@ -146,6 +146,7 @@ export async function createApp({
     ...(owner?.mailer ? { mailer: owner.mailer } : {}),
     ...(control ? { control } : {}),
     ...(scripts.owner ? { script: scripts.owner } : {}),
+    rehearsal: rehearsalFolders(config.messaging),
     ...(config.backup
       ? { backupSchedule: { everyHours: config.backup.everyHours, keep: config.backup.keep, dir: config.backup.dir } }
       : {}),
@@ -215,4 +216,11 @@ export async function createApp({
     await redis?.quit().catch(() => undefined);
   });
   return app;
+}
+
+/** The folders the rehearsal transports write to (MAIL_TRANSPORT, SMS_TRANSPORT set to folder:PATH). */
+function rehearsalFolders(messaging: Config['messaging'] | undefined): { email?: string; sms?: string } {
+  const email = messaging?.email?.folder;
+  const sms = messaging?.sms?.provider === 'folder' ? messaging.sms.folder : undefined;
+  return { ...(email === undefined ? {} : { email }), ...(sms === undefined ? {} : { sms }) };
 }

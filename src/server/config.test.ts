@@ -328,6 +328,20 @@ describe('messaging', () => {
     expect(problemsOf({ ...twilio, SITE_URL: 'http://scamsavvy.example' })).toBe('');
   });
 
+  it('rehearses with no account: MAIL_TRANSPORT and SMS_TRANSPORT folder:PATH need neither SMTP_URL, Twilio nor SITE_URL', () => {
+    const config = loadConfig(
+      { SECRET_KEY: 'k'.repeat(32), MAIL_TRANSPORT: 'folder:rehearsal/email', SMS_TRANSPORT: 'folder:rehearsal/texts' },
+      '/',
+    );
+    expect(config.messaging.email).toEqual({ folder: 'rehearsal/email', from: 'ScamSavvy <hello@localhost>' });
+    expect(config.messaging.sms).toEqual({ provider: 'folder', folder: 'rehearsal/texts' });
+    expect(problemsOf({ ...email, MAIL_TRANSPORT: 'folder:x' })).toMatch(/MAIL_TRANSPORT: folder:… writes every email/);
+    expect(problemsOf({ ...twilio, SMS_TRANSPORT: 'folder:x' })).toMatch(/SMS_TRANSPORT: folder:… writes every text/);
+    expect(problemsOf({ MAIL_TRANSPORT: 'files' })).toMatch(/MAIL_TRANSPORT: must be smtp .* or folder:PATH/);
+    expect(problemsOf({ SMS_TRANSPORT: 'folder:' })).toMatch(/SMS_TRANSPORT: must be twilio .* or folder:PATH/);
+    expect(problemsOf({ MAIL_TRANSPORT: 'folder:x' })).toMatch(/SECRET_KEY: required/);
+  });
+
   it('refuses a postal address with characters that would make the answer to HELP a UCS-2 text, while texts are on', () => {
     expect(problemsOf({ ...twilio, MAIL_POSTAL_ADDRESS: '1 O’Brien Street, Springfield' })).toMatch(
       /MAIL_POSTAL_ADDRESS: "’" cannot go in a plain text message/,

@@ -72,6 +72,14 @@ export const environmentSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   // Messaging (docs/messaging.md): each part is off while its variables are unset.
   SMTP_URL: optionalText(/^smtps?:\/\/[^\s/]+/, 'must look like smtp://user:password@host:587 or smtps://…'),
+  MAIL_TRANSPORT: optionalText(
+    /^(smtp|folder:\S.*)$/,
+    'must be smtp (SMTP_URL, the default) or folder:PATH (every email written to PATH as a .eml file: a rehearsal)',
+  ),
+  SMS_TRANSPORT: optionalText(
+    /^(twilio|folder:\S.*)$/,
+    'must be twilio (the default) or folder:PATH (every text written to PATH as a .json file: a rehearsal)',
+  ),
   MAIL_FROM: optionalText(
     /^(?:[^<>@\r\n]*<[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/,
     'must be an address, or a name and an address: ScamSavvy <hello@scamsavvy.example>',

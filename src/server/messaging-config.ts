@@ -4,13 +4,26 @@
 import type { Environment } from './environment.js';
 import { outsideGsm } from '../shared/sms-segments.js';
 
+/**
+ * Where email goes: an SMTP server (SMTP_URL), or, for a rehearsal with no account, a folder where
+ * every email is written whole as a .eml file (MAIL_TRANSPORT=folder:PATH). Exactly one is set.
+ */
 export interface EmailConfig {
-  smtpUrl: string;
+  smtpUrl?: string;
+  folder?: string;
   from: string;
   dkim?: { domainName: string; keySelector: string; privateKey: string };
 }
 
-export interface SmsConfig {
+/** Texts through Twilio, or written to a folder as .json files (SMS_TRANSPORT=folder:PATH: a rehearsal). */
+export type SmsConfig = TwilioSmsConfig | FolderSmsConfig;
+
+export interface FolderSmsConfig {
+  provider: 'folder';
+  folder: string;
+}
+
+export interface TwilioSmsConfig {
   provider: 'twilio';
   accountSid: string;
   authToken: string;
@@ -78,9 +91,10 @@ export function messagingFrom(env: Environment, problems: string[]): MessagingCo
   }
   if ((email || sms) && !env.SECRET_KEY)
     problems.push('SECRET_KEY: required once SMTP_URL or TWILIO_ACCOUNT_SID is set (it signs the links in messages)');
-  if ((email || sms) && !env.SITE_URL)
+  // A rehearsal (the folder transports) may keep this computer's own address; real messages may not.
+  if ((email?.smtpUrl || sms?.provider === 'twilio') && !env.SITE_URL)
     problems.push('SITE_URL: required once SMTP_URL or TWILIO_ACCOUNT_SID is set (the links in messages point to it)');
-  if (email && env.SITE_URL && plainHttpElsewhere(env.SITE_URL))
+  if (email?.smtpUrl && env.SITE_URL && plainHttpElsewhere(env.SITE_URL))
     problems.push(
       'SITE_URL: must start with https:// while email is on: every list email carries a one-click unsubscribe link, which RFC 8058, Gmail and Yahoo accept only over https (http:// is kept for this computer alone: localhost, 127.0.0.1)',
     );
@@ -154,6 +168,17 @@ function emailFrom(env: Environment, problems: string[]): EmailConfig | undefine
   const dkimParts = [env.DKIM_DOMAIN, env.DKIM_SELECTOR, env.DKIM_PRIVATE_KEY];
   if (dkimParts.some(Boolean) && !dkimParts.every(Boolean))
     problems.push('DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY: set all three to sign, or none');
+  const folder = folderOf(env.MAIL_TRANSPORT);
+  if (folder !== undefined) {
+    if (env.SMTP_URL)
+      problems.push('MAIL_TRANSPORT: folder:… writes every email to files instead of SMTP_URL: unset one of the two');
+    return {
+      folder,
+      // No mail server to answer for a sender: the site's own name does for a rehearsal.
+      from: env.MAIL_FROM ?? `ScamSavvy <hello@${new URL(env.SITE_URL ?? 'http://localhost').hostname}>`,
+      ...dkimFrom(env),
+    };
+  }
   if (!env.SMTP_URL) {
     if (env.MAIL_FROM) problems.push('SMTP_URL: needed with MAIL_FROM (where the email goes out)');
     if (dkimParts.some(Boolean)) problems.push('SMTP_URL: needed with the DKIM keys');
@@ -163,24 +188,35 @@ function emailFrom(env: Environment, problems: string[]): EmailConfig | undefine
     problems.push('MAIL_FROM: needed with SMTP_URL (who the email is from, e.g. ScamSavvy <hello@scamsavvy.example>)');
     return undefined;
   }
-  return {
-    smtpUrl: env.SMTP_URL,
-    from: env.MAIL_FROM,
-    ...(env.DKIM_DOMAIN && env.DKIM_SELECTOR && env.DKIM_PRIVATE_KEY
-      ? {
-          dkim: {
-            domainName: env.DKIM_DOMAIN,
-            keySelector: env.DKIM_SELECTOR,
-            // A key kept on one line of an environment file has its line breaks written as \n.
-            privateKey: env.DKIM_PRIVATE_KEY.replace(/\\n/g, '\n'),
-          },
-        }
-      : {}),
-  };
+  return { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, ...dkimFrom(env) };
+}
+
+function dkimFrom(env: Environment): Pick<EmailConfig, 'dkim'> {
+  return env.DKIM_DOMAIN && env.DKIM_SELECTOR && env.DKIM_PRIVATE_KEY
+    ? {
+        dkim: {
+          domainName: env.DKIM_DOMAIN,
+          keySelector: env.DKIM_SELECTOR,
+          // A key kept on one line of an environment file has its line breaks written as \n.
+          privateKey: env.DKIM_PRIVATE_KEY.replace(/\\n/g, '\n'),
+        },
+      }
+    : {};
+}
+
+/** The PATH of a `folder:PATH` transport setting. */
+function folderOf(transport: string | undefined): string | undefined {
+  return transport?.startsWith('folder:') ? transport.slice('folder:'.length) : undefined;
 }
 
 function smsFrom(env: Environment, problems: string[]): SmsConfig | undefined {
   const any = env.TWILIO_ACCOUNT_SID || env.TWILIO_AUTH_TOKEN || env.TWILIO_FROM || env.TWILIO_MESSAGING_SERVICE_SID;
+  const folder = folderOf(env.SMS_TRANSPORT);
+  if (folder !== undefined) {
+    if (any)
+      problems.push('SMS_TRANSPORT: folder:… writes every text to files instead of Twilio: unset one of the two');
+    return { provider: 'folder', folder };
+  }
   if (!any) return undefined;
   if (!env.TWILIO_ACCOUNT_SID || !env.TWILIO_AUTH_TOKEN) {
     problems.push('TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN: set both to send texts');

@@ -111,7 +111,9 @@ export function createFeedbackParts(
             }),
         }
       : {}),
-    ...(config.sms ? { smsStatus: createTwilioStatusWebhook({ authToken: config.sms.authToken }) } : {}),
+    ...(config.sms?.provider === 'twilio'
+      ? { smsStatus: createTwilioStatusWebhook({ authToken: config.sms.authToken }) }
+      : {}),
     tagHeaders: tagHeadersFor(webhooks),
   };
 }

@@ -5,8 +5,9 @@ import type { MessagingConfig } from '../messaging-config.js';
 import type { Channel } from '../db/message-channels.js';
 
 const SETTINGS: Record<Channel, string> = {
-  email: 'Email is not set up here: set SMTP_URL and MAIL_FROM.',
-  sms: 'Texts are not set up here: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM.',
+  email:
+    'Email is not set up here: set SMTP_URL and MAIL_FROM (or, to rehearse with no account, MAIL_TRANSPORT=folder:PATH).',
+  sms: 'Texts are not set up here: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM (or, to rehearse with no account, SMS_TRANSPORT=folder:PATH).',
 };
 
 /** The channels the configuration sets up (email needs SMTP_URL and MAIL_FROM; texts, TWILIO_*). */

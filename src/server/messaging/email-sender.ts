@@ -1,9 +1,10 @@
 // Sends email through SMTP (nodemailer, pooled), every list email with its unsubscribe headers,
 // DKIM-signed here when the owner's provider does not sign. A failure carries its verdict
 // (smtp-answers.ts): whose fault it was and what the owner should do.
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { EmailConfig } from '../messaging-config.js';
 import { SendFailure, type FailureVerdict } from './send-failure.js';
+import { checkFolder, writeToFolder } from './message-folder.js';
 import { classifySmtpError } from './smtp-answers.js';
 
 export interface OutgoingEmail {
@@ -116,24 +117,71 @@ export function refusalIn(info: SendInfo): EmailSendError | undefined {
   });
 }
 
+/** What sends a message: nodemailer's transport, or the rehearsal's folder behind the same calls. */
+export interface MailTransport {
+  sendMail(message: SendMailOptions): Promise<SendInfo>;
+  verify(): Promise<unknown>;
+  close(): void;
+}
+
+/**
+ * The transport the configuration names: its SMTP server (pooled, `maxConnections` at once), or, with
+ * MAIL_TRANSPORT=folder:PATH, nodemailer's own message writer with each message saved whole as a .eml
+ * file (signed as it would be sent). `dkim`: sign here (list mail); `pool`: keep connections open.
+ */
+export function openMailTransport(
+  config: EmailConfig,
+  { maxConnections = 3, dkim = false, pool = true }: { maxConnections?: number; dkim?: boolean; pool?: boolean } = {},
+): MailTransport {
+  const signing = dkim && config.dkim ? { dkim: { ...config.dkim, headerFieldNames: DKIM_SIGNED_HEADERS } } : {};
+  const { folder } = config;
+  if (folder !== undefined) {
+    const writer = nodemailer.createTransport({ streamTransport: true, buffer: true, ...signing });
+    return {
+      async sendMail(message) {
+        const info = (await writer.sendMail(message)) as SendInfo & { message: Buffer };
+        try {
+          const name = await writeToFolder(folder, 'eml', info.message);
+          return { messageId: info.messageId ?? '', response: `250 written to ${name}` };
+        } catch (error) {
+          throw error instanceof SendFailure ? new EmailSendError(error.message, error.verdict) : error;
+        }
+      },
+      async verify() {
+        try {
+          await checkFolder(folder);
+        } catch (error) {
+          throw error instanceof SendFailure ? new EmailSendError(error.message, error.verdict) : error;
+        }
+      },
+      close: () => writer.close(),
+    };
+  }
+  const transport = nodemailer.createTransport({
+    url: config.smtpUrl,
+    ...(pool ? { pool: true, maxConnections } : {}),
+    maxMessages: Infinity,
+    ...TIMEOUTS,
+    ...signing,
+  } as Parameters<typeof nodemailer.createTransport>[0]);
+  return {
+    sendMail: async (message) => (await transport.sendMail(message)) as SendInfo,
+    verify: () => transport.verify(),
+    close: () => transport.close(),
+  };
+}
+
 export function createEmailSender(
   config: EmailConfig,
   { listId, listName, maxConnections = 3 }: EmailSenderOptions,
 ): EmailSender {
-  const transport = nodemailer.createTransport({
-    url: config.smtpUrl,
-    pool: true,
-    maxConnections,
-    maxMessages: Infinity,
-    ...TIMEOUTS,
-    ...(config.dkim ? { dkim: { ...config.dkim, headerFieldNames: DKIM_SIGNED_HEADERS } } : {}),
-  } as Parameters<typeof nodemailer.createTransport>[0]);
+  const transport = openMailTransport(config, { maxConnections, dkim: true });
   const envelopeFrom = config.from.match(/<([^>]+)>/)?.[1] ?? config.from.trim();
   return {
     async send(email) {
       let info: SendInfo;
       try {
-        info = (await transport.sendMail({
+        info = await transport.sendMail({
           from: config.from,
           to: email.to,
           subject: email.subject,
@@ -150,7 +198,7 @@ export function createEmailSender(
             'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
             'List-Id': `${listName} <${listId}>`,
           },
-        })) as SendInfo;
+        });
       } catch (error) {
         throw sendErrorFrom(error);
       }
@@ -161,13 +209,13 @@ export function createEmailSender(
     async sendRaw({ to, messageId, raw, envelopeFrom: bounceTo }) {
       let info: SendInfo;
       try {
-        info = (await transport.sendMail({
+        info = await transport.sendMail({
           envelope: { from: bounceTo ?? envelopeFrom, to: [to] },
           raw,
           // Only for nodemailer's own bookkeeping (the raw message already carries it): given, it
           // makes up no random one of its own for every message.
           messageId: `<${messageId}>`,
-        })) as SendInfo;
+        });
       } catch (error) {
         throw sendErrorFrom(error);
       }

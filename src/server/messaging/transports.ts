@@ -8,6 +8,7 @@ import type { MessageTokens } from './message-tokens.js';
 import { messageWords } from './message-words.js';
 import type { SmsProvider } from './sms-provider.js';
 import { createTwilioSmsProvider } from './twilio-sms-provider.js';
+import { createFolderSmsProvider } from './folder-sms-provider.js';
 
 /** How email and texts leave: each is set when the configuration sets it up. */
 export interface Transports {
@@ -36,7 +37,9 @@ export function createTransports(
           }),
         }
       : {}),
-    ...(sms ? { sms: createTwilioSmsProvider(sms) } : {}),
+    ...(sms
+      ? { sms: sms.provider === 'folder' ? createFolderSmsProvider(sms.folder) : createTwilioSmsProvider(sms) }
+      : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SmsConfig } from '../messaging-config.js';
+import type { TwilioSmsConfig } from '../messaging-config.js';
 import { startTwilioStandIn, type TwilioStandIn } from '../test/twilio-stand-in.js';
 import { SendFailure } from './send-failure.js';
 import { SmsSendError } from './sms-provider.js';
@@ -10,9 +10,9 @@ const authToken = 'c'.repeat(32);
 let standIn: TwilioStandIn | undefined;
 afterEach(async () => standIn?.stop());
 
-async function provider(overrides: Partial<SmsConfig> = {}) {
+async function provider(overrides: Partial<TwilioSmsConfig> = {}) {
   standIn = await startTwilioStandIn({ accountSid, authToken });
-  const config: SmsConfig = {
+  const config: TwilioSmsConfig = {
     provider: 'twilio',
     accountSid,
     authToken,

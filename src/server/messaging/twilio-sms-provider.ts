@@ -1,7 +1,7 @@
 // Texts through Twilio's Messages API (fetch, no SDK: decisions/021), the account check, and Twilio's
 // webhook signature. Every failure carries the verdict twilio-answers.ts gives Twilio's answer.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { SmsConfig } from '../messaging-config.js';
+import type { TwilioSmsConfig } from '../messaging-config.js';
 import { SmsSendError, type InboundRequest, type SmsProvider } from './sms-provider.js';
 import { accountStatusVerdict, classifyTwilioAnswer } from './twilio-answers.js';
 
@@ -61,7 +61,7 @@ function header(headers: InboundRequest['headers'], name: string): string | unde
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function createTwilioSmsProvider(config: SmsConfig): SmsProvider {
+export function createTwilioSmsProvider(config: TwilioSmsConfig): SmsProvider {
   const account = `${config.apiBaseUrl}/2010-04-01/Accounts/${config.accountSid}.json`;
   const endpoint = `${config.apiBaseUrl}/2010-04-01/Accounts/${config.accountSid}/Messages.json`;
   const authorization = `Basic ${Buffer.from(`${config.accountSid}:${config.authToken}`).toString('base64')}`;

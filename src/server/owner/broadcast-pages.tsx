@@ -10,6 +10,8 @@ import {
 import type { RetryPlan } from '../broadcast/retry-plan.js';
 import type { HeldMessage } from '../broadcast/failed-messages.js';
 import { ownerWords } from './owner-words.js';
+import type { Channel } from '../db/message-channels.js';
+import type { WrittenMessage } from '../messaging/message-folder.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import { PauseLines, PauseNotices } from './channel-pauses.js';
 import { Notice, renderOwnerPage, ScrollTable, shortPage, shortTime } from './owner-layout.js';
@@ -23,18 +25,29 @@ export type BroadcastAction = (typeof BROADCAST_ACTIONS)[number];
 export const stateWord = (state: BroadcastProgress['state']) => words.states[state];
 export const broadcastPath = (name: string) => `/owner/broadcasts/${encodeURIComponent(name)}`;
 
+/** A rehearsal transport's folder and the newest messages written to it. */
+export interface RehearsalFolder {
+  channel: Channel;
+  folder: string;
+  count: number;
+  newest: WrittenMessage[];
+}
+
 export function broadcastsPage({
   ownerEmail,
   broadcasts,
+  rehearsal = [],
 }: {
   ownerEmail: string;
   broadcasts: { broadcast: Broadcast; progress: BroadcastProgress }[];
+  rehearsal?: RehearsalFolder[];
 }): string {
   return renderOwnerPage(
     { title: words.title, ownerEmail, current: 'broadcasts' },
     <>
       <h1>{words.heading}</h1>
       <p>{words.intro}</p>
+      {rehearsal.length > 0 ? <Rehearsal folders={rehearsal} /> : null}
       {broadcasts.length === 0 ? (
         <p>{words.none}</p>
       ) : (
@@ -74,6 +87,43 @@ export function broadcastsPage({
         </ScrollTable>
       )}
     </>,
+  );
+}
+
+/** What a rehearsal wrote instead of sending: each folder, its count, and its newest files. */
+function Rehearsal({ folders }: { folders: RehearsalFolder[] }) {
+  const said = words.rehearsal;
+  const has = (channel: Channel) => folders.some((folder) => folder.channel === channel);
+  return (
+    <section aria-labelledby="rehearsal">
+      <h2 id="rehearsal">{said.heading}</h2>
+      <p>{said.intro(said.channels(has('email'), has('sms')))}</p>
+      {folders.map(({ channel, folder, count, newest }) => (
+        <Fragment key={channel}>
+          <h3>{said.folder(channel, folder, count)}</h3>
+          {newest.length > 0 ? (
+            <ScrollTable label={said.folder(channel, folder, count)}>
+              <thead>
+                <tr>
+                  <th scope="col">{said.file}</th>
+                  <th scope="col">{said.written}</th>
+                  <th scope="col">{said.size}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {newest.map((file) => (
+                  <tr key={file.name}>
+                    <td>{file.name}</td>
+                    <td>{shortTime(file.at.toISOString())}</td>
+                    <td>{`${Math.max(1, Math.round(file.bytes / 1024)).toLocaleString('en-US')} KB`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </ScrollTable>
+          ) : null}
+        </Fragment>
+      ))}
+    </section>
   );
 }
 

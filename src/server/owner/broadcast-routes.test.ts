@@ -5,13 +5,16 @@
 // failures are written through the outbox as a sender records them: nothing is sent here.
 import { createMessagingCore } from '../consent/create-messaging.js';
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
+import { mkdtemp, readdir } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBroadcastControl } from '../compose.js';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/open-database.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import { buildTestApp } from '../test/build-test-app.js';
+import { createFolderSmsProvider } from '../messaging/folder-sms-provider.js';
 import { ann, rosa } from '../test/people.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
 import { storeEngines, suiteName, type StoreEngine } from '../test/store-engines.js';
@@ -305,3 +308,36 @@ for (const engine of storeEngines) {
     });
   });
 }
+
+describe('a rehearsal on the launch day page', () => {
+  it('lists what the folder transports wrote instead of sending, newest first, and says nothing leaves', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'rehearsal-'));
+    const { app, db } = await buildTestApp({
+      engine: storeEngines[0]!,
+      config: {
+        siteUrl: SITE,
+        messaging: {
+          secretKey: 'k'.repeat(40),
+          email: { folder: path.join(folder, 'email'), from: 'ScamSavvy <hello@scamsavvy.example>' },
+          sms: { provider: 'folder', folder: path.join(folder, 'texts') },
+        },
+      },
+    });
+    const cookie = { cookie: await signInAsOwner(app, db) };
+    const texts = createFolderSmsProvider(path.join(folder, 'texts'));
+    await texts.send({ to: '+15550001111', body: 'one' });
+    await texts.send({ to: '+15550001112', body: 'two' });
+    const page = (await app.inject({ url: '/owner/broadcasts', headers: cookie })).body;
+    expect(page).toContain('A rehearsal: nothing leaves this computer');
+    expect(page).toContain(escaped(`Emails: 0 messages in ${path.join(folder, 'email')}`));
+    expect(page).toContain(escaped(`Text messages: 2 messages in ${path.join(folder, 'texts')}`));
+    const listed = [...page.matchAll(/<td>([\d-]+T[\d-]+Z-\d{7}-[0-9a-f]{6}\.json)<\/td>/g)].map((match) => match[1]);
+    expect(listed).toEqual([...(await readdir(path.join(folder, 'texts')))].sort().reverse());
+    expect(listed).toHaveLength(2);
+    // Without the folder transports, no such section.
+    const plain = await setUp(storeEngines[0]!);
+    expect((await plain.app.inject({ url: '/owner/broadcasts', headers: plain.cookie })).body).not.toContain(
+      'A rehearsal',
+    );
+  });
+});

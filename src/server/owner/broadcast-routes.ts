@@ -19,6 +19,7 @@ import {
 } from './broadcast-pages.js';
 import { HELD_FIELD, retryQuestionPage, UNDELIVERABLE_FIELD } from './broadcast-retry-page.js';
 import { maskAddress } from '../messaging/mask-email.js';
+import { folderPath, writtenMessages } from '../messaging/message-folder.js';
 import { maskedOnly } from './masked-address.js';
 import { fieldOf, html } from '../html-reply.js';
 import { ownerWords } from './owner-words.js';
@@ -35,7 +36,12 @@ export interface BroadcastRouteOptions {
   control?: BroadcastControl | undefined;
   /** The owner's script (/assets/owner-….js), from the build's manifest; absent in API tests. */
   script?: string | undefined;
+  /** The rehearsal transports' folders (MAIL_TRANSPORT, SMS_TRANSPORT set to folder:PATH): listed on the page. */
+  rehearsal?: { email?: string; sms?: string } | undefined;
 }
+
+/** How many of the newest files of each rehearsal folder the page lists. */
+const REHEARSAL_LISTED = 20;
 
 type BroadcastParams = {
   Params: { name: string; action?: string };
@@ -51,7 +57,7 @@ const countOf = (value: string | undefined): number | undefined =>
 
 export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async (
   app,
-  { db, messageHealth, owners, siteUrl, control, script },
+  { db, messageHealth, owners, siteUrl, control, script, rehearsal = {} },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
   // The progress the page's script polls every 2 s: data, so refused with 401 rather than a redirect,
@@ -89,7 +95,21 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
         progress: await broadcastProgress(db, broadcast, new Date(), messageHealth),
       })),
     );
-    return html(reply, broadcastsPage({ ownerEmail: ownerOf(request).email, broadcasts }));
+    const folders = await Promise.all(
+      (['email', 'sms'] as const).flatMap((channel) => {
+        const folder = rehearsal[channel];
+        return folder === undefined
+          ? []
+          : [
+              writtenMessages(folder, REHEARSAL_LISTED).then((written) => ({
+                channel,
+                folder: folderPath(folder),
+                ...written,
+              })),
+            ];
+      }),
+    );
+    return html(reply, broadcastsPage({ ownerEmail: ownerOf(request).email, broadcasts, rehearsal: folders }));
   });
 
   app.get<BroadcastParams>('/owner/broadcasts/:name', page, async (request, reply) => {

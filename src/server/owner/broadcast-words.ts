@@ -17,6 +17,19 @@ export const broadcastWords = {
   state: 'State',
   progress: 'Sent',
   open: (name: string) => `Open “${name}”`,
+  /** A rehearsal (MAIL_TRANSPORT or SMS_TRANSPORT set to folder:PATH): what was written instead of sent. */
+  rehearsal: {
+    heading: 'A rehearsal: nothing leaves this computer',
+    intro: (channels: string) =>
+      `${channels} are written to files instead of being sent (MAIL_TRANSPORT or SMS_TRANSPORT is folder:…). Open an email (.eml) in any mail program, a text (.json) in any text editor.`,
+    channels: (email: boolean, sms: boolean) =>
+      [email ? 'Emails' : '', sms ? 'text messages' : ''].filter(Boolean).join(' and ').replace(/^t/, 'T'),
+    folder: (channel: Channel, folder: string, count: number) =>
+      `${channel === 'email' ? 'Emails' : 'Text messages'}: ${messages(count)} in ${folder}`,
+    file: 'File',
+    written: 'Written (UTC)',
+    size: 'Size',
+  },
   states: {
     ready: 'Ready to send',
     sending: 'Sending',

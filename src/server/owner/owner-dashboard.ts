@@ -39,6 +39,8 @@ export interface OwnerDashboardOptions {
   script?: string;
   /** The automatic backups' settings (BACKUP_DIR), for the overview's "Last backup"; absent while they are off. */
   backupSchedule?: { everyHours: number; keep: number; dir: string };
+  /** The rehearsal transports' folders (MAIL_TRANSPORT, SMS_TRANSPORT set to folder:PATH), listed on the launch day page. */
+  rehearsal?: { email?: string; sms?: string };
   /** Counts a sign-in attempt against the connection's allowance (memory or Redis); false once used up. */
   allowSignIn: (request: FastifyRequest) => Promise<boolean>;
 }
@@ -108,5 +110,6 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
     siteUrl,
     control: options.control,
     script: options.script,
+    rehearsal: options.rehearsal,
   });
 };

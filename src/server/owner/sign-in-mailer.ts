@@ -1,9 +1,9 @@
 // The owner's sign-in email: one link, through the same SMTP server as every other message
 // (SMTP_URL, MAIL_FROM). Not a list email: no unsubscribe headers, and no DKIM of our own (the
 // provider signs; the list's key is for the list).
-import nodemailer from 'nodemailer';
 import type { EmailConfig } from '../messaging-config.js';
 import { renderEmailParts } from '../messaging/email-templates.js';
+import { openMailTransport } from '../messaging/email-sender.js';
 import { ownerWords } from './owner-words.js';
 
 export interface SignInMailer {
@@ -24,7 +24,8 @@ export function signInEmail(link: string, siteUrl: string): { subject: string; t
 }
 
 export function createSignInMailer(config: EmailConfig, siteUrl: string): SignInMailer {
-  const transport = nodemailer.createTransport(config.smtpUrl);
+  // Not pooled, not signed with the list's key; written to the folder too in a rehearsal.
+  const transport = openMailTransport(config, { pool: false });
   return {
     async send(to, link) {
       const { subject, text, html } = signInEmail(link, siteUrl);

@@ -17,7 +17,7 @@ for (const engine of storeEngines) {
       const control = createBroadcastControl(configFor(sink.url), store);
       const expected = notSetUp(['sms']);
       expect(expected).toBe(
-        'Texts are not set up here: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM. See docs/messaging.md.',
+        'Texts are not set up here: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM (or, to rehearse with no account, SMS_TRANSPORT=folder:PATH). See docs/messaging.md.',
       );
       // The mail server is down too: asked first, it would be the reason given.
       await sink.stop();

@@ -157,6 +157,18 @@ export const environmentSchema = z.object({
     .default('reply')
     .or(z.literal('').transform(() => 'reply' as const)),
   CONFIRMATION_REMINDER_DAYS: z.coerce.number().int().min(0).max(3650).optional(),
+  // Texts wait for daytime where the person is (docs/messaging.md): the owner's hours, which can only
+  // narrow the rules'; the country of numbers typed without a country code; and, for tests only, the
+  // instant the text rules take "now" to be (the rest of the product keeps the real clock).
+  SMS_SEND_HOURS: optionalText(
+    /^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-4]):[0-5]\d$/,
+    'must be two local times, the first earlier, such as 09:00-20:00',
+  ),
+  SMS_DEFAULT_COUNTRY: optionalText(/^[A-Z]{2}$/, 'must be a two-letter country code in capitals, such as US or CA'),
+  TEST_TEXT_CLOCK: optionalText(
+    /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?(\.\d+)?Z$/,
+    'must be an instant in UTC, such as 2026-06-10T20:00:00Z (tests only)',
+  ),
   // Launch day (docs/launch-day.md): the page's mode, the store links, and how fast broadcasts send.
   SITE_MODE: z
     .enum(SITE_MODES)

@@ -3,6 +3,7 @@
 // its variables.
 import type { Environment } from './environment.js';
 import { outsideGsm } from '../shared/sms-segments.js';
+import { getCountries } from 'libphonenumber-js/max';
 
 /**
  * Where email goes: an SMTP server (SMTP_URL), or, for a rehearsal with no account, a folder where
@@ -13,6 +14,18 @@ export interface EmailConfig {
   folder?: string;
   from: string;
   dkim?: { domainName: string; keySelector: string; privateKey: string };
+}
+
+/** Minutes since local midnight: [from, to), to the minute. */
+export type Hours = readonly [from: number, to: number];
+
+export interface TextHoursConfig {
+  /** SMS_SEND_HOURS as minutes of the local day: [from, to). */
+  sendHours: Hours;
+  /** SMS_DEFAULT_COUNTRY: numbers typed without a country code are of this country. */
+  defaultCountry: string;
+  /** TEST_TEXT_CLOCK, as the distance from the real clock (tests only): 0 in production. */
+  clockShiftMs: number;
 }
 
 /** Texts through Twilio, or written to a folder as .json files (SMS_TRANSPORT=folder:PATH: a rehearsal). */
@@ -41,6 +54,8 @@ export interface MessagingConfig {
   secretKey?: string;
   /** SECRET_KEY_PREVIOUS: the key before a rotation, still read (hashes, links), never written with. */
   previousSecretKey?: string;
+  /** When and where texts may go (SMS_SEND_HOURS, SMS_DEFAULT_COUNTRY, TEST_TEXT_CLOCK): text-hours.ts. */
+  textHours?: TextHoursConfig;
   /** SMS_CONFIRMATION: a launch text needs the number's YES (reply), or only the joining text (notice). */
   smsConfirmation?: 'reply' | 'notice';
   /** New sign-ups get a confirmation email and count as confirmed only once they press its button. */
@@ -108,9 +123,11 @@ export function messagingFrom(env: Environment, problems: string[]): MessagingCo
     problems.push('SECRET_KEY_PREVIOUS: must be the key used before SECRET_KEY, not the same one');
   if (env.EMAIL_CONFIRMATION === 'on' && !email)
     problems.push('EMAIL_CONFIRMATION: "on" needs email (SMTP_URL and MAIL_FROM) to send the confirmation');
+  const textHours = textHoursFrom(env, problems);
   return {
     ...(email ? { email } : {}),
     ...(sms ? { sms } : {}),
+    ...(textHours ? { textHours } : {}),
     ...(env.SECRET_KEY ? { secretKey: env.SECRET_KEY } : {}),
     ...(env.SECRET_KEY_PREVIOUS ? { previousSecretKey: env.SECRET_KEY_PREVIOUS } : {}),
     smsConfirmation: env.SMS_CONFIRMATION,
@@ -247,4 +264,31 @@ function plainHttpElsewhere(siteUrl: string): boolean {
   if (url.protocol !== 'http:') return false;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return !(host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host));
+}
+
+function textHoursFrom(env: Environment, problems: string[]): TextHoursConfig | undefined {
+  const sendHours = parseSendHours(env.SMS_SEND_HOURS ?? DEFAULT_SEND_HOURS);
+  if (!sendHours) problems.push('SMS_SEND_HOURS: must be two local times, the first earlier, such as 09:00-20:00');
+  const defaultCountry = env.SMS_DEFAULT_COUNTRY ?? 'US';
+  if (!(getCountries() as string[]).includes(defaultCountry))
+    problems.push(
+      `SMS_DEFAULT_COUNTRY: ${defaultCountry} is not a country the numbering plan knows (such as US or CA)`,
+    );
+  if (!sendHours) return undefined;
+  return {
+    sendHours,
+    defaultCountry,
+    clockShiftMs: env.TEST_TEXT_CLOCK ? Date.parse(env.TEST_TEXT_CLOCK) - Date.now() : 0,
+  };
+}
+
+/** SMS_SEND_HOURS's default: the owner's hours, inside every rule of text-hours.ts but Rhode Island's and Kentucky's. */
+export const DEFAULT_SEND_HOURS = '09:00-20:00';
+
+/** "09:00-20:00" as minutes; undefined when it is not two times, the first before the second. */
+export function parseSendHours(text: string): Hours | undefined {
+  const match = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-4]):([0-5]\d)$/.exec(text.trim());
+  if (!match) return undefined;
+  const hours: Hours = [Number(match[1]) * 60 + Number(match[2]), Number(match[3]) * 60 + Number(match[4])];
+  return hours[0] < hours[1] && hours[1] <= 24 * 60 ? hours : undefined;
 }

@@ -1,4 +1,7 @@
-// Phone numbers as the text provider gives them (E.164) and as people typed them on the page.
+// Phone numbers as the text provider gives them (E.164) and as people typed them on the page; what
+// the numbering plan says of one (libphonenumber-js, its full metadata): its E.164 form, its country,
+// and whether it can take texts at all.
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 
 /**
  * The E.164 form of a stored phone number (digits with an optional leading "+"). Without a "+",
@@ -35,4 +38,56 @@ export function distinctEnds(next: string, current: string): { next: string; cur
   let length = 4;
   while (length < 7 && a.slice(-length) === b.slice(-length)) length += 1;
   return { next: a.slice(-length), current: b.slice(-length) };
+}
+
+export interface PhoneFacts {
+  /** E.164 by the numbering plan, or by toE164 when the plan cannot read it. */
+  e164: string;
+  /** The country calling code ("1", "44") and the number after it. */
+  callingCode: string;
+  nationalNumber: string;
+  /** False for a number that cannot take texts: why, in the owner's words. */
+  textable: boolean;
+  why?: string;
+}
+
+/** Kinds of number the plan marks as unable to take texts. */
+const NOT_MOBILE: Record<string, string> = {
+  FIXED_LINE: 'a landline number',
+  TOLL_FREE: 'a toll-free number',
+  PREMIUM_RATE: 'a premium-rate number',
+  SHARED_COST: 'a shared-cost number',
+  VOICEMAIL: 'a voicemail number',
+  UAN: 'a company switchboard number',
+  PAGER: 'a pager number',
+};
+
+/**
+ * What the numbering plan says of a number as typed (`country`: SMS_DEFAULT_COUNTRY, for numbers
+ * typed without their country code). A number of an impossible length, or of a kind that cannot
+ * take texts, is not textable. One of a possible length in a range the plan does not list (an area
+ * code newer than the metadata, or the 555 test range) is tried: the provider's answer judges it.
+ */
+export function phoneFacts(phone: string, country: CountryCode = 'US'): PhoneFacts {
+  const parsed = parsePhoneNumberFromString(phone, country);
+  if (!parsed || !parsed.isPossible()) {
+    const e164 = toE164(phone);
+    const digits = e164.slice(1);
+    return {
+      e164,
+      callingCode: digits.startsWith('1') ? '1' : '',
+      nationalNumber: digits.startsWith('1') ? digits.slice(1) : digits,
+      textable: false,
+      why: 'not a phone number that can exist (wrong length for its country)',
+    };
+  }
+  const kind = parsed.isValid() ? parsed.getType() : undefined;
+  const notMobile = kind ? NOT_MOBILE[kind] : undefined;
+  return {
+    e164: parsed.number,
+    callingCode: parsed.countryCallingCode,
+    nationalNumber: parsed.nationalNumber,
+    textable: notMobile === undefined,
+    ...(notMobile ? { why: `${notMobile}, which cannot take texts` } : {}),
+  };
 }

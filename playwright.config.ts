@@ -10,6 +10,10 @@ const port = Number(process.env.E2E_PORT ?? 4310);
 process.env.ENV_FILE = '';
 process.env.E2E_DATABASE_FILE ??= path.join(tmpdir(), `scamsavvy-e2e-${process.pid}-${Date.now()}.db`);
 
+// Texts go at 4 p.m. New York time whatever the machine's clock (server/messaging/text-hours.ts), in
+// every server and command the tests start: they inherit this process's environment.
+process.env.TEST_TEXT_CLOCK ??= '2026-06-10T20:00:00Z';
+
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: true,
@@ -45,6 +49,7 @@ export default defineConfig({
       SITE_URL: `http://127.0.0.1:${port}`,
       DATABASE_URL: `sqlite:${process.env.E2E_DATABASE_FILE}`,
       LOG_LEVEL: 'warn',
+      TEST_TEXT_CLOCK: process.env.TEST_TEXT_CLOCK ?? '',
       // Every test signs up from 127.0.0.1; the limits have tests of their own (src/server/rate-limit.test.ts).
       SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
       SIGNUP_RATE_LIMIT_PER_HOUR: '0',

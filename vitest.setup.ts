@@ -4,6 +4,10 @@ import { afterEach, beforeEach, vi } from 'vitest';
 
 // No .env in the checkout reaches the processes the tests start (server/settings-files.ts).
 process.env.ENV_FILE = '';
+// Texts go only in the daytime where their person is (server/messaging/text-hours.ts): the tests' texts
+// are sent at 4 p.m. New York time, noon in Honolulu, whatever the machine's clock; the tests of the
+// daytime rules set their own (TEST_TEXT_CLOCK, tests only).
+process.env.TEST_TEXT_CLOCK ??= '2026-06-10T20:00:00Z';
 
 let allowed: RegExp[] = [];
 let unexpected: string[] = [];

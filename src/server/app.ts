@@ -198,6 +198,12 @@ export async function createApp({
     });
     jobs.add('backups', (signal) => backups.runIfDue(signal), backups.checkEveryMs);
   }
+  // Launch texts held for daytime where their people are go by themselves when their hours come.
+  if (control && config.messaging?.sms)
+    jobs.add('waiting-texts', async () => {
+      const taken = await control.sendWaitingTexts();
+      return taken.length === 0 ? 'no text may go yet' : `sending the texts now due of ${taken.join(', ')}`;
+    });
   // The queue workers; a stored sign-up wakes them so its messages go at once.
   for (const job of messaging.queueJobs(app.log, (name) => jobs.wake(name))) jobs.add(job.name, job.run, job.everyMs);
   jobs.add('phone-changes-forgotten', () => messaging.forgetStalePhoneChanges());

@@ -3,6 +3,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Rates } from '../../server/broadcast/broadcast-control.js';
 import { MOST_WORKERS } from '../../server/broadcast/broadcast-rules.js';
+import { waitingTextsLine } from '../../server/broadcast/broadcast-progress.js';
 import type { SenderReport } from '../../server/broadcast/broadcast-sender-options.js';
 import type { Broadcast } from '../../server/db/broadcasts-repository.js';
 import type { ChannelPause } from '../../server/db/broadcast-pauses-repository.js';
@@ -13,7 +14,10 @@ import { positiveNumber, ratesOf, UsageError, type Context, type Values } from '
 import { status } from './status.js';
 import { watch } from './watch.js';
 
-function describeEnd(report: Pick<SenderReport, 'ended'> & { pauses?: ChannelPause[] }, name: string): string {
+function describeEnd(
+  report: Pick<SenderReport, 'ended'> & { pauses?: ChannelPause[]; waitingTexts?: SenderReport['waitingTexts'] },
+  name: string,
+): string {
   switch (report.ended) {
     case 'finished':
       return `Finished: nothing is left to send. See sudo scamsavvy broadcast status ${name}`;
@@ -25,6 +29,8 @@ function describeEnd(report: Pick<SenderReport, 'ended'> & { pauses?: ChannelPau
       return `Stopped. Run the same command again to go on where it stopped.`;
     case 'waiting':
       return `This sender is done; others are still sending, or some channel has no sender here.`;
+    case 'texts-wait':
+      return `Everything else is done. ${waitingTextsLine(report.waitingTexts ?? { count: 0, next: undefined }) ?? ''} See sudo scamsavvy broadcast status ${name}`;
   }
 }
 

@@ -13,7 +13,8 @@ export async function status(context: Context, name: string): Promise<number> {
   const pauses = await control.pauses(broadcast);
   for (const line of pauseLines(pauses)) out.write(`${line}\n`);
   if (pauses.length > 0) out.write(`When it is put right: sudo scamsavvy broadcast resume ${name}\n`);
-  else if (broadcast.state === 'paused') out.write(`Paused by you. Go on with: sudo scamsavvy broadcast resume ${name}\n`);
+  else if (broadcast.state === 'paused')
+    out.write(`Paused by you. Go on with: sudo scamsavvy broadcast resume ${name}\n`);
   for (const channel of broadcast.channels) {
     const counts = await control.counts(broadcast, channel);
     out.write(
@@ -23,8 +24,9 @@ export async function status(context: Context, name: string): Promise<number> {
     const health = await control.health(broadcast, channel);
     for (const line of health ? healthLines(channel, health) : []) out.write(`${line}\n`);
   }
-  const { senders, sentLastMinute } = await control.activity(broadcast);
+  const { senders, sentLastMinute, waitingTexts } = await control.activity(broadcast);
   out.write(`Senders running: ${senders}. Sent in the last minute: ${number(sentLastMinute)}.\n`);
+  if (waitingTexts) out.write(`${waitingTexts}\n`);
   const refused = await control.refusedForOurSending(broadcast);
   if (refused.length > 0)
     out.write(

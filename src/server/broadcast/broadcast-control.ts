@@ -5,6 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { BroadcastHealth, MessageHealthRepository } from '../db/message-health-repository.js';
+import { waitingTextsLine } from './broadcast-progress.js';
 import { verdictOf } from '../messaging/send-failure.js';
 import { SenderBusyError, type SenderInfo } from '../db/broadcast-senders-repository.js';
 import { type Broadcast, type BroadcastState } from '../db/broadcasts-repository.js';
@@ -170,10 +171,13 @@ export class BroadcastControl {
   }
 
   /** Senders registered on the broadcast, and what went in the last minute. */
-  async activity(broadcast: Broadcast): Promise<{ senders: number; sentLastMinute: number }> {
+  async activity(
+    broadcast: Broadcast,
+  ): Promise<{ senders: number; sentLastMinute: number; waitingTexts: string | undefined }> {
     const senders = await this.db.broadcastSenders.liveSenders(broadcast.id);
     const sentLastMinute = await this.db.outbox.sentSince(broadcast.id, new Date(Date.now() - 60_000));
-    return { senders: senders.length, sentLastMinute };
+    const waitingTexts = waitingTextsLine(await this.db.outbox.waitingTexts(broadcast.id));
+    return { senders: senders.length, sentLastMinute, waitingTexts };
   }
 
   /** Channels the broadcast sends that this server cannot (no SMTP_URL, no TWILIO_*). */
@@ -281,7 +285,31 @@ export class BroadcastControl {
     await checkNoOtherSender(this.db.broadcastSenders);
     if (!(await changeState(this.db.broadcasts, broadcast.id, 'sendOrResume')))
       throw new BroadcastError(`“${broadcast.name}” has finished: nothing is left to send.`);
-    const current = await this.broadcasts.get(broadcast.name);
+    await this.runHere(await this.broadcasts.get(broadcast.name));
+  }
+
+  /**
+   * The waiting-texts job: a broadcast whose senders ended with only texts held for daytime (or a
+   * state's cap) left goes on by itself, with one sender here, once one of them may go. A paused
+   * broadcast or channel waits for the owner; one another sender is at work on is left to it.
+   * Returns the names it took up.
+   */
+  async sendWaitingTexts(): Promise<string[]> {
+    const taken: string[] = [];
+    for (const broadcast of await this.db.broadcasts.list()) {
+      if (broadcast.state !== 'sending' || this.running.has(broadcast.name)) continue;
+      if (!broadcast.channels.includes('sms') || this.missingChannels(broadcast).length > 0) continue;
+      if ((await this.db.outbox.waitingTexts(broadcast.id)).due === 0) continue;
+      const { pauses, liveSenders } = await this.startFacts(broadcast);
+      if (pauses.length > 0 || liveSenders.length > 0) continue;
+      await this.runHere(broadcast);
+      taken.push(broadcast.name);
+    }
+    return taken;
+  }
+
+  /** One sender of the broadcast in this process, logged when it ends; resolves once it is on record. */
+  private async runHere(current: Broadcast): Promise<void> {
     const sender = this.startSender(current);
     const done = sender.done
       .then(

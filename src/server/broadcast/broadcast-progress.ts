@@ -18,6 +18,16 @@ export function duration(seconds: number): string {
   return `about ${(seconds / 3600).toFixed(1)} h`;
 }
 
+/**
+ * The line launch day shows while texts wait for the hours at their person's location (or a state's
+ * 24-hour cap): how many, when the next may go (UTC, to the minute), and that they go by themselves.
+ */
+export function waitingTextsLine(waits: { count: number; next: string | undefined }): string | undefined {
+  if (waits.count === 0) return undefined;
+  const when = waits.next ? ` the next go at ${waits.next.slice(0, 16).replace('T', ' ')} UTC;` : '';
+  return `${waits.count.toLocaleString('en-US')} ${waits.count === 1 ? 'text waits' : 'texts wait'} for daytime where ${waits.count === 1 ? 'its person is' : 'their people are'} (or a state's limit of texts a day);${when} they go by themselves while the server runs.`;
+}
+
 /** Messages that have an outcome (not waiting to be sent or retried). */
 export function done(counts: StateCounts): number {
   return counts.total - counts.queued - counts.sending - counts.retrying;
@@ -28,9 +38,10 @@ export interface BroadcastProgress {
   name: string;
   /**
    * The broadcast's state, or 'stopped': it is sending, but no sender is alive to do it (the process
-   * that ran it stopped: the web server restarted, a terminal was closed). Resume goes on.
+   * that ran it stopped: the web server restarted, a terminal was closed). Resume goes on. Or
+   * 'texts-wait': all that is left is texts held for daytime, which the server sends by itself.
    */
-  state: Broadcast['state'] | 'stopped';
+  state: Broadcast['state'] | 'stopped' | 'texts-wait';
   /** Share of messages with an outcome, 0-100. */
   percent: number;
   /** "email.sent" → "1,234"; "rate" → "12"; "eta" → "about 3 min"; "done" → "1,240 of 5,000". */
@@ -97,12 +108,13 @@ export async function broadcastProgress(
   now = new Date(),
   messageHealth?: Pick<MessageHealthRepository, 'health'>,
 ): Promise<BroadcastProgress> {
-  const [byChannel, senders, lastMinute, state, pauses] = await Promise.all([
+  const [byChannel, senders, lastMinute, state, pauses, waits] = await Promise.all([
     Promise.all(broadcast.channels.map((channel) => store.outbox.counts(broadcast.id, channel))),
     store.broadcastSenders.liveSenders(broadcast.id),
     store.outbox.sentSince(broadcast.id, new Date(now.getTime() - 60_000)),
     store.broadcasts.state(broadcast.id),
     store.broadcastPauses.channelPauses(broadcast.id),
+    store.outbox.waitingTexts(broadcast.id),
   ]);
   const fields: Record<string, string> = {};
   broadcast.channels.forEach((channel, index) => {
@@ -134,10 +146,13 @@ export async function broadcastProgress(
           : '–';
   const alive = senders.filter((sender) => !senderIsDead(sender));
   fields.senders = number(alive.length);
+  fields.waitingTexts = waitingTextsLine(waits) ?? '';
   const current = state ?? broadcast.state;
+  const onlyTextsWait = waits.count > 0 && left === waits.count && pauses.length === 0;
+  if (onlyTextsWait) fields.eta = 'when their daytime comes';
   return {
     name: broadcast.name,
-    state: current === 'sending' && alive.length === 0 ? 'stopped' : current,
+    state: current === 'sending' && alive.length === 0 ? (onlyTextsWait ? 'texts-wait' : 'stopped') : current,
     percent: all.total === 0 ? 100 : Math.floor((finished / all.total) * 100),
     fields,
     pauses: pauses.map(({ channel, reason, answer, pausedAt }) => ({ channel, reason, answer, pausedAt })),

@@ -12,6 +12,7 @@ import type { MessageLog } from '../messaging/message-log.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
 import type { Audience } from './eligibility.js';
 import { SENDER_STALE_MS } from './broadcast-rules.js';
+import type { TextTiming } from '../messaging/text-hours.js';
 
 export interface BroadcastSenderOptions {
   store: BroadcastDb;
@@ -52,14 +53,22 @@ export interface BroadcastSenderOptions {
   maxBatch?: number;
   /** Tries at writing a batch's outcomes before the sender gives up (8: about 30 s of database outage). */
   recordAttempts?: number;
+  /**
+   * When a text may reach its person (messaging/text-hours.ts): a text outside the hours at their
+   * location, or over their state's 24-hour cap, waits in the queue; unset, texts go at once.
+   */
+  textTiming?: TextTiming;
 }
 
 export interface SenderReport {
   /**
    * finished: nothing left to send; paused: the owner paused it, or a failure of ours paused its
-   * channels (`pauses` says why); stopped: asked to stop (Ctrl-C); waiting: others still send.
+   * channels (`pauses` says why); stopped: asked to stop (Ctrl-C); waiting: others still send;
+   * texts-wait: all that is left is texts held for daytime (or a cap), which go by themselves.
    */
-  ended: 'finished' | 'paused' | 'stopped' | 'waiting';
+  ended: 'finished' | 'paused' | 'stopped' | 'waiting' | 'texts-wait';
+  /** Texts held until they may reach their person, and when the first may go (ISO). */
+  waitingTexts: { count: number; next: string | undefined };
   /** The channels a failure of ours paused, and why, when it ended. */
   pauses: ChannelPause[];
   sent: number;
@@ -83,7 +92,10 @@ export const UNKNOWN_ANSWERS_IN_A_ROW = 10;
 
 /** The options with every default filled in, as a sender runs with them. */
 export type SenderSettings = Required<
-  Omit<BroadcastSenderOptions, 'mailFrom' | 'email' | 'sms' | 'log' | 'health' | 'senderId' | 'host' | 'pid'>
+  Omit<
+    BroadcastSenderOptions,
+    'mailFrom' | 'email' | 'sms' | 'log' | 'health' | 'senderId' | 'host' | 'pid' | 'textTiming'
+  >
 > &
   BroadcastSenderOptions & { host: string; pid: number };
 
@@ -113,4 +125,5 @@ export const emptyReport = (): SenderReport => ({
   skipped: 0,
   markedUnknown: 0,
   latency: { p50: 0, p99: 0, count: 0 },
+  waitingTexts: { count: 0, next: undefined },
 });

@@ -28,6 +28,14 @@ import { failureOutcome, healthyChannel, type ChannelHealth } from './failure-ou
 import { LatencyHistogram } from './latency-histogram.js';
 import { healthPauseDue, outageReason, pauseIfNothingElse } from './pause-rules.js';
 import { RateLimiter } from './send-rate.js';
+import type { TextTiming } from '../messaging/text-hours.js';
+import { storedForms } from '../messaging/phone.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** What the owner reads beside a text that can never go by the rules. */
+export const TEXT_HOURS_WORDS = {
+  never: 'not sent: its number may be in time zones that share no hour of daytime, so no hour is right for it',
+} as const;
 
 export class BroadcastSender {
   readonly id: string;
@@ -119,10 +127,20 @@ export class BroadcastSender {
         const missingChannel = broadcast.channels.some((channel) =>
           channel === 'email' ? !this.options.email : !this.options.sms,
         );
+        const waits = await store.outbox.waitingTexts(broadcast.id);
+        this.report.waitingTexts = { count: waits.count, next: waits.next };
         if (counts.queued === 0 && counts.sending === 0 && counts.retrying === 0 && !missingChannel) {
           await changeState(store.broadcasts, broadcast.id, 'finish');
           this.report.ended = 'finished';
-        } else this.report.ended = 'waiting';
+        } else if (
+          waits.count > 0 &&
+          counts.queued === waits.count &&
+          counts.sending === 0 &&
+          counts.retrying === 0 &&
+          !missingChannel
+        )
+          this.report.ended = 'texts-wait';
+        else this.report.ended = 'waiting';
       }
     } finally {
       clearInterval(heartbeat);
@@ -285,6 +303,12 @@ export class BroadcastSender {
       if (why) outcomes.push({ id: message.id, result: 'skipped', error: EXCLUSION_WORDS[why] });
       else going.push({ message, person });
     }
+    if (channel === 'sms' && this.options.textTiming) {
+      // A text goes only while it may reach its person: the rest wait in the queue, untried.
+      const held = await this.textsNotYet(this.options.textTiming, going);
+      outcomes.push(...held.values());
+      going.splice(0, going.length, ...going.filter(({ message }) => !held.has(message.id)));
+    }
     // Recorded with their tokens, in one write, just before they leave: what comes back about one finds it.
     const outgoing = await this.options.log?.beginMany(
       going.map(({ message, person }) => messageLogEntry(this.options, broadcast, channel, message, person)),
@@ -303,6 +327,50 @@ export class BroadcastSender {
       else if (outcome.result === 'permanent') this.report.failedPermanent += 1;
       else if (outcome.result === 'temporary') this.report.failedTemporary += 1;
     }
+  }
+
+  /**
+   * The texts of a batch that may not go now, by message id: a number that cannot take texts (or
+   * whose zones share no daytime hour) is skipped with why; one outside the hours at its location
+   * waits for them; one its state caps at N texts in 24 hours waits until the oldest of them is 24
+   * hours old.
+   */
+  private async textsNotYet(
+    timing: TextTiming,
+    going: { message: ClaimedMessage; person: Recipient }[],
+  ): Promise<Map<number, Outcome>> {
+    const held = new Map<number, Outcome>();
+    const now = new Date();
+    for (const { message, person } of going) {
+      const number = timing.numberTiming(person.phone);
+      const id = message.id;
+      if (!number.facts.textable) {
+        held.set(id, {
+          id,
+          result: 'skipped',
+          error: `cannot take texts: ${number.facts.why ?? 'not a mobile number'}`,
+        });
+        continue;
+      }
+      const opens = timing.opensAt(number.place, now);
+      if (opens === undefined) {
+        held.set(id, { id, result: 'skipped', error: TEXT_HOURS_WORDS.never });
+        continue;
+      }
+      if (opens > now) {
+        held.set(id, { id, result: 'wait', until: opens, why: 'daytime' });
+        continue;
+      }
+      if (number.capPer24Hours === undefined) continue;
+      const since = new Date(now.getTime() - DAY_MS);
+      const recent = await this.options.store.outbox.textsSentTo(storedForms(number.facts.e164), since);
+      if (recent.length >= number.capPer24Hours) {
+        // The cap frees a place when the oldest text that fills it is 24 hours old.
+        const oldest = recent[recent.length - number.capPer24Hours]!;
+        held.set(id, { id, result: 'wait', until: new Date(oldest.getTime() + DAY_MS), why: 'cap' });
+      }
+    }
+    return held;
   }
 
   /** One message: its turn at the channel's rate, then the provider; what became of it. */

@@ -9,6 +9,7 @@ import { feedbackId, type MessageLog } from '../messaging/message-log.js';
 import { createTransports, listIdentity, type Transports } from '../messaging/transports.js';
 import type { MessageLogStore } from '../messaging/message-log.js';
 import { toE164 } from '../messaging/phone.js';
+import { TextTiming } from '../messaging/text-hours.js';
 import type { Subscriptions, SubscriptionsStore } from '../consent/subscriptions.js';
 import type { SentMessagesRepository } from '../db/sent-messages-repository.js';
 import type { MessageHealthRepository } from '../db/message-health-repository.js';
@@ -112,7 +113,11 @@ export class Broadcasts {
       );
     this.subscriptions = subscriptions;
     this.links = links;
+    this.textTiming = config.messaging.textHours ? new TextTiming(config.messaging.textHours) : undefined;
   }
+
+  /** When a text may reach its person (SMS_SEND_HOURS and the rules of text-hours.ts). */
+  readonly textTiming: TextTiming | undefined;
 
   /** The channels configured here (email needs SMTP_URL and MAIL_FROM; texts, TWILIO_*). */
   configuredChannels(): Channel[] {
@@ -352,6 +357,7 @@ export class Broadcasts {
       maxAttempts: this.config.broadcast.maxAttempts,
       giveUpMs: this.config.broadcast.giveUpAfterSeconds * 1000,
       audience: this.audienceOf(broadcast),
+      ...(this.textTiming ? { textTiming: this.textTiming } : {}),
       ...options,
     });
   }

@@ -45,4 +45,9 @@ export interface BroadcastMessagesTable {
   pause_mark: PauseMark | null;
   /** Its last failure was a receiving server refusing our sending (block list, reputation, volume). */
   refused_for_our_sending: Generated<Flag>;
+  /** A queued text held back until next_attempt_at: daytime where the person is, or a state's 24-hour cap (migration 20). */
+  waiting_for: TextWaitReason | null;
 }
+
+export const TEXT_WAIT_REASONS = ['daytime', 'cap'] as const;
+export type TextWaitReason = (typeof TEXT_WAIT_REASONS)[number];

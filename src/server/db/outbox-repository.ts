@@ -3,7 +3,7 @@
 // id (FOR UPDATE SKIP LOCKED on PostgreSQL, so senders never take the same row); a row still
 // 'sending' when its sender died may or may not have gone out: 'unknown'.
 import { iso, type Engine, type Time } from './column-types.js';
-import { MESSAGE_STATES, type MessageState } from './broadcast-messages.table.js';
+import { MESSAGE_STATES, TEXT_WAIT_REASONS, type MessageState } from './broadcast-messages.table.js';
 import {
   ERROR_LENGTH,
   type ClaimedMessage,
@@ -67,6 +67,7 @@ export class OutboxRepository {
         claimed_by: senderId,
         claimed_at: at,
         attempts: eb('attempts', '+', 1),
+        waiting_for: null,
       }))
       .where('id', 'in', due)
       .returning(['id', 'signup_id', 'channel', 'attempts', 'pause_mark'])
@@ -162,6 +163,23 @@ export class OutboxRepository {
       const untried = requeue.flatMap((outcome) => (outcome.token ? [outcome.token] : []));
       if (untried.length > 0)
         await trx.deleteFrom('sent_messages').where('token', 'in', untried).where('state', '=', 'sending').execute();
+      // Back in the queue untried, to be claimed once it may go: the attempt does not count.
+      for (const why of TEXT_WAIT_REASONS) {
+        const waits = byResult('wait').filter((outcome) => outcome.why === why);
+        if (waits.length === 0) continue;
+        await mine(waits.map((outcome) => outcome.id))
+          .set((eb) => ({
+            state: 'queued',
+            attempts: eb('attempts', '-', 1),
+            next_attempt_at: this.caseById(
+              waits.map((outcome) => [outcome.id, outcome.until.toISOString()]),
+              'timestamptz',
+            ),
+            claimed_by: null,
+            waiting_for: why,
+          }))
+          .execute();
+      }
       for (const result of ['permanent', 'skipped'] as const) {
         const group = byResult(result);
         if (group.length === 0) continue;
@@ -222,7 +240,11 @@ export class OutboxRepository {
     return counts;
   }
 
-  /** The earliest time a message of this channel is due again (a retry), if any is waiting. */
+  /**
+   * The earliest time a message of this channel is due again (a retry), if any is waiting. Texts held
+   * for daytime or a cap are not counted: they go by themselves (the waiting-texts job), not while a
+   * sender waits hours for them.
+   */
   async nextDue(broadcastId: number, channel: Channel): Promise<string | undefined> {
     const row = await this.context.db
       .selectFrom('broadcast_messages')
@@ -230,8 +252,58 @@ export class OutboxRepository {
       .where('broadcast_id', '=', broadcastId)
       .where('channel', '=', channel)
       .where('state', 'in', ['queued', 'failed_temporary'])
+      .where('waiting_for', 'is', null)
       .executeTakeFirst();
     return row?.at ? iso(row.at as Time) : undefined;
+  }
+
+  /**
+   * When texts went to this number (any of the forms it may be stored in) since `since`, oldest first:
+   * the joining text and every broadcast's text, for a state's cap of texts in 24 hours.
+   */
+  async textsSentTo(forms: string[], since: Date): Promise<Date[]> {
+    if (forms.length === 0) return [];
+    const after = since.toISOString();
+    const [broadcast, joining] = await Promise.all([
+      this.context.db
+        .selectFrom('broadcast_messages')
+        .innerJoin('signups', 'signups.id', 'broadcast_messages.signup_id')
+        .select('broadcast_messages.sent_at as at')
+        .where('signups.phone', 'in', forms)
+        .where('broadcast_messages.channel', '=', 'sms')
+        .where('broadcast_messages.sent_at', '>=', after)
+        .execute(),
+      this.context.db
+        .selectFrom('signups')
+        .select('joining_text_sent_at as at')
+        .where('phone', 'in', forms)
+        .where('joining_text_sent_at', '>=', after)
+        .execute(),
+    ]);
+    return [...broadcast, ...joining]
+      .flatMap((row) => (row.at ? [new Date(iso(row.at as Time))] : []))
+      .sort((a, b) => a.getTime() - b.getTime());
+  }
+
+  /** Texts held until they may reach the person, and when the first of them may go. */
+  async waitingTexts(broadcastId: number): Promise<{ count: number; next: string | undefined; due: number }> {
+    const at = stamp(this.context);
+    const row = await this.context.db
+      .selectFrom('broadcast_messages')
+      .select((eb) => [
+        eb.fn.countAll<string | number>().as('n'),
+        eb.fn.min('next_attempt_at').as('next'),
+        eb.fn.sum<string | number | null>(eb.case().when('next_attempt_at', '<=', at).then(1).else(0).end()).as('due'),
+      ])
+      .where('broadcast_id', '=', broadcastId)
+      .where('state', '=', 'queued')
+      .where('waiting_for', 'is not', null)
+      .executeTakeFirst();
+    return {
+      count: Number(row?.n ?? 0),
+      next: row?.next ? iso(row.next as Time) : undefined,
+      due: Number(row?.due ?? 0),
+    };
   }
 
   /** Messages of this broadcast some sender is sending now. */

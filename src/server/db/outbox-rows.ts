@@ -1,6 +1,6 @@
 // What the outbox's rows are to the code: a claimed message, what became of it (its outcome and
 // failure marks), a failed one the owner's retry may queue again, and the counts by state.
-import type { FailureKind, MessageState, PauseMark } from './broadcast-messages.table.js';
+import type { FailureKind, MessageState, PauseMark, TextWaitReason } from './broadcast-messages.table.js';
 import type { Channel } from './message-channels.js';
 
 export interface ClaimedMessage {
@@ -44,7 +44,9 @@ export type Outcome =
       kind: FailureKind | null;
       token?: string | undefined;
     } & FailureMarks)
-  | { id: number; result: 'skipped'; error: string };
+  | { id: number; result: 'skipped'; error: string }
+  /** A text that may not go yet: back in the queue, untried (the attempt does not count), until `until`. */
+  | { id: number; result: 'wait'; until: Date; why: TextWaitReason };
 
 /** A failed message the owner's `retry` may queue again. */
 export interface FailedMessage {

@@ -60,6 +60,12 @@ export const JOB_LIST = {
     where: 'one',
     when: 'when BOUNCE_ADDRESS and BOUNCE_IMAP_URL are set',
   },
+  'waiting-texts': {
+    does: 'Send the launch texts that waited for daytime where their people are, once their hours come',
+    everyMs: MINUTE_MS,
+    where: 'one',
+    when: 'when texts are on and SECRET_KEY is set',
+  },
   backups: {
     does: 'Make the automatic backup when it is due, and hand it to BACKUP_COMMAND',
     // A look whether one is due (BACKUP_EVERY_HOURS since the last, an hour after a failure); as

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseSendHours } from '../messaging-config.js';
+import { parseSendHours, type Hours } from '../messaging-config.js';
 import { phoneFacts } from './phone.js';
-import { allowedAt, FEDERAL_RULE, nextAllowed, placeOf, STATE_RULES, TextTiming, type Hours } from './text-hours.js';
+import { allowedAt, FEDERAL_RULE, nextAllowed, placeOf, STATE_RULES, TextTiming } from './text-hours.js';
 
 const hours = (text: string): Hours => parseSendHours(text)!;
 const OWNER = hours('09:00-20:00');

@@ -137,6 +137,7 @@ export function actionsFor(state: BroadcastProgress['state']): BroadcastAction[]
     case 'paused':
       return ['resume'];
     case 'sending':
+    case 'texts-wait':
       return ['pause'];
     case 'finished':
       return [];
@@ -263,6 +264,8 @@ export function broadcastPage({
             </span>
           </li>
         </ul>
+        {/* Texts held for daytime where their people are: how many, and when the next may go. */}
+        <p {...live('waitingTexts')}>{progress.fields.waitingTexts}</p>
         {/* What a screen reader hears when the state changes (sending → finished); not every count. */}
         <p className="visually-hidden" role="status" data-live-announce="" />
       </section>

@@ -34,9 +34,10 @@ export const broadcastWords = {
     ready: 'Ready to send',
     sending: 'Sending',
     stopped: 'Stopped: the server restarted',
+    'texts-wait': 'Texts wait for daytime',
     paused: 'Paused',
     finished: 'Finished',
-  } satisfies Record<BroadcastState | 'stopped', string>,
+  } satisfies Record<BroadcastState | 'stopped' | 'texts-wait', string>,
   channel: { email: 'Emails', sms: 'Text messages' } satisfies Record<Channel, string>,
   counts: {
     total: 'In all',

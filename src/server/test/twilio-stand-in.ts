@@ -16,6 +16,8 @@ export interface SentByStandIn {
   statusCallback?: string;
   /** The id the stand-in answered with. */
   sid?: string;
+  /** When the stand-in took it (ms since the epoch, the real clock). */
+  at: number;
 }
 
 export interface TwilioStandIn {
@@ -89,6 +91,7 @@ export async function startTwilioStandIn({
         ...(form.get('MessagingServiceSid') ? { messagingServiceSid: form.get('MessagingServiceSid') ?? '' } : {}),
         ...(form.get('StatusCallback') ? { statusCallback: form.get('StatusCallback') ?? '' } : {}),
         sid: `SM${randomBytes(16).toString('hex')}`,
+        at: Date.now(),
       };
       sent.push(message);
       answer(201, { sid: message.sid, status: 'queued', to, from: message.from, body });

@@ -98,6 +98,7 @@ export async function createApp({
     signups: db.signups,
     limits,
     onStored: messaging.signupStored,
+    ...(config.messaging?.textHours ? { phoneCountry: config.messaging.textHours.defaultCountry } : {}),
   });
   const scripts = serveSite ? serverPageScripts(sitePaths(config.distDir).pagesDir) : {};
   if (messaging.links) {

@@ -183,8 +183,9 @@ describe('messaging', () => {
   };
 
   it('is off, with confirmation off, while nothing is set', () => {
-    expect(loadConfig({}, '/').messaging).toEqual({
+    expect(loadConfig({ TEST_TEXT_CLOCK: '' }, '/').messaging).toEqual({
       smsConfirmation: 'reply',
+      textHours: { sendHours: [9 * 60, 20 * 60], defaultCountry: 'US', clockShiftMs: 0 },
       emailConfirmation: false,
       unconfirmedRetentionDays: 30,
       confirmationReminderDays: 7,

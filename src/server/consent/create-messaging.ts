@@ -200,6 +200,7 @@ export function createMessaging(
           log,
           textProof: config.smsConfirmation ?? 'reply',
           logger,
+          ...(config.textHours ? { phoneCountry: config.textHours.defaultCountry } : {}),
           ...overrides.texter,
         });
         add('joining-texts', (signal) => texter.run(signal));

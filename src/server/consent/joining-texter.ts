@@ -6,6 +6,8 @@
 // against nobody; anything else is tried again later.
 import type { FastifyBaseLogger } from 'fastify';
 import type { JoiningTextJob, JoiningTextsRepository } from '../db/joining-texts-repository.js';
+import type { CountryCode } from 'libphonenumber-js/max';
+import { phoneFacts } from '../messaging/phone.js';
 import { JOINING_TEXT_LATER_MS } from '../db/joining-texts-repository.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import { withoutAddresses } from '../messaging/log-safe.js';
@@ -29,6 +31,8 @@ export interface JoiningTexterOptions {
   retryBaseMs?: number;
   maxRetryMs?: number;
   now?: () => Date;
+  /** SMS_DEFAULT_COUNTRY: the country of a number typed without its country code. */
+  phoneCountry?: string;
 }
 
 export interface TexterRun {
@@ -52,6 +56,7 @@ export class JoiningTexter {
       retryBaseMs: 30_000,
       maxRetryMs: 60 * 60_000,
       now: () => new Date(),
+      phoneCountry: 'US',
       ...options,
     };
   }
@@ -107,6 +112,15 @@ export class JoiningTexter {
       await store.notSent(job.id, later);
       return 'skipped';
     }
+    // A number the numbering plan says cannot take texts (a landline abroad, a toll-free number, one
+    // of an impossible length) is marked undeliverable without a try, as a provider's "no" would.
+    const number = phoneFacts(person.phone, this.options.phoneCountry as CountryCode);
+    if (!number.textable) {
+      await subscriptions.markUndeliverable(person, 'sms');
+      await store.notSent(job.id, later);
+      logger.info({ signup: job.id }, `no joining text: the number is ${number.why ?? 'not a mobile number'}`);
+      return 'skipped';
+    }
     const outgoing = await log?.begin({
       channel: 'sms',
       purpose: 'confirmation',
@@ -116,7 +130,7 @@ export class JoiningTexter {
     });
     try {
       const sent = await sms.send({
-        to: person.phone,
+        to: number.e164,
         body: messageWords.sms.joining[textProof],
         ...(outgoing ? { statusCallback: outgoing.statusCallback } : {}),
       });

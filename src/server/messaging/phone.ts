@@ -46,6 +46,8 @@ export interface PhoneFacts {
   /** The country calling code ("1", "44") and the number after it. */
   callingCode: string;
   nationalNumber: string;
+  /** The numbering plan could read it: a possible length for its country (e164 is then the plan's). */
+  possible: boolean;
   /** False for a number that cannot take texts: why, in the owner's words. */
   textable: boolean;
   why?: string;
@@ -77,6 +79,7 @@ export function phoneFacts(phone: string, country: CountryCode = 'US'): PhoneFac
       e164,
       callingCode: digits.startsWith('1') ? '1' : '',
       nationalNumber: digits.startsWith('1') ? digits.slice(1) : digits,
+      possible: false,
       textable: false,
       why: 'not a phone number that can exist (wrong length for its country)',
     };
@@ -87,6 +90,7 @@ export function phoneFacts(phone: string, country: CountryCode = 'US'): PhoneFac
     e164: parsed.number,
     callingCode: parsed.countryCallingCode,
     nationalNumber: parsed.nationalNumber,
+    possible: true,
     textable: notMobile === undefined,
     ...(notMobile ? { why: `${notMobile}, which cannot take texts` } : {}),
   };

@@ -30,7 +30,14 @@ describe('Twilio: sending', () => {
     const sent = await sms.send({ to: '+15551234567', body: 'Hello', statusCallback: callback });
     expect(sent.id).toMatch(/^SM[0-9a-f]{32}$/);
     expect(standIn.sent()).toEqual([
-      { to: '+15551234567', body: 'Hello', from: '+15550001111', statusCallback: callback, sid: sent.id },
+      {
+        to: '+15551234567',
+        body: 'Hello',
+        from: '+15550001111',
+        statusCallback: callback,
+        sid: sent.id,
+        at: expect.any(Number),
+      },
     ]);
   });
 
@@ -42,6 +49,7 @@ describe('Twilio: sending', () => {
       body: 'Hello',
       messagingServiceSid: `MG${'2'.repeat(32)}`,
       sid: expect.stringMatching(/^SM/),
+      at: expect.any(Number),
     });
   });
 

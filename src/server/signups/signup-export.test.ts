@@ -15,10 +15,8 @@ async function exported(store: Db, format: 'csv' | 'json', filter?: SignupFilter
   return { count, text: Buffer.concat(chunks).toString('utf8') };
 }
 
-async function storeWith(
-  ...inputs: Partial<SignupInput>[]
-): Promise<{ store: Db; records: SignupRecord[] }> {
-  const store = (await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() }));
+async function storeWith(...inputs: Partial<SignupInput>[]): Promise<{ store: Db; records: SignupRecord[] }> {
+  const store = await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() });
   for (const [index, input] of inputs.entries()) {
     await store.signups.add({
       name: 'Rosa Díaz',

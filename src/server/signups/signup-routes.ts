@@ -5,6 +5,8 @@ import { AppError } from '../errors.js';
 import { StoreUnavailableError } from '../db/database-errors.js';
 import type { SignupsRepository } from '../db/signups-repository.js';
 import { newReferralCode } from '../../shared/referral.js';
+import type { CountryCode } from 'libphonenumber-js/max';
+import { phoneFacts } from '../messaging/phone.js';
 
 /** A sign-up is a few hundred bytes; anything much larger is not one. */
 export const SIGNUP_BODY_LIMIT_BYTES = 10 * 1024;
@@ -18,9 +20,14 @@ export interface SignupRoutesOptions {
   limits: preHandlerAsyncHookHandler[];
   /** Told once a sign-up is durable (its confirmation email, if any, goes out after). */
   onStored?: () => void;
+  /** SMS_DEFAULT_COUNTRY: the country of a number typed without its country code (US unless set). */
+  phoneCountry?: string;
 }
 
-export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app, { signups, limits, onStored }) => {
+export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (
+  app,
+  { signups, limits, onStored, phoneCountry = 'US' },
+) => {
   const outage: { since: number | undefined } = { since: undefined };
   app.post('/api/signups', { bodyLimit: SIGNUP_BODY_LIMIT_BYTES, preHandler: limits }, async (request, reply) => {
     const parsed = signupInputSchema.safeParse(request.body);
@@ -39,9 +46,13 @@ export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app,
       );
       throw new AppError(422, 'not_accepted', 'We could not take this sign-up. Please press the button again.');
     }
+    // Kept in E.164 (+12125550142) when the numbering plan can read it, whatever way it was typed;
+    // as typed (digits and an optional +) when it cannot. The form's own rule (the spec's) is unchanged.
+    const number = phoneFacts(parsed.data.phone, phoneCountry as CountryCode);
+    const signup = number.possible ? { ...parsed.data, phone: number.e164 } : parsed.data;
     let added: { referralCode: string | null };
     try {
-      added = await signups.add(parsed.data);
+      added = await signups.add(signup);
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
       // Log the start of an outage once, not once per request.

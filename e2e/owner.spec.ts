@@ -250,6 +250,11 @@ for (const [index, engine] of engines.entries()) {
       await expect(
         page.getByRole('heading', { name: /Send “launch” to everyone in it \(16 messages\)/ }),
       ).toBeVisible();
+      // This test's site is no one's domain: the launch checks are red, and the question says so.
+      await expect(page.getByText('Not ready for launch: these checks are red.')).toBeVisible();
+      await page.getByRole('button', { name: 'Yes, send it' }).click();
+      await expect(page.getByRole('heading', { name: /Send “launch” to everyone in it/ })).toBeVisible(); // the box is required
+      await page.getByLabel('Send anyway, knowing these are red (recorded in the audit log)').check();
       await page.getByRole('button', { name: 'Yes, send it' }).click();
       await expect(page.getByRole('status').filter({ hasText: 'Sending has started.' })).toBeVisible();
       // The counts move without a reload: the page's own marker survives while they do.
@@ -356,6 +361,7 @@ const OWNER_PAGES = [
   ['broadcasts', '/owner/broadcasts'],
   ['a finished broadcast', '/owner/broadcasts/launch'],
   ['pausing a broadcast', '/owner/broadcasts/launch/pause'],
+  ['ready for launch', '/owner/ready'],
   ['suppressed addresses', '/owner/suppressions'],
   ['the audit log', '/owner/audit'],
 ] as const;
@@ -380,7 +386,7 @@ for (const [index, engine] of engines.entries()) {
       const [first, second] = await signUpPeople(site.server, OTHERS);
       await site.npm('owner:add', '--', '--email', OWNER);
       await site.npm('broadcast', '--', 'create', '--name', 'launch', '--template', 'launch', '--channels', 'email');
-      await site.npm('broadcast', '--', 'send', 'launch');
+      await site.npm('broadcast', '--', 'send', 'launch', '--not-ready');
       // Signed in once, with the owner's documented link command; every test reuses the session.
       const link = (await site.npm('owner:link', '--', '--email', OWNER)).match(/http:\/\/\S+/)?.[0];
       expect(link, 'owner:link prints a link').toBeTruthy();

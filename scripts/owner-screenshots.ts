@@ -185,6 +185,7 @@ try {
     await shot('/owner/people?q=person1', 'people');
     await shot(rosa ?? '/owner/people', 'person');
     await shot('/owner/audit', 'audit-log');
+    await shot('/owner/ready', 'ready-for-launch');
     await shot('/owner/suppressions', 'suppressions');
     await shot('/owner/broadcasts/launch', 'broadcast-paused');
     await shot('/owner/broadcasts/launch/retry', 'broadcast-retry');

@@ -73,7 +73,7 @@ describe('sudo scamsavvy broadcast', () => {
     const testMail = await sink.waitFor((mail) => mail.envelope.to.includes('owner@example.com'));
     expect(testMail.parsed.subject).toMatch(/^\[Test\] ScamSavvy is here/);
 
-    const sent = await run('send', 'launch');
+    const sent = await run('send', 'launch', '--not-ready');
     expect(sent.code).toBe(0);
     expect(sent.out).toContain('Finished: nothing is left to send.');
     for (const email of emails) await sink.waitFor((mail) => mail.envelope.to.includes(email));
@@ -86,7 +86,7 @@ describe('sudo scamsavvy broadcast', () => {
     expect((await run('list')).out).toMatch(/^launch +launch +finished +5 sent of 5/m);
 
     // Again: nothing more goes out.
-    const again = await run('send', 'launch');
+    const again = await run('send', 'launch', '--not-ready');
     expect(again.out).toContain('has finished: nothing is left to send.');
     expect(sink.messages()).toHaveLength(6);
   });
@@ -118,7 +118,7 @@ describe('sudo scamsavvy broadcast', () => {
     expect(readFileSync(previewFile, 'utf8')).toMatch(/^<!doctype html>/);
 
     expect((await run('test', 'launch', '--to', 'owner@example.com')).code).toBe(0);
-    const sent = await run('send', 'launch');
+    const sent = await run('send', 'launch', '--not-ready');
     expect(sent.code).toBe(0);
     expect(sent.out).toContain('Finished: nothing is left to send.');
     expect(sink.messages()).toHaveLength(0);
@@ -145,11 +145,38 @@ describe('sudo scamsavvy broadcast', () => {
     expect((await run('status', 'launch')).out).toMatch(/^ {2}sent +3 {2}accepted by the provider$/m);
   });
 
+  it('refuses a first send while a launch check is red, naming each; --not-ready goes, and the audit log says so', async () => {
+    await addPeople(2);
+    await run('create', '--name', 'launch', '--template', 'launch');
+    // No one's domain: no SPF or DMARC record, no owner, no backups (sudo scamsavvy ready lists the same).
+    const refused = await run('send', 'launch');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/^Not ready for launch: .*SPF for scamsavvy\.example \(no SPF record/m);
+    expect(refused.err).toContain('An owner can sign in to the dashboard (no owner yet)');
+    expect(refused.err).toContain('sudo scamsavvy broadcast send launch --not-ready (recorded in the audit log)');
+    expect(sink.messages()).toHaveLength(0);
+    const sent = await run('send', 'launch', '--not-ready');
+    expect(sent.code).toBe(0);
+    expect(sent.out).toMatch(
+      /^Sending although these launch checks are red \(--not-ready, recorded in the audit log\): .*SPF/m,
+    );
+    await sink.waitFor((mail) => mail.envelope.to.includes('person1@example.com'));
+    const store = await openDatabase({ kind: 'sqlite', file });
+    const [entry] = await store.owners.auditLog(5);
+    await store.close();
+    expect(entry).toMatchObject({
+      ownerEmail: 'the command line (sudo scamsavvy broadcast)',
+      action: 'broadcast',
+      subject: 'launch',
+      detail: expect.stringMatching(/^Sent although not ready: .*SPF for scamsavvy\.example/),
+    });
+  });
+
   it('pauses, refuses to send a paused broadcast, and resumes it', async () => {
     await addPeople(3);
     await run('create', '--name', 'launch', '--template', 'launch');
     expect((await run('pause', 'launch')).out).toContain('Paused "launch"');
-    const refused = await run('send', 'launch');
+    const refused = await run('send', 'launch', '--not-ready');
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('"launch" is paused. Go on with: sudo scamsavvy broadcast resume launch');
     expect(sink.messages()).toHaveLength(0);
@@ -162,7 +189,7 @@ describe('sudo scamsavvy broadcast', () => {
   it('tops up with people who signed up after it was created', async () => {
     await addPeople(2);
     await run('create', '--name', 'launch', '--template', 'launch');
-    await run('send', 'launch');
+    await run('send', 'launch', '--not-ready');
     const store = await openDatabase({ kind: 'sqlite', file: file });
     await store.signups.add({
       name: 'Late Comer',
@@ -173,7 +200,7 @@ describe('sudo scamsavvy broadcast', () => {
     await store.close();
     const topUp = await run('top-up', 'launch');
     expect(topUp.out).toContain('1 more person will get the email (3 in all).');
-    await run('send', 'launch');
+    await run('send', 'launch', '--not-ready');
     expect(sink.messages().map((mail) => mail.envelope.to[0])).toEqual(
       expect.arrayContaining(['person0@example.com', 'person1@example.com', 'late@example.com']),
     );
@@ -189,12 +216,12 @@ describe('sudo scamsavvy broadcast', () => {
     expect([noName.code, noName.err]).toEqual([2, expect.stringContaining('status needs the broadcast')]);
     const noTemplate = await run('create', '--name', 'launch');
     expect([noTemplate.code, noTemplate.err]).toEqual([2, expect.stringContaining('--template launch|beta')]);
-    const badFlag = await run('send', 'launch', '--wrokers', '2');
+    const badFlag = await run('send', 'launch', '--not-ready', '--wrokers', '2');
     expect(badFlag.code).toBe(2);
     await run('create', '--name', 'launch', '--template', 'launch');
-    const badRate = await run('send', 'launch', '--rate', 'fast');
+    const badRate = await run('send', 'launch', '--not-ready', '--rate', 'fast');
     expect([badRate.code, badRate.err]).toEqual([2, expect.stringContaining('--rate must be a number above 0')]);
-    const twoOnSqlite = await run('send', 'launch', '--workers', '2');
+    const twoOnSqlite = await run('send', 'launch', '--not-ready', '--workers', '2');
     expect([twoOnSqlite.code, twoOnSqlite.err]).toEqual([1, expect.stringContaining('SQLite allows one sender')]);
     const missing = await run('status', 'lunch');
     expect([missing.code, missing.err]).toEqual([1, expect.stringContaining('no broadcast called "lunch"')]);
@@ -340,7 +367,7 @@ describe('sudo scamsavvy broadcast', () => {
       to === emails[1] && stage === 'rcpt' ? { code: 550, message: '5.1.1 No such user here' } : undefined,
     );
     await run('create', '--name', 'launch', '--template', 'launch');
-    const sent = await run('send', 'launch');
+    const sent = await run('send', 'launch', '--not-ready');
     expect(sent.code, sent.err).toBe(0);
     expect(sink.messages()).toHaveLength(2);
     for (const mail of sink.messages()) {

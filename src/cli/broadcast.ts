@@ -27,12 +27,15 @@ and sends through SMTP_URL and TWILIO_* like the server.
       Takes the recipients now and says how many get what, and why the others do not.
   preview NAME [--out FILE]      The email as text, an HTML file to open, and the text message.
   test NAME --to EMAIL|PHONE     Sends one real message to you ("[Test]" in the subject).
-  send NAME [--workers N] [--rate PER_SECOND] [--sms-rate PER_SECOND] [--resend-unknown] [--after-restore]
+  send NAME [--workers N] [--rate PER_SECOND] [--sms-rate PER_SECOND] [--resend-unknown] [--after-restore] [--not-ready]
       Sends, N sender processes at once (PostgreSQL only), at most PER_SECOND emails a second in all
       (BROADCAST_EMAIL_RATE) and texts (BROADCAST_SMS_RATE). Safe to run again after a crash: it goes on
-      where it stopped, and sends nobody anything twice. After a restore that could not read the
-      database it replaced, it refuses until you import your providers' suppression lists
-      (sudo scamsavvy suppressions import FILE) or say with --after-restore that nothing was missed.
+      where it stopped, and sends nobody anything twice. It refuses while a launch check is red (sudo
+      scamsavvy ready), naming it, unless --not-ready says to go anyway (recorded in the audit log).
+      After a restore that could not read the database it replaced, it refuses until you import your
+      providers' suppression lists (sudo scamsavvy suppressions import FILE) or say with
+      --after-restore that nothing was missed. Texts wait for daytime where their people are: it
+      returns once everything else is done, and the server sends them when their hours come.
   status NAME      Queued, sent, failed, skipped and unknown; held messages by person, with the answer.
   pause NAME       Senders stop after the messages they are sending now.
   resume NAME [send's options] [--despite-health] [--after-restore]
@@ -70,6 +73,7 @@ export async function main(argv: string[], output: Output = TERMINAL): Promise<n
         held: { type: 'boolean' },
         'despite-health': { type: 'boolean' },
         'after-restore': { type: 'boolean' },
+        'not-ready': { type: 'boolean' },
         yes: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -108,6 +112,8 @@ export async function main(argv: string[], output: Output = TERMINAL): Promise<n
       config,
       control: createBroadcastControl(config, db),
       output,
+      audit: (entry) =>
+        db.owners.audit({ ownerEmail: 'the command line (sudo scamsavvy broadcast)', action: 'broadcast', ...entry }),
     };
     const target = name as string;
     switch (command) {

@@ -20,6 +20,7 @@ import { LaunchMessages } from './consent/launch-message.js';
 import { launchPlansOf } from './broadcast/launch-plans.js';
 import { smsInboundRoutes } from './consent/sms-inbound-routes.js';
 import { ownerDashboard } from './owner/owner-dashboard.js';
+import type { ReadyCheck } from './ready/ready-check.js';
 import type { FeedbackParts } from './bounces/reports-setup.js';
 import { webhookRoutes } from './bounces/webhook-routes.js';
 import type { BroadcastControl } from './broadcast/broadcast-control.js';
@@ -44,6 +45,8 @@ export interface CreateAppOptions {
   owner?: {
     mailer?: SignInMailer;
     broadcastControl?: (logger: FastifyBaseLogger) => BroadcastControl;
+    /** The launch checks, for the "Ready for launch" page. */
+    readyChecks?: () => Promise<ReadyCheck[]>;
   };
   /** What comes back after a send: the providers' webhooks and Twilio's status callbacks (createFeedbackParts). */
   feedback?: FeedbackParts | undefined;
@@ -148,6 +151,7 @@ export async function createApp({
     ...(control ? { control } : {}),
     ...(scripts.owner ? { script: scripts.owner } : {}),
     rehearsal: rehearsalFolders(config.messaging),
+    ...(owner?.readyChecks ? { readyChecks: owner.readyChecks } : {}),
     ...(config.backup
       ? { backupSchedule: { everyHours: config.backup.everyHours, keep: config.backup.keep, dir: config.backup.dir } }
       : {}),

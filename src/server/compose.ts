@@ -13,6 +13,8 @@ import { configuredWebhooks, createFeedbackParts, tagHeadersFor, type FeedbackPa
 import { BroadcastControl, type OpenTransports, type SenderLogger } from './broadcast/broadcast-control.js';
 import { transportsFrom } from './broadcast/broadcasts.js';
 import { createSignInMailer, type SignInMailer } from './owner/sign-in-mailer.js';
+import { readyChecks, readyFacts } from './ready/ready-checks.js';
+import type { ReadyCheck } from './ready/ready-check.js';
 
 /** Everything the product is made of, each part built once. */
 export interface Product {
@@ -27,6 +29,8 @@ export interface Product {
     mailer?: SignInMailer;
     /** Launch day, over the same messaging parts (needs SECRET_KEY). */
     broadcastControl?: (logger?: SenderLogger) => BroadcastControl;
+    /** The launch checks now (ready/ready-checks.ts): the dashboard's page and `sudo scamsavvy ready`. */
+    readyChecks: () => Promise<ReadyCheck[]>;
   };
 }
 
@@ -40,6 +44,11 @@ export interface ServerProduct extends Product {
 /** What tests and the tools may bring instead of a part (still real ones, at the network's edge). */
 export interface ComposeOverrides {
   messaging?: MessagingOverrides;
+  /**
+   * The launch checks a first send waits for. The worlds that test sending bring their own (they are
+   * not tests of the sending domain's DNS); ready-checks.test.ts and the refusal's tests use the real ones.
+   */
+  readiness?: () => Promise<ReadyCheck[]>;
 }
 
 /** Builds the product over an open database. */
@@ -65,8 +74,11 @@ export function compose(config: Config, db: Db, overrides: ComposeOverrides = {}
     owner: {
       ...(email ? { mailer: createSignInMailer(email, config.siteUrl) } : {}),
       ...(secretKey
-        ? { broadcastControl: (logger?: SenderLogger) => broadcastControlOf(config, db, messaging, logger) }
+        ? {
+            broadcastControl: (logger?: SenderLogger) => broadcastControlOf(config, db, messaging, logger, overrides),
+          }
         : {}),
+      readyChecks: () => readyChecks(readyFacts(config, db)),
     },
   };
 }
@@ -80,10 +92,17 @@ export function createBroadcastControl(config: Config, db: Db, logger?: SenderLo
   return broadcastControlOf(config, db, messaging, logger);
 }
 
-function broadcastControlOf(config: Config, db: Db, messaging: Messaging, logger?: SenderLogger): BroadcastControl {
+function broadcastControlOf(
+  config: Config,
+  db: Db,
+  messaging: Messaging,
+  logger?: SenderLogger,
+  overrides: Pick<ComposeOverrides, 'readiness'> = {},
+): BroadcastControl {
   const { subscriptions, links, log } = messaging;
   const openTransports: OpenTransports = (options) => transportsFrom(config, options);
-  return new BroadcastControl(config, db, { subscriptions, links, log, openTransports }, logger);
+  const readiness = overrides.readiness ?? (() => readyChecks(readyFacts(config, db)));
+  return new BroadcastControl(config, db, { subscriptions, links, log, openTransports, readiness }, logger);
 }
 
 /**

@@ -91,6 +91,8 @@ export interface Config {
   broadcast: BroadcastConfig;
   /** Automatic backups; absent while BACKUP_DIR is unset. */
   backup?: BackupConfig;
+  /** DNS_RESOLVER: the DNS server the launch checks ask (host or host:port); absent: the system's. */
+  dnsResolver?: string;
 }
 
 export interface BackupConfig {
@@ -197,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       maxBounceRate: parsed.data.BROADCAST_MAX_BOUNCE_RATE,
       maxComplaintRate: parsed.data.BROADCAST_MAX_COMPLAINT_RATE,
     },
+    ...(parsed.data.DNS_RESOLVER ? { dnsResolver: parsed.data.DNS_RESOLVER } : {}),
     ...(parsed.data.BACKUP_DIR
       ? {
           backup: {

@@ -160,6 +160,11 @@ export const environmentSchema = z.object({
   // Texts wait for daytime where the person is (docs/messaging.md): the owner's hours, which can only
   // narrow the rules'; the country of numbers typed without a country code; and, for tests only, the
   // instant the text rules take "now" to be (the rest of the product keeps the real clock).
+  // The DNS server `npm run ready` asks about the sending domain (host:port); unset, the system's.
+  DNS_RESOLVER: optionalText(
+    /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/,
+    'must be a DNS server as host or host:port, such as 127.0.0.1:53 or 1.1.1.1',
+  ),
   SMS_SEND_HOURS: optionalText(
     /^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-4]):[0-5]\d$/,
     'must be two local times, the first earlier, such as 09:00-20:00',

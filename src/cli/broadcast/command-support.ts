@@ -13,6 +13,8 @@ export interface Context {
   config: Config;
   control: BroadcastControl;
   output: Output;
+  /** Writes a line of the audit log for what the command did (its owner: the command line). */
+  audit: (entry: { subject: string; detail: string }) => Promise<void>;
 }
 
 /** The flags parseArgs read. */

@@ -46,7 +46,13 @@ export async function send(context: Context, name: string, values: Values, resum
     resendUnknown: values['resend-unknown'] === true,
     despiteHealth: values['despite-health'] === true,
     afterRestore: values['after-restore'] === true,
+    notReady: values['not-ready'] === true,
   });
+  if (start.despiteRed) {
+    const titles = start.despiteRed.map((one) => one.title).join('; ');
+    out.write(`Sending although these launch checks are red (--not-ready, recorded in the audit log): ${titles}\n`);
+    await context.audit({ subject: name, detail: `Sent although not ready: ${titles}` });
+  }
   if (start.requeued !== undefined)
     out.write(`${plural(start.requeued, 'message')} whose fate was unknown will be sent again.\n`);
   if (start.notPaused) out.write(`"${name}" was not paused (it is ${start.notPaused}).\n`);

@@ -22,6 +22,7 @@ import type { BroadcastSender } from './broadcast-sender.js';
 import type { SenderReport } from './broadcast-sender-options.js';
 import { Broadcasts, type AudienceReport, type BroadcastMessaging, type BroadcastStores } from './broadcasts.js';
 import type { Transports } from '../messaging/transports.js';
+import type { ReadyCheck } from '../ready/ready-check.js';
 import { FailedMessages } from './failed-messages.js';
 
 /** Where the dashboard's senders say how they ended; the command's report to the terminal instead. */
@@ -52,6 +53,16 @@ export interface SendStart {
   resumed?: ChannelPause[];
   /** resume while a sender already runs it (SQLite, one at a time): that sender goes on; none is started. */
   resumedInPlace?: boolean;
+  /** --not-ready: the red launch checks it was started despite (the command records them in the audit log). */
+  despiteRed?: ReadyCheck[];
+}
+
+/** The launch checks now (ready/ready-checks.ts; compose.ts gives the real ones). */
+export type Readiness = () => Promise<ReadyCheck[]>;
+
+/** The words that refuse a first send while a launch check is red, naming each. */
+export function notReadyWords(red: ReadyCheck[], name: string): string {
+  return `Not ready for launch: ${red.map((one) => `${one.title} (${one.found})`).join('; ')}. Put them right (sudo scamsavvy ready says how), or send anyway, knowingly: sudo scamsavvy broadcast send ${name} --not-ready (recorded in the audit log).`;
 }
 
 /** How this process opens its providers' connections (compose.ts): a check or a test needs one, a sender more. */
@@ -73,15 +84,17 @@ export class BroadcastControl {
   private readonly restoreMarks: BroadcastStores['restoreMarks'];
   private readonly running = new Map<string, { sender: RunningSender; done: Promise<unknown> }>();
   private readonly openTransports: OpenTransports;
+  private readonly readiness: Readiness | undefined;
 
   constructor(
     config: Config,
     stores: BroadcastStores,
     /** The process's subscriptions, link signer and message log, and its providers (compose.ts builds them once). */
-    messaging: BroadcastMessaging & { openTransports: OpenTransports },
+    messaging: BroadcastMessaging & { openTransports: OpenTransports; readiness?: Readiness | undefined },
     private readonly logger?: SenderLogger,
   ) {
     this.openTransports = messaging.openTransports;
+    this.readiness = messaging.readiness;
     this.db = stores;
     this.messageHealth = stores.messageHealth;
     this.restoreMarks = stores.restoreMarks;
@@ -227,15 +240,24 @@ export class BroadcastControl {
       resendUnknown,
       despiteHealth = false,
       afterRestore = false,
-    }: { workers: number; resume: boolean; resendUnknown: boolean; despiteHealth?: boolean; afterRestore?: boolean },
+      notReady = false,
+    }: {
+      workers: number;
+      resume: boolean;
+      resendUnknown: boolean;
+      despiteHealth?: boolean;
+      afterRestore?: boolean;
+      notReady?: boolean;
+    },
   ): Promise<SendStart> {
     checkSenderCount(this.db.outbox.engine, workers);
     // The broadcast is read once, with what the rules need; the checks decide; then the writes.
     const broadcast = await this.broadcasts.get(name);
     const facts = await this.startFacts(broadcast);
     const acceptHealth = await this.preflight(broadcast, facts.pauses, { resume, despiteHealth, afterRestore });
+    const despiteRed = await this.refuseUnready(broadcast, notReady);
     const inPlace = resume && runningElsewhere(this.db.outbox.engine, broadcast.state, facts.liveSenders);
-    const start: Omit<SendStart, 'broadcast'> = {};
+    const start: Omit<SendStart, 'broadcast'> = despiteRed.length > 0 ? { despiteRed } : {};
     if (acceptHealth) await this.db.broadcasts.acceptHealth(broadcast.id);
     if (resume) {
       start.resumed = await this.db.broadcastPauses.clearPauses(broadcast.id);
@@ -253,6 +275,18 @@ export class BroadcastControl {
     return { broadcast: moved ?? broadcast, ...start };
   }
 
+  /**
+   * A broadcast's first start (from ready) waits for the launch checks: while one is red it is
+   * refused, naming each, unless the owner goes on knowingly (`notReady`). Returns the red checks gone
+   * on despite. Later starts (resume, the waiting texts) go on what was begun.
+   */
+  private async refuseUnready(broadcast: Pick<Broadcast, 'name' | 'state'>, notReady: boolean): Promise<ReadyCheck[]> {
+    if (broadcast.state !== 'ready' || !this.readiness) return [];
+    const red = (await this.readiness()).filter((one) => one.level === 'red');
+    if (red.length > 0 && !notReady) throw new BroadcastError(notReadyWords(red, broadcast.name));
+    return red;
+  }
+
   /** The broadcast's channel pauses, and its senders on record while it is sending. */
   private async startFacts(broadcast: Pick<Broadcast, 'id' | 'state'>): Promise<StartFacts> {
     const pauses = await this.db.broadcastPauses.channelPauses(broadcast.id);
@@ -264,21 +298,22 @@ export class BroadcastControl {
    * The dashboard's Send and Resume: starts sending (from ready) or goes on (from paused) with one
    * sender in this process, and returns once it has started.
    */
-  async send(broadcast: Broadcast): Promise<void> {
+  async send(broadcast: Broadcast, { notReady = false }: { notReady?: boolean } = {}): Promise<ReadyCheck[]> {
     // Send and Resume are one button: what a failure of ours paused goes on too, once the providers answer.
     const pauses = await this.db.broadcastPauses.channelPauses(broadcast.id);
     await this.preflight(broadcast, pauses, { resume: true, despiteHealth: false, afterRestore: false });
+    const despiteRed = await this.refuseUnready(broadcast, notReady);
     await this.db.broadcastPauses.clearPauses(broadcast.id);
     if (!this.running.has(broadcast.name)) {
       // The state now, not as the page had it; a sender at work on the other channel takes this one up.
       const state = await this.db.broadcasts.state(broadcast.id);
       const live = state === 'sending' ? await this.db.broadcastSenders.liveSenders(broadcast.id) : [];
-      if (runningElsewhere(this.db.outbox.engine, state, live)) return;
+      if (runningElsewhere(this.db.outbox.engine, state, live)) return despiteRed;
     }
     const previous = this.running.get(broadcast.name);
     if (previous) {
       // Pressed twice: it is already sending here.
-      if ((await this.db.broadcasts.state(broadcast.id)) === 'sending') return;
+      if ((await this.db.broadcasts.state(broadcast.id)) === 'sending') return despiteRed;
       // Resumed just after a pause: this process's sender is still finishing what it held.
       await previous.done;
     }
@@ -286,6 +321,12 @@ export class BroadcastControl {
     if (!(await changeState(this.db.broadcasts, broadcast.id, 'sendOrResume')))
       throw new BroadcastError(`“${broadcast.name}” has finished: nothing is left to send.`);
     await this.runHere(await this.broadcasts.get(broadcast.name));
+    return despiteRed;
+  }
+
+  /** The red launch checks now (none without them): the dashboard's Send question lists them. */
+  async redChecks(): Promise<ReadyCheck[]> {
+    return this.readiness ? (await this.readiness()).filter((one) => one.level === 'red') : [];
   }
 
   /**

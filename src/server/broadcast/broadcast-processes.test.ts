@@ -130,7 +130,7 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
     if (database.kind !== 'postgres') throw new Error('PostgreSQL expected');
     const { store, broadcast } = await fill(database.url, sink);
     const env = environment(database.url, sink);
-    const send = broadcastCommand(env, 'send', 'launch', '--workers', '2', '--rate', '100000');
+    const send = broadcastCommand(env, 'send', 'launch', '--not-ready', '--workers', '2', '--rate', '100000');
     return { sink, store, broadcast, env, send };
   }
 
@@ -178,7 +178,7 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
     expect(await send.exited, send.output()).toBe(1);
     expect(send.output()).toMatch(/Sender \d \(process \d+\) stopped by SIGKILL/);
     // The owner runs it again: it marks the killed sender's in-flight messages unknown and finishes.
-    const again = broadcastCommand(env, 'send', 'launch', '--rate', '100000');
+    const again = broadcastCommand(env, 'send', 'launch', '--not-ready', '--rate', '100000');
     expect(await again.exited, again.output()).toBe(0);
 
     const outbox = await store.outbox.counts(broadcast.id);
@@ -198,7 +198,7 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
 
     // The owner would rather risk a second copy than a missed one: nobody is left without it.
     if (unknown > 0) {
-      const resend = broadcastCommand(env, 'send', 'launch', '--resend-unknown', '--rate', '100000');
+      const resend = broadcastCommand(env, 'send', 'launch', '--not-ready', '--resend-unknown', '--rate', '100000');
       expect(await resend.exited, resend.output()).toBe(0);
       expect(resend.output()).toContain(`${unknown.toLocaleString('en-US')} messages whose fate was unknown`);
       const after = sink.countsByAddress();

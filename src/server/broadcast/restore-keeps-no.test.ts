@@ -116,7 +116,8 @@ for (const engine of storeEngines) {
       onTestFinished(() => store.close());
       const control = createBroadcastControl(base.config, store);
       const { broadcast } = await control.broadcasts.create({ name: 'launch', template: 'launch' });
-      const start = { workers: 1, resume: false, resendUnknown: false };
+      // The launch checks would say no one's domain is not ready: the owner goes on knowingly.
+      const start = { workers: 1, resume: false, resendUnknown: false, notReady: true };
       await expect(control.startFromCommand('launch', start)).rejects.toThrow(
         /unknown here[\s\S]*sudo scamsavvy suppressions import FILE[\s\S]*sudo scamsavvy broadcast send launch --after-restore/,
       );
@@ -154,12 +155,18 @@ for (const engine of storeEngines) {
       onTestFinished(() => store.close());
       const control = createBroadcastControl(base.config, store);
       await control.broadcasts.create({ name: 'launch', template: 'launch' });
-      await control.startFromCommand('launch', { workers: 1, resume: false, resendUnknown: false, afterRestore: true });
+      await control.startFromCommand('launch', {
+        workers: 1,
+        resume: false,
+        resendUnknown: false,
+        afterRestore: true,
+        notReady: true,
+      });
       expect(await store.restoreMarks.unsettled()).toBeUndefined();
       // Settled for good: the next start needs no flag.
       await control.broadcasts.create({ name: 'beta', template: 'beta' });
       await expect(
-        control.startFromCommand('beta', { workers: 1, resume: false, resendUnknown: false }),
+        control.startFromCommand('beta', { workers: 1, resume: false, resendUnknown: false, notReady: true }),
       ).resolves.toBeDefined();
     });
   });

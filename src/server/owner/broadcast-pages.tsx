@@ -12,6 +12,7 @@ import type { HeldMessage } from '../broadcast/failed-messages.js';
 import { ownerWords } from './owner-words.js';
 import type { Channel } from '../db/message-channels.js';
 import type { WrittenMessage } from '../messaging/message-folder.js';
+import type { ReadyCheck } from '../ready/ready-check.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import { PauseLines, PauseNotices } from './channel-pauses.js';
 import { Notice, renderOwnerPage, ScrollTable, shortPage, shortTime } from './owner-layout.js';
@@ -335,6 +336,7 @@ export function confirmActionPage({
   question,
   hint,
   to,
+  red = [],
 }: {
   ownerEmail: string;
   broadcast: Broadcast;
@@ -343,15 +345,38 @@ export function confirmActionPage({
   /** What else happens, said before the button. */
   hint?: string;
   to?: string;
+  /** The red launch checks a first send would go on despite: listed, with a box to go anyway. */
+  red?: ReadyCheck[];
 }): string {
   return renderOwnerPage(
     { title: broadcast.name, ownerEmail, current: 'broadcasts' },
     <>
       <h1>{question}</h1>
       {hint ? <p>{hint}</p> : null}
+      {red.length > 0 ? (
+        <div className="notice notice--error">
+          <p>{words.notReady.heading}</p>
+          <ul>
+            {red.map((one) => (
+              <li key={one.id}>{`${one.title}: ${one.found}`}</li>
+            ))}
+          </ul>
+          <p>
+            <a className="link" href="/owner/ready">
+              {words.notReady.link}
+            </a>
+          </p>
+        </div>
+      ) : null}
       <div className="actions">
         <form method="post" action={`${broadcastPath(broadcast.name)}/${action}`}>
           {to ? <input type="hidden" name="to" value={to} /> : null}
+          {red.length > 0 ? (
+            <label className="choice">
+              <input type="checkbox" name={NOT_READY_FIELD} value="yes" required />
+              <span>{words.notReady.anyway}</span>
+            </label>
+          ) : null}
           <button type="submit" className={`button button--${action === 'pause' ? 'secondary' : 'primary'}`}>
             {words.confirm.yes[action]}
           </button>
@@ -363,6 +388,9 @@ export function confirmActionPage({
     </>,
   );
 }
+
+/** The send question's box: go on although a launch check is red. */
+export const NOT_READY_FIELD = 'not-ready';
 
 export const broadcastMissingPage = (ownerEmail: string) =>
   shortPage({

@@ -8,7 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { startSmtpSink } from '../test/smtp-sink.js';
+import type { ReadyCheck } from '../ready/ready-check.js';
 import { createBroadcastControl } from '../compose.js';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/open-database.js';
@@ -339,5 +341,66 @@ describe('a rehearsal on the launch day page', () => {
     expect((await plain.app.inject({ url: '/owner/broadcasts', headers: plain.cookie })).body).not.toContain(
       'A rehearsal',
     );
+  });
+});
+
+describe('the Send question while a launch check is red', () => {
+  it('names the red checks, refuses without the box ticked, and sends with it, saying so in the audit log', async () => {
+    const smtp = await startSmtpSink();
+    onTestFinished(() => smtp.stop());
+    const red: ReadyCheck = {
+      id: 'mail-dmarc',
+      area: 'mail',
+      level: 'red',
+      title: 'DMARC for scamsavvy.example',
+      found: 'no DMARC record at _dmarc.scamsavvy.example',
+      fix: 'Publish a TXT record at _dmarc.scamsavvy.example',
+    };
+    const { app, db } = await buildTestApp({
+      engine: storeEngines[0]!,
+      config: {
+        siteUrl: SITE,
+        messaging: {
+          secretKey: 'k'.repeat(40),
+          email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
+        },
+      },
+      overrides: {
+        readiness: async () => [red, { ...red, id: 'texts-on', level: 'amber', title: 'Texts are set up' }],
+      },
+    });
+    const cookie = { cookie: await signInAsOwner(app, db) };
+    await db.broadcasts.create({
+      name: 'launch',
+      template: 'launch',
+      segment: 'all',
+      channels: ['email'],
+      confirmation: 'everyone',
+      content: { subject: 'It is here', text: 'Text', html: '<p>HTML</p>', sms: 'SMS' },
+    });
+    const question = (await app.inject({ url: '/owner/broadcasts/launch/send', headers: cookie })).body;
+    expect(question).toContain('Not ready for launch: these checks are red.');
+    expect(question).toContain(escaped('DMARC for scamsavvy.example: no DMARC record at _dmarc.scamsavvy.example'));
+    expect(question).not.toContain('Texts are set up');
+    expect(question).toMatch(/<input type="checkbox" required="" name="not-ready" value="yes"\/>/);
+    const send = (payload: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/owner/broadcasts/launch/send',
+        headers: { ...cookie, ...SAME_ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+        payload,
+      });
+    const refused = await send('');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.body).toContain('Not ready for launch: DMARC for scamsavvy.example');
+    expect(await db.broadcasts.state((await db.broadcasts.get('launch'))!.id)).toBe('ready');
+    const sent = await send('not-ready=yes');
+    expect(sent.statusCode).toBe(303);
+    const [entry] = await db.owners.auditLog(1);
+    expect(entry).toMatchObject({
+      action: 'broadcast',
+      subject: 'launch',
+      detail: expect.stringContaining('sent although not ready: DMARC for scamsavvy.example'),
+    });
   });
 });

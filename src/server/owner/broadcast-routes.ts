@@ -14,6 +14,7 @@ import {
   broadcastPage,
   broadcastsPage,
   confirmActionPage,
+  NOT_READY_FIELD,
   stateWord,
   type BroadcastAction,
 } from './broadcast-pages.js';
@@ -165,6 +166,8 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
           : action === 'resume'
             ? words.confirm.resume(broadcast.name)
             : words.confirm.pause(broadcast.name);
+    // A first send waits for the launch checks: the question names the red ones and offers to go anyway.
+    const red = action === 'send' && broadcast.state === 'ready' && control ? await control.redChecks() : [];
     return html(
       reply,
       confirmActionPage({
@@ -174,6 +177,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
         question,
         ...(paused ? { hint: words.confirm.resumePaused } : {}),
         ...(to ? { to } : {}),
+        ...(red.length > 0 ? { red } : {}),
       }),
     );
   });
@@ -200,7 +204,11 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
         const leftOut = includeUndeliverable ? 0 : done.undeliverable;
         detail = ownerWords.audit.retryDetail(queued, done.undeliverable, includeUndeliverable, done.held, held);
         query = `done=retry&queued=${queued}&left=${leftOut}`;
-      } else await control.send(broadcast);
+      } else {
+        const despite = await control.send(broadcast, { notReady: fieldOf(request.body, NOT_READY_FIELD) === 'yes' });
+        if (despite.length > 0)
+          detail = `${detail}; ${ownerWords.audit.notReadyDetail(despite.map((one) => one.title))}`;
+      }
     } catch (error) {
       return html(reply, await pageOf(owner, broadcast, { problem: (error as Error).message }), 409);
     }

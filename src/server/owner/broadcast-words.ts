@@ -17,6 +17,12 @@ export const broadcastWords = {
   state: 'State',
   progress: 'Sent',
   open: (name: string) => `Open “${name}”`,
+  /** The send question while a launch check is red (ready/ready-checks.ts). */
+  notReady: {
+    heading: 'Not ready for launch: these checks are red.',
+    link: 'See every check and what to do',
+    anyway: 'Send anyway, knowing these are red (recorded in the audit log)',
+  },
   /** A rehearsal (MAIL_TRANSPORT or SMS_TRANSPORT set to folder:PATH): what was written instead of sent. */
   rehearsal: {
     heading: 'A rehearsal: nothing leaves this computer',

@@ -11,6 +11,8 @@ import type { Subscriptions } from '../consent/subscriptions.js';
 import type { BroadcastDb, Db } from '../db/open-database.js';
 import { auditRoutes } from './audit-routes.js';
 import { broadcastRoutes } from './broadcast-routes.js';
+import { readyRoutes } from './ready-routes.js';
+import type { ReadyCheck } from '../ready/ready-check.js';
 import { exportRoutes } from './export-routes.js';
 import { SIGN_IN_PATH } from './owner-auth.js';
 import { signInRoutes } from './owner-sign-in-routes.js';
@@ -39,6 +41,8 @@ export interface OwnerDashboardOptions {
   script?: string;
   /** The automatic backups' settings (BACKUP_DIR), for the overview's "Last backup"; absent while they are off. */
   backupSchedule?: { everyHours: number; keep: number; dir: string };
+  /** The launch checks now, for the "Ready for launch" page; absent, the page is not served. */
+  readyChecks?: () => Promise<ReadyCheck[]>;
   /** The rehearsal transports' folders (MAIL_TRANSPORT, SMS_TRANSPORT set to folder:PATH), listed on the launch day page. */
   rehearsal?: { email?: string; sms?: string };
   /** Counts a sign-in attempt against the connection's allowance (memory or Redis); false once used up. */
@@ -103,6 +107,7 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
       ? { wayBack: new WayBack(db, options.subscriptions, db.outboxRefusals) }
       : {}),
   });
+  if (options.readyChecks) await app.register(readyRoutes, { owners, siteUrl, checks: options.readyChecks });
   await app.register(broadcastRoutes, {
     db,
     messageHealth: db.messageHealth,

@@ -41,6 +41,8 @@ select,input[type=email],input[type=search],input[type=text],input[type=tel]{fon
 .search div{flex:1 1 16rem}
 .notice{padding:0.75rem 1rem;margin:0 0 1.5rem;font-weight:700;border-left:0.375rem solid var(--success);background:#eef7f1}
 .notice--error{border-left-color:var(--error);background:#fbeeed}
+.level{font-weight:700;white-space:nowrap}
+.level--red{color:var(--error)}
 .field{margin:0 0 1.25rem}
 .field-error{color:var(--error);font-weight:700;margin:0 0 0.5rem}
 .cell--error{color:var(--error);font-weight:700}

@@ -16,6 +16,7 @@ export const ownerWords = {
     overview: 'Overview',
     people: 'People',
     broadcasts: 'Launch day',
+    ready: 'Ready for launch',
     suppressions: 'Suppressed',
     audit: 'Audit log',
     signOut: 'Sign out',
@@ -250,6 +251,20 @@ export const ownerWords = {
     back: 'Back to the search',
   },
   broadcasts: broadcastWords,
+  ready: {
+    title: 'Ready for launch',
+    heading: 'Ready for launch',
+    intro:
+      'Whether the inbox providers and the carriers will take the launch, and whether the site says what is yours: the same list as sudo scamsavvy ready. Red stops broadcast send; amber is worth a look, or could not be checked.',
+    verdict: (ready: boolean, red: number, amber: number, green: number) =>
+      `${ready ? 'Ready for launch' : 'Not ready for launch'}: ${red} red, ${amber} amber, ${green} green.`,
+    areas: { mail: 'Email', texts: 'Text messages', site: 'The site' },
+    levels: { red: 'Red', amber: 'Amber', green: 'Green' },
+    check: 'Check',
+    level: 'State',
+    found: 'What we found',
+    fix: 'What to do',
+  },
   audit: {
     title: 'Audit log',
     heading: 'Audit log',
@@ -286,6 +301,8 @@ export const ownerWords = {
           ? `; ${undeliverable.toLocaleString('en-US')} the provider said cannot be reached ${included ? 'included' : 'left out'}`
           : ''
       }${held > 0 ? `; ${held.toLocaleString('en-US')} held ${heldIncluded ? 'included' : 'left out'}` : ''}`,
+    /** A first send the owner made although launch checks were red. */
+    notReadyDetail: (titles: string[]) => `sent although not ready: ${titles.join('; ')}`,
     broadcastDetail: (action: string, to: string) =>
       ({ test: `Sent a test to ${to}`, send: 'Started sending', resume: 'Resumed sending', pause: 'Paused' })[action] ??
       action,

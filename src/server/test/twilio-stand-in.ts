@@ -32,6 +32,11 @@ export interface TwilioStandIn {
   refuseAuth(on: boolean): void;
   /** The account's status in GET /2010-04-01/Accounts/{sid}.json: active (the start), suspended or closed. */
   setAccountStatus(status: string): void;
+  /**
+   * A Messaging Service GET /v1/Services/{sid} answers (messaging.twilio.com's API, on the same
+   * stand-in), with its A2P 10DLC registration as `us_app_to_person_registered`.
+   */
+  addService(sid: string, registered: boolean): void;
   /** Forgets the failures asked for with failNext and failFor: Twilio answers again. */
   stopFailing(): void;
   /** Forgets what was sent (a benchmark's next run). */
@@ -57,6 +62,7 @@ export async function startTwilioStandIn({
   const failuresFor = new Map<string, Failure>();
   let refusingAuth = false;
   let accountStatus = 'active';
+  const services = new Map<string, boolean>();
   const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
   const path = `/2010-04-01/Accounts/${accountSid}/Messages.json`;
   const accountPath = `/2010-04-01/Accounts/${accountSid}.json`;
@@ -76,6 +82,16 @@ export async function startTwilioStandIn({
         return answer(401, { code: 20003, message: 'Authenticate', status: 401 });
       if (request.method === 'GET' && request.url === accountPath)
         return answer(200, { sid: accountSid, friendly_name: 'Stand-in account', status: accountStatus, type: 'Full' });
+      const service =
+        request.method === 'GET' ? /^\/v1\/Services\/(MG[0-9a-f]{32})$/.exec(request.url ?? '')?.[1] : undefined;
+      if (service && services.has(service))
+        return answer(200, {
+          sid: service,
+          account_sid: accountSid,
+          friendly_name: 'Stand-in service',
+          us_app_to_person_registered: services.get(service),
+          use_inbound_webhook_on_number: false,
+        });
       if (request.method !== 'POST' || request.url !== path)
         return answer(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
       const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
@@ -115,6 +131,9 @@ export async function startTwilioStandIn({
     },
     setAccountStatus(status) {
       accountStatus = status;
+    },
+    addService(sid, registered) {
+      services.set(sid, registered);
     },
     stopFailing() {
       failures.length = 0;

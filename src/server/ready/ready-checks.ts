@@ -1,0 +1,151 @@
+// "Ready for launch": one list of checks, each green, amber or red with the exact fix, the same for
+// `npm run ready` and the dashboard's page (docs/production.md, "Before you go live"). Red: the launch
+// would fail or break a rule; amber: worth a look, or a check that could not be made (it says so).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import { createTwilioSmsProvider } from '../messaging/twilio-sms-provider.js';
+import { dnsLookup } from './dns-records.js';
+import { check, type ReadyCheck, type ReadyFacts } from './ready-check.js';
+import { mailChecks } from './mail-checks.js';
+import { textChecks, twilioLookup } from './text-checks.js';
+
+export type { ReadyCheck, ReadyFacts } from './ready-check.js';
+
+/** What the checks read, from the settings: DNS_RESOLVER's DNS server (or the system's), and Twilio. */
+export function readyFacts(config: Config, db: ReadyFacts['db']): ReadyFacts {
+  const sms = config.messaging.sms;
+  return {
+    config,
+    db,
+    dns: dnsLookup(config.dnsResolver),
+    ...(sms?.provider === 'twilio' ? { twilio: twilioLookup(sms, createTwilioSmsProvider(sms)) } : {}),
+  };
+}
+
+/** How many checks are of each level. */
+export function levelCounts(checks: ReadyCheck[]): Record<ReadyCheck['level'], number> {
+  const counts = { red: 0, amber: 0, green: 0 };
+  for (const one of checks) counts[one.level] += 1;
+  return counts;
+}
+
+/** Every check, mail first, then texts, then the site. */
+export async function readyChecks(facts: ReadyFacts): Promise<ReadyCheck[]> {
+  const [mail, texts, site] = await Promise.all([mailChecks(facts), textChecks(facts), siteChecks(facts)]);
+  return [...mail, ...texts, ...site];
+}
+
+/** Nothing red: the launch may go. */
+export function isReady(checks: ReadyCheck[]): boolean {
+  return checks.every((one) => one.level !== 'red');
+}
+
+/** Words on the built page that are the examples this repository ships, not the owner's. */
+const EXAMPLE_WORDS = [/[\w.+-]+@scamsavvy\.example\b/g, /[\w.+-]+@example\.(com|org|net)\b/g];
+/** The small print's note beside a statistic whose source is still unconfirmed (client/content.ts). */
+const UNCONFIRMED_NOTE = 'we are still confirming the original study';
+
+async function siteChecks({ config, db }: ReadyFacts): Promise<ReadyCheck[]> {
+  const checks: ReadyCheck[] = [];
+  // The page as the server sends it in the mode it is in (the build prerenders both).
+  const pageFile = path.join(
+    config.distDir,
+    'pages',
+    config.launch.mode === 'launched' ? 'home-launched.html' : 'home.html',
+  );
+  const page = await readFile(pageFile, 'utf8').catch(() => undefined);
+  if (page === undefined)
+    checks.push(check('site-page', 'site', 'red', 'The page is built', `${pageFile} is missing`, 'Run npm run build.'));
+  else {
+    const examples = [...new Set(EXAMPLE_WORDS.flatMap((pattern) => page.match(pattern) ?? []))];
+    checks.push(
+      check(
+        'site-contact',
+        'site',
+        examples.length > 0 ? 'red' : 'green',
+        'The privacy contact is yours',
+        examples.length > 0
+          ? `the page says ${examples.join(', ')}, an example address`
+          : 'no example address on the page',
+        'Put your own address in src/client/content.ts (privacyNotice.contactEmail, docs/content.md), then npm run build.',
+      ),
+    );
+    const unconfirmed = page.split(UNCONFIRMED_NOTE).length - 1;
+    checks.push(
+      check(
+        'site-statistics',
+        'site',
+        unconfirmed > 0 ? 'red' : 'green',
+        'Every statistic has its source',
+        unconfirmed > 0
+          ? `${unconfirmed} ${unconfirmed === 1 ? 'statistic says its' : 'statistics say their'} source is still being confirmed`
+          : 'every statistic names a confirmed source',
+        'Confirm each source (or take the figure out) in src/client/content.ts (scamStatistics, docs/content.md), then npm run build.',
+      ),
+    );
+  }
+  const address = config.messaging.postalAddress;
+  checks.push(
+    check(
+      'site-postal-address',
+      'site',
+      !address || /\bexample\b/i.test(address) ? 'red' : 'green',
+      'Your postal address is set',
+      !address
+        ? 'MAIL_POSTAL_ADDRESS is not set'
+        : /\bexample\b/i.test(address)
+          ? `it is the example: ${address}`
+          : address,
+      'Set MAIL_POSTAL_ADDRESS to your street address, PO box or registered private mailbox (CAN-SPAM requires it in every email).',
+    ),
+  );
+  const site = new URL(config.siteUrl);
+  checks.push(
+    check(
+      'site-https',
+      'site',
+      site.protocol === 'https:' ? 'green' : 'red',
+      'SITE_URL is https',
+      config.siteUrl,
+      'Set SITE_URL to the https:// address visitors use (every link in every message points to it).',
+    ),
+  );
+  const backup = config.backup;
+  checks.push(
+    check(
+      'site-backups',
+      'site',
+      backup?.command ? 'green' : 'red',
+      'Backups are on and copied off this machine',
+      !backup
+        ? 'BACKUP_DIR is not set: no automatic backups'
+        : !backup.command
+          ? `backups go to ${backup.dir}, but nothing copies them off this machine`
+          : `every ${backup.everyHours} h to ${backup.dir}, copied off by BACKUP_COMMAND`,
+      'Set BACKUP_DIR and BACKUP_COMMAND (docs/production.md, "Backups").',
+    ),
+  );
+  checks.push(
+    check(
+      'site-secret-key',
+      'site',
+      'amber',
+      'SECRET_KEY is kept with the backups',
+      'a restore needs the same SECRET_KEY: the database refuses another (this cannot be checked from here)',
+      'Keep a copy of SECRET_KEY where your backups are kept, apart from this machine (docs/production.md).',
+    ),
+  );
+  const owners = await db.owners.list();
+  checks.push(
+    check(
+      'site-owner',
+      'site',
+      owners.length > 0 ? 'green' : 'red',
+      'An owner can sign in to the dashboard',
+      owners.length > 0 ? `${owners.length} ${owners.length === 1 ? 'owner' : 'owners'}` : 'no owner yet',
+      'Add yourself: sudo scamsavvy owner:add you@yourdomain (docs/owner-guide.md).',
+    ),
+  );
+  return checks;
+}

@@ -52,7 +52,7 @@ const rules: RuleCases[] = [
   },
   {
     rule: zones,
-    message: /Features are layered backups < signups < consent < bounces < suppressions < broadcast < owner/,
+    message: /Features are layered backups < signups < consent < bounces < suppressions < ready < broadcast < owner/,
     refused: [
       {
         name: 'signups imports consent',

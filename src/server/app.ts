@@ -125,6 +125,7 @@ export async function createApp({
       sender: messaging.sender,
       inboundTexts: db.inboundTexts,
       log: messaging.log,
+      silent: config.messaging?.sms?.provider === 'twilio' && config.messaging.sms.keywordReplies === 'twilio',
     });
   }
   if (feedback && (feedback.webhooks.length > 0 || feedback.smsStatus)) {

@@ -165,6 +165,12 @@ export const environmentSchema = z.object({
     /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/,
     'must be a DNS server as host or host:port, such as 127.0.0.1:53 or 1.1.1.1',
   ),
+  // Who answers STOP, START, YES and HELP: ours (the default), or Twilio alone (its own handling is
+  // on for the number: then ours stay silent, so nobody gets two answers). docs/messaging.md, "Replies".
+  SMS_KEYWORD_REPLIES: z
+    .enum(['ours', 'twilio'])
+    .default('ours')
+    .or(z.literal('').transform(() => 'ours' as const)),
   SMS_SEND_HOURS: optionalText(
     /^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-4]):[0-5]\d$/,
     'must be two local times, the first earlier, such as 09:00-20:00',

@@ -45,6 +45,11 @@ export interface TwilioSmsConfig {
   messagingServiceSid?: string;
   /** Twilio's API origin; tests point it at a local stand-in. */
   apiBaseUrl: string;
+  /**
+   * SMS_KEYWORD_REPLIES: 'twilio' when Twilio's own handling answers STOP, START, YES and HELP for
+   * the number (a plain number's default): ours then stay silent, so a person never gets two answers.
+   */
+  keywordReplies?: 'ours' | 'twilio';
 }
 
 export interface MessagingConfig {
@@ -250,6 +255,7 @@ function smsFrom(env: Environment, problems: string[]): SmsConfig | undefined {
     ...(env.TWILIO_FROM ? { from: env.TWILIO_FROM } : {}),
     ...(env.TWILIO_MESSAGING_SERVICE_SID ? { messagingServiceSid: env.TWILIO_MESSAGING_SERVICE_SID } : {}),
     apiBaseUrl: (env.TWILIO_API_BASE_URL ?? DEFAULT_TWILIO_API_BASE_URL).replace(/\/$/, ''),
+    ...(env.SMS_KEYWORD_REPLIES === 'twilio' ? { keywordReplies: 'twilio' as const } : {}),
   };
 }
 

@@ -387,6 +387,14 @@ export class BroadcastSender {
     // The channel paused while this waited its turn: back in the queue, untried (and out of the log).
     if (this.paused.has(channel) || this.stopping === 'pause')
       return { id: message.id, result: 'requeue', kind: null, error: 'not sent: the channel paused', token };
+    // The hours may have closed while this waited its turn (the batch was checked before): again now.
+    const timing = channel === 'sms' ? this.options.textTiming : undefined;
+    if (timing) {
+      const now = new Date();
+      const opens = timing.opensAt(timing.numberTiming(person.phone).place, now);
+      if (opens !== undefined && opens > now)
+        return { id: message.id, result: 'wait', until: opens, why: 'daytime', token };
+    }
     const started = performance.now();
     try {
       const providerId =

@@ -320,6 +320,34 @@ describe('POST /api/sms/inbound', () => {
     await pause(150);
     expect(twilio.sent().filter((sent) => sent.to === '+15550000009')).toHaveLength(0);
   });
+  it('with SMS_KEYWORD_REPLIES=twilio acts on STOP, START and HELP but answers none: Twilio answers them, once', async () => {
+    const twilio = await twilioStandIn();
+    const database = await sqlite.database();
+    const config: MessagingConfig = {
+      sms: {
+        provider: 'twilio',
+        accountSid: ACCOUNT_SID,
+        authToken: AUTH_TOKEN,
+        from: '+15550001111',
+        apiBaseUrl: twilio.baseUrl,
+        keywordReplies: 'twilio',
+      },
+      secretKey: SECRET_KEY,
+      emailConfirmation: false,
+      unconfirmedRetentionDays: 30,
+      confirmationReminderDays: 7,
+    };
+    const store = await openDatabase(database);
+    const { app } = await serve(store, database, config, {});
+    await signUp(app, 'quiet@example.com', '+15557654329');
+    await twilio.waitFor((sent) => sent.to === '+15557654329', 5000); // the joining text
+    for (const word of ['STOP', 'HELP'])
+      expect((await textIn(app, word, { from: '+15557654329' })).statusCode).toBe(200);
+    expect((await store.subscribers.subscriberByEmailKey('quiet@example.com'))?.smsOptOutAt).not.toBeNull();
+    await pause(300);
+    expect(twilio.sent().filter((sent) => sent.to === '+15557654329')).toHaveLength(1);
+  });
+
   it('answers HELP in two texts, in order, when the postal address does not fit in one beside the words', async () => {
     const twilio = await twilioStandIn();
     const address = 'Suite 1200, 1000 North Example Boulevard, Springfield Gardens, Illinois 62701-1234, USA';

@@ -27,12 +27,17 @@ export interface SmsInboundOptions {
   log?: MessageLog | undefined;
   /** The texts already acted on, by provider id. */
   inboundTexts: Pick<InboundTextsRepository, 'firstTime'>;
+  /**
+   * SMS_KEYWORD_REPLIES=twilio: Twilio answers STOP, START, YES and HELP itself, so we act on them
+   * and say nothing (one answer, never two).
+   */
+  silent?: boolean;
 }
 
 export const SMS_INBOUND_PATH = '/api/sms/inbound';
 
 export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (app, options) => {
-  const { sms, subscriptions, siteUrl, contact, sender = '', log, inboundTexts } = options;
+  const { sms, subscriptions, siteUrl, contact, sender = '', log, inboundTexts, silent = false } = options;
 
   /** The answer to one text, recorded like every message we send (its reports match it; it acts on nobody). */
   const answerText = async (to: string, body: string): Promise<void> => {
@@ -84,7 +89,7 @@ export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (ap
     } else if (inbound && keyword === 'help') {
       answer = messageWords.sms.help(contact, sender);
     }
-    if (inbound && answer) {
+    if (inbound && answer && !silent) {
       const to = inbound.from;
       // Sent after the answer, so the provider's webhook never waits on a second request.
       // HELP may be two texts (the postal address when it does not fit in one): sent one after the other.

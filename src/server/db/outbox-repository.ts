@@ -160,7 +160,7 @@ export class OutboxRepository {
             ...this.marks(requeue),
           }))
           .execute();
-      const untried = requeue.flatMap((outcome) => (outcome.token ? [outcome.token] : []));
+      const untried = [...requeue, ...byResult('wait')].flatMap((outcome) => (outcome.token ? [outcome.token] : []));
       if (untried.length > 0)
         await trx.deleteFrom('sent_messages').where('token', 'in', untried).where('state', '=', 'sending').execute();
       // Back in the queue untried, to be claimed once it may go: the attempt does not count.

@@ -45,8 +45,11 @@ export type Outcome =
       token?: string | undefined;
     } & FailureMarks)
   | { id: number; result: 'skipped'; error: string }
-  /** A text that may not go yet: back in the queue, untried (the attempt does not count), until `until`. */
-  | { id: number; result: 'wait'; until: Date; why: TextWaitReason };
+  /**
+   * A text that may not go yet: back in the queue, untried (the attempt does not count), until
+   * `until`; token: it was entered in the message log just before, so its row there goes.
+   */
+  | { id: number; result: 'wait'; until: Date; why: TextWaitReason; token?: string | undefined };
 
 /** A failed message the owner's `retry` may queue again. */
 export interface FailedMessage {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { distinctEnds, storedForms, toE164 } from './phone.js';
+import fc from 'fast-check';
+import type { CountryCode } from 'libphonenumber-js/max';
+import { distinctEnds, phoneFacts, signupE164, storedForms, toE164 } from './phone.js';
 
 describe('toE164', () => {
   it('keeps a number typed with + and its country code', () => {
@@ -29,5 +31,24 @@ describe('distinctEnds', () => {
     expect(distinctEnds('+15559874567', '+15551231111')).toEqual({ next: '4567', current: '1111' });
     expect(distinctEnds('+15559874567', '+15551234567')).toEqual({ next: '74567', current: '34567' });
     expect(distinctEnds('+15551234567', '5551234567')).toEqual({ next: '1234567', current: '1234567' });
+  });
+});
+
+describe('signupE164', () => {
+  it('writes out the common shapes exactly as the numbering plan does, and leaves the rest to it', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^\+?1?[0-9]{9,12}$/),
+        fc.constantFrom('US', 'CA', 'GB', 'PR'),
+        (phone, country) => {
+          const facts = phoneFacts(phone, country as CountryCode);
+          expect(signupE164(phone, country as CountryCode)).toBe(facts.possible ? facts.e164 : undefined);
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    expect(signupE164('2125550142')).toBe('+12125550142');
+    expect(signupE164('02079460018', 'GB')).toBe('+442079460018');
+    expect(signupE164('5550100')).toBeUndefined();
   });
 });

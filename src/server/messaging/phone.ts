@@ -95,3 +95,50 @@ export function phoneFacts(phone: string, country: CountryCode = 'US'): PhoneFac
     ...(notMobile ? { why: `${notMobile}, which cannot take texts` } : {}),
   };
 }
+
+/** The countries of the North American plan share "+1" and ten-digit numbers. */
+const NANP_COUNTRIES = new Set([
+  'US',
+  'CA',
+  'AG',
+  'AI',
+  'AS',
+  'BB',
+  'BM',
+  'BS',
+  'DM',
+  'DO',
+  'GD',
+  'GU',
+  'JM',
+  'KN',
+  'KY',
+  'LC',
+  'MP',
+  'MS',
+  'PR',
+  'SX',
+  'TC',
+  'TT',
+  'VC',
+  'VG',
+  'VI',
+]);
+
+/**
+ * A number as a sign-up keeps it: E.164 when the numbering plan can read it (a possible length), or
+ * undefined. The shapes nearly every sign-up has (+1 and ten digits; ten digits, or eleven starting
+ * with 1, in a North American country) are written out directly, as the plan would: the request path
+ * parses nothing it does not need to (bench:api).
+ */
+export function signupE164(phone: string, country: CountryCode = 'US'): string | undefined {
+  const digits = phone.replace(/\D/g, '');
+  const plus = phone.trim().startsWith('+');
+  if (plus && digits.length === 11 && digits.startsWith('1') && /^[2-9]/.test(digits.slice(1))) return `+${digits}`;
+  if (!plus && NANP_COUNTRIES.has(country)) {
+    if (digits.length === 10 && /^[2-9]/.test(digits)) return `+1${digits}`;
+    if (digits.length === 11 && digits.startsWith('1') && /^[2-9]/.test(digits.slice(1))) return `+${digits}`;
+  }
+  const facts = phoneFacts(phone, country);
+  return facts.possible ? facts.e164 : undefined;
+}

@@ -3,6 +3,8 @@
 // for ours.
 import { DEFAULT_TWILIO_API_BASE_URL, type TwilioSmsConfig } from '../messaging-config.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
+import { messageWords } from '../messaging/message-words.js';
+import { contactFor } from '../messaging/transports.js';
 import { check, type ReadyCheck, type ReadyFacts, type TwilioLookup } from './ready-check.js';
 
 /** Twilio's REST API with the account's credentials (Messaging Services live on messaging.twilio.com). */
@@ -103,14 +105,23 @@ export async function textChecks({ config, twilio }: ReadyFacts): Promise<ReadyC
       ),
     );
   checks.push(
-    check(
-      'texts-keywords',
-      'texts',
-      'amber',
-      'One answer to STOP, START and HELP',
-      "on a plain number Twilio answers STOP, START and HELP itself, and after a STOP blocks our own answer: a person may get Twilio's answer and ours to HELP or START",
-      'In the Twilio Console, turn on Advanced Opt-Out for the sender and give it our words (docs/messaging.md, "Replies"), or keep its defaults knowing they carry Twilio\'s words, not ours.',
-    ),
+    sms.keywordReplies === 'twilio'
+      ? check(
+          'texts-keywords',
+          'texts',
+          'amber',
+          'One answer to STOP, START and HELP',
+          'SMS_KEYWORD_REPLIES=twilio: Twilio answers them alone, in its words; ours stay silent',
+          `Check in the Twilio Console that its answers are on (Advanced Opt-Out), and give HELP our words: ${messageWords.sms.help(contactFor(config.messaging, config.siteUrl)).join(' ')}`,
+        )
+      : check(
+          'texts-keywords',
+          'texts',
+          'amber',
+          'One answer to STOP, START and HELP',
+          'we answer them (SMS_KEYWORD_REPLIES=ours); on a plain number Twilio answers too unless its handling is off, and after a STOP it blocks ours',
+          "Turn Twilio's own answers off (Advanced Opt-Out on the Messaging Service, its replies off) so ours are the only ones, or set SMS_KEYWORD_REPLIES=twilio to leave them to Twilio.",
+        ),
   );
   return checks;
 }

@@ -6,7 +6,7 @@ import { StoreUnavailableError } from '../db/database-errors.js';
 import type { SignupsRepository } from '../db/signups-repository.js';
 import { newReferralCode } from '../../shared/referral.js';
 import type { CountryCode } from 'libphonenumber-js/max';
-import { phoneFacts } from '../messaging/phone.js';
+import { signupE164 } from '../messaging/phone.js';
 
 /** A sign-up is a few hundred bytes; anything much larger is not one. */
 export const SIGNUP_BODY_LIMIT_BYTES = 10 * 1024;
@@ -48,8 +48,8 @@ export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (
     }
     // Kept in E.164 (+12125550142) when the numbering plan can read it, whatever way it was typed;
     // as typed (digits and an optional +) when it cannot. The form's own rule (the spec's) is unchanged.
-    const number = phoneFacts(parsed.data.phone, phoneCountry as CountryCode);
-    const signup = number.possible ? { ...parsed.data, phone: number.e164 } : parsed.data;
+    const e164 = signupE164(parsed.data.phone, phoneCountry as CountryCode);
+    const signup = e164 ? { ...parsed.data, phone: e164 } : parsed.data;
     let added: { referralCode: string | null };
     try {
       added = await signups.add(signup);

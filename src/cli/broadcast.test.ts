@@ -72,6 +72,14 @@ describe('sudo scamsavvy broadcast', () => {
     expect(test.code).toBe(0);
     const testMail = await sink.waitFor((mail) => mail.envelope.to.includes('owner@example.com'));
     expect(testMail.parsed.subject).toMatch(/^\[Test\] ScamSavvy is here/);
+    // In the audit log, masked, as the dashboard's test is (the launch checks read it).
+    const audit = await openDatabase({ kind: 'sqlite', file: file });
+    expect((await audit.owners.auditLog(1))[0]).toMatchObject({
+      action: 'broadcast',
+      subject: 'launch',
+      detail: expect.stringMatching(/^Sent a test to o\S*@example\.com$/),
+    });
+    await audit.close();
 
     const sent = await run('send', 'launch', '--not-ready');
     expect(sent.code).toBe(0);

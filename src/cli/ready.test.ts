@@ -48,4 +48,20 @@ describe('sudo scamsavvy ready', () => {
     // The same checks as the list printed: one line each.
     expect(parsed.checks).toHaveLength(red.out.match(/^ {2}(red|amber|green) /gm)?.length ?? 0);
   });
+
+  it('--key-kept says once, for this key, that SECRET_KEY is kept with the backups: the audit log records it, and the check is green', async () => {
+    const before = JSON.parse((await runCommand(main, ['--json'])).out) as { checks: ReadyCheck[] };
+    expect(before.checks.find((one) => one.id === 'site-secret-key')?.level).toBe('amber');
+    const said = await runCommand(main, ['--key-kept']);
+    expect(said.out).toMatch(/^Noted: SECRET_KEY is kept with the backups/);
+    expect(said.out).toMatch(/^ {2}green {2}SECRET_KEY is kept with the backups: you said so on /m);
+    const store = await openDatabase({ kind: 'sqlite', file: process.env.DATABASE_URL!.slice('sqlite:'.length) });
+    const [entry] = await store.owners.auditLog(1);
+    await store.close();
+    expect(entry).toMatchObject({
+      action: 'key_kept',
+      detail: expect.stringMatching(/^SECRET_KEY [0-9a-f]{16} is kept with the backups$/),
+    });
+    expect(JSON.stringify(entry)).not.toContain('k'.repeat(40));
+  });
 });

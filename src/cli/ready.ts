@@ -2,11 +2,11 @@
 // for launch" page (docs/production.md, "Before you go live"). Exits 0 when nothing is red, 1 when
 // something is; --json prints the same list for scripts.
 import { loadConfig } from '../server/config.js';
-import { isReady, levelCounts, readyChecks, readyFacts } from '../server/ready/ready-checks.js';
+import { isReady, keptDetail, levelCounts, readyChecks, readyFacts } from '../server/ready/ready-checks.js';
 import type { ReadyCheck } from '../server/ready/ready-check.js';
-import { isEntryPoint, openStoreForCli, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
+import { CliError, isEntryPoint, openStoreForCli, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
 
-const usage = `Usage: sudo scamsavvy ready [--json]
+const usage = `Usage: sudo scamsavvy ready [--json] [--key-kept]
 
 Checks that the world will take the launch: the sending domain's SPF, DKIM and DMARC records and
 alignment (through DNS_RESOLVER, or the system's DNS), the bulk-sender rules, Twilio's sign-in and
@@ -14,17 +14,29 @@ A2P 10DLC registration, and the site's own facts (privacy contact, statistics, p
 https, backups, an owner). Each is green, amber or red, with what to do. Exits 1 while anything is
 red (broadcast send refuses then too), 0 otherwise.
 
-  --json   the same list as JSON: { "ready": true|false, "checks": [{ id, area, level, title, found, fix }] }`;
+  --json       the same list as JSON: { "ready": true|false, "checks": [{ id, area, level, title, found, fix }] }
+  --key-kept   says, once, that a copy of SECRET_KEY is kept with your backups (recorded in the audit
+               log with the key's fingerprint, never the key; a new key asks again)`;
 
 const AREAS: Record<ReadyCheck['area'], string> = { mail: 'Email', texts: 'Text messages', site: 'The site' };
 
 export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {
-  const flags = readFlags(argv, { json: { type: 'boolean' } }, usage, { out, err });
+  const flags = readFlags(argv, { json: { type: 'boolean' }, 'key-kept': { type: 'boolean' } }, usage, { out, err });
   if ('exitCode' in flags) return flags.exitCode;
   const config = loadConfig();
   const { store } = await openStoreForCli();
   let checks: ReadyCheck[];
   try {
+    if (flags.values['key-kept']) {
+      const key = config.messaging.secretKey;
+      if (!key) throw new CliError('SECRET_KEY is not set here: there is no key to keep yet.');
+      await store.owners.audit({
+        ownerEmail: 'the command line (sudo scamsavvy ready)',
+        action: 'key_kept',
+        detail: keptDetail(key),
+      });
+      if (!flags.values.json) out.write('Noted: SECRET_KEY is kept with the backups (the audit log says so).\n\n');
+    }
     checks = await readyChecks(readyFacts(config, store));
   } finally {
     await store.close();

@@ -1,5 +1,7 @@
 // `broadcast -- test NAME --to EMAIL|PHONE`: one real message to the owner. A refusal is said in the
 // same words as a paused broadcast's (messaging/send-failure.ts), with the provider's answer.
+import { ownerWords } from '../../server/owner/owner-words.js';
+import { maskAddress } from '../../server/messaging/mask-email.js';
 import { reasonWithoutRetry, SendFailure } from '../../server/messaging/send-failure.js';
 import { withoutAddresses } from '../../server/messaging/log-safe.js';
 import { UsageError, type Context, type Values } from './command-support.js';
@@ -21,5 +23,7 @@ export async function test(context: Context, name: string, values: Values): Prom
     return 1;
   }
   context.output.out.write(`Sent one test ${kind} to ${to} (${id}).\n`);
+  // In the audit log as the dashboard's test is, masked: the launch checks read that each channel was tried.
+  await context.audit({ subject: broadcast.name, detail: ownerWords.audit.broadcastDetail('test', maskAddress(to)) });
   return 0;
 }

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'broadcast',
   'lifted_suppressions',
   'imported_suppressions',
+  'key_kept',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -284,6 +284,7 @@ export const ownerWords = {
       broadcast: 'Launch day',
       lifted_suppressions: 'Lifted suppressions',
       imported_suppressions: 'Imported a suppression list',
+      key_kept: 'Said SECRET_KEY is kept with the backups',
       // Keyed by what the audit log stores: a row an older release wrote may name another action.
     } as Record<string, string>,
     signedInDetail: 'With a one-time link',

@@ -12,7 +12,7 @@ import { startDnsServer, type DnsServer } from '../test/dns-server.js';
 import { startTwilioStandIn } from '../test/twilio-stand-in.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
 import { dkimPublicKey } from './mail-checks.js';
-import { isReady, readyChecks, readyFacts } from './ready-checks.js';
+import { isReady, keptDetail, readyChecks, readyFacts } from './ready-checks.js';
 import type { ReadyCheck } from './ready-check.js';
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -82,10 +82,61 @@ describe('the launch checks', () => {
   it('are all green, but what cannot be checked from here, when the domain and the site are set up', async () => {
     const checks = await checksWith();
     const notGreen = [...checks.values()].filter((one) => one.level !== 'green').map((one) => one.id);
-    expect(notGreen).toEqual(['texts-on', 'site-secret-key']);
+    expect(notGreen).toEqual(['texts-on', 'site-secret-key', 'site-tests']);
     expect(checks.get('mail-spf')?.found).toBe('v=spf1 include:_spf.mail.example ~all');
     expect(checks.get('mail-dkim')?.found).toMatch(/matches DKIM_PRIVATE_KEY/);
     expect(isReady([...checks.values()])).toBe(true);
+  });
+
+  it('remember that SECRET_KEY is kept with the backups, for this key only, and that a test of each channel went', async () => {
+    const KEY_NOW = 'k'.repeat(40);
+    await store.owners.audit({
+      ownerEmail: 'the command line (sudo scamsavvy ready)',
+      action: 'key_kept',
+      detail: keptDetail('another-key-another-key-another-key-1'),
+    });
+    await store.owners.audit({
+      ownerEmail: 'owner@scamsavvy.example',
+      action: 'broadcast',
+      subject: 'launch',
+      detail: 'Sent a test to o•••@scamsavvy.example',
+    });
+    let checks = await checksWith();
+    expect(checks.get('site-secret-key')).toMatchObject({
+      level: 'amber',
+      fix: expect.stringContaining('sudo scamsavvy ready --key-kept'),
+    });
+    expect(checks.get('site-tests')).toMatchObject({ level: 'green', found: 'an email test went' });
+    await store.owners.audit({
+      ownerEmail: 'the command line (sudo scamsavvy ready)',
+      action: 'key_kept',
+      detail: keptDetail(KEY_NOW),
+    });
+    checks = await checksWith();
+    expect(checks.get('site-secret-key')).toMatchObject({
+      level: 'green',
+      found: expect.stringMatching(
+        /^you said so on \d{4}-\d\d-\d\d, for the key now set \(fingerprint [0-9a-f]{16}\)$/,
+      ),
+    });
+    // With texts on, a text test is wanted too.
+    const twilio = {
+      TWILIO_ACCOUNT_SID: `AC${'1'.repeat(32)}`,
+      TWILIO_AUTH_TOKEN: 'a'.repeat(32),
+      TWILIO_FROM: '+12125550100',
+      TWILIO_API_BASE_URL: 'http://127.0.0.1:9',
+    };
+    expect((await checksWith(twilio)).get('site-tests')).toMatchObject({
+      level: 'amber',
+      found: 'an email test went; no text test yet',
+    });
+    await store.owners.audit({
+      ownerEmail: 'owner@scamsavvy.example',
+      action: 'broadcast',
+      subject: 'launch',
+      detail: 'Sent a test to a phone ending 0100',
+    });
+    expect((await checksWith(twilio)).get('site-tests')?.level).toBe('green');
   });
 
   it('say red, with the exact fix, for a missing SPF, a DKIM key that is not ours, a missing DMARC and two SPF records', async () => {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import { createTwilioSmsProvider } from '../messaging/twilio-sms-provider.js';
 import { dnsLookup } from './dns-records.js';
+import { keyFingerprint } from '../db/secret-keys-repository.js';
 import { check, type ReadyCheck, type ReadyFacts } from './ready-check.js';
 import { mailChecks } from './mail-checks.js';
 import { textChecks, twilioLookup } from './text-checks.js';
@@ -39,6 +40,16 @@ export async function readyChecks(facts: ReadyFacts): Promise<ReadyCheck[]> {
 /** Nothing red: the launch may go. */
 export function isReady(checks: ReadyCheck[]): boolean {
   return checks.every((one) => one.level !== 'red');
+}
+
+/** How far back the audit log is read for what the owner said (the newest entries). */
+const AUDIT_READ = 1_000;
+/** The audit line of a test message sent (owner-words.ts, audit.broadcastDetail): the dashboard's and the command's. */
+const TEST_SENT = 'Sent a test to ';
+
+/** The audit detail of `ready --key-kept` for this key: its fingerprint, never the key. */
+export function keptDetail(secretKey: string): string {
+  return `SECRET_KEY ${keyFingerprint(secretKey)} is kept with the backups`;
 }
 
 /** Words on the built page that are the examples this repository ships, not the owner's. */
@@ -126,14 +137,42 @@ async function siteChecks({ config, db }: ReadyFacts): Promise<ReadyCheck[]> {
       'Set BACKUP_DIR and BACKUP_COMMAND (docs/production.md, "Backups").',
     ),
   );
+  // Said once by the owner (sudo scamsavvy ready --key-kept), for this key: a new key asks again.
+  const said = await db.owners.auditLog(AUDIT_READ);
+  const secretKey = config.messaging.secretKey;
+  const kept = secretKey
+    ? said.find((entry) => entry.action === 'key_kept' && entry.detail === keptDetail(secretKey))
+    : undefined;
   checks.push(
     check(
       'site-secret-key',
       'site',
-      'amber',
+      kept ? 'green' : 'amber',
       'SECRET_KEY is kept with the backups',
-      'a restore needs the same SECRET_KEY: the database refuses another (this cannot be checked from here)',
-      'Keep a copy of SECRET_KEY where your backups are kept, apart from this machine (docs/production.md).',
+      kept
+        ? `you said so on ${kept.at.slice(0, 10)}, for the key now set (fingerprint ${keyFingerprint(secretKey!)})`
+        : 'a restore needs the same SECRET_KEY (the database refuses another); you have not said it is kept with the backups',
+      'Keep a copy of SECRET_KEY where your backups are kept, apart from this machine (docs/production.md), then say so once: sudo scamsavvy ready --key-kept',
+    ),
+  );
+  // A real test of each channel, sent to yourself (the command and the dashboard both record it).
+  const tests = said.filter((entry) => entry.action === 'broadcast' && entry.detail?.startsWith(TEST_SENT));
+  const emailTested = tests.some((entry) => entry.detail?.includes('@'));
+  const textTested = tests.some((entry) => entry.detail?.includes('a phone ending'));
+  const textsOn = config.messaging.sms !== undefined;
+  checks.push(
+    check(
+      'site-tests',
+      'site',
+      emailTested && (textTested || !textsOn) ? 'green' : 'amber',
+      'You sent yourself a test of each channel',
+      [
+        emailTested ? 'an email test went' : 'no email test yet',
+        textsOn ? (textTested ? 'a text test went' : 'no text test yet') : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
+      'Send yourself one of each and read it on your phone: sudo scamsavvy broadcast test NAME --to you@… (and --to +1…).',
     ),
   );
   const owners = await db.owners.list();

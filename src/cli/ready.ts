@@ -37,7 +37,7 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
       });
       if (!flags.values.json) out.write('Noted: SECRET_KEY is kept with the backups (the audit log says so).\n\n');
     }
-    checks = await readyChecks(readyFacts(config, store));
+    checks = await readyChecks(readyFacts(config, store, { seed: true }));
   } finally {
     await store.close();
   }

@@ -343,6 +343,27 @@ describe('messaging', () => {
     expect(problemsOf({ MAIL_TRANSPORT: 'folder:x' })).toMatch(/SECRET_KEY: required/);
   });
 
+  it('reads the seed mailbox of the launch checks only whole: the address and its IMAP URL together', () => {
+    expect(
+      loadConfig(
+        {
+          ...email,
+          READY_SEED_ADDRESS: 'seed@inbox.example',
+          READY_SEED_IMAP_URL: 'imaps://u:p@imap.inbox.example/INBOX',
+        },
+        '/',
+      ).readySeed,
+    ).toEqual({
+      address: 'seed@inbox.example',
+      imapUrl: 'imaps://u:p@imap.inbox.example/INBOX',
+      waitMs: 60_000,
+    });
+    expect(problemsOf({ ...email, READY_SEED_ADDRESS: 'seed@inbox.example' })).toMatch(
+      /READY_SEED_ADDRESS, READY_SEED_IMAP_URL: set both/,
+    );
+    expect(problemsOf({ ...email, DNS_RESOLVER: 'not a server!' })).toMatch(/DNS_RESOLVER: must be a DNS server/);
+  });
+
   it('refuses a postal address with characters that would make the answer to HELP a UCS-2 text, while texts are on', () => {
     expect(problemsOf({ ...twilio, MAIL_POSTAL_ADDRESS: '1 O’Brien Street, Springfield' })).toMatch(
       /MAIL_POSTAL_ADDRESS: "’" cannot go in a plain text message/,

@@ -93,6 +93,8 @@ export interface Config {
   backup?: BackupConfig;
   /** DNS_RESOLVER: the DNS server the launch checks ask (host or host:port); absent: the system's. */
   dnsResolver?: string;
+  /** READY_SEED_*: the mailbox the launch check's seed message goes to and is read back from. */
+  readySeed?: { address: string; imapUrl: string; waitMs: number };
 }
 
 export interface BackupConfig {
@@ -163,6 +165,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     for (const name of ['APP_STORE_URL', 'PLAY_STORE_URL'] as const)
       if (!parsed.data[name]) problems.push(`${name}: required when SITE_MODE=launched (the page's store buttons)`);
   }
+  if (parsed.success && Boolean(parsed.data.READY_SEED_ADDRESS) !== Boolean(parsed.data.READY_SEED_IMAP_URL))
+    problems.push(
+      'READY_SEED_ADDRESS, READY_SEED_IMAP_URL: set both (where the seed goes, and where it is read back), or neither',
+    );
   if (parsed.success && parsed.data.BACKUP_COMMAND && !parsed.data.BACKUP_DIR)
     problems.push('BACKUP_COMMAND: needs BACKUP_DIR (it runs after each automatic backup, with its file)');
   if (!parsed.success || !database || !messaging || problems.length > 0) throw new ConfigError(problems);
@@ -200,6 +206,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       maxComplaintRate: parsed.data.BROADCAST_MAX_COMPLAINT_RATE,
     },
     ...(parsed.data.DNS_RESOLVER ? { dnsResolver: parsed.data.DNS_RESOLVER } : {}),
+    ...(parsed.data.READY_SEED_ADDRESS && parsed.data.READY_SEED_IMAP_URL
+      ? {
+          readySeed: {
+            address: parsed.data.READY_SEED_ADDRESS,
+            imapUrl: parsed.data.READY_SEED_IMAP_URL,
+            waitMs: parsed.data.READY_SEED_WAIT_SECONDS * 1000,
+          },
+        }
+      : {}),
     ...(parsed.data.BACKUP_DIR
       ? {
           backup: {

@@ -171,6 +171,13 @@ export const environmentSchema = z.object({
     .enum(['ours', 'twilio'])
     .default('ours')
     .or(z.literal('').transform(() => 'ours' as const)),
+  // The launch check's seed message (docs/production.md): a mailbox of yours it is sent to and read back from.
+  READY_SEED_ADDRESS: optionalText(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address of yours'),
+  READY_SEED_IMAP_URL: optionalText(
+    /^imaps?:\/\/\S+$/,
+    'must be imaps://user:password@host:993/INBOX (or imap:// on loopback)',
+  ),
+  READY_SEED_WAIT_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
   SMS_SEND_HOURS: optionalText(
     /^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-4]):[0-5]\d$/,
     'must be two local times, the first earlier, such as 09:00-20:00',

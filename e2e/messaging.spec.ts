@@ -14,7 +14,7 @@ import { startTwilioStandIn, type TwilioStandIn } from '../src/server/test/twili
 import { shareLinks, shareWords } from '../src/shared/share-content';
 import { MIN_FORM_TIME_MS, type SignupRecord } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
-import { expectNoHorizontalOverflow, expectNoViolations } from './support/a11y';
+import { expectLabelsInNames, expectNoHorizontalOverflow, expectNoViolations } from './support/a11y';
 import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
 
 const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
@@ -150,6 +150,7 @@ test('a visitor signs up, confirms from a real email, turns texts off, deletes t
   await page.goto(confirm);
   await expect(page.getByRole('button', { name: CONFIRM_BUTTON })).toBeVisible();
   await expectNoViolations(page, 'confirm page');
+  await expectLabelsInNames(page, 'confirm page');
   await page.getByRole('button', { name: CONFIRM_BUTTON }).click();
   await expect(page.getByRole('main')).toContainText(/confirmed/i);
   await expectNoViolations(page, 'confirm page, confirmed');
@@ -157,6 +158,7 @@ test('a visitor signs up, confirms from a real email, turns texts off, deletes t
   await page.goto(preferences);
   await expect(page.getByRole('main')).not.toContainText('Rosa');
   await expectNoViolations(page, 'preferences page');
+  await expectLabelsInNames(page, 'preferences page');
   await page.getByRole('checkbox', { name: /text/i }).uncheck();
   await page.getByRole('button', { name: 'Save my choices' }).click();
   await expect(page.getByRole('status')).toContainText(/saved/i);

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { startSmtpSink, type SmtpSink } from '../src/server/test/smtp-sink';
 import { MIN_FORM_TIME_MS } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
-import { expectNoViolations } from './support/a11y';
+import { expectLabelsInNames, expectNoViolations } from './support/a11y';
 import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
 
 const run = promisify(execFile);
@@ -420,6 +420,7 @@ for (const [index, engine] of engines.entries()) {
           await page.setViewportSize({ width, height });
           await open(page, context, url.replace('{person}', records.look));
           await expectNoViolations(page, `${url} at ${label}`);
+          await expectLabelsInNames(page, `${url} at ${label}`);
           await expectReflow(page, `${url} at ${label}`);
         });
       }

@@ -38,6 +38,14 @@ export async function main(argv: string[], { out, err }: Output = TERMINAL): Pro
       if (!flags.values.json) out.write('Noted: SECRET_KEY is kept with the backups (the audit log says so).\n\n');
     }
     checks = await readyChecks(readyFacts(config, store, { seed: true }));
+    // The seed's answer kept, so the dashboard and a send's refusal give the same one.
+    const seed = checks.find((one) => one.id === 'mail-seed');
+    if (config.readySeed && config.messaging.email?.smtpUrl && seed)
+      await store.owners.audit({
+        ownerEmail: 'the command line (sudo scamsavvy ready)',
+        action: 'seed_checked',
+        detail: `${seed.level}: ${seed.found}`,
+      });
   } finally {
     await store.close();
   }

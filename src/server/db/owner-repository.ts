@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'lifted_suppressions',
   'imported_suppressions',
   'key_kept',
+  'seed_checked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -285,6 +285,7 @@ export const ownerWords = {
       lifted_suppressions: 'Lifted suppressions',
       imported_suppressions: 'Imported a suppression list',
       key_kept: 'Said SECRET_KEY is kept with the backups',
+      seed_checked: 'Sent the launch check’s seed message',
       // Keyed by what the audit log stores: a row an older release wrote may name another action.
     } as Record<string, string>,
     signedInDetail: 'With a one-time link',

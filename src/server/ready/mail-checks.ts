@@ -36,7 +36,11 @@ function unknownCheck(id: string, title: string, answer: { unknown: string }, na
 }
 
 /** The seed message's results, as the receiving side would judge our mail. */
-async function seedCheck(config: ReadyFacts['config'], seed: ReadyFacts['seed']): Promise<ReadyCheck> {
+async function seedCheck(
+  config: ReadyFacts['config'],
+  seed: ReadyFacts['seed'],
+  db: ReadyFacts['db'],
+): Promise<ReadyCheck> {
   const title = 'A seed message, read back';
   if (!config.readySeed)
     return check(
@@ -47,15 +51,28 @@ async function seedCheck(config: ReadyFacts['config'], seed: ReadyFacts['seed'])
       'not made: no mailbox to send it to',
       'Set READY_SEED_ADDRESS and READY_SEED_IMAP_URL to a mailbox of yours (at Gmail, Yahoo or Outlook, say), then run sudo scamsavvy ready: it sends one email through your mail server and reads what the receiving side makes of it.',
     );
-  if (!seed)
+  if (!seed) {
+    // Here (the dashboard, a send's refusal) the last seed the command sent answers: the same answer in both places.
+    const last = (await db.owners.auditLog(1_000)).find((entry) => entry.action === 'seed_checked');
+    const said = last?.detail ? /^(green|red|amber): (.*)$/s.exec(last.detail) : null;
+    if (!last || !said)
+      return check(
+        'mail-seed',
+        'mail',
+        'amber',
+        title,
+        'not sent yet: only sudo scamsavvy ready sends it (it takes up to a minute)',
+        'Run sudo scamsavvy ready.',
+      );
     return check(
       'mail-seed',
       'mail',
-      'amber',
+      said[1] as 'green' | 'red' | 'amber',
       title,
-      'made only by sudo scamsavvy ready (it takes up to a minute)',
-      'Run sudo scamsavvy ready.',
+      `${said[2]} (the seed sudo scamsavvy ready sent on ${last.at.slice(0, 10)})`,
+      'Put right what did not pass, then run sudo scamsavvy ready to send a new one.',
     );
+  }
   const outcome = await seed();
   if (!outcome.arrived)
     return check(
@@ -199,7 +216,7 @@ export async function mailChecks({ config, db, dns, seed }: ReadyFacts): Promise
     ),
   );
 
-  checks.push(await seedCheck(config, seed));
+  checks.push(await seedCheck(config, seed, db));
 
   const people = await db.signups.count();
   const bulk = people >= BULK_SENDER_MESSAGES;

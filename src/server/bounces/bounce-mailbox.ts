@@ -104,6 +104,22 @@ export function parseImapUrl(url: string): ImapLocation {
   };
 }
 
+/** A connection to the mailbox's server (not yet opened), as every reader of a mailbox makes it. */
+export function imapConnection(location: ImapLocation): ImapFlow {
+  const connection = new ImapFlow({
+    host: location.host,
+    port: location.port,
+    secure: location.secure,
+    ...(location.requireStartTls ? { doSTARTTLS: true } : {}),
+    auth: { user: location.user, pass: location.password },
+    disableAutoIdle: true,
+    logger: false,
+  });
+  // A failed command rejects its own promise; the 'error' event only repeats it.
+  connection.on('error', () => undefined);
+  return connection;
+}
+
 /** The fields imapflow (and Node's sockets) put on their errors. */
 interface ImapError {
   authenticationFailed?: boolean;
@@ -183,17 +199,7 @@ export function createBounceMailbox(options: BounceMailboxOptions): BounceMailbo
 
   async function check(): Promise<MailboxCheck> {
     const result: MailboxCheck = { matched: 0, unmatched: 0 };
-    const connection = new ImapFlow({
-      host: location.host,
-      port: location.port,
-      secure: location.secure,
-      ...(location.requireStartTls ? { doSTARTTLS: true } : {}),
-      auth: { user: location.user, pass: location.password },
-      disableAutoIdle: true,
-      logger: false,
-    });
-    // A failed command rejects its own promise; the 'error' event only repeats it.
-    connection.on('error', () => undefined);
+    const connection = imapConnection(location);
     const current = { connection, opening: true };
     client = current;
     /** Something went wrong in this check that the owner was told of: it is no sign of recovery. */

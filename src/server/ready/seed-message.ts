@@ -5,10 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ImapFlow } from 'imapflow';
 import { authenticate } from 'mailauth';
 import type { EmailConfig } from '../messaging-config.js';
-import { parseImapUrl } from '../bounces/bounce-mailbox.js';
+import { imapConnection, parseImapUrl } from '../bounces/bounce-mailbox.js';
 import { createEmailSender } from '../messaging/email-sender.js';
 import { listIdentity } from '../messaging/transports.js';
 
@@ -83,16 +82,7 @@ async function readBack(seed: SeedSettings, token: string, pollMs: number): Prom
   const location = parseImapUrl(seed.imapUrl);
   const until = Date.now() + seed.waitMs;
   for (;;) {
-    const connection = new ImapFlow({
-      host: location.host,
-      port: location.port,
-      secure: location.secure,
-      ...(location.requireStartTls ? { doSTARTTLS: true } : {}),
-      auth: { user: location.user, pass: location.password },
-      disableAutoIdle: true,
-      logger: false,
-    });
-    connection.on('error', () => undefined);
+    const connection = imapConnection(location);
     await connection.connect();
     try {
       const lock = await connection.getMailboxLock(location.mailbox);

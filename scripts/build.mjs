@@ -8,13 +8,16 @@ const run = (command, args, env = {}) =>
   execFileSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
 const bin = (name) => `node_modules/.bin/${name}`;
 
-// The browser app and its prerender bundle, once per page mode (src/client/site-mode.ts): each page's
-// script carries only its own page's code. The prerender step merges the two into dist/client.
-for (const [mode, suffix] of [
-  ['coming-soon', ''],
-  ['launched', '-launched'],
+// The browser app and its prerender bundle, once per page mode (src/client/site-mode.ts) and language
+// (src/client/language.ts): each page's script carries only its own page's code and words. The prerender
+// step merges them into dist/client.
+for (const [mode, language, suffix] of [
+  ['coming-soon', 'en', ''],
+  ['launched', 'en', '-launched'],
+  ['coming-soon', 'es', '-es'],
+  ['launched', 'es', '-launched-es'],
 ]) {
-  const env = { VITE_SITE_MODE: mode };
+  const env = { VITE_SITE_MODE: mode, VITE_LANGUAGE: language };
   run(bin('vite'), ['build', '--outDir', `dist/client${suffix}`, '--emptyOutDir', '--logLevel', 'warn'], env);
   run(
     bin('vite'),

@@ -1,17 +1,22 @@
 // Renders each page to static HTML with the server-side bundle, so the server sends real content.
-// Once per page mode (scripts/build.mjs builds the browser app and this bundle for each): coming soon
-// (dist/pages/home.html, not-found.html) and launched (home-launched.html, not-found-launched.html).
+// Once per page mode and language (scripts/build.mjs builds the browser app and this bundle for each):
+// coming soon (dist/pages/home.html, not-found.html) and launched (home-launched.html,
+// not-found-launched.html), each again in Spanish (home-es.html … not-found-launched-es.html).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const dist = path.resolve('dist');
 
-/** Where each mode's browser app and prerender bundle were built, and what its pages are called. */
+/** Where each mode's and language's browser app and prerender bundle were built, and what its pages are called. */
 const MODES = [
-  { mode: 'coming-soon', client: 'client', ssr: 'ssr', suffix: '' },
-  { mode: 'launched', client: 'client-launched', ssr: 'ssr-launched', suffix: '-launched' },
+  { mode: 'coming-soon', language: 'en', client: 'client', ssr: 'ssr', suffix: '' },
+  { mode: 'launched', language: 'en', client: 'client-launched', ssr: 'ssr-launched', suffix: '-launched' },
+  { mode: 'coming-soon', language: 'es', client: 'client-es', ssr: 'ssr-es', suffix: '-es' },
+  { mode: 'launched', language: 'es', client: 'client-launched-es', ssr: 'ssr-launched-es', suffix: '-launched-es' },
 ];
+/** Every build folder but dist/client, which the others are merged into. */
+const OTHER_BUILDS = MODES.flatMap(({ client, ssr }) => [client, ssr]).filter((dir) => dir !== 'client');
 
 const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
@@ -19,7 +24,7 @@ const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&qu
 const SITE_URL = '{{SITE_URL}}';
 
 /** The built index.html of one mode, with its stylesheet inline and its script started after the first paint. */
-function pageTemplate(clientDir, { TEXT_SIZE_HEAD_SCRIPT, SHARED_PAGE_STYLES }) {
+function pageTemplate(clientDir, { TEXT_SIZE_HEAD_SCRIPT, LANGUAGE_HEAD_SCRIPT, SHARED_PAGE_STYLES, language, LANGUAGE_TAGS }) {
   // The one small stylesheet goes into each page, so the first paint waits for no second request.
   const stylesheet = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)">/;
   const builtTemplate = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
@@ -42,21 +47,42 @@ function pageTemplate(clientDir, { TEXT_SIZE_HEAD_SCRIPT, SHARED_PAGE_STYLES }) 
     builtTemplate
       .replace(preload, '')
       // The visitor's text size is applied before the first paint (src/shared/text-size.ts; the CSP names its hash).
-      .replace('<meta name="viewport"', () => `<script>${TEXT_SIZE_HEAD_SCRIPT}</script>\n    <meta name="viewport"`)
+      // So is the visitor's language: their kept choice, or the offer of the other page (shared/languages.ts).
+      .replace(
+        '<meta name="viewport"',
+        () => `<script>${TEXT_SIZE_HEAD_SCRIPT}</script>\n    <script>${LANGUAGE_HEAD_SCRIPT}</script>\n    <meta name="viewport"`,
+      )
+      .replace('<html lang="en">', () => `<html lang="${LANGUAGE_TAGS[language]}">`)
       .replace(stylesheet, () => `<style>${css}${SHARED_PAGE_STYLES.trim()}</style>`)
       .replace(appScript, (_, src) => `<script src="/${starter}" data-app="${src}"${preloadAttribute} defer></script>`)
   );
 }
 
-/** The landing page: its one canonical address, and what a shared link shows (Open Graph, Twitter/X). */
-function shareTags({ productName }, { title, description, image, imageAlt }) {
-  const tag = (kind, name, content) => `<meta ${kind}="${name}" content="${escapeAttribute(String(content))}" />`;
+/** Each language's page, named to search engines from every one (hreflang, with English the default). */
+function languageLinks({ LANGUAGES, LANGUAGE_HOMES, LANGUAGE_TAGS }) {
   return [
-    `<link rel="canonical" href="${SITE_URL}/" />`,
+    ...LANGUAGES.map(
+      (other) => `<link rel="alternate" hreflang="${LANGUAGE_TAGS[other]}" href="${SITE_URL}${LANGUAGE_HOMES[other]}" />`,
+    ),
+    `<link rel="alternate" hreflang="x-default" href="${SITE_URL}/" />`,
+  ];
+}
+
+/** The landing page: its one canonical address, and what a shared link shows (Open Graph, Twitter/X). */
+function shareTags(entry, { title, description, image, imageAlt }) {
+  const { productName, language, LANGUAGES, LANGUAGE_HOMES, OPEN_GRAPH_LOCALES } = entry;
+  const tag = (kind, name, content) => `<meta ${kind}="${name}" content="${escapeAttribute(String(content))}" />`;
+  const home = `${SITE_URL}${LANGUAGE_HOMES[language]}`;
+  return [
+    `<link rel="canonical" href="${home}" />`,
+    ...languageLinks(entry),
     tag('property', 'og:type', 'website'),
     tag('property', 'og:site_name', productName),
-    tag('property', 'og:locale', 'en_US'),
-    tag('property', 'og:url', `${SITE_URL}/`),
+    tag('property', 'og:locale', OPEN_GRAPH_LOCALES[language]),
+    ...LANGUAGES.filter((other) => other !== language).map((other) =>
+      tag('property', 'og:locale:alternate', OPEN_GRAPH_LOCALES[other]),
+    ),
+    tag('property', 'og:url', home),
     tag('property', 'og:title', title),
     tag('property', 'og:description', description),
     tag('property', 'og:image', `${SITE_URL}${image.path}`),
@@ -74,11 +100,13 @@ function shareTags({ productName }, { title, description, image, imageAlt }) {
 
 mkdirSync(path.join(dist, 'pages'), { recursive: true });
 const written = [];
-for (const { mode, client, ssr, suffix } of MODES) {
+for (const { mode, language, client, ssr, suffix } of MODES) {
   const clientDir = path.join(dist, client);
   const entry = await import(pathToFileURL(path.join(dist, ssr, 'entry-server.js')).href);
-  if (entry.launched !== (mode === 'launched')) {
-    throw new Error(`dist/${ssr} was built for the wrong mode: build it with VITE_SITE_MODE=${mode}.`);
+  if (entry.launched !== (mode === 'launched') || entry.language !== language) {
+    throw new Error(
+      `dist/${ssr} was built for the wrong mode or language: build it with VITE_SITE_MODE=${mode} VITE_LANGUAGE=${language}.`,
+    );
   }
   // What the page's head says: its title, description and share card, in this mode's words.
   const head = entry.launched
@@ -112,15 +140,22 @@ for (const { mode, client, ssr, suffix } of MODES) {
     writeFileSync(path.join(dist, 'pages', `${name}${suffix}.html`), html);
     written.push(`dist/pages/${name}${suffix}.html`);
   };
-  write('home', page('/', head.title, shareTags(entry, head)));
+  write('home', page(entry.LANGUAGE_HOMES[language], head.title, shareTags(entry, head)));
   // Not a page to list in search results, whatever address it answers.
-  write('not-found', page('/404.html', entry.notFoundTitle(head.title), '<meta name="robots" content="noindex" />'));
+  write(
+    'not-found',
+    page(
+      language === 'en' ? '/404.html' : `${entry.LANGUAGE_HOMES[language]}404`,
+      entry.notFoundTitle(head.title),
+      '<meta name="robots" content="noindex" />',
+    ),
+  );
 }
 
 // One folder of assets for both modes, with the files the prerendered HTML names (the logo, images of the
 // static sections, which only the prerender bundles import): names are content hashes, so files two builds
 // made are the same file. The prerender bundles' own scripts stay out.
-for (const dir of ['client-launched', 'client-link-page', 'ssr', 'ssr-launched']) {
+for (const dir of [...OTHER_BUILDS, 'client-link-page']) {
   const assets = path.join(dist, dir, 'assets');
   if (!existsSync(assets)) continue;
   for (const name of readdirSync(assets)) {
@@ -150,6 +185,6 @@ writeFileSync(path.join(dist, 'pages', 'scripts.json'), `${JSON.stringify(server
 // The pages are served by the server's router, never as files, so /index.html cannot bypass it.
 rmSync(path.join(dist, 'client', 'index.html'));
 rmSync(path.join(dist, 'client', '.vite'), { recursive: true, force: true });
-for (const dir of ['client-launched', 'client-link-page', 'ssr', 'ssr-launched'])
+for (const dir of [...OTHER_BUILDS, 'client-link-page'])
   rmSync(path.join(dist, dir), { recursive: true, force: true });
 console.log(`prerendered ${written.join(', ')}`);

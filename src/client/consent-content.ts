@@ -1,21 +1,7 @@
-// The cookie question's words. Apart from content.ts so they load only on a site that asks (docs/content.md).
+// The cookie question's words in the build's language (consent-content-en.ts, consent-content-es.ts).
+// Apart from content.ts so they load only on a site that asks (docs/content.md).
+import * as en from './consent-content-en';
+import * as es from './consent-content-es';
+import { language } from './language';
 
-/** The question asked before any analytics or advertising cookie is set (CONSENT_MODE, docs/analytics.md). */
-export const consentBanner = {
-  label: 'Cookie choices',
-  heading: 'May we use cookies?',
-  /** `providers` lists only those switched on for this site, e.g. "Google Analytics and PostHog". */
-  explanation: {
-    'opt-in': (providers: string) =>
-      `We would like to use cookies from ${providers} to learn how people use this page and to reach more families with our ads. Nothing is switched on unless you say yes.`,
-    'opt-out': (providers: string) =>
-      `We use cookies from ${providers} to learn how people use this page and to reach more families with our ads. You can say no, and we will switch them off.`,
-  },
-  accept: 'Accept cookies',
-  reject: 'Reject cookies',
-  privacyLink: 'Read our privacy notice',
-  current: {
-    accepted: 'You said yes to cookies.',
-    rejected: 'You said no to cookies.',
-  },
-};
+export const consentBanner = language === 'es' ? es.consentBanner : en.consentBanner;

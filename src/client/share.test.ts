@@ -2,7 +2,9 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { createElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { shareWords } from '../shared/share-content';
+import { shareWordsIn } from '../shared/share-content';
+
+const shareWords = shareWordsIn.en;
 import { SharePanel } from '../shared/share-panel';
 import { wireShare } from './share';
 
@@ -10,7 +12,7 @@ const url = 'https://scamsavvy.example/?ref=7kq2m9x4hz3p';
 
 /** The panel as the preferences page sends it (no script yet), wired, and what it reported. */
 function panel() {
-  document.body.innerHTML = renderToStaticMarkup(createElement(SharePanel, { url, headingLevel: 2, scripted: false }));
+  document.body.innerHTML = renderToStaticMarkup(createElement(SharePanel, { url, headingLevel: 2, scripted: false, words: shareWords }));
   const root = document.querySelector('[data-share]') as HTMLElement;
   const shared: string[] = [];
   wireShare(root, (method) => shared.push(method));

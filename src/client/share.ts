@@ -2,7 +2,6 @@
 // share sheet where there is one, or else the panel; "Copy the link" copies it and says so. Nothing is
 // sent by our server to anyone: each way opens the person's own phone or computer.
 import type { ShareMethod } from '../shared/analytics-constants.js';
-import { shareWords } from '../shared/share-content.js';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -31,6 +30,8 @@ async function copyText(text: string): Promise<boolean> {
 /** `onShare`: told each time the person passes the link on, and how (for the `share` event). */
 export function wireShare(root: Element, onShare: (method: ShareMethod) => void): void {
   const url = root.getAttribute('data-share') ?? '';
+  // Its words, in the page's language, as the panel's markup carries them (shared/share-panel.tsx).
+  const said = (name: string) => root.getAttribute(`data-share-${name}`) ?? '';
   const open = root.querySelector<HTMLButtonElement>('[data-share-open]');
   const panel = root.querySelector<HTMLElement>('[data-share-panel]');
   const copyItem = root.querySelector<HTMLElement>('[data-share-copy-item]');
@@ -48,7 +49,7 @@ export function wireShare(root: Element, onShare: (method: ShareMethod) => void)
   };
   open.addEventListener('click', () => {
     if (typeof navigator.share !== 'function') return showPanel(panel.hidden);
-    navigator.share({ title: shareWords.title, text: shareWords.text, url }).then(
+    navigator.share({ title: said('title'), text: said('text'), url }).then(
       () => onShare('native'),
       (error: unknown) => {
         // Closing the share sheet is a choice, not a failure; anything else falls back to the panel.
@@ -63,7 +64,7 @@ export function wireShare(root: Element, onShare: (method: ShareMethod) => void)
     if (method !== 'copy') return;
     status.textContent = '';
     void copyText(url).then((copied) => {
-      status.textContent = copied ? shareWords.copied : shareWords.copyFailed;
+      status.textContent = copied ? said('copied') : said('copy-failed');
       if (copied) onShare('copy');
     });
   });

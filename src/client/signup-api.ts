@@ -2,6 +2,7 @@
 import { isReferralCode } from '../shared/referral.js';
 import type { SignupFields, SignupInput } from '../shared/signup-schema.js';
 import { readAttribution } from './attribution';
+import { language } from './language';
 import type { SignupSource } from './signup-source';
 import { signupDialog } from './signup-content';
 
@@ -26,6 +27,7 @@ export function signupBody(fields: SignupFields, { button, openedForMs, trap }: 
     ...fields,
     attribution: { ...readAttribution(), button },
     consentVersion: signupDialog.consentVersion,
+    language,
     openedForMs: Math.round(openedForMs),
     ...(trap ? { comments: trap } : {}),
   };

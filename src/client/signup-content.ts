@@ -1,49 +1,7 @@
-// The sign-up dialog's words. Apart from content.ts so they load with the dialog, not with the page (docs/content.md).
-import { productName } from './content';
+// The sign-up dialog's words in the build's language (signup-content-en.ts, signup-content-es.ts).
+// Apart from content.ts so they load with the dialog, not with the page (docs/content.md).
+import { language } from './language';
+import * as en from './signup-content-en';
+import * as es from './signup-content-es';
 
-export const signupDialog = {
-  title: `Get Notified When ${productName} Launches`,
-  subtitle: 'Sign up to get early access for your family.',
-  close: 'Close',
-  fields: {
-    name: { label: 'Your Name', hint: '' },
-    phone: {
-      label: 'Phone Number',
-      hint: 'For example, 555 123 4567. Include + and your country code if outside the US.',
-    },
-    email: { label: 'Email Address', hint: '' },
-  },
-  betaTesting: {
-    label: 'Check if you would like to participate in beta testing',
-    help: 'Get early access to new features and help us improve the app.',
-  },
-  /** Change this whenever the consent text below changes: each sign-up stores the version it agreed to. */
-  consentVersion: '2026-11-23',
-  /** Also carries what US carriers ask of a texting sign-up: who, how often, cost, STOP and HELP (docs/messaging.md). */
-  consent: `By signing up, you agree to receive SMS and email updates from ${productName} about our release and beta announcements only. We will send a few messages, only about the launch and beta. No spam. Unsubscribe anytime. Message and data rates may apply. Reply STOP to stop texts, HELP for help.`,
-  /** Follows the consent text; it closes the form and opens the privacy notice at the foot of the page. */
-  privacyLink: 'Read our privacy notice.',
-  submit: 'Protect My Family - Notify Me!',
-  submitting: 'Adding to Protection List...',
-  maybeLater: 'Maybe Later',
-  errorSummaryTitle: 'There is a problem',
-  /** Never seen by people (the bot trap); said plainly in case a tool shows it anyway. */
-  trapLabel: 'Leave this box empty',
-  errorPrefix: 'Error:',
-  /** Not in the spec, which shows no message: see docs/decisions/005-tell-visitors-a-save-failed.md. */
-  saveFailed: 'Sorry, we could not add you just now. Nothing you typed was lost. Please try again in a moment.',
-  success: {
-    title: "You're On the Protection List!",
-    text: `Thank you. We will let you know the moment ${productName} launches.`,
-    /**
-     * Shown only when new sign-ups are asked to confirm by email (the server's EMAIL_CONFIRMATION). It
-     * cannot say more for a repeat sign-up without telling a stranger who is on the list (decision 041).
-     */
-    /** `reminderDays`: the one reminder that comes first, when one will (CONFIRMATION_REMINDER_DAYS). */
-    confirmEmail: (days: number, reminderDays?: number) =>
-      reminderDays
-        ? `If this email is new to our list, we are sending you an email now. Pressing the button in it is what keeps you on the list. If you do not press it, we will send you one reminder in ${reminderDays} ${reminderDays === 1 ? 'day' : 'days'} and delete your details after ${days} days. Nothing more comes unless this form is used with your email again.`
-        : `If this email is new to our list, we are sending you an email now. Pressing the button in it is what keeps you on the list. If you do not press it, we will delete your details after ${days} days. Nothing more comes unless this form is used with your email again.`,
-    button: 'Got it - Keep my family safe!',
-  },
-};
+export const signupDialog = language === 'es' ? es.signupDialog : en.signupDialog;

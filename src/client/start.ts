@@ -15,6 +15,21 @@ try {
   // storage blocked: the page's script reads its own address instead
 }
 
+// The language link and the offer at the top (sections/site-header.tsx): the choice is kept on this
+// device, so the next visit opens the chosen page (shared/languages.ts LANGUAGE_HEAD_SCRIPT); "No,
+// thank you" keeps this page's language and puts the offer away.
+document.addEventListener('click', (event) => {
+  const choice = event.target instanceof Element ? event.target.closest('[data-language-choice]') : null;
+  const chosen = choice?.getAttribute('data-language-choice');
+  if (!chosen) return;
+  try {
+    localStorage.setItem('scamsavvy.language', chosen);
+  } catch {
+    // storage blocked: the link still leads to the page, and nothing is remembered
+  }
+  if (choice?.tagName === 'BUTTON') document.documentElement.removeAttribute('data-language-offer');
+});
+
 const script = document.currentScript;
 const app = script?.getAttribute('data-app');
 if (app) {

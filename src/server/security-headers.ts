@@ -3,10 +3,14 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import { createHash } from 'node:crypto';
+import { LANGUAGE_HEAD_SCRIPT } from '../shared/languages.js';
 import { TEXT_SIZE_HEAD_SCRIPT } from '../shared/text-size.js';
 
-/** The one inline script any page has (the text size, applied before the first paint), allowed by its hash. */
-export const TEXT_SIZE_SCRIPT_HASH = `'sha256-${createHash('sha256').update(TEXT_SIZE_HEAD_SCRIPT).digest('base64')}'`;
+const scriptHash = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+/** The one inline script every page has (the text size, applied before the first paint), allowed by its hash. */
+export const TEXT_SIZE_SCRIPT_HASH = scriptHash(TEXT_SIZE_HEAD_SCRIPT);
+/** The landing pages' other one (the visitor's language: its offer, or their kept choice), allowed by its hash. */
+export const LANGUAGE_SCRIPT_HASH = scriptHash(LANGUAGE_HEAD_SCRIPT);
 
 /** Browser features the page never uses, all turned off. */
 export const PERMISSIONS_POLICY = [
@@ -43,7 +47,7 @@ export async function securityHeaders(app: FastifyInstance, options: SecurityHea
       directives: {
         'default-src': ["'self'"],
         // No 'unsafe-inline' and no 'unsafe-eval' for scripts: the one inline script is named by its hash.
-        'script-src': ["'self'", TEXT_SIZE_SCRIPT_HASH, ...(options.scriptOrigins ?? [])],
+        'script-src': ["'self'", TEXT_SIZE_SCRIPT_HASH, LANGUAGE_SCRIPT_HASH, ...(options.scriptOrigins ?? [])],
         // Inline style attributes only (React's prerendered style="…" and the dialog's scroll lock).
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', ...(options.imageOrigins ?? [])],

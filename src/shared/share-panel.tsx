@@ -3,7 +3,7 @@
 // (client/share.ts): the button opens the phone's share sheet, or else the panel. Without script (the
 // preferences page) the panel simply shows, with the link written out and its two links working.
 import { createElement } from 'react';
-import { shareLinks, shareWords } from './share-content.js';
+import { shareLinks, type ShareWords } from './share-content.js';
 
 /** The panel's look, for the landing page's dialog and the server's pages alike (sizes in rem: they grow with the text). */
 export const SHARE_STYLES = `
@@ -25,13 +25,24 @@ export interface SharePanelProps {
   headingLevel: 2 | 3;
   /** Rendered by script (the dialog): the button shows and the panel waits behind it from the start. */
   scripted: boolean;
+  /** The words, in the page's language (shareWordsIn). */
+  words: ShareWords;
 }
 
-export function SharePanel({ url, headingLevel, scripted }: SharePanelProps) {
-  const links = shareLinks(url);
+export function SharePanel({ url, headingLevel, scripted, words }: SharePanelProps) {
+  const links = shareLinks(url, words);
+  // The script's words (the share sheet's, and what Copy says) ride on the panel, in its language.
   return (
-    <section className="share" aria-labelledby="share-heading" data-share={url}>
-      {createElement(`h${headingLevel}`, { id: 'share-heading', className: 'share__prompt' }, shareWords.prompt)}
+    <section
+      className="share"
+      aria-labelledby="share-heading"
+      data-share={url}
+      data-share-title={words.title}
+      data-share-text={words.text}
+      data-share-copied={words.copied}
+      data-share-copy-failed={words.copyFailed}
+    >
+      {createElement(`h${headingLevel}`, { id: 'share-heading', className: 'share__prompt' }, words.prompt)}
       <button
         type="button"
         className="button button--primary share__button"
@@ -40,26 +51,26 @@ export function SharePanel({ url, headingLevel, scripted }: SharePanelProps) {
         hidden={!scripted}
         data-share-open=""
       >
-        {shareWords.button}
+        {words.button}
       </button>
       <div id="share-panel" className="share__panel" hidden={scripted} data-share-panel="">
         <p className="share__link">
-          {shareWords.yourLink} <span className="share__url">{url}</span>
+          {words.yourLink} <span className="share__url">{url}</span>
         </p>
-        <ul className="share__ways" aria-label={shareWords.panelLabel}>
+        <ul className="share__ways" aria-label={words.panelLabel}>
           <li>
             <a className="button button--secondary share__way" href={links.sms} data-share-method="sms">
-              {shareWords.sms}
+              {words.sms}
             </a>
           </li>
           <li>
             <a className="button button--secondary share__way" href={links.email} data-share-method="email">
-              {shareWords.email}
+              {words.email}
             </a>
           </li>
           <li hidden={!scripted} data-share-copy-item="">
             <button type="button" className="button button--secondary share__way" data-share-method="copy">
-              {shareWords.copy}
+              {words.copy}
             </button>
           </li>
         </ul>

@@ -1,9 +1,13 @@
 // The one sign-up schema: the form validates with it, the server parses every body with it.
 import { z } from 'zod';
 import { attributionLimits } from './attribution-limits.js';
+import { LANGUAGES, type Language } from './languages.js';
 import { isReferralCode } from './referral.js';
 
-/** The messages of spec section 5, plus the limits we added to keep the store sane. */
+/**
+ * The messages of spec section 5, plus the limits we added to keep the store sane. The Spanish page
+ * shows its own words for each (client/signup-content-es.ts, by the same keys).
+ */
 export const signupMessages = {
   nameRequired: 'Name is required',
   nameTooShort: 'Name must be at least 2 characters',
@@ -15,7 +19,14 @@ export const signupMessages = {
   betaTestingInvalid: 'Beta testing must be yes or no',
   controlCharacters: 'Please remove hidden control characters',
   notText: 'Please enter text',
-} as const;
+};
+
+export type SignupMessageKey = keyof typeof signupMessages;
+
+/** Which of signupMessages a schema message is, so a page can say it in its own language. */
+export function signupMessageKey(message: string): SignupMessageKey | undefined {
+  return (Object.keys(signupMessages) as SignupMessageKey[]).find((key) => signupMessages[key] === message);
+}
 
 export const NAME_MIN_LENGTH = 2;
 export const NAME_MAX_LENGTH = 100;
@@ -136,6 +147,8 @@ export const signupInputSchema = z.strictObject({
   comments: z.string().max(1000).optional(),
   /** How long the dialog was open before this submit, measured by the page. */
   openedForMs: z.number().int().min(0).max(2_147_483_647).optional(),
+  /** The language of the page they signed up on (issue 45): their messages go in it. Left out: English. */
+  language: z.enum(LANGUAGES, { error: `Language must be one of: ${LANGUAGES.join(', ')}` }).optional(),
 });
 
 /**
@@ -195,6 +208,8 @@ export interface SignupRecord extends SignupFields {
   referralCode: string | null;
   /** The code of the link they came through, while its owner is on record; null otherwise. */
   referredBy: string | null;
+  /** The language of the page they first signed up on; their messages go in it (the owner may change it). */
+  language: Language;
 }
 
 /** Field messages, one per field (the first problem), as the API and the form both show them. */

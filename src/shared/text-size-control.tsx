@@ -1,5 +1,6 @@
 // The Text size control's markup and styles (its sizes and words: text-size.ts), for the landing page's
 // header and the server's pages alike; the page's script wires it (client/text-size.ts).
+import type { Language } from './languages.js';
 import { TEXT_SIZES, textSizeWords } from './text-size.js';
 
 /**
@@ -26,11 +27,12 @@ ${TEXT_SIZES.map(
 `;
 
 /** The control's markup: a group of three toggle buttons; the page's script wires them (client/text-size.ts). */
-export function TextSizeControl() {
+export function TextSizeControl({ language }: { language: Language }) {
+  const words = textSizeWords[language];
   return (
     <div className="text-size" role="group" aria-labelledby="text-size-label" data-text-size-control="">
       <span className="text-size__label" id="text-size-label">
-        {textSizeWords.group}
+        {words.group}
       </span>
       {TEXT_SIZES.map((size) => (
         <button
@@ -38,7 +40,7 @@ export function TextSizeControl() {
           type="button"
           className="text-size__choice"
           data-size={size.id}
-          aria-label={`${size.label} ${size.name}`}
+          aria-label={`${size.label} ${words.names[size.id]}`}
           aria-pressed={size.id === 'normal'}
         >
           {size.label}

@@ -1,9 +1,12 @@
 // The port every analytics provider implements (Google Analytics 4, PostHog, Meta Pixel).
 import type { AnalyticsEvent } from '../../shared/analytics-events.js';
+import type { Language } from '../../shared/languages.js';
 
 /** Spec section 7: a page view's parameters (the page's title and address go to providers only). */
 export interface PageView {
   page_name: string;
+  /** The page's language (issue 45): 'en' at /, 'es' at /es/. */
+  page_language: Language;
   page_title: string;
   page_location: string;
 }

@@ -18,6 +18,7 @@ import type { SignupPerson, TrackedEvent } from './analytics-provider';
 import { initialiseConsent, readStoredChoice } from './consent';
 import type { AnalyticsCall, AnalyticsQueue } from './event-queue';
 import { createFirstPartyEvents } from './first-party-events';
+import { language } from '../language';
 
 /** Longest page name or section sent (the server refuses longer ones). */
 const TEXT_LIMIT = 120;
@@ -66,7 +67,9 @@ function safely(action: () => void): void {
   }
 }
 
-function record(event: AnalyticsEvent): void {
+/** Every event says which language its page is in (issue 45): the funnel splits by it. */
+function record(unlabelled: AnalyticsEvent): void {
+  const event = { ...unlabelled, params: { ...unlabelled.params, page_language: language } } as AnalyticsEvent;
   safely(() => {
     firstParty.add(event);
     if (event.name !== 'page_view') push({ kind: 'track', event: event as TrackedEvent });
@@ -80,7 +83,12 @@ export function trackPageView(name: string): void {
   safely(() =>
     push({
       kind: 'page',
-      view: { page_name: pageName, page_title: document.title, page_location: window.location.href },
+      view: {
+        page_name: pageName,
+        page_language: language,
+        page_title: document.title,
+        page_location: window.location.href,
+      },
     }),
   );
 }

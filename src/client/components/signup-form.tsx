@@ -2,13 +2,32 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { signupFieldsSchema, type SignupFields, type SignupFormValues } from '../../shared/signup-schema.js';
+import { useForm, type Resolver } from 'react-hook-form';
+import {
+  signupFieldsSchema,
+  signupMessageKey,
+  type SignupFields,
+  type SignupFormValues,
+} from '../../shared/signup-schema.js';
 import { useSignupSubmit } from '../hooks/use-signup-submit';
 import { signupDialog } from '../signup-content';
 import type { SignupSource } from '../signup-source';
 import { ErrorSummary, type ErrorSummaryItem } from './error-summary';
 import { SignupFormFields, signupFieldIds } from './signup-form-fields';
+
+/** The schema's messages in the page's language (signupDialog.validation, by the same keys). */
+function inPageLanguage(
+  resolver: Resolver<SignupFormValues, unknown, SignupFields>,
+): Resolver<SignupFormValues, unknown, SignupFields> {
+  return async (...args) => {
+    const result = await resolver(...args);
+    for (const error of Object.values(result.errors) as { message?: string }[]) {
+      const key = error?.message === undefined ? undefined : signupMessageKey(error.message);
+      if (key) error.message = signupDialog.validation[key];
+    }
+    return result;
+  };
+}
 
 const emptyForm: SignupFormValues = { name: '', phone: '', email: '', betaTesting: false };
 
@@ -28,7 +47,7 @@ export function SignupForm({ source, onSubmittingChange, onSuccess, onReadPrivac
     handleSubmit,
     formState: { errors },
   } = useForm<SignupFormValues, unknown, SignupFields>({
-    resolver: zodResolver(signupFieldsSchema),
+    resolver: inPageLanguage(zodResolver(signupFieldsSchema)),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
     defaultValues: emptyForm,

@@ -2,10 +2,11 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_RETENTION_DAYS } from '../../shared/public-config.js';
-import { shareUrl } from '../../shared/share-content.js';
+import { shareUrl, shareWordsIn } from '../../shared/share-content.js';
 import { SharePanel } from '../../shared/share-panel.js';
 import { trackShare } from '../analytics/analytics';
 import { readPublicConfig } from '../analytics/read-public-config';
+import { language } from '../language';
 import { wireShare } from '../share';
 import { signupDialog } from '../signup-content';
 
@@ -18,7 +19,7 @@ function siteUrl(): string {
 export function SignupSuccess({ referralCode }: { referralCode: string | null }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const share = useRef<HTMLDivElement>(null);
-  const [url] = useState(() => shareUrl(siteUrl(), referralCode));
+  const [url] = useState(() => shareUrl(siteUrl(), referralCode, language));
   // The server says in the page whether new sign-ups are asked to confirm by email.
   const [confirmation] = useState(() => {
     const config = readPublicConfig();
@@ -60,7 +61,7 @@ export function SignupSuccess({ referralCode }: { referralCode: string | null })
         )}
       </div>
       <div ref={share}>
-        <SharePanel url={url} headingLevel={3} scripted />
+        <SharePanel url={url} headingLevel={3} scripted words={shareWordsIn[language]} />
       </div>
       <Dialog.Close className="button button--primary button--block">{signupDialog.success.button}</Dialog.Close>
     </div>

@@ -35,6 +35,7 @@ const columns = [
   ['source', 'text'],
   ['consent_version', 'text'],
   ['referral_code', 'text'],
+  ['language', 'text'],
 ] as const;
 
 /**
@@ -249,6 +250,7 @@ export class PostgresSignupWriter implements SignupWriter {
       rows.map((row) => row.source),
       rows.map((row) => row.consentVersion),
       rows.map(() => newReferralCode()),
+      rows.map((row) => row.language),
       rows.map(() => this.confirmSignups),
       rows.map((row) => row.referredBy),
     ];

@@ -1,6 +1,7 @@
 // What a sign-up becomes on its way into the database and back, the same for both engines.
 import { emailKey, type SignupButton, type SignupInput, type SignupRecord } from '../../shared/signup-schema.js';
 import type { Selectable } from 'kysely';
+import { DEFAULT_LANGUAGE } from '../../shared/languages.js';
 import { iso, isoOrNull, isTrue } from './column-types.js';
 import type { SignupsTable } from './signups.table.js';
 
@@ -20,6 +21,7 @@ export interface SignupRow extends Pick<
   | 'landingPath'
   | 'button'
   | 'consentVersion'
+  | 'language'
 > {
   emailKey: string;
   /** The label stats group by: utm_source, else the referring site's host, else "(direct)". */
@@ -61,6 +63,7 @@ export function toSignupRow(input: SignupInput): SignupRow {
     button: attribution.button ?? null,
     source: utmSource ?? referrerHost(attribution.referrer) ?? DIRECT_SOURCE,
     consentVersion: input.consentVersion ?? null,
+    language: input.language ?? DEFAULT_LANGUAGE,
     referredBy: attribution.referredBy ?? null,
   };
 }
@@ -126,5 +129,6 @@ export function recordFromColumns(row: StoredSignup): SignupRecord {
     leftAt: isoOrNull(row.left_at),
     referralCode: row.referral_code,
     referredBy: row.referred_by,
+    language: row.language,
   };
 }

@@ -1,5 +1,6 @@
 // The signups table: one record per email (decision 009), with attribution, consent and confirmation.
 import type { Generated } from 'kysely';
+import type { Language } from '../../shared/languages.js';
 import type { Flag, Time } from './column-types.js';
 
 export interface SignupsTable {
@@ -52,4 +53,6 @@ export interface SignupsTable {
   joining_text_claimed_at: Generated<Time | null>;
   /** The code of the link they came through, while its owner is on record (deleting them clears it). */
   referred_by: Generated<string | null>;
+  /** The language of the page they signed up on (migration 21); their messages go in it. */
+  language: Generated<Language>;
 }

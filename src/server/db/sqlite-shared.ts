@@ -43,6 +43,7 @@ export const WRITER_COLUMNS = [
   'confirm_requested_at',
   'referral_code',
   'referred_by',
+  'language',
 ] as const;
 
 /** Where a writer row keeps the values the consent event repeats. */

@@ -83,6 +83,7 @@ export class SqliteSignupWriter implements SignupWriter {
       this.confirmSignups ? now : null,
       newReferralCode(),
       signup.referredBy,
+      signup.language,
     ];
     return new Promise((resolve, reject) => {
       this.pending.push({ row, clashes: 0, resolve, reject });

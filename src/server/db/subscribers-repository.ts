@@ -1,5 +1,6 @@
 // The people on the list as messaging reads them, and the changes of their say that keep them on it:
 // written once with Kysely for both engines.
+import type { Language } from '../../shared/languages.js';
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { iso, isoOrNull, isSignupId, isTrue } from './column-types.js';
 import type { ConsentKind, ConsentSource } from './consent-events.table.js';
@@ -41,6 +42,8 @@ export interface Subscriber {
   phoneChange: { to: string; at: string; sentAt: string | null } | null;
   /** Their own link's code (SITE_URL/?ref=CODE), for "Tell a family member". */
   referralCode: string | null;
+  /** The language every message to them goes in (the page they signed up on; the owner may change it). */
+  language: Language;
 }
 
 /** What someone chose on the preferences page. */
@@ -79,6 +82,7 @@ const SUBSCRIBER_COLUMNS = [
   'referral_code',
   'sms_confirmed_at',
   'joining_text_sent_at',
+  'language',
 ] as const;
 
 type SubscriberRow = Pick<Selectable<Database['signups']>, (typeof SUBSCRIBER_COLUMNS)[number]>;
@@ -101,6 +105,7 @@ function subscriberFrom(row: SubscriberRow): Subscriber {
         ? { to: row.phone_change_to, at: iso(row.phone_change_at), sentAt: isoOrNull(row.phone_change_sent_at) }
         : null,
     referralCode: row.referral_code,
+    language: row.language,
   };
 }
 

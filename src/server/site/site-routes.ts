@@ -17,6 +17,7 @@ import {
   serialisePublicConfig,
   type PublicConfig,
 } from '../../shared/public-config.js';
+import { LANGUAGE_HOMES, LANGUAGES, LANGUAGE_TAGS, languageOfPath, type Language } from '../../shared/languages.js';
 import { resolveRoute } from '../../shared/routes.js';
 import type { SiteMode } from '../environment.js';
 import { prepareDocument, sendDocument, type PreparedDocument } from './prepared-document.js';
@@ -43,9 +44,9 @@ export interface SiteOptions extends SitePaths {
   backupDays: number;
 }
 
-/** The prerendered pages of a mode: each was built with that mode's own script. */
-function pageFiles(mode: SiteMode): { home: string; notFound: string } {
-  const suffix = mode === 'launched' ? '-launched' : '';
+/** The prerendered pages of a mode and language: each was built with that mode's and language's own script. */
+function pageFiles(mode: SiteMode, language: Language): { home: string; notFound: string } {
+  const suffix = `${mode === 'launched' ? '-launched' : ''}${language === 'en' ? '' : `-${language}`}`;
   return { home: `home${suffix}.html`, notFound: `not-found${suffix}.html` };
 }
 
@@ -94,17 +95,26 @@ function readPage(pagesDir: string, name: string, { publicConfig, siteUrl, backu
   );
 }
 
-/** Everything may be crawled but the API; the sitemap lists the one page. */
+/** Everything may be crawled but the API; the sitemap lists the landing page in each language. */
 export function robotsTxt(siteUrl: string): string {
   return ['User-agent: *', 'Allow: /', 'Disallow: /api/', '', `Sitemap: ${siteUrl}/sitemap.xml`, ''].join('\n');
 }
 
 export function sitemapXml(siteUrl: string, lastModified: Date): string {
-  const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+  const day = lastModified.toISOString().slice(0, 10);
+  // Each page names every language's page, itself included (Google's hreflang in sitemaps).
+  const alternates = LANGUAGES.map(
+    (other) =>
+      `<xhtml:link rel="alternate" hreflang="${LANGUAGE_TAGS[other]}" href="${escapeXml(siteUrl + LANGUAGE_HOMES[other])}"/>`,
+  ).join('');
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-    `  <url><loc>${escapeXml(siteUrl)}/</loc><lastmod>${lastModified.toISOString().slice(0, 10)}</lastmod></url>`,
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+    ...LANGUAGES.map(
+      (language) =>
+        `  <url><loc>${escapeXml(siteUrl + LANGUAGE_HOMES[language])}</loc><lastmod>${day}</lastmod>${alternates}</url>`,
+    ),
     '</urlset>',
     '',
   ].join('\n');
@@ -113,8 +123,14 @@ export function sitemapXml(siteUrl: string, lastModified: Date): string {
 export const siteRoutes: FastifyPluginAsync<SiteOptions> = async (app, options) => {
   const { assetsDir, pagesDir, siteUrl, mode } = options;
   const html = (name: string) => prepareDocument(readPage(pagesDir, name, options), 'text/html; charset=utf-8');
-  const files = pageFiles(mode);
-  const pages = { home: html(files.home), notFound: html(files.notFound) };
+  const files = pageFiles(mode, 'en');
+  // Each language's pages: /es and everything under it is Spanish (shared/languages.ts).
+  const pagesIn = Object.fromEntries(
+    LANGUAGES.map((language) => {
+      const named = pageFiles(mode, language);
+      return [language, { home: html(named.home), notFound: html(named.notFound) }];
+    }),
+  ) as Record<Language, { home: PreparedDocument; notFound: PreparedDocument }>;
   const crawlers: Record<string, PreparedDocument> = {
     '/robots.txt': prepareDocument(robotsTxt(siteUrl), 'text/plain; charset=utf-8'),
     '/sitemap.xml': prepareDocument(
@@ -150,6 +166,7 @@ export const siteRoutes: FastifyPluginAsync<SiteOptions> = async (app, options) 
       return reply.code(404).send({ error: { code: 'not_found', message: 'There is nothing here.' } });
     }
     const found = resolveRoute(pathname).kind !== 'not-found';
+    const pages = pagesIn[languageOfPath(pathname)];
     return sendDocument(request, reply, found ? pages.home : pages.notFound, {
       status: found ? 200 : 404,
       cacheControl: REVALIDATE,

@@ -8,21 +8,22 @@ import { language } from './language';
 export { productName, showSections } from './content-en';
 export type { CarouselItem, FeatureCard, Statistic } from './content-en';
 
-const words = language === 'es' ? es : en;
+// Each word by its own name (never the whole module as a value), so the bundle keeps only the words its
+// page's script uses, in one language.
 
-export const site = words.site;
-export const shareCard = words.shareCard;
-export const notFoundTitle = words.notFoundTitle;
-export const hero = words.hero;
-export const carousel = words.carousel;
-export const scamStatistics = words.scamStatistics;
-export const simpleSafeLearning = words.simpleSafeLearning;
-export const founderStory = words.founderStory;
-export const howItProtects = words.howItProtects;
-export const realProtection = words.realProtection;
-export const builtForFamilies = words.builtForFamilies;
-export const closingCallToAction = words.closingCallToAction;
-export const notFound = words.notFound;
-export const footer = words.footer;
-export const privacyNotice = words.privacyNotice;
-export const languageSwitch = words.languageSwitch;
+export const site = language === 'es' ? es.site : en.site;
+export const shareCard = language === 'es' ? es.shareCard : en.shareCard;
+export const notFoundTitle = language === 'es' ? es.notFoundTitle : en.notFoundTitle;
+export const hero = language === 'es' ? es.hero : en.hero;
+export const carousel = language === 'es' ? es.carousel : en.carousel;
+export const scamStatistics = language === 'es' ? es.scamStatistics : en.scamStatistics;
+export const simpleSafeLearning = language === 'es' ? es.simpleSafeLearning : en.simpleSafeLearning;
+export const founderStory = language === 'es' ? es.founderStory : en.founderStory;
+export const howItProtects = language === 'es' ? es.howItProtects : en.howItProtects;
+export const realProtection = language === 'es' ? es.realProtection : en.realProtection;
+export const builtForFamilies = language === 'es' ? es.builtForFamilies : en.builtForFamilies;
+export const closingCallToAction = language === 'es' ? es.closingCallToAction : en.closingCallToAction;
+export const notFound = language === 'es' ? es.notFound : en.notFound;
+export const footer = language === 'es' ? es.footer : en.footer;
+export const privacyNotice = language === 'es' ? es.privacyNotice : en.privacyNotice;
+export const languageSwitch = language === 'es' ? es.languageSwitch : en.languageSwitch;

@@ -7,13 +7,14 @@ import * as es from './launch-content-es';
 
 export type { StoreLinkWords } from './launch-content-en';
 
-const words = language === 'es' ? es : en;
+// Each word by its own name (never the whole module as a value), so the bundle keeps only the words its
+// page's script uses, in one language.
 
-export const launchedSite = words.launchedSite;
-export const launchedHero = words.launchedHero;
-export const storeLinks = words.storeLinks;
-export const downloadCallToAction = words.downloadCallToAction;
-export const launchedPrivacyChanges = words.launchedPrivacyChanges;
+export const launchedSite = language === 'es' ? es.launchedSite : en.launchedSite;
+export const launchedHero = language === 'es' ? es.launchedHero : en.launchedHero;
+export const storeLinks = language === 'es' ? es.storeLinks : en.storeLinks;
+export const downloadCallToAction = language === 'es' ? es.downloadCallToAction : en.downloadCallToAction;
+export const launchedPrivacyChanges = language === 'es' ? es.launchedPrivacyChanges : en.launchedPrivacyChanges;
 
 /** The privacy notice's text with the launched page's changes made (each names the exact words it replaces). */
 export function withLaunchedChanges(text: string, changes = launchedPrivacyChanges): string {

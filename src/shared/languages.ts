@@ -64,3 +64,22 @@ export type Wide<T> = T extends string
  * other language, is offered it: the page is marked, and its offer shows (never a redirect).
  */
 export const LANGUAGE_HEAD_SCRIPT = `(function(){try{var d=document.documentElement,h=d.lang==="es"?"es":"en",p=location.pathname,c=localStorage.getItem("${LANGUAGE_STORAGE_KEY}");if(c==="es"||c==="en"){if(c!==h&&(p==="/"||p==="/es"||p==="/es/"))location.replace((c==="es"?"/es/":"/")+location.search+location.hash);return}var l=((navigator.languages&&navigator.languages[0])||navigator.language||"").toLowerCase().split("-")[0];if(l!==h&&(l==="es"||l==="en"))d.setAttribute("data-language-offer","")}catch(e){}})();`;
+
+/**
+ * The language a browser asks for first among ours (an Accept-Language header), for a page that
+ * names no person (a link that no longer works): "es-MX,es;q=0.9,en;q=0.8" is Spanish. English when
+ * it asks for none of ours. Reads at most the first 20 entries.
+ */
+export function preferredLanguage(acceptLanguage: string | undefined): Language {
+  if (!acceptLanguage) return DEFAULT_LANGUAGE;
+  let best: { language: Language; weight: number } | undefined;
+  for (const entry of acceptLanguage.slice(0, 1000).split(',').slice(0, 20)) {
+    const [tag = '', ...parameters] = entry.trim().split(';');
+    const primary = tag.trim().toLowerCase().split('-')[0];
+    const q = parameters.map((parameter) => /^\s*q=([0-9.]+)\s*$/i.exec(parameter)?.[1]).find(Boolean);
+    const weight = q === undefined ? 1 : Number(q);
+    if (!isLanguage(primary) || !(weight > 0)) continue;
+    if (!best || weight > best.weight) best = { language: primary, weight };
+  }
+  return best?.language ?? DEFAULT_LANGUAGE;
+}

@@ -2,11 +2,12 @@
 // written from the broadcast's parts with the person's links and the log's headers and handed to the
 // SMTP pool as it is, the text handed to Twilio with its status callback, and the batch's outcomes
 // written to the outbox, patiently.
+import type { Language } from '../../shared/languages.js';
 import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { Channel } from '../db/message-channels.js';
-import type { Broadcast } from '../db/broadcasts-repository.js';
+import { contentIn, type Broadcast } from '../db/broadcasts-repository.js';
 import type { OutboxRepository } from '../db/outbox-repository.js';
 import type { ClaimedMessage, Outcome } from '../db/outbox-rows.js';
 import type { Recipient } from '../db/broadcast-recipients-repository.js';
@@ -77,16 +78,17 @@ export async function sendBroadcastEmail(
   return providerIdFrom(sent.response) ?? messageId;
 }
 
+/** The broadcast's text, in the person's language. */
 export async function sendBroadcastText(
   dispatch: Dispatch,
   broadcast: Broadcast,
-  phone: string,
+  person: { phone: string; language: Language },
   outgoing: OutgoingMessage | undefined,
 ): Promise<string> {
   if (!dispatch.sms) throw new SmsSendError(notSetUp(['sms']), { kind: 'sender', reason: notSetUp(['sms']) });
   const sent = await dispatch.sms.send({
-    to: toE164(phone),
-    body: broadcast.content.sms,
+    to: toE164(person.phone),
+    body: contentIn(broadcast.content, person.language).sms,
     ...(outgoing ? { statusCallback: outgoing.statusCallback } : {}),
   });
   return sent.id;

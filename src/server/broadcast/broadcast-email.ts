@@ -2,6 +2,8 @@
 // here (quoted-printable parts, encoded headers) and handed to the SMTP pool as it is. nodemailer's
 // own composer costs about 0.7 ms of CPU per message, this about 0.1 ms: with two senders on two
 // cores that is the difference between under and over 1,000 emails a second (docs/performance.md).
+import { LANGUAGES, type Language } from '../../shared/languages.js';
+import { contentIn, type Broadcast } from '../db/broadcasts-repository.js';
 import libmime from 'libmime';
 import { encode as encodeQuotedPrintable, wrap } from 'libqp';
 import { randomPart } from '../messaging/random-pool.js';
@@ -223,4 +225,19 @@ export function broadcastEmailWriter(
       '',
     ].join('\r\n');
   };
+}
+
+/** A writer for each language: each person's email is written from the broadcast in theirs (issue 45). */
+export type EmailWriters = Record<Language, (email: PersonalEmail) => string>;
+
+export function emailWriters(
+  broadcast: Pick<Broadcast, 'content'>,
+  headers: Omit<BroadcastEmailHeaders, 'subject'>,
+): EmailWriters {
+  return Object.fromEntries(
+    LANGUAGES.map((language) => {
+      const content = contentIn(broadcast.content, language);
+      return [language, broadcastEmailWriter({ ...headers, subject: content.subject }, content)];
+    }),
+  ) as EmailWriters;
 }

@@ -14,7 +14,7 @@ import type { SenderInfo } from '../db/broadcast-senders-repository.js';
 import { CHANNELS, type Channel } from '../db/message-channels.js';
 import type { PauseCause } from '../db/broadcast-pauses.table.js';
 import { messageLogEntry, recordPatiently, sendBroadcastEmail, sendBroadcastText } from './broadcast-dispatch.js';
-import { broadcastEmailWriter } from './broadcast-email.js';
+import { emailWriters, type EmailWriters } from './broadcast-email.js';
 import { changeState, senderIsDead } from './broadcast-rules.js';
 import { EXCLUSION_WORDS, exclusionOf } from './eligibility.js';
 import {
@@ -191,15 +191,12 @@ export class BroadcastSender {
 
   private async channelLoop(broadcast: Broadcast, channel: Channel): Promise<void> {
     const inFlight = new Set<Promise<void>>();
-    const writeEmail = broadcastEmailWriter(
-      {
-        from: this.options.mailFrom ?? '',
-        subject: broadcast.content.subject,
-        listId: this.options.listId,
-        listName: this.options.listName,
-      },
-      broadcast.content,
-    );
+    // One writer per language: each person gets the broadcast in theirs (issue 45).
+    const writeEmail = emailWriters(broadcast, {
+      from: this.options.mailFrom ?? '',
+      listId: this.options.listId,
+      listName: this.options.listName,
+    });
     this.looping.add(channel);
     try {
       await this.sendWhileAllowed(broadcast, channel, inFlight, writeEmail);
@@ -216,7 +213,7 @@ export class BroadcastSender {
     broadcast: Broadcast,
     channel: Channel,
     inFlight: Set<Promise<void>>,
-    writeEmail: ReturnType<typeof broadcastEmailWriter>,
+    writeEmail: EmailWriters,
   ): Promise<void> {
     const { store } = this.options;
     while (!this.stopping) {
@@ -278,7 +275,7 @@ export class BroadcastSender {
     broadcast: Broadcast,
     channel: Channel,
     claimed: ClaimedMessage[],
-    writeEmail: ReturnType<typeof broadcastEmailWriter>,
+    writeEmail: EmailWriters,
   ): Promise<void> {
     const { store, subscriptions } = this.options;
     const people = await store.broadcastRecipients.recipients(claimed.map((message) => message.signupId));
@@ -379,7 +376,7 @@ export class BroadcastSender {
     channel: Channel,
     message: ClaimedMessage,
     person: Recipient,
-    writeEmail: ReturnType<typeof broadcastEmailWriter>,
+    writeEmail: EmailWriters,
     outgoing: OutgoingMessage | undefined,
   ): Promise<Outcome> {
     const token = outgoing?.token;
@@ -399,8 +396,8 @@ export class BroadcastSender {
     try {
       const providerId =
         channel === 'email'
-          ? await sendBroadcastEmail(this.options, broadcast, message, person, writeEmail, outgoing)
-          : await sendBroadcastText(this.options, broadcast, person.phone, outgoing);
+          ? await sendBroadcastEmail(this.options, broadcast, message, person, writeEmail[person.language], outgoing)
+          : await sendBroadcastText(this.options, broadcast, person, outgoing);
       this.latency.add(performance.now() - started);
       const health = this.health[channel];
       health.lastSuccessAt = Date.now();

@@ -1,7 +1,9 @@
 // The launch-day broadcasts (docs/launch-day.md): the launch news and the beta invitation, each as
 // an email (plain text and HTML) and a text message. Rendered once when a broadcast is created, so
 // what the owner previewed is what goes out; each person's own links go in at sending time.
-import { broadcastWords } from '../messaging/message-words.js';
+import { LANGUAGES, type Language } from '../../shared/languages.js';
+import type { BroadcastContent } from '../db/broadcasts-repository.js';
+import { broadcastWordsIn } from '../messaging/message-words.js';
 import type { LaunchConfig } from '../config.js';
 import { escapeHtml, renderEmailParts, shownAddress } from '../messaging/email-templates.js';
 import { senderLine } from '../../shared/public-config.js';
@@ -46,15 +48,34 @@ export function templateProblems(template: BroadcastTemplate, launch: LaunchConf
   return needs.filter(([, value]) => !value).map(([name]) => name);
 }
 
+/** The broadcast in every language the site speaks (issue 45): English, and each other as a translation. */
+export function renderBroadcastContent(
+  template: BroadcastTemplate,
+  settings: { siteUrl: string; postalAddress?: string | undefined },
+): BroadcastContent {
+  const translations = Object.fromEntries(
+    LANGUAGES.filter((language) => language !== 'en').map((language) => [
+      language,
+      renderBroadcast(template, { ...settings, language }),
+    ]),
+  );
+  return { ...renderBroadcast(template, { ...settings, language: 'en' }), translations };
+}
+
 export function renderBroadcast(
   template: BroadcastTemplate,
-  { siteUrl, postalAddress }: { siteUrl: string; postalAddress?: string | undefined },
+  {
+    siteUrl,
+    postalAddress,
+    language = 'en',
+  }: { siteUrl: string; postalAddress?: string | undefined; language?: Language },
 ): RenderedBroadcast {
-  const words = broadcastWords[template];
-  const common = broadcastWords;
+  const common = broadcastWordsIn[language];
+  const words = common[template];
   const ios = `${siteUrl}${STORE_PATHS[template].ios}`;
   const android = `${siteUrl}${STORE_PATHS[template].android}`;
   const { text, html } = renderEmailParts({
+    language,
     subject: words.subject,
     heading: words.heading,
     body: [

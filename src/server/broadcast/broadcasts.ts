@@ -14,7 +14,8 @@ import type { Subscriptions, SubscriptionsStore } from '../consent/subscriptions
 import type { SentMessagesRepository } from '../db/sent-messages-repository.js';
 import type { MessageHealthRepository } from '../db/message-health-repository.js';
 import type { RestoreMarksRepository } from '../db/restore-marks-repository.js';
-import type { Broadcast, BroadcastSegment } from '../db/broadcasts-repository.js';
+import { contentIn, type Broadcast, type BroadcastSegment, type MessageContent } from '../db/broadcasts-repository.js';
+import type { Language } from '../../shared/languages.js';
 import type { BroadcastDb } from '../db/open-database.js';
 import type { Recipient } from '../db/broadcast-recipients-repository.js';
 import type { AudienceConfirmation } from '../db/broadcasts.table.js';
@@ -28,7 +29,7 @@ import type { BroadcastSenderOptions } from './broadcast-sender-options.js';
 import {
   BROADCAST_TEMPLATES,
   personalise,
-  renderBroadcast,
+  renderBroadcastContent,
   templateProblems,
   type BroadcastTemplate,
 } from './broadcast-templates.js';
@@ -174,7 +175,7 @@ export class Broadcasts {
       throw new BroadcastError(
         'The launch and beta emails must carry your postal address (a street address, PO box or registered private mailbox): set MAIL_POSTAL_ADDRESS and try again.',
       );
-    const content = renderBroadcast(template, {
+    const content = renderBroadcastContent(template, {
       siteUrl: this.config.siteUrl,
       postalAddress: this.config.messaging.postalAddress,
     });
@@ -257,26 +258,30 @@ export class Broadcasts {
     return report;
   }
 
-  /** The broadcast's messages as one person would get them, with links that name nobody. */
-  preview(broadcast: Broadcast): { subject: string; text: string; html: string; sms: string } {
+  /** The broadcast's messages as one person in `language` would get them, with links that name nobody. */
+  preview(broadcast: Broadcast, language: Language = 'en'): MessageContent {
     const urls = manageUrls(this.links, this.config.siteUrl, NOBODY);
-    const parts = personalise(broadcast.content, {
+    const content = contentIn(broadcast.content, language);
+    const parts = personalise(content, {
       preferencesUrl: urls.preferences,
       unsubscribeUrl: urls.unsubscribe,
     });
-    return { subject: broadcast.content.subject, ...parts, sms: broadcast.content.sms };
+    return { subject: content.subject, ...parts, sms: content.sms };
   }
 
-  /** One real message to the owner: "[Test]" before the subject, links that name nobody, nothing recorded. */
-  async test(broadcast: Broadcast, to: string, transports: Transports): Promise<string> {
+  /**
+   * One real message to the owner, as a person in `language` gets it: "[Test]" before the subject,
+   * links that name nobody, nothing recorded.
+   */
+  async test(broadcast: Broadcast, to: string, transports: Transports, language: Language = 'en'): Promise<string> {
+    const preview = this.preview(broadcast, language);
     if (to.includes('@')) {
       if (!transports.email || !this.config.messaging.email) throw new BroadcastError(notSetUp(['email']));
-      const preview = this.preview(broadcast);
       const from = this.config.messaging.email.from;
       const messageId = `broadcast-${broadcast.id}.test-${Date.now()}@${messageIdDomain(from)}`;
       const write = broadcastEmailWriter({
         from,
-        subject: `[Test] ${broadcast.content.subject}`,
+        subject: `[Test] ${preview.subject}`,
         ...listIdentity(this.config.siteUrl),
       });
       const unsubscribeUrl = manageUrls(this.links, this.config.siteUrl, NOBODY).unsubscribe;
@@ -315,7 +320,7 @@ export class Broadcasts {
     });
     const { id } = await transports.sms.send({
       to: toE164(to),
-      body: broadcast.content.sms,
+      body: preview.sms,
       ...(outgoing ? { statusCallback: outgoing.statusCallback } : {}),
     });
     if (outgoing) await this.log?.sent(outgoing.token, { providerId: id });

@@ -1,6 +1,6 @@
 // The confirmation email and its one reminder, as the two mailers send them: the person's own links,
 // the day their details are deleted without a yes, and a record in the message log, so what comes
-// back about it finds it.
+// back about it finds it. Each in the person's language (signups.language).
 import type { Subscriber } from '../db/subscribers-repository.js';
 import type { EmailSender } from '../messaging/email-sender.js';
 import { renderComeBackEmail, renderConfirmationEmail, renderReminderEmail } from '../messaging/email-templates.js';
@@ -33,7 +33,7 @@ export interface ConfirmationEmailParts {
  */
 export function sendConfirmationEmail(
   parts: ConfirmationEmailParts,
-  subscriber: Pick<Subscriber, 'id' | 'email' | 'referralCode'>,
+  subscriber: Pick<Subscriber, 'id' | 'email' | 'referralCode' | 'language'>,
   kind: 'confirm' | 'reminder' | { comeBack: ComeBackBecause },
   deleteOn: string,
 ): Promise<RecordedSend> {
@@ -41,6 +41,7 @@ export function sendConfirmationEmail(
   const reminder = kind === 'confirm' && parts.reminderDays ? parts.reminderDays : undefined;
   const urls = linkUrls(links, siteUrl, subscriber.id);
   const common = {
+    language: subscriber.language,
     confirmUrl: urls.confirm,
     preferencesUrl: urls.preferences,
     unsubscribeUrl: urls.unsubscribe,
@@ -55,7 +56,7 @@ export function sendConfirmationEmail(
           ...common,
           ...(reminder ? { reminderInDays: reminder } : {}),
           // The confirmation email says how to pass it on; the reminder keeps to its one question.
-          ...(kind === 'confirm' ? { shareUrl: shareUrl(siteUrl, subscriber.referralCode) } : {}),
+          ...(kind === 'confirm' ? { shareUrl: shareUrl(siteUrl, subscriber.referralCode, subscriber.language) } : {}),
         });
   return sendRecordedEmail(
     { email, log },

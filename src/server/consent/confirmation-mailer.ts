@@ -162,7 +162,7 @@ export class ConfirmationMailer {
       subscriber,
       ask.kind === 'confirm' ? 'confirm' : { comeBack: ask.because },
       // Counted from the later of their latest sign-up and now, as the deletion counts it.
-      deletionDay(latest(subscriber.lastSeenAt, this.options.now().toISOString()), retentionDays),
+      deletionDay(latest(subscriber.lastSeenAt, this.options.now().toISOString()), retentionDays, subscriber.language),
     );
     if (!result.sent) {
       const { verdict, answer } = result;

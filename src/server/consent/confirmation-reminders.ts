@@ -86,7 +86,7 @@ async function remindOne(options: ReminderOptions, id: string): Promise<keyof Re
     options,
     subscriber,
     'reminder',
-    deletionDay(latest(subscriber.lastSeenAt, subscriber.confirmationSentAt), options.retentionDays),
+    deletionDay(latest(subscriber.lastSeenAt, subscriber.confirmationSentAt), options.retentionDays, subscriber.language),
   );
   if (result.sent) return 'sent';
   const { verdict, answer } = result;

@@ -13,7 +13,7 @@ import { JOINING_TEXT_LATER_MS } from '../db/joining-texts-repository.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import { feedbackId, type MessageLog } from '../messaging/message-log.js';
-import { messageWords } from '../messaging/message-words.js';
+import { messageWordsIn } from '../messaging/message-words.js';
 import { verdictOf } from '../messaging/send-failure.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
 import type { TextProof } from './contact-rule.js';
@@ -152,7 +152,7 @@ export class JoiningTexter {
     try {
       const sent = await sms.send({
         to: number.e164,
-        body: messageWords.sms.joining[textProof],
+        body: messageWordsIn[person.language].sms.joining[textProof],
         ...(outgoing ? { statusCallback: outgoing.statusCallback } : {}),
       });
       if (outgoing) await log?.sent(outgoing.token, { providerId: sent.id });

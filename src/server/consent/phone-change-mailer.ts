@@ -97,6 +97,7 @@ async function askOne(options: PhoneChangeMailerOptions, id: string, now: Date):
   const manage = manageUrls(links, siteUrl, subscriber.id);
   const ends = distinctEnds(change.to, subscriber.phone);
   const message = renderPhoneChangeEmail({
+    language: subscriber.language,
     changeUrl: phoneChangeUrl(links, siteUrl, subscriber.id, change.to),
     preferencesUrl: manage.preferences,
     unsubscribeUrl: manage.unsubscribe,
@@ -104,7 +105,7 @@ async function askOne(options: PhoneChangeMailerOptions, id: string, now: Date):
     newEnd: ends.next,
     currentEnd: ends.current,
     // The last whole day inside the window.
-    until: deletionDay(change.at, PHONE_CHANGE_DAYS - 1),
+    until: deletionDay(change.at, PHONE_CHANGE_DAYS - 1, subscriber.language),
     postalAddress: options.postalAddress,
   });
   const result = await sendRecordedEmail(

@@ -1,13 +1,15 @@
 // POST /api/sms/inbound: the text provider's webhook for replies. STOP and the other stop words end
 // texts to that number, START or UNSTOP brings them back, YES (Y, SÍ) says yes to texts (decision
-// 041), HELP says who we are. Only requests that carry the provider's signature are read, each text
+// 041), HELP says who we are; each in English or Spanish (ALTO, NO MÁS, AYUDA, SÍ …), answered in the
+// language of the word (issue 45). Only requests that carry the provider's signature are read, each text
 // once (by its provider id: a replayed START cannot undo a later STOP); the text itself is never stored.
 import formBody from '@fastify/formbody';
 import type { FastifyPluginAsync } from 'fastify';
-import { messageWords } from '../messaging/message-words.js';
+import type { Language } from '../../shared/languages.js';
+import { messageWordsIn } from '../messaging/message-words.js';
 import { AppError } from '../errors.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
-import { smsKeyword } from './sms-keywords.js';
+import { readSmsKeyword } from './sms-keywords.js';
 import { withoutAddresses } from '../messaging/log-safe.js';
 import { feedbackId, type MessageLog } from '../messaging/message-log.js';
 import { verdictOf } from '../messaging/send-failure.js';
@@ -67,27 +69,31 @@ export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (ap
       throw new AppError(403, 'forbidden', 'This request is not signed by the text provider.');
     }
     const inbound = sms.parseInbound(params);
-    const keyword = inbound ? smsKeyword(inbound.body) : undefined;
+    const read = inbound ? readSmsKeyword(inbound.body) : undefined;
+    const keyword = read?.keyword;
     if (keyword && inbound?.id && !(await inboundTexts.firstTime(inbound.id))) {
       request.log.info({ keyword }, 'an inbound text already acted on came again, and was ignored');
       return reply.code(200).type(sms.emptyInboundAnswer.contentType).send(sms.emptyInboundAnswer.body);
     }
     let answer: string | string[] | undefined;
+    // The word's language; START has none of its own: the language the number signed up in.
+    const language: Language = read?.language ?? (inbound ? await subscriptions.languageOfNumber(inbound.from) : 'en');
+    const words = messageWordsIn[language].sms;
     if (inbound && keyword === 'stop') {
       const people = await subscriptions.stopTexts(inbound.from);
       request.log.info({ people }, 'texts stopped by a STOP reply');
-      answer = messageWords.sms.stopped;
+      answer = words.stopped;
     } else if (inbound && keyword === 'start') {
       const people = await subscriptions.startTexts(inbound.from);
       request.log.info({ people }, 'texts started again by a START reply');
-      answer = messageWords.sms.started;
+      answer = words.started;
     } else if (inbound && keyword === 'yes') {
       const { confirmed, onList } = await subscriptions.confirmTexts(inbound.from);
       request.log.info({ people: confirmed }, 'texts confirmed by a YES reply');
       // Said only to a number someone on the list gave with texts on (after a STOP, START undoes it).
-      if (onList) answer = messageWords.sms.confirmed;
+      if (onList) answer = words.confirmed;
     } else if (inbound && keyword === 'help') {
-      answer = messageWords.sms.help(contact, sender);
+      answer = words.help(contact, sender);
     }
     if (inbound && answer && !silent) {
       const to = inbound.from;

@@ -1,5 +1,6 @@
 // What a person may change about their place on the list, and whether a message may reach them: the
 // one place that turns a choice into stored consent and suppression hashes.
+import type { Language } from '../../shared/languages.js';
 import { emailKey } from '../../shared/signup-schema.js';
 import type { OptOutsRepository, OwnHashes } from '../db/opt-outs-repository.js';
 import type { PhoneChangeQueueRepository } from '../db/phone-change-queue-repository.js';
@@ -36,7 +37,13 @@ export const DAY_MS = 86_400_000;
 export interface SubscriptionsStore {
   subscribers: Pick<
     SubscribersRepository,
-    'subscriber' | 'subscriberByEmailKey' | 'subscribersByPhone' | 'confirm' | 'updatePreferences' | 'changeDetails'
+        | 'subscriber'
+    | 'subscriberByEmailKey'
+    | 'subscribersByPhone'
+    | 'confirm'
+    | 'updatePreferences'
+    | 'changeDetails'
+    | 'changeLanguage'
   >;
   optOuts: Pick<
     OptOutsRepository,
@@ -166,6 +173,11 @@ export class Subscriptions {
     );
   }
 
+  /** The owner changed the language their messages go in (issue 45). */
+  changeLanguage(id: string, language: Language): Promise<Subscriber | undefined> {
+    return this.subscribers.changeLanguage(id, language);
+  }
+
   /**
    * A new number typed on the person's own page: their page's link came by email and may have been
    * forwarded, so the number is not changed here. The address on record is asked with a button, as
@@ -244,6 +256,17 @@ export class Subscriptions {
     const hash = this.phoneHash(e164);
     if (!hash) return 0;
     return this.optOuts.stopTexts(storedForms(e164), { kind: 'phone', hash, reason: 'sms_stop', source });
+  }
+
+  /**
+   * The language to answer this number in when its word has none (START): the one everyone on
+   * record with it signed up in, or English when they differ or nobody has it.
+   */
+  async languageOfNumber(from: string): Promise<Language> {
+    const people = await this.subscribers.subscribersByPhone(storedForms(toE164(from)));
+    const languages = new Set(people.map((person) => person.language));
+    const [only] = languages;
+    return languages.size === 1 && only ? only : 'en';
   }
 
   /** START or UNSTOP from this number: texts on again for those still on the list. */

@@ -22,6 +22,7 @@ export type Recipient = Pick<
   | 'leftAt'
   | 'smsConfirmedAt'
   | 'joiningTextSentAt'
+  | 'language'
 >;
 
 const RECIPIENT_COLUMNS = [
@@ -38,6 +39,7 @@ const RECIPIENT_COLUMNS = [
   'left_at',
   'sms_confirmed_at',
   'joining_text_sent_at',
+  'language',
 ] as const;
 
 function recipientFrom(row: Pick<Selectable<Database['signups']>, (typeof RECIPIENT_COLUMNS)[number]>): Recipient {
@@ -48,6 +50,7 @@ function recipientFrom(row: Pick<Selectable<Database['signups']>, (typeof RECIPI
     betaTesting: isTrue(row.beta_testing),
     lastSeenAt: iso(row.last_seen_at),
     ...messageStanding(row),
+    language: row.language,
   };
 }
 

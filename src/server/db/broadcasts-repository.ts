@@ -1,5 +1,6 @@
 // Launch-day broadcasts: created once with what they send, and their state (decision 023), written
 // once with Kysely for SQLite and PostgreSQL.
+import type { Language } from '../../shared/languages.js';
 import { sql, type Selectable } from 'kysely';
 import { iso, isoOrNull, type Engine } from './column-types.js';
 import type { Database } from './database.js';
@@ -13,12 +14,29 @@ export type BroadcastSegment = (typeof BROADCAST_SEGMENTS)[number];
 /** ready: created, nothing sent yet (or topped up); sending; paused by the owner; finished: nothing left to try. */
 export type BroadcastState = 'ready' | 'sending' | 'paused' | 'finished';
 
-/** What a broadcast sends, fixed when it is created: what was previewed is what goes out. */
-export interface BroadcastContent {
+/** One language's message: the email's subject and parts, and the text. */
+export interface MessageContent {
   subject: string;
   text: string;
   html: string;
   sms: string;
+}
+
+/**
+ * What a broadcast sends, fixed when it is created: what was previewed is what goes out. Its own
+ * fields are the English; `translations` holds the same message in each other language (issue 45),
+ * each person getting theirs. A broadcast created before languages came has none: everyone gets the
+ * English it previewed.
+ */
+export interface BroadcastContent extends MessageContent {
+  translations?: Partial<Record<Language, MessageContent>>;
+}
+
+/** The message a person in `language` gets from this broadcast. */
+export function contentIn(content: BroadcastContent, language: Language): MessageContent {
+  const translated = language === 'en' ? undefined : content.translations?.[language];
+  const { subject, text, html, sms } = translated ?? content;
+  return { subject, text, html, sms };
 }
 
 export interface Broadcast {

@@ -269,4 +269,14 @@ export class SubscribersRepository {
     });
     return this.subscriber(id);
   }
+
+  /**
+   * The owner changed the language their messages go in (issue 45). Not a consent: the owner's audit
+   * log records it. Undefined when nobody has this id.
+   */
+  async changeLanguage(id: string, language: Language): Promise<Subscriber | undefined> {
+    if (!isSignupId(id)) return undefined;
+    await this.context.db.updateTable('signups').set({ language }).where('id', '=', id).execute();
+    return this.subscriber(id);
+  }
 }

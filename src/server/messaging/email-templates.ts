@@ -1,9 +1,12 @@
 // The confirmation email's two parts: plain text, and simple, accessible HTML (large text, strong
 // contrast, real words on links, no images, only our own links). It takes no name on purpose.
+import { DATE_LOCALES, LANGUAGE_TAGS, type Language } from '../../shared/languages.js';
 import { senderLine } from '../../shared/public-config.js';
-import { messageWords } from './message-words.js';
+import { messageWordsIn } from './message-words.js';
 
 export interface ConfirmationEmailInput {
+  /** The person's language (signups.language): the email is written in it. */
+  language: Language;
   confirmUrl: string;
   preferencesUrl: string;
   unsubscribeUrl: string;
@@ -32,7 +35,7 @@ const TEAL = '#0b5563';
 const CREAM = '#fff9f0';
 
 export function renderConfirmationEmail(input: ConfirmationEmailInput): RenderedEmail {
-  const words = messageWords.confirmation;
+  const words = messageWordsIn[input.language].confirmation;
   return askToConfirm(input, {
     subject: words.subject,
     heading: words.heading,
@@ -48,8 +51,9 @@ export function renderConfirmationEmail(input: ConfirmationEmailInput): Rendered
 export function renderComeBackEmail(
   input: Omit<ConfirmationEmailInput, 'reminderInDays' | 'shareUrl'> & { because: 'left' | 'email_off' | 'deleted' },
 ): RenderedEmail {
-  const words = messageWords.comeBack;
+  const words = messageWordsIn[input.language].comeBack;
   const { text, html } = renderEmailParts({
+    language: input.language,
     subject: words.subject,
     heading: words.heading,
     body: [
@@ -62,7 +66,7 @@ export function renderComeBackEmail(
         : []),
       { paragraph: words.notYou },
     ],
-    signature: messageWords.confirmation.signature,
+    signature: messageWordsIn[input.language].confirmation.signature,
     footer: personalFooter(input),
   });
   return { subject: words.subject, text, html };
@@ -70,16 +74,18 @@ export function renderComeBackEmail(
 
 /** The one reminder: the same button, the day the details go, and that no other reminder follows. */
 export function renderReminderEmail(input: ConfirmationEmailInput): RenderedEmail {
-  const words = messageWords.reminder;
+  const words = messageWordsIn[input.language].reminder;
   return askToConfirm(input, {
     subject: words.subject,
     heading: words.heading,
     opening: [{ paragraph: words.intro }],
-    closing: [{ paragraph: messageWords.confirmation.notYou }, { paragraph: words.once }],
+    closing: [{ paragraph: messageWordsIn[input.language].confirmation.notYou }, { paragraph: words.once }],
   });
 }
 
 export interface PhoneChangeEmailInput {
+  /** The person's language (signups.language). */
+  language: Language;
   changeUrl: string;
   preferencesUrl: string;
   unsubscribeUrl: string;
@@ -94,8 +100,9 @@ export interface PhoneChangeEmailInput {
 
 /** A repeat sign-up gave another phone number: the address on record says yes by pressing a button (decision 031). */
 export function renderPhoneChangeEmail(input: PhoneChangeEmailInput): RenderedEmail {
-  const words = messageWords.phoneChange;
+  const words = messageWordsIn[input.language].phoneChange;
   const { text, html } = renderEmailParts({
+    language: input.language,
     subject: words.subject,
     heading: words.heading,
     body: [
@@ -105,7 +112,7 @@ export function renderPhoneChangeEmail(input: PhoneChangeEmailInput): RenderedEm
       { paragraph: words.until(input.until), text: words.untilText(input.until) },
       { paragraph: words.notYou(input.currentEnd) },
     ],
-    signature: messageWords.confirmation.signature,
+    signature: messageWordsIn[input.language].confirmation.signature,
     footer: personalFooter(input),
   });
   return { subject: words.subject, text, html };
@@ -116,18 +123,19 @@ export function latest(a: string, b: string | null | undefined): string {
   return b && Date.parse(b) > Date.parse(a) ? b : a;
 }
 
-/** The day `days` after `from`, in the words the emails use ("December 24, 2026"). */
-export function deletionDay(from: string, days: number): string {
+/** The day `days` after `from`, in the words the emails use ("December 24, 2026"; "24 de diciembre de 2026"). */
+export function deletionDay(from: string, days: number, language: Language = 'en'): string {
   const day = new Date(Date.parse(from) + days * 86_400_000);
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(day);
+  return new Intl.DateTimeFormat(DATE_LOCALES[language], { dateStyle: 'long', timeZone: 'UTC' }).format(day);
 }
 
 function askToConfirm(
   input: ConfirmationEmailInput,
   parts: { subject: string; heading: string; opening: EmailLayout['body']; closing: EmailLayout['body'] },
 ): RenderedEmail {
-  const words = messageWords.confirmation;
+  const words = messageWordsIn[input.language].confirmation;
   const { text, html } = renderEmailParts({
+    language: input.language,
     subject: parts.subject,
     heading: parts.heading,
     body: [
@@ -148,9 +156,9 @@ function askToConfirm(
 
 /** The foot of a message about someone's own sign-up: why they got it, their two links, who sends from where. */
 function personalFooter(
-  input: Pick<ConfirmationEmailInput, 'preferencesUrl' | 'unsubscribeUrl' | 'siteUrl' | 'postalAddress'>,
+  input: Pick<ConfirmationEmailInput, 'preferencesUrl' | 'unsubscribeUrl' | 'siteUrl' | 'postalAddress' | 'language'>,
 ): EmailLayout['footer'] {
-  const words = messageWords.confirmation;
+  const words = messageWordsIn[input.language].confirmation;
   return {
     why: words.footerWhy,
     links: [
@@ -171,6 +179,8 @@ export interface EmailLink {
 
 /** What goes in an email, top to bottom. */
 export interface EmailLayout {
+  /** The language it is written in (the html's lang). */
+  language: Language;
   subject: string;
   heading: string;
   /** Paragraphs (with other words for the plain-text part where the HTML says "press") and buttons. */
@@ -254,7 +264,7 @@ function emailHtml(layout: EmailLayout): string {
         : paragraph(block.paragraph),
   );
   return `<!doctype html>
-<html lang="en" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">
+<html lang="${LANGUAGE_TAGS[layout.language]}" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">
 <head>
 <meta charset="utf-8">
 <!--[if mso]><noscript><xml><o:OfficeDocumentSettings><o:PixelsPerInch>96</o:PixelsPerInch></o:OfficeDocumentSettings></xml></noscript><![endif]-->
@@ -265,8 +275,8 @@ function emailHtml(layout: EmailLayout): string {
 </head>
 <body style="margin:0;padding:0;background:${CREAM};">
 <!--[if mso]><table role="presentation" width="600" align="center" cellpadding="0" cellspacing="0" border="0"><tr><td style="font-family:'Segoe UI',Arial,sans-serif;"><![endif]-->
-<div role="article" aria-label="${escapeHtml(layout.subject)}" lang="en" style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:${INK};">
-<p style="margin:0 0 24px;font-size:22px;font-weight:700;color:${INK};">${escapeHtml(messageWords.product)}</p>
+<div role="article" aria-label="${escapeHtml(layout.subject)}" lang="${LANGUAGE_TAGS[layout.language]}" style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:${INK};">
+<p style="margin:0 0 24px;font-size:22px;font-weight:700;color:${INK};">${escapeHtml(messageWordsIn[layout.language].product)}</p>
 <div style="background:#ffffff;border-radius:12px;padding:28px 20px;">
 <h1 style="margin:0 0 20px;font-size:28px;line-height:1.25;color:${INK};">${escapeHtml(layout.heading)}</h1>
 ${body.join('\n')}

@@ -1,10 +1,16 @@
 // The words of every message we send (emails, text replies) and of the pages their links open
-// (confirm, preferences, unsubscribe). Beside the page's words (src/client/content.ts), so an owner
-// edits words in these two files only (docs/content.md). Plain words, about an 8th-grade level
+// (confirm, preferences, unsubscribe), in English; the Spanish is in message-words-es.ts, in the same
+// shape (issue 45). Beside the page's words (src/client/content-en.ts), so an owner edits words in
+// these files only (docs/content.md). Plain words, about an 8th-grade level
 // (src/server/messaging/email-templates.test.ts checks). Never put anything a visitor typed in here.
+// Each message goes in its person's language: use messageWordsIn[language] and its twins.
 
-import { shareWords } from '../../shared/share-content.js';
+import type { Translated } from '../../shared/languages.js';
+import { shareWordsIn } from '../../shared/share-content.js';
 import { smsSegments } from '../../shared/sms-segments.js';
+import * as spanish from './message-words-es.js';
+
+const shareWords = shareWordsIn.en;
 
 const product = 'ScamSavvy';
 /** The texts a person on the list can get from us at most: the launch text, and the beta one if they asked. */
@@ -222,7 +228,7 @@ export const linkPageWords = {
     smsTakenOff:
       'This phone number was taken off our list (someone using it left the list or deleted their details), so we send it no texts. If it is your number and you want texts, send the word START from it to the number our texts come from.',
     /** Texts on, but the number has not replied YES to our joining text (decision 041). */
-    smsAwaitingYes: (asked: boolean) =>
+    smsAwaitingYes: (asked: boolean): string =>
       asked
         ? 'We texted this number to ask if you want texts. Reply YES to that text to get a text when the app launches.'
         : 'We will text this number to ask if you want texts. Reply YES to that text to get a text when the app launches.',
@@ -315,3 +321,12 @@ export const linkPageWords = {
     preferencesLink: 'Change what we send you',
   },
 };
+
+export type MessageWords = typeof messageWords;
+export type BroadcastWords = typeof broadcastWords;
+export type LinkPageWords = typeof linkPageWords;
+
+/** Each person's messages, in their language. */
+export const messageWordsIn: Translated<MessageWords> = { en: messageWords, es: spanish.messageWords };
+export const broadcastWordsIn: Translated<BroadcastWords> = { en: broadcastWords, es: spanish.broadcastWords };
+export const linkPageWordsIn: Translated<LinkPageWords> = { en: linkPageWords, es: spanish.linkPageWords };

@@ -68,4 +68,6 @@ tr.has-pauses td{border-bottom:0}
 .pause-lines strong{color:var(--error)}
 legend h2{margin:0}
 label.choice{font-weight:700;margin:0}
+label.language-choice{display:flex;align-items:center;gap:0.75rem;min-height:2.75rem}
+label.language-choice input{width:1.5rem;height:1.5rem;margin:0}
 `;

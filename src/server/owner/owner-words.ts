@@ -198,6 +198,13 @@ export const ownerWords = {
     no: 'No',
     firstSignedUp: 'First signed up',
     joinedThrough: 'People who joined through their link',
+    /** Issue 45: the language their emails, texts and pages are in. */
+    language: 'Language of their messages',
+    languageHeading: 'Change the language of their messages',
+    languageIntro:
+      'Their emails, texts and the pages their links open are in this language. It starts as the language of the page they signed up on. Change it when they ask. The change goes in the audit log.',
+    languageButton: 'Save the language',
+    languageChanged: (name: string) => `Saved. Their messages are now in ${name}.`,
     lastSignedUp: 'Last signed up',
     consentVersion: 'Consent text version',
     confirmed: 'Confirmed their email',
@@ -291,6 +298,8 @@ export const ownerWords = {
     signedInDetail: 'With a one-time link',
     /** Which details, never their values. */
     changedDetail: (masked: string, fields: string[]) => `${fields.join(' and ')} of ${masked}`,
+    /** Issue 45: the owner changed the language of someone's messages. */
+    changedLanguage: (masked: string, from: string, to: string) => `Language of ${masked}: ${from} to ${to}`,
     /** `more`: there were more matches than the page shows. */
     searchedDetail: (matches: number, more: boolean) =>
       `By email or phone: ${matches}${more ? '+' : ''} ${matches === 1 && !more ? 'match' : 'matches'}`,

@@ -1,5 +1,6 @@
 // The list: search, one person's record with their consent history, the question before deleting
 // them, and the export buttons.
+import { LANGUAGE_NAMES, LANGUAGES } from '../../shared/languages.js';
 import { number } from '../../shared/plain-numbers.js';
 import { phoneEnd } from '../messaging/phone.js';
 import { NameAndPhoneFields } from '../consent/link-pages/link-page-text-field.js';
@@ -149,7 +150,7 @@ function channelState(optOutAt: string | null, leftAt: string | null): string {
 export interface PersonChange {
   typed?: { name: string; phone: string };
   errors?: { name?: string; phone?: string };
-  done?: 'changed' | 'unchanged';
+  done?: 'changed' | 'unchanged' | 'language';
 }
 
 export function personPage({
@@ -187,12 +188,17 @@ export function personPage({
       ),
     ],
     [personWords.joinedThrough, number(joinedThrough)],
+    [personWords.language, LANGUAGE_NAMES[person.language].english],
   ];
   return renderOwnerPage(
     { title: person.name, ownerEmail, current: 'people' },
     <>
       <h1>{person.name}</h1>
-      {change.done ? <Notice>{change.done === 'changed' ? personWords.changed : personWords.unchanged}</Notice> : null}
+      {change.done === 'language' ? (
+        <Notice>{personWords.languageChanged(LANGUAGE_NAMES[person.language].english)}</Notice>
+      ) : change.done ? (
+        <Notice>{change.done === 'changed' ? personWords.changed : personWords.unchanged}</Notice>
+      ) : null}
       {change.errors ? <Notice kind="error">{personWords.changeProblem}</Notice> : null}
       {asked ? (
         <p>
@@ -256,6 +262,26 @@ export function personPage({
           <p>
             <button type="submit" className="button button--secondary">
               {personWords.changeButton}
+            </button>
+          </p>
+        </form>
+      </section>
+      <section>
+        <h2 id="language-heading">{personWords.languageHeading}</h2>
+        <p>{personWords.languageIntro}</p>
+        <form method="post" action={`/owner/people/${person.id}/language`}>
+          <fieldset>
+            <legend>{personWords.language}</legend>
+            {LANGUAGES.map((language) => (
+              <label key={language} className="choice language-choice">
+                <input type="radio" name="language" value={language} defaultChecked={person.language === language} />
+                <span>{LANGUAGE_NAMES[language].english}</span>
+              </label>
+            ))}
+          </fieldset>
+          <p>
+            <button type="submit" className="button button--secondary">
+              {personWords.languageButton}
             </button>
           </p>
         </form>

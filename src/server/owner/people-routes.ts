@@ -1,5 +1,6 @@
 // Finding a person, their record and consent history, and deleting them; each step is written in
 // the audit log, with the address masked.
+import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '../../shared/languages.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { checkDetails, typedDetails } from '../consent/link-pages/details-form.js';
 import { maskEmail } from '../messaging/mask-email.js';
@@ -7,6 +8,7 @@ import type { Subscriptions } from '../consent/subscriptions.js';
 import { DELETED_PERSON } from '../db/opt-outs-repository.js';
 import type { Db } from '../db/open-database.js';
 import { maskedOnly } from './masked-address.js';
+import { AppError } from '../errors.js';
 import { html } from '../html-reply.js';
 import { ownerWords } from './owner-words.js';
 import {
@@ -75,7 +77,7 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
       signups.joinedThrough(found.id),
     ]);
     const { done } = request.query;
-    const change: PersonChange = done === 'changed' || done === 'unchanged' ? { done } : {};
+    const change: PersonChange = done === 'changed' || done === 'unchanged' || done === 'language' ? { done } : {};
     return html(reply, personPage({ ownerEmail: owner.email, person: found, history, joinedThrough, change }));
   });
 
@@ -119,6 +121,30 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
       });
     // Then the page again, by a GET: reloading it sends nothing twice.
     return reply.redirect(`/owner/people/${found.id}?done=${fields.length > 0 ? 'changed' : 'unchanged'}`, 303);
+  });
+
+  // The language their messages go in (issue 45), when they ask: the audit log names the change.
+  app.post<PersonParams>('/owner/people/:id/language', page, async (request, reply) => {
+    const owner = ownerOf(request);
+    const found = await person(request.params.id);
+    if (!found) return html(reply, personMissingPage(owner.email), 404);
+    const wanted = (request.body as Record<string, unknown> | undefined)?.language;
+    if (!isLanguage(wanted))
+      throw new AppError(400, 'invalid_language', `Pick one of: ${LANGUAGES.map((language) => LANGUAGE_NAMES[language].english).join(', ')}.`);
+    if (wanted !== found.language) {
+      await subscriptions.changeLanguage(found.id, wanted);
+      await audit({
+        ownerEmail: owner.email,
+        action: 'changed_person',
+        subject: found.id,
+        detail: ownerWords.audit.changedLanguage(
+          maskEmail(found.email),
+          LANGUAGE_NAMES[found.language].english,
+          LANGUAGE_NAMES[wanted].english,
+        ),
+      });
+    }
+    return reply.redirect(`/owner/people/${found.id}?done=${wanted !== found.language ? 'language' : 'unchanged'}`, 303);
   });
 
   app.get<PersonParams>('/owner/people/:id/delete', page, async (request, reply) => {

@@ -13,7 +13,9 @@ export interface SignInMailer {
 
 export function signInEmail(link: string, siteUrl: string): { subject: string; text: string; html: string } {
   const words = ownerWords.signInEmail;
+  // The owner's words stay in English (issue 45: the dashboard and commands are English).
   const parts = renderEmailParts({
+    language: 'en',
     subject: words.subject,
     heading: words.heading,
     body: [{ paragraph: words.intro }, { button: { url: link, label: words.button } }, { paragraph: words.notYou }],

@@ -3,7 +3,7 @@
 // for ours.
 import { DEFAULT_TWILIO_API_BASE_URL, type TwilioSmsConfig } from '../messaging-config.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
-import { messageWords } from '../messaging/message-words.js';
+import { messageWordsIn } from '../messaging/message-words.js';
 import { contactFor } from '../messaging/transports.js';
 import { check, type ReadyCheck, type ReadyFacts, type TwilioLookup } from './ready-check.js';
 
@@ -112,7 +112,7 @@ export async function textChecks({ config, twilio }: ReadyFacts): Promise<ReadyC
           'amber',
           'One answer to STOP, START and HELP',
           'SMS_KEYWORD_REPLIES=twilio: Twilio answers them alone, in its words; ours stay silent',
-          `Check in the Twilio Console that its answers are on (Advanced Opt-Out), and give HELP our words: ${messageWords.sms.help(contactFor(config.messaging, config.siteUrl)).join(' ')}`,
+          `Check in the Twilio Console that its answers are on (Advanced Opt-Out), and give HELP our words: ${messageWordsIn.en.sms.help(contactFor(config.messaging, config.siteUrl)).join(' ')} In Spanish (AYUDA; ALTO, PARAR, CANCELAR, BAJA, DETENER and NO MÁS stop texts too): ${messageWordsIn.es.sms.help(contactFor(config.messaging, config.siteUrl)).join(' ')}`,
         )
       : check(
           'texts-keywords',

@@ -32,6 +32,8 @@ export const exportColumns = [
   'leftAt',
   'referralCode',
   'referredBy',
+  // Issue 45: the language their messages go in (last, so the columns before keep their places).
+  'language',
 ] as const satisfies readonly (keyof SignupRecord)[];
 
 /** Characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection list). */

@@ -3,7 +3,8 @@
 // control and the share panel's Copy and phone share sheet, and a page reads and works without it.
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { linkPageWords as words } from '../../messaging/message-words.js';
+import { LANGUAGE_HOMES, LANGUAGE_TAGS, type Language } from '../../../shared/languages.js';
+import { linkPageWordsIn } from '../../messaging/message-words.js';
 import { TEXT_SIZE_HEAD_SCRIPT } from '../../../shared/text-size.js';
 import { TextSizeControl } from '../../../shared/text-size-control.js';
 import { linkPageStyles } from './link-page-styles.js';
@@ -35,9 +36,10 @@ export function PageHead({
   );
 }
 
-function Layout({ title, children }: { title: string; children: ReactNode }) {
+function Layout({ title, language, children }: { title: string; language: Language; children: ReactNode }) {
+  const words = linkPageWordsIn[language];
   return (
-    <html lang="en">
+    <html lang={LANGUAGE_TAGS[language]}>
       <PageHead title={words.pageTitle(title)} robots="noindex" styles={linkPageStyles}>
         {/* Before anything is drawn: the visitor's text size (the CSP names this script's hash). */}
         <script dangerouslySetInnerHTML={{ __html: TEXT_SIZE_HEAD_SCRIPT }} />
@@ -45,8 +47,8 @@ function Layout({ title, children }: { title: string; children: ReactNode }) {
       <body>
         <div className="shell">
           <header>
-            <a href="/">{words.product}</a>
-            <TextSizeControl />
+            <a href={LANGUAGE_HOMES[language]}>{words.product}</a>
+            <TextSizeControl language={language} />
           </header>
           <main>{children}</main>
           <footer>
@@ -58,9 +60,13 @@ function Layout({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** A whole page: `title` names it in the tab; the children start with its h1. */
-export function renderPage(title: string, children: ReactNode): string {
-  const page = renderToStaticMarkup(<Layout title={title}>{children}</Layout>);
+/** A whole page in the person's language: `title` names it in the tab; the children start with its h1. */
+export function renderPage(title: string, children: ReactNode, language: Language): string {
+  const page = renderToStaticMarkup(
+    <Layout title={title} language={language}>
+      {children}
+    </Layout>,
+  );
   return `<!doctype html>${page.replace('</body>', `${LINK_PAGE_SCRIPT_PLACEHOLDER}</body>`)}`;
 }
 

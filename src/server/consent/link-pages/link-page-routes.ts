@@ -3,8 +3,9 @@
 // redirects (303) to the page that says what happened (decisions/019).
 import type { LaunchMessages } from '../launch-message.js';
 import formBody from '@fastify/formbody';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
-import { linkPageWords } from '../../messaging/message-words.js';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { isLanguage, preferredLanguage, type Language } from '../../../shared/languages.js';
+import { linkPageWordsIn } from '../../messaging/message-words.js';
 import type { LinkSigner } from '../../messaging/link-tokens.js';
 import type { Audience } from '../contact-rule.js';
 import type { Subscriptions } from '../subscriptions.js';
@@ -68,8 +69,15 @@ const DONE_STATES = [
   'namePhoneAskedToday',
 ] as const;
 
-const { preferences: words } = linkPageWords;
-const nothingHeldPage = () => noticePage(words.nothingHeldTitle, words.nothingHeld);
+/**
+ * The language of a page that names nobody we hold (a bad link, details already deleted): the one the
+ * browser asks for first among ours. A page about a person is in theirs (signups.language).
+ */
+const browserLanguage = (request: FastifyRequest): Language => preferredLanguage(request.headers['accept-language']);
+const nothingHeldPage = (language: Language) => {
+  const words = linkPageWordsIn[language].preferences;
+  return noticePage(words.nothingHeldTitle, words.nothingHeld, language);
+};
 
 type Handlers = Pick<
   LinkPageOptions,
@@ -81,7 +89,7 @@ async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, lau
   forms.get<TokenParams>('/confirm/:token', async (request, reply) => {
     const id = links.verify('confirm', request.params.token);
     const subscriber = id ? await subscriptions.subscriber(id) : undefined;
-    if (!id || !subscriber) return html(reply, badLinkPage(), 404);
+    if (!id || !subscriber) return html(reply, badLinkPage(browserLanguage(request)), 404);
     const state =
       subscriber.leftAt !== null
         ? 'left'
@@ -93,6 +101,7 @@ async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, lau
     return html(
       reply,
       confirmPage({
+        language: subscriber.language,
         state,
         preferencesUrl: preferencesPath(links, id),
         ...(state === 'confirmed' ? { launch: await launch.for(subscriber) } : {}),
@@ -103,7 +112,7 @@ async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, lau
   forms.post<TokenParams>('/confirm/:token', async (request, reply) => {
     const id = links.verify('confirm', request.params.token);
     const subscriber = id ? await subscriptions.subscriber(id) : undefined;
-    if (!id || !subscriber) return html(reply, badLinkPage(), 404);
+    if (!id || !subscriber) return html(reply, badLinkPage(browserLanguage(request)), 404);
     if (subscriber.leftAt !== null || subscriber.emailOptOutAt !== null) {
       // The "come back?" button: only the person, from their own mailbox, undoes their "no".
       await subscriptions.comeBack(subscriber, 'confirm_page');
@@ -161,6 +170,7 @@ async function preferencesRoutes(
     // A leaving or a deletion on the number (someone using it left) is not the phone company's "cannot get texts".
     const smsTakenOff = smsWhy === 'suppressed' && (smsReason === 'left' || smsReason === 'deleted');
     return preferencesPage({
+      language: subscriber.language,
       // The boxes: what they asked for, less what cannot reach them whatever they tick here.
       preferences: {
         ...preferences,
@@ -190,22 +200,26 @@ async function preferencesRoutes(
       phoneEnd: phoneEnd(subscriber.phone),
       path: `/preferences/${token}`,
       // Someone on the list can pass it on; someone who left is not asked to.
-      ...(left ? {} : { shareUrl: shareUrl(siteUrl, subscriber.referralCode) }),
+      ...(left ? {} : { shareUrl: shareUrl(siteUrl, subscriber.referralCode, subscriber.language) }),
       ...(asked ? { askedPhoneEnd: distinctEnds(asked.to, subscriber.phone).next } : {}),
       ...extra,
     });
   }
 
-  forms.get<TokenParams & { Querystring: { done?: string } }>('/preferences/:token', async (request, reply) => {
+  forms.get<TokenParams & { Querystring: { done?: string; lang?: string } }>('/preferences/:token', async (request, reply) => {
     const id = links.verify('manage', request.params.token);
-    if (!id) return html(reply, badLinkPage(), 404);
+    if (!id) return html(reply, badLinkPage(browserLanguage(request)), 404);
     const subscriber = await subscriptions.subscriber(id);
     const { done } = request.query;
     if (!subscriber) {
       // Just deleted, by this page's own button: say it is done. Otherwise the link names nobody: 404.
+      // In the language they had (the deletion's redirect says it), else the browser's.
+      const said = request.query.lang;
+      const language = isLanguage(said) ? said : browserLanguage(request);
+      const words = linkPageWordsIn[language].preferences;
       return done === 'deleted'
-        ? html(reply, noticePage(words.deletedTitle, words.deleted))
-        : html(reply, nothingHeldPage(), 404);
+        ? html(reply, noticePage(words.deletedTitle, words.deleted, language))
+        : html(reply, nothingHeldPage(language), 404);
     }
     const said = DONE_STATES.find((state) => state === done);
     return html(reply, await page(subscriber, request.params.token, said ? { done: said } : {}));
@@ -215,10 +229,11 @@ async function preferencesRoutes(
   // shows the page again with what they typed and what is wrong, and changes nothing.
   forms.post<TokenParams>('/preferences/:token/details', async (request, reply) => {
     const id = links.verify('manage', request.params.token);
-    if (!id) return html(reply, badLinkPage(), 404);
+    if (!id) return html(reply, badLinkPage(browserLanguage(request)), 404);
     const subscriber = await subscriptions.subscriber(id);
-    if (!subscriber) return html(reply, nothingHeldPage(), 404);
+    if (!subscriber) return html(reply, nothingHeldPage(browserLanguage(request)), 404);
     const typed = typedDetails(request.body);
+    const words = linkPageWordsIn[subscriber.language].preferences;
     const checked = checkDetails(typed, { emptyName: 'keep', nothingTyped: words.nothingTyped });
     const refuse = (errors: { name?: string; phone?: string }) =>
       page(subscriber, request.params.token, { detailsForm: { ...typed, errors } }).then((body) =>
@@ -232,12 +247,12 @@ async function preferencesRoutes(
     if (newPhone && !asksPhoneByEmail) return refuse({ phone: words.phoneNeedsEmail });
     const updated =
       name !== undefined ? await subscriptions.changeDetails(id, { name }, 'preferences_page') : subscriber;
-    if (!updated) return html(reply, nothingHeldPage(), 404);
+    if (!updated) return html(reply, nothingHeldPage(browserLanguage(request)), 404);
     // The link came by email: the mailbox is theirs (a new number's own leaving, if any, stays).
     await subscriptions.provenByEmailedLink(updated, 'preferences_page');
     if (!newPhone) return reply.redirect(`/preferences/${request.params.token}?done=details`, 303);
     const asked = await subscriptions.askPhoneChange(updated, newPhone);
-    if (asked === 'missing') return html(reply, nothingHeldPage(), 404);
+    if (asked === 'missing') return html(reply, nothingHeldPage(browserLanguage(request)), 404);
     if (asked === 'asked') onPhoneChangeAsked?.();
     const done =
       name !== undefined
@@ -252,14 +267,14 @@ async function preferencesRoutes(
 
   forms.post<TokenParams>('/preferences/:token', async (request, reply) => {
     const id = links.verify('manage', request.params.token);
-    if (!id) return html(reply, badLinkPage(), 404);
+    if (!id) return html(reply, badLinkPage(browserLanguage(request)), 404);
     const wanted = {
       email: ticked(request.body, 'email'),
       sms: ticked(request.body, 'sms'),
       beta: ticked(request.body, 'beta'),
     };
     const updated = await subscriptions.updatePreferences(id, wanted, 'preferences_page');
-    if (!updated) return html(reply, nothingHeldPage(), 404);
+    if (!updated) return html(reply, nothingHeldPage(browserLanguage(request)), 404);
     // The link came by email: keeping a channel on proves the mailbox and undoes their own leaving.
     if (wanted.email || wanted.sms) await subscriptions.provenByEmailedLink(updated, 'preferences_page');
     // A launch message the owner made already holds theirs for what they now want ("Saved. We will send you…").
@@ -269,22 +284,25 @@ async function preferencesRoutes(
 
   forms.post<TokenParams>('/preferences/:token/leave', async (request, reply) => {
     const id = links.verify('manage', request.params.token);
-    if (!id) return html(reply, badLinkPage(), 404);
-    if (!(await subscriptions.leave(id, 'preferences_page'))) return html(reply, nothingHeldPage(), 404);
+    if (!id) return html(reply, badLinkPage(browserLanguage(request)), 404);
+    if (!(await subscriptions.leave(id, 'preferences_page'))) return html(reply, nothingHeldPage(browserLanguage(request)), 404);
     return reply.redirect(`/preferences/${request.params.token}?done=left`, 303);
   });
 
   forms.post<TokenParams>('/preferences/:token/delete', async (request, reply) => {
     const id = links.verify('manage', request.params.token);
-    if (!id) return html(reply, badLinkPage(), 404);
+    if (!id) return html(reply, badLinkPage(browserLanguage(request)), 404);
     const path = `/preferences/${request.params.token}`;
+    const subscriber = await subscriptions.subscriber(id);
     if ((request.body as Record<string, unknown> | undefined)?.confirm !== 'yes') {
-      if (!(await subscriptions.subscriber(id))) return html(reply, nothingHeldPage(), 404);
-      return html(reply, deleteQuestionPage({ path }));
+      if (!subscriber) return html(reply, nothingHeldPage(browserLanguage(request)), 404);
+      return html(reply, deleteQuestionPage({ path, language: subscriber.language }));
     }
     // Already gone (the button pressed twice) ends on the same page: what they asked for is done.
     await subscriptions.remove(id, 'preferences_page');
-    return reply.redirect(`${path}?done=deleted`, 303);
+    // The page that says so is in their language, which the record no longer holds.
+    const language = subscriber?.language ?? browserLanguage(request);
+    return reply.redirect(`${path}?done=deleted${language === 'en' ? '' : `&lang=${language}`}`, 303);
   });
 }
 
@@ -308,24 +326,24 @@ async function phoneChangeRoutes(forms: FastifyInstance, { subscriptions, links 
     links.verify('phone', token, subscriber.phone) === subscriber.id;
   // A link that is not signed for the change waiting now, nor for the number they have: replaced,
   // stale, or not ours. It says the same either way (and never whether the sign-up exists).
-  const gone = (reply: FastifyReply) => html(reply, phoneChangeGonePage(), 404);
+  const gone = (reply: FastifyReply, language: Language) => html(reply, phoneChangeGonePage(language), 404);
 
   forms.get<TokenParams>('/change-phone/:token', async (request, reply) => {
     const { subscriber, change } = await waiting(request.params.token);
     if (subscriber && !change && madeAlready(request.params.token, subscriber))
       return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
-    if (!subscriber || !change) return gone(reply);
+    if (!subscriber || !change) return gone(reply, subscriber?.language ?? browserLanguage(request));
     const ends = distinctEnds(change.to, subscriber.phone);
-    return html(reply, phoneChangePage({ newEnd: ends.next, currentEnd: ends.current }));
+    return html(reply, phoneChangePage({ newEnd: ends.next, currentEnd: ends.current, language: subscriber.language }));
   });
 
   forms.post<TokenParams>('/change-phone/:token', async (request, reply) => {
     const { subscriber, change } = await waiting(request.params.token);
     if (subscriber && !change && madeAlready(request.params.token, subscriber))
       return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
-    if (!subscriber || !change) return gone(reply);
+    if (!subscriber || !change) return gone(reply, subscriber?.language ?? browserLanguage(request));
     const updated = await subscriptions.applyPhoneChange(subscriber, change.to);
-    if (!updated) return gone(reply);
+    if (!updated) return gone(reply, subscriber.language);
     // The link came by email: the mailbox is theirs (their email is confirmed if it was not). The
     // number is new to this record: a leaving recorded on it stays until they save their choices.
     await subscriptions.provenByEmailedLink(updated, 'phone_change_email');
@@ -347,16 +365,22 @@ async function unsubscribeRoutes(oneClick: FastifyInstance, { subscriptions, lin
   oneClick.get<TokenParams>('/unsubscribe/:token', async (request, reply) => {
     const id = links.verify('manage', request.params.token);
     const subscriber = id ? await subscriptions.subscriber(id) : undefined;
-    if (!id || !subscriber) return html(reply, badLinkPage(), 404);
-    return html(reply, unsubscribePage({ done: false, preferencesUrl: preferencesPath(links, id) }));
+    if (!id || !subscriber) return html(reply, badLinkPage(browserLanguage(request)), 404);
+    return html(
+      reply,
+      unsubscribePage({ done: false, preferencesUrl: preferencesPath(links, id), language: subscriber.language }),
+    );
   });
 
   oneClick.post<TokenParams>('/unsubscribe/:token', async (request, reply) => {
     const id = links.verify('manage', request.params.token);
-    if (!id) return html(reply, badLinkPage(), 404);
-    if (!(await subscriptions.updatePreferences(id, { email: false }, 'one_click_unsubscribe')))
-      return html(reply, badLinkPage(), 404);
-    return html(reply, unsubscribePage({ done: true, preferencesUrl: preferencesPath(links, id) }));
+    if (!id) return html(reply, badLinkPage(browserLanguage(request)), 404);
+    const updated = await subscriptions.updatePreferences(id, { email: false }, 'one_click_unsubscribe');
+    if (!updated) return html(reply, badLinkPage(browserLanguage(request)), 404);
+    return html(
+      reply,
+      unsubscribePage({ done: true, preferencesUrl: preferencesPath(links, id), language: updated.language }),
+    );
   });
 }
 

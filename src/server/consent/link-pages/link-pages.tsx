@@ -1,24 +1,28 @@
 // The short pages the links in messages open: confirm, unsubscribe, and the ones that say a link
-// found nothing. Rendered on the server to static HTML; every word comes from linkPageWords.
+// found nothing. Rendered on the server to static HTML, in the person's language; every word comes
+// from linkPageWordsIn.
+import { LANGUAGE_HOMES, type Language } from '../../../shared/languages.js';
 import type { LaunchMessage } from '../launch-message.js';
-import { linkPageWords as words } from '../../messaging/message-words.js';
+import { linkPageWordsIn } from '../../messaging/message-words.js';
 import { Button, LinkLine, renderPage } from './link-page-layout.js';
 
 /** A page that says one thing, with a link home: a bad link, or a person we hold nothing about. */
-export function noticePage(title: string, text: string): string {
+export function noticePage(title: string, text: string, language: Language): string {
   return renderPage(
     title,
     <>
       <h1>{title}</h1>
       <p>{text}</p>
-      <LinkLine href="/" label={words.home} />
+      <LinkLine href={LANGUAGE_HOMES[language]} label={linkPageWordsIn[language].home} />
     </>,
+    language,
   );
 }
 
 /** A link that is altered, cut short, made for something else, or names someone we no longer hold. */
-export function badLinkPage(): string {
-  return noticePage(words.badLink.title, words.badLink.text);
+export function badLinkPage(language: Language): string {
+  const { badLink } = linkPageWordsIn[language];
+  return noticePage(badLink.title, badLink.text, language);
 }
 
 /**
@@ -31,13 +35,15 @@ export function confirmPage({
   state,
   preferencesUrl,
   launch,
+  language,
 }: {
+  language: Language;
   state: ConfirmState;
   preferencesUrl: string;
   /** What the launch message will do for them (confirmed only): the words say exactly that. */
   launch?: LaunchMessage;
 }): string {
-  const { confirm } = words;
+  const { confirm } = linkPageWordsIn[language];
   if (state === 'unconfirmed')
     return renderPage(
       confirm.title,
@@ -49,6 +55,7 @@ export function confirmPage({
           <Button label={confirm.button} />
         </form>
       </>,
+    language,
     );
   if (state === 'left' || state === 'email_off')
     return renderPage(
@@ -63,6 +70,7 @@ export function confirmPage({
         <p>{confirm.comeBackNotYou}</p>
         <LinkLine href={preferencesUrl} label={confirm.preferencesLink} />
       </>,
+    language,
     );
   const text = launch?.launched
     ? confirm.doneLaunched
@@ -76,11 +84,20 @@ export function confirmPage({
       <p>{text}</p>
       <LinkLine href={preferencesUrl} label={confirm.preferencesLink} />
     </>,
+    language,
   );
 }
 
-export function unsubscribePage({ done, preferencesUrl }: { done: boolean; preferencesUrl: string }): string {
-  const { unsubscribe } = words;
+export function unsubscribePage({
+  done,
+  preferencesUrl,
+  language,
+}: {
+  done: boolean;
+  preferencesUrl: string;
+  language: Language;
+}): string {
+  const { unsubscribe } = linkPageWordsIn[language];
   const title = done ? unsubscribe.doneTitle : unsubscribe.title;
   return renderPage(
     title,
@@ -94,12 +111,21 @@ export function unsubscribePage({ done, preferencesUrl }: { done: boolean; prefe
       )}
       <LinkLine href={preferencesUrl} label={unsubscribe.preferencesLink} />
     </>,
+    language,
   );
 }
 
 /** The button in the email a repeat sign-up with another phone number sent (decision 031). */
-export function phoneChangePage({ newEnd, currentEnd }: { newEnd: string; currentEnd: string }): string {
-  const { phoneChange } = words;
+export function phoneChangePage({
+  newEnd,
+  currentEnd,
+  language,
+}: {
+  newEnd: string;
+  currentEnd: string;
+  language: Language;
+}): string {
+  const { phoneChange } = linkPageWordsIn[language];
   return renderPage(
     phoneChange.title,
     <>
@@ -111,18 +137,20 @@ export function phoneChangePage({ newEnd, currentEnd }: { newEnd: string; curren
         <Button label={phoneChange.button} />
       </form>
     </>,
+    language,
   );
 }
 
 /** That button, once the change is replaced or stale (or a link that is not ours): it changes nothing, and says why. */
-export function phoneChangeGonePage(): string {
-  const { phoneChange } = words;
+export function phoneChangeGonePage(language: Language): string {
+  const { phoneChange, home } = linkPageWordsIn[language];
   return renderPage(
     phoneChange.goneTitle,
     <>
       <h1>{phoneChange.goneTitle}</h1>
       <p>{phoneChange.gone}</p>
-      <LinkLine href="/" label={words.home} />
+      <LinkLine href={LANGUAGE_HOMES[language]} label={home} />
     </>,
+    language,
   );
 }

@@ -1,6 +1,9 @@
 // The preferences page (a box for each kind of message, leave, delete) and the question deleting
-// asks first. Rendered on the server to static HTML; every word comes from linkPageWords.
-import { linkPageWords as words } from '../../messaging/message-words.js';
+// asks first. Rendered on the server to static HTML, in the person's language; every word comes from
+// linkPageWordsIn.
+import type { Language } from '../../../shared/languages.js';
+import { shareWordsIn } from '../../../shared/share-content.js';
+import { linkPageWordsIn } from '../../messaging/message-words.js';
 import type { Preferences } from '../../db/subscribers-repository.js';
 import { Button, renderPage } from './link-page-layout.js';
 import { NameAndPhoneFields } from './link-page-text-field.js';
@@ -9,6 +12,8 @@ import { SharePanel } from '../../../shared/share-panel.js';
 const CHANNELS = ['email', 'sms', 'beta'] as const satisfies readonly (keyof Preferences)[];
 
 export interface PreferencesPageProps {
+  /** Their language (signups.language): the page is written in it. */
+  language: Language;
   /** The boxes: a channel that cannot reach them (a STOP, a bounce) is unticked, whatever the record says. */
   preferences: Preferences;
   /** What we will really send them, by the senders' own rule: said after a save. */
@@ -58,12 +63,14 @@ function textsLine({
   willSend,
   blocked,
   launched,
+  language,
 }: {
   willSend: Preferences;
   blocked: boolean;
   launched: boolean;
+  language: Language;
 }): string {
-  const text = words.preferences;
+  const text = linkPageWordsIn[language].preferences;
   if (launched) return text.textsLaunched;
   if (willSend.sms) return text.textsToNumber;
   // A STOP from this number, a number that cannot get texts, or one that has not said YES: the note by the box says which.
@@ -78,7 +85,9 @@ function StatusMessage({
   launched,
   email,
   askedPhoneEnd,
+  language,
 }: {
+  language: Language;
   done: NonNullable<PreferencesPageProps['done']>;
   willSend: Preferences;
   blocked: boolean;
@@ -87,7 +96,7 @@ function StatusMessage({
   email: string;
   askedPhoneEnd: string | undefined;
 }) {
-  const text = words.preferences;
+  const text = linkPageWordsIn[language].preferences;
   const nameToo = done === 'namePhoneAsked' || done === 'namePhoneAskedToday' ? [text.nameSaved] : [];
   const lines =
     done === 'phoneAsked' || done === 'namePhoneAsked'
@@ -110,7 +119,7 @@ function StatusMessage({
             ? [text.left, text.comeBack]
             : [
                 done === 'phone' ? text.phoneChanged(phoneEnd) : text.detailsSaved(phoneEnd),
-                textsLine({ willSend, blocked, launched }),
+                textsLine({ willSend, blocked, launched, language }),
               ];
   // Present from the start of the page (it follows a redirect): nothing moves when it appears.
   return (
@@ -140,7 +149,9 @@ export function preferencesPage({
   detailsForm,
   shareUrl,
   askedPhoneEnd,
+  language,
 }: PreferencesPageProps): string {
+  const words = linkPageWordsIn[language];
   const text = words.preferences;
   const errors = detailsForm?.errors ?? {};
   return renderPage(
@@ -163,6 +174,7 @@ export function preferencesPage({
       )}
       {done && (
         <StatusMessage
+          language={language}
           done={done}
           willSend={willSend}
           blocked={smsStopped || smsUnreachable || smsTakenOff || smsAwaitingYes !== undefined}
@@ -209,7 +221,7 @@ export function preferencesPage({
         </fieldset>
         <Button label={text.save} />
       </form>
-      {shareUrl && !left && <SharePanel url={shareUrl} headingLevel={2} scripted={false} />}
+      {shareUrl && !left && <SharePanel url={shareUrl} headingLevel={2} scripted={false} words={shareWordsIn[language]} />}
       <section aria-labelledby="details-title">
         <h2 id="details-title">{text.detailsTitle}</h2>
         <p>{text.detailsIntro}</p>
@@ -245,12 +257,13 @@ export function preferencesPage({
         </form>
       </section>
     </>,
+    language,
   );
 }
 
 /** Deleting cannot be undone, so it asks once more (WCAG 3.3.4). */
-export function deleteQuestionPage({ path }: { path: string }): string {
-  const text = words.preferences;
+export function deleteQuestionPage({ path, language }: { path: string; language: Language }): string {
+  const text = linkPageWordsIn[language].preferences;
   return renderPage(
     text.deleteAsk,
     <>
@@ -266,5 +279,6 @@ export function deleteQuestionPage({ path }: { path: string }): string {
         </a>
       </div>
     </>,
+    language,
   );
 }

@@ -11,7 +11,9 @@ import { distinctEnds } from '../src/server/messaging/phone';
 import { twilioSignature } from '../src/server/messaging/twilio-sms-provider';
 import { startSmtpSink, type SmtpSink } from '../src/server/test/smtp-sink';
 import { startTwilioStandIn, type TwilioStandIn } from '../src/server/test/twilio-stand-in';
-import { shareLinks, shareWords } from '../src/shared/share-content';
+import { shareLinks, shareWordsIn } from '../src/shared/share-content';
+
+const shareWords = shareWordsIn.en;
 import { MIN_FORM_TIME_MS, type SignupRecord } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
 import { expectLabelsInNames, expectNoHorizontalOverflow, expectNoViolations } from './support/a11y';
@@ -270,7 +272,10 @@ test("the confirmation email and the preferences page offer the person's own lin
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   await page.goto(preferences);
   await page.getByRole('button', { name: shareWords.button }).click();
-  await expect(page.getByRole('link', { name: shareWords.sms })).toHaveAttribute('href', shareLinks(shareUrl).sms);
+  await expect(page.getByRole('link', { name: shareWords.sms })).toHaveAttribute(
+    'href',
+    shareLinks(shareUrl, shareWords).sms,
+  );
   await page.getByRole('button', { name: shareWords.copy }).click();
   await expect(page.getByRole('status').filter({ hasText: shareWords.copied })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shareUrl);

@@ -5,7 +5,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
-import { shareLinks, shareWords } from '../src/shared/share-content';
+import { shareLinks, shareWordsIn } from '../src/shared/share-content';
+
+const shareWords = shareWordsIn.en;
 import type { SignupRecord } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
 import { expectNoViolations } from './support/a11y';
@@ -99,7 +101,7 @@ test('without it, the button opens a panel: a text message, an email and Copy, e
   await expect(button).toHaveAttribute('aria-expanded', 'false');
   await button.click();
   await expect(button).toHaveAttribute('aria-expanded', 'true');
-  const links = shareLinks(url);
+  const links = shareLinks(url, shareWords);
   await expect(dialog.getByRole('link', { name: shareWords.sms })).toHaveAttribute('href', links.sms);
   await expect(dialog.getByRole('link', { name: shareWords.email })).toHaveAttribute('href', links.email);
   expect(decodeURIComponent(links.sms)).toContain(url);

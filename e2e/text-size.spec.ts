@@ -3,9 +3,9 @@
 // applied before the first paint, and without script the page reads as before with no control.
 // The launched page and the link pages have their own checks (launch-mode.spec.ts, messaging.spec.ts).
 import type { Page } from '@playwright/test';
-import { TEXT_SIZE_STORAGE_KEY, TEXT_SIZES } from '../src/shared/text-size';
+import { TEXT_SIZE_STORAGE_KEY, TEXT_SIZES, textSizeWords } from '../src/shared/text-size';
 import { expect, test } from './fixtures';
-import { expectLabelsInNames, expectNoHorizontalOverflow, expectNoViolations } from './support/a11y';
+import { expectLabelsInNames, expectNoHorizontalOverflow, expectNoViolations, smallTargets } from './support/a11y';
 
 const control = (page: Page) => page.getByRole('group', { name: 'Text size' });
 
@@ -13,36 +13,24 @@ const control = (page: Page) => page.getByRole('group', { name: 'Text size' });
 const rootFontSize = (page: Page) =>
   page.evaluate(() => Number.parseFloat(getComputedStyle(document.documentElement).fontSize));
 
-/** Every visible button, and link on a line of its own, at least 44 × 44 CSS px (WCAG 2.5.5's enhanced size; links inside a sentence are exempt). */
-async function smallTargets(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    Array.from(
-      document.querySelectorAll<HTMLElement>('main a.button, main button, header a, header button, footer button'),
-    )
-      .filter((element) => element.getClientRects().length > 0 && !element.closest('[hidden], .carousel__dots'))
-      .map((element) => ({ element, box: element.getBoundingClientRect() }))
-      .filter(({ box }) => box.height < 44 || box.width < 44)
-      .map(
-        ({ element, box }) => `${element.textContent?.trim() ?? ''} ${Math.round(box.width)}×${Math.round(box.height)}`,
-      ),
-  );
-}
-
 for (const width of [320, 1280]) {
   for (const size of TEXT_SIZES) {
-    test(`${size.name} (${size.percent}%) at ${width} px: axe finds nothing, nothing scrolls sideways, targets stay 44 px`, async ({
+    test(`${textSizeWords.en.names[size.id]} (${size.percent}%) at ${width} px: axe finds nothing, nothing scrolls sideways, targets stay 44 px`, async ({
       page,
     }) => {
       await page.setViewportSize({ width, height: 800 });
       await page.goto('/');
-      const choice = control(page).getByRole('button', { name: `${size.label} ${size.name}`, exact: true });
+      const choice = control(page).getByRole('button', {
+        name: `${size.label} ${textSizeWords.en.names[size.id]}`,
+        exact: true,
+      });
       await choice.click();
       await expect(choice).toHaveAttribute('aria-pressed', 'true');
       expect(await rootFontSize(page)).toBe((16 * size.percent) / 100);
-      await expectNoHorizontalOverflow(page, `${size.name} at ${width} px`);
+      await expectNoHorizontalOverflow(page, `${textSizeWords.en.names[size.id]} at ${width} px`);
       expect(await smallTargets(page)).toEqual([]);
-      await expectLabelsInNames(page, `${size.name} at ${width} px`);
-      await expectNoViolations(page, `${size.name} at ${width} px`);
+      await expectLabelsInNames(page, `${textSizeWords.en.names[size.id]} at ${width} px`);
+      await expectNoViolations(page, `${textSizeWords.en.names[size.id]} at ${width} px`);
     });
   }
 }

@@ -24,7 +24,10 @@ const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&qu
 const SITE_URL = '{{SITE_URL}}';
 
 /** The built index.html of one mode, with its stylesheet inline and its script started after the first paint. */
-function pageTemplate(clientDir, { TEXT_SIZE_HEAD_SCRIPT, LANGUAGE_HEAD_SCRIPT, SHARED_PAGE_STYLES, language, LANGUAGE_TAGS }) {
+function pageTemplate(
+  clientDir,
+  { TEXT_SIZE_HEAD_SCRIPT, LANGUAGE_HEAD_SCRIPT, SHARED_PAGE_STYLES, language, LANGUAGE_TAGS },
+) {
   // The one small stylesheet goes into each page, so the first paint waits for no second request.
   const stylesheet = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)">/;
   const builtTemplate = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
@@ -50,7 +53,8 @@ function pageTemplate(clientDir, { TEXT_SIZE_HEAD_SCRIPT, LANGUAGE_HEAD_SCRIPT, 
       // So is the visitor's language: their kept choice, or the offer of the other page (shared/languages.ts).
       .replace(
         '<meta name="viewport"',
-        () => `<script>${TEXT_SIZE_HEAD_SCRIPT}</script>\n    <script>${LANGUAGE_HEAD_SCRIPT}</script>\n    <meta name="viewport"`,
+        () =>
+          `<script>${TEXT_SIZE_HEAD_SCRIPT}</script>\n    <script>${LANGUAGE_HEAD_SCRIPT}</script>\n    <meta name="viewport"`,
       )
       .replace('<html lang="en">', () => `<html lang="${LANGUAGE_TAGS[language]}">`)
       .replace(stylesheet, () => `<style>${css}${SHARED_PAGE_STYLES.trim()}</style>`)
@@ -62,7 +66,8 @@ function pageTemplate(clientDir, { TEXT_SIZE_HEAD_SCRIPT, LANGUAGE_HEAD_SCRIPT, 
 function languageLinks({ LANGUAGES, LANGUAGE_HOMES, LANGUAGE_TAGS }) {
   return [
     ...LANGUAGES.map(
-      (other) => `<link rel="alternate" hreflang="${LANGUAGE_TAGS[other]}" href="${SITE_URL}${LANGUAGE_HOMES[other]}" />`,
+      (other) =>
+        `<link rel="alternate" hreflang="${LANGUAGE_TAGS[other]}" href="${SITE_URL}${LANGUAGE_HOMES[other]}" />`,
     ),
     `<link rel="alternate" hreflang="x-default" href="${SITE_URL}/" />`,
   ];
@@ -185,6 +190,5 @@ writeFileSync(path.join(dist, 'pages', 'scripts.json'), `${JSON.stringify(server
 // The pages are served by the server's router, never as files, so /index.html cannot bypass it.
 rmSync(path.join(dist, 'client', 'index.html'));
 rmSync(path.join(dist, 'client', '.vite'), { recursive: true, force: true });
-for (const dir of [...OTHER_BUILDS, 'client-link-page'])
-  rmSync(path.join(dist, dir), { recursive: true, force: true });
+for (const dir of [...OTHER_BUILDS, 'client-link-page']) rmSync(path.join(dist, dir), { recursive: true, force: true });
 console.log(`prerendered ${written.join(', ')}`);

@@ -1,4 +1,5 @@
-// Accessibility checks the specs share: axe in a given state, and no sideways scrolling.
+// Accessibility checks the specs share: axe in a given state, no sideways scrolling, names that hold
+// their visible words, and 44 px targets.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
@@ -59,4 +60,19 @@ export async function expectLabelsInNames(page: Page, state: string) {
       .map(({ visible, name }) => `"${visible}" named "${name}"`),
   );
   expect(mismatched, `controls whose name lacks their visible words: ${state}`).toEqual([]);
+}
+
+/** Every visible button, and link on a line of its own, at least 44 × 44 CSS px (WCAG 2.5.5's enhanced size; links inside a sentence are exempt). */
+export async function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(
+      document.querySelectorAll<HTMLElement>('main a.button, main button, header a, header button, footer button'),
+    )
+      .filter((element) => element.getClientRects().length > 0 && !element.closest('[hidden], .carousel__dots'))
+      .map((element) => ({ element, box: element.getBoundingClientRect() }))
+      .filter(({ box }) => box.height < 44 || box.width < 44)
+      .map(
+        ({ element, box }) => `${element.textContent?.trim() ?? ''} ${Math.round(box.width)}×${Math.round(box.height)}`,
+      ),
+  );
 }

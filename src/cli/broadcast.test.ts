@@ -59,14 +59,21 @@ describe('sudo scamsavvy broadcast', () => {
     const created = await run('create', '--name', 'launch', '--template', 'launch');
     expect(created.code).toBe(0);
     expect(created.out).toContain('5 people will get the email.');
+    expect(created.out).toContain('  by language: English 5');
 
     const out = path.join(path.dirname(file), 'preview.html');
     const preview = await run('preview', 'launch', '--out', out);
     expect(preview.code).toBe(0);
-    expect(preview.out).toMatch(/^Subject: ScamSavvy is here/);
+    // Both languages, English first (issue 45): each person gets the one of the page they signed up on.
+    expect(preview.out).toMatch(/^== In English: [^\n]*==\n\nSubject: ScamSavvy is here/);
+    expect(preview.out).toContain(
+      '\n== In Spanish: for people who signed up on the Spanish page ==\n\nSubject: Ya está aquí ScamSavvy',
+    );
     expect(preview.out).toContain('https://scamsavvy.example/app/ios');
-    expect(preview.out).toMatch(/Text message \(\d+ characters, 1 SMS segment, GSM-7\)/);
-    expect(existsSync(out) && readFileSync(out, 'utf8')).toMatch(/^<!doctype html>/);
+    expect(preview.out.match(/Text message \(\d+ characters, 1 SMS segment, GSM-7\)/g)).toHaveLength(2);
+    expect(existsSync(out) && readFileSync(out, 'utf8')).toMatch(/^<!doctype html>\n<html lang="en"/);
+    const spanishFile = path.join(path.dirname(file), 'preview-es.html');
+    expect(existsSync(spanishFile) && readFileSync(spanishFile, 'utf8')).toMatch(/^<!doctype html>\n<html lang="es"/);
 
     const test = await run('test', 'launch', '--to', 'owner@example.com');
     expect(test.code).toBe(0);

@@ -25,8 +25,10 @@ and sends through SMTP_URL and TWILIO_* like the server.
 
   create --name NAME --template launch|beta [--segment all|beta] [--channels email,sms] [--confirmed-only | --include-unconfirmed]
       Takes the recipients now and says how many get what, and why the others do not.
-  preview NAME [--out FILE]      The email as text, an HTML file to open, and the text message.
-  test NAME --to EMAIL|PHONE     Sends one real message to you ("[Test]" in the subject).
+  preview NAME [--out FILE]      The email as text, an HTML file to open, and the text message: in English,
+      then in Spanish (each person gets the one in their language; Spanish HTML in FILE-es.html).
+  test NAME --to EMAIL|PHONE [--language en|es]
+      Sends one real message to you ("[Test]" in the subject), in English unless --language es.
   send NAME [--workers N] [--rate PER_SECOND] [--sms-rate PER_SECOND] [--resend-unknown] [--after-restore] [--not-ready]
       Sends, N sender processes at once (PostgreSQL only), at most PER_SECOND emails a second in all
       (BROADCAST_EMAIL_RATE) and texts (BROADCAST_SMS_RATE). Safe to run again after a crash: it goes on
@@ -65,6 +67,7 @@ export async function main(argv: string[], output: Output = TERMINAL): Promise<n
         'confirmed-only': { type: 'boolean' },
         out: { type: 'string' },
         to: { type: 'string' },
+        language: { type: 'string' },
         workers: { type: 'string' },
         rate: { type: 'string' },
         'sms-rate': { type: 'string' },

@@ -29,7 +29,7 @@ runCli(async (argv) => {
     const now = new Date();
     const [stats, funnel] = await Promise.all([
       store.signups.stats({ days, top, now }),
-      store.events.funnel({ days, now }),
+      store.events.funnel({ days, now, byLanguage: true }),
     ]);
     process.stdout.write(
       `${formatStatsReport(stats, { where, now, days })}\n${formatFunnelReport(funnel, { now, days })}`,

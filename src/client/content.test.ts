@@ -11,7 +11,9 @@ import {
 } from './launch-content';
 import { signupDialog } from './signup-content';
 import { readingGrade } from '../shared/reading-grade';
-import { shareWords } from '../shared/share-content';
+import { shareWordsIn } from '../shared/share-content';
+
+const shareWords = shareWordsIn.en;
 
 describe('plain language (about an 8th-grade reading level)', () => {
   const texts = {

@@ -2,7 +2,13 @@
 // Built once per mode and language (VITE_SITE_MODE, VITE_LANGUAGE, like the page's own bundle), so it
 // renders that mode's page in that language.
 import { StrictMode } from 'react';
-import { LANGUAGE_HEAD_SCRIPT, LANGUAGE_HOMES, LANGUAGES, LANGUAGE_TAGS, OPEN_GRAPH_LOCALES } from '../shared/languages.js';
+import {
+  LANGUAGE_HEAD_SCRIPT,
+  LANGUAGE_HOMES,
+  LANGUAGES,
+  LANGUAGE_TAGS,
+  OPEN_GRAPH_LOCALES,
+} from '../shared/languages.js';
 import { SHARED_PAGE_STYLES } from '../shared/page-styles.js';
 import { TEXT_SIZE_HEAD_SCRIPT } from '../shared/text-size.js';
 import { renderToString } from 'react-dom/server';

@@ -12,7 +12,8 @@ export const launchedSite: typeof En.launchedSite = {
 export const launchedHero: typeof En.launchedHero = {
   heading: `¡Ya está aquí ${productName}!`,
   getIt: 'Descargue hoy la aplicación en su teléfono:',
-  whichStore: '¿No sabe cuál es la suya? Un iPhone o un iPad usa el App Store. Casi todos los demás teléfonos usan Google Play.',
+  whichStore:
+    '¿No sabe cuál es la suya? Un iPhone o un iPad usa el App Store. Casi todos los demás teléfonos usan Google Play.',
 };
 
 export const storeLinks: typeof En.storeLinks = {
@@ -31,7 +32,10 @@ export const downloadCallToAction: typeof En.downloadCallToAction = {
 /** The Spanish privacy notice once launched: each change names the exact words it replaces. */
 export const launchedPrivacyChanges: typeof En.launchedPrivacyChanges = [
   ['Cuando se apunta', 'Si se apuntó'],
-  ['las visitas a la página, el desplazamiento y los pasos para apuntarse', 'las visitas a la página, el desplazamiento y los toques en los botones de las tiendas'],
+  [
+    'las visitas a la página, el desplazamiento y los pasos para apuntarse',
+    'las visitas a la página, el desplazamiento y los toques en los botones de las tiendas',
+  ],
   [
     ' Si otra persona escribe su correo o su número en esta página, eso no cambia nada: solo usted puede cambiarlo, con el botón del único correo que le enviamos entonces, o enviando START por mensaje.',
     ' Solo usted puede cambiarlo: desde su propia página (hay un enlace en cada correo), o enviando START por mensaje.',

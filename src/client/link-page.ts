@@ -13,7 +13,9 @@ const panel = document.querySelector('[data-share]');
 if (panel) {
   wireShare(panel, (method) => {
     const page_language = document.documentElement.lang === 'es' ? 'es' : 'en';
-    const batch: EventBatch = { events: [{ name: 'share', params: { page_name: 'preferences', page_language, method } }] };
+    const batch: EventBatch = {
+      events: [{ name: 'share', params: { page_name: 'preferences', page_language, method } }],
+    };
     beaconTransport.send(EVENTS_ENDPOINT, JSON.stringify(batch));
   });
 }

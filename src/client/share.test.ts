@@ -12,7 +12,9 @@ const url = 'https://scamsavvy.example/?ref=7kq2m9x4hz3p';
 
 /** The panel as the preferences page sends it (no script yet), wired, and what it reported. */
 function panel() {
-  document.body.innerHTML = renderToStaticMarkup(createElement(SharePanel, { url, headingLevel: 2, scripted: false, words: shareWords }));
+  document.body.innerHTML = renderToStaticMarkup(
+    createElement(SharePanel, { url, headingLevel: 2, scripted: false, words: shareWords }),
+  );
   const root = document.querySelector('[data-share]') as HTMLElement;
   const shared: string[] = [];
   wireShare(root, (method) => shared.push(method));

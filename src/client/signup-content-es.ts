@@ -1,5 +1,6 @@
 // The sign-up dialog's words in Spanish: the same shape as signup-content-en.ts (the dialog imports
 // signup-content.ts, which picks the build's language).
+import { signupMessagesIn } from '../shared/signup-schema.js';
 import { productName } from './content-en';
 import type * as En from './signup-content-en';
 
@@ -29,18 +30,7 @@ export const signupDialog: typeof En.signupDialog = {
   errorSummaryTitle: 'Hay un problema',
   trapLabel: 'Deje esta casilla vacía',
   errorPrefix: 'Error:',
-  validation: {
-    nameRequired: 'Escriba su nombre',
-    nameTooShort: 'El nombre debe tener al menos 2 letras',
-    nameTooLong: 'El nombre debe tener 100 letras o menos',
-    phoneRequired: 'Escriba su número de teléfono',
-    phoneInvalid: 'Escriba un número de teléfono válido',
-    emailRequired: 'Escriba su correo electrónico',
-    emailInvalid: 'Escriba un correo electrónico válido',
-    betaTestingInvalid: 'La versión de prueba debe ser sí o no',
-    controlCharacters: 'Quite los caracteres de control ocultos',
-    notText: 'Escriba un texto',
-  },
+  validation: signupMessagesIn.es,
   saveFailed:
     'Lo sentimos, no pudimos apuntarle ahora mismo. No se perdió nada de lo que escribió. Vuelva a intentarlo en un momento.',
   success: {

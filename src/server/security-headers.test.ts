@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import { LANGUAGE_HEAD_SCRIPT } from '../shared/languages.js';
 import { TEXT_SIZE_HEAD_SCRIPT } from '../shared/text-size.js';
 import { HSTS, PERMISSIONS_POLICY } from './security-headers.js';
 import { buildTestApp } from './test/build-test-app.js';
@@ -25,7 +26,9 @@ describe('security headers', () => {
     const csp = directives(String(response.headers['content-security-policy']));
     expect(csp.get('default-src')).toEqual(["'self'"]);
     const textSizeHash = `'sha256-${createHash('sha256').update(TEXT_SIZE_HEAD_SCRIPT).digest('base64')}'`;
-    expect(csp.get('script-src')).toEqual(["'self'", textSizeHash]);
+    // And the landing pages' language line (issue 45), by its hash.
+    const languageHash = `'sha256-${createHash('sha256').update(LANGUAGE_HEAD_SCRIPT).digest('base64')}'`;
+    expect(csp.get('script-src')).toEqual(["'self'", textSizeHash, languageHash]);
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     expect(csp.get('object-src')).toEqual(["'none'"]);
     expect(csp.get('base-uri')).toEqual(["'self'"]);

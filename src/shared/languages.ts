@@ -83,3 +83,29 @@ export function preferredLanguage(acceptLanguage: string | undefined): Language 
   }
   return best?.language ?? DEFAULT_LANGUAGE;
 }
+
+/**
+ * The shape of a set of words, for the test that each language has every key the others have: each
+ * key's path with what it holds ("text", "function/2", "list/3" …). Two languages' words match when
+ * their shapes do.
+ */
+export function wordsShape(value: unknown, path = ''): string[] {
+  if (typeof value === 'string') return [`${path}: text`];
+  if (typeof value === 'function') return [`${path}: function/${value.length}`];
+  if (Array.isArray(value))
+    return [`${path}: list/${value.length}`, ...value.flatMap((item, index) => wordsShape(item, `${path}[${index}]`))];
+  if (typeof value === 'object' && value !== null)
+    return Object.keys(value)
+      .sort()
+      .flatMap((key) => wordsShape((value as Record<string, unknown>)[key], path ? `${path}.${key}` : key));
+  return [`${path}: ${typeof value}`];
+}
+
+/** Every text in a set of words (functions left out), with its path: for the check that each was translated. */
+export function wordsTexts(value: unknown, path = ''): [path: string, text: string][] {
+  if (typeof value === 'string') return [[path, value]];
+  if (Array.isArray(value)) return value.flatMap((item, index) => wordsTexts(item, `${path}[${index}]`));
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([key, item]) => wordsTexts(item, path ? `${path}.${key}` : key));
+  return [];
+}

@@ -1,7 +1,7 @@
 // The one sign-up schema: the form validates with it, the server parses every body with it.
 import { z } from 'zod';
 import { attributionLimits } from './attribution-limits.js';
-import { LANGUAGES, type Language } from './languages.js';
+import { LANGUAGES, type Language, type Translated } from './languages.js';
 import { isReferralCode } from './referral.js';
 
 /**
@@ -22,6 +22,29 @@ export const signupMessages = {
 };
 
 export type SignupMessageKey = keyof typeof signupMessages;
+
+/** The same messages in each language (issue 45): the Spanish form and the Spanish preferences page say these. */
+export const signupMessagesIn: Translated<Record<SignupMessageKey, string>> = {
+  en: signupMessages,
+  es: {
+    nameRequired: 'Escriba su nombre',
+    nameTooShort: 'El nombre debe tener al menos 2 letras',
+    nameTooLong: 'El nombre debe tener 100 letras o menos',
+    phoneRequired: 'Escriba su número de teléfono',
+    phoneInvalid: 'Escriba un número de teléfono válido',
+    emailRequired: 'Escriba su correo electrónico',
+    emailInvalid: 'Escriba un correo electrónico válido',
+    betaTestingInvalid: 'La versión de prueba debe ser sí o no',
+    controlCharacters: 'Quite los caracteres de control ocultos',
+    notText: 'Escriba un texto',
+  },
+};
+
+/** A schema message in `language` (the schema itself speaks English). */
+export function signupMessageIn(language: Language, message: string): string {
+  const key = signupMessageKey(message);
+  return key ? signupMessagesIn[language][key] : message;
+}
 
 /** Which of signupMessages a schema message is, so a page can say it in its own language. */
 export function signupMessageKey(message: string): SignupMessageKey | undefined {

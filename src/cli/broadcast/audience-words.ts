@@ -2,6 +2,7 @@
 import type { AudienceReport } from '../../server/broadcast/broadcasts.js';
 import { EXCLUSION_WORDS, EXCLUSIONS } from '../../server/broadcast/eligibility.js';
 import type { Broadcast } from '../../server/db/broadcasts-repository.js';
+import { LANGUAGE_NAMES, LANGUAGES } from '../../shared/languages.js';
 import { number, plural } from '../../shared/plain-numbers.js';
 
 export function describeReport(report: AudienceReport, broadcast: Broadcast, topUp: boolean): string[] {
@@ -15,6 +16,12 @@ export function describeReport(report: AudienceReport, broadcast: Broadcast, top
         ? `${plural(tally.added, 'more person', 'more people')} will get ${what} (${number(tally.recipients)} in all).`
         : `${plural(tally.recipients, 'person', 'people')} will get ${what}.`,
     );
+    // Each person's message is in their language (issue 45).
+    const languages = LANGUAGES.filter((language) => tally.byLanguage[language] > 0);
+    if (languages.length > 0)
+      lines.push(
+        `  by language: ${languages.map((language) => `${LANGUAGE_NAMES[language].english} ${number(tally.byLanguage[language])}`).join(', ')}`,
+      );
     if (tally.beforeConfirmation > 0)
       lines.push(
         `  among them ${number(tally.beforeConfirmation)} signed up before confirmation was switched on (never asked to confirm; --confirmed-only leaves them out)`,

@@ -35,7 +35,10 @@ function setGpc(on: boolean) {
   Object.defineProperty(navigator, 'globalPrivacyControl', { configurable: true, get: () => on });
 }
 
-const view = { kind: 'page', view: { page_name: 'home', page_title: 'T', page_location: 'http://x/' } } as const;
+const view = {
+  kind: 'page',
+  view: { page_name: 'home', page_language: 'en', page_title: 'T', page_location: 'http://x/' },
+} as const;
 
 describe('bootAnalytics', () => {
   let warn: ReturnType<typeof vi.spyOn>;

@@ -2,7 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AnalyticsProvider, PageView, TrackedEvent } from './analytics-provider';
 import { AnalyticsQueue, QUEUE_LIMIT, type AnalyticsCall } from './event-queue';
 
-const view = (name: string): PageView => ({ page_name: name, page_title: 'T', page_location: `https://x/${name}` });
+const view = (name: string): PageView => ({
+  page_name: name,
+  page_language: 'en',
+  page_title: 'T',
+  page_location: `https://x/${name}`,
+});
 const start: TrackedEvent = { name: 'sign_up_start', params: { page_name: 'home', method: 'modal' } };
 
 /** A provider that writes down every call it receives, in order. */

@@ -6,7 +6,12 @@ import { LEAD_PARAMETERS, metaPixel } from './meta-pixel';
 import { posthogProvider } from './posthog';
 
 const person = { name: 'Ann Lee', email: ' Ann@Example.com', phone: '+15550102233' };
-const view = { page_name: 'home', page_title: 'ScamSavvy', page_location: 'https://scamsavvy.example/' };
+const view = {
+  page_name: 'home',
+  page_language: 'en' as const,
+  page_title: 'ScamSavvy',
+  page_location: 'https://scamsavvy.example/',
+};
 
 /** The script tags a provider added, by address. */
 const scripts = () => Array.from(document.head.querySelectorAll('script'), (script) => script.src);

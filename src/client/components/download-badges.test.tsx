@@ -35,13 +35,17 @@ describe('DownloadBadges (spec section 1)', () => {
       name: 'download_intent',
       params: {
         page_name: 'home',
+        page_language: 'en',
         platform: 'android',
         source: 'landing_page',
         location: 'cta_section',
         element_name: 'store_badge',
       },
     });
-    expect(events).toContainEqual({ name: 'sign_up_start', params: { page_name: 'home', method: 'modal' } });
+    expect(events).toContainEqual({
+      name: 'sign_up_start',
+      params: { page_name: 'home', page_language: 'en', method: 'modal' },
+    });
     expect(await screen.findByRole('dialog', { name: 'Get Notified When ScamSavvy Launches' })).toBeVisible();
   });
 });

@@ -174,6 +174,8 @@ describe('sign-up dialog', () => {
       betaTesting: true,
       attribution: { button: 'hero_section' },
       consentVersion: signupDialog.consentVersion,
+      // The page's language (issue 45): this build's, English.
+      language: 'en',
       openedForMs: expect.any(Number),
     });
 

@@ -51,6 +51,7 @@ describe('StoreLinks (the launched page)', () => {
         name: 'download_intent',
         params: {
           page_name: 'home',
+          page_language: 'en',
           platform,
           source: 'landing_page',
           location: 'hero_section',

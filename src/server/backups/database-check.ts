@@ -30,7 +30,9 @@ export async function checkLiveDatabase(database: DatabaseConfig, where: string)
       `Problem: ${where} is damaged (integrity_check: ${live.integrity?.slice(0, 3).join('; ')}). Stop the server and restore the last backup: sudo scamsavvy db:restore --from FILE --replace.`,
     );
   if (!live.recorded) {
-    said.push(`${where} has none of this product's tables yet: start the server once, or run sudo scamsavvy db:migrate.`);
+    said.push(
+      `${where} has none of this product's tables yet: start the server once, or run sudo scamsavvy db:migrate.`,
+    );
     return { ok: false, said, tables: live.tables };
   }
   const known = database.kind === 'sqlite' ? sqliteMigrations : postgresMigrations;

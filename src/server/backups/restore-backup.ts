@@ -51,9 +51,7 @@ const SERVER_OWN_TABLES = [
 
 /** A table's rows that say someone used the database: schema_migrations and the backup record do not. */
 export function rowsInUse(tables: TableRows[]): number {
-  return tables
-    .filter((table) => !SERVER_OWN_TABLES.includes(table.table))
-    .reduce((sum, table) => sum + table.rows, 0);
+  return tables.filter((table) => !SERVER_OWN_TABLES.includes(table.table)).reduce((sum, table) => sum + table.rows, 0);
 }
 
 const ENGINE_NAMES = { sqlite: 'an SQLite', postgres: 'a PostgreSQL' } as const;

@@ -2,6 +2,7 @@
 // do to a broadcast, under the state and one-sender rules of broadcast-rules.ts. The dashboard's
 // "Send" starts one sender in the web server, which works beside any started from the terminal (on
 // PostgreSQL) and stops safely with the server; the outbox makes each message go once.
+import type { Language } from '../../shared/languages.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { BroadcastHealth, MessageHealthRepository } from '../db/message-health-repository.js';
@@ -170,8 +171,8 @@ export class BroadcastControl {
     return this.broadcasts.topUp(name);
   }
 
-  preview(broadcast: Broadcast): ReturnType<Broadcasts['preview']> {
-    return this.broadcasts.preview(broadcast);
+  preview(broadcast: Broadcast, language: Language = 'en'): ReturnType<Broadcasts['preview']> {
+    return this.broadcasts.preview(broadcast, language);
   }
 
   /** How many messages are in each state (on one channel, or all). */
@@ -199,11 +200,11 @@ export class BroadcastControl {
     return broadcast.channels.filter((channel) => !configured.includes(channel));
   }
 
-  /** One real message of the broadcast to `to` (an email address or a phone number); the provider's id. */
-  async test(broadcast: Broadcast, to: string): Promise<string> {
+  /** One real message of the broadcast to `to` (an email address or a phone number), in `language`; the provider's id. */
+  async test(broadcast: Broadcast, to: string, language: Language = 'en'): Promise<string> {
     const transports = this.openTransports({ connections: 1 });
     try {
-      return await this.broadcasts.test(broadcast, to, transports);
+      return await this.broadcasts.test(broadcast, to, transports, language);
     } finally {
       transports.email?.close();
     }

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { broadcastWords } from '../messaging/message-words.js';
-import { readingGrade } from '../../shared/reading-grade.js';
+import { broadcastWords, broadcastWordsIn } from '../messaging/message-words.js';
+import { readingGrade, readingGradeIn } from '../../shared/reading-grade.js';
 import {
   BROADCAST_TEMPLATES,
   PERSONAL_LINK_TOKENS,
   personalise,
   renderBroadcast,
+  renderBroadcastContent,
   templateProblems,
 } from './broadcast-templates.js';
+import { contentIn } from '../db/broadcasts-repository.js';
 import { smsSegments } from '../../shared/sms-segments.js';
 import { linksHidingWhereTheyGo, outlookMarkup } from '../test/email-links.js';
 
@@ -117,5 +119,37 @@ describe('what each template needs', () => {
         playStoreUrl: 'https://play.google.com/store/apps/details?id=x',
       }),
     ).toEqual([]);
+  });
+});
+
+// Issue 45: the broadcast is rendered in every language at create; each person gets theirs.
+describe.each(BROADCAST_TEMPLATES)('the %s broadcast in Spanish', (template) => {
+  const content = renderBroadcastContent(template, { siteUrl });
+  const spanish = content.translations?.es;
+
+  it('is kept beside the English, which stays where an older broadcast has it', () => {
+    expect(content.subject).toBe(broadcastWords[template].subject);
+    expect(spanish?.subject).toBe(broadcastWordsIn.es[template].subject);
+    expect(spanish?.html).toMatch(/^<!doctype html>\n<html lang="es"/);
+    for (const path of stores[template]) expect(spanish?.text).toContain(`${siteUrl}${path}`);
+    expect(spanish?.text).toContain(PERSONAL_LINK_TOKENS.unsubscribe);
+  });
+
+  it('reads at grade 8 or below (Fernández-Huerta), and its text is one GSM-7 segment', () => {
+    const words = broadcastWordsIn.es[template];
+    const common = broadcastWordsIn.es;
+    const prose = [words.intro, words.about, words.askText, words.once, common.safety, common.footerWhy];
+    expect(readingGradeIn('es', prose.join(' '))).toBeLessThanOrEqual(8);
+    for (const url of [siteUrl, 'https://www.scamsavvy-launch.example.org']) {
+      const sms = renderBroadcast(template, { siteUrl: url, language: 'es' }).sms;
+      expect(smsSegments(sms)).toMatchObject({ encoding: 'GSM-7', segments: 1 });
+      expect(sms).toMatch(/Responda ALTO para no recibir mas\.$/);
+    }
+  });
+
+  it('an older broadcast, with no translation, gives everyone the English it previewed', () => {
+    const { translations: _none, ...older } = content;
+    expect(contentIn(older, 'es')).toEqual(contentIn(content, 'en'));
+    expect(contentIn(content, 'es').subject).toBe(spanish?.subject);
   });
 });

@@ -15,7 +15,7 @@ import type { SentMessagesRepository } from '../db/sent-messages-repository.js';
 import type { MessageHealthRepository } from '../db/message-health-repository.js';
 import type { RestoreMarksRepository } from '../db/restore-marks-repository.js';
 import { contentIn, type Broadcast, type BroadcastSegment, type MessageContent } from '../db/broadcasts-repository.js';
-import type { Language } from '../../shared/languages.js';
+import { LANGUAGES, type Language } from '../../shared/languages.js';
 import type { BroadcastDb } from '../db/open-database.js';
 import type { Recipient } from '../db/broadcast-recipients-repository.js';
 import type { AudienceConfirmation } from '../db/broadcasts.table.js';
@@ -54,6 +54,8 @@ export interface AudienceReport {
         excluded: Record<Exclusion, number>;
         /** Among the recipients: signed up before confirmation was switched on (never asked to confirm). */
         beforeConfirmation: number;
+        /** The recipients by the language their message goes in (issue 45). */
+        byLanguage: Record<Language, number>;
       }
     >
   >;
@@ -217,6 +219,7 @@ export class Broadcasts {
         added: 0,
         excluded: Object.fromEntries(EXCLUSIONS.map((why) => [why, 0])) as Record<Exclusion, number>,
         beforeConfirmation: 0,
+        byLanguage: Object.fromEntries(LANGUAGES.map((language) => [language, 0])) as Record<Language, number>,
       };
     let after: string | null = null;
     for (;;) {
@@ -241,6 +244,7 @@ export class Broadcasts {
           if (why) tally.excluded[why] += 1;
           else {
             tally.recipients += 1;
+            tally.byLanguage[person.language] += 1;
             if (signedUpBeforeConfirmation(person)) tally.beforeConfirmation += 1;
             rows.push({ signupId: person.id, channel });
           }

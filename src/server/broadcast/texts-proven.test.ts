@@ -5,7 +5,7 @@
 // a stand-in for Twilio's API at the network's edge, on every engine the store suite runs on.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createBroadcastControl } from '../compose.js';
-import { messageWords } from '../messaging/message-words.js';
+import { messageWords, messageWordsIn } from '../messaging/message-words.js';
 import { ACCOUNT_SID, AUTH_TOKEN, configFor } from '../test/broadcast-setup.js';
 import { textIn as signedTextIn } from '../test/text-in.js';
 
@@ -123,7 +123,8 @@ for (const engine of storeEngines) {
 
       await textIn('+15551234567', ' Sí ');
       const answer = await twilio.waitFor((sent) => sent.to === '+15551234567' && sent.body !== joining.body);
-      expect(answer.body).toBe(messageWords.sms.confirmed);
+      // Answered in the language of the word (issue 45): SÍ is Spanish, whatever page they signed up on.
+      expect(answer.body).toBe(messageWordsIn.es.sms.confirmed);
       expect(await launchText()).toBe('sent');
       const person = await db.subscribers.subscriberByEmailKey('rosa@example.com');
       expect(person?.smsConfirmedAt).not.toBeNull();

@@ -86,7 +86,11 @@ async function remindOne(options: ReminderOptions, id: string): Promise<keyof Re
     options,
     subscriber,
     'reminder',
-    deletionDay(latest(subscriber.lastSeenAt, subscriber.confirmationSentAt), options.retentionDays, subscriber.language),
+    deletionDay(
+      latest(subscriber.lastSeenAt, subscriber.confirmationSentAt),
+      options.retentionDays,
+      subscriber.language,
+    ),
   );
   if (result.sent) return 'sent';
   const { verdict, answer } = result;

@@ -31,9 +31,22 @@ describe('smsKeyword', () => {
   );
 
   // Issue 45: Spanish stop words, with and without accents, in any capitals; AYUDA is HELP, SÍ/SI is YES.
-  it.each(['ALTO', 'alto', 'Alto.', 'PARAR', 'Cancelar', 'BAJA', 'detener', 'NO MÁS', 'no más', 'No mas', 'NO MAS', '¡Alto!', 'no-más'])(
-    'reads "%s" as stop, in Spanish',
-    (body) => expect(readSmsKeyword(body)).toEqual({ keyword: 'stop', language: 'es' }),
+  it.each([
+    'ALTO',
+    'alto',
+    'Alto.',
+    'PARAR',
+    'Cancelar',
+    'BAJA',
+    'detener',
+    'NO MÁS',
+    'no más',
+    'No mas',
+    'NO MAS',
+    '¡Alto!',
+    'no-más',
+  ])('reads "%s" as stop, in Spanish', (body) =>
+    expect(readSmsKeyword(body)).toEqual({ keyword: 'stop', language: 'es' }),
   );
   it.each(['AYUDA', 'ayuda', 'Ayuda.'])('reads "%s" as help, in Spanish', (body) =>
     expect(readSmsKeyword(body)).toEqual({ keyword: 'help', language: 'es' }),

@@ -37,7 +37,7 @@ export const DAY_MS = 86_400_000;
 export interface SubscriptionsStore {
   subscribers: Pick<
     SubscribersRepository,
-        | 'subscriber'
+    | 'subscriber'
     | 'subscriberByEmailKey'
     | 'subscribersByPhone'
     | 'confirm'

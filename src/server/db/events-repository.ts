@@ -1,6 +1,8 @@
 // The page's first-party events: recorded through the engine's writer (a few batches a second,
 // never in a sign-up's transaction), counted once in Kysely for both engines (the funnel).
 import { SCROLL_THRESHOLDS, type AnalyticsEvent, type ScrollPercentage } from '../../shared/analytics-events.js';
+import { sql } from 'kysely';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../shared/languages.js';
 import type { QueryContext } from './sql-dialect.js';
 import { dayAfter, firstDay } from './utc-days.js';
 
@@ -11,12 +13,16 @@ export interface FunnelOptions {
   /** How many UTC days back, counting today, the funnel covers. */
   days: number;
   now?: Date;
+  /** A row per day and page language (issue 45), each with its `language`; else a row per day. */
+  byLanguage?: boolean;
 }
 
 /** One UTC day of the landing page's first-party events, counted in SQL. */
 export interface FunnelDay {
   /** YYYY-MM-DD, UTC. */
   day: string;
+  /** With `byLanguage`: the language of the page the events came from (events from before languages: English). */
+  language?: Language;
   /** page_view events on the landing page (page_name "home"). */
   landingViews: number;
   /** sign_up_start: the sign-up dialog opened. */
@@ -69,8 +75,9 @@ export class EventsRepository {
    * The landing page's funnel per UTC day, oldest first, for the days asked (days without events
    * are left out): one pass over the window's rows, counted by the database.
    */
-  async funnel({ days, now = this.context.now() }: FunnelOptions): Promise<FunnelDay[]> {
+  async funnel({ days, now = this.context.now(), byLanguage = false }: FunnelOptions): Promise<FunnelDay[]> {
     const day = this.context.dialect.utcDay('created_at');
+    const language = sql<string>`coalesce(${this.context.dialect.jsonString('params', 'page_language')}, ${sql.lit(DEFAULT_LANGUAGE)})`;
     const param = (name: string) => this.context.dialect.jsonText('params', name);
     const rows = await this.context.db
       .selectFrom('analytics_events')
@@ -79,6 +86,7 @@ export class EventsRepository {
         const onLanding = eb('page_name', '=', LANDING_PAGE_NAME);
         return [
           day.as('day'),
+          ...(byLanguage ? [language.as('language')] : []),
           count()
             .filterWhere(eb.and([eb('name', '=', 'page_view'), onLanding]))
             .as('landing_views'),
@@ -104,16 +112,18 @@ export class EventsRepository {
       })
       .where('created_at', '>=', this.context.dialect.dayStart(firstDay(now, days)))
       .where('created_at', '<', this.context.dialect.dayStart(dayAfter(now)))
-      .groupBy(day)
-      .orderBy('day')
+      .$if(byLanguage, (query) => query.groupBy([day, language]).orderBy('day').orderBy(language))
+      .$if(!byLanguage, (query) => query.groupBy(day).orderBy('day'))
       .execute();
     return rows.map((row) => {
       const counts = row as unknown as Record<string, number | string | bigint>;
       const scrollDepth = Object.fromEntries(
         SCROLL_THRESHOLDS.map((threshold) => [threshold, Number(counts[`scroll_${threshold}`])]),
       ) as Record<ScrollPercentage, number>;
+      const said = (row as { language?: unknown }).language;
       return {
         day: row.day,
+        ...(byLanguage ? { language: isLanguage(said) ? said : DEFAULT_LANGUAGE } : {}),
         landingViews: Number(row.landing_views),
         dialogOpens: Number(row.dialog_opens),
         signups: Number(row.signups),

@@ -632,6 +632,7 @@ for (const engine of storeEngines) {
         leftAt: null,
         smsConfirmedAt: null,
         joiningTextSentAt: null,
+        language: 'en',
       });
       expect(found.get(annId)).toMatchObject({ betaTesting: false, leftAt: T0.toISOString() });
       expect(await outbox.broadcastRecipients.recipients(['not-a-uuid'])).toEqual(new Map());

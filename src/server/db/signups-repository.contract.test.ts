@@ -302,6 +302,10 @@ for (const engine of storeEngines) {
         throughFamilyByDay: [],
         topSources: [],
         topCampaigns: [],
+        byLanguage: [
+          { language: 'en', count: 0 },
+          { language: 'es', count: 0 },
+        ],
       });
     });
 

@@ -1,5 +1,6 @@
 // Sign-ups: written through the engine's hand-tuned writer (group commit), read back once in
 // Kysely for both engines (the export, counts and the owner's figures).
+import { LANGUAGES, type Language } from '../../shared/languages.js';
 import { sql } from 'kysely';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
 import { recordFromColumns } from './signup-row.js';
@@ -39,6 +40,8 @@ export interface SignupStats {
   topSources: CountedLabel[];
   /** utm_campaign, else "(none)". */
   topCampaigns: CountedLabel[];
+  /** People by the language their messages go in (issue 45), every language listed. */
+  byLanguage: { language: Language; count: number }[];
 }
 
 export interface StatsOptions {
@@ -128,6 +131,10 @@ export class SignupsRepository {
           sql<number | string>`count(*) FILTER (WHERE beta_testing)`.as('beta'),
           eb.fn.count('confirmed_at').as('confirmed'),
           eb.fn.count('referred_by').as('throughFamily'),
+          // People by the language their messages go in (issue 45), in the same pass.
+          ...LANGUAGES.map((language) =>
+            sql<number | string>`count(*) FILTER (WHERE language = ${sql.lit(language)})`.as(`language_${language}`),
+          ),
         ])
         .executeTakeFirst(),
       this.newPerDay(day, firstDay(now, days)).execute(),
@@ -159,6 +166,10 @@ export class SignupsRepository {
       throughFamilyByDay: counted(throughFamilyByDay),
       topSources: counted(topSources),
       topCampaigns: counted(topCampaigns),
+      byLanguage: LANGUAGES.map((language) => ({
+        language,
+        count: Number((totals as Record<string, unknown> | undefined)?.[`language_${language}`] ?? 0),
+      })),
     };
   }
 }

@@ -16,6 +16,11 @@ export interface SqlDialect {
   dayStart(day: string): RawBuilder<string>;
   /** A field of a JSON column as text (false, 25), so one comparison works in both engines. */
   jsonText(column: string, field: string): RawBuilder<string>;
+  /**
+   * A string field of a JSON column as plain text (no quotes), or null where it is missing. Written
+   * into the statement (never a parameter), so a GROUP BY can name the same expression as the SELECT.
+   */
+  jsonString(column: string, field: string): RawBuilder<string | null>;
   /** The sign-up upsert's words (signup-upsert.ts). */
   upsert: UpsertDialect;
 }
@@ -27,6 +32,7 @@ export const sqliteDialect: SqlDialect = {
   utcDay: (column) => sql<string>`substr(${sql.ref(column)}, 1, 10)`,
   dayStart: (day) => sql<string>`${day}`,
   jsonText: (column, field) => sql<string>`(${sql.ref(column)} -> ${`$.${field}`})`,
+  jsonString: (column, field) => sql<string | null>`(${sql.ref(column)} ->> ${sql.lit(`$.${field}`)})`,
   upsert: sqliteUpsert,
 };
 
@@ -37,6 +43,7 @@ export const postgresDialect: SqlDialect = {
   utcDay: (column) => sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
   dayStart: (day) => sql<string>`(${day}::date)::timestamp AT TIME ZONE 'UTC'`,
   jsonText: (column, field) => sql<string>`(${sql.ref(column)} ->> ${field})`,
+  jsonString: (column, field) => sql<string | null>`(${sql.ref(column)} ->> ${sql.lit(field)})`,
   upsert: postgresUpsert,
 };
 

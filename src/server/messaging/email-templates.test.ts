@@ -14,6 +14,7 @@ import {
 } from './email-templates.js';
 
 const input = {
+  language: 'en' as const,
   confirmUrl: 'https://scamsavvy.example/confirm/AAAA',
   preferencesUrl: 'https://scamsavvy.example/preferences/BBBB',
   unsubscribeUrl: 'https://scamsavvy.example/unsubscribe/BBBB',
@@ -224,6 +225,7 @@ function everyEmailAboutASignup() {
     renderReminderEmail(real),
     ...(['left', 'email_off', 'deleted'] as const).map((because) => renderComeBackEmail({ ...real, because })),
     renderPhoneChangeEmail({
+      language: 'en',
       changeUrl: `https://scamsavvy.example/change-phone/${token}`,
       siteUrl: real.siteUrl,
       newEnd: '4567',
@@ -263,6 +265,7 @@ describe('the plain-text part of every email about a sign-up', () => {
       renderReminderEmail(input),
       ...(['left', 'email_off', 'deleted'] as const).map((because) => renderComeBackEmail({ ...input, because })),
       renderPhoneChangeEmail({
+        language: 'en',
         changeUrl: 'https://scamsavvy.example/change-phone/CCCC',
         siteUrl: input.siteUrl,
         newEnd: '4567',

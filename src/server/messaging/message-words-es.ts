@@ -1,5 +1,5 @@
 // The words of every message we send and of the pages their links open, in Spanish (issue 45): the
-// same shape as message-words.ts (checked by type and by src/server/messaging/message-words.test.ts).
+// same shape as message-words-en.ts (checked by type and by src/server/messaging/message-words.test.ts).
 // Written for older readers: "usted", plain words, short sentences (a Fernández-Huerta check stands
 // beside the English grade check). Texts are written in the GSM alphabet, so each stays one 160-character
 // segment like the English: é, ñ, ü, ¿ and ¡ are in it, á, í, ó and ú are not, so texts leave those
@@ -8,14 +8,14 @@
 
 import { shareWordsIn } from '../../shared/share-content.js';
 import { smsSegments } from '../../shared/sms-segments.js';
-import type { BroadcastWords, LinkPageWords, MessageWords } from './message-words.js';
+import type { BroadcastWords, LinkPageWords, MessageWords } from './message-words-en.js';
 
 const product = 'ScamSavvy';
 const shareWords = shareWordsIn.es;
 /** As in English: the launch text, and the beta one if they asked. */
 const TEXTS_AT_MOST = 2;
 /** The carriers' notice, in the short form Spanish text programmes use (GSM alphabet). */
-const RATES = 'Pueden aplicar tarifas de mensajes y datos.';
+const RATES = 'Puede haber cargos de msj y datos.';
 
 const BUTTON = { doing: 'Tocar el botón', done: 'lo toca' } as const;
 const LINK = { doing: 'Abrir el enlace', done: 'lo abre' } as const;
@@ -72,7 +72,8 @@ export const messageWords: MessageWords = {
     subject: `¿Pidió cambiar su número de teléfono en ${product}?`,
     heading: '¿Cambiar su número de teléfono?',
     intro: (end) => `Alguien pidió cambiar su número de teléfono por el •••• ${end}. Toque el botón para cambiarlo.`,
-    introText: (end) => `Alguien pidió cambiar su número de teléfono por el •••• ${end}. Abra el enlace de abajo para cambiarlo.`,
+    introText: (end) =>
+      `Alguien pidió cambiar su número de teléfono por el •••• ${end}. Abra el enlace de abajo para cambiarlo.`,
     where: `Lo pidió en la página de ${product}: al apuntarse otra vez con su correo, o en la página que abre el enlace de nuestros correos (un correo se puede reenviar).`,
     button: 'Cambiar mi número de teléfono',
     notYou: (currentEnd) => `Si no fue usted, no haga nada. Seguiremos con el número que termina en ${currentEnd}.`,
@@ -81,18 +82,18 @@ export const messageWords: MessageWords = {
   },
   sms: {
     help: (contact, sender = '') => {
-      const first = `${product}: avisos de lanzamiento, ${TEXTS_AT_MOST} como maximo. ${RATES} ALTO para dejarlos. Ayuda: ${contact}`;
+      const first = `${product}: avisos de la salida de la app, ${TEXTS_AT_MOST} msj max. ${RATES} ALTO para salir. Ayuda: ${contact}`;
       if (!sender) return [first];
       const joined = `${first}\n${sender}`;
       return smsSegments(joined).segments === 1 ? [joined] : [first, sender];
     },
     stopped: `No le enviaremos mas mensajes de ${product}. Responda START para volver a recibirlos.`,
     joining: {
-      reply: `${product}: responda SI para recibir un mensaje cuando salga la app (y de la prueba si lo pidio), ${TEXTS_AT_MOST} como maximo. ALTO para dejarlos. ${RATES}`,
-      notice: `${product}: le avisaremos cuando salga la app (y de la prueba si lo pidio), ${TEXTS_AT_MOST} como maximo. ALTO para dejarlos, AYUDA. ${RATES}`,
+      reply: `${product}: responda SI para un aviso al salir la app (y la prueba si la pidio). ${TEXTS_AT_MOST} msj max. ALTO para salir, AYUDA para ayuda. ${RATES}`,
+      notice: `${product}: le avisaremos cuando salga la app (y la prueba si la pidio). ${TEXTS_AT_MOST} msj max. ALTO para salir, AYUDA para ayuda. ${RATES}`,
     },
-    confirmed: `${product}: gracias. Le avisaremos cuando salga la app (y de la prueba si lo pidio), ${TEXTS_AT_MOST} como maximo. ALTO para dejarlos. ${RATES}`,
-    started: `${product}: vuelve a recibir mensajes, solo de la salida y la prueba, ${TEXTS_AT_MOST} como maximo. ${RATES} ALTO para dejarlos.`,
+    confirmed: `${product}: gracias. Le avisaremos al salir la app (y la prueba si la pidio). ${TEXTS_AT_MOST} msj max. ALTO para salir, AYUDA para ayuda. ${RATES}`,
+    started: `${product}: vuelve a recibir mensajes, solo de la salida de la app y la prueba. ${TEXTS_AT_MOST} msj max. ${RATES} ALTO para salir, AYUDA para ayuda.`,
   },
 };
 
@@ -107,7 +108,8 @@ export const broadcastWords: BroadcastWords = {
     ios: 'Descargarla para iPhone o iPad',
     android: 'Descargarla para Android',
     once: 'Este es el único correo de lanzamiento que le dijimos que le enviaríamos.',
-    sms: (siteUrl) => `${product}: ¡la app ya esta lista! Descarguela aqui: ${siteUrl}/app Responda ALTO para no recibir mas.`,
+    sms: (siteUrl) =>
+      `${product}: ¡la app ya esta lista! Descarguela aqui: ${siteUrl}/app Responda ALTO para no recibir mas.`,
   },
   beta: {
     subject: `Le invitamos a probar antes que nadie la aplicación ${product}`,
@@ -120,7 +122,7 @@ export const broadcastWords: BroadcastWords = {
     android: 'Probarla en Android',
     once: 'Solo enviamos esto a quienes pidieron probar la aplicación.',
     sms: (siteUrl) =>
-      `${product}: la version de prueba de la app ya esta lista para usted. Descarguela aqui: ${siteUrl}/beta Responda ALTO para no recibir mas.`,
+      `${product}: la version de prueba de la app ya esta lista. Descarguela aqui: ${siteUrl}/beta Responda ALTO para no recibir mas.`,
   },
   safety: `${product} nunca le pedirá una contraseña, un dato del banco ni dinero.`,
   footerWhy: `Recibe este correo porque se apuntó para recibir noticias en la página de ${product}.`,
@@ -237,7 +239,8 @@ export const linkPageWords: LinkPageWords = {
       'Ahora mismo no le podemos enviar un correo para comprobar un número nuevo, así que no se cambió. Escríbanos a la dirección de nuestros correos.',
     textsToNumber: 'Le enviaremos un mensaje de texto a este número cuando salga la aplicación.',
     textsLaunched: 'La aplicación ya salió, así que no queda ningún mensaje de lanzamiento por enviar.',
-    noTextsToNumber: 'No enviaremos mensajes a este número. La nota junto a la casilla de mensajes, abajo, dice por qué.',
+    noTextsToNumber:
+      'No enviaremos mensajes a este número. La nota junto a la casilla de mensajes, abajo, dice por qué.',
     noTextsChosen:
       'Los mensajes de texto están apagados. Para recibir uno cuando salga la aplicación, marque la casilla de abajo y guarde.',
     nothingHeldTitle: 'No tenemos datos para este enlace',

@@ -8,7 +8,16 @@ import type { ListHealth } from '../db/message-health-repository.js';
 import type { BackupStatus } from '../db/backup-runs-repository.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
 import { fileSize, number } from '../../shared/plain-numbers.js';
-import { fillDays, fillFunnelDays, percent, totalFunnel } from '../signups/stats-report.js';
+import { LANGUAGE_NAMES, LANGUAGES } from '../../shared/languages.js';
+import {
+  acrossLanguages,
+  emptyFunnelDay,
+  fillDays,
+  fillFunnelDays,
+  funnelByLanguage,
+  percent,
+  totalFunnel,
+} from '../signups/stats-report.js';
 import { renderOwnerPage, ScrollTable, shortTime } from './owner-layout.js';
 import { SignupsChart } from './signups-chart.js';
 import type { JobStatus } from '../jobs/job-status.js';
@@ -258,7 +267,18 @@ export function overviewPage({
   const filled = fillDays(stats.byDay, now, days);
   const recent = recentCounts(filled);
   const inWindow = filled.reduce((sum, day) => sum + day.count, 0);
-  const total = totalFunnel(fillFunnelDays(funnel, now, days));
+  // The funnel of both pages, then of each language's page (issue 45): every language a column.
+  const total = totalFunnel(fillFunnelDays(acrossLanguages(funnel), now, days));
+  const perLanguage = new Map(funnelByLanguage(funnel).map(({ language, total: sum }) => [language, sum]));
+  const columns: { label: string; total: FunnelDay }[] = [
+    { label: words.funnelAll, total },
+    ...LANGUAGES.map((language) => ({
+      label: words.funnelLanguage(LANGUAGE_NAMES[language].english),
+      total: perLanguage.get(language) ?? emptyFunnelDay('Total'),
+    })),
+  ];
+  const conversion = (sum: FunnelDay) =>
+    sum.landingViews === 0 ? '–' : `${((sum.signups / sum.landingViews) * 100).toFixed(1)}%`;
   const figures: { id: string; label: string; value: string; note?: string }[] = [
     { id: 'people', label: words.people, value: number(stats.total) },
     { id: 'today', label: words.newToday, value: number(recent.today) },
@@ -281,16 +301,13 @@ export function overviewPage({
     },
   ];
   const throughFamily = new Map(stats.throughFamilyByDay.map((day) => [day.label, day.count]));
-  const funnelRows = [
-    { label: words.funnelViews, value: number(total.landingViews) },
-    { label: words.funnelOpens, value: number(total.dialogOpens) },
-    { label: words.funnelSignups, value: number(total.signups) },
-    {
-      label: words.funnelConversion,
-      value: total.landingViews === 0 ? '–' : `${((total.signups / total.landingViews) * 100).toFixed(1)}%`,
-    },
-    { label: words.funnelDownloads, value: number(total.downloadIntents) },
-    { label: words.funnelShares, value: number(total.shares) },
+  const funnelRows: { label: string; value: (sum: FunnelDay) => string }[] = [
+    { label: words.funnelViews, value: (sum) => number(sum.landingViews) },
+    { label: words.funnelOpens, value: (sum) => number(sum.dialogOpens) },
+    { label: words.funnelSignups, value: (sum) => number(sum.signups) },
+    { label: words.funnelConversion, value: conversion },
+    { label: words.funnelDownloads, value: (sum) => number(sum.downloadIntents) },
+    { label: words.funnelShares, value: (sum) => number(sum.shares) },
   ];
   return renderOwnerPage(
     { title: words.title, ownerEmail, current: 'overview' },
@@ -322,11 +339,25 @@ export function overviewPage({
         <section>
           <h2 id="funnel-heading">{words.funnelHeading(days)}</h2>
           <ScrollTable label={words.funnelHeading(days)}>
+            <thead>
+              <tr>
+                <th scope="col">{words.funnelWhat}</th>
+                {columns.map((column) => (
+                  <th scope="col" className="number" key={column.label}>
+                    {column.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
             <tbody>
               {funnelRows.map((row) => (
                 <tr key={row.label}>
                   <th scope="row">{row.label}</th>
-                  <td className="number">{row.value}</td>
+                  {columns.map((column) => (
+                    <td className="number" key={column.label}>
+                      {row.value(column.total)}
+                    </td>
+                  ))}
                 </tr>
               ))}
             </tbody>
@@ -339,6 +370,14 @@ export function overviewPage({
           heading={words.campaignsHeading}
           column={words.campaign}
           rows={stats.topCampaigns}
+          total={stats.total}
+        />
+      </div>
+      <div className="two-columns">
+        <TopTable
+          heading={words.languagesHeading}
+          column={words.language}
+          rows={stats.byLanguage.map(({ language, count }) => ({ label: LANGUAGE_NAMES[language].english, count }))}
           total={stats.total}
         />
       </div>

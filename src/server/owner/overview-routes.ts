@@ -35,7 +35,7 @@ export const overviewRoutes: FastifyPluginAsync<OverviewRouteOptions> = async (
     const now = new Date();
     const [stats, funnel, health, backupStatus, jobRecords] = await Promise.all([
       signups.stats({ days: OVERVIEW_DAYS, top: OVERVIEW_TOP, now }),
-      events.funnel({ days: OVERVIEW_DAYS, now }),
+      events.funnel({ days: OVERVIEW_DAYS, now, byLanguage: true }),
       messageHealth?.listHealth(new Date(now.getTime() - OVERVIEW_DAYS * 86_400_000).toISOString()),
       backups?.runs.status(),
       jobs?.list(),

@@ -2,7 +2,7 @@
 // refuses an anonymous request, signing in by a one-time link through a real SMTP server on
 // loopback, the session cookie, same-origin POSTs, the rate limit, and what is written in the audit log.
 import { randomUUID } from 'node:crypto';
-import { TEXT_SIZE_SCRIPT_HASH } from '../security-headers.js';
+import { LANGUAGE_SCRIPT_HASH, TEXT_SIZE_SCRIPT_HASH } from '../security-headers.js';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../test/build-test-app.js';
@@ -341,7 +341,7 @@ for (const engine of storeEngines) {
           expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
           expect(response.body).toContain('<meta name="robots" content="noindex, nofollow"/>');
           expect(String(response.headers['content-security-policy'])).toContain(
-            `default-src 'self';script-src 'self' ${TEXT_SIZE_SCRIPT_HASH};`,
+            `default-src 'self';script-src 'self' ${TEXT_SIZE_SCRIPT_HASH} ${LANGUAGE_SCRIPT_HASH};`,
           );
           // No address of another host in any src or href.
           expect(response.body.match(/(?:src|href|action)="(?:https?:)?\/\/[^"]*"/g) ?? []).toEqual([]);

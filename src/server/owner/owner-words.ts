@@ -119,6 +119,12 @@ export const ownerWords = {
     funnelConversion: 'Conversion (sign-ups per view)',
     funnelShares: 'Links passed on to family',
     funnelDownloads: 'Store button presses',
+    /** Issue 45: the funnel's columns, all pages and then each language's page. */
+    funnelAll: 'Both pages',
+    funnelLanguage: (name: string) => `${name} page`,
+    funnelWhat: 'What happened',
+    languagesHeading: 'People by language',
+    language: 'Language',
     sourcesHeading: 'Top sources',
     campaignsHeading: 'Top campaigns',
     source: 'Source',

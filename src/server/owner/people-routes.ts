@@ -130,7 +130,11 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
     if (!found) return html(reply, personMissingPage(owner.email), 404);
     const wanted = (request.body as Record<string, unknown> | undefined)?.language;
     if (!isLanguage(wanted))
-      throw new AppError(400, 'invalid_language', `Pick one of: ${LANGUAGES.map((language) => LANGUAGE_NAMES[language].english).join(', ')}.`);
+      throw new AppError(
+        400,
+        'invalid_language',
+        `Pick one of: ${LANGUAGES.map((language) => LANGUAGE_NAMES[language].english).join(', ')}.`,
+      );
     if (wanted !== found.language) {
       await subscriptions.changeLanguage(found.id, wanted);
       await audit({
@@ -144,7 +148,10 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
         ),
       });
     }
-    return reply.redirect(`/owner/people/${found.id}?done=${wanted !== found.language ? 'language' : 'unchanged'}`, 303);
+    return reply.redirect(
+      `/owner/people/${found.id}?done=${wanted !== found.language ? 'language' : 'unchanged'}`,
+      303,
+    );
   });
 
   app.get<PersonParams>('/owner/people/:id/delete', page, async (request, reply) => {

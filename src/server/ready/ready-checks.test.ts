@@ -30,9 +30,10 @@ let store: Db;
 let dist: string;
 
 /** The built page as visitors get it: with the examples this repository ships, or with the owner's own. */
-function page(html: string) {
+function page(html: string, spanish = html) {
   mkdirSync(path.join(dist, 'pages'), { recursive: true });
   writeFileSync(path.join(dist, 'pages', 'home.html'), html);
+  writeFileSync(path.join(dist, 'pages', 'home-es.html'), spanish);
 }
 
 const OWNERS_OWN = '<p>Write to privacy@ourfamilyfirm.org.</p><p>Source: FBI IC3</p>';
@@ -219,6 +220,21 @@ describe('the launch checks', () => {
       readyFacts({ ...config, distDir: mkdtempSync(path.join(tmpdir(), 'unbuilt-')) }, store2),
     );
     expect(unbuilt.find((one) => one.id === 'site-page')).toMatchObject({ level: 'red', fix: 'Run npm run build.' });
+    // Issue 45: the Spanish page counts too. The English fixed, the Spanish still the example: red.
+    page(
+      OWNERS_OWN,
+      '<p>Escríbanos: privacy@scamsavvy.example</p><p>(aún estamos confirmando el estudio original)</p>',
+    );
+    const spanishLeft = new Map((await readyChecks(readyFacts(config, store2))).map((one) => [one.id, one]));
+    expect(spanishLeft.get('site-contact')).toMatchObject({
+      level: 'red',
+      found: expect.stringContaining('privacy@scamsavvy.example'),
+    });
+    expect(spanishLeft.get('site-statistics')?.level).toBe('red');
+    page(OWNERS_OWN, '<p>Escríbanos: privacy@ourfamilyfirm.org</p><p>Fuente: FBI IC3</p>');
+    const both = new Map((await readyChecks(readyFacts(config, store2))).map((one) => [one.id, one]));
+    expect(both.get('site-contact')?.level).toBe('green');
+    expect(both.get('site-statistics')?.level).toBe('green');
   });
 
   it("ask Twilio: the sign-in, and a Messaging Service's A2P 10DLC registration", async () => {

@@ -1,6 +1,7 @@
 // "Ready for launch": one list of checks, each green, amber or red with the exact fix, the same for
 // `npm run ready` and the dashboard's page (docs/production.md, "Before you go live"). Red: the launch
 // would fail or break a rule; amber: worth a look, or a check that could not be made (it says so).
+import { LANGUAGES, type Language } from '../../shared/languages.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -64,21 +65,42 @@ export function keptDetail(secretKey: string): string {
 
 /** Words on the built page that are the examples this repository ships, not the owner's. */
 const EXAMPLE_WORDS = [/[\w.+-]+@scamsavvy\.example\b/g, /[\w.+-]+@example\.(com|org|net)\b/g];
-/** The small print's note beside a statistic whose source is still unconfirmed (client/content.ts). */
-const UNCONFIRMED_NOTE = 'we are still confirming the original study';
+/** The small print's note beside a statistic whose source is still unconfirmed, in each page's language (client/content-en.ts, content-es.ts). */
+export const UNCONFIRMED_NOTES: Record<Language, string> = {
+  en: 'we are still confirming the original study',
+  es: 'aún estamos confirmando el estudio original',
+};
 
 async function siteChecks({ config, db }: ReadyFacts): Promise<ReadyCheck[]> {
   const checks: ReadyCheck[] = [];
-  // The page as the server sends it in the mode it is in (the build prerenders both).
-  const pageFile = path.join(
-    config.distDir,
-    'pages',
-    config.launch.mode === 'launched' ? 'home-launched.html' : 'home.html',
+  // The page as the server sends it in the mode it is in (the build prerenders both), in each language.
+  const pageFile = (language: Language) =>
+    path.join(
+      config.distDir,
+      'pages',
+      `home${config.launch.mode === 'launched' ? '-launched' : ''}${language === 'en' ? '' : `-${language}`}.html`,
+    );
+  const pages = await Promise.all(
+    LANGUAGES.map(async (language) => ({
+      language,
+      file: pageFile(language),
+      html: await readFile(pageFile(language), 'utf8').catch(() => undefined),
+    })),
   );
-  const page = await readFile(pageFile, 'utf8').catch(() => undefined);
-  if (page === undefined)
-    checks.push(check('site-page', 'site', 'red', 'The page is built', `${pageFile} is missing`, 'Run npm run build.'));
+  const missing = pages.filter((one) => one.html === undefined);
+  if (missing.length > 0)
+    checks.push(
+      check(
+        'site-page',
+        'site',
+        'red',
+        'The page is built',
+        `${missing.map((one) => one.file).join(' and ')} ${missing.length === 1 ? 'is' : 'are'} missing`,
+        'Run npm run build.',
+      ),
+    );
   else {
+    const page = pages.map((one) => one.html ?? '').join('\n');
     const examples = [...new Set(EXAMPLE_WORDS.flatMap((pattern) => page.match(pattern) ?? []))];
     checks.push(
       check(
@@ -89,10 +111,13 @@ async function siteChecks({ config, db }: ReadyFacts): Promise<ReadyCheck[]> {
         examples.length > 0
           ? `the page says ${examples.join(', ')}, an example address`
           : 'no example address on the page',
-        'Put your own address in src/client/content.ts (privacyNotice.contactEmail, docs/content.md), then npm run build.',
+        'Put your own address in src/client/content-en.ts and content-es.ts (privacyNotice.contactEmail, docs/content.md), then npm run build.',
       ),
     );
-    const unconfirmed = page.split(UNCONFIRMED_NOTE).length - 1;
+    // Counted on each language's page: the most either says (both should say the same).
+    const unconfirmed = Math.max(
+      ...pages.map((one) => (one.html ?? '').split(UNCONFIRMED_NOTES[one.language]).length - 1),
+    );
     checks.push(
       check(
         'site-statistics',
@@ -102,7 +127,7 @@ async function siteChecks({ config, db }: ReadyFacts): Promise<ReadyCheck[]> {
         unconfirmed > 0
           ? `${unconfirmed} ${unconfirmed === 1 ? 'statistic says its' : 'statistics say their'} source is still being confirmed`
           : 'every statistic names a confirmed source',
-        'Confirm each source (or take the figure out) in src/client/content.ts (scamStatistics, docs/content.md), then npm run build.',
+        'Confirm each source (or take the figure out) in src/client/content-en.ts and content-es.ts (scamStatistics, docs/content.md), then npm run build.',
       ),
     );
   }

@@ -31,9 +31,10 @@ let twilio: TwilioStandIn;
 let store: Db;
 let dist: string;
 
-function page(html: string) {
+function page(html: string, spanish = html) {
   mkdirSync(path.join(dist, 'pages'), { recursive: true });
   writeFileSync(path.join(dist, 'pages', 'home.html'), html);
+  writeFileSync(path.join(dist, 'pages', 'home-es.html'), spanish);
 }
 
 function configWith(env: Record<string, string> = {}, change: Partial<Config> = {}): Config {

@@ -31,6 +31,10 @@ describe('signups:stats report', () => {
           { label: '(direct)', count: 300 },
         ],
         topCampaigns: [{ label: '(none)', count: 1200 }],
+        byLanguage: [
+          { language: 'en', count: 1100 },
+          { language: 'es', count: 100 },
+        ],
       },
       { where: 'the SQLite file data/signups.db', now, days: 2 },
     );
@@ -43,6 +47,8 @@ describe('signups:stats report', () => {
     expect(report).toContain(`  2026-11-22    200  ${'█'.repeat(8)} (20)\n`);
     expect(report).toMatch(/newsletter\s+900\s+75%/);
     expect(report).toMatch(/\(none\)\s+1,200\s+100%/);
+    // Issue 45: people by the language their messages go in.
+    expect(report).toMatch(/People by language[^\n]*\n\s+English\s+1,100\s+92%\n\s+Spanish\s+100\s+8%/);
   });
 });
 
@@ -100,9 +106,26 @@ describe('signups:stats page funnel', () => {
         '  2026-11-22     300  75%     200  50%     100  25%       40  10%',
         '  Total        1,280  80%     840  52%     410  26%      162  10%',
         '',
+        'Page funnel by language (English page /, Spanish page /es/), last 3 days',
+        '  Language  Views  Opens  Sign-ups  Conversion  Form errors  Downloads  Shares',
+        '  English   1,604    128        50        3.1%            4          9       6',
+        '',
       ].join('\n'),
     );
     for (const line of report.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+  });
+
+  it('adds each language of a day into the day, and gives each language its own totals (issue 45)', () => {
+    const rows = [
+      { ...day('2026-11-20', { landingViews: 1000, dialogOpens: 80, signups: 40 }), language: 'en' as const },
+      { ...day('2026-11-20', { landingViews: 200, dialogOpens: 20, signups: 10 }), language: 'es' as const },
+      { ...day('2026-11-22', { landingViews: 300, dialogOpens: 10, signups: 3 }), language: 'es' as const },
+    ];
+    const report = formatFunnelReport(rows, { now, days: 3 });
+    expect(report).toContain('  2026-11-20  1,200    100        50        4.2%');
+    expect(report).toContain('  2026-11-22    300     10         3        1.0%');
+    expect(report).toContain('  English   1,000     80        40        4.0%');
+    expect(report).toContain('  Spanish     500     30        13        2.6%');
   });
 
   it('says in one plain line when there are no events in the window', () => {

@@ -4,6 +4,7 @@ import { firstDay } from '../db/utc-days.js';
 import type { CountedLabel, SignupStats } from '../db/signups-repository.js';
 import type { FunnelDay } from '../db/events-repository.js';
 import { number } from '../../shared/plain-numbers.js';
+import { DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, type Language } from '../../shared/languages.js';
 
 const BAR_WIDTH = 40;
 /** 1,234: figures as the owner's commands and pages print them. */
@@ -64,6 +65,12 @@ export function formatStatsReport(
     '',
     'Top campaigns (utm_campaign)',
     ...table(stats.topCampaigns, stats.total),
+    '',
+    'People by language (the page they signed up on; their messages go in it)',
+    ...table(
+      stats.byLanguage.map(({ language, count }) => ({ label: LANGUAGE_NAMES[language].english, count })),
+      stats.total,
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -86,6 +93,21 @@ export function emptyFunnelDay(day: string): FunnelDay {
 export function fillFunnelDays(funnel: FunnelDay[], now: Date, days: number): FunnelDay[] {
   const byDay = new Map(funnel.map((day) => [day.day, day]));
   return windowDays(now, days).map((day) => byDay.get(day) ?? emptyFunnelDay(day));
+}
+
+/** One row per day, each language's events added together (the funnel read `byLanguage`). */
+export function acrossLanguages(funnel: FunnelDay[]): FunnelDay[] {
+  const days = new Map<string, FunnelDay[]>();
+  for (const row of funnel) days.set(row.day, [...(days.get(row.day) ?? []), row]);
+  return [...days.entries()].map(([day, rows]) => ({ ...totalFunnel(rows), day }));
+}
+
+/** The window's totals for each language that has events, in the order of LANGUAGES. */
+export function funnelByLanguage(funnel: FunnelDay[]): { language: Language; total: FunnelDay }[] {
+  return LANGUAGES.flatMap((language) => {
+    const rows = funnel.filter((row) => (row.language ?? DEFAULT_LANGUAGE) === language);
+    return rows.length === 0 ? [] : [{ language, total: totalFunnel(rows) }];
+  });
 }
 
 /** The window's totals, labelled "Total"; shares are then worked out from the totals, not averaged. */
@@ -132,18 +154,19 @@ function grid(headers: string[], rows: string[][]): string[] {
  * The page funnel for the window: one table of views, sign-up steps and downloads, one of scroll
  * depth, each with a total row. Both fit an 80-column terminal.
  */
-export function formatFunnelReport(funnel: FunnelDay[], { now, days }: { now: Date; days: number }): string {
-  if (funnel.length === 0) return `Page funnel per day: no first-party page events in the last ${days} days.\n`;
+export function formatFunnelReport(rows: FunnelDay[], { now, days }: { now: Date; days: number }): string {
+  if (rows.length === 0) return `Page funnel per day: no first-party page events in the last ${days} days.\n`;
+  const funnel = acrossLanguages(rows);
   const filled = fillFunnelDays(funnel, now, days);
-  const rows = [...filled, totalFunnel(filled)];
+  const table = [...filled, totalFunnel(filled)];
   const countWidth = Math.max(
-    ...rows.flatMap((day) => SCROLL_THRESHOLDS.map((threshold) => number(day.scrollDepth[threshold]).length)),
+    ...table.flatMap((day) => SCROLL_THRESHOLDS.map((threshold) => number(day.scrollDepth[threshold]).length)),
   );
   const lines = [
     `Page funnel per day (first-party events, UTC), last ${days} days`,
     ...grid(
       ['Day', 'Views', 'Opens', 'Sign-ups', 'Conversion', 'Form errors', 'Downloads', 'Shares'],
-      rows.map((day) => [
+      table.map((day) => [
         day.day,
         number(day.landingViews),
         number(day.dialogOpens),
@@ -162,7 +185,22 @@ export function formatFunnelReport(funnel: FunnelDay[], { now, days }: { now: Da
     'Scroll depth on the landing page (times each mark was reached, share of views)',
     ...grid(
       ['Day', ...SCROLL_THRESHOLDS.map((threshold) => `Reached ${threshold}%`)],
-      rows.map((day) => [day.day, ...SCROLL_THRESHOLDS.map((threshold) => scrollCell(day, threshold, countWidth))]),
+      table.map((day) => [day.day, ...SCROLL_THRESHOLDS.map((threshold) => scrollCell(day, threshold, countWidth))]),
+    ),
+    '',
+    `Page funnel by language (English page /, Spanish page /es/), last ${days} days`,
+    ...grid(
+      ['Language', 'Views', 'Opens', 'Sign-ups', 'Conversion', 'Form errors', 'Downloads', 'Shares'],
+      funnelByLanguage(rows).map(({ language, total }) => [
+        LANGUAGE_NAMES[language].english,
+        number(total.landingViews),
+        number(total.dialogOpens),
+        number(total.signups),
+        share(total.signups, total.landingViews, 1),
+        number(total.formFailures),
+        number(total.downloadIntents),
+        number(total.shares),
+      ]),
     ),
   ];
   return `${lines.join('\n')}\n`;

@@ -69,7 +69,7 @@ beforeAll(() => {
   dist = mkdtempSync(path.join(tmpdir(), 'scamsavvy-links-'));
   mkdirSync(path.join(dist, 'client', 'assets'), { recursive: true });
   mkdirSync(path.join(dist, 'pages'));
-  for (const name of ['home', 'not-found', 'home-launched', 'not-found-launched'])
+  for (const name of ['home', 'not-found', 'home-launched', 'not-found-launched'].flatMap((one) => [one, `${one}-es`]))
     writeFileSync(path.join(dist, 'pages', `${name}.html`), `<!--public-config--><h1>${name}</h1>`);
 });
 

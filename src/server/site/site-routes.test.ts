@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { TEXT_SIZE_SCRIPT_HASH } from '../security-headers.js';
+import { LANGUAGE_SCRIPT_HASH, TEXT_SIZE_SCRIPT_HASH } from '../security-headers.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -19,6 +19,9 @@ beforeAll(async () => {
   mkdirSync(path.join(dist, 'pages'));
   writeFileSync(path.join(dist, 'pages', 'home.html'), '<!--public-config--><h1>home</h1>');
   writeFileSync(path.join(dist, 'pages', 'not-found.html'), '<!--public-config--><h1>404</h1>');
+  // The Spanish pages (issue 45): /es and everything under it.
+  writeFileSync(path.join(dist, 'pages', 'home-es.html'), '<!--public-config--><h1>inicio</h1>');
+  writeFileSync(path.join(dist, 'pages', 'not-found-es.html'), '<!--public-config--><h1>404 es</h1>');
   writeFileSync(path.join(dist, 'client', 'assets', 'index-abc123.js'), 'console.info(1)');
   writeFileSync(path.join(dist, 'client', 'favicon.svg'), '<svg/>');
   ({ app } = await buildTestApp({ config: { distDir: dist }, serveSite: true, keepOpen: true }));
@@ -49,6 +52,22 @@ describe('site routes', () => {
       expect(response.body).toBe(`${NO_PROVIDERS}<h1>404</h1>`);
     },
   );
+
+  // Issue 45: /es and everything under it is the Spanish page, by the same routing rule.
+  it.each(['/es', '/es/', '/es/index.html', '/es/?utm_source=radio'])(
+    'serves the Spanish landing page for %s with 200',
+    async (url) => {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe(`${NO_PROVIDERS}<h1>inicio</h1>`);
+    },
+  );
+
+  it.each(['/es/offer', '/es/a/b'])('serves the Spanish not-found page for %s with 404', async (url) => {
+    const response = await app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toBe(`${NO_PROVIDERS}<h1>404 es</h1>`);
+  });
 
   it('answers HEAD like GET', async () => {
     expect((await app.inject({ method: 'HEAD', url: '/' })).statusCode).toBe(200);
@@ -105,6 +124,7 @@ describe('the page settings written into every page', () => {
         'script-src',
         "'self'",
         TEXT_SIZE_SCRIPT_HASH,
+        LANGUAGE_SCRIPT_HASH,
         'https://*.googletagmanager.com',
         'https://eu.i.posthog.com',
         'https://eu-assets.i.posthog.com',
@@ -115,7 +135,7 @@ describe('the page settings written into every page', () => {
       await configured.close();
     }
     const plain = (await app.inject({ method: 'GET', url: '/' })).headers['content-security-policy'] as string;
-    expect(plain).toContain(`script-src 'self' ${TEXT_SIZE_SCRIPT_HASH};`);
+    expect(plain).toContain(`script-src 'self' ${TEXT_SIZE_SCRIPT_HASH} ${LANGUAGE_SCRIPT_HASH};`);
     expect(plain).not.toMatch(/googletagmanager|posthog|facebook/);
   });
 
@@ -124,8 +144,8 @@ describe('the page settings written into every page', () => {
     try {
       mkdirSync(path.join(old, 'client'), { recursive: true });
       mkdirSync(path.join(old, 'pages'));
-      writeFileSync(path.join(old, 'pages', 'home.html'), '<h1>home</h1>');
-      writeFileSync(path.join(old, 'pages', 'not-found.html'), '<h1>404</h1>');
+      for (const name of ['home', 'not-found', 'home-es', 'not-found-es'])
+        writeFileSync(path.join(old, 'pages', `${name}.html`), `<h1>${name}</h1>`);
       await expect(buildTestApp({ config: { distDir: old }, serveSite: true })).rejects.toThrow(
         /built by an older version: run "npm run build"/,
       );
@@ -145,8 +165,13 @@ describe('what the server sends fast: compression, revalidation, crawlers', () =
     big = mkdtempSync(path.join(tmpdir(), 'scamsavvy-big-dist-'));
     mkdirSync(path.join(big, 'client', 'assets'), { recursive: true });
     mkdirSync(path.join(big, 'pages'));
-    writeFileSync(path.join(big, 'pages', 'home.html'), page);
-    writeFileSync(path.join(big, 'pages', 'not-found.html'), `<!--public-config--><h1>404</h1>${'x'.repeat(2000)}`);
+    for (const suffix of ['', '-es']) {
+      writeFileSync(path.join(big, 'pages', `home${suffix}.html`), page);
+      writeFileSync(
+        path.join(big, 'pages', `not-found${suffix}.html`),
+        `<!--public-config--><h1>404</h1>${'x'.repeat(2000)}`,
+      );
+    }
     const asset = path.join(big, 'client', 'assets', 'index-def456.js');
     writeFileSync(asset, script);
     writeFileSync(`${asset}.br`, brotliCompressSync(script));
@@ -253,8 +278,19 @@ describe('what the server sends fast: compression, revalidation, crawlers', () =
     const built = statSync(path.join(big, 'pages', 'home.html'))
       .mtime.toISOString()
       .slice(0, 10);
-    expect(response.body).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
-    expect(response.body).toContain(`<url><loc>https://family.example/</loc><lastmod>${built}</lastmod></url>`);
+    expect(response.body).toContain(
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+    );
+    // Each language's page, each naming both (hreflang, issue 45).
+    const alternates =
+      '<xhtml:link rel="alternate" hreflang="en" href="https://family.example/"/>' +
+      '<xhtml:link rel="alternate" hreflang="es" href="https://family.example/es/"/>';
+    expect(response.body).toContain(
+      `<url><loc>https://family.example/</loc><lastmod>${built}</lastmod>${alternates}</url>`,
+    );
+    expect(response.body).toContain(
+      `<url><loc>https://family.example/es/</loc><lastmod>${built}</lastmod>${alternates}</url>`,
+    );
   });
 });
 
@@ -266,7 +302,10 @@ describe('SITE_MODE=launched: the launched pages, built beside the coming-soon o
     launchedDist = mkdtempSync(path.join(tmpdir(), 'scamsavvy-launched-dist-'));
     mkdirSync(path.join(launchedDist, 'client', 'assets'), { recursive: true });
     mkdirSync(path.join(launchedDist, 'pages'));
-    for (const name of ['home', 'not-found', 'home-launched', 'not-found-launched'])
+    for (const name of ['home', 'not-found', 'home-launched', 'not-found-launched'].flatMap((one) => [
+      one,
+      `${one}-es`,
+    ]))
       writeFileSync(path.join(launchedDist, 'pages', `${name}.html`), `<!--public-config--><h1>${name}</h1>`);
     // The sitemap's date is the launched page's: built (here, written) on another day than the other.
     utimesSync(path.join(launchedDist, 'pages', 'home.html'), new Date('2026-01-02'), new Date('2026-01-02'));

@@ -2,7 +2,8 @@
 // correct a record: checked by the sign-up form's own rules, so a record never holds what the form
 // would have refused. An empty phone number keeps the one on record; on the person's own page an
 // empty name does too (that page never shows the name: it is whatever was typed on the form).
-import { signupFieldsSchema, signupMessages } from '../../../shared/signup-schema.js';
+import type { Language } from '../../../shared/languages.js';
+import { signupFieldsSchema, signupMessageIn, signupMessagesIn } from '../../../shared/signup-schema.js';
 
 export interface DetailsErrors {
   name?: string;
@@ -14,17 +15,25 @@ export type DetailsCheck =
 
 export function checkDetails(
   typed: { name: string; phone: string },
-  { emptyName = 'refuse', nothingTyped }: { emptyName?: 'keep' | 'refuse'; nothingTyped?: string } = {},
+  {
+    emptyName = 'refuse',
+    nothingTyped,
+    language = 'en',
+  }: { emptyName?: 'keep' | 'refuse'; nothingTyped?: string; language?: Language } = {},
 ): DetailsCheck {
   const { name, phone } = signupFieldsSchema.shape;
   const errors: DetailsErrors = {};
   const keepName = emptyName === 'keep' && typed.name.trim() === '';
   const keepPhone = typed.phone.trim() === '';
-  if (keepName && keepPhone) return { ok: false, errors: { name: nothingTyped ?? signupMessages.nameRequired } };
+  if (keepName && keepPhone)
+    return { ok: false, errors: { name: nothingTyped ?? signupMessagesIn[language].nameRequired } };
   const checkedName = keepName ? undefined : name.safeParse(typed.name);
   const checkedPhone = keepPhone ? undefined : phone.safeParse(typed.phone);
-  if (checkedName && !checkedName.success) errors.name = checkedName.error.issues[0]?.message;
-  if (checkedPhone && !checkedPhone.success) errors.phone = checkedPhone.error.issues[0]?.message;
+  // In the page's language (the person's own page speaks theirs; the owner's is English).
+  const said = (message: string | undefined) =>
+    message === undefined ? undefined : signupMessageIn(language, message);
+  if (checkedName && !checkedName.success) errors.name = said(checkedName.error.issues[0]?.message);
+  if (checkedPhone && !checkedPhone.success) errors.phone = said(checkedPhone.error.issues[0]?.message);
   if (errors.name || errors.phone) return { ok: false, errors };
   return {
     ok: true,

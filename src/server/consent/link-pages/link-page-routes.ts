@@ -206,24 +206,27 @@ async function preferencesRoutes(
     });
   }
 
-  forms.get<TokenParams & { Querystring: { done?: string; lang?: string } }>('/preferences/:token', async (request, reply) => {
-    const id = links.verify('manage', request.params.token);
-    if (!id) return html(reply, badLinkPage(browserLanguage(request)), 404);
-    const subscriber = await subscriptions.subscriber(id);
-    const { done } = request.query;
-    if (!subscriber) {
-      // Just deleted, by this page's own button: say it is done. Otherwise the link names nobody: 404.
-      // In the language they had (the deletion's redirect says it), else the browser's.
-      const said = request.query.lang;
-      const language = isLanguage(said) ? said : browserLanguage(request);
-      const words = linkPageWordsIn[language].preferences;
-      return done === 'deleted'
-        ? html(reply, noticePage(words.deletedTitle, words.deleted, language))
-        : html(reply, nothingHeldPage(language), 404);
-    }
-    const said = DONE_STATES.find((state) => state === done);
-    return html(reply, await page(subscriber, request.params.token, said ? { done: said } : {}));
-  });
+  forms.get<TokenParams & { Querystring: { done?: string; lang?: string } }>(
+    '/preferences/:token',
+    async (request, reply) => {
+      const id = links.verify('manage', request.params.token);
+      if (!id) return html(reply, badLinkPage(browserLanguage(request)), 404);
+      const subscriber = await subscriptions.subscriber(id);
+      const { done } = request.query;
+      if (!subscriber) {
+        // Just deleted, by this page's own button: say it is done. Otherwise the link names nobody: 404.
+        // In the language they had (the deletion's redirect says it), else the browser's.
+        const said = request.query.lang;
+        const language = isLanguage(said) ? said : browserLanguage(request);
+        const words = linkPageWordsIn[language].preferences;
+        return done === 'deleted'
+          ? html(reply, noticePage(words.deletedTitle, words.deleted, language))
+          : html(reply, nothingHeldPage(language), 404);
+      }
+      const said = DONE_STATES.find((state) => state === done);
+      return html(reply, await page(subscriber, request.params.token, said ? { done: said } : {}));
+    },
+  );
 
   // Their name and phone number (decision 031): checked by the sign-up form's own rules; a problem
   // shows the page again with what they typed and what is wrong, and changes nothing.
@@ -234,7 +237,11 @@ async function preferencesRoutes(
     if (!subscriber) return html(reply, nothingHeldPage(browserLanguage(request)), 404);
     const typed = typedDetails(request.body);
     const words = linkPageWordsIn[subscriber.language].preferences;
-    const checked = checkDetails(typed, { emptyName: 'keep', nothingTyped: words.nothingTyped });
+    const checked = checkDetails(typed, {
+      emptyName: 'keep',
+      nothingTyped: words.nothingTyped,
+      language: subscriber.language,
+    });
     const refuse = (errors: { name?: string; phone?: string }) =>
       page(subscriber, request.params.token, { detailsForm: { ...typed, errors } }).then((body) =>
         html(reply, body, 400),
@@ -285,7 +292,8 @@ async function preferencesRoutes(
   forms.post<TokenParams>('/preferences/:token/leave', async (request, reply) => {
     const id = links.verify('manage', request.params.token);
     if (!id) return html(reply, badLinkPage(browserLanguage(request)), 404);
-    if (!(await subscriptions.leave(id, 'preferences_page'))) return html(reply, nothingHeldPage(browserLanguage(request)), 404);
+    if (!(await subscriptions.leave(id, 'preferences_page')))
+      return html(reply, nothingHeldPage(browserLanguage(request)), 404);
     return reply.redirect(`/preferences/${request.params.token}?done=left`, 303);
   });
 

@@ -1,18 +1,22 @@
-// The link pages' words: plain (about an 8th-grade reading level), all from linkPageWords, and
-// anything stored about a person escaped.
+// The link pages' words: plain (about an 8th-grade reading level), all from linkPageWordsIn in the
+// person's language (English and Spanish, issue 45), and anything stored about a person escaped.
 import { describe, expect, it } from 'vitest';
-import { linkPageWords as words } from '../../messaging/message-words.js';
-import { readingGrade } from '../../../shared/reading-grade.js';
-import { signupMessages } from '../../../shared/signup-schema.js';
+import { LANGUAGES, type Language } from '../../../shared/languages.js';
+import { linkPageWordsIn } from '../../messaging/message-words.js';
+import { readingGradeIn } from '../../../shared/reading-grade.js';
+import { signupMessagesIn } from '../../../shared/signup-schema.js';
 import * as linkPages from './link-pages.js';
 import { deleteQuestionPage, preferencesPage, type PreferencesPageProps } from './preferences-page.js';
 import { LINK_PAGE_SCRIPT_PLACEHOLDER } from './link-page-layout.js';
 import { TEXT_SIZE_HEAD_SCRIPT, TEXT_SIZES, textSizeWords } from '../../../shared/text-size.js';
-import { shareLinks, shareWords } from '../../../shared/share-content.js';
+import { shareLinks, shareWordsIn } from '../../../shared/share-content.js';
 
+const words = linkPageWordsIn.en;
+const shareWords = shareWordsIn.en;
 const { preferences: text } = words;
 const everything = { email: true, sms: true, beta: true };
-const person: PreferencesPageProps = {
+const englishPerson: PreferencesPageProps = {
+  language: 'en',
   preferences: everything,
   willSend: everything,
   email: 'ro•••@example.com',
@@ -22,46 +26,54 @@ const person: PreferencesPageProps = {
   path: '/preferences/token',
   shareUrl: 'https://scamsavvy.example/?ref=7kq2m9x4hz3p',
 };
-const wrongDetails = {
+const person = englishPerson;
+/** What was typed wrong, and what the sign-up form's own rules say of it in the page's language. */
+const wrongDetailsIn = (language: Language) => ({
   name: 'R',
   phone: '12ab',
-  errors: { name: signupMessages.nameTooShort, phone: signupMessages.phoneInvalid },
-};
+  errors: { name: signupMessagesIn[language].nameTooShort, phone: signupMessagesIn[language].phoneInvalid },
+});
 
-/** Every page in every state it can be in, as the server sends it. */
-const pages: Record<string, string> = {
-  badLink: linkPages.badLinkPage(),
-  nothingHeld: linkPages.noticePage(text.nothingHeldTitle, text.nothingHeld),
-  deleted: linkPages.noticePage(text.deletedTitle, text.deleted),
-  confirm: linkPages.confirmPage({ state: 'unconfirmed', preferencesUrl: '/preferences/token' }),
-  confirmed: linkPages.confirmPage({ state: 'confirmed', preferencesUrl: '/preferences/token' }),
-  confirmAfterLeaving: linkPages.confirmPage({ state: 'left', preferencesUrl: '/preferences/token' }),
-  preferences: preferencesPage(person),
-  saved: preferencesPage({ ...person, done: 'saved' }),
-  notConfirmed: preferencesPage({ ...person, notConfirmed: true }),
-  smsStopped: preferencesPage({ ...person, preferences: { ...everything, sms: false }, smsStopped: true }),
-  left: preferencesPage({
-    ...person,
-    preferences: { email: false, sms: false, beta: false },
-    left: true,
-    done: 'left',
-  }),
-  detailsSaved: preferencesPage({ ...person, done: 'details' }),
-  phoneChanged: preferencesPage({ ...person, done: 'phone' }),
-  phoneChangedNoTexts: preferencesPage({
-    ...person,
-    preferences: { ...everything, sms: false },
-    willSend: { ...everything, sms: false },
-    smsStopped: true,
-    done: 'phone',
-  }),
-  detailsProblem: preferencesPage({ ...person, detailsForm: wrongDetails }),
-  phoneChange: linkPages.phoneChangePage({ newEnd: '9876', currentEnd: '4567' }),
-  phoneChangeGone: linkPages.phoneChangeGonePage(),
-  deleteQuestion: deleteQuestionPage({ path: '/preferences/token' }),
-  unsubscribe: linkPages.unsubscribePage({ done: false, preferencesUrl: '/preferences/token' }),
-  unsubscribed: linkPages.unsubscribePage({ done: true, preferencesUrl: '/preferences/token' }),
+/** Every page in every state it can be in, as the server sends it, in one language. */
+const pagesIn = (language: Language): Record<string, string> => {
+  const { preferences: text } = linkPageWordsIn[language];
+  const person = { ...englishPerson, language };
+  return {
+    badLink: linkPages.badLinkPage(language),
+    nothingHeld: linkPages.noticePage(text.nothingHeldTitle, text.nothingHeld, language),
+    deleted: linkPages.noticePage(text.deletedTitle, text.deleted, language),
+    confirm: linkPages.confirmPage({ state: 'unconfirmed', preferencesUrl: '/preferences/token', language }),
+    confirmed: linkPages.confirmPage({ state: 'confirmed', preferencesUrl: '/preferences/token', language }),
+    confirmAfterLeaving: linkPages.confirmPage({ state: 'left', preferencesUrl: '/preferences/token', language }),
+    preferences: preferencesPage(person),
+    saved: preferencesPage({ ...person, done: 'saved' }),
+    notConfirmed: preferencesPage({ ...person, notConfirmed: true }),
+    smsStopped: preferencesPage({ ...person, preferences: { ...everything, sms: false }, smsStopped: true }),
+    left: preferencesPage({
+      ...person,
+      preferences: { email: false, sms: false, beta: false },
+      left: true,
+      done: 'left',
+    }),
+    detailsSaved: preferencesPage({ ...person, done: 'details' }),
+    phoneChanged: preferencesPage({ ...person, done: 'phone' }),
+    phoneChangedNoTexts: preferencesPage({
+      ...person,
+      preferences: { ...everything, sms: false },
+      willSend: { ...everything, sms: false },
+      smsStopped: true,
+      done: 'phone',
+    }),
+    detailsProblem: preferencesPage({ ...person, detailsForm: wrongDetailsIn(language) }),
+    phoneChange: linkPages.phoneChangePage({ newEnd: '9876', currentEnd: '4567', language }),
+    phoneChangeGone: linkPages.phoneChangeGonePage(language),
+    deleteQuestion: deleteQuestionPage({ path: '/preferences/token', language }),
+    unsubscribe: linkPages.unsubscribePage({ done: false, preferencesUrl: '/preferences/token', language }),
+    unsubscribed: linkPages.unsubscribePage({ done: true, preferencesUrl: '/preferences/token', language }),
+  };
 };
+const pages = pagesIn('en');
+const pagesByLanguage = LANGUAGES.map((language) => [language, pagesIn(language)] as const);
 
 /** The text a reader sees (and the tab's title), one string per text node. */
 function visibleText(html: string): string[] {
@@ -90,13 +102,17 @@ function stringsIn(value: unknown): string[] {
 /** Ends a heading or label with a full stop, so the measure counts it as its own sentence. */
 const sentence = (line: string) => (/[.!?]$/.test(line) ? line : `${line}.`);
 
-describe('the link pages’ words', () => {
-  it('every visible word comes from linkPageWords (no literal text in the pages)', () => {
+describe.each(LANGUAGES)('the link pages’ words, in %s', (language) => {
+  const words = linkPageWordsIn[language];
+  const text = words.preferences;
+  const shareWords = shareWordsIn[language];
+  const pages = pagesIn(language);
+  it('every visible word comes from linkPageWordsIn (no literal text in the pages)', () => {
     const { savedThings } = text;
     const phrases = [
       ...stringsIn(words),
       // The Text size control and the share panel (shared with the landing page), and the link itself.
-      ...stringsIn(textSizeWords),
+      ...stringsIn(textSizeWords[language]),
       ...stringsIn(shareWords),
       person.shareUrl ?? '',
       ...TEXT_SIZES.map((size) => size.label),
@@ -109,7 +125,7 @@ describe('the link pages’ words', () => {
       words.phoneChange.keep('4567'),
       `${text.detailsProblem} ${text.title}`,
       // The sign-up form's own messages, for what was typed wrong.
-      ...Object.values(wrongDetails.errors),
+      ...Object.values(wrongDetailsIn(language).errors),
     ];
     const known = new Set([...phrases, ...phrases.map(words.pageTitle)]);
     for (const [name, html] of Object.entries(pages)) {
@@ -119,9 +135,11 @@ describe('the link pages’ words', () => {
 
   it.each(Object.entries(pages))('%s reads at grade 8 or below', (_name, html) => {
     const lines = visibleText(html).slice(1); // not the tab's title: the h1 says it again
-    expect(readingGrade(lines.map(sentence).join(' '))).toBeLessThanOrEqual(8);
+    expect(readingGradeIn(language, lines.map(sentence).join(' '))).toBeLessThanOrEqual(8);
   });
+});
 
+describe('the link pages’ words, in English', () => {
   it('the saved message restates what we will send, in a list the way people say it', () => {
     const { savedThings } = text;
     expect(text.saved([])).toBe('Saved. We will not send you anything.');
@@ -174,24 +192,27 @@ describe('the link pages’ markup', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;example.com');
   });
 
-  it('is a whole document: doctype, language, viewport, noindex, one h1; no script but the text size line and the place for the pages script', () => {
-    for (const [name, html] of Object.entries(pages)) {
-      expect(html, name).toMatch(/^<!doctype html><html lang="en">/);
-      expect(html, name).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
-      expect(html, name).toContain('<meta name="robots" content="noindex"/>');
-      // The one inline script, in the head before anything is drawn; the page's own comes in at the placeholder.
-      expect(html.match(/<script[\s\S]*?<\/script>/g), name).toEqual([`<script>${TEXT_SIZE_HEAD_SCRIPT}</script>`]);
-      expect(html.indexOf('<script>'), name).toBeLessThan(html.indexOf('</head>'));
-      expect(html, name).toContain(`${LINK_PAGE_SCRIPT_PLACEHOLDER}</body>`);
-      expect(html, name).not.toMatch(/\son[a-z]+=/i);
-      expect(html.match(/<h1>/g), name).toHaveLength(1);
-    }
-  });
+  it.each(pagesByLanguage)(
+    'is a whole document in %s: doctype, language, viewport, noindex, one h1; no script but the text size line and the place for the pages script',
+    (language, pages) => {
+      for (const [name, html] of Object.entries(pages)) {
+        expect(html, name).toMatch(new RegExp(`^<!doctype html><html lang="${language}">`));
+        expect(html, name).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
+        expect(html, name).toContain('<meta name="robots" content="noindex"/>');
+        // The one inline script, in the head before anything is drawn; the page's own comes in at the placeholder.
+        expect(html.match(/<script[\s\S]*?<\/script>/g), name).toEqual([`<script>${TEXT_SIZE_HEAD_SCRIPT}</script>`]);
+        expect(html.indexOf('<script>'), name).toBeLessThan(html.indexOf('</head>'));
+        expect(html, name).toContain(`${LINK_PAGE_SCRIPT_PLACEHOLDER}</body>`);
+        expect(html, name).not.toMatch(/\son[a-z]+=/i);
+        expect(html.match(/<h1>/g), name).toHaveLength(1);
+      }
+    },
+  );
 
   it('offers "Tell a family member" on the preferences page, readable without script: the link written out, a text and an email', () => {
     const html = pages.preferences ?? '';
     const url = person.shareUrl ?? '';
-    const links = shareLinks(url);
+    const links = shareLinks(url, shareWords);
     expect(html).toContain(`<h2 id="share-heading" class="share__prompt">${shareWords.prompt}</h2>`);
     // Without script the panel shows; the button (the phone's share sheet) and Copy wait for script.
     expect(html).toMatch(/<button type="button" class="button button--primary share__button"[^>]*hidden=""/);

@@ -55,7 +55,7 @@ export function confirmPage({
           <Button label={confirm.button} />
         </form>
       </>,
-    language,
+      language,
     );
   if (state === 'left' || state === 'email_off')
     return renderPage(
@@ -70,7 +70,7 @@ export function confirmPage({
         <p>{confirm.comeBackNotYou}</p>
         <LinkLine href={preferencesUrl} label={confirm.preferencesLink} />
       </>,
-    language,
+      language,
     );
   const text = launch?.launched
     ? confirm.doneLaunched

@@ -221,7 +221,9 @@ export function preferencesPage({
         </fieldset>
         <Button label={text.save} />
       </form>
-      {shareUrl && !left && <SharePanel url={shareUrl} headingLevel={2} scripted={false} words={shareWordsIn[language]} />}
+      {shareUrl && !left && (
+        <SharePanel url={shareUrl} headingLevel={2} scripted={false} words={shareWordsIn[language]} />
+      )}
       <section aria-labelledby="details-title">
         <h2 id="details-title">{text.detailsTitle}</h2>
         <p>{text.detailsIntro}</p>

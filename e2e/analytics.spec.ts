@@ -126,7 +126,12 @@ test('opt-in: nothing reaches a provider before Accept; then every event arrives
     'sign_up',
     'form_submission',
   ]);
-  expect(events[0]?.[1]).toEqual({ page_name: 'home', page_title: await page.title(), page_location: `${optIn.url}/` });
+  expect(events[0]?.[1]).toEqual({
+    page_name: 'home',
+    page_language: 'en',
+    page_title: await page.title(),
+    page_location: `${optIn.url}/`,
+  });
   expect(events.slice(1, 5).map(([, params]) => params.scroll_percentage)).toEqual([25, 50, 75, 100]);
   expect(events[5]?.[1]).toMatchObject({
     button_name: 'signup_interest',
@@ -135,7 +140,7 @@ test('opt-in: nothing reaches a provider before Accept; then every event arrives
     element_name: 'signup_button',
   });
   expect(events[6]?.[1]).toMatchObject({ method: 'modal' });
-  expect(events[7]?.[1]).toEqual({ page_name: 'home', method: 'modal', beta_testing: true });
+  expect(events[7]?.[1]).toEqual({ page_name: 'home', page_language: 'en', method: 'modal', beta_testing: true });
   expect(events[8]?.[1]).toMatchObject({ form_name: 'signup_modal', success: true });
   // Google Analytics never receives personal data.
   expect(JSON.stringify(await dataLayer(page))).not.toMatch(/rosa|5551234567/i);
@@ -144,7 +149,7 @@ test('opt-in: nothing reaches a provider before Accept; then every event arrives
   expect(await pixelCalls(page)).toEqual([
     ['set', 'autoConfig', false, TEST_IDS.META_PIXEL_ID],
     ['init', TEST_IDS.META_PIXEL_ID],
-    ['track', 'PageView', { page_name: 'home' }],
+    ['track', 'PageView', { page_name: 'home', page_language: 'en' }],
     ['init', TEST_IDS.META_PIXEL_ID, { em: 'rosa.diaz@example.com', ph: '15551234567', fn: 'rosa', ln: 'maría díaz' }],
     ['track', 'Lead', { content_name: 'signup', content_category: 'user_registration', value: 2, currency: 'USD' }],
     ['track', 'CompleteRegistration'],
@@ -279,7 +284,11 @@ test("a family member's ?ref= code reaches no provider: gone from the address be
     .click();
   await expect.poll(() => gaEvents(page).then((events) => events.map(([name]) => name))).toContain('share');
   const events = await gaEvents(page);
-  expect(events.find(([name]) => name === 'share')?.[1]).toEqual({ page_name: 'home', method: 'email' });
+  expect(events.find(([name]) => name === 'share')?.[1]).toEqual({
+    page_name: 'home',
+    page_language: 'en',
+    method: 'email',
+  });
   expect(events.find(([name]) => name === 'page_view')?.[1]).toMatchObject({ page_location: `${optIn.url}/` });
   // The code is nowhere in what the providers were handed or fetched.
   const handed = JSON.stringify([await dataLayer(page), await pixelCalls(page), await posthogCalls(page)]);
@@ -301,14 +310,18 @@ test('the 404 page and the way home each record a page view with the spec page n
   const pageViews = () =>
     gaEvents(page).then((events) => events.filter(([name]) => name === 'page_view').map(([, p]) => p.page_name));
   await expect.poll(pageViews).toEqual(['missing.html']);
-  expect(await pixelCalls(page)).toContainEqual(['track', 'PageView', { page_name: 'missing.html' }]);
+  expect(await pixelCalls(page)).toContainEqual([
+    'track',
+    'PageView',
+    { page_name: 'missing.html', page_language: 'en' },
+  ]);
   // The way home is a plain link (each page is its own load, decisions/038): the landing page records its own view.
   await page.getByRole('link', { name: 'Return to Home' }).click();
   await expect(page).toHaveURL(`${optIn.url}/`);
   await expect.poll(pageViews).toEqual(['home']);
   const views = (await gaEvents(page)).filter(([name]) => name === 'page_view');
   expect(views[0]?.[1]?.page_title).toBe(await page.title());
-  expect(await pixelCalls(page)).toContainEqual(['track', 'PageView', { page_name: 'home' }]);
+  expect(await pixelCalls(page)).toContainEqual(['track', 'PageView', { page_name: 'home', page_language: 'en' }]);
 });
 
 test('the first-party funnel: events reach our database without a cookie, and signups:stats shows them', async ({

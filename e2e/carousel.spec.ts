@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { carousel } from '../src/client/content';
+import { carousel } from '../src/client/content-en';
 import { expect, test } from './fixtures';
 
 const INTERVAL = carousel.intervalMs;

@@ -5,7 +5,7 @@ import {
   scamStatistics,
   showSections,
   simpleSafeLearning,
-} from '../src/client/content';
+} from '../src/client/content-en';
 import { expect, test } from './fixtures';
 
 test('the server sends the hero, statistics and steps in its HTML, before any script runs', async ({ request }) => {

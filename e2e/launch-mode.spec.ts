@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContextOptions, Page, Request } from '@playwright/test';
-import { launchedHero, launchedSite } from '../src/client/launch-content';
+import { launchedHero, launchedSite } from '../src/client/launch-content-en';
 import { expect, test } from './fixtures';
 import { expectNoHorizontalOverflow, expectNoViolations } from './support/a11y';
 import { interceptProviders, TEST_IDS } from './support/providers';
@@ -211,6 +211,7 @@ for (const [store, platform, url] of [
             name: 'download_intent',
             params: {
               page_name: 'home',
+              page_language: 'en',
               platform,
               source: 'landing_page',
               location: 'hero_section',

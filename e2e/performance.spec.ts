@@ -5,7 +5,7 @@ import { LANGUAGE_HEAD_SCRIPT } from '../src/shared/languages';
 import { TEXT_SIZE_HEAD_SCRIPT } from '../src/shared/text-size';
 import path from 'node:path';
 import type { Page, Request } from '@playwright/test';
-import { shareCard, site } from '../src/client/content';
+import { shareCard, site } from '../src/client/content-en';
 import { expect, test } from './fixtures';
 
 /** The budgets: script before any interaction (gzip), and everything on first load (as sent). */

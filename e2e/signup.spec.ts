@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
-import { signupDialog } from '../src/client/signup-content';
+import { signupDialog } from '../src/client/signup-content-en';
 import { MIN_FORM_TIME_MS, signupMessages, type SignupRecord } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
 

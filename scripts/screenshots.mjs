@@ -1,6 +1,6 @@
 // `npm run screenshots`: pictures of the built page at phone and desktop widths, for docs/: the
 // coming-soon page (with its cookie question, privacy notice, sign-up form, "Tell a family member"
-// and the largest text size), then the launched page.
+// and the largest text size), the Spanish page (its offer, the page, its form), then the launched page.
 import { chromium } from '@playwright/test';
 import { startBuiltServer } from './built-server.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
@@ -57,8 +57,25 @@ try {
     await large.getByRole('button', { name: 'A++ Largest', exact: true }).click();
     await large.screenshot({ path: `docs/screenshots/text-size-largest-${name}.png` });
     await context.close();
+
+    // The Spanish page (issue 45), offered at the top of the English one to a browser that asks for
+    // Spanish first, and its sign-up form.
+    const spanish = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce', locale: 'es-MX' });
+    await spanish.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort());
+    await spanish.addInitScript(`localStorage.setItem("scamsavvy.consent", JSON.stringify({ choice: "rejected" }))`);
+    const offered = await spanish.newPage();
+    await offered.goto(base, { waitUntil: 'networkidle' });
+    await offered.screenshot({ path: `docs/screenshots/spanish-offer-${name}.png` });
+    await offered.goto(`${base}/es/`, { waitUntil: 'networkidle' });
+    await offered.screenshot({ path: `docs/screenshots/landing-es-${name}.png`, fullPage: true });
+    await offered.getByRole('button', { name: 'Proteja a su familia: avísenme cuando salga la aplicación' }).click();
+    await offered.getByRole('dialog').waitFor();
+    await offered.getByRole('button', { name: 'Proteger a mi familia: avísenme' }).click();
+    await offered.getByText('Hay un problema').waitFor();
+    await offered.screenshot({ path: `docs/screenshots/dialog-errors-es-${name}.png` });
+    await spanish.close();
     console.log(
-      `docs/screenshots/{landing,dialog-errors,share-panel,text-size-largest,consent-banner,privacy-notice}-${name}.png`,
+      `docs/screenshots/{landing,dialog-errors,share-panel,text-size-largest,consent-banner,privacy-notice,spanish-offer,landing-es,dialog-errors-es}-${name}.png`,
     );
   }
 } finally {

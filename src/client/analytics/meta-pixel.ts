@@ -71,7 +71,7 @@ export function metaPixel(pixelId: string): AnalyticsProvider {
       return loading;
     },
     page(view) {
-      fbq('track', 'PageView', { page_name: view.page_name });
+      fbq('track', 'PageView', { page_name: view.page_name, page_language: view.page_language });
     },
     track(event) {
       if (event.name !== 'sign_up') return; // the advertiser needs only the conversion

@@ -67,7 +67,7 @@ describe('Meta Pixel', () => {
     expect(asArrays(window.fbq?.queue)).toEqual([
       ['set', 'autoConfig', false, '1234567890'],
       ['init', '1234567890'],
-      ['track', 'PageView', { page_name: 'home' }],
+      ['track', 'PageView', { page_name: 'home', page_language: 'en' }],
     ]);
     expect(window.fbq?.disablePushState).toBe(true);
   });

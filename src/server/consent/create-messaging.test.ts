@@ -13,7 +13,7 @@ import { createMessaging, type MessagingOverrides } from './create-messaging.js'
 import { ACCOUNT_SID, AUTH_TOKEN } from '../test/broadcast-setup.js';
 import { textIn as signedTextIn } from '../test/text-in.js';
 import { twilioSignature } from '../messaging/twilio-sms-provider.js';
-import { messageWords } from '../messaging/message-words.js';
+import { messageWords, messageWordsIn } from '../messaging/message-words.js';
 import { smsSegments } from '../../shared/sms-segments.js';
 
 import { SITE } from '../test/site.js';
@@ -91,11 +91,17 @@ async function serve(
   return { app, store };
 }
 
-async function signUp(app: FastifyInstance, email: string, phone = '+15551234567', name = 'Rosa Díaz') {
+async function signUp(
+  app: FastifyInstance,
+  email: string,
+  phone = '+15551234567',
+  name = 'Rosa Díaz',
+  language: 'en' | 'es' = 'en',
+) {
   const response = await app.inject({
     method: 'POST',
     url: '/api/signups',
-    payload: { name, phone, email, betaTesting: false, openedForMs: 5000, consentVersion: '2026-11-23' },
+    payload: { name, phone, email, betaTesting: false, openedForMs: 5000, consentVersion: '2026-11-23', language },
   });
   expect(response.statusCode).toBe(201);
 }
@@ -274,6 +280,43 @@ describe('POST /api/sms/inbound', () => {
     expect((await textIn(app, 'start')).statusCode).toBe(200);
     expect(await smsOff('a@example.com')).toBe(false);
     expect(await smsOff('b@example.com')).toBe(false);
+  });
+
+  it('understands the Spanish words and answers in the language of the word; START in the language the number signed up in (issue 45)', async () => {
+    const twilio = await twilioStandIn();
+    const { app, store } = await start(sqlite, { twilio });
+    await signUp(app, 'luz@example.com', '+15552223333', 'Luz Ortega', 'es');
+    await signUp(app, 'ann@example.com', '+15554445555', 'Ann Lee', 'en');
+    // The joining text in each person's language.
+    await twilio.waitFor(
+      (sent) => sent.to === '+15552223333' && sent.body === messageWordsIn.es.sms.joining.reply,
+      5000,
+    );
+    await twilio.waitFor(
+      (sent) => sent.to === '+15554445555' && sent.body === messageWordsIn.en.sms.joining.reply,
+      5000,
+    );
+    const answerTo = async (phone: string, body: string) => {
+      const before = twilio.sent().filter((sent) => sent.to === phone).length;
+      expect((await textIn(app, body, { from: phone })).statusCode).toBe(200);
+      await expect.poll(() => twilio.sent().filter((sent) => sent.to === phone).length).toBe(before + 1);
+      return twilio
+        .sent()
+        .filter((sent) => sent.to === phone)
+        .at(-1)?.body;
+    };
+    const smsOff = async (email: string) => (await store.subscribers.subscriberByEmailKey(email))?.smsOptOutAt !== null;
+    // "No más" stops texts, answered in Spanish, from an English sign-up's phone too: the word decides.
+    expect(await answerTo('+15554445555', 'No más')).toBe(messageWordsIn.es.sms.stopped);
+    expect(await smsOff('ann@example.com')).toBe(true);
+    // START has no language of its own: each number hears it in the language it signed up in.
+    expect(await answerTo('+15554445555', 'START')).toBe(messageWordsIn.en.sms.started);
+    expect(await answerTo('+15552223333', 'ALTO')).toBe(messageWordsIn.es.sms.stopped);
+    expect(await smsOff('luz@example.com')).toBe(true);
+    expect(await answerTo('+15552223333', 'start')).toBe(messageWordsIn.es.sms.started);
+    expect(await smsOff('luz@example.com')).toBe(false);
+    expect(await answerTo('+15552223333', 'Ayuda')).toMatch(/^ScamSavvy: avisos de la salida de la app, 2 msj max\. /);
+    expect(await answerTo('+15552223333', 'STOP')).toBe(messageWordsIn.en.sms.stopped);
   });
 
   it('refuses a request with a bad, forged or missing signature, and changes nothing', async () => {

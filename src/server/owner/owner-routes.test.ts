@@ -426,6 +426,44 @@ for (const engine of storeEngines) {
         );
       });
 
+      it("shows the language of a person's messages, and changes it when the owner says, in the audit log (issue 45)", async () => {
+        const setup = await setUp(engine);
+        const cookie = { cookie: await signInAsOwner(setup.app, setup.store) };
+        await setup.store.signups.add({
+          name: 'Luz Ortega',
+          phone: '+15557654321',
+          email: 'luz@example.com',
+          betaTesting: false,
+          language: 'es',
+        });
+        const id = (await setup.store.subscribers.subscriberByEmailKey('luz@example.com'))?.id ?? '';
+        const record = await setup.app.inject({ url: `/owner/people/${id}`, headers: cookie });
+        expect(record.body).toMatch(/<th scope="row">Language of their messages<\/th><td>Spanish<\/td>/);
+        expect(record.body).toMatch(/<input type="radio" name="language" checked="" value="es"\/>/);
+        const change = (language: string) =>
+          setup.app.inject({
+            method: 'POST',
+            url: `/owner/people/${id}/language`,
+            headers: { ...cookie, ...SAME_ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+            payload: `language=${language}`,
+          });
+        const changed = await change('en');
+        expect(changed.statusCode).toBe(303);
+        expect(changed.headers.location).toBe(`/owner/people/${id}?done=language`);
+        expect((await setup.store.subscribers.subscriber(id))?.language).toBe('en');
+        expect((await setup.app.inject({ url: `/owner/people/${id}?done=language`, headers: cookie })).body).toContain(
+          'Saved. Their messages are now in English.',
+        );
+        // Anything but one of ours is refused, and changes nothing; the same language again is no change.
+        expect((await change('fr')).statusCode).toBe(400);
+        expect((await change('en')).headers.location).toBe(`/owner/people/${id}?done=unchanged`);
+        expect((await setup.store.subscribers.subscriber(id))?.language).toBe('en');
+        const log = await setup.store.owners.auditLog(10);
+        expect(log.filter((entry) => entry.action === 'changed_person').map((entry) => entry.detail)).toEqual([
+          'Language of lu•••@example.com: Spanish to English',
+        ]);
+      });
+
       it('finds a person, shows their record, deletes them, and writes each step in the audit log', async () => {
         const setup = await setUp(engine);
         const ownerCookie = await signInAsOwner(setup.app, setup.store);

@@ -1,7 +1,7 @@
 // The pages links in messages open, on each engine: a GET never changes anything, only a POST behind a button does.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { linkPageWords } from '../../messaging/message-words.js';
+import { linkPageWords, linkPageWordsIn } from '../../messaging/message-words.js';
 import { createAddressHasher, createLinkSigner } from '../../messaging/link-tokens.js';
 import { Subscriptions } from '../subscriptions.js';
 import type { Db } from '../../db/open-database.js';
@@ -62,6 +62,62 @@ describe('hiding an email', () => {
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`link pages on ${engine.name}`, () => {
     const setUp = (email?: string) => setUpOn(engine, email);
+
+    // Issue 45: each page in the person's language; a page that names nobody in the browser's.
+    describe('in the person’s language', () => {
+      it('a Spanish sign-up’s pages are in Spanish, a page that names nobody is in the language the browser asks for, and deleting ends on a Spanish page', async () => {
+        const { app, store } = await setUp();
+        await store.signups.add({ ...rosa, email: 'luz@example.com', language: 'es' });
+        const id = (await store.subscribers.subscriberByEmailKey('luz@example.com'))?.id ?? '';
+        const manage = links.sign('manage', id);
+        const es = linkPageWordsIn.es;
+        for (const [url, title] of [
+          [`/confirm/${links.sign('confirm', id)}`, es.confirm.title],
+          [`/preferences/${manage}`, es.preferences.title],
+          [`/unsubscribe/${manage}`, es.unsubscribe.title],
+        ] as const) {
+          const page = await app.inject({ url });
+          expect(page.body, url).toMatch(/^<!doctype html><html lang="es">/);
+          expect(page.body, url).toContain(`<h1>${title}</h1>`);
+        }
+        // Their own link to pass on leads to the Spanish page.
+        const referral = (await store.subscribers.subscriber(id))?.referralCode ?? '';
+        expect((await app.inject({ url: `/preferences/${manage}` })).body).toContain(
+          `https://scamsavvy.example/es/?ref=${referral}`,
+        );
+        // A link that no longer works names nobody: the browser's language, else English.
+        const spanishBrowser = { 'accept-language': 'es-MX,es;q=0.9,en;q=0.8' };
+        const bad = await app.inject({ url: '/preferences/not-a-token', headers: spanishBrowser });
+        expect(bad.statusCode).toBe(404);
+        expect(bad.body).toContain(`<h1>${es.badLink.title}</h1>`);
+        expect((await app.inject({ url: '/preferences/not-a-token' })).body).toContain(
+          `<h1>${linkPageWords.badLink.title}</h1>`,
+        );
+        // Deleting: the record is gone, and the page that says so is still in their language.
+        const deleted = await app.inject({
+          method: 'POST',
+          url: `/preferences/${manage}/delete`,
+          ...form({ confirm: 'yes' }),
+        });
+        expect(deleted.headers.location).toBe(`/preferences/${manage}?done=deleted&lang=es`);
+        const done = await app.inject({ url: String(deleted.headers.location) });
+        expect(done.body).toContain(`<h1>${es.preferences.deletedTitle}</h1>`);
+      });
+
+      it('the details form says what is wrong in Spanish on a Spanish page', async () => {
+        const { app, store } = await setUp();
+        await store.signups.add({ ...rosa, email: 'luz@example.com', language: 'es' });
+        const id = (await store.subscribers.subscriberByEmailKey('luz@example.com'))?.id ?? '';
+        const page = await app.inject({
+          method: 'POST',
+          url: `/preferences/${links.sign('manage', id)}/details`,
+          ...form({ name: 'L', phone: '' }),
+        });
+        expect(page.statusCode).toBe(400);
+        expect(page.body).toContain('El nombre debe tener al menos 2 letras');
+        expect(page.body).not.toContain('Name must be');
+      });
+    });
 
     describe('GET never changes anything', () => {
       it('the confirm, preferences (with and without done=…) and unsubscribe pages, their HEADs, and the delete question', async () => {

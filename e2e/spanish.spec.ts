@@ -228,9 +228,9 @@ test.describe('a browser that asks for Spanish first', () => {
     await page.goto('about:blank'); // leaving the page sends what is waiting
     await expect
       .poll(() => npm('signups:stats', '--', '--days', '1'), { timeout: 30_000 })
-      .toMatch(/Page funnel by language[^\n]*\n[^\n]*\n(?:  English[^\n]*\n)?  Spanish +[1-9]/);
+      .toMatch(/Page funnel by language[^\n]*\n[^\n]*\n(?: {2}English[^\n]*\n)? {2}Spanish +[1-9]/);
     expect(await npm('signups:stats', '--', '--days', '1')).toMatch(
-      /People by language[^\n]*\n  English +\d+ +\d+%\n  Spanish +[1-9]/,
+      /People by language[^\n]*\n {2}English +\d+ +\d+%\n {2}Spanish +[1-9]/,
     );
   });
 });

@@ -27,12 +27,15 @@ let sink: SmtpSink;
 let twilio: TwilioStandIn;
 let dataDir: string;
 
+/** The settings the server and the owner's commands share: one database, one mail server, one Twilio. */
+let settings: Record<string, string>;
+
 test.beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-spanish-'));
   sink = await startSmtpSink();
   twilio = await startTwilioStandIn({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN });
   const port = 4460 + test.info().workerIndex;
-  server = await startBuiltServer(port, {
+  settings = {
     DATABASE_URL: `sqlite:${path.join(dataDir, 'signups.db')}`,
     SITE_URL: `http://127.0.0.1:${port}`,
     SECRET_KEY: 'e2e-secret-key-that-is-long-enough-1234',
@@ -45,6 +48,9 @@ test.beforeAll(async () => {
     TWILIO_API_BASE_URL: twilio.baseUrl,
     APP_STORE_URL: 'https://apps.apple.com/app/id000000000',
     PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=example.scamsavvy',
+  };
+  server = await startBuiltServer(port, {
+    ...settings,
     SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
     SIGNUP_RATE_LIMIT_PER_HOUR: '0',
   });
@@ -58,25 +64,9 @@ test.afterAll(async () => {
 });
 
 const run = promisify(execFile);
-const env = () => ({ ...process.env, DATABASE_URL: `sqlite:${path.join(dataDir, 'signups.db')}` });
 /** A documented command, against this server's database and providers. */
 async function npm(...args: string[]): Promise<string> {
-  const { stdout } = await run('npm', ['run', '--silent', ...args], {
-    env: {
-      ...env(),
-      SITE_URL: server.url,
-      SECRET_KEY: 'e2e-secret-key-that-is-long-enough-1234',
-      SMTP_URL: sink.url,
-      MAIL_FROM: 'ScamSavvy <hello@scamsavvy.example>',
-      MAIL_POSTAL_ADDRESS: '100 Example Street, Springfield, IL 62701',
-      TWILIO_ACCOUNT_SID: ACCOUNT_SID,
-      TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-      TWILIO_FROM: FROM,
-      TWILIO_API_BASE_URL: twilio.baseUrl,
-      APP_STORE_URL: 'https://apps.apple.com/app/id000000000',
-      PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=example.scamsavvy',
-    },
-  });
+  const { stdout } = await run('npm', ['run', '--silent', ...args], { env: { ...process.env, ...settings } });
   return stdout;
 }
 

@@ -77,10 +77,11 @@ export const carousel: typeof En.carousel = {
 };
 
 export const scamStatistics: typeof En.scamStatistics = {
-  heading: '16.600 millones de dólares perdidos por estafas',
+  // Figures as US Spanish writes them (the spec's own figures): a dollar sign first, commas between thousands.
+  heading: '$16,600 millones perdidos por estafas',
   headline: {
     source:
-      'Centro de Denuncias de Delitos por Internet del FBI (IC3), Informe de Delitos por Internet 2024: 16.600 millones de dólares en pérdidas denunciadas',
+      'Centro de Denuncias de Delitos por Internet del FBI (IC3), Informe de Delitos por Internet 2024: $16,600 millones en pérdidas denunciadas',
     sourceUrl: 'https://www.ic3.gov/AnnualReport/Reports/2024_IC3Report.pdf',
   },
   intro:
@@ -93,7 +94,7 @@ export const scamStatistics: typeof En.scamStatistics = {
       sourceConfirmed: false,
     },
     {
-      figure: '33.915 $',
+      figure: '$33,915',
       caption: 'de pérdida media por víctima',
       source: 'FBI IC3, Informe de Fraude a Personas Mayores 2023: pérdida media por víctima de más de 60 años',
       sourceUrl: 'https://www.ic3.gov/AnnualReport/Reports/2023_IC3ElderFraudReport.pdf',

@@ -40,7 +40,7 @@ const SAME_IN_BOTH = new Set([
 ]);
 const sameAllowed = (path: string, text: string) =>
   SAME_IN_BOTH.has(text) ||
-  /(^|\.)(image|icon|platform|sourceUrl|hint)$/.test(path) ||
+  /(^|\.)(image|icon|platform|sourceUrl|hint|figure)$/.test(path) ||
   /\.image\.|\.shareImage\.|sourceUrl/.test(path) ||
   /^figures\[\d\]\.source$|headline\.source$/.test(path) ||
   text === '';

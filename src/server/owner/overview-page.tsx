@@ -323,47 +323,46 @@ export function overviewPage({
         ))}
       </ul>
       {backups ? <BackupSection backups={backups} /> : null}
-      <div className="two-columns">
-        <section>
-          <h2 id="chart-heading">{words.chartHeading(days)}</h2>
-          <SignupsChart days={filled} label={words.chartLabel(days, inWindow)} />
-          <details>
-            <summary>{words.chartTable}</summary>
-            <CountTable
-              label={words.chartTable}
-              columns={[words.day, words.newPeople, words.newThroughFamily]}
-              rows={filled.map((day) => [day.label, day.count, throughFamily.get(day.label) ?? 0])}
-            />
-          </details>
-        </section>
-        <section>
-          <h2 id="funnel-heading">{words.funnelHeading(days)}</h2>
-          <ScrollTable label={words.funnelHeading(days)}>
-            <thead>
-              <tr>
-                <th scope="col">{words.funnelWhat}</th>
+      <section>
+        <h2 id="chart-heading">{words.chartHeading(days)}</h2>
+        <SignupsChart days={filled} label={words.chartLabel(days, inWindow)} />
+        <details>
+          <summary>{words.chartTable}</summary>
+          <CountTable
+            label={words.chartTable}
+            columns={[words.day, words.newPeople, words.newThroughFamily]}
+            rows={filled.map((day) => [day.label, day.count, throughFamily.get(day.label) ?? 0])}
+          />
+        </details>
+      </section>
+      {/* Full width: a column for both pages and one for each language's (issue 45). */}
+      <section>
+        <h2 id="funnel-heading">{words.funnelHeading(days)}</h2>
+        <ScrollTable label={words.funnelHeading(days)}>
+          <thead>
+            <tr>
+              <th scope="col">{words.funnelWhat}</th>
+              {columns.map((column) => (
+                <th scope="col" className="number" key={column.label}>
+                  {column.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {funnelRows.map((row) => (
+              <tr key={row.label}>
+                <th scope="row">{row.label}</th>
                 {columns.map((column) => (
-                  <th scope="col" className="number" key={column.label}>
-                    {column.label}
-                  </th>
+                  <td className="number" key={column.label}>
+                    {row.value(column.total)}
+                  </td>
                 ))}
               </tr>
-            </thead>
-            <tbody>
-              {funnelRows.map((row) => (
-                <tr key={row.label}>
-                  <th scope="row">{row.label}</th>
-                  {columns.map((column) => (
-                    <td className="number" key={column.label}>
-                      {row.value(column.total)}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </ScrollTable>
-        </section>
-      </div>
+            ))}
+          </tbody>
+        </ScrollTable>
+      </section>
       <div className="two-columns">
         <TopTable heading={words.sourcesHeading} column={words.source} rows={stats.topSources} total={stats.total} />
         <TopTable

@@ -18,6 +18,8 @@ main:focus{outline:none}
 .figures dd,.figure__value{display:block;margin:0;font-size:2rem;font-weight:800;line-height:1.2}
 .figure__note{display:block;font-size:1.125rem;color:var(--muted)}
 .table-scroll{overflow-x:auto;margin:0 0 1.5rem;max-width:100%}
+/* The funnel's columns (both pages, then each language's) scroll on a phone; what each row counts stays readable. */
+#funnel-heading+.table-scroll th[scope=row]{min-width:10rem}
 table{border-collapse:collapse;width:100%;font-size:1.125rem}
 caption{text-align:left;font-weight:700;padding:0 0 0.5rem}
 th,td{text-align:left;padding:0.5rem 0.75rem;border-bottom:0.0625rem solid var(--sand);vertical-align:top}

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { MIN_FORM_TIME_MS } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
+import { expectNoViolations } from './support/a11y';
 import { interceptProviders, PROVIDER_SCRIPTS, TEST_IDS } from './support/providers';
 import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
 
@@ -84,6 +85,21 @@ async function signUp(page: Page, email: string) {
 }
 
 const banner = (page: Page) => page.getByRole('region', { name: 'May we use cookies?' });
+
+test('the Spanish page asks in Spanish, and its events say the page is Spanish (issue 45)', async ({
+  page,
+  context,
+}) => {
+  await interceptProviders(context);
+  await page.goto(`${optIn.url}/es/`);
+  const pregunta = page.getByRole('region', { name: '¿Podemos usar cookies?' });
+  await expect(pregunta).toContainText('Google Analytics, PostHog y Meta Pixel');
+  await expectNoViolations(page, 'the Spanish cookie question');
+  await pregunta.getByRole('button', { name: 'Aceptar las cookies' }).click();
+  await expect
+    .poll(async () => (await gaEvents(page)).find(([name]) => name === 'page_view')?.[1])
+    .toMatchObject({ page_name: 'home', page_language: 'es', page_location: `${optIn.url}/es/` });
+});
 
 test('opt-in: nothing reaches a provider before Accept; then every event arrives, in order, with its parameters', async ({
   page,

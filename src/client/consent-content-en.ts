@@ -11,6 +11,8 @@ export const consentBanner = {
     'opt-out': (providers: string) =>
       `We use cookies from ${providers} to learn how people use this page and to reach more families with our ads. You can say no, and we will switch them off.`,
   },
+  /** Between the last two providers' names ("Google Analytics and PostHog"). */
+  and: 'and',
   accept: 'Accept cookies',
   reject: 'Reject cookies',
   privacyLink: 'Read our privacy notice',

@@ -10,6 +10,7 @@ export const consentBanner: typeof En.consentBanner = {
     'opt-out': (providers) =>
       `Usamos cookies de ${providers} para saber cómo se usa esta página y para llegar a más familias con nuestros anuncios. Puede decir que no, y las apagaremos.`,
   },
+  and: 'y',
   accept: 'Aceptar las cookies',
   reject: 'Rechazar las cookies',
   privacyLink: 'Lea nuestro aviso de privacidad',

@@ -70,5 +70,7 @@ describe('ConsentBanner', () => {
     expect(listNames(['A'])).toBe('A');
     expect(listNames(['A', 'B'])).toBe('A and B');
     expect(listNames(['A', 'B', 'C'])).toBe('A, B and C');
+    // The Spanish page's word (issue 45).
+    expect(listNames(['A', 'B', 'C'], 'y')).toBe('A, B y C');
   });
 });

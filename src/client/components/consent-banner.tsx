@@ -5,10 +5,10 @@ import { consentBanner } from '../consent-content';
 import { privacyNotice } from '../content';
 import { openPrivacyNotice } from './privacy-notice';
 
-/** "A", "A and B", "A, B and C". */
-export function listNames(names: string[]): string {
+/** "A", "A and B", "A, B and C" (in Spanish "A, B y C": the page's own word for "and"). */
+export function listNames(names: string[], and = consentBanner.and): string {
   if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return `${names.slice(0, -1).join(', ')} ${and} ${names.at(-1)}`;
 }
 
 export function ConsentBanner() {

@@ -298,6 +298,12 @@ export const linkPageWords = {
     noTextsChosen: 'Texts are off. To get a text when the app launches, tick the box below and save.',
     nothingHeldTitle: 'We hold no details for this link',
     nothingHeld: 'They may have been deleted. You can sign up again on our home page.',
+    /** Issue 45: the language we write to them in (each language's name is in its own words). */
+    languageTitle: 'The language we write in',
+    languageIntro: 'Our emails, our texts and these pages are in the language you choose here.',
+    languageLegend: 'Write to me in',
+    languageSave: 'Save the language',
+    languageSaved: 'Saved. We will write to you in English.',
   },
   /** The page the phone number change email's button opens (decision 031). */
   phoneChange: {

@@ -245,6 +245,11 @@ export const linkPageWords: LinkPageWords = {
       'Los mensajes de texto están apagados. Para recibir uno cuando salga la aplicación, marque la casilla de abajo y guarde.',
     nothingHeldTitle: 'No tenemos datos para este enlace',
     nothingHeld: 'Puede que se hayan borrado. Puede apuntarse otra vez en nuestra página de inicio.',
+    languageTitle: 'El idioma en que le escribimos',
+    languageIntro: 'Nuestros correos, nuestros mensajes y estas páginas están en el idioma que elija aquí.',
+    languageLegend: 'Escríbanme en',
+    languageSave: 'Guardar el idioma',
+    languageSaved: 'Guardado. Le escribiremos en español.',
   },
   phoneChange: {
     title: '¿Cambiar su número de teléfono?',

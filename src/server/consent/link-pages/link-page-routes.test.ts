@@ -104,6 +104,31 @@ for (const engine of storeEngines) {
         expect(done.body).toContain(`<h1>${es.preferences.deletedTitle}</h1>`);
       });
 
+      it('a person chooses the language we write in on their own page; anything else changes nothing', async () => {
+        const { app, store, id } = await setUp();
+        const manage = links.sign('manage', id);
+        const page = await app.inject({ url: `/preferences/${manage}` });
+        expect(page.body).toMatch(/<input type="radio" name="language" checked="" value="en"\/>/);
+        const chosen = await app.inject({
+          method: 'POST',
+          url: `/preferences/${manage}/language`,
+          ...form({ language: 'es' }),
+        });
+        expect(chosen.statusCode).toBe(303);
+        expect(chosen.headers.location).toBe(`/preferences/${manage}?done=language`);
+        expect((await store.subscribers.subscriber(id))?.language).toBe('es');
+        const after = await app.inject({ url: String(chosen.headers.location) });
+        expect(after.body).toMatch(/^<!doctype html><html lang="es">/);
+        expect(after.body).toContain(linkPageWordsIn.es.preferences.languageSaved);
+        const refused = await app.inject({
+          method: 'POST',
+          url: `/preferences/${manage}/language`,
+          ...form({ language: 'fr' }),
+        });
+        expect(refused.statusCode).toBe(400);
+        expect((await store.subscribers.subscriber(id))?.language).toBe('es');
+      });
+
       it('the details form says what is wrong in Spanish on a Spanish page', async () => {
         const { app, store } = await setUp();
         await store.signups.add({ ...rosa, email: 'luz@example.com', language: 'es' });
@@ -328,7 +353,7 @@ for (const engine of storeEngines) {
         const page = (await app.inject({ method: 'GET', url: `${url}?done=left` })).body;
         expect(page).toContain(`role="status"><p>${words.left}</p><p>${words.comeBack.replace(/"/g, '&quot;')}</p>`);
         expect(page).not.toContain(`>${words.leave}</button>`);
-        expect(page).not.toMatch(/checked/);
+        expect(page).not.toMatch(/type="checkbox"[^>]*checked/); // no box ticked (the language stays chosen)
 
         // Ticking a box again brings them back.
         await app.inject({ method: 'POST', url, ...form({ email: 'on' }) });

@@ -3,8 +3,9 @@
 // redirects (303) to the page that says what happened (decisions/019).
 import type { LaunchMessages } from '../launch-message.js';
 import formBody from '@fastify/formbody';
+import { AppError } from '../../errors.js';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { isLanguage, preferredLanguage, type Language } from '../../../shared/languages.js';
+import { isLanguage, LANGUAGES, preferredLanguage, type Language } from '../../../shared/languages.js';
 import { linkPageWordsIn } from '../../messaging/message-words.js';
 import type { LinkSigner } from '../../messaging/link-tokens.js';
 import type { Audience } from '../contact-rule.js';
@@ -59,6 +60,7 @@ function ticked(body: unknown, name: string): boolean {
 
 /** What the preferences page says at the top after a button (the query's `done`). */
 const DONE_STATES = [
+  'language',
   'saved',
   'left',
   'details',
@@ -287,6 +289,19 @@ async function preferencesRoutes(
     // A launch message the owner made already holds theirs for what they now want ("Saved. We will send you…").
     if (wanted.email || wanted.sms) await launch.join((await subscriptions.subscriber(id)) ?? updated);
     return reply.redirect(`/preferences/${request.params.token}?done=saved`, 303);
+  });
+
+  // The language we write to them in (issue 45): theirs to choose, like what we send. A value that is
+  // not one of ours (no form of ours sends one) changes nothing and says so.
+  forms.post<TokenParams>('/preferences/:token/language', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(browserLanguage(request)), 404);
+    const wanted = (request.body as Record<string, unknown> | undefined)?.language;
+    if (!isLanguage(wanted))
+      throw new AppError(400, 'invalid_language', `The language must be one of: ${LANGUAGES.join(', ')}.`);
+    if (!(await subscriptions.changeLanguage(id, wanted)))
+      return html(reply, nothingHeldPage(browserLanguage(request)), 404);
+    return reply.redirect(`/preferences/${request.params.token}?done=language`, 303);
   });
 
   forms.post<TokenParams>('/preferences/:token/leave', async (request, reply) => {

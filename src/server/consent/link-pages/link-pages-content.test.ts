@@ -1,7 +1,7 @@
 // The link pages' words: plain (about an 8th-grade reading level), all from linkPageWordsIn in the
 // person's language (English and Spanish, issue 45), and anything stored about a person escaped.
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES, type Language } from '../../../shared/languages.js';
+import { LANGUAGE_NAMES, LANGUAGES, type Language } from '../../../shared/languages.js';
 import { linkPageWordsIn } from '../../messaging/message-words.js';
 import { readingGradeIn } from '../../../shared/reading-grade.js';
 import { signupMessagesIn } from '../../../shared/signup-schema.js';
@@ -47,6 +47,7 @@ const pagesIn = (language: Language): Record<string, string> => {
     confirmAfterLeaving: linkPages.confirmPage({ state: 'left', preferencesUrl: '/preferences/token', language }),
     preferences: preferencesPage(person),
     saved: preferencesPage({ ...person, done: 'saved' }),
+    languageSaved: preferencesPage({ ...person, done: 'language' }),
     notConfirmed: preferencesPage({ ...person, notConfirmed: true }),
     smsStopped: preferencesPage({ ...person, preferences: { ...everything, sms: false }, smsStopped: true }),
     left: preferencesPage({
@@ -115,6 +116,8 @@ describe.each(LANGUAGES)('the link pages’ words, in %s', (language) => {
       ...stringsIn(textSizeWords[language]),
       ...stringsIn(shareWords),
       person.shareUrl ?? '',
+      // Each language's name, in its own words, on the choice of language.
+      ...Object.values(LANGUAGE_NAMES).map((name) => name.own),
       ...TEXT_SIZES.map((size) => size.label),
       words.forAddress(person.email, person.phoneEnd),
       text.saved([savedThings.email, savedThings.sms, savedThings.beta]),

@@ -1,7 +1,7 @@
 // The preferences page (a box for each kind of message, leave, delete) and the question deleting
 // asks first. Rendered on the server to static HTML, in the person's language; every word comes from
 // linkPageWordsIn.
-import type { Language } from '../../../shared/languages.js';
+import { LANGUAGE_NAMES, LANGUAGE_TAGS, LANGUAGES, type Language } from '../../../shared/languages.js';
 import { shareWordsIn } from '../../../shared/share-content.js';
 import { linkPageWordsIn } from '../../messaging/message-words.js';
 import type { Preferences } from '../../db/subscribers-repository.js';
@@ -28,6 +28,7 @@ export interface PreferencesPageProps {
   left: boolean;
   /** What the button they pressed did, said at the top. */
   done?:
+    | 'language'
     | 'saved'
     | 'left'
     | 'details'
@@ -105,22 +106,24 @@ function StatusMessage({
           // Pressed already, or replaced: what we hold now.
           askedPhoneEnd ? text.phoneAsked(email, askedPhoneEnd, phoneEnd) : text.detailsSaved(phoneEnd),
         ]
-      : done === 'phoneAskedToday' || done === 'namePhoneAskedToday'
-        ? [...nameToo, text.phoneAskedToday(email, phoneEnd)]
-        : done === 'saved'
-          ? [
-              launched
-                ? text.savedLaunched(willSend.beta)
-                : text.saved(
-                    CHANNELS.filter((channel) => willSend[channel]).map((channel) => text.savedThings[channel]),
-                  ),
-            ]
-          : done === 'left'
-            ? [text.left, text.comeBack]
-            : [
-                done === 'phone' ? text.phoneChanged(phoneEnd) : text.detailsSaved(phoneEnd),
-                textsLine({ willSend, blocked, launched, language }),
-              ];
+      : done === 'language'
+        ? [text.languageSaved]
+        : done === 'phoneAskedToday' || done === 'namePhoneAskedToday'
+          ? [...nameToo, text.phoneAskedToday(email, phoneEnd)]
+          : done === 'saved'
+            ? [
+                launched
+                  ? text.savedLaunched(willSend.beta)
+                  : text.saved(
+                      CHANNELS.filter((channel) => willSend[channel]).map((channel) => text.savedThings[channel]),
+                    ),
+              ]
+            : done === 'left'
+              ? [text.left, text.comeBack]
+              : [
+                  done === 'phone' ? text.phoneChanged(phoneEnd) : text.detailsSaved(phoneEnd),
+                  textsLine({ willSend, blocked, launched, language }),
+                ];
   // Present from the start of the page (it follows a redirect): nothing moves when it appears.
   return (
     <div className="status" role="status">
@@ -240,6 +243,24 @@ export function preferencesPage({
             autoFill
           />
           <Button label={text.detailsSave} />
+        </form>
+      </section>
+      <section aria-labelledby="language-title">
+        <h2 id="language-title">{text.languageTitle}</h2>
+        <p>{text.languageIntro}</p>
+        <form method="post" action={`${path}/language`}>
+          <fieldset>
+            <legend>{text.languageLegend}</legend>
+            {LANGUAGES.map((choice) => (
+              <div key={choice}>
+                <label className="choice" lang={LANGUAGE_TAGS[choice]}>
+                  <input type="radio" name="language" value={choice} defaultChecked={choice === language} />
+                  <span>{LANGUAGE_NAMES[choice].own}</span>
+                </label>
+              </div>
+            ))}
+          </fieldset>
+          <Button label={text.languageSave} kind="secondary" />
         </form>
       </section>
       {!left && (

@@ -43,20 +43,6 @@ export const DATE_LOCALES: Record<Language, string> = { en: 'en-US', es: 'es-US'
 export type Translated<T> = Record<Language, T>;
 
 /**
- * The shape of a text in another language: the same keys and functions, every text a string.
- * (English objects may narrow their strings with `as const`; their translation need not match letter by letter.)
- */
-export type Wide<T> = T extends string
-  ? string
-  : T extends (...args: infer A) => infer R
-    ? (...args: A) => Wide<R>
-    : T extends readonly (infer U)[]
-      ? readonly Wide<U>[]
-      : T extends object
-        ? { -readonly [K in keyof T]: Wide<T[K]> }
-        : T;
-
-/**
  * Runs in the landing page's head, before anything is drawn (inline: the Content-Security-Policy
  * names its hash, server/security-headers.ts). A visitor who chose a language with the language link
  * is taken to that page from the other one's home (the choice is theirs, kept on this device; the

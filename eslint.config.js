@@ -7,6 +7,13 @@ import tseslint from 'typescript-eslint';
 
 const root = import.meta.dirname;
 const testFiles = ['**/*.test.ts', '**/*.test.tsx'];
+// Every module of the tests: the tests themselves, their helpers, their fixtures and the browser journeys.
+const clockedFiles = [
+  ...testFiles.map((pattern) => `src/${pattern}`),
+  'src/server/test/**',
+  'src/server/db/test-fixtures/**',
+  'e2e/**/*.ts',
+];
 
 // The server's features, lowest first: a feature may import a lower one, never a higher one.
 // site/ (page serving, app links, health) is a leaf beside them that no feature imports.
@@ -167,6 +174,24 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  // Tests take their "now" from the tests' clock, never from the machine's: a test that reads the
+  // real clock passes or fails by the hour it runs at (docs/testing.md, "Time"; npm run test:clock).
+  {
+    files: clockedFiles,
+    ignores: ['src/server/test/clock.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Date.now()', 'new Date()'].map((call) => ({
+          selector:
+            call === 'Date.now()'
+              ? "CallExpression[callee.object.name='Date'][callee.property.name='now']"
+              : "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: `${call} reads the machine's clock: a test takes its clock from src/server/test/clock.ts (testClock, DAYTIME, or machineClock where nothing can be handed a clock).`,
+        })),
       ],
     },
   },

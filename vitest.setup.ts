@@ -1,13 +1,14 @@
 // Every unit and component test: an unexpected console.error fails it.
 import '@testing-library/jest-dom/vitest';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { DAYTIME } from './src/server/test/clock.js';
 
 // No .env in the checkout reaches the processes the tests start (server/settings-files.ts).
 process.env.ENV_FILE = '';
 // Texts go only in the daytime where their person is (server/messaging/text-hours.ts): the tests' texts
 // are sent at 4 p.m. New York time, noon in Honolulu, whatever the machine's clock; the tests of the
 // daytime rules set their own (TEST_TEXT_CLOCK, tests only).
-process.env.TEST_TEXT_CLOCK ??= '2026-06-10T20:00:00Z';
+process.env.TEST_TEXT_CLOCK ??= DAYTIME;
 
 let allowed: RegExp[] = [];
 let unexpected: string[] = [];

@@ -455,6 +455,49 @@ const rules: RuleCases[] = [
       { name: 'the CLI imports the server', filePath: 'src/cli/fixture.ts', code: "import '../server/config.js';" },
     ],
   },
+  {
+    rule: 'no-restricted-syntax',
+    message: /reads the machine's clock: a test takes its clock from src\/server\/test\/clock\.ts/,
+    refused: [
+      {
+        name: 'a test reads Date.now()',
+        filePath: 'src/server/broadcast/fixture.test.ts',
+        code: 'export const at = Date.now();',
+      },
+      {
+        name: 'a test helper makes new Date()',
+        filePath: 'src/server/test/fixture.ts',
+        code: 'export const at = new Date();',
+      },
+      {
+        name: 'a db test fixture makes new Date()',
+        filePath: 'src/server/db/test-fixtures/fixture.ts',
+        code: 'export const at = new Date();',
+      },
+      {
+        name: 'a browser journey reads Date.now()',
+        filePath: 'e2e/fixture.spec.ts',
+        code: 'export const at = Date.now();',
+      },
+    ],
+    allowed: [
+      {
+        name: "the tests' clock reads the machine's",
+        filePath: 'src/server/test/clock.ts',
+        code: 'export const at = Date.now();',
+      },
+      {
+        name: 'a test makes a date of a given instant',
+        filePath: 'src/server/broadcast/fixture.test.ts',
+        code: "export const at = new Date('2026-06-10T20:00:00Z');",
+      },
+      {
+        name: 'the product reads its clock',
+        filePath: 'src/server/broadcast/fixture.ts',
+        code: 'export const at = () => new Date();',
+      },
+    ],
+  },
 ];
 
 async function messagesFor({ filePath, code }: Case) {

@@ -13,6 +13,7 @@ import { startSmtpSink, type SmtpSink } from '../server/test/smtp-sink.js';
 import { tempDatabaseFile } from '../server/test/temp-database.js';
 import { main } from './broadcast.js';
 import { runCommand } from '../server/test/run-command.js';
+import { machineClock } from '../server/test/clock.js';
 
 let file: string;
 let sink: SmtpSink;
@@ -352,7 +353,7 @@ describe('sudo scamsavvy broadcast', () => {
         result: 'temporary',
         kind: 'message',
         error: '554 5.7.1 blocked using zen.spamhaus.org',
-        retryAt: new Date(Date.now() + 60_000),
+        retryAt: new Date(machineClock.ms() + 60_000),
         refused: true,
       },
     ]);

@@ -31,6 +31,7 @@ import type { BackupRun } from '../db/backup-runs-repository.js';
 import { migrateSqlite } from '../db/migrate.js';
 import { openSqlite } from '../db/sqlite-shared.js';
 import { checkBackupFile, checkLiveDatabase } from './database-check.js';
+import { machineClock, testClock } from '../test/clock.js';
 
 function tempDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-backups-'));
@@ -283,7 +284,8 @@ describe('the backup folder', () => {
     const fresh = path.join(dir, `${PARTIAL_PREFIX}bbbb-scamsavvy-2026-11-21T03-00-00Z.sqlite`);
     writeFileSync(stale, 'half');
     writeFileSync(fresh, 'half');
-    const now = new Date();
+    // The run's clock and the files' times agree: both are the machine's (the file system stamps the fresh one).
+    const now = machineClock.now();
     const old = new Date(now.getTime() - STALE_PARTIAL_MS - 60_000);
     utimesSync(stale, old, old);
     await runBackup({
@@ -304,24 +306,26 @@ describe('the backup folder', () => {
     const offsite = tempDir();
     const records: BackupRun[] = [];
     const runs = { record: async (run: BackupRun) => void records.push(run) };
+    const clock = testClock();
     const copied = await runBackup({
       database: live,
       dir,
       runs,
       trigger: 'schedule',
       command: `cp {file} ${offsite}/`,
+      now: clock,
     });
     expect(copied.copyOutcome).toBe('ok');
     expect(readdirSync(offsite)).toEqual([path.basename(copied.file ?? '')]);
 
-    const later = new Date(Date.now() + 5000);
+    clock.advance(5000);
     const failed = await runBackup({
       database: live,
       dir,
       runs,
       trigger: 'schedule',
       command: 'echo "bucket not found" >&2; exit 3; true',
-      now: () => later,
+      now: clock,
     });
     expect(failed.outcome).toBe('ok');
     expect(failed.copyOutcome).toBe('failed');
@@ -415,10 +419,11 @@ describe('the backup folder', () => {
     const dir = tempDir();
     const store = await openDatabase(live);
     // The owner's own backup, to somewhere else, a moment ago.
+    const clock = testClock();
     await store.backupRuns.record({
       ...({ outcome: 'ok', trigger: 'command', file: '/tmp/elsewhere.sqlite', bytes: 1, people: 2 } as const),
-      startedAt: new Date().toISOString(),
-      finishedAt: new Date().toISOString(),
+      startedAt: clock().toISOString(),
+      finishedAt: clock().toISOString(),
       detail: null,
       copyOutcome: null,
       copyDetail: null,
@@ -428,6 +433,7 @@ describe('the backup folder', () => {
       database: live,
       runs: store.backupRuns,
       log: { info: () => undefined, error: () => undefined },
+      now: clock,
     });
     try {
       expect(await schedule.runIfDue()).toMatch(/^made scamsavvy-.*\.sqlite$/);

@@ -14,6 +14,7 @@ import { Feedback } from './act-on-reports.js';
 const SECRET = 'k'.repeat(40);
 import { SITE } from '../test/site.js';
 import { feedbackStores } from './feedback-options.js';
+import { machineClock } from '../test/clock.js';
 
 async function world(engine: (typeof storeEngines)[number]) {
   const store: Db = await openDatabase(await engine.database());
@@ -66,7 +67,7 @@ async function world(engine: (typeof storeEngines)[number]) {
       kind,
       message,
       // A second apart, in the order made: the soft-bounce rule reads them in time order.
-      occurredAt: new Date(Date.now() - 3_600_000 + count * 1000).toISOString(),
+      occurredAt: new Date(machineClock.ms() - 3_600_000 + count * 1000).toISOString(),
       ...extra,
     };
   };
@@ -168,7 +169,7 @@ for (const engine of storeEngines) {
       const subscriber = await person(ann);
       const token = await sendTo(subscriber);
       const suppressions = await store.suppressions.count();
-      const since = new Date(Date.now() - 86_400_000).toISOString();
+      const since = new Date(machineClock.ms() - 86_400_000).toISOString();
       expect((await store.messageHealth.listHealth(since)).authFailures).toEqual([]);
       for (const _ of [1, 2])
         await feedback.receive([report('auth_failure', { token }, { code: 'dmarc', detail: 'scamsavvy.example' })]);

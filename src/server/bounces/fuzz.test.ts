@@ -21,6 +21,7 @@ import { createSendgridWebhook, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './sen
 import { createSesWebhook } from './ses-webhook.js';
 import { createTwilioStatusWebhook } from './twilio-status-webhook.js';
 import { report, REPORT_BOUNCE_ADDRESS } from './test-fixtures/reports.js';
+import { machineClock } from '../test/clock.js';
 
 const tokens = createMessageTokens('a fuzzing secret that is at least 32 characters long');
 const CORPUS = join(import.meta.dirname, 'test-fixtures', 'sisimai');
@@ -176,13 +177,13 @@ function webhooks(sns: SnsStandIn): Fuzzed[] {
         id: 'G9Bn5sl1TC6nu79C8C0bwg',
         event: 'failed',
         severity: 'permanent',
-        timestamp: Date.now() / 1000,
+        timestamp: machineClock.ms() / 1000,
         'user-variables': { token: tokens.issue() },
         'delivery-status': { code: 550, 'enhanced-code': '5.1.1', description: 'No such user' },
         message: { headers: { 'message-id': 'x@scamsavvy.example' } },
       },
       request: json((body) => {
-        const timestamp = String(Math.floor(Date.now() / 1000));
+        const timestamp = String(Math.floor(machineClock.ms() / 1000));
         const token = `fuzz${(mailgunToken += 1)}${'x'.repeat(40)}`;
         const signature = createHmac('sha256', mailgunKey)
           .update(timestamp + token)
@@ -203,7 +204,7 @@ function webhooks(sns: SnsStandIn): Fuzzed[] {
         MessageID: '883953f4-6105-42a2-a16a-77a8eac79483',
         Metadata: { token: tokens.issue() },
         Details: 'smtp;550 5.1.1 The email account that you tried to reach does not exist',
-        BouncedAt: new Date().toISOString(),
+        BouncedAt: machineClock.now().toISOString(),
       },
       request: json((body) => ({
         rawBody: Buffer.from(body),
@@ -218,7 +219,7 @@ function webhooks(sns: SnsStandIn): Fuzzed[] {
       payload: [
         {
           email: 'person@example.com',
-          timestamp: Math.floor(Date.now() / 1000),
+          timestamp: Math.floor(machineClock.ms() / 1000),
           event: 'bounce',
           type: 'bounce',
           sg_event_id: 'fuzz-event',
@@ -229,7 +230,7 @@ function webhooks(sns: SnsStandIn): Fuzzed[] {
         },
       ],
       request: json((body) => {
-        const timestamp = String(Math.floor(Date.now() / 1000));
+        const timestamp = String(Math.floor(machineClock.ms() / 1000));
         const signature = sign('sha256', Buffer.from(timestamp + body), SENDGRID_KEYS.privateKey).toString('base64');
         return {
           rawBody: Buffer.from(body),
@@ -242,7 +243,7 @@ function webhooks(sns: SnsStandIn): Fuzzed[] {
       hook: createResendWebhook({ secret: RESEND_SECRET }),
       payload: {
         type: 'email.bounced',
-        created_at: new Date().toISOString(),
+        created_at: machineClock.now().toISOString(),
         data: {
           email_id: '56761188-7520-42d8-8898-ff6fc54ce618',
           tags: { token: tokens.issue() },
@@ -251,7 +252,7 @@ function webhooks(sns: SnsStandIn): Fuzzed[] {
       },
       request: json((body) => {
         const id = `msg_${Math.random().toString(36).slice(2)}`;
-        const timestamp = String(Math.floor(Date.now() / 1000));
+        const timestamp = String(Math.floor(machineClock.ms() / 1000));
         const key = Buffer.from(RESEND_SECRET.slice('whsec_'.length), 'base64');
         const signature = `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
         return {
@@ -271,7 +272,7 @@ function webhooks(sns: SnsStandIn): Fuzzed[] {
           bounceType: 'Permanent',
           bounceSubType: 'General',
           bouncedRecipients: [{ emailAddress: 'person@example.com', status: '5.1.1', diagnosticCode: 'smtp; 550' }],
-          timestamp: new Date().toISOString(),
+          timestamp: machineClock.now().toISOString(),
           feedbackId: '0100018b-bounce',
         },
         complaint: {
@@ -279,7 +280,7 @@ function webhooks(sns: SnsStandIn): Fuzzed[] {
           timestamp: '2026-11-01T00:00:00Z',
         },
         mail: {
-          timestamp: new Date().toISOString(),
+          timestamp: machineClock.now().toISOString(),
           messageId: '0100018b-ses-message-id',
           destination: ['person@example.com'],
           tags: { token: [tokens.issue()] },

@@ -9,6 +9,7 @@ import { appFor, firstTokens, mayEmail, type BroadcastWorld } from '../test/broa
 import { storeEngines } from '../test/store-engines.js';
 import { configuredWebhooks, tagHeadersFor } from './reports-setup.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './sendgrid-webhook.js';
+import { machineClock } from '../test/clock.js';
 
 /** A world with three people who each got the launch email, and the app over it. */
 async function sentToThree(engineName: 'sqlite' | 'postgres', env: Record<string, string>) {
@@ -29,7 +30,7 @@ const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:
 
 /** A Postmark bounce record as Postmark documents it (64-bit ID), carrying our token in Metadata. */
 function postmarkBounce(token: string, type = 'HardBounce', id = '4323372036854775807') {
-  return `{"RecordType":"Bounce","MessageStream":"outbound","ID":${id},"Type":"${type}","TypeCode":1,"Name":"Hard bounce","Tag":"","MessageID":"883953f4-6105-42a2-a16a-77a8eac79483","Metadata":{"token":"${token}"},"ServerID":23,"Description":"The server was unable to deliver your message (ex: unknown user, mailbox not found).","Details":"smtp;550 5.1.1 The email account that you tried to reach does not exist","Email":"person0@example.com","From":"news@scamsavvy.example","BouncedAt":"${new Date().toISOString()}","DumpAvailable":true,"Inactive":true,"CanActivate":true,"Subject":"ScamSavvy is here"}`;
+  return `{"RecordType":"Bounce","MessageStream":"outbound","ID":${id},"Type":"${type}","TypeCode":1,"Name":"Hard bounce","Tag":"","MessageID":"883953f4-6105-42a2-a16a-77a8eac79483","Metadata":{"token":"${token}"},"ServerID":23,"Description":"The server was unable to deliver your message (ex: unknown user, mailbox not found).","Details":"smtp;550 5.1.1 The email account that you tried to reach does not exist","Email":"person0@example.com","From":"news@scamsavvy.example","BouncedAt":"${machineClock.now().toISOString()}","DumpAvailable":true,"Inactive":true,"CanActivate":true,"Subject":"ScamSavvy is here"}`;
 }
 
 const SENDGRID_KEYS = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
@@ -37,7 +38,7 @@ const SENDGRID_PUBLIC_KEY = SENDGRID_KEYS.publicKey.export({ format: 'der', type
 const OTHER_KEYS = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 
 /** A SendGrid batch, signed as SendGrid signs it: ECDSA over the timestamp and the body. */
-function sendgridRequest(events: unknown[], { at = Date.now(), key = SENDGRID_KEYS.privateKey } = {}) {
+function sendgridRequest(events: unknown[], { at = machineClock.ms(), key = SENDGRID_KEYS.privateKey } = {}) {
   const payload = JSON.stringify(events);
   const timestamp = String(Math.floor(at / 1000));
   const signature = sign('sha256', Buffer.from(timestamp + payload), key).toString('base64');
@@ -50,7 +51,7 @@ const RESEND_OLD_SECRET = `whsec_${Buffer.from('resend-old-secret-0123456789abcd
 /** A Resend event as Svix delivers it: svix-id, svix-timestamp, and v1 signatures (several while keys rotate). */
 function resendRequest(
   event: unknown,
-  { id = `msg_${Math.random().toString(36).slice(2)}`, at = Date.now(), secrets = [RESEND_SECRET] } = {},
+  { id = `msg_${Math.random().toString(36).slice(2)}`, at = machineClock.ms(), secrets = [RESEND_SECRET] } = {},
 ) {
   const payload = JSON.stringify(event);
   const timestamp = String(Math.floor(at / 1000));
@@ -104,7 +105,7 @@ for (const engine of storeEngines) {
         MessageID: 'd6f4d3a5-1111-2222-3333-444455556666',
         // A key's capitals are not ours to rely on: a mail library may re-case the header it came in.
         Metadata: { Token: tokens[1] },
-        BouncedAt: new Date().toISOString(),
+        BouncedAt: machineClock.now().toISOString(),
       });
       expect((await post(complaint, good)).json()).toMatchObject({ stored: 1 });
       expect(await mayEmail(world, people[1]!)).toBe(false);
@@ -125,7 +126,7 @@ for (const engine of storeEngines) {
           headers: { 'content-type': 'application/json', ...headers },
           payload,
         });
-      const now = Math.floor(Date.now() / 1000);
+      const now = Math.floor(machineClock.ms() / 1000);
       const bounce = {
         email: 'person0@example.com',
         timestamp: now,
@@ -167,7 +168,7 @@ for (const engine of storeEngines) {
       expect((await post({ ...signed, payload: JSON.stringify([{ ...bounce, token: tokens[1] }]) })).statusCode).toBe(
         401,
       );
-      expect((await post(sendgridRequest([bounce], { at: Date.now() - 3_600_000 }))).statusCode).toBe(403);
+      expect((await post(sendgridRequest([bounce], { at: machineClock.ms() - 3_600_000 }))).statusCode).toBe(403);
       expect(await mayEmail(world, people[0]!)).toBe(true);
 
       expect((await post(signed)).json()).toMatchObject({ stored: 1 });
@@ -202,9 +203,9 @@ for (const engine of storeEngines) {
         });
       const bounced = {
         type: 'email.bounced',
-        created_at: new Date().toISOString(),
+        created_at: machineClock.now().toISOString(),
         data: {
-          created_at: new Date().toISOString(),
+          created_at: machineClock.now().toISOString(),
           email_id: emailIds[0],
           from: 'ScamSavvy <news@scamsavvy.example>',
           to: ['person0@example.com'],
@@ -223,7 +224,7 @@ for (const engine of storeEngines) {
           })
         ).statusCode,
       ).toBe(401);
-      expect((await post(resendRequest(bounced, { at: Date.now() - 600_000 }))).statusCode).toBe(403);
+      expect((await post(resendRequest(bounced, { at: machineClock.ms() - 600_000 }))).statusCode).toBe(403);
       expect(await mayEmail(world, people[0]!)).toBe(true);
 
       // A Temporary bounce (a full mailbox) is a soft bounce: the address is not suppressed for it.
@@ -260,7 +261,7 @@ for (const engine of storeEngines) {
       expect(await mayEmail(world, people[0]!)).toBe(false);
       const complained = {
         type: 'email.complained',
-        created_at: new Date().toISOString(),
+        created_at: machineClock.now().toISOString(),
         data: { email_id: emailIds[1], to: ['person1@example.com'], subject: 'ScamSavvy is here' },
       };
       expect((await post(resendRequest(complained))).json()).toMatchObject({ stored: 1 });

@@ -9,6 +9,7 @@ import { startSnsStandIn, SNS_REGION } from '../test/sns-stand-in.js';
 import { storeEngines } from '../test/store-engines.js';
 import { configuredWebhooks, tagHeadersFor } from './reports-setup.js';
 import { isSnsUrl, MOST_CERTIFICATE_FETCHES_A_MINUTE } from './ses-webhook.js';
+import { machineClock } from '../test/clock.js';
 
 const TOPIC = `arn:aws:sns:${SNS_REGION}:123456789012:ses-feedback`;
 const OTHER_TOPIC = `arn:aws:sns:${SNS_REGION}:123456789012:someone-elses`;
@@ -28,12 +29,12 @@ function sesBounce(token: string, bounceType: 'Permanent' | 'Transient' = 'Perma
           diagnosticCode: 'smtp; 550 5.1.1 user unknown',
         },
       ],
-      timestamp: new Date().toISOString(),
+      timestamp: machineClock.now().toISOString(),
       feedbackId: '0100018b-bounce',
       reportingMTA: 'dsn; a8-50.smtp-out.amazonses.com',
     },
     mail: {
-      timestamp: new Date().toISOString(),
+      timestamp: machineClock.now().toISOString(),
       source: 'news@scamsavvy.example',
       messageId: '0100018b-ses-message-id',
       destination: ['person0@example.com'],
@@ -48,7 +49,7 @@ function sesComplaint(token: string) {
     notificationType: 'Complaint',
     complaint: {
       complainedRecipients: [{ emailAddress: 'person1@example.com' }],
-      timestamp: new Date().toISOString(),
+      timestamp: machineClock.now().toISOString(),
       feedbackId: '0100018b-complaint',
       complaintFeedbackType: 'abuse',
     },
@@ -122,7 +123,7 @@ for (const engine of storeEngines) {
           TopicArn: topic,
           Message: `You have chosen to subscribe to the topic ${topic}.`,
           SubscribeURL: `https://sns.${SNS_REGION}.amazonaws.com/?Action=ConfirmSubscription&TopicArn=${topic}&Token=confirm-token-1`,
-          Timestamp: new Date().toISOString(),
+          Timestamp: machineClock.now().toISOString(),
         });
       expect((await post(subscription(OTHER_TOPIC))).statusCode).toBe(403);
       expect(sns.confirmed()).toHaveLength(0);
@@ -136,7 +137,7 @@ for (const engine of storeEngines) {
       expect((await post({ ...bounce, Message: JSON.stringify(sesBounce(tokens[2]!)) })).statusCode).toBe(401);
       expect((await post(sns.notification(OTHER_TOPIC, sesBounce(tokens[0]!)))).statusCode).toBe(403);
       const stale = sns.notification(TOPIC, sesBounce(tokens[0]!), {
-        Timestamp: new Date(Date.now() - 2 * 3_600_000).toISOString(),
+        Timestamp: new Date(machineClock.ms() - 2 * 3_600_000).toISOString(),
       });
       expect((await post(stale)).statusCode).toBe(403);
       const offHost = sns.sign({ ...unsigned, SigningCertURL: `${sns.baseUrl}/SimpleNotificationService-x.pem` });
@@ -183,7 +184,7 @@ for (const engine of storeEngines) {
           TopicArn: TOPIC,
           Subject: 'Amazon SES Email Event Notification',
           Message: JSON.stringify(sesComplaint(tokens[1]!)),
-          Timestamp: new Date().toISOString(),
+          Timestamp: machineClock.now().toISOString(),
         },
         '2',
       );

@@ -11,6 +11,7 @@ import { appFor } from '../test/broadcast-world-app.js';
 import { SITE } from '../test/site.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { configuredWebhooks, tagHeadersFor } from './reports-setup.js';
+import { machineClock } from '../test/clock.js';
 
 /** A status callback as Twilio posts it: form fields, signed over the full URL. */
 function callback(url: string, fields: Record<string, string>, token = AUTH_TOKEN) {
@@ -140,7 +141,7 @@ const SIGNING_KEY = 'key-0123456789abcdef0123456789abcdef';
 /** A Mailgun webhook body as Mailgun documents it, signed with SIGNING_KEY (or another key). */
 function mailgunBody(
   eventData: Record<string, unknown>,
-  { key = SIGNING_KEY, at = Date.now(), token = `${Math.random().toString(36).slice(2)}${'x'.repeat(30)}` } = {},
+  { key = SIGNING_KEY, at = machineClock.ms(), token = `${Math.random().toString(36).slice(2)}${'x'.repeat(30)}` } = {},
 ) {
   const timestamp = String(Math.floor(at / 1000));
   const signature = createHmac('sha256', key)
@@ -180,7 +181,7 @@ for (const engine of storeEngines) {
         id: 'event-failed-1',
         event: 'failed',
         severity: 'permanent',
-        timestamp: Date.now() / 1000,
+        timestamp: machineClock.ms() / 1000,
         recipient: people[0]!.email,
         'user-variables': { token: tokens[0] },
         'delivery-status': { code: 550, 'enhanced-code': '5.1.1', description: `No such user ${people[0]!.email}` },
@@ -189,7 +190,7 @@ for (const engine of storeEngines) {
 
       // Forged (another key), stale (an hour old), unsigned: refused, nothing changes.
       expect((await post(mailgunBody(failed, { key: 'key-someone-else-000000000000' }))).statusCode).toBe(401);
-      expect((await post(mailgunBody(failed, { at: Date.now() - 3_600_000 }))).statusCode).toBe(403);
+      expect((await post(mailgunBody(failed, { at: machineClock.ms() - 3_600_000 }))).statusCode).toBe(403);
       expect((await post(JSON.stringify({ 'event-data': failed }))).statusCode).toBe(401);
       // A token someone wrote into a report themselves (not one we signed): nothing.
       expect(
@@ -212,7 +213,7 @@ for (const engine of storeEngines) {
         const complaint = {
           id,
           event: 'complained',
-          timestamp: Date.now() / 1000,
+          timestamp: machineClock.ms() / 1000,
           'user-variables': { token: tokens[2] },
         };
         return post(mailgunBody(complaint, { token: used.token, at: Number(used.timestamp) * 1000 }));
@@ -224,7 +225,7 @@ for (const engine of storeEngines) {
         mailgunBody({
           id: 'event-counted',
           event: 'complained',
-          timestamp: Date.now() / 1000,
+          timestamp: machineClock.ms() / 1000,
           message: { headers: { 'message-id': `broadcast-${broadcast.id}.message-3@scamsavvy.example` } },
         }),
       );
@@ -232,7 +233,7 @@ for (const engine of storeEngines) {
       expect(replayed.json()).toEqual({ error: 'this signature was used already, with another report' });
       // A signature first used on an event we do not act on ("opened") is remembered all the same:
       // its token with a complaint is refused too.
-      const opened = mailgunBody({ id: 'event-opened', event: 'opened', timestamp: Date.now() / 1000 });
+      const opened = mailgunBody({ id: 'event-opened', event: 'opened', timestamp: machineClock.ms() / 1000 });
       expect((await post(opened)).statusCode).toBe(200);
       const complaintOnOpened = await complaintWithSignatureOf(opened, 'event-on-opened');
       expect(complaintOnOpened.statusCode).toBe(403);
@@ -244,7 +245,7 @@ for (const engine of storeEngines) {
         mailgunBody({
           id: 'event-complaint-1',
           event: 'complained',
-          timestamp: Date.now() / 1000,
+          timestamp: machineClock.ms() / 1000,
           'user-variables': { token: tokens[1] },
         }),
       );
@@ -279,7 +280,7 @@ for (const engine of storeEngines) {
           method: 'POST',
           url: '/api/webhooks/mailgun',
           headers: { 'content-type': 'application/json' },
-          payload: mailgunBody({ id: `e-${Math.random()}`, event: 'delivered', timestamp: Date.now() / 1000 }),
+          payload: mailgunBody({ id: `e-${Math.random()}`, event: 'delivered', timestamp: machineClock.ms() / 1000 }),
         });
       for (let count = 0; count < 3; count += 1) expect((await post()).statusCode).toBe(200);
       const limited = await post();

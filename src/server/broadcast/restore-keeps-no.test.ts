@@ -15,6 +15,7 @@ import { storeEngines } from '../test/store-engines.js';
 import { importSuppressions, readSuppressionFile } from '../suppressions/import-list.js';
 import type { DatabaseConfig } from '../config.js';
 import { createBroadcastControl } from '../compose.js';
+import { machineClock } from '../test/clock.js';
 
 /** The disaster: the database is gone (an SQLite file lost with its disk; a PostgreSQL schema dropped). */
 async function loseDatabase(database: DatabaseConfig): Promise<void> {
@@ -130,7 +131,7 @@ for (const engine of storeEngines) {
       expect((await store.restoreMarks.unsettled())?.backupFile).toBe(backup);
 
       // The provider's list, imported: the person who said no there is kept out, and sending may go.
-      const rows = readSuppressionFile(`email,reason\n${people[0]!.email},unsubscribed\n`, { now: new Date() });
+      const rows = readSuppressionFile(`email,reason\n${people[0]!.email},unsubscribed\n`, { now: machineClock.now() });
       const { subscriptions } = createMessagingCore(base.config.messaging, store);
       expect(await importSuppressions(rows, store, subscriptions)).toEqual({ added: 1, settledRestores: 1 });
       await control.startFromCommand('launch', start);

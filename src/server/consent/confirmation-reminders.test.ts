@@ -17,6 +17,7 @@ import { Subscriptions } from './subscriptions.js';
 
 const KEY = 'reminder-test-key-that-is-long-enough-12';
 import { SITE } from '../test/site.js';
+import { shiftedClock } from '../test/clock.js';
 
 /** Whom the mail server received a message for, in order. */
 const recipients = (sink: SmtpSink) =>
@@ -58,7 +59,7 @@ async function world(engine: (typeof storeEngines)[number]) {
       retentionDays: 30,
       postalAddress: '100 Example Street, Springfield, IL 62701',
       logger: pino({ level: 'silent' }),
-      now: () => new Date(Date.now() + daysLater * DAY_MS),
+      now: shiftedClock(daysLater * DAY_MS),
     });
   return { sink, store, subscriptions, links, signUp, sweep };
 }

@@ -18,6 +18,7 @@ import { smsSegments } from '../../shared/sms-segments.js';
 
 import { SITE } from '../test/site.js';
 import { capturedLog } from '../test/captured-log.js';
+import { machineClock } from '../test/clock.js';
 const SECRET_KEY = 'test-secret-key-that-is-long-enough-123';
 
 interface Running {
@@ -425,7 +426,8 @@ describe('createMessaging', () => {
 describe('unconfirmed sign-ups', () => {
   it('are deleted at start once older than UNCONFIRMED_RETENTION_DAYS; confirmed ones stay', async () => {
     const smtp = await sink();
-    const longAgo = new Date(Date.now() - 31 * 24 * 60 * 60_000);
+    // The sweep at start reads the product's clock, the machine's: 31 days before it.
+    const longAgo = new Date(machineClock.ms() - 31 * 24 * 60 * 60_000);
     const database = await storeEngines[0]!.database();
     const store = await openDatabase(database, { confirmSignups: true, now: () => longAgo });
     await store.signups.add({ name: 'Old', phone: '+15550000010', email: 'old@example.com', betaTesting: false });

@@ -13,6 +13,7 @@ import type { Subscriber } from './subscribers-repository.js';
 import type { Suppression } from './suppressions-repository.js';
 import { openDatabase, type Db } from './open-database.js';
 import { isSuppressed } from '../test/suppressed.js';
+import { machineClock } from '../test/clock.js';
 
 const rosa: SignupInput = {
   name: 'Rosa Díaz',
@@ -25,11 +26,14 @@ const rosa: SignupInput = {
 const LEASE_MS = 60_000;
 const HOUR_MS = 60 * 60 * 1000;
 
-/** The store's clock: the real time, which a test can move forward. */
+/**
+ * The store's clock: the machine's (PostgreSQL stamps a sign-up with its own now()), which a test can
+ * move forward.
+ */
 function movableClock() {
   let offset = 0;
   return {
-    now: () => new Date(Date.now() + offset),
+    now: () => new Date(machineClock.ms() + offset),
     advance: (ms: number) => {
       offset += ms;
     },
@@ -524,7 +528,7 @@ for (const engine of storeEngines) {
 
     it('a confirmation email stamped the same instant as the "no" went before it: the come-back is still asked', async () => {
       // The store's clock stands still (an hour ahead, later than anything the database stamps itself).
-      const frozen = new Date(Date.now() + HOUR_MS);
+      const frozen = new Date(machineClock.ms() + HOUR_MS);
       const { store } = await open({ clock: { now: () => frozen, advance: () => undefined } });
       const person = await signUp(store, { email: 'same-instant@example.com' });
       const off = await confirmedThenEmailOff(store, person);

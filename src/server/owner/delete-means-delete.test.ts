@@ -14,6 +14,7 @@ import { buildTestApp } from '../test/build-test-app.js';
 import { SITE } from '../test/site.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
 import { storeEngines } from '../test/store-engines.js';
+import { machineClock } from '../test/clock.js';
 
 const KEY = 'k'.repeat(40); // broadcast-setup's SECRET_KEY
 
@@ -82,7 +83,7 @@ for (const engine of storeEngines) {
             eventId: `delivered-${message!.token}`,
             kind: 'delivered',
             message: { token: message!.token },
-            occurredAt: new Date().toISOString(),
+            occurredAt: machineClock.now().toISOString(),
           },
         ]);
       }

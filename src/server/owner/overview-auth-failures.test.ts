@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildTestApp } from '../test/build-test-app.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
 import { ownerWords } from './owner-words.js';
+import { machineClock } from '../test/clock.js';
 
 const words = ownerWords.overview;
 
@@ -21,7 +22,7 @@ async function overview(reports: { mechanism: string; domain: string }[]) {
       token,
       code: mechanism,
       detail: domain,
-      occurredAt: new Date().toISOString(),
+      occurredAt: machineClock.now().toISOString(),
     });
   }
   const page = await app.inject({ url: '/owner', headers: { cookie: await signInAsOwner(app, db) } });

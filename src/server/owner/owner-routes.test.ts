@@ -15,6 +15,7 @@ import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
 import { storeEngines, type StoreEngine } from '../test/store-engines.js';
 
 import { SITE } from '../test/site.js';
+import { DAYTIME, testClock } from '../test/clock.js';
 const SAME_ORIGIN = { origin: SITE };
 const OWNER = TEST_OWNER;
 
@@ -163,16 +164,16 @@ for (const engine of storeEngines) {
 
     describe('idle sessions', () => {
       it('the progress poll never keeps a session alive: after 12 hours without the owner, the poll and the page say why', async () => {
-        let clock = Date.now();
-        const setup = await setUp(engine, { now: () => new Date(clock) });
+        const clock = testClock();
+        const setup = await setUp(engine, { now: clock });
         const cookie = { cookie: await signInAsOwner(setup.app, setup.store) };
         const poll = () => setup.app.inject({ url: '/owner/broadcasts/launch/progress', headers: cookie });
         // A tab left open polls every 2 s for 12 hours: none of it counts as the owner being there.
         for (const hours of [1, 6, 11.9]) {
-          clock = Date.now() + hours * 3_600_000;
+          clock.set(Date.parse(DAYTIME) + hours * 3_600_000);
           expect((await poll()).statusCode).toBe(200);
         }
-        clock = Date.now() + 12.1 * 3_600_000;
+        clock.set(Date.parse(DAYTIME) + 12.1 * 3_600_000);
         const refused = await poll();
         expect(refused.statusCode).toBe(401);
         expect(refused.json()).toMatchObject({ error: { code: 'idle' } });
@@ -183,12 +184,12 @@ for (const engine of storeEngines) {
       });
 
       it('a page the owner opens does keep it alive', async () => {
-        let clock = Date.now();
-        const setup = await setUp(engine, { now: () => new Date(clock) });
+        const clock = testClock();
+        const setup = await setUp(engine, { now: clock });
         const cookie = { cookie: await signInAsOwner(setup.app, setup.store) };
-        clock = Date.now() + 11 * 3_600_000;
+        clock.set(Date.parse(DAYTIME) + 11 * 3_600_000);
         expect((await setup.app.inject({ url: '/owner', headers: cookie })).statusCode).toBe(200);
-        clock = Date.now() + 20 * 3_600_000;
+        clock.set(Date.parse(DAYTIME) + 20 * 3_600_000);
         expect((await setup.app.inject({ url: '/owner', headers: cookie })).statusCode).toBe(200);
       });
     });

@@ -6,6 +6,7 @@ import { tempDatabaseFile } from '../test/temp-database.js';
 import { exportColumns, exportSignups } from './signup-export.js';
 import type { SignupFilter } from '../db/signups-repository.js';
 import { openDatabase, type Db } from '../db/open-database.js';
+import { testClock } from '../test/clock.js';
 
 async function exported(store: Db, format: 'csv' | 'json', filter?: SignupFilter) {
   const out = new PassThrough();
@@ -15,8 +16,11 @@ async function exported(store: Db, format: 'csv' | 'json', filter?: SignupFilter
   return { count, text: Buffer.concat(chunks).toString('utf8') };
 }
 
+/** Every sign-up is stamped by this clock (the store's `now`). */
+const clock = testClock();
+
 async function storeWith(...inputs: Partial<SignupInput>[]): Promise<{ store: Db; records: SignupRecord[] }> {
-  const store = await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() });
+  const store = await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() }, { now: clock });
   for (const [index, input] of inputs.entries()) {
     await store.signups.add({
       name: 'Rosa Díaz',
@@ -54,7 +58,8 @@ describe('exportSignups', () => {
   it('filters by first sign-up time and by beta interest', async () => {
     const { store } = await storeWith({ betaTesting: true }, { betaTesting: false }, { betaTesting: true });
     expect((await exported(store, 'json', { betaOnly: true })).count).toBe(2);
-    expect((await exported(store, 'json', { since: new Date(Date.now() + 60_000) })).count).toBe(0);
+    expect((await exported(store, 'json', { since: new Date(clock.ms() + 60_000) })).count).toBe(0);
+    expect((await exported(store, 'json', { since: new Date(clock.ms() - 60_000) })).count).toBe(3);
     await store.close();
   });
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { addPeople, countsFor, setup } from '../test/broadcast-setup.js';
 import { storeEngines } from '../test/store-engines.js';
 import { NotLiftable, WayBack } from './way-back.js';
+import { machineClock } from '../test/clock.js';
 
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`a way back on ${engine.name}`, () => {
@@ -31,7 +32,7 @@ for (const engine of storeEngines) {
       // What comes back after the send, acted on as the server acts on it.
       const { feedback } = product.feedback!;
       const tokenOf = async (id: string) => (await store.sentMessages.messagesTo(id))[0]!.token;
-      const at = new Date().toISOString();
+      const at = machineClock.now().toISOString();
       await feedback.receive([
         {
           source: 'imap',

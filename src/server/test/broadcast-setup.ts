@@ -10,12 +10,15 @@ import type { Broadcast } from '../db/broadcasts-repository.js';
 import { startCountingSmtpSink, type CountingSmtpSink } from './smtp-sink.js';
 import { storeEngines } from './store-engines.js';
 import { startTwilioStandIn, type TwilioStandIn } from './twilio-stand-in.js';
+import { DAYTIME_TEXTS } from './clock.js';
 
 export const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
 export const AUTH_TOKEN = 'a'.repeat(32);
 
 export function configFor(smtpUrl: string, twilio?: TwilioStandIn, extra: Record<string, string> = {}): Config {
   return loadConfig({
+    // Texts go in the daytime where their person is: the launch texts go at DAYTIME whatever the hour.
+    ...DAYTIME_TEXTS,
     SITE_URL: 'https://scamsavvy.example',
     SECRET_KEY: 'k'.repeat(40),
     SMTP_URL: smtpUrl,

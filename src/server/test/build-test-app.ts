@@ -12,6 +12,7 @@ import { openDatabase, type OpenDatabaseOptions } from '../db/open-database.js';
 import type { Db } from '../db/open-database.js';
 import { storeEngines, type StoreEngine } from './store-engines.js';
 import { testConfig } from './test-config.js';
+import { DAYTIME_TEXTS } from './clock.js';
 
 export interface TestAppOptions {
   /** Which database: an entry of storeEngines (suites loop over them), or SQLite by default. */
@@ -45,7 +46,8 @@ export type TestSettings = Partial<Omit<Config, 'messaging'>> & { messaging?: Pa
 
 /** The settings a test's product is composed from: an empty environment's, testConfig()'s, then the test's. */
 export function testSettings({ messaging, ...rest }: TestSettings = {}): Config {
-  const defaults = loadConfig({});
+  // The text-hours rules at DAYTIME: a test's texts go whatever the hour it runs at.
+  const defaults = loadConfig({ ...DAYTIME_TEXTS });
   return { ...defaults, ...testConfig(), ...rest, messaging: { ...defaults.messaging, ...messaging } };
 }
 

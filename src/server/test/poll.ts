@@ -6,11 +6,11 @@ export async function waitForMatch<T>(
   timeoutMs: number,
   what: string,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs; // a hang guard: the monotonic clock, not the hour
   for (;;) {
     const found = items().find(predicate);
     if (found) return found;
-    if (Date.now() > deadline)
+    if (performance.now() > deadline)
       throw new Error(`No matching ${what} arrived within ${timeoutMs} ms (${items().length} received).`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -9,6 +9,7 @@ import { startDnsServer, type DnsServer } from './dns-server.js';
 import { startDovecot, type TestDovecot } from './dovecot.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
 import { tempDatabaseFile } from './temp-database.js';
+import { machineClock } from './clock.js';
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 export const SEED_KEY = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -46,7 +47,7 @@ export async function startSeedWorld(): Promise<SeedWorld> {
       for (const mail of smtp.messages().filter((one) => one.envelope.to.includes(SEED_ADDRESS))) {
         if (delivered.has(mail.raw)) continue;
         delivered.add(mail.raw);
-        const received = `Return-Path: <${mail.envelope.from}>\r\nReceived: from relay.scamsavvy.example (relay.scamsavvy.example [127.0.0.1])\r\n\tby mx.inbox.example with ESMTPS id seed; ${new Date().toUTCString()}\r\n`;
+        const received = `Return-Path: <${mail.envelope.from}>\r\nReceived: from relay.scamsavvy.example (relay.scamsavvy.example [127.0.0.1])\r\n\tby mx.inbox.example with ESMTPS id seed; ${machineClock.now().toUTCString()}\r\n`;
         await dovecot.deliver(received + mail.raw);
       }
       await new Promise((resolve) => setTimeout(resolve, 100));

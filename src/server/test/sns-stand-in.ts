@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { snsStringToSign } from '../bounces/ses-webhook.js';
+import { machineClock } from './clock.js';
 
 export const SNS_REGION = 'us-east-1';
 export const CERT_URL = `https://sns.${SNS_REGION}.amazonaws.com/SimpleNotificationService-0123456789abcdef0123456789abcdef.pem`;
@@ -88,7 +89,7 @@ export async function startSnsStandIn(): Promise<SnsStandIn> {
         MessageId: randomUUID(),
         TopicArn: topicArn,
         Message: JSON.stringify(report),
-        Timestamp: new Date().toISOString(),
+        Timestamp: machineClock.now().toISOString(),
         ...extra,
       }),
     confirmed: () => [...confirmations],

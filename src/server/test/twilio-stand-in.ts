@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { waitForMatch } from './poll.js';
+import { machineClock } from './clock.js';
 
 export interface SentByStandIn {
   to: string;
@@ -107,7 +108,7 @@ export async function startTwilioStandIn({
         ...(form.get('MessagingServiceSid') ? { messagingServiceSid: form.get('MessagingServiceSid') ?? '' } : {}),
         ...(form.get('StatusCallback') ? { statusCallback: form.get('StatusCallback') ?? '' } : {}),
         sid: `SM${randomBytes(16).toString('hex')}`,
-        at: Date.now(),
+        at: machineClock.ms(),
       };
       sent.push(message);
       answer(201, { sid: message.sid, status: 'queued', to, from: message.from, body });

@@ -10,6 +10,7 @@ import { rosa } from '../../test/people.js';
 import { storeEngines, type StoreEngine } from '../../test/store-engines.js';
 import { maskEmail } from '../../messaging/mask-email.js';
 import { isSuppressed } from '../../test/suppressed.js';
+import { machineClock } from '../../test/clock.js';
 
 const KEY = 'link-pages-test-key-that-is-long-enough';
 const links = createLinkSigner(KEY);
@@ -505,7 +506,12 @@ for (const engine of storeEngines) {
         const { app, store, id } = await setUp();
         const subscriber = (await store.subscribers.subscriber(id))!;
         await store.suppressions.addImported([
-          { kind: 'email', hash: hasher.hash('email', subscriber.email), reason: 'left', at: new Date().toISOString() },
+          {
+            kind: 'email',
+            hash: hasher.hash('email', subscriber.email),
+            reason: 'left',
+            at: machineClock.now().toISOString(),
+          },
         ]);
         const url = `/preferences/${links.sign('manage', id)}`;
         const page = (await app.inject({ method: 'GET', url })).body;

@@ -8,6 +8,9 @@ import type pg from 'pg';
 import { postgresMigrations } from '../postgres-migrations.js';
 import { sqliteMigrations } from '../sqlite-migrations.js';
 
+/** When the release's database was made (a fixed instant: its migrations ran before the test). */
+const RELEASE_MIGRATED_AT = '2026-11-01T12:00:00.000Z';
+
 /** The release's last SQLite migration (owners): its numbers are today's. */
 export const RELEASE_SQLITE_LAST = 6;
 
@@ -59,7 +62,7 @@ export function migrateSqliteAsRelease(db: Database.Database): void {
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
         migration.version,
         migration.name,
-        new Date().toISOString(),
+        RELEASE_MIGRATED_AT,
       );
     }
   })();

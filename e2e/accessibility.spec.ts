@@ -8,6 +8,7 @@ import { startBuiltServer, type RunningServer } from '../scripts/built-server.mj
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 
 const HERO_BUTTON = 'Protect My Family — Notify Me On App Release!';
 
@@ -23,7 +24,7 @@ async function fillValid(page: Page, email: string) {
   // No waiting: the page itself waits out the bot check's minimum time before it sends.
 }
 
-const unique = (label: string) => `${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+const unique = (label: string) => `${label}.${randomUUID()}@example.com`;
 
 test.describe('axe: no violations', () => {
   test('the check itself finds an AA problem and text below 7:1 contrast, in its one pass', async ({ page }) => {

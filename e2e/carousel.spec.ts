@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { carousel } from '../src/client/content-en';
 import { expect, test } from './fixtures';
+import { DAYTIME } from '../src/server/test/clock';
 
 const INTERVAL = carousel.intervalMs;
 
@@ -21,12 +22,12 @@ async function leaveCarousel(page: Page) {
 }
 
 test.beforeEach(async ({ page }) => {
-  await page.clock.install();
+  await page.clock.install({ time: DAYTIME });
   await page.goto('/');
   // Stop the clock, then restart the slideshow's timer from zero by showing image 1 and leaving.
   // A minute ahead: the page's clock runs on while this is asked, and pausing at a time already
   // past fails; a jump fires each due timer at most once, and showing image 1 restarts it anyway.
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 60_000);
+  await page.clock.pauseAt(Date.parse(DAYTIME) + 60_000);
   await picker(page, 1).click();
   await leaveCarousel(page);
 });

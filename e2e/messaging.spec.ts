@@ -18,6 +18,7 @@ import { MIN_FORM_TIME_MS, type SignupRecord } from '../src/shared/signup-schema
 import { expect, test } from './fixtures';
 import { expectLabelsInNames, expectNoHorizontalOverflow, expectNoViolations } from './support/a11y';
 import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
+import { randomUUID } from 'node:crypto';
 
 const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
 const AUTH_TOKEN = 'f'.repeat(32);
@@ -73,7 +74,7 @@ const SMALL_SCREENS = [
   ['200% zoom', 640, 450],
 ] as const;
 
-const unique = (label: string) => `${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+const unique = (label: string) => `${label}.${randomUUID()}@example.com`;
 const uniquePhone = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
 
 /** A sign-up through the API, as the page sends it. */

@@ -16,6 +16,7 @@ import { MIN_FORM_TIME_MS } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
 import { expectLabelsInNames, expectNoViolations } from './support/a11y';
 import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
+import { randomUUID } from 'node:crypto';
 
 const run = promisify(execFile);
 const OWNER = 'owner@example.com';
@@ -123,7 +124,7 @@ async function startOwnerSite(engine: Engine, port: number, emailRate: string): 
 async function signUpPeople(server: RunningServer, count: number): Promise<string[]> {
   const emails: string[] = [];
   for (let person = 0; person < count; person += 1) {
-    const email = `person${person}.${Date.now()}@example.com`;
+    const email = `person${person}.${randomUUID()}@example.com`;
     const response = await fetch(`${server.url}/api/signups`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -200,7 +201,7 @@ for (const [index, engine] of engines.entries()) {
     }) => {
       test.setTimeout(120_000);
       expect(await npm('owner:add', '--', '--email', OWNER)).toContain(`${OWNER} is an owner now.`);
-      const email = `rosa.${Date.now()}@example.com`;
+      const email = `rosa.${randomUUID()}@example.com`;
       await signUpOnThePage(page, email);
 
       await signIn(page);

@@ -11,6 +11,7 @@ const shareWords = shareWordsIn.en;
 import type { SignupRecord } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
 import { expectNoViolations } from './support/a11y';
+import { randomUUID } from 'node:crypto';
 
 const run = promisify(execFile);
 const HERO_BUTTON = 'Protect My Family — Notify Me On App Release!';
@@ -42,7 +43,7 @@ async function exported(email: string): Promise<SignupRecord> {
   return (await exportedAll()).of(email);
 }
 
-const unique = (label: string) => `${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+const unique = (label: string) => `${label}.${randomUUID()}@example.com`;
 
 /** Signs up from the hero and stays on the success view. */
 async function join(page: Page, email: string, path = '/') {

@@ -4,6 +4,8 @@ import type { Page } from '@playwright/test';
 import { signupDialog } from '../src/client/signup-content-en';
 import { MIN_FORM_TIME_MS, signupMessages, type SignupRecord } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
+import { randomUUID } from 'node:crypto';
+import { DAYTIME, machineClock } from '../src/server/test/clock';
 
 const run = promisify(execFile);
 
@@ -17,7 +19,7 @@ async function exportedSignups(): Promise<SignupRecord[]> {
 
 /** An address no other test uses, so parallel tests can find their own sign-up. */
 function uniqueEmail(label: string): string {
-  return `${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+  return `${label}.${randomUUID()}@example.com`;
 }
 
 async function openFromHero(page: Page) {
@@ -36,6 +38,8 @@ async function fill(page: Page, email: string) {
 
 test('a visitor signs up and the owner finds the sign-up in the export', async ({ page }) => {
   const email = uniqueEmail('rosa');
+  // The server stamps the sign-up with its database's time: between the test's start and the export.
+  const before = machineClock.ms();
   const dialog = await openFromHero(page);
   await expect(dialog).toContainText('Sign up to get early access for your family.');
   await expect(dialog).toContainText(signupDialog.consent);
@@ -53,7 +57,8 @@ test('a visitor signs up and the owner finds the sign-up in the export', async (
   expect(mine).toHaveLength(1);
   expect(mine[0]).toMatchObject({ name: 'Rosa Díaz', phone: '+15551234567', email, betaTesting: true });
   expect(mine[0]?.id).toBeTruthy();
-  expect(Math.abs(Date.parse(mine[0]?.timestamp ?? '') - Date.now())).toBeLessThan(60_000);
+  const stamped = Date.parse(mine[0]?.timestamp ?? '');
+  expect([before <= stamped, stamped <= machineClock.ms()]).toEqual([true, true]);
 });
 
 test('errors show under each field, and the summary takes focus', async ({ page }) => {
@@ -194,14 +199,14 @@ test('a person whose browser fills the form in at once and who presses straight 
 }) => {
   // The page's clock stands still from the moment the dialog opens until the button is pressed, so
   // the press comes "at once" however slow this machine is; then the test moves it on.
-  await page.clock.install();
+  await page.clock.install({ time: DAYTIME });
   const email = uniqueEmail('quick');
   const sent: string[] = [];
   page.on('request', (request) => {
     if (request.url().endsWith('/api/signups')) sent.push(request.postData() ?? '');
   });
   await page.goto('/');
-  await page.clock.pauseAt(new Date(Date.now() + 60_000));
+  await page.clock.pauseAt(Date.parse(DAYTIME) + 60_000);
   await page.getByRole('button', { name: 'Protect My Family — Notify Me On App Release!' }).click();
   await expect(page.getByRole('dialog', { name: 'Get Notified When ScamSavvy Launches' })).toBeVisible();
   // As autofill does: every field filled in the same moment, then the button pressed at once.

@@ -17,6 +17,7 @@ import { MIN_FORM_TIME_MS, type SignupRecord } from '../src/shared/signup-schema
 import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
 import { expect, test } from './fixtures';
 import { expectLabelsInNames, expectNoHorizontalOverflow, expectNoViolations, smallTargets } from './support/a11y';
+import { randomUUID } from 'node:crypto';
 
 const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
 const AUTH_TOKEN = 'f'.repeat(32);
@@ -75,7 +76,7 @@ async function exported(email: string): Promise<SignupRecord[]> {
   return (JSON.parse(stdout) as SignupRecord[]).filter((record) => record.email === email);
 }
 
-const unique = (label: string) => `${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+const unique = (label: string) => `${label}.${randomUUID()}@example.com`;
 const uniquePhone = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
 
 /** A text from the phone to our number, signed as Twilio signs it. */

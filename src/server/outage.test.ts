@@ -11,13 +11,12 @@ import { tempPostgresUrl, testDatabaseUrl } from './test/store-engines.js';
 import { tempDatabaseFile } from './test/temp-database.js';
 import { capturedLog } from './test/captured-log.js';
 
-/**
- * The product gives up on the database after 2 s (SQLite's busy timeout, PostgreSQL's connection
- * timeout); without those limits a request would wait for minutes. Asserted as a hang guard far
- * above the 2 s, so a busy machine cannot fail it: the answer itself (503, retry hint) is what counts.
+/*
+ * The product gives up on the database after a few seconds (SQLite's busy timeout, PostgreSQL's
+ * connection timeout); without those limits a request would wait for minutes. What is asserted is the
+ * answer (503, the retry hint, one log line); the test's time limit only catches a hang, and no test
+ * times the machine (docs/testing.md, "Time").
  */
-const GIVES_UP_WITHIN_MS = 15_000;
-
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -82,7 +81,7 @@ async function postgresBehindProxy() {
 }
 
 describe('when the database is unavailable', () => {
-  it('SQLite locked by another process: 503 within seconds, logged once, and back to 201 when released', async () => {
+  it('SQLite locked by another process: 503 with a retry hint, logged once, and back to 201 when released', async () => {
     const file = tempDatabaseFile();
     const database = { kind: 'sqlite' as const, file };
     const store = await openDatabase(database);
@@ -91,9 +90,7 @@ describe('when the database is unavailable', () => {
 
     const other = new Database(file);
     other.exec('BEGIN EXCLUSIVE');
-    const started = Date.now();
     await expectUnavailable(await signUp());
-    expect(Date.now() - started).toBeLessThan(GIVES_UP_WITHIN_MS);
     await expectUnavailable(await signUp());
     expect(logged('the sign-up database is unavailable')).toBe(1);
 
@@ -105,7 +102,7 @@ describe('when the database is unavailable', () => {
   }, 60_000); // two lock waits of 2 s each: a hang guard sized for a busy machine
 
   it.skipIf(!testDatabaseUrl)(
-    'PostgreSQL unreachable: 503 within seconds, logged once, and back to 201 when it returns',
+    'PostgreSQL unreachable: 503 with a retry hint, logged once, and back to 201 when it returns',
     async () => {
       const { database, cut, reopen } = await postgresBehindProxy();
       const store = await openDatabase(database);
@@ -113,9 +110,7 @@ describe('when the database is unavailable', () => {
       expect((await signUp()).statusCode).toBe(201);
 
       await cut();
-      const started = Date.now();
       await expectUnavailable(await signUp());
-      expect(Date.now() - started).toBeLessThan(GIVES_UP_WITHIN_MS);
       await expectUnavailable(await signUp());
       expect(logged('the sign-up database is unavailable')).toBe(1);
 

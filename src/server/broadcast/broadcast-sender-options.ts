@@ -38,6 +38,8 @@ export interface BroadcastSenderOptions {
    * reason, instead of giving anyone up (BROADCAST_GIVE_UP_AFTER_SECONDS).
    */
   giveUpMs?: number;
+  /** The clock a channel's outage is measured on, in ms (the give-up rule; a test drives its own). */
+  now?: () => number;
   /** Whether the audience must have confirmed (as when the broadcast was created). */
   audience: Audience;
   retryBaseMs?: number;
@@ -104,6 +106,7 @@ export function withDefaults(options: BroadcastSenderOptions): SenderSettings {
     retryBaseMs: 30_000,
     maxRetryMs: 60 * 60_000,
     giveUpMs: 30 * 60_000,
+    now: Date.now,
     heartbeatMs: 2_000,
     staleMs: SENDER_STALE_MS,
     random: Math.random,

@@ -175,13 +175,19 @@ export class BroadcastSender {
   private async pauseIfOutageTooLong(broadcast: Broadcast, channel: Channel): Promise<void> {
     const health = this.health[channel];
     const since = health.failingSince;
-    if (since === null || Date.now() - since < this.options.giveUpMs) return;
+    if (since === null || this.options.now() - since < this.options.giveUpMs) return;
     const lastSent = await this.options.store.outbox.lastSentAt(broadcast.id, channel);
     if (lastSent && Date.parse(lastSent) > since) {
       health.failingSince = null; // another sender got through: not an outage
       return;
     }
-    await this.pauseChannel(broadcast, channel, 'outage', outageReason(channel, since, Date.now()), health.lastAnswer);
+    await this.pauseChannel(
+      broadcast,
+      channel,
+      'outage',
+      outageReason(channel, since, this.options.now()),
+      health.lastAnswer,
+    );
   }
 
   /** How many to claim: about half a second's worth at this sender's rate, so little waits claimed. */
@@ -400,7 +406,7 @@ export class BroadcastSender {
           : await sendBroadcastText(this.options, broadcast, person, outgoing);
       this.latency.add(performance.now() - started);
       const health = this.health[channel];
-      health.lastSuccessAt = Date.now();
+      health.lastSuccessAt = this.options.now();
       health.failingSince = null;
       health.unknownInARow = 0;
       health.refused.clear();
@@ -436,7 +442,7 @@ export class BroadcastSender {
       channel,
       this.health[channel],
       this.options,
-      Date.now(),
+      this.options.now(),
     );
     if (decided.undeliverable) await this.markUndeliverable(person, channel, decided.undeliverable.stop);
     if (!decided.pause) return decided.outcome;

@@ -13,6 +13,7 @@ import { buildTestApp } from '../test/build-test-app.js';
 import { SITE } from '../test/site.js';
 import { storeEngines, type StoreEngine } from '../test/store-engines.js';
 import { startTwilioStandIn } from '../test/twilio-stand-in.js';
+import { machineClock, shiftedClock } from '../test/clock.js';
 
 const KEY = 'texts-proven-test-key-that-is-long-enough';
 const FROM = '+15550001111';
@@ -45,7 +46,7 @@ async function world(
               textHours: {
                 sendHours: [9 * 60, 20 * 60] as const,
                 defaultCountry: 'US',
-                clockShiftMs: Date.parse('2026-06-10T07:00:00Z') - Date.now(),
+                clockShiftMs: Date.parse('2026-06-10T07:00:00Z') - machineClock.ms(),
               },
             }
           : {}),
@@ -60,7 +61,7 @@ async function world(
           retryBaseMs: 100,
           maxRetryMs: 300,
           // The texter's clock this far on: every sign-up looks that old to it.
-          ...(texterLater ? { now: () => new Date(Date.now() + texterLater) } : {}),
+          ...(texterLater ? { now: shiftedClock(texterLater) } : {}),
         },
         everyMs: { 'joining-texts': 100 },
       },

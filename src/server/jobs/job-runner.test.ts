@@ -12,9 +12,9 @@ import { FIRST_RETRY_MS, JobRunner } from './job-runner.js';
 
 /** Waits until `done()` holds (a wait, never a speed check: the limit only catches a hang). */
 async function until(done: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = performance.now() + 20_000; // on the monotonic clock
   while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    if (performance.now() > deadline) throw new Error(`never happened: ${what}`);
     await pause(10);
   }
 }

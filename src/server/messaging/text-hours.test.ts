@@ -107,7 +107,7 @@ describe('when a text may go', () => {
   });
 
   it('TEST_TEXT_CLOCK moves only the rules’ “now”: the answer is on the real clock', () => {
-    const real = new Date();
+    const real = utc('2026-11-28T09:00:00'); // any instant: the product's clock is handed in
     const target = utc('2026-06-10T12:55:00'); // 8:55 a.m. in New York
     const timing = new TextTiming({
       sendHours: OWNER,

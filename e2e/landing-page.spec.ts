@@ -7,7 +7,7 @@ import {
   simpleSafeLearning,
 } from '../src/client/content-en';
 import { expect, test } from './fixtures';
-import { statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 test('the server sends the hero, statistics and steps in its HTML, before any script runs', async ({ request }) => {
   const response = await request.get('/');
@@ -64,8 +64,9 @@ test('shows every visible section of the spec with its texts', async ({ page }) 
     await expect(steps.nth(index).getByRole('heading')).toHaveText(`Step ${index + 1}: ${title}`);
   }
 
-  // The year the page was built (the build writes it into the page).
-  const year = statSync('dist/pages/home.html').mtime.getFullYear();
+  // The year the page was built, by the build's clock (scripts/build.mjs records when).
+  const { builtAt } = JSON.parse(readFileSync('dist/build-info.json', 'utf8')) as { builtAt: string };
+  const year = new Date(builtAt).getFullYear();
   await expect(page.getByRole('contentinfo')).toContainText(`© ${year} ScamSavvy. All rights reserved.`);
 });
 

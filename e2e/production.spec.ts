@@ -20,6 +20,10 @@ const HTTPS_PORT = 4462;
 const SITE_URL = `https://${DOMAIN}:${HTTPS_PORT}`;
 const TWILIO_AUTH_TOKEN = 'f'.repeat(32);
 const hasCaddy = spawnSync('caddy', ['version']).status === 0;
+// `npm run test:clock` moves this machine's clock with faketime; Caddy, a Go program, keeps the real
+// one. Its certificates (issued for 7 days below) still hold on a clock moved less than 6 days away.
+const movedDays = Math.abs(Number(process.env.FAKETIME ?? 0)) / 86_400;
+const caddyOnAnotherClock = Number.isFinite(movedDays) && movedDays > 6;
 const hasSystemdAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
 
 interface Answer {
@@ -74,6 +78,10 @@ test.describe('behind Caddy, through HTTPS', () => {
   // One server and one Caddy for these tests, in one worker, one after another.
   test.describe.configure({ mode: 'default' });
   test.skip(!hasCaddy, "needs Debian's caddy: apt-get install caddy (.ci/run installs it)");
+  test.skip(
+    caddyOnAnotherClock,
+    `the clock is moved ${Math.round(movedDays)} days (npm run test:clock): Caddy keeps the real one, and its certificates do not reach that far`,
+  );
 
   let dir: string;
   let server: RunningServer;
@@ -98,14 +106,15 @@ test.describe('behind Caddy, through HTTPS', () => {
     };
     server = await startBuiltServer(APP_PORT, env);
     // The shipped Caddyfile, with only the domain and the app's port changed, under the test's own
-    // global options: its ports, its own certificate authority (not the machine's trust store).
+    // global options: its ports, its own certificate authority (not the machine's trust store), whose
+    // certificates last 7 days (its intermediate's own) so a clock moved a day on still trusts them.
     const site = readFileSync('deploy/Caddyfile', 'utf8')
       .replaceAll('scamsavvy.example', DOMAIN)
       .replace('127.0.0.1:3000', `127.0.0.1:${APP_PORT}`);
     const storage = path.join(dir, 'caddy');
     writeFileSync(
       path.join(dir, 'Caddyfile'),
-      `{\n\thttp_port ${HTTP_PORT}\n\thttps_port ${HTTPS_PORT}\n\tlocal_certs\n\tskip_install_trust\n\tadmin off\n\tstorage file_system {\n\t\troot ${storage}\n\t}\n}\n${site}`,
+      `{\n\thttp_port ${HTTP_PORT}\n\thttps_port ${HTTPS_PORT}\n\tcert_issuer internal {\n\t\tlifetime 168h\n\t}\n\tskip_install_trust\n\tadmin off\n\tstorage file_system {\n\t\troot ${storage}\n\t}\n}\n${site}`,
     );
     caddy = spawn('caddy', ['run', '--config', path.join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], {
       env: { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir },

@@ -31,7 +31,7 @@ import type { BackupRun } from '../db/backup-runs-repository.js';
 import { migrateSqlite } from '../db/migrate.js';
 import { openSqlite } from '../db/sqlite-shared.js';
 import { checkBackupFile, checkLiveDatabase } from './database-check.js';
-import { machineClock, testClock } from '../test/clock.js';
+import { testClock } from '../test/clock.js';
 
 function tempDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-backups-'));
@@ -284,10 +284,11 @@ describe('the backup folder', () => {
     const fresh = path.join(dir, `${PARTIAL_PREFIX}bbbb-scamsavvy-2026-11-21T03-00-00Z.sqlite`);
     writeFileSync(stale, 'half');
     writeFileSync(fresh, 'half');
-    // The run's clock and the files' times agree: both are the machine's (the file system stamps the fresh one).
-    const now = machineClock.now();
+    // Each file's time set by the test, on the run's clock (the file system's own may be elsewhere).
+    const now = testClock()();
     const old = new Date(now.getTime() - STALE_PARTIAL_MS - 60_000);
     utimesSync(stale, old, old);
+    utimesSync(fresh, now, now);
     await runBackup({
       database: live,
       dir,

@@ -12,6 +12,7 @@ import { waitForMatch } from '../test/poll.js';
 import { startCountingSmtpSink, type CountingSmtpSink } from '../test/smtp-sink.js';
 import { storeEngines, testDatabaseUrl } from '../test/store-engines.js';
 import { createBroadcastControl } from '../compose.js';
+import { clockEnvironment } from '../test/clock.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const PEOPLE = 5_000;
@@ -20,6 +21,7 @@ const MOST_IN_FLIGHT = 400;
 
 function environment(databaseUrl: string, sink: CountingSmtpSink): NodeJS.ProcessEnv {
   return {
+    ...clockEnvironment(),
     PATH: process.env.PATH,
     DATABASE_URL: databaseUrl,
     SITE_URL: 'https://scamsavvy.example',

@@ -59,3 +59,13 @@ export const machineClock = {
 export function shiftedClock(offsetMs: number): () => Date {
   return () => new Date(Date.now() + offsetMs);
 }
+
+/**
+ * The settings that put a process on this one's clock: `npm run test:clock` moves the clock with
+ * libfaketime's variables, and TEST_TEXT_CLOCK moves the text rules'. A process a test starts with an
+ * environment of its own carries them, so it keeps the test's hour.
+ */
+export function clockEnvironment(): Record<string, string> {
+  const names = ['LD_PRELOAD', 'FAKETIME', 'FAKETIME_DONT_FAKE_MONOTONIC', 'TEST_TEXT_CLOCK'];
+  return Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+}

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumLaunchOptions } from './scripts/chromium.mjs';
+import { DAYTIME } from './src/server/test/clock';
 
 const port = Number(process.env.E2E_PORT ?? 4310);
 // Set once in the runner; the workers inherit it, so every test and the server share one file.
@@ -12,7 +13,7 @@ process.env.E2E_DATABASE_FILE ??= path.join(tmpdir(), `scamsavvy-e2e-${process.p
 
 // Texts go at 4 p.m. New York time whatever the machine's clock (server/messaging/text-hours.ts), in
 // every server and command the tests start: they inherit this process's environment.
-process.env.TEST_TEXT_CLOCK ??= '2026-06-10T20:00:00Z';
+process.env.TEST_TEXT_CLOCK ??= DAYTIME;
 
 export default defineConfig({
   testDir: 'e2e',

@@ -16,7 +16,16 @@
 // move; the production test's own certificate authority issues for long enough that a clock moved
 // forward still trusts it, so every hour here is the next time it comes, never one already past.
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -164,7 +173,9 @@ async function startPostgres(fakeEnv) {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: async () => {
-      server.kill('SIGINT');
+      // The postmaster itself (runuser does not pass a signal on): SIGINT is its fast shutdown.
+      const pid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      process.kill(pid, 'SIGINT');
       await new Promise((resolve) => (server.exitCode !== null ? resolve() : server.on('exit', resolve)));
       rmSync(dir, { recursive: true, force: true });
     },

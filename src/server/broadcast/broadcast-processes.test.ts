@@ -165,7 +165,7 @@ describe.skipIf(!testDatabaseUrl)('broadcast senders in separate processes on Po
     await waitForMatch(
       () => [sendersOf(send.child.pid ?? 0)],
       (senders) => senders.length === 2,
-      20_000,
+      60_000, // a hang guard: two processes starting from the sources on a busy machine
       'two senders started',
     );
     await waitForMatch(

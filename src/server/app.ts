@@ -14,6 +14,8 @@ import { signupRoutes } from './signups/signup-routes.js';
 import { serverPageScripts, sitePaths, siteRoutes } from './site/site-routes.js';
 import { appLinkRoutes } from './site/app-link-routes.js';
 import type { Db } from './db/open-database.js';
+import { REPLY_KEEP_DAYS } from '../shared/kept-days.js';
+import { DAY_MS } from './consent/subscriptions.js';
 import type { Messaging } from './consent/create-messaging.js';
 import { linkPageRoutes } from './consent/link-pages/link-page-routes.js';
 import { LaunchMessages } from './consent/launch-message.js';
@@ -124,6 +126,7 @@ export async function createApp({
       contact: messaging.contact,
       sender: messaging.sender,
       inboundTexts: db.inboundTexts,
+      replies: db.smsReplies,
       log: messaging.log,
       silent: config.messaging?.sms?.provider === 'twilio' && config.messaging.sms.keywordReplies === 'twilio',
     });
@@ -209,6 +212,12 @@ export async function createApp({
     jobs.add('waiting-texts', async () => {
       const taken = await control.sendWaitingTexts();
       return taken.length === 0 ? 'no text may go yet' : `sending the texts now due of ${taken.join(', ')}`;
+    });
+  // The replies nobody acted on go after the days the privacy notice names.
+  if (config.messaging?.sms)
+    jobs.add('replies-forgotten', async () => {
+      const erased = await db.smsReplies.forgetBefore(new Date(Date.now() - REPLY_KEEP_DAYS * DAY_MS));
+      return erased === 0 ? 'none to erase' : `${erased} ${erased === 1 ? 'reply' : 'replies'} erased`;
     });
   // The queue workers; a stored sign-up wakes them so its messages go at once.
   for (const job of messaging.queueJobs(app.log, (name) => jobs.wake(name))) jobs.add(job.name, job.run, job.everyMs);

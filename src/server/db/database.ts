@@ -16,6 +16,7 @@ import type { OwnerSignInLinksTable } from './owner-sign-in-links.table.js';
 import type { OwnersTable } from './owners.table.js';
 import type { SignupsTable } from './signups.table.js';
 import type { InboundTextsTable } from './inbound-texts.table.js';
+import type { SmsRepliesTable } from './sms-replies.table.js';
 import type { SecretKeysTable } from './secret-keys.table.js';
 import type { RestoreMarksTable } from './restore-marks.table.js';
 import type { WebhookSignaturesTable } from './webhook-signatures.table.js';
@@ -38,6 +39,7 @@ export interface Database {
   owner_audit_log: OwnerAuditLogTable;
   backup_runs: BackupRunsTable;
   inbound_texts: InboundTextsTable;
+  sms_replies: SmsRepliesTable;
   secret_keys: SecretKeysTable;
   restore_marks: RestoreMarksTable;
   webhook_signatures: WebhookSignaturesTable;
@@ -62,6 +64,7 @@ export const TABLE_NAMES = [
   'owner_audit_log',
   'backup_runs',
   'inbound_texts',
+  'sms_replies',
   'secret_keys',
   'restore_marks',
   'webhook_signatures',

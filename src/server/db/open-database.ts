@@ -6,6 +6,7 @@ import { CarryOverRepository } from './carry-over.js';
 import { SecretKeysRepository } from './secret-keys-repository.js';
 import { JoiningTextsRepository } from './joining-texts-repository.js';
 import { InboundTextsRepository } from './inbound-texts-repository.js';
+import { SmsRepliesRepository } from './sms-replies-repository.js';
 import { oneTransaction } from './one-transaction.js';
 import { BackgroundJobsRepository } from './background-jobs-repository.js';
 import { randomUUID } from 'node:crypto';
@@ -86,6 +87,7 @@ export interface Db {
   readonly joiningTexts: JoiningTextsRepository;
   /** Inbound texts already acted on, by provider id. */
   readonly inboundTexts: InboundTextsRepository;
+  readonly smsReplies: SmsRepliesRepository;
   /** The SECRET_KEYs this database's hashes and links were made with, by fingerprint. */
   readonly secretKeys: SecretKeysRepository;
   /** What a restore carries from the database it replaces (decision 041). */
@@ -205,6 +207,7 @@ function handle(
     backupRuns: new BackupRunsRepository(context),
     joiningTexts: new JoiningTextsRepository(context),
     inboundTexts: new InboundTextsRepository(context),
+    smsReplies: new SmsRepliesRepository(context),
     secretKeys: new SecretKeysRepository(context),
     carryOver: new CarryOverRepository(context),
     restoreMarks: new RestoreMarksRepository(context),

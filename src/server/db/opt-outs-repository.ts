@@ -171,6 +171,9 @@ export class OptOutsRepository {
         )
         .execute();
       await addSuppressions(trx, suppressions, at);
+      // What their number texted us that nobody acted on goes too.
+      const phones = suppressions.filter((entry) => entry.kind === 'phone').map((entry) => entry.hash);
+      if (phones.length > 0) await trx.deleteFrom('sms_replies').where('phone_hash', 'in', phones).execute();
       return true;
     });
   }

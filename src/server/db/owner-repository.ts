@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   'imported_suppressions',
   'key_kept',
   'seed_checked',
+  'read_replies',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

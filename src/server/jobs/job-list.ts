@@ -54,6 +54,12 @@ export const JOB_LIST = {
     where: 'one',
     when: 'when email is on, with EMAIL_CONFIRMATION on',
   },
+  'replies-forgotten': {
+    does: 'Erase the texts people sent us that no rule acted on, 90 days after they came',
+    everyMs: 60 * MINUTE_MS,
+    where: 'one',
+    when: 'when texts are on',
+  },
   'bounce-mailbox': {
     does: 'Read the bounce mailbox, and act on the bounces and complaints in it',
     everyMs: MINUTE_MS,

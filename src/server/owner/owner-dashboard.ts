@@ -10,6 +10,7 @@ import type { BroadcastControl } from '../broadcast/broadcast-control.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
 import type { BroadcastDb, Db } from '../db/open-database.js';
 import { auditRoutes } from './audit-routes.js';
+import { repliesRoutes } from './replies-routes.js';
 import { broadcastRoutes } from './broadcast-routes.js';
 import { readyRoutes } from './ready-routes.js';
 import type { ReadyCheck } from '../ready/ready-check.js';
@@ -27,7 +28,7 @@ export interface OwnerDashboardOptions {
   db: Pick<Db, 'signups' | 'events' | 'subscribers' | 'consentEvents' | 'owners'> &
     BroadcastDb &
     WayBackStores &
-    Partial<Pick<Db, 'messageHealth' | 'backupRuns' | 'backgroundJobs'>>;
+    Partial<Pick<Db, 'messageHealth' | 'backupRuns' | 'backgroundJobs' | 'smsReplies'>>;
   subscriptions: Subscriptions;
   /** The site's address: a POST's Origin may be it, and sign-in links point to it. */
   siteUrl: string;
@@ -100,6 +101,7 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
   });
   await app.register(exportRoutes, { signups: db.signups, owners, siteUrl });
   await app.register(auditRoutes, { owners, siteUrl });
+  if (db.smsReplies) await app.register(repliesRoutes, { owners, replies: db.smsReplies, siteUrl });
   await app.register(suppressionRoutes, {
     owners,
     siteUrl,

@@ -8,7 +8,7 @@ import { linkPageStyles } from '../consent/link-pages/link-page-styles.js';
 import { PageHead } from '../consent/link-pages/link-page-layout.js';
 import { ownerStyles } from './owner-styles.js';
 
-export type OwnerSection = 'overview' | 'people' | 'broadcasts' | 'ready' | 'suppressions' | 'audit';
+export type OwnerSection = 'overview' | 'people' | 'broadcasts' | 'ready' | 'suppressions' | 'replies' | 'audit';
 
 export interface OwnerPageOptions {
   title: string;
@@ -25,6 +25,7 @@ const SECTIONS: { id: OwnerSection; href: string; label: string }[] = [
   { id: 'broadcasts', href: '/owner/broadcasts', label: words.nav.broadcasts },
   { id: 'ready', href: '/owner/ready', label: words.nav.ready },
   { id: 'suppressions', href: '/owner/suppressions', label: words.nav.suppressions },
+  { id: 'replies', href: '/owner/replies', label: words.nav.replies },
   { id: 'audit', href: '/owner/audit', label: words.nav.audit },
 ];
 

@@ -18,6 +18,7 @@ export const ownerWords = {
     broadcasts: 'Launch day',
     ready: 'Ready for launch',
     suppressions: 'Suppressed',
+    replies: 'Replies',
     audit: 'Audit log',
     signOut: 'Sign out',
     signedInAs: (email: string) => `Signed in as ${email}`,
@@ -278,6 +279,17 @@ export const ownerWords = {
     found: 'What we found',
     fix: 'What to do',
   },
+  replies: {
+    title: 'Replies',
+    heading: 'Replies to our texts',
+    intro: (days: number) =>
+      `Texts people sent us that no rule acted on (not STOP, START, YES or HELP, and not a request to stop in their own words, which turns their texts off by itself), newest first. Each is kept ${days} days. If one asks for something, do it for them: a request to stop is turned off on their page under People.`,
+    when: 'When (UTC)',
+    from: 'From',
+    words: 'What they wrote',
+    phone: (end: string) => `a phone ending ${end}`,
+    none: 'No replies to read.',
+  },
   audit: {
     title: 'Audit log',
     heading: 'Audit log',
@@ -298,6 +310,7 @@ export const ownerWords = {
       lifted_suppressions: 'Lifted suppressions',
       imported_suppressions: 'Imported a suppression list',
       key_kept: 'Said SECRET_KEY is kept with the backups',
+      read_replies: 'Read the replies to our texts',
       seed_checked: 'Sent the launch check’s seed message',
       // Keyed by what the audit log stores: a row an older release wrote may name another action.
     } as Record<string, string>,

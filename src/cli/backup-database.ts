@@ -7,7 +7,7 @@ import { makeBackup, type MadeBackup } from '../server/backups/make-backup.js';
 import { failedRun, madeRun } from '../server/backups/backup-record.js';
 import type { BackupRun } from '../server/db/backup-runs-repository.js';
 import { BackupError } from '../server/db/database-errors.js';
-import { openDatabase } from '../server/db/open-database.js';
+import { COMMAND_BUSY_TIMEOUT_MS, openDatabase } from '../server/db/open-database.js';
 import { fileSize } from '../shared/plain-numbers.js';
 import { describeTables } from './backup-report.js';
 import {
@@ -97,7 +97,7 @@ function isFolder(file: string): boolean {
 /** Adds the run to the record the dashboard reads; false when the database cannot take it (not set up, unreachable). */
 async function record(database: Parameters<typeof openDatabase>[0], run: BackupRun): Promise<boolean> {
   try {
-    const store = await openDatabase(database, { migrate: false });
+    const store = await openDatabase(database, { migrate: false, busyTimeoutMs: COMMAND_BUSY_TIMEOUT_MS });
     try {
       await store.backupRuns.record(run);
       return true;

@@ -8,7 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, type DatabaseConfig } from '../server/config.js';
 import { loadSettingsFiles } from '../server/settings-files.js';
-import { openDatabase, type Db } from '../server/db/open-database.js';
+import { COMMAND_BUSY_TIMEOUT_MS, openDatabase, type Db } from '../server/db/open-database.js';
 import { NotMigratedError } from '../server/db/database-errors.js';
 
 /**
@@ -70,7 +70,8 @@ export async function openStoreForCli({ migrate = false } = {}): Promise<{ store
   const { database, messaging } = loadConfig();
   const where = describe(database);
   try {
-    const store = await openDatabase(database, { migrate });
+    // A command waits its turn while the server writes (a launch send): busy is not an error.
+    const store = await openDatabase(database, { migrate, busyTimeoutMs: COMMAND_BUSY_TIMEOUT_MS });
     try {
       await checkSecretKey(store.secretKeys, messaging);
     } catch (error) {

@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../server/config.js';
 import { restoreBackup } from '../server/backups/restore-backup.js';
 import { readLiveDatabase } from '../server/db/database-inspection.js';
 import { BackupError } from '../server/db/database-errors.js';
-import { backupFileName } from '../server/backups/backup-files.js';
+import { backupFileName, SAFETY_COPY_PREFIX } from '../server/backups/backup-files.js';
 import { fileSize, plural } from '../shared/plain-numbers.js';
 import { describeTables } from './backup-report.js';
 import { describe, isEntryPoint, ownerFile, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
@@ -24,7 +24,7 @@ migrations run, so a backup made by an older release opens in this one.
 function safetyCopyPath(config: Config, now: Date): string {
   const folder =
     config.backup?.dir ?? (config.database.kind === 'sqlite' ? path.dirname(config.database.file) : process.cwd());
-  return path.join(folder, `before-restore-${backupFileName(config.database.kind, now)}`);
+  return path.join(folder, `${SAFETY_COPY_PREFIX}${backupFileName(config.database.kind, now)}`);
 }
 
 export async function main(argv: string[], { out, err }: Output = TERMINAL): Promise<number> {

@@ -23,7 +23,7 @@ import { ann, rosa } from '../test/people.js';
 import { suiteName, wholeDatabaseEngines } from '../test/store-engines.js';
 import { readBackup } from './backup-contents.js';
 import { sqliteMigrations } from '../db/sqlite-migrations.js';
-import { backupFileName, listBackups, STALE_PARTIAL_MS } from './backup-files.js';
+import { backupFileName, listBackups, SAFETY_COPY_PREFIX, STALE_PARTIAL_MS } from './backup-files.js';
 import { makeBackup, PARTIAL_PREFIX } from './make-backup.js';
 import { restoreBackup } from './restore-backup.js';
 import { createBackupSchedule, nextBackupAt, runBackup, RETRY_AFTER_FAILURE_MS } from './backup-schedule.js';
@@ -275,6 +275,33 @@ describe('the backup folder', () => {
     ]);
     expect(readdirSync(dir)).toContain('notes.txt');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  // Issue 54, path 11: a restore's safety copy holds everyone then on the list, deleted people too.
+  it("lets a restore's safety copy go with the backups of its time, so no copy outlives the privacy notice's days", async () => {
+    const live = await database();
+    const dir = tempDir();
+    const copy = (at: string) => `${SAFETY_COPY_PREFIX}${backupFileName('sqlite', new Date(at))}`;
+    writeFileSync(path.join(dir, copy('2026-11-21T12:00:00Z')), 'before a restore');
+    writeFileSync(path.join(dir, copy('2026-11-23T12:00:00Z')), 'before a later restore');
+    let clock = Date.parse('2026-11-20T03:00:00Z');
+    const present = () => readdirSync(dir).filter((name) => name.startsWith(SAFETY_COPY_PREFIX));
+    for (let day = 0; day < 5; day++) {
+      clock += 86_400_000;
+      const at = new Date(clock);
+      await runBackup({
+        database: live,
+        dir,
+        keep: 3,
+        runs: { record: async () => undefined },
+        trigger: 'schedule',
+        now: () => at,
+      });
+      // While fewer than three backups are newer than a copy, it stays: the backups of its time are kept too.
+      if (day === 2) expect(present().sort()).toEqual([copy('2026-11-21T12:00:00Z'), copy('2026-11-23T12:00:00Z')]);
+    }
+    // Kept: the backups of 11-23, 11-24 and 11-25; the copy of 11-21 went as that day's backup did.
+    expect(present()).toEqual([copy('2026-11-23T12:00:00Z')]);
   });
 
   it('removes a half-written copy nobody writes any more, and leaves a fresh one', async () => {

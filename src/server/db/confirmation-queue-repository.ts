@@ -1,5 +1,6 @@
 // The confirmation emails and their one reminder, as a queue in the signups table: claimed with a
 // lease, sent, failed or dropped; the unconfirmed deleted after their time (docs/messaging.md).
+import { eraseFromLog } from './erase-for-good.js';
 import { DELETED_PERSON } from './opt-outs-repository.js';
 import { forgetPeopleInMessages } from './forget-people.js';
 import { isSignupId } from './column-types.js';
@@ -137,7 +138,7 @@ export class ConfirmationQueueRepository {
     // Counted from the later of their latest sign-up and when the confirmation email actually went
     // out: someone whose email has not gone yet (queued, retrying, or asked today by
     // signups:ask-to-confirm) was not asked yet, and gets the whole period once it goes.
-    return this.context.db.transaction().execute(async (trx) => {
+    const removed = await this.context.db.transaction().execute(async (trx) => {
       const stale = trx
         .selectFrom('signups')
         .select('id')
@@ -169,6 +170,8 @@ export class ConfirmationQueueRepository {
         .executeTakeFirst();
       return Number(deleted.numDeletedRows);
     });
+    if (removed > 0) await eraseFromLog(this.context);
+    return removed;
   }
 
   /** How many sign-ups were never asked to confirm (they signed up before confirmation was switched on). */

@@ -12,7 +12,8 @@ import { BackgroundJobsRepository } from './background-jobs-repository.js';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { Engine } from './column-types.js';
@@ -121,18 +122,34 @@ export type BroadcastDb = Pick<
 export interface OpenDatabaseOptions extends Partial<SignupWriterOptions> {
   /** Create or update the schema (the server and db:migrate do; export and stats only read). */
   migrate?: boolean;
+  /**
+   * SQLite: how long a write waits its turn while another process writes. The server waits a few
+   * seconds (a request must not hang); an owner's command waits as long as a launch send may take.
+   */
+  busyTimeoutMs?: number;
 }
+
+/** How long the server's own writes wait for another process's lock (SQLite). */
+export const SERVER_BUSY_TIMEOUT_MS = 5000;
+/** How long an owner's command waits its turn: a deletion or an import during a launch send succeeds. */
+export const COMMAND_BUSY_TIMEOUT_MS = 120_000;
 
 export async function openDatabase(
   database: DatabaseConfig,
-  { migrate = true, confirmSignups = false, now = () => new Date(), newId = randomUUID }: OpenDatabaseOptions = {},
+  {
+    migrate = true,
+    confirmSignups = false,
+    now = () => new Date(),
+    newId = randomUUID,
+    busyTimeoutMs = SERVER_BUSY_TIMEOUT_MS,
+  }: OpenDatabaseOptions = {},
 ): Promise<Db> {
   const writerOptions = { confirmSignups, now, newId };
   switch (database.kind) {
     case 'sqlite': {
       if (migrate) mkdirSync(path.dirname(database.file), { recursive: true });
       // The owner's commands must not create an empty database where they expected one.
-      const connection = openSqlite(database.file, { fileMustExist: !migrate });
+      const connection = openSqlite(database.file, { fileMustExist: !migrate }, busyTimeoutMs);
       try {
         if (migrate) await migrateSqlite(connection);
         else await assertSqliteMigrated(connection);
@@ -142,7 +159,7 @@ export async function openDatabase(
       }
       // Reads and the repositories' few writes share this thread's connection (one Kysely, one
       // queue, so their transactions never interleave); sign-ups go through the writer thread's.
-      const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+      const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: connection }) });
       // Kysely closes the connection only if a query of its own opened its driver: closed here as well.
       return handle(kysely, sqliteDialect, new SqliteSignupWriter(database.file, writerOptions), now, () => {
         if (connection.open) connection.close();

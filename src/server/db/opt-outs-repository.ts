@@ -12,6 +12,7 @@ import { readSubscriber } from './subscribers-repository.js';
 import { addSuppressions, liftSuppressions, type Suppression } from './suppressions-repository.js';
 import { confirmNumber } from './joining-texts-repository.js';
 import { forgetPeopleInMessages } from './forget-people.js';
+import { eraseFromLog } from './erase-for-good.js';
 import { OWN_REASONS, type AddressKind } from './suppressions.table.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -140,7 +141,7 @@ export class OptOutsRepository {
   async remove(id: string, suppressions: Suppression[]): Promise<boolean> {
     if (!isSignupId(id)) return false;
     const at = stamp(this.context);
-    return this.context.db.transaction().execute(async (trx) => {
+    const removed = await this.context.db.transaction().execute(async (trx) => {
       const person = await trx.selectFrom('signups').select(['email', 'phone']).where('id', '=', id).executeTakeFirst();
       // Whoever joined through their link is no longer tied to them: their code leaves with them (decision 039).
       await trx
@@ -176,6 +177,8 @@ export class OptOutsRepository {
       if (phones.length > 0) await trx.deleteFrom('sms_replies').where('phone_hash', 'in', phones).execute();
       return true;
     });
+    if (removed) await eraseFromLog(this.context);
+    return removed;
   }
 
   /** A STOP from this number: texts off for everyone who gave it, and the number on the suppression list. */

@@ -12,6 +12,8 @@ export function openSqlite(file: string, options: Database.Options = {}, busyTim
   // FULL: every commit is synced to disk before we answer, so an acknowledged sign-up survives a power cut.
   db.pragma('synchronous = FULL');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  // A deleted person's bytes are overwritten, not left in free pages (issue 54: deleted means deleted).
+  db.pragma('secure_delete = ON');
   return db;
 }
 

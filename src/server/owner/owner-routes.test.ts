@@ -244,6 +244,29 @@ for (const engine of storeEngines) {
         ]);
       });
 
+      // Issue 54, path 13: the answer does no work an owner's address would add, so its time tells nothing.
+      it("answers before it looks the address up or makes a link: an owner's address waits on nothing a stranger's does not", async () => {
+        const setup = await setUp(engine, { mail: true });
+        const { owners } = setup.store;
+        let lookups = 0;
+        const stalled = new Promise<never>(() => undefined);
+        const byEmail = owners.byEmail.bind(owners);
+        owners.byEmail = (email: string) => {
+          lookups += 1;
+          return byEmail(email);
+        };
+        // A link that would never be made: the answer must not wait for it.
+        owners.createLink = () => stalled;
+        const asOwner = await setup.app.inject({
+          method: 'POST',
+          url: '/owner/sign-in',
+          ...form({ email: 'Owner@Example.com' }),
+        });
+        expect(asOwner.statusCode).toBe(303);
+        expect(lookups).toBe(0);
+        await expect.poll(() => lookups).toBe(1);
+      });
+
       it('marks the cookie Secure behind HTTPS', async () => {
         const setup = await setUp(engine, { trustProxy: true });
         const token = newSecret();

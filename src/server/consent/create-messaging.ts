@@ -1,6 +1,7 @@
 // Messaging's parts, built once by the composition root (server/compose.ts): the subscriptions
 // service, the link signer, the address hasher, the message tokens and log, the transports, and the
 // queue workers and clean-ups the server's job runner runs (jobs/job-list.ts).
+import type { CountryCode } from 'libphonenumber-js';
 import { TextTiming } from '../messaging/text-hours.js';
 import { JoiningTexter, type JoiningTexterOptions } from './joining-texter.js';
 import type { FastifyBaseLogger } from 'fastify';
@@ -86,7 +87,7 @@ export interface MessagingCore {
 
 /** The subscriptions service and the link signer; without SECRET_KEY, no hashes and no links. */
 export function createMessagingCore(
-  config: Pick<MessagingConfig, 'secretKey' | 'previousSecretKey' | 'smsConfirmation'>,
+  config: Pick<MessagingConfig, 'secretKey' | 'previousSecretKey' | 'smsConfirmation' | 'textHours'>,
   store: SubscriptionsStore,
 ): MessagingCore {
   const { secretKey } = config;
@@ -94,6 +95,7 @@ export function createMessagingCore(
     store,
     secretKey ? createAddressHasher(secretKey, config.previousSecretKey) : undefined,
     config.smsConfirmation ?? 'reply',
+    (config.textHours?.defaultCountry ?? 'US') as CountryCode,
   );
   return { subscriptions, ...(secretKey ? { links: createLinkSigner(secretKey, config.previousSecretKey) } : {}) };
 }

@@ -193,7 +193,7 @@ for (const engine of storeEngines) {
       );
       expect((asked.parsed.text ?? '').replace(/\s+/g, ' ')).toContain(messageWords.phoneChange.where);
       // Another number inside the day: nothing kept, no second email, and the page says why.
-      const again = await app.inject(form({ name: '', phone: '+1 555 000 0009' }));
+      const again = await app.inject(form({ name: '', phone: '+1 555 200 0009' }));
       expect(again.headers.location).toMatch(/done=phoneAskedToday$/);
       expect((await app.inject({ url: again.headers.location as string })).body).toContain(
         words.phoneAskedToday('ro•••@example.com', '1111'),
@@ -266,6 +266,43 @@ for (const engine of storeEngines) {
       expect(JSON.stringify(audit)).not.toMatch(/4567|1111|rosa@/);
       await yes(RIGHT);
       expect(await launchTexts('launch')).toEqual([RIGHT]);
+    });
+
+    // Issue 54, path 1: a number typed any way is kept as E.164, so the STOP from that phone matches it.
+    it('keeps a number typed on the person’s page or the owner’s page as E.164, so a STOP from that phone holds; one the plan cannot read is refused', async () => {
+      const { app, signUp, person, store, mail, launchTexts, messaging, yes } = await world(engine.name);
+      await signUp(ROSA, FIRST);
+      const manage = `/preferences/${messaging.links!.sign('manage', (await person()).id)}/details`;
+      const typed = (url: string, phone: string, headers: Record<string, string> = {}) =>
+        app.inject({
+          method: 'POST',
+          url,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+          payload: new URLSearchParams({ name: headers.cookie ? 'Luz Ortega' : '', phone }).toString(),
+        });
+      expect((await typed(manage, '+33 (0)6 12 34 56 78')).statusCode).toBe(303);
+      expect((await person()).phoneChange?.to).toBe('+33612345678');
+      const asked = await mail.waitFor((each) => each.parsed.subject === messageWords.phoneChange.subject, 10_000);
+      expect((await app.inject({ method: 'POST', url: changeLink(asked), payload: {} })).statusCode).toBe(303);
+      expect((await person()).phone).toBe('+33612345678');
+      await yes('+33612345678');
+      // The phone replies STOP (Twilio sends its number as E.164): texts off, and no launch text goes to it.
+      expect(await messaging.subscriptions.stopTexts('+33612345678')).toBe(1);
+      expect((await person()).smsOptOutAt).not.toBeNull();
+      expect(await launchTexts('launch')).toEqual([]);
+
+      const luz = 'luz@example.com';
+      await signUp(luz, '+15551232222', 'Luz Ortega');
+      const cookie = await signInAsOwner(app, store);
+      const owners = `/owner/people/${(await person(luz)).id}/details`;
+      const unreadable = await typed(owners, '555-0142', { cookie, origin: SITE });
+      expect(unreadable.statusCode).toBe(400);
+      expect(unreadable.body).toContain('Please include your area code');
+      expect((await person(luz)).phone).toBe('+15551232222');
+      expect((await typed(owners, '(212) 555-0142', { cookie, origin: SITE })).statusCode).toBe(303);
+      expect((await person(luz)).phone).toBe('+12125550142');
+      expect((await typed(owners, '+44 7911 123456', { cookie, origin: SITE })).statusCode).toBe(303);
+      expect((await person(luz)).phone).toBe('+447911123456');
     });
 
     it('an address that refuses the email for good: marked undeliverable, the number asked for forgotten', async () => {

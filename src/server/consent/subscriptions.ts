@@ -26,7 +26,8 @@ import {
   type PersonSuppressions,
 } from './contact-rule.js';
 import type { AddressHasher } from '../messaging/link-tokens.js';
-import { storedForms, toE164 } from '../messaging/phone.js';
+import { signupE164, storedForms, toE164 } from '../messaging/phone.js';
+import type { CountryCode } from 'libphonenumber-js';
 
 /** How long the button in the email about a new phone number works (decision 031). */
 export const PHONE_CHANGE_DAYS = 7;
@@ -73,6 +74,8 @@ export class Subscriptions {
     private readonly hasher: AddressHasher | undefined,
     /** SMS_CONFIRMATION: what proves a number's yes to texts. */
     readonly textProof: TextProof = 'reply',
+    /** SMS_DEFAULT_COUNTRY: how a number typed without its country code is read. */
+    private readonly phoneCountry: CountryCode = 'US',
   ) {
     this.subscribers = stores.subscribers;
     this.optOuts = stores.optOuts;
@@ -185,6 +188,16 @@ export class Subscriptions {
    */
   async askPhoneChange(subscriber: Subscriber, to: string): Promise<'asked' | 'askedToday' | 'missing'> {
     return this.phoneChanges.askPhoneChange(subscriber.id, to, new Date(Date.now() - PHONE_CHANGE_DAYS * DAY_MS));
+  }
+
+  /**
+   * A typed number as every record keeps it, E.164 (issue 54: every number is one number), read in
+   * SMS_DEFAULT_COUNTRY when it has no country code; undefined when the numbering plan cannot read it.
+   */
+  e164(typed: string): string | undefined {
+    const read = signupE164(typed, this.phoneCountry);
+    // A North American number's area code and exchange never start with 0 or 1.
+    return read?.startsWith('+1') && !/^\+1[2-9]\d\d[2-9]\d{6}$/.test(read) ? undefined : read;
   }
 
   /** Whether this number is the one they have (written any way). */

@@ -89,7 +89,7 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
     const found = await person(request.params.id);
     if (!found) return html(reply, personMissingPage(owner.email), 404);
     const typed = typedDetails(request.body);
-    const checked = checkDetails(typed);
+    const checked = checkDetails(typed, { readNumber: (number) => subscriptions.e164(number) });
     if (!checked.ok) {
       const [history, joinedThrough] = await Promise.all([
         consentEvents.history(found.id),

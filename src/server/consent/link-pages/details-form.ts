@@ -1,7 +1,9 @@
 // The name and phone number a person (their own page) or the owner (the person's page) types to
 // correct a record: checked by the sign-up form's own rules, so a record never holds what the form
-// would have refused. An empty phone number keeps the one on record; on the person's own page an
-// empty name does too (that page never shows the name: it is whatever was typed on the form).
+// would have refused, and a number is kept as E.164 (issue 54: every number is one number; one the
+// numbering plan cannot read is refused, never stored and never texted). An empty phone number keeps
+// the one on record; on the person's own page an empty name does too (that page never shows the
+// name: it is whatever was typed on the form).
 import type { Language } from '../../../shared/languages.js';
 import { signupFieldsSchema, signupMessageIn, signupMessagesIn } from '../../../shared/signup-schema.js';
 
@@ -19,7 +21,14 @@ export function checkDetails(
     emptyName = 'refuse',
     nothingTyped,
     language = 'en',
-  }: { emptyName?: 'keep' | 'refuse'; nothingTyped?: string; language?: Language } = {},
+    readNumber,
+  }: {
+    emptyName?: 'keep' | 'refuse';
+    nothingTyped?: string;
+    language?: Language;
+    /** The number as E.164, or undefined when the numbering plan cannot read it (Subscriptions.e164). */
+    readNumber: (typed: string) => string | undefined;
+  },
 ): DetailsCheck {
   const { name, phone } = signupFieldsSchema.shape;
   const errors: DetailsErrors = {};
@@ -34,12 +43,14 @@ export function checkDetails(
     message === undefined ? undefined : signupMessageIn(language, message);
   if (checkedName && !checkedName.success) errors.name = said(checkedName.error.issues[0]?.message);
   if (checkedPhone && !checkedPhone.success) errors.phone = said(checkedPhone.error.issues[0]?.message);
+  const e164 = checkedPhone?.success ? readNumber(checkedPhone.data) : undefined;
+  if (checkedPhone?.success && e164 === undefined) errors.phone = signupMessagesIn[language].phoneNeedsAreaCode;
   if (errors.name || errors.phone) return { ok: false, errors };
   return {
     ok: true,
     details: {
       ...(checkedName?.success ? { name: checkedName.data } : {}),
-      ...(checkedPhone?.success ? { phone: checkedPhone.data } : {}),
+      ...(e164 !== undefined ? { phone: e164 } : {}),
     },
   };
 }

@@ -243,6 +243,7 @@ async function preferencesRoutes(
       emptyName: 'keep',
       nothingTyped: words.nothingTyped,
       language: subscriber.language,
+      readNumber: (typed) => subscriptions.e164(typed),
     });
     const refuse = (errors: { name?: string; phone?: string }) =>
       page(subscriber, request.params.token, { detailsForm: { ...typed, errors } }).then((body) =>

@@ -73,6 +73,14 @@ describe('TRUST_PROXY', () => {
   it('rejects a REDIS_URL that is not redis://', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://cache' }, '/')).toThrow(/REDIS_URL/);
   });
+
+  it('reads SMS_COUNTRIES (default: SMS_DEFAULT_COUNTRY) and names each code the numbering plan does not know', () => {
+    expect(loadConfig({}, '/').messaging.textHours?.textCountries).toEqual(['US']);
+    expect(loadConfig({ SMS_DEFAULT_COUNTRY: 'CA' }, '/').messaging.textHours?.textCountries).toEqual(['CA']);
+    expect(loadConfig({ SMS_COUNTRIES: 'us, CA' }, '/').messaging.textHours?.textCountries).toEqual(['US', 'CA']);
+    expect(() => loadConfig({ SMS_COUNTRIES: 'US,XX,QQ' }, '/')).toThrow(/SMS_COUNTRIES: XX, QQ are not countries/);
+    expect(() => loadConfig({ SMS_COUNTRIES: 'United States' }, '/')).toThrow(/SMS_COUNTRIES: must be two-letter/);
+  });
 });
 
 describe('analytics providers and consent', () => {
@@ -185,7 +193,7 @@ describe('messaging', () => {
   it('is off, with confirmation off, while nothing is set', () => {
     expect(loadConfig({ TEST_TEXT_CLOCK: '' }, '/').messaging).toEqual({
       smsConfirmation: 'reply',
-      textHours: { sendHours: [9 * 60, 20 * 60], defaultCountry: 'US', clockShiftMs: 0 },
+      textHours: { sendHours: [9 * 60, 20 * 60], defaultCountry: 'US', textCountries: ['US'], clockShiftMs: 0 },
       emailConfirmation: false,
       unconfirmedRetentionDays: 30,
       confirmationReminderDays: 7,

@@ -183,6 +183,10 @@ export const environmentSchema = z.object({
     'must be two local times, the first earlier, such as 09:00-20:00',
   ),
   SMS_DEFAULT_COUNTRY: optionalText(/^[A-Z]{2}$/, 'must be a two-letter country code in capitals, such as US or CA'),
+  SMS_COUNTRIES: optionalText(
+    /^[A-Za-z]{2}(\s*,\s*[A-Za-z]{2})*$/,
+    'must be two-letter country codes separated by commas, such as US,CA',
+  ),
   TEST_TEXT_CLOCK: optionalText(
     /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?(\.\d+)?Z$/,
     'must be an instant in UTC, such as 2026-06-10T20:00:00Z (tests only)',

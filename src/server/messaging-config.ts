@@ -24,6 +24,8 @@ export interface TextHoursConfig {
   sendHours: Hours;
   /** SMS_DEFAULT_COUNTRY: numbers typed without a country code are of this country. */
   defaultCountry: string;
+  /** SMS_COUNTRIES: the countries we text (ISO 3166 codes); a number elsewhere gets no text. */
+  textCountries: string[];
   /** TEST_TEXT_CLOCK, as the distance from the real clock (tests only): 0 in production. */
   clockShiftMs: number;
 }
@@ -280,10 +282,18 @@ function textHoursFrom(env: Environment, problems: string[]): TextHoursConfig | 
     problems.push(
       `SMS_DEFAULT_COUNTRY: ${defaultCountry} is not a country the numbering plan knows (such as US or CA)`,
     );
+  // Where we text: SMS pumping (texts to numbers abroad that someone typed to make us pay) stops here.
+  const textCountries = (env.SMS_COUNTRIES ?? defaultCountry).split(',').map((code) => code.trim().toUpperCase());
+  const unknown = textCountries.filter((code) => !(getCountries() as string[]).includes(code));
+  if (unknown.length > 0)
+    problems.push(
+      `SMS_COUNTRIES: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a country' : 'are not countries'} the numbering plan knows (two-letter codes, such as US,CA)`,
+    );
   if (!sendHours) return undefined;
   return {
     sendHours,
     defaultCountry,
+    textCountries,
     clockShiftMs: env.TEST_TEXT_CLOCK ? Date.parse(env.TEST_TEXT_CLOCK) - Date.now() : 0,
   };
 }

@@ -338,6 +338,8 @@ export class BroadcastControl {
    */
   async sendWaitingTexts(): Promise<string[]> {
     const taken: string[] = [];
+    // After a restore whose later "no"s are unknown, nothing goes by itself: the owner settles it first.
+    if (await this.restoreMarks.unsettled()) return taken;
     for (const broadcast of await this.db.broadcasts.list()) {
       if (broadcast.state !== 'sending' || this.running.has(broadcast.name)) continue;
       if (!broadcast.channels.includes('sms') || this.missingChannels(broadcast).length > 0) continue;

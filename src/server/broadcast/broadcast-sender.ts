@@ -28,14 +28,7 @@ import { failureOutcome, healthyChannel, type ChannelHealth } from './failure-ou
 import { LatencyHistogram } from './latency-histogram.js';
 import { healthPauseDue, outageReason, pauseIfNothingElse } from './pause-rules.js';
 import { RateLimiter } from './send-rate.js';
-import type { TextTiming } from '../messaging/text-hours.js';
-import { storedForms } from '../messaging/phone.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** What the owner reads beside a text that can never go by the rules. */
-export const TEXT_HOURS_WORDS = {
-  never: 'not sent: its number may be in time zones that share no hour of daytime, so no hour is right for it',
-} as const;
+import { textsNotYet } from './text-gate.js';
 
 export class BroadcastSender {
   readonly id: string;
@@ -227,6 +220,14 @@ export class BroadcastSender {
         this.stopping = 'pause';
         break;
       }
+      // A restore that could not read what it replaced, since this sender started (or on a path that
+      // did not ask, such as the texts that waited for daytime): the broadcast pauses, and its resume
+      // refuses until the owner settles it (decision 041, issue 54).
+      if (await store.restoreMarks.unsettled()) {
+        await changeState(store.broadcasts, broadcast.id, 'pause');
+        this.stopping = 'pause';
+        break;
+      }
       if ((await store.broadcastPauses.channelPauses(broadcast.id)).some((pause) => pause.channel === channel)) {
         this.paused.add(channel);
         if (inFlight.size > 0) {
@@ -308,7 +309,7 @@ export class BroadcastSender {
     }
     if (channel === 'sms' && this.options.textTiming) {
       // A text goes only while it may reach its person: the rest wait in the queue, untried.
-      const held = await this.textsNotYet(this.options.textTiming, going);
+      const held = await textsNotYet(this.options.textTiming, this.options.store.outbox, broadcast.id, going);
       outcomes.push(...held.values());
       going.splice(0, going.length, ...going.filter(({ message }) => !held.has(message.id)));
     }
@@ -330,50 +331,6 @@ export class BroadcastSender {
       else if (outcome.result === 'permanent') this.report.failedPermanent += 1;
       else if (outcome.result === 'temporary') this.report.failedTemporary += 1;
     }
-  }
-
-  /**
-   * The texts of a batch that may not go now, by message id: a number that cannot take texts (or
-   * whose zones share no daytime hour) is skipped with why; one outside the hours at its location
-   * waits for them; one its state caps at N texts in 24 hours waits until the oldest of them is 24
-   * hours old.
-   */
-  private async textsNotYet(
-    timing: TextTiming,
-    going: { message: ClaimedMessage; person: Recipient }[],
-  ): Promise<Map<number, Outcome>> {
-    const held = new Map<number, Outcome>();
-    const now = new Date();
-    for (const { message, person } of going) {
-      const number = timing.numberTiming(person.phone);
-      const id = message.id;
-      if (!number.facts.textable) {
-        held.set(id, {
-          id,
-          result: 'skipped',
-          error: `cannot take texts: ${number.facts.why ?? 'not a mobile number'}`,
-        });
-        continue;
-      }
-      const opens = timing.opensAt(number.place, now);
-      if (opens === undefined) {
-        held.set(id, { id, result: 'skipped', error: TEXT_HOURS_WORDS.never });
-        continue;
-      }
-      if (opens > now) {
-        held.set(id, { id, result: 'wait', until: opens, why: 'daytime' });
-        continue;
-      }
-      if (number.capPer24Hours === undefined) continue;
-      const since = new Date(now.getTime() - DAY_MS);
-      const recent = await this.options.store.outbox.textsSentTo(storedForms(number.facts.e164), since);
-      if (recent.length >= number.capPer24Hours) {
-        // The cap frees a place when the oldest text that fills it is 24 hours old.
-        const oldest = recent[recent.length - number.capPer24Hours]!;
-        held.set(id, { id, result: 'wait', until: new Date(oldest.getTime() + DAY_MS), why: 'cap' });
-      }
-    }
-    return held;
   }
 
   /** One message: its turn at the channel's rate, then the provider; what became of it. */

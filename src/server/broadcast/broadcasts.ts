@@ -104,10 +104,19 @@ export class Broadcasts {
       outboxRefusals,
       broadcastRecipients,
       messageHealth,
+      restoreMarks,
     }: BroadcastStores,
     { subscriptions, links, log }: BroadcastMessaging,
   ) {
-    this.store = { broadcasts, broadcastSenders, broadcastPauses, outbox, outboxRefusals, broadcastRecipients };
+    this.store = {
+      broadcasts,
+      broadcastSenders,
+      broadcastPauses,
+      outbox,
+      outboxRefusals,
+      broadcastRecipients,
+      restoreMarks,
+    };
     this.log = log;
     this.messageHealth = messageHealth;
     if (!links)

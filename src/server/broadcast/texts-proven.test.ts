@@ -46,6 +46,7 @@ async function world(
               textHours: {
                 sendHours: [9 * 60, 20 * 60] as const,
                 defaultCountry: 'US',
+                textCountries: ['US'],
                 clockShiftMs: Date.parse('2026-06-10T07:00:00Z') - machineClock.ms(),
               },
             }

@@ -78,6 +78,10 @@ export interface Messaging {
   stop(): Promise<void>;
 }
 
+/** What a queue job says while a restore holds every message back. */
+export const RESTORE_HOLDS_MESSAGES =
+  'held: a restore could not read the database it replaced, so any "no" since its backup is unknown; nothing is sent until you settle it (sudo scamsavvy suppressions import FILE, or broadcast send … --after-restore)';
+
 /** What SECRET_KEY unlocks: the subscriptions service (with suppression hashes) and the link signer. */
 export interface MessagingCore {
   subscriptions: Subscriptions;
@@ -104,7 +108,7 @@ export function createMessaging(
   config: MessagingConfig,
   store: SubscriptionsStore &
     Pick<Db, 'confirmations' | 'phoneChanges'> &
-    Partial<Pick<Db, 'joiningTexts'>> &
+    Partial<Pick<Db, 'joiningTexts' | 'restoreMarks'>> &
     Partial<MessageLogStore>,
   siteUrl: string,
   overrides: MessagingOverrides = {},
@@ -178,7 +182,11 @@ export function createMessaging(
       const jobs: QueueJob[] = [];
       const add = (name: QueueJobName, run: JobRun) => {
         queued.push(name);
-        jobs.push({ name, run, everyMs: overrides.everyMs?.[name] });
+        // After a restore that could not read what it replaced, any "no" since the backup is unknown:
+        // no message goes until the owner settles it, on this path as on a broadcast's (issue 54).
+        const gated: JobRun = async (signal) =>
+          (await store.restoreMarks?.unsettled()) ? RESTORE_HOLDS_MESSAGES : run(signal);
+        jobs.push({ name, run: gated, everyMs: overrides.everyMs?.[name] });
       };
       if (email && links) {
         const phoneOptions: PhoneChangeMailerOptions = {

@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { JoiningTextJob, JoiningTextsRepository } from '../db/joining-texts-repository.js';
 import type { CountryCode } from 'libphonenumber-js/max';
-import { phoneFacts } from '../messaging/phone.js';
+import { phoneFacts, storedForms } from '../messaging/phone.js';
 import type { TextTiming } from '../messaging/text-hours.js';
 import { JOINING_TEXT_LATER_MS } from '../db/joining-texts-repository.js';
 import { retryDelayMs } from '../messaging/back-off.js';
@@ -22,7 +22,7 @@ import { number } from '../../shared/plain-numbers.js';
 
 export interface JoiningTexterOptions {
   subscriptions: Subscriptions;
-  store: Pick<JoiningTextsRepository, 'claim' | 'sent' | 'notSent'>;
+  store: Pick<JoiningTextsRepository, 'claim' | 'sent' | 'notSent' | 'numberAsked'>;
   sms: SmsProvider;
   log?: MessageLog | undefined;
   /** SMS_CONFIRMATION: the words say what brings the launch text. */
@@ -133,6 +133,19 @@ export class JoiningTexter {
       return 'skipped';
     }
     const { textTiming } = this.options;
+    // Only where SMS_COUNTRIES says we text: a number abroad someone typed costs the owner, and says nothing.
+    const abroad = textTiming?.outsideTextCountries(number.e164);
+    if (abroad) {
+      await store.notSent(job.id, later);
+      logger.info({ signup: job.id }, `no joining text: the number is in ${abroad}, which SMS_COUNTRIES does not name`);
+      return 'skipped';
+    }
+    // One joining text per number, however many sign-ups typed it.
+    if (await store.numberAsked(storedForms(number.e164))) {
+      await store.notSent(job.id, later);
+      logger.info({ signup: job.id }, 'no joining text: the number had one already, through another sign-up');
+      return 'skipped';
+    }
     const now = this.options.now();
     if (textTiming && now.getTime() - Date.parse(person.createdAt) > JUST_SIGNED_UP_MS) {
       const opens = textTiming.opensAt(textTiming.numberTiming(person.phone).place, now);

@@ -69,6 +69,22 @@ export class JoiningTextsRepository {
       .execute();
   }
 
+  /**
+   * Whether the number (`phones`: the forms it may be stored in) had its joining text already, through
+   * any sign-up: one joining text per number, however many people type it (issue 54).
+   */
+  async numberAsked(phones: string[]): Promise<boolean> {
+    if (phones.length === 0) return false;
+    const row = await this.context.db
+      .selectFrom('signups')
+      .select('id')
+      .where('phone', 'in', phones)
+      .where('joining_text_sent_at', 'is not', null)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Not sent now: looked at again once `retryAt` has passed (the claim's time is moved so it holds until then). */
   async notSent(id: string, retryAt: Date, leaseMs = JOINING_TEXT_LEASE_MS): Promise<void> {
     if (!isSignupId(id)) return;

@@ -116,7 +116,13 @@ export type ReportStores = Pick<Db, 'sentMessages' | 'feedbackEvents' | 'webhook
 /** What a broadcast's parts read and write: the broadcasts, their senders, pauses, outbox and recipients. */
 export type BroadcastDb = Pick<
   Db,
-  'broadcasts' | 'broadcastSenders' | 'broadcastPauses' | 'outbox' | 'outboxRefusals' | 'broadcastRecipients'
+  | 'broadcasts'
+  | 'broadcastSenders'
+  | 'broadcastPauses'
+  | 'outbox'
+  | 'outboxRefusals'
+  | 'broadcastRecipients'
+  | 'restoreMarks'
 >;
 
 export interface OpenDatabaseOptions extends Partial<SignupWriterOptions> {

@@ -285,6 +285,25 @@ export class OutboxRepository {
       .sort((a, b) => a.getTime() - b.getTime());
   }
 
+  /**
+   * Which of these numbers (as stored) this broadcast's text went to, or is going to, through a
+   * sign-up other than the messages `excluding`: one text per number per broadcast (issue 54).
+   */
+  async numbersGiven(broadcastId: number, forms: string[], excluding: number[]): Promise<string[]> {
+    if (forms.length === 0) return [];
+    const rows = await this.context.db
+      .selectFrom('broadcast_messages')
+      .innerJoin('signups', 'signups.id', 'broadcast_messages.signup_id')
+      .select('signups.phone')
+      .where('broadcast_messages.broadcast_id', '=', broadcastId)
+      .where('broadcast_messages.channel', '=', 'sms')
+      .where('broadcast_messages.state', 'in', ['sending', 'sent', 'unknown'])
+      .where('signups.phone', 'in', [...new Set(forms)])
+      .$if(excluding.length > 0, (query) => query.where('broadcast_messages.id', 'not in', excluding))
+      .execute();
+    return rows.map((row) => row.phone);
+  }
+
   /** Texts held until they may reach the person, and when the first of them may go. */
   async waitingTexts(broadcastId: number): Promise<{ count: number; next: string | undefined; due: number }> {
     const at = stamp(this.context);
@@ -327,6 +346,20 @@ export class OutboxRepository {
       .where('sent_at', '>=', since.toISOString())
       .executeTakeFirst();
     return Number(row?.n ?? 0);
+  }
+
+  /** Why the broadcast's messages were not sent (skipped), each reason with how many, most first. */
+  async skippedReasons(broadcastId: number): Promise<{ channel: Channel; reason: string; count: number }[]> {
+    const rows = await this.context.db
+      .selectFrom('broadcast_messages')
+      .select((eb) => ['channel', 'error', eb.fn.countAll<number | string>().as('n')])
+      .where('broadcast_id', '=', broadcastId)
+      .where('state', '=', 'skipped')
+      .groupBy(['channel', 'error'])
+      .execute();
+    return rows
+      .map((row) => ({ channel: row.channel, reason: row.error ?? '', count: Number(row.n) }))
+      .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
   }
 
   /** The broadcast's failed messages (the owner's `retry` chooses among them). */

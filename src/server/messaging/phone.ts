@@ -1,7 +1,7 @@
 // Phone numbers as the text provider gives them (E.164) and as people typed them on the page; what
 // the numbering plan says of one (libphonenumber-js, its full metadata): its E.164 form, its country,
 // and whether it can take texts at all.
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 
 /**
  * The E.164 form of a stored phone number (digits with an optional leading "+"). Without a "+",
@@ -141,4 +141,16 @@ export function signupE164(phone: string, country: CountryCode = 'US'): string |
   }
   const facts = phoneFacts(phone, country);
   return facts.possible ? facts.e164 : undefined;
+}
+
+/**
+ * The country a number is in (ISO 3166), as the numbering plan reads it; a number in a range the plan
+ * does not list (the 555 test range, an area code newer than the metadata) is taken to be in
+ * `country` (SMS_DEFAULT_COUNTRY) when it shares that country's calling code, else in none.
+ */
+export function numberCountry(phone: string, country: CountryCode = 'US'): string | undefined {
+  const parsed = parsePhoneNumberFromString(phone, country);
+  if (!parsed) return undefined;
+  if (parsed.country) return parsed.country;
+  return parsed.countryCallingCode === getCountryCallingCode(country) ? country : undefined;
 }

@@ -96,7 +96,9 @@ describe('when a text may go', () => {
     expect(allowedAt(where, ALL_DAY, utc(allowed))).toBe(true);
     expect(allowedAt(where, ALL_DAY, utc(refused))).toBe(false);
     expect(
-      new TextTiming({ sendHours: ALL_DAY, defaultCountry: 'US', clockShiftMs: 0 }).numberTiming(phone).capPer24Hours,
+      new TextTiming({ sendHours: ALL_DAY, defaultCountry: 'US', textCountries: ['US'], clockShiftMs: 0 }).numberTiming(
+        phone,
+      ).capPer24Hours,
     ).toBe(cap);
   });
 
@@ -112,6 +114,7 @@ describe('when a text may go', () => {
     const timing = new TextTiming({
       sendHours: OWNER,
       defaultCountry: 'US',
+      textCountries: ['US'],
       clockShiftMs: target.getTime() - real.getTime(),
     });
     const opens = timing.opensAt(place('212-555-0123'), real);

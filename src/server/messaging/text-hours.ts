@@ -4,7 +4,7 @@
 // narrow them) all hold at once. docs/messaging.md ("Texts wait for daytime") explains it for owners.
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { Hours, TextHoursConfig } from '../messaging-config.js';
-import { phoneFacts, type PhoneFacts } from './phone.js';
+import { numberCountry, phoneFacts, type PhoneFacts } from './phone.js';
 import { COUNTRY_ZONES, NANP_AREAS } from './phone-zones-data.js';
 
 type Weekday = 'sun' | 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat';
@@ -222,6 +222,17 @@ export class TextTiming {
     }
     if (known.opens === undefined) return undefined;
     return known.opens <= shifted ? now : new Date(known.opens - this.config.clockShiftMs);
+  }
+
+  /**
+   * The country of a number SMS_COUNTRIES does not name, or undefined when we text it: any other
+   * number gets no text (issue 54: nobody can make us text numbers abroad, SMS pumping).
+   */
+  outsideTextCountries(phone: string): string | undefined {
+    const country = numberCountry(phone, this.config.defaultCountry as CountryCode);
+    return country !== undefined && this.config.textCountries.includes(country)
+      ? undefined
+      : (country ?? 'an unknown country');
   }
 
   /** The rules' "now" (the real clock but for TEST_TEXT_CLOCK). */

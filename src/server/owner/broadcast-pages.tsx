@@ -15,6 +15,7 @@ import type { WrittenMessage } from '../messaging/message-folder.js';
 import type { ReadyCheck } from '../ready/ready-check.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
 import { PauseLines, PauseNotices } from './channel-pauses.js';
+import { HeldMessages, SkippedReasons, type SkippedReason } from './not-sent-sections.js';
 import { Notice, renderOwnerPage, ScrollTable, shortPage, shortTime } from './owner-layout.js';
 
 const words = ownerWords.broadcasts;
@@ -166,6 +167,7 @@ export function broadcastPage({
   retry,
   held = [],
   refused = [],
+  skipped = [],
 }: {
   ownerEmail: string;
   broadcast: Broadcast;
@@ -174,6 +176,8 @@ export function broadcastPage({
   held?: HeldMessage[];
   /** Emails receiving servers refused for our sending, by domain. */
   refused?: { domain: string; count: number }[];
+  /** Why messages were not sent (skipped), with how many. */
+  skipped?: SkippedReason[];
   script?: string;
   notice?: string;
   problem?: string;
@@ -288,30 +292,8 @@ export function broadcastPage({
           {words.refusedForOurSending(refused.map(({ domain, count }) => `${domain} ${count.toLocaleString('en-US')}`))}
         </p>
       ) : null}
-      {held.length > 0 ? (
-        <section>
-          <h2 id="held-heading">{words.heldHeading}</h2>
-          <p>{words.heldIntro}</p>
-          <ScrollTable label={words.heldHeading}>
-            <thead>
-              <tr>
-                <th scope="col">{words.retry.channel}</th>
-                <th scope="col">{words.heldPerson}</th>
-                <th scope="col">{words.heldAnswer}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {held.slice(0, 100).map((message, index) => (
-                <tr key={index}>
-                  <td className="word">{words.channel[message.channel] ?? message.channel}</td>
-                  <td className="word">{message.person}</td>
-                  <td>{message.answer}</td>
-                </tr>
-              ))}
-            </tbody>
-          </ScrollTable>
-        </section>
-      ) : null}
+      <HeldMessages held={held} />
+      <SkippedReasons skipped={skipped} />
       <section>
         <h2 id="test-heading">{words.testHeading}</h2>
         <form method="get" action={`${broadcastPath(broadcast.name)}/test`}>

@@ -76,6 +76,7 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
       ownerEmail: owner.email,
       broadcast,
       progress: await broadcastProgress(db, broadcast, new Date(), messageHealth),
+      skipped: await db.outbox.skippedReasons(broadcast.id),
       ...(control
         ? {
             retry: await control.failed.plan(broadcast),

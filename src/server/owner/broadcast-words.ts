@@ -90,6 +90,11 @@ export const broadcastWords = {
     'Each paused its channel, was tried first after the resume, and would have paused it again: set aside so that everyone else could go on. Try the failed ones again, with the held ones ticked, once you have fixed what held them.',
   heldPerson: 'To',
   heldAnswer: 'The answer that held it',
+  skippedHeading: 'Not sent, and why',
+  skippedIntro:
+    'These messages were not sent, and will not be: the person said no since, the number is in a country we do not text, another sign-up gave the same number, or the address cannot be reached.',
+  skippedWhy: 'Why',
+  skippedCount: 'How many',
   /** A channel a failure of ours paused (a wrong password, the provider's outage, an answer we do not know). */
   paused: { email: 'Email paused', sms: 'Text messages paused' } satisfies Record<Channel, string>,
   pausedSince: 'since',

@@ -186,6 +186,8 @@ export class ConfirmationMailer {
       return 'retrying';
     }
     await store.confirmationSent(job.id);
+    // Kept by the address too: a sweep of this record does not let the next sign-up ask again.
+    if (ask.kind === 'come_back') await subscriptions.askedBack(subscriber);
     this.ourFailures = 0;
     if (this.failing) {
       this.failing = undefined;

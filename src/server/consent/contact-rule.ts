@@ -91,6 +91,10 @@ export function exclusionOf(
   if (channel === 'sms' && suppressed?.phone?.stop) return 'stopped';
   if (channel === 'sms' && person.smsOptOutAt !== null) return 'opted_out';
   if (!canHash) return 'suppressed'; // without SECRET_KEY the suppression list cannot be read: send nothing
+  // A person's "no" to this channel, kept by the address: it outlives a swept or deleted row, and holds
+  // for every record a stranger makes with the address or number (issue 54).
+  if (channel === 'email' && suppressed?.email?.offAt) return 'opted_out';
+  if (channel === 'sms' && suppressed?.phone?.offAt) return 'opted_out';
   // A leaving or deletion holds until the person undoes it: on the email by an emailed button (which
   // lifts the entry), on the number by START from it. A sign-up is not the person (anyone can type an
   // address), so no sign-up lifts one. Leaving and deleting suppress both addresses: texts check both.
@@ -167,14 +171,21 @@ export function confirmationAsk(
   if (!canHash) return { kind: 'none', reason: 'the suppression list cannot be read without SECRET_KEY' };
   if (email && unreachable(email, person.lastSeenAt))
     return { kind: 'none', reason: 'this address cannot be reached, or reported our email as spam' };
-  const noes = [person.leftAt, person.emailOptOutAt, ownNo(email) ? email?.latestAt : undefined].filter(
+  const noes = [person.leftAt, person.emailOptOutAt, ownNo(email) ? email?.latestAt : undefined, email?.offAt].filter(
     (at): at is string => typeof at === 'string' && at !== '',
   );
   if (noes.length > 0) {
     const latestNo = noes.sort().at(-1)!;
-    if (person.confirmationSentAt !== null && person.confirmationSentAt > latestNo)
+    // Asked since: by this record, or (kept by the address) by one a sweep or deletion has since removed.
+    const asked = [person.confirmationSentAt, email?.askedBackAt].filter((at): at is string => Boolean(at));
+    if (asked.some((at) => at > latestNo))
       return { kind: 'none', reason: 'asked once already to come back since their "no"' };
-    const because = person.leftAt !== null ? 'left' : person.emailOptOutAt !== null ? 'email_off' : 'deleted';
+    const because =
+      person.leftAt !== null
+        ? 'left'
+        : person.emailOptOutAt !== null || (email?.offAt && !(ownNo(email) && email.latestAt > email.offAt))
+          ? 'email_off'
+          : 'deleted';
     return { kind: 'come_back', because };
   }
   if (person.confirmedAt !== null) return { kind: 'none', reason: 'already confirmed' };

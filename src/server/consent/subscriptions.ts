@@ -57,6 +57,7 @@ export interface SubscriptionsStore {
     | 'startTexts'
     | 'markUndeliverable'
     | 'clearUndeliverable'
+    | 'remember'
   >;
   suppressions: Pick<SuppressionsRepository, 'entries'>;
   phoneChanges: Pick<PhoneChangeQueueRepository, 'askPhoneChange'>;
@@ -130,8 +131,21 @@ export class Subscriptions {
     ];
   }
 
-  updatePreferences(id: string, wanted: Partial<Preferences>, source: ConsentSource): Promise<Subscriber | undefined> {
-    return this.subscribers.updatePreferences(id, wanted, source);
+  /** Their choices, each change on their history; a channel turned off is kept by the address too (issue 54). */
+  async updatePreferences(
+    id: string,
+    wanted: Partial<Preferences>,
+    source: ConsentSource,
+  ): Promise<Subscriber | undefined> {
+    const current = await this.subscribers.subscriber(id);
+    if (!current) return undefined;
+    return this.subscribers.updatePreferences(id, wanted, source, this.hashesOf(current));
+  }
+
+  /** The one "come back?" email went to this address: no later sign-up with it asks again (decision 041). */
+  async askedBack(subscriber: Pick<Subscriber, 'email'>): Promise<void> {
+    const hash = this.emailHash(subscriber.email);
+    if (hash) await this.optOuts.remember({ kind: 'email', hash, reason: 'asked_back', source: 'signup_form' });
   }
 
   /**

@@ -106,6 +106,8 @@ export class ConfirmationQueueRepository {
       .selectFrom('signups')
       .select('id')
       .where('confirmed_at', 'is', null)
+      // Not deleted (texts proven by the number's YES): no reminder that says they would be.
+      .where('sms_confirmed_at', 'is', null)
       .where('left_at', 'is', null)
       .where('confirm_reminded_at', 'is', null)
       .where('confirm_sent_at', 'is not', null)
@@ -139,10 +141,12 @@ export class ConfirmationQueueRepository {
     // out: someone whose email has not gone yet (queued, retrying, or asked today by
     // signups:ask-to-confirm) was not asked yet, and gets the whole period once it goes.
     const removed = await this.context.db.transaction().execute(async (trx) => {
+      // A number's YES to texts is a confirmation too: its person stays (issue 54).
       const stale = trx
         .selectFrom('signups')
         .select('id')
         .where('confirmed_at', 'is', null)
+        .where('sms_confirmed_at', 'is', null)
         .where('confirm_sent_at', '<', cutoff)
         .where('last_seen_at', '<', cutoff);
       await trx.deleteFrom('consent_events').where('signup_id', 'in', stale).execute();
@@ -165,6 +169,7 @@ export class ConfirmationQueueRepository {
       const deleted = await trx
         .deleteFrom('signups')
         .where('confirmed_at', 'is', null)
+        .where('sms_confirmed_at', 'is', null)
         .where('confirm_sent_at', '<', cutoff)
         .where('last_seen_at', '<', cutoff)
         .executeTakeFirst();
@@ -201,18 +206,23 @@ export class ConfirmationQueueRepository {
         .where('confirm_requested_at', 'is', null)
         .where('confirm_sent_at', 'is', null)
         .where('left_at', 'is', null)
+        .where('email_opt_out_at', 'is', null)
         .execute();
     }
     return { asked: ids.length, lastDueAt };
   }
 
   private neverAsked() {
-    return this.context.db
-      .selectFrom('signups')
-      .select('id')
-      .where('confirmed_at', 'is', null)
-      .where('left_at', 'is', null)
-      .where('confirm_requested_at', 'is', null)
-      .where('confirm_sent_at', 'is', null);
+    return (
+      this.context.db
+        .selectFrom('signups')
+        .select('id')
+        .where('confirmed_at', 'is', null)
+        .where('left_at', 'is', null)
+        // Email turned off: their "no" stands; we do not write to ask (issue 54).
+        .where('email_opt_out_at', 'is', null)
+        .where('confirm_requested_at', 'is', null)
+        .where('confirm_sent_at', 'is', null)
+    );
   }
 }

@@ -8,7 +8,7 @@ import type { ConsentKind, ConsentSource } from './consent-events.table.js';
 import { recordConsentEvent } from './consent-events-repository.js';
 import type { Database } from './database.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
-import { readSubscriber } from './subscribers-repository.js';
+import { readSubscriber, type AddressHashes } from './subscribers-repository.js';
 import { addSuppressions, liftSuppressions, type Suppression } from './suppressions-repository.js';
 import { confirmNumber } from './joining-texts-repository.js';
 import { forgetPeopleInMessages } from './forget-people.js';
@@ -21,10 +21,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 export const DELETED_PERSON = 'a person, deleted';
 
 /** A person's addresses as the suppression list may hold them: every key's hash (decision 041). */
-export interface OwnHashes {
-  email?: string[] | undefined;
-  phone?: string[] | undefined;
-}
+export type OwnHashes = AddressHashes;
 
 /**
  * Lifts the person's own "no" that an emailed link may lift: a leaving or deletion on their email,
@@ -91,21 +88,27 @@ export class OptOutsRepository {
     if (!isSignupId(id)) return false;
     const at = stamp(this.context);
     return this.context.db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('signups').select('confirmed_at').where('id', '=', id).executeTakeFirst();
-      const updated = await trx
+      const current = await trx
+        .selectFrom('signups')
+        .select(['confirmed_at', 'left_at', 'email_opt_out_at'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!current) return false;
+      // Email turned off is kept by the address too (a record swept since, a new one typed): it lifts here.
+      const emailOn = hashes.email ? await liftSuppressions(trx, 'email', hashes.email, ['email_off']) : 0;
+      if (current.left_at === null && current.email_opt_out_at === null && emailOn === 0) return false;
+      await trx
         .updateTable('signups')
         .set({
           left_at: null,
           email_opt_out_at: null,
-          confirmed_at: current?.confirmed_at ?? at,
+          confirmed_at: current.confirmed_at ?? at,
           confirm_requested_at: null,
         })
         .where('id', '=', id)
-        .where((eb) => eb.or([eb('left_at', 'is not', null), eb('email_opt_out_at', 'is not', null)]))
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) return false;
+        .execute();
       await recordConsentEvent(trx, id, 'came_back', source, at);
-      if (!current?.confirmed_at) await recordConsentEvent(trx, id, 'confirmed', source, at);
+      if (!current.confirmed_at) await recordConsentEvent(trx, id, 'confirmed', source, at);
       await liftOwnNo(trx, id, hashes);
       return true;
     });
@@ -190,6 +193,11 @@ export class OptOutsRepository {
       await addSuppressions(trx, [suppression], at);
       return people.length;
     });
+  }
+
+  /** Keeps a mark by an address's hash that no consent change causes (the one "come back?" email went). */
+  async remember(suppression: Suppression): Promise<void> {
+    await addSuppressions(this.context.db, [suppression], stamp(this.context));
   }
 
   /**

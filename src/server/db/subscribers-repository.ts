@@ -1,7 +1,8 @@
 // The people on the list as messaging reads them, and the changes of their say that keep them on it:
 // written once with Kysely for both engines.
 import type { Language } from '../../shared/languages.js';
-import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import { addSuppressions, liftSuppressions, type Suppression } from './suppressions-repository.js';
 import { iso, isoOrNull, isSignupId, isTrue } from './column-types.js';
 import type { ConsentKind, ConsentSource } from './consent-events.table.js';
 import { recordConsentEvent } from './consent-events-repository.js';
@@ -10,6 +11,12 @@ import { NO_PHONE_CHANGE } from './phone-change-queue-repository.js';
 import { NEW_NUMBER_UNPROVEN } from './joining-texts-repository.js';
 import { flag, stamp, type QueryContext } from './sql-dialect.js';
 import { messageStanding } from './signup-row.js';
+
+/** A person's addresses as the suppression list keys them: every key's hash, SECRET_KEY's first. */
+export interface AddressHashes {
+  email?: string[] | undefined;
+  phone?: string[] | undefined;
+}
 
 /** A sign-up as messaging sees it. Times are ISO 8601 in UTC, or null for "not yet" / "never". */
 export interface Subscriber {
@@ -203,6 +210,7 @@ export class SubscribersRepository {
     id: string,
     wanted: Partial<Preferences>,
     source: ConsentSource,
+    hashes: AddressHashes = {},
   ): Promise<Subscriber | undefined> {
     const current = await readSubscriber(this.context.db, id);
     if (!current) return undefined;
@@ -234,6 +242,7 @@ export class SubscribersRepository {
     await this.context.db.transaction().execute(async (trx) => {
       await trx.updateTable('signups').set(set).where('id', '=', id).execute();
       for (const kind of changes) await recordConsentEvent(trx, id, kind, source, at);
+      await keepChannelNoes(trx, id, changes, hashes, source, at);
     });
     return this.subscriber(id);
   }
@@ -279,4 +288,45 @@ export class SubscribersRepository {
     await this.context.db.updateTable('signups').set({ language }).where('id', '=', id).execute();
     return this.subscriber(id);
   }
+}
+
+/**
+ * A channel turned off is kept by the address's hash too (SECRET_KEY's: the first of `hashes`), so it
+ * outlives the row (a sweep, a deletion) and holds for every record that gives the address (a
+ * stranger typing the number). Turned on again, the person's own "off" lifts: on the email, any (the
+ * page's link proves the mailbox); on the number, only the marks this record's own "off"s made (another
+ * person's "no" on a shared number stays). Issue 54.
+ */
+async function keepChannelNoes(
+  trx: Transaction<Database>,
+  id: string,
+  changes: ConsentKind[],
+  hashes: AddressHashes,
+  source: ConsentSource,
+  at: string,
+): Promise<void> {
+  const [email] = hashes.email ?? [];
+  const [phone] = hashes.phone ?? [];
+  const noes: Suppression[] = [
+    ...(changes.includes('email_off') && email
+      ? [{ kind: 'email' as const, hash: email, reason: 'email_off' as const, source }]
+      : []),
+    ...(changes.includes('sms_off') && phone
+      ? [{ kind: 'phone' as const, hash: phone, reason: 'sms_off' as const, source }]
+      : []),
+  ];
+  await addSuppressions(trx, noes, at);
+  if (changes.includes('email_on') && hashes.email) await liftSuppressions(trx, 'email', hashes.email, ['email_off']);
+  if (changes.includes('sms_on') && hashes.phone && hashes.phone.length > 0)
+    await trx
+      .deleteFrom('suppressions')
+      .where('kind', '=', 'phone')
+      .where('address_hash', 'in', hashes.phone)
+      .where('reason', '=', 'sms_off')
+      .where(
+        'created_at',
+        'in',
+        trx.selectFrom('consent_events').select('created_at').where('signup_id', '=', id).where('kind', '=', 'sms_off'),
+      )
+      .execute();
 }

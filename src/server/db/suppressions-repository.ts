@@ -7,7 +7,12 @@ import { iso } from './column-types.js';
 import type { ConsentSource } from './consent-events.table.js';
 import type { Database } from './database.js';
 import type { QueryContext } from './sql-dialect.js';
-import { ADDRESS_ONLY_REASONS, type AddressKind, type SuppressionReason } from './suppressions.table.js';
+import {
+  ADDRESS_ONLY_REASONS,
+  CHANNEL_OFF_REASONS,
+  type AddressKind,
+  type SuppressionReason,
+} from './suppressions.table.js';
 
 /** One keyed hash to add to the suppression list. */
 export interface Suppression {
@@ -32,6 +37,10 @@ export interface SuppressionEntry {
   undeliverableReason: SuppressionReason | '';
   /** When the person last reported our email as spam ('' if never): their "no", which no sign-up lifts. */
   complainedAt: string;
+  /** When a person last turned this channel off on this address ('' if not, or turned on again since). */
+  offAt: string;
+  /** When the one "come back?" email last went to this address ('' if never). */
+  askedBackAt: string;
 }
 
 /** An address the list holds nothing about. */
@@ -43,6 +52,8 @@ export const NOT_SUPPRESSED: Readonly<SuppressionEntry> = {
   undeliverableAt: '',
   undeliverableReason: '',
   complainedAt: '',
+  offAt: '',
+  askedBackAt: '',
 };
 
 /** The list's rows for some hashes, folded into one entry per hash. */
@@ -52,7 +63,12 @@ export function entriesFrom(
   const found = new Map<string, SuppressionEntry>();
   for (const { hash, reason, at } of rows) {
     const entry = found.get(hash) ?? { ...NOT_SUPPRESSED };
-    if (ADDRESS_ONLY_REASONS.includes(reason)) {
+    if (CHANNEL_OFF_REASONS.includes(reason)) {
+      // One channel's "no": it neither hides nor is hidden by a leaving, deletion or STOP.
+      if (at > entry.offAt) entry.offAt = at;
+    } else if (reason === 'asked_back') {
+      if (at > entry.askedBackAt) entry.askedBackAt = at;
+    } else if (ADDRESS_ONLY_REASONS.includes(reason)) {
       // Not the person's wish: it holds for this address alone.
       if (at >= entry.undeliverableAt) {
         entry.undeliverableAt = at;
@@ -91,6 +107,8 @@ export function mergeEntries(entries: (SuppressionEntry | undefined)[]): Suppres
       ? { undeliverableAt: entry.undeliverableAt, undeliverableReason: entry.undeliverableReason }
       : { undeliverableAt: merged.undeliverableAt, undeliverableReason: merged.undeliverableReason }),
     complainedAt: entry.complainedAt > merged.complainedAt ? entry.complainedAt : merged.complainedAt,
+    offAt: entry.offAt > merged.offAt ? entry.offAt : merged.offAt,
+    askedBackAt: entry.askedBackAt > merged.askedBackAt ? entry.askedBackAt : merged.askedBackAt,
   }));
 }
 

@@ -3,7 +3,21 @@ import type { Generated } from 'kysely';
 import type { Id, Time } from './column-types.js';
 import type { ConsentSource } from './consent-events.table.js';
 
-export type SuppressionReason = 'left' | 'deleted' | 'sms_stop' | 'undeliverable' | 'bounced' | 'complained';
+export type SuppressionReason =
+  | 'left'
+  | 'deleted'
+  | 'sms_stop'
+  | 'undeliverable'
+  | 'bounced'
+  | 'complained'
+  /** The person turned this channel off (email off on the email, texts off on the number): it outlives their row. */
+  | 'email_off'
+  | 'sms_off'
+  /** Not a "no": the one "come back?" email went to this address then, so no sign-up asks again (decision 041). */
+  | 'asked_back';
+
+/** A person's "no" to one channel, kept by the address's hash so no sweep, edit or stranger undoes it (issue 54). */
+export const CHANNEL_OFF_REASONS: readonly SuppressionReason[] = ['email_off', 'sms_off'];
 
 /**
  * Reasons the person themselves gave (leaving, deleting): on an email, the page an emailed link opens

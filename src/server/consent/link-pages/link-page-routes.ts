@@ -258,8 +258,9 @@ async function preferencesRoutes(
     const updated =
       name !== undefined ? await subscriptions.changeDetails(id, { name }, 'preferences_page') : subscriber;
     if (!updated) return html(reply, nothingHeldPage(browserLanguage(request)), 404);
-    // The link came by email: the mailbox is theirs (a new number's own leaving, if any, stays).
-    await subscriptions.provenByEmailedLink(updated, 'preferences_page');
+    // The link came by email: the mailbox is theirs, so the email is confirmed. A name or number
+    // corrected turns nothing on: a leaving, and the "no"s it left by their addresses, stay (issue 54).
+    await subscriptions.confirm(updated.id, 'preferences_page');
     if (!newPhone) return reply.redirect(`/preferences/${request.params.token}?done=details`, 303);
     const asked = await subscriptions.askPhoneChange(updated, newPhone);
     if (asked === 'missing') return html(reply, nothingHeldPage(browserLanguage(request)), 404);
@@ -369,8 +370,9 @@ async function phoneChangeRoutes(forms: FastifyInstance, { subscriptions, links 
     const updated = await subscriptions.applyPhoneChange(subscriber, change.to);
     if (!updated) return gone(reply, subscriber.language);
     // The link came by email: the mailbox is theirs (their email is confirmed if it was not). The
-    // number is new to this record: a leaving recorded on it stays until they save their choices.
-    await subscriptions.provenByEmailedLink(updated, 'phone_change_email');
+    // number is new to this record: a leaving recorded on it stays until they save their choices;
+    // their own leaving stays too (a number changed turns nothing on: issue 54).
+    await subscriptions.confirm(updated.id, 'phone_change_email');
     return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
   });
 }

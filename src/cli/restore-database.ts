@@ -85,12 +85,13 @@ export function carriedWords(carried: CarriedOver | undefined): string {
   if (!carried)
     return [
       'The database it replaced held nothing this release could read, so any "no" and any launch message after this backup was made are unknown here.',
-      'Until that is settled, broadcast send and resume refuse. Ask your email and text providers for the addresses and numbers that unsubscribed, bounced, complained or replied STOP since the backup, and add them: sudo scamsavvy suppressions import FILE',
+      'Until that is settled, nothing is sent: broadcast send and resume refuse, and the joining texts, confirmation emails and texts waiting for daytime wait too. Ask your email and text providers for the addresses and numbers that unsubscribed, bounced, complained or replied STOP since the backup, and add them: sudo scamsavvy suppressions import FILE',
       'Or, if you are sure nothing like that happened since the backup, say so once: sudo scamsavvy broadcast send NAME --after-restore',
     ].join('\n');
   const parts = [
     `kept ${plural(carried.keptOut, 'person', 'people')} out who left after this backup was made`,
     `${plural(carried.optOuts, 'opt-out')} since then kept`,
+    `${plural(carried.choices, 'person’s later choices', 'people’s later choices')} (beta, language, number) kept`,
     `${plural(carried.deletions, 'deletion')} applied again`,
     `${plural(carried.suppressions, 'entry', 'entries')} of the suppression list added`,
     `${plural(carried.sends, 'launch message')} already sent or settled stay so`,

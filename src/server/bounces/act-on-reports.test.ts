@@ -148,7 +148,7 @@ for (const engine of storeEngines) {
       );
     });
 
-    it('an opt-out through the mail provider turns email off as our unsubscribe link does: texts stay, nothing suppressed for good', async () => {
+    it('an opt-out through the mail provider turns email off as our unsubscribe link does: texts stay, and the "no" is kept by the address until the person turns email on', async () => {
       const { store, subscriptions, feedback, person, sendTo, report } = await world(engine);
       const subscriber = await person(ann);
       const token = await sendTo(subscriber);
@@ -158,10 +158,14 @@ for (const engine of storeEngines) {
       expect(now.emailOptOutAt).not.toBeNull();
       expect(now.smsOptOutAt).toBeNull();
       expect(await subscriptions.mayContact(now, 'email')).toBe(false);
-      expect(await store.suppressions.count()).toBe(suppressions);
+      expect(await store.suppressions.count()).toBe(suppressions + 1);
       expect(
         (await store.consentEvents.history(subscriber.id)).map((event) => `${event.kind}:${event.source}`),
       ).toContain('email_off:provider_report');
+      // Theirs to undo: email on again from their own page lifts it.
+      await subscriptions.updatePreferences(subscriber.id, { email: true }, 'preferences_page');
+      expect(await store.suppressions.count()).toBe(suppressions);
+      expect(await subscriptions.mayContact((await store.subscribers.subscriber(subscriber.id))!, 'email')).toBe(true);
     });
 
     it('an authentication failure report (our DMARC failed) is counted for the owner by check and domain, and touches nobody', async () => {

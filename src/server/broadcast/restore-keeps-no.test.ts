@@ -96,6 +96,42 @@ for (const engine of storeEngines) {
       expect(base.twilio!.sent()).toHaveLength(texted);
     });
 
+    // Issue 54, path 5: a restore carries every choice made after its backup, not only the "no"s.
+    it('a beta opt-out, a language and a number changed (with its YES) after the backup stay as they are now', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-restore-choices-'));
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+      const base = await setup(engine.name, { texts: true });
+      const [person] = await addPeople(base.store, 2, { beta: () => true });
+      const backup = path.join(dir, engine.name === 'sqlite' ? 'before.sqlite' : 'before.pgdump');
+      await makeBackup(base.database, backup);
+
+      const { subscriptions } = base.broadcasts;
+      await subscriptions.updatePreferences(person!.id, { beta: false }, 'preferences_page');
+      await subscriptions.changeLanguage(person!.id, 'es');
+      await subscriptions.changeDetails(person!.id, { phone: '+15557770001' }, 'owner');
+      await subscriptions.confirmTexts('+15557770001');
+      await base.store.close();
+
+      const restored = await restoreBackup(base.database, backup, {
+        replace: true,
+        safetyCopy: path.join(dir, engine.name === 'sqlite' ? 'safety.sqlite' : 'safety.pgdump'),
+        secretKey: base.config.messaging.secretKey,
+      });
+      expect(restored.carried?.choices).toBe(1);
+      const store = await openDatabase(base.database, { migrate: false });
+      onTestFinished(() => store.close());
+      expect(await store.subscribers.subscriber(person!.id)).toMatchObject({
+        betaTesting: false,
+        language: 'es',
+        phone: '+15557770001',
+      });
+      expect((await store.subscribers.subscriber(person!.id))?.smsConfirmedAt).not.toBeNull();
+      // The beta invitation does not go to them again, and the launch text goes to the new number only.
+      const again = createBroadcastControl(base.config, store).broadcasts;
+      const { report } = await again.create({ name: 'beta', template: 'beta', segment: 'beta' });
+      expect(report.channels.email?.excluded.not_beta).toBe(1);
+    });
+
     it("with the database it replaced gone, nothing is sent until the providers' list is imported or the owner says so", async () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-restore-lost-'));
       onTestFinished(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,7 @@
-// A restore never rewinds a "no" or a send (decision 041): what the database being replaced knows
-// that the backup may not (every suppression, each person's leaving and opt-outs, who was deleted,
-// and every launch message that went) is read before the restore and written back after it.
+// A restore never rewinds a "no", a choice or a send (decision 041, issue 54): what the database being
+// replaced knows that the backup may not (every suppression, each person's leaving and opt-outs, their
+// beta wish, language and number with its proof, who was deleted, and every launch message that
+// went) is read before the restore and written back after it.
 // Written once with Kysely for both engines.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from './database.js';
@@ -9,11 +10,16 @@ import { DELETED_PERSON } from './opt-outs-repository.js';
 
 type Row<T extends keyof Database> = Selectable<Database[T]>;
 
+/** What a person chose, as the later database has it: it wins over the backup's. */
+const NO_COLUMNS = ['left_at', 'email_opt_out_at', 'sms_opt_out_at'] as const;
+const CHOICE_COLUMNS = ['beta_testing', 'language', 'phone', 'sms_confirmed_at', 'joining_text_sent_at'] as const;
+type PersonColumn = 'id' | (typeof NO_COLUMNS)[number] | (typeof CHOICE_COLUMNS)[number];
+
 /** What the replaced database knew, read before the restore. */
 export interface CarryOver {
   suppressions: Row<'suppressions'>[];
-  /** Each person's "no"s as the replaced database had them. */
-  people: Pick<Row<'signups'>, 'id' | 'left_at' | 'email_opt_out_at' | 'sms_opt_out_at'>[];
+  /** Each person's "no"s and choices as the replaced database had them. */
+  people: Pick<Row<'signups'>, PersonColumn>[];
   broadcasts: Row<'broadcasts'>[];
   /** Every launch message that is no longer waiting: sent, failed, skipped, unknown. */
   messages: Row<'broadcast_messages'>[];
@@ -27,6 +33,8 @@ export interface CarriedOver {
   keptOut: number;
   /** People whose email or texts were turned off after the backup was made. */
   optOuts: number;
+  /** People whose beta wish, language or number (with its YES) changed after the backup was made. */
+  choices: number;
   /** People deleted after the backup was made (or swept as never confirmed), deleted again. */
   deletions: number;
   /** Entries of the suppression list made after the backup was made. */
@@ -53,11 +61,30 @@ export class CarryOverRepository {
 async function readCarryOver(db: Kysely<Database>): Promise<CarryOver> {
   return {
     suppressions: await db.selectFrom('suppressions').selectAll().execute(),
-    people: await db.selectFrom('signups').select(['id', 'left_at', 'email_opt_out_at', 'sms_opt_out_at']).execute(),
+    people: await readPeople(db),
     broadcasts: await db.selectFrom('broadcasts').selectAll().execute(),
     messages: await db.selectFrom('broadcast_messages').selectAll().where('state', '!=', 'queued').execute(),
     unsettledRestore: await hasUnsettledRestore(db),
   };
+}
+
+/** Each person's "no"s and choices (a database from before migration 21 has no language: English). */
+async function readPeople(db: Kysely<Database>): Promise<CarryOver['people']> {
+  const columns = ['id', ...NO_COLUMNS, ...CHOICE_COLUMNS] as const;
+  try {
+    return await db.selectFrom('signups').select(columns).execute();
+  } catch {
+    const older = await db
+      .selectFrom('signups')
+      .select(['id', ...NO_COLUMNS, 'beta_testing', 'phone'])
+      .execute();
+    return older.map((row) => ({
+      ...row,
+      language: 'en' as const,
+      sms_confirmed_at: null,
+      joining_text_sent_at: null,
+    }));
+  }
 }
 
 /** An unsettled restore mark (a database from before migration 16 has none to read). */
@@ -79,7 +106,7 @@ async function applyCarryOver(
   carry: CarryOver,
   emailHashes: (email: string) => string[],
 ): Promise<CarriedOver> {
-  const result: CarriedOver = { keptOut: 0, optOuts: 0, deletions: 0, suppressions: 0, sends: 0 };
+  const result: CarriedOver = { keptOut: 0, optOuts: 0, choices: 0, deletions: 0, suppressions: 0, sends: 0 };
   const postgres = context.dialect.engine === 'postgres';
   await context.db.transaction().execute(async (trx) => {
     // The suppression list: every entry the backup lacks.
@@ -119,7 +146,7 @@ async function applyCarryOver(
     const later = new Map(carry.people.map((person) => [String(person.id), person]));
     const restored = await trx
       .selectFrom('signups')
-      .select(['id', 'left_at', 'email_opt_out_at', 'sms_opt_out_at', 'email'])
+      .select(['id', 'email', ...NO_COLUMNS, ...CHOICE_COLUMNS])
       .execute();
     const gone: string[] = [];
     for (const person of restored) {
@@ -132,6 +159,26 @@ async function applyCarryOver(
         !sameTime(now.left_at, person.left_at) ||
         !sameTime(now.email_opt_out_at, person.email_opt_out_at) ||
         !sameTime(now.sms_opt_out_at, person.sms_opt_out_at);
+      const chose =
+        Boolean(now.beta_testing) !== Boolean(person.beta_testing) ||
+        now.language !== person.language ||
+        now.phone !== person.phone ||
+        !sameTime(now.sms_confirmed_at, person.sms_confirmed_at) ||
+        !sameTime(now.joining_text_sent_at, person.joining_text_sent_at);
+      if (chose) {
+        result.choices += 1;
+        await trx
+          .updateTable('signups')
+          .set({
+            beta_testing: now.beta_testing,
+            language: now.language,
+            phone: now.phone,
+            sms_confirmed_at: now.sms_confirmed_at,
+            joining_text_sent_at: now.joining_text_sent_at,
+          })
+          .where('id', '=', String(person.id))
+          .execute();
+      }
       if (!changed) continue;
       if (now.left_at !== null && person.left_at === null) result.keptOut += 1;
       else if (

@@ -498,7 +498,31 @@ const rules: RuleCases[] = [
       },
     ],
   },
+  {
+    rule: 'max-lines',
+    message: /File has too many lines/,
+    refused: [
+      { name: 'a module of 401 lines', filePath: 'src/server/consent/fixture.ts', code: lines(401) },
+      { name: 'a script of 401 lines', filePath: 'scripts/fixture.mjs', code: lines(401) },
+      { name: 'a test of 701 lines', filePath: 'src/server/consent/fixture.test.ts', code: lines(701) },
+    ],
+    allowed: [
+      { name: 'a module of 400 lines', filePath: 'src/server/consent/fixture.ts', code: lines(400) },
+      { name: 'a test of 700 lines', filePath: 'src/server/consent/fixture.test.ts', code: lines(700) },
+      {
+        name: 'the generated phone zones',
+        filePath: 'src/server/messaging/phone-zones-data.ts',
+        code: lines(900),
+      },
+      { name: 'the SMTP rule table', filePath: 'src/server/messaging/smtp-answers.ts', code: lines(900) },
+    ],
+  },
 ];
+
+/** A module of `count` lines. */
+function lines(count: number): string {
+  return Array.from({ length: count }, (_, index) => `export const line${index} = ${index};`).join('\n');
+}
 
 async function messagesFor({ filePath, code }: Case) {
   const [result] = await eslint.lintText(code, { filePath: path.join(root, filePath) });

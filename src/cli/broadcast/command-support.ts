@@ -1,7 +1,8 @@
 // What the broadcast commands share: the context each runs in, its streams, and how numbers and
 // refusals are written.
 import type { Config } from '../../server/config.js';
-import type { BroadcastControl, Rates } from '../../server/broadcast/broadcast-control.js';
+import type { BroadcastControl } from '../../server/broadcast/broadcast-control.js';
+import type { Rates } from '../../server/broadcast/start-rules.js';
 
 export interface Output {
   out: { write(text: string): unknown; isTTY?: boolean };

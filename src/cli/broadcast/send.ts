@@ -1,7 +1,7 @@
 // `broadcast -- send NAME` and `resume NAME`: the rules are BroadcastControl's; this starts the
 // senders (one here, or N processes running `worker`), draws the progress, and says how it ended.
 import { fork, type ChildProcess } from 'node:child_process';
-import type { Rates } from '../../server/broadcast/broadcast-control.js';
+import type { Rates } from '../../server/broadcast/start-rules.js';
 import { MOST_WORKERS } from '../../server/broadcast/broadcast-rules.js';
 import { waitingTextsLine } from '../../server/broadcast/broadcast-progress.js';
 import type { SenderReport } from '../../server/broadcast/broadcast-sender-options.js';

@@ -16,7 +16,6 @@ import type { PauseCause } from '../db/broadcast-pauses.table.js';
 import { messageLogEntry, recordPatiently, sendBroadcastEmail, sendBroadcastText } from './broadcast-dispatch.js';
 import { emailWriters, type EmailWriters } from './broadcast-email.js';
 import { changeState, senderIsDead } from './broadcast-rules.js';
-import { EXCLUSION_WORDS, exclusionOf } from './eligibility.js';
 import {
   emptyReport,
   withDefaults,
@@ -28,7 +27,7 @@ import { failureOutcome, healthyChannel, type ChannelHealth } from './failure-ou
 import { LatencyHistogram } from './latency-histogram.js';
 import { healthPauseDue, outageReason, pauseIfNothingElse } from './pause-rules.js';
 import { RateLimiter } from './send-rate.js';
-import { textsNotYet } from './text-gate.js';
+import { gate } from './send-gate.js';
 
 export class BroadcastSender {
   readonly id: string;
@@ -284,35 +283,8 @@ export class BroadcastSender {
     claimed: ClaimedMessage[],
     writeEmail: EmailWriters,
   ): Promise<void> {
-    const { store, subscriptions } = this.options;
-    const people = await store.broadcastRecipients.recipients(claimed.map((message) => message.signupId));
-    const suppressed = await subscriptions.suppressionsFor([...people.values()], [channel]);
-    const outcomes: Outcome[] = [];
-    const going: { message: ClaimedMessage; person: Recipient }[] = [];
-    for (const message of claimed) {
-      const person = people.get(message.signupId);
-      if (!person) {
-        outcomes.push({ id: message.id, result: 'skipped', error: EXCLUSION_WORDS.deleted });
-        continue;
-      }
-      // Checked again now: a STOP or an unsubscribe since the broadcast was created wins.
-      const why = exclusionOf(
-        person,
-        channel,
-        this.options.audience,
-        suppressed.get(person.id),
-        subscriptions.canSuppress,
-        subscriptions.textProof,
-      );
-      if (why) outcomes.push({ id: message.id, result: 'skipped', error: EXCLUSION_WORDS[why] });
-      else going.push({ message, person });
-    }
-    if (channel === 'sms' && this.options.textTiming) {
-      // A text goes only while it may reach its person: the rest wait in the queue, untried.
-      const held = await textsNotYet(this.options.textTiming, this.options.store.outbox, broadcast.id, going);
-      outcomes.push(...held.values());
-      going.splice(0, going.length, ...going.filter(({ message }) => !held.has(message.id)));
-    }
+    // The one gate, just before they leave: who may get this message now, and who waits or is skipped.
+    const { going, outcomes } = await gate(this.options, broadcast, channel, claimed);
     // Recorded with their tokens, in one write, just before they leave: what comes back about one finds it.
     const outgoing = await this.options.log?.beginMany(
       going.map(({ message, person }) => messageLogEntry(this.options, broadcast, channel, message, person)),

@@ -10,7 +10,8 @@ import { createTransports, listIdentity, type Transports } from '../messaging/tr
 import type { MessageLogStore } from '../messaging/message-log.js';
 import { toE164 } from '../messaging/phone.js';
 import { TextTiming } from '../messaging/text-hours.js';
-import type { Subscriptions, SubscriptionsStore } from '../consent/subscriptions.js';
+import type { Subscriptions } from '../consent/subscriptions.js';
+import type { SubscriptionsStore } from '../consent/subscriptions-store.js';
 import type { SentMessagesRepository } from '../db/sent-messages-repository.js';
 import type { MessageHealthRepository } from '../db/message-health-repository.js';
 import type { RestoreMarksRepository } from '../db/restore-marks-repository.js';

@@ -18,7 +18,8 @@ import { createMessageTokens, type MessageTokens } from '../messaging/message-to
 import type { EmailSender } from '../messaging/email-sender.js';
 import { createAddressHasher, createLinkSigner, type LinkSigner } from '../messaging/link-tokens.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
-import { DAY_MS, PHONE_CHANGE_DAYS, Subscriptions, type SubscriptionsStore } from './subscriptions.js';
+import { DAY_MS, PHONE_CHANGE_DAYS, Subscriptions } from './subscriptions.js';
+import type { SubscriptionsStore } from './subscriptions-store.js';
 import { contactFor, createMessageLog, createTransports } from '../messaging/transports.js';
 import { plural } from '../../shared/plain-numbers.js';
 

@@ -2,15 +2,9 @@
 // one place that turns a choice into stored consent and suppression hashes.
 import type { Language } from '../../shared/languages.js';
 import { emailKey } from '../../shared/signup-schema.js';
-import type { OptOutsRepository, OwnHashes } from '../db/opt-outs-repository.js';
-import type { PhoneChangeQueueRepository } from '../db/phone-change-queue-repository.js';
-import type { Preferences, Subscriber, SubscribersRepository } from '../db/subscribers-repository.js';
-import {
-  mergeEntries,
-  type Suppression,
-  type SuppressionEntry,
-  type SuppressionsRepository,
-} from '../db/suppressions-repository.js';
+import type { OwnHashes } from '../db/opt-outs-repository.js';
+import type { Preferences, Subscriber } from '../db/subscribers-repository.js';
+import { mergeEntries, type Suppression, type SuppressionEntry } from '../db/suppressions-repository.js';
 import type { ConsentSource } from '../db/consent-events.table.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
 import type { Channel } from '../db/message-channels.js';
@@ -28,40 +22,12 @@ import {
 import type { AddressHasher } from '../messaging/link-tokens.js';
 import { signupE164, storedForms, toE164 } from '../messaging/phone.js';
 import type { CountryCode } from 'libphonenumber-js';
+import type { SubscriptionsStore } from './subscriptions-store.js';
 
 /** How long the button in the email about a new phone number works (decision 031). */
 export const PHONE_CHANGE_DAYS = 7;
 /** A day, for the rules that count in days. */
 export const DAY_MS = 86_400_000;
-
-/** What subscriptions reads and writes: the people, their opt-outs, and the suppression list's entries. */
-export interface SubscriptionsStore {
-  subscribers: Pick<
-    SubscribersRepository,
-    | 'subscriber'
-    | 'subscriberByEmailKey'
-    | 'subscribersByPhone'
-    | 'confirm'
-    | 'updatePreferences'
-    | 'changeDetails'
-    | 'changeLanguage'
-  >;
-  optOuts: Pick<
-    OptOutsRepository,
-    | 'provenByEmailedLink'
-    | 'comeBack'
-    | 'confirmTexts'
-    | 'leave'
-    | 'remove'
-    | 'stopTexts'
-    | 'startTexts'
-    | 'markUndeliverable'
-    | 'clearUndeliverable'
-    | 'remember'
-  >;
-  suppressions: Pick<SuppressionsRepository, 'entries'>;
-  phoneChanges: Pick<PhoneChangeQueueRepository, 'askPhoneChange'>;
-}
 
 export class Subscriptions {
   private readonly subscribers: SubscriptionsStore['subscribers'];

@@ -2,26 +2,13 @@
 // SQLite and PostgreSQL (decision 023). A sender claims rows by moving them to 'sending' under its own
 // id (FOR UPDATE SKIP LOCKED on PostgreSQL, so senders never take the same row); a row still
 // 'sending' when its sender died may or may not have gone out: 'unknown'.
-import { iso, type Engine, type Time } from './column-types.js';
-import { MESSAGE_STATES, TEXT_WAIT_REASONS, type MessageState } from './broadcast-messages.table.js';
-import {
-  ERROR_LENGTH,
-  type ClaimedMessage,
-  type FailedMessage,
-  type FailureMarks,
-  type Outcome,
-  type StateCounts,
-} from './outbox-rows.js';
+import { OutboxReads } from './outbox-reads.js';
+import { TEXT_WAIT_REASONS, type MessageState } from './broadcast-messages.table.js';
+import { ERROR_LENGTH, type ClaimedMessage, type FailureMarks, type Outcome } from './outbox-rows.js';
 import type { Channel } from './message-channels.js';
-import { caseBy, flag, stamp, type CaseType, type CaseValue, type QueryContext } from './sql-dialect.js';
+import { caseBy, flag, stamp, type CaseType, type CaseValue } from './sql-dialect.js';
 
-export class OutboxRepository {
-  constructor(private readonly context: QueryContext) {}
-
-  get engine(): Engine {
-    return this.context.dialect.engine;
-  }
-
+export class OutboxRepository extends OutboxReads {
   /** Adds these people to the outbox; those already in it are left as they are. Returns how many were added. */
   async enqueue(broadcastId: number, rows: { signupId: string; channel: Channel }[]): Promise<number> {
     if (rows.length === 0) return 0;
@@ -216,178 +203,6 @@ export class OutboxRepository {
     return caseBy(this.context, 'id', pairs, type);
   }
 
-  /** How many messages are in each state (on one channel, or all). */
-  async counts(broadcastId: number, channel?: Channel): Promise<StateCounts> {
-    const rows = await this.context.db
-      .selectFrom('broadcast_messages')
-      .select((eb) => [
-        'state',
-        eb.fn.countAll<string | number>().as('n'),
-        eb.fn.count<string | number>('next_attempt_at').as('due'),
-      ])
-      .where('broadcast_id', '=', broadcastId)
-      .$if(channel !== undefined, (query) => query.where('channel', '=', channel as Channel))
-      .groupBy('state')
-      .execute();
-    const counts = Object.fromEntries(MESSAGE_STATES.map((state) => [state, 0])) as StateCounts;
-    counts.retrying = 0;
-    counts.total = 0;
-    for (const row of rows) {
-      counts[row.state] = Number(row.n);
-      counts.total += Number(row.n);
-      if (row.state === 'failed_temporary') counts.retrying = Number(row.due);
-    }
-    return counts;
-  }
-
-  /**
-   * The earliest time a message of this channel is due again (a retry), if any is waiting. Texts held
-   * for daytime or a cap are not counted: they go by themselves (the waiting-texts job), not while a
-   * sender waits hours for them.
-   */
-  async nextDue(broadcastId: number, channel: Channel): Promise<string | undefined> {
-    const row = await this.context.db
-      .selectFrom('broadcast_messages')
-      .select((eb) => eb.fn.min('next_attempt_at').as('at'))
-      .where('broadcast_id', '=', broadcastId)
-      .where('channel', '=', channel)
-      .where('state', 'in', ['queued', 'failed_temporary'])
-      .where('waiting_for', 'is', null)
-      .executeTakeFirst();
-    return row?.at ? iso(row.at as Time) : undefined;
-  }
-
-  /**
-   * When texts went to this number (any of the forms it may be stored in) since `since`, oldest first:
-   * the joining text and every broadcast's text, for a state's cap of texts in 24 hours.
-   */
-  async textsSentTo(forms: string[], since: Date): Promise<Date[]> {
-    if (forms.length === 0) return [];
-    const after = since.toISOString();
-    const [broadcast, joining] = await Promise.all([
-      this.context.db
-        .selectFrom('broadcast_messages')
-        .innerJoin('signups', 'signups.id', 'broadcast_messages.signup_id')
-        .select('broadcast_messages.sent_at as at')
-        .where('signups.phone', 'in', forms)
-        .where('broadcast_messages.channel', '=', 'sms')
-        .where('broadcast_messages.sent_at', '>=', after)
-        .execute(),
-      this.context.db
-        .selectFrom('signups')
-        .select('joining_text_sent_at as at')
-        .where('phone', 'in', forms)
-        .where('joining_text_sent_at', '>=', after)
-        .execute(),
-    ]);
-    return [...broadcast, ...joining]
-      .flatMap((row) => (row.at ? [new Date(iso(row.at as Time))] : []))
-      .sort((a, b) => a.getTime() - b.getTime());
-  }
-
-  /**
-   * Which of these numbers (as stored) this broadcast's text went to, or is going to, through a
-   * sign-up other than the messages `excluding`: one text per number per broadcast (issue 54).
-   */
-  async numbersGiven(broadcastId: number, forms: string[], excluding: number[]): Promise<string[]> {
-    if (forms.length === 0) return [];
-    const rows = await this.context.db
-      .selectFrom('broadcast_messages')
-      .innerJoin('signups', 'signups.id', 'broadcast_messages.signup_id')
-      .select('signups.phone')
-      .where('broadcast_messages.broadcast_id', '=', broadcastId)
-      .where('broadcast_messages.channel', '=', 'sms')
-      .where('broadcast_messages.state', 'in', ['sending', 'sent', 'unknown'])
-      .where('signups.phone', 'in', [...new Set(forms)])
-      .$if(excluding.length > 0, (query) => query.where('broadcast_messages.id', 'not in', excluding))
-      .execute();
-    return rows.map((row) => row.phone);
-  }
-
-  /** Texts held until they may reach the person, and when the first of them may go. */
-  async waitingTexts(broadcastId: number): Promise<{ count: number; next: string | undefined; due: number }> {
-    const at = stamp(this.context);
-    const row = await this.context.db
-      .selectFrom('broadcast_messages')
-      .select((eb) => [
-        eb.fn.countAll<string | number>().as('n'),
-        eb.fn.min('next_attempt_at').as('next'),
-        eb.fn.sum<string | number | null>(eb.case().when('next_attempt_at', '<=', at).then(1).else(0).end()).as('due'),
-      ])
-      .where('broadcast_id', '=', broadcastId)
-      .where('state', '=', 'queued')
-      .where('waiting_for', 'is not', null)
-      .executeTakeFirst();
-    return {
-      count: Number(row?.n ?? 0),
-      next: row?.next ? iso(row.next as Time) : undefined,
-      due: Number(row?.due ?? 0),
-    };
-  }
-
-  /** Messages of this broadcast some sender is sending now. */
-  async inFlight(broadcastId: number): Promise<number> {
-    const row = await this.context.db
-      .selectFrom('broadcast_messages')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .where('broadcast_id', '=', broadcastId)
-      .where('state', '=', 'sending')
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
-  }
-
-  /** Sent since `since` (for the owner's rate figure). */
-  async sentSince(broadcastId: number, since: Date): Promise<number> {
-    const row = await this.context.db
-      .selectFrom('broadcast_messages')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .where('broadcast_id', '=', broadcastId)
-      .where('state', '=', 'sent')
-      .where('sent_at', '>=', since.toISOString())
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
-  }
-
-  /** Why the broadcast's messages were not sent (skipped), each reason with how many, most first. */
-  async skippedReasons(broadcastId: number): Promise<{ channel: Channel; reason: string; count: number }[]> {
-    const rows = await this.context.db
-      .selectFrom('broadcast_messages')
-      .select((eb) => ['channel', 'error', eb.fn.countAll<number | string>().as('n')])
-      .where('broadcast_id', '=', broadcastId)
-      .where('state', '=', 'skipped')
-      .groupBy(['channel', 'error'])
-      .execute();
-    return rows
-      .map((row) => ({ channel: row.channel, reason: row.error ?? '', count: Number(row.n) }))
-      .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
-  }
-
-  /** The broadcast's failed messages (the owner's `retry` chooses among them). */
-  async failedMessages(broadcastId: number): Promise<FailedMessage[]> {
-    const rows = await this.context.db
-      .selectFrom('broadcast_messages')
-      .select(['id', 'signup_id', 'channel', 'state', 'failure_kind', 'error', 'pause_mark'])
-      .where('broadcast_id', '=', broadcastId)
-      .where((eb) =>
-        eb.or([
-          eb('state', '=', 'failed_permanent'),
-          // Gave up: no next attempt. One still due again is not failed yet.
-          eb.and([eb('state', '=', 'failed_temporary'), eb('next_attempt_at', 'is', null)]),
-        ]),
-      )
-      .orderBy('id')
-      .execute();
-    return rows.map((row) => ({
-      id: Number(row.id),
-      signupId: String(row.signup_id),
-      channel: row.channel,
-      state: row.state as FailedMessage['state'],
-      failureKind: row.failure_kind,
-      error: row.error,
-      held: row.pause_mark === 'held',
-    }));
-  }
-
   /**
    * Failed messages back in the queue, as if never tried (only rows still failed: never one that
    * was sent, skipped or is unknown). Returns how many.
@@ -447,18 +262,6 @@ export class OutboxRepository {
    */
   requeueSent(broadcastId: number, ids: number[]): Promise<number> {
     return this.requeue(broadcastId, ids, ['sent']);
-  }
-
-  /** When a message of this channel last went out (for "not answered since"). */
-  async lastSentAt(broadcastId: number, channel: Channel): Promise<string | undefined> {
-    const row = await this.context.db
-      .selectFrom('broadcast_messages')
-      .select((eb) => eb.fn.max('sent_at').as('at'))
-      .where('broadcast_id', '=', broadcastId)
-      .where('channel', '=', channel)
-      .where('state', '=', 'sent')
-      .executeTakeFirst();
-    return row?.at ? iso(row.at as Time) : undefined;
   }
 
   /** The owner's "send them anyway": unknown rows go back in the queue. Returns how many. */

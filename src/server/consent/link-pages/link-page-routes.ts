@@ -1,24 +1,14 @@
 // The pages the links in messages open: /confirm/…, /preferences/…, /unsubscribe/…. A GET only
 // shows a page (mail scanners open every link); only a POST behind a button changes anything, then
 // redirects (303) to the page that says what happened (decisions/019).
-import type { LaunchMessages } from '../launch-message.js';
 import formBody from '@fastify/formbody';
 import { AppError } from '../../errors.js';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { isLanguage, LANGUAGES, preferredLanguage, type Language } from '../../../shared/languages.js';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { isLanguage, LANGUAGES, type Language } from '../../../shared/languages.js';
 import { linkPageWordsIn } from '../../messaging/message-words.js';
-import type { LinkSigner } from '../../messaging/link-tokens.js';
 import type { Audience } from '../contact-rule.js';
-import type { Subscriptions } from '../subscriptions.js';
 import { preferencesPath } from '../../messaging/link-urls.js';
-import {
-  badLinkPage,
-  confirmPage,
-  noticePage,
-  phoneChangeGonePage,
-  phoneChangePage,
-  unsubscribePage,
-} from './link-pages.js';
+import { badLinkPage, confirmPage, noticePage } from './link-pages.js';
 import { deleteQuestionPage, preferencesPage, type PreferencesPageProps } from './preferences-page.js';
 import { preferencesOf, type Subscriber } from '../../db/subscribers-repository.js';
 import { CHANNELS } from '../../db/message-channels.js';
@@ -28,28 +18,8 @@ import { maskEmail } from '../../messaging/mask-email.js';
 import { html } from '../../html-reply.js';
 import { shareUrl } from '../../../shared/share-content.js';
 import { LINK_PAGE_SCRIPT_PLACEHOLDER } from './link-page-layout.js';
-
-export interface LinkPageOptions {
-  subscriptions: Subscriptions;
-  links: LinkSigner;
-  /** EMAIL_CONFIRMATION is on: people asked to confirm who did not are left out of the launch message. */
-  confirmationOn: boolean;
-  /** The site's address: the preferences page's "Tell a family member" link. */
-  siteUrl: string;
-  /** What the launch message will do for a person, and their place in it (consent/launch-message.ts). */
-  launch: LaunchMessages;
-  /** The pages' script as the build named it (Text size, the share panel); without it they work as plain HTML. */
-  script?: string;
-  /**
-   * Email can be sent here: a new number typed on the person's page is asked about by email (decision
-   * 041); without it, the number is not changed and the page says so.
-   */
-  asksPhoneByEmail?: boolean;
-  /** A phone number change was asked for: the mailer looks at once. */
-  onPhoneChangeAsked?: () => void;
-}
-
-type TokenParams = { Params: { token: string } };
+import { browserLanguage, type Handlers, type LinkPageOptions, type TokenParams } from './link-page-options.js';
+import { phoneChangeRoutes, unsubscribeRoutes } from './one-button-forms.js';
 
 /** Form fields: a box that is ticked is sent, one that is not is absent. */
 function ticked(body: unknown, name: string): boolean {
@@ -71,20 +41,10 @@ const DONE_STATES = [
   'namePhoneAskedToday',
 ] as const;
 
-/**
- * The language of a page that names nobody we hold (a bad link, details already deleted): the one the
- * browser asks for first among ours. A page about a person is in theirs (signups.language).
- */
-const browserLanguage = (request: FastifyRequest): Language => preferredLanguage(request.headers['accept-language']);
 const nothingHeldPage = (language: Language) => {
   const words = linkPageWordsIn[language].preferences;
   return noticePage(words.nothingHeldTitle, words.nothingHeld, language);
 };
-
-type Handlers = Pick<
-  LinkPageOptions,
-  'subscriptions' | 'links' | 'confirmationOn' | 'launch' | 'siteUrl' | 'asksPhoneByEmail' | 'onPhoneChangeAsked'
->;
 
 /** /confirm/…: the confirmation email's button, behind a page. */
 async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, launch }: Handlers): Promise<void> {
@@ -328,85 +288,6 @@ async function preferencesRoutes(
     // The page that says so is in their language, which the record no longer holds.
     const language = subscriber?.language ?? browserLanguage(request);
     return reply.redirect(`${path}?done=deleted${language === 'en' ? '' : `&lang=${language}`}`, 303);
-  });
-}
-
-/**
- * /change-phone/…: the email a repeat sign-up with another phone number sent (decision 031). The
- * token is good for that number only, so the button changes to exactly the number the email named,
- * and only while that change still waits.
- */
-async function phoneChangeRoutes(forms: FastifyInstance, { subscriptions, links }: Handlers): Promise<void> {
-  /** The person and the number, when the link is one of ours for the change that waits now. */
-  async function waiting(token: string) {
-    const id = links.claimedId(token);
-    const subscriber = id ? await subscriptions.subscriber(id) : undefined;
-    if (!subscriber) return { subscriber: undefined, change: undefined };
-    const change = subscriptions.pendingPhoneChange(subscriber);
-    const valid = change && links.verify('phone', token, change.to) === subscriber.id;
-    return { subscriber, change: valid ? change : undefined };
-  }
-  /** Signed for the number they have now: the change was made (pressed twice, or a second tab). */
-  const madeAlready = (token: string, subscriber: Subscriber) =>
-    links.verify('phone', token, subscriber.phone) === subscriber.id;
-  // A link that is not signed for the change waiting now, nor for the number they have: replaced,
-  // stale, or not ours. It says the same either way (and never whether the sign-up exists).
-  const gone = (reply: FastifyReply, language: Language) => html(reply, phoneChangeGonePage(language), 404);
-
-  forms.get<TokenParams>('/change-phone/:token', async (request, reply) => {
-    const { subscriber, change } = await waiting(request.params.token);
-    if (subscriber && !change && madeAlready(request.params.token, subscriber))
-      return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
-    if (!subscriber || !change) return gone(reply, subscriber?.language ?? browserLanguage(request));
-    const ends = distinctEnds(change.to, subscriber.phone);
-    return html(reply, phoneChangePage({ newEnd: ends.next, currentEnd: ends.current, language: subscriber.language }));
-  });
-
-  forms.post<TokenParams>('/change-phone/:token', async (request, reply) => {
-    const { subscriber, change } = await waiting(request.params.token);
-    if (subscriber && !change && madeAlready(request.params.token, subscriber))
-      return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
-    if (!subscriber || !change) return gone(reply, subscriber?.language ?? browserLanguage(request));
-    const updated = await subscriptions.applyPhoneChange(subscriber, change.to);
-    if (!updated) return gone(reply, subscriber.language);
-    // The link came by email: the mailbox is theirs (their email is confirmed if it was not). The
-    // number is new to this record: a leaving recorded on it stays until they save their choices;
-    // their own leaving stays too (a number changed turns nothing on: issue 54).
-    await subscriptions.confirm(updated.id, 'phone_change_email');
-    return reply.redirect(`${preferencesPath(links, subscriber.id)}?done=phone`, 303);
-  });
-}
-
-/**
- * RFC 8058 one-click: a mail provider's POST (no cookie, no login) or our own page's button. The
- * body carries nothing we need, so whatever its type (form, multipart, JSON, none) it is read up
- * to a limit and ignored, never refused.
- */
-async function unsubscribeRoutes(oneClick: FastifyInstance, { subscriptions, links }: Handlers): Promise<void> {
-  oneClick.removeAllContentTypeParsers();
-  oneClick.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_request, _body, done) =>
-    done(null, undefined),
-  );
-
-  oneClick.get<TokenParams>('/unsubscribe/:token', async (request, reply) => {
-    const id = links.verify('manage', request.params.token);
-    const subscriber = id ? await subscriptions.subscriber(id) : undefined;
-    if (!id || !subscriber) return html(reply, badLinkPage(browserLanguage(request)), 404);
-    return html(
-      reply,
-      unsubscribePage({ done: false, preferencesUrl: preferencesPath(links, id), language: subscriber.language }),
-    );
-  });
-
-  oneClick.post<TokenParams>('/unsubscribe/:token', async (request, reply) => {
-    const id = links.verify('manage', request.params.token);
-    if (!id) return html(reply, badLinkPage(browserLanguage(request)), 404);
-    const updated = await subscriptions.updatePreferences(id, { email: false }, 'one_click_unsubscribe');
-    if (!updated) return html(reply, badLinkPage(browserLanguage(request)), 404);
-    return html(
-      reply,
-      unsubscribePage({ done: true, preferencesUrl: preferencesPath(links, id), language: updated.language }),
-    );
   });
 }
 

@@ -1,10 +1,16 @@
-// Whether each text of a batch may go now, just before it leaves (decision 045, issue 54): only to a
-// number that can take texts, in a country SMS_COUNTRIES names, once per number per broadcast
-// however many sign-ups typed it, in daytime where the person is, and within a state's 24-hour cap.
+// The one gate a broadcast's messages pass just before they leave (issue 54): the person is still on
+// record and the one contact rule lets this channel's message reach them now (a STOP, an unsubscribe
+// or a "no" kept by their address since the broadcast was made wins); and a text goes only to a number
+// that can take texts, in a country SMS_COUNTRIES names, once per number per broadcast however many
+// sign-ups typed it, in daytime where the person is, and within a state's 24-hour cap (decision 045).
 import type { ClaimedMessage, Outcome } from '../db/outbox-rows.js';
 import type { OutboxRepository } from '../db/outbox-repository.js';
 import type { Recipient } from '../db/broadcast-recipients-repository.js';
 import type { TextTiming } from '../messaging/text-hours.js';
+import type { Broadcast } from '../db/broadcasts-repository.js';
+import type { Channel } from '../db/message-channels.js';
+import type { SenderSettings } from './broadcast-sender-options.js';
+import { EXCLUSION_WORDS, exclusionOf } from './eligibility.js';
 import { storedForms } from '../messaging/phone.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -22,7 +28,7 @@ export const TEXT_HOURS_WORDS = {
  * share no daytime hour), or waiting (outside the hours at its location, or its state's cap reached:
  * until the oldest text that fills it is 24 hours old).
  */
-export async function textsNotYet(
+async function textsNotYet(
   timing: TextTiming,
   outbox: Pick<OutboxRepository, 'textsSentTo' | 'numbersGiven'>,
   broadcastId: number,
@@ -77,4 +83,40 @@ export async function textsNotYet(
     for (const form of forms) given.add(form);
   }
   return held;
+}
+
+/** A claimed batch through the gate: the messages that go now, and the outcomes of those that do not. */
+export async function gate(
+  options: Pick<SenderSettings, 'store' | 'subscriptions' | 'audience' | 'textTiming'>,
+  broadcast: Broadcast,
+  channel: Channel,
+  claimed: ClaimedMessage[],
+): Promise<{ going: { message: ClaimedMessage; person: Recipient }[]; outcomes: Outcome[] }> {
+  const { store, subscriptions } = options;
+  const people = await store.broadcastRecipients.recipients(claimed.map((message) => message.signupId));
+  const suppressed = await subscriptions.suppressionsFor([...people.values()], [channel]);
+  const outcomes: Outcome[] = [];
+  const going: { message: ClaimedMessage; person: Recipient }[] = [];
+  for (const message of claimed) {
+    const person = people.get(message.signupId);
+    if (!person) {
+      outcomes.push({ id: message.id, result: 'skipped', error: EXCLUSION_WORDS.deleted });
+      continue;
+    }
+    const why = exclusionOf(
+      person,
+      channel,
+      options.audience,
+      suppressed.get(person.id),
+      subscriptions.canSuppress,
+      subscriptions.textProof,
+    );
+    if (why) outcomes.push({ id: message.id, result: 'skipped', error: EXCLUSION_WORDS[why] });
+    else going.push({ message, person });
+  }
+  if (channel !== 'sms' || !options.textTiming) return { going, outcomes };
+  // A text goes only while it may reach its person: the rest wait in the queue, untried.
+  const held = await textsNotYet(options.textTiming, store.outbox, broadcast.id, going);
+  outcomes.push(...held.values());
+  return { going: going.filter(({ message }) => !held.has(message.id)), outcomes };
 }

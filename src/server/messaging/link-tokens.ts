@@ -4,10 +4,12 @@ import type { AddressKind } from '../db/suppressions.table.js';
 import { derivedKeys } from './derived-keys.js';
 
 /**
- * What a link may do: confirm a sign-up, manage one (the preferences page and one-click
- * unsubscribe), or make the phone number change a repeat sign-up asked for (bound to that number).
+ * What a link may do: confirm a sign-up, manage one (the preferences page), only turn email off (the
+ * one-click unsubscribe and List-Unsubscribe: whoever holds a forwarded email, or only its header, can
+ * stop email and nothing more; issue 54), or make the phone number change a repeat sign-up asked for
+ * (bound to that number).
  */
-export type LinkPurpose = 'confirm' | 'manage' | 'phone';
+export type LinkPurpose = 'confirm' | 'manage' | 'off' | 'phone';
 
 /** 20 bytes of HMAC-SHA256: 160 bits nobody can guess, in a link short enough to read aloud if need be. */
 const MAC_BYTES = 20;

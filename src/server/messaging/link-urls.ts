@@ -16,15 +16,20 @@ function confirmPath(links: LinkSigner, signupId: string): string {
   return `/confirm/${links.sign('confirm', signupId)}`;
 }
 
-/** /preferences/… and /unsubscribe/…: both carry the one "manage" token, signed once (a broadcast signs millions). */
+/**
+ * /preferences/… with the "manage" token, and /unsubscribe/… with one that only turns email off (the
+ * List-Unsubscribe header shows it to every mail app and forward).
+ */
 function managePaths(links: LinkSigner, signupId: string): { preferences: string; unsubscribe: string } {
-  const manage = links.sign('manage', signupId);
-  return { preferences: `/preferences/${manage}`, unsubscribe: `/unsubscribe/${manage}` };
+  return {
+    preferences: preferencesPath(links, signupId),
+    unsubscribe: `/unsubscribe/${links.sign('off', signupId)}`,
+  };
 }
 
 /** /preferences/…, the person's own page (the link pages link to it on this site). */
 export function preferencesPath(links: LinkSigner, signupId: string): string {
-  return managePaths(links, signupId).preferences;
+  return `/preferences/${links.sign('manage', signupId)}`;
 }
 
 /** The person's preferences and unsubscribe URLs, as every message but the confirmation carries. */

@@ -318,11 +318,14 @@ export const linkPageWords = {
   },
   unsubscribe: {
     title: 'Stop launch emails?',
-    text: `Press the button and ${product} will send no more emails to you.`,
+    text: `Press the button to turn off emails from ${product}.`,
     button: 'Stop emails',
-    doneTitle: 'You will get no more emails from us',
-    doneText: 'You can change this, or your text messages, on your own page.',
+    doneTitle: 'Emails from us are off',
+    doneText:
+      'We will send you no more emails. Only if someone types your email into our page again do we send one, to ask if it was you. You can change this, or your texts, on your own page.',
     preferencesLink: 'Change what we send you',
+    /** Where their page is, on a page an unsubscribe link opened (it only turns things off). */
+    ownPage: 'Your own page is linked at the foot of each of our emails.',
   },
 };
 

@@ -261,10 +261,12 @@ export const linkPageWords: LinkPageWords = {
   },
   unsubscribe: {
     title: '¿No recibir más correos?',
-    text: `Toque el botón y ${product} no le enviará más correos.`,
+    text: `Toque el botón para apagar los correos de ${product}.`,
     button: 'No recibir más correos',
-    doneTitle: 'No le enviaremos más correos',
-    doneText: 'Puede cambiar esto, o sus mensajes de texto, en su propia página.',
+    doneTitle: 'Nuestros correos están apagados',
+    doneText:
+      'No le enviaremos más correos. Solo si alguien vuelve a escribir su correo en nuestra página le enviamos uno, para preguntar si fue usted. Puede cambiar esto, o sus mensajes de texto, en su propia página.',
     preferencesLink: 'Cambiar lo que le enviamos',
+    ownPage: 'El enlace a su propia página está al pie de cada uno de nuestros correos.',
   },
 };

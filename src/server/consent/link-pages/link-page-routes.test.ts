@@ -9,6 +9,7 @@ import { buildTestApp } from '../../test/build-test-app.js';
 import { rosa } from '../../test/people.js';
 import { storeEngines, type StoreEngine } from '../../test/store-engines.js';
 import { maskEmail } from '../../messaging/mask-email.js';
+import { manageUrls } from '../../messaging/link-urls.js';
 import { isSuppressed } from '../../test/suppressed.js';
 import { machineClock } from '../../test/clock.js';
 
@@ -408,6 +409,41 @@ for (const engine of storeEngines) {
     });
 
     describe('one-click unsubscribe (RFC 8058)', () => {
+      // Issue 54, path 7: whoever holds a forwarded email, or only its List-Unsubscribe header, can stop
+      // email and do nothing else: that token opens no other page, and its page links to none.
+      it('its token only turns email off: it opens neither the preferences page nor any of its buttons', async () => {
+        const { app, store, id } = await setUp();
+        const off = links.sign('off', id);
+        const page = await app.inject({ url: `/unsubscribe/${off}` });
+        expect(page.statusCode).toBe(200);
+        expect(page.body).not.toContain('/preferences/');
+        expect(page.body).toContain(linkPageWords.unsubscribe.ownPage);
+        await store.subscribers.updatePreferences(id, { email: false, sms: false }, 'preferences_page');
+        const before = await snapshot(store, id);
+        for (const [method, url, fields] of [
+          ['GET', `/preferences/${off}`, {}],
+          ['POST', `/preferences/${off}`, { email: 'on', sms: 'on', beta: 'on' }],
+          ['POST', `/preferences/${off}/details`, { name: 'Someone Else', phone: '+15559990000' }],
+          ['POST', `/preferences/${off}/delete`, { confirm: 'yes' }],
+          ['POST', `/preferences/${off}/language`, { language: 'es' }],
+          ['GET', `/confirm/${off}`, {}],
+        ] as const)
+          expect((await app.inject({ method, url, ...form(fields) })).statusCode, `${method} ${url}`).toBe(404);
+        expect(await snapshot(store, id)).toEqual(before);
+        const done = await app.inject({ method: 'POST', url: `/unsubscribe/${off}`, ...form({}) });
+        expect(done.statusCode).toBe(200);
+        expect(done.body).toContain('<h1>Emails from us are off</h1>');
+        expect(done.body).not.toContain('/preferences/');
+      });
+
+      it('every message carries the "off" token in its unsubscribe link and List-Unsubscribe, and the "manage" one only in the page link', () => {
+        const urls = manageUrls(links, 'https://scamsavvy.example', randomUUID());
+        const token = (url: string) => url.split('/').at(-1)!;
+        expect(links.verify('off', token(urls.unsubscribe))).toBeDefined();
+        expect(links.verify('manage', token(urls.unsubscribe))).toBeUndefined();
+        expect(links.verify('manage', token(urls.preferences))).toBeDefined();
+      });
+
       it('a form POST with no cookie stops email only, answers 200 with a page, and is recorded', async () => {
         const { app, store, id } = await setUp();
         const manage = links.sign('manage', id);
@@ -417,7 +453,8 @@ for (const engine of storeEngines) {
           ...form({ 'List-Unsubscribe': 'One-Click' }),
         });
         expect(oneClick.statusCode).toBe(200);
-        expect(oneClick.body).toContain('<h1>You will get no more emails from us</h1>');
+        expect(oneClick.body).toContain('<h1>Emails from us are off</h1>');
+        // A link from an older message (a "manage" token) may point to the page its holder can open already.
         expect(oneClick.body).toContain(`href="/preferences/${manage}"`);
         expect(oneClick.headers['cache-control']).toBe('no-store');
         const after = await store.subscribers.subscriber(id);

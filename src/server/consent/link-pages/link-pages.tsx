@@ -94,7 +94,8 @@ export function unsubscribePage({
   language,
 }: {
   done: boolean;
-  preferencesUrl: string;
+  /** Only for a link that could open the person's page already (a "manage" token from an older message). */
+  preferencesUrl?: string | undefined;
   language: Language;
 }): string {
   const { unsubscribe } = linkPageWordsIn[language];
@@ -109,7 +110,11 @@ export function unsubscribePage({
           <Button label={unsubscribe.button} />
         </form>
       )}
-      <LinkLine href={preferencesUrl} label={unsubscribe.preferencesLink} />
+      {preferencesUrl ? (
+        <LinkLine href={preferencesUrl} label={unsubscribe.preferencesLink} />
+      ) : (
+        <p>{unsubscribe.ownPage}</p>
+      )}
     </>,
     language,
   );

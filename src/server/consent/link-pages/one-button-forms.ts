@@ -66,24 +66,29 @@ export async function unsubscribeRoutes(oneClick: FastifyInstance, { subscriptio
     done(null, undefined),
   );
 
+  /**
+   * Whose link it is: an "off" token (every message since issue 54) leads nowhere else; a "manage"
+   * token (messages sent before) may link to the page its holder can open already.
+   */
+  const holder = (token: string): { id: string; preferencesUrl?: string } | undefined => {
+    const off = links.verify('off', token);
+    if (off) return { id: off };
+    const manage = links.verify('manage', token);
+    return manage ? { id: manage, preferencesUrl: preferencesPath(links, manage) } : undefined;
+  };
+
   oneClick.get<TokenParams>('/unsubscribe/:token', async (request, reply) => {
-    const id = links.verify('manage', request.params.token);
-    const subscriber = id ? await subscriptions.subscriber(id) : undefined;
-    if (!id || !subscriber) return html(reply, badLinkPage(browserLanguage(request)), 404);
-    return html(
-      reply,
-      unsubscribePage({ done: false, preferencesUrl: preferencesPath(links, id), language: subscriber.language }),
-    );
+    const found = holder(request.params.token);
+    const subscriber = found ? await subscriptions.subscriber(found.id) : undefined;
+    if (!found || !subscriber) return html(reply, badLinkPage(browserLanguage(request)), 404);
+    return html(reply, unsubscribePage({ done: false, ...found, language: subscriber.language }));
   });
 
   oneClick.post<TokenParams>('/unsubscribe/:token', async (request, reply) => {
-    const id = links.verify('manage', request.params.token);
-    if (!id) return html(reply, badLinkPage(browserLanguage(request)), 404);
-    const updated = await subscriptions.updatePreferences(id, { email: false }, 'one_click_unsubscribe');
+    const found = holder(request.params.token);
+    if (!found) return html(reply, badLinkPage(browserLanguage(request)), 404);
+    const updated = await subscriptions.updatePreferences(found.id, { email: false }, 'one_click_unsubscribe');
     if (!updated) return html(reply, badLinkPage(browserLanguage(request)), 404);
-    return html(
-      reply,
-      unsubscribePage({ done: true, preferencesUrl: preferencesPath(links, id), language: updated.language }),
-    );
+    return html(reply, unsubscribePage({ done: true, ...found, language: updated.language }));
   });
 }

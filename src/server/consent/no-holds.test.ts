@@ -89,6 +89,9 @@ for (const engine of storeEngines)
       await w.settle();
       expect(w.mailsTo('ana@example.com')).toHaveLength(2);
       expect(await w.subscriptions.exclusion((await w.person('ana@example.com'))!, 'email')).toBe('opted_out');
+      // Ana herself, on her own page, asks for email again: what the page then says is what the rule does.
+      expect((await w.post(w.app, await w.page('ana@example.com'), { email: 'on', sms: 'on' })).statusCode).toBe(303);
+      expect(await w.subscriptions.exclusion((await w.person('ana@example.com'))!, 'email')).toBeUndefined();
     });
 
     it("path 3: texts turned off on the person's page hold for the number whoever types it", async () => {

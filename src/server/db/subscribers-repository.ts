@@ -232,7 +232,11 @@ export class SubscribersRepository {
       set.beta_testing = flag(this.context, wanted.beta);
       changes.push(wanted.beta ? 'beta_on' : 'beta_off');
     }
-    if (changes.length === 0) return current;
+    // Nothing changed on the row, and no "off" kept by an address to lift: nothing to do.
+    const mayLift =
+      (wanted.email === true && Boolean(hashes.email?.length)) ||
+      (wanted.sms === true && Boolean(hashes.phone?.length));
+    if (changes.length === 0 && !mayLift) return current;
     if (current.leftAt !== null && (wanted.email || wanted.sms)) {
       // Back on the list: the channel not asked for stays off.
       set.left_at = null;
@@ -240,9 +244,9 @@ export class SubscribersRepository {
       if (set.sms_opt_out_at === undefined) set.sms_opt_out_at = current.smsOptOutAt ?? at;
     }
     await this.context.db.transaction().execute(async (trx) => {
-      await trx.updateTable('signups').set(set).where('id', '=', id).execute();
+      if (Object.keys(set).length > 0) await trx.updateTable('signups').set(set).where('id', '=', id).execute();
       for (const kind of changes) await recordConsentEvent(trx, id, kind, source, at);
-      await keepChannelNoes(trx, id, changes, hashes, source, at);
+      await keepChannelNoes(trx, id, { changes, wanted }, hashes, source, at);
     });
     return this.subscriber(id);
   }
@@ -300,7 +304,7 @@ export class SubscribersRepository {
 async function keepChannelNoes(
   trx: Transaction<Database>,
   id: string,
-  changes: ConsentKind[],
+  { changes, wanted }: { changes: ConsentKind[]; wanted: Partial<Preferences> },
   hashes: AddressHashes,
   source: ConsentSource,
   at: string,
@@ -316,8 +320,10 @@ async function keepChannelNoes(
       : []),
   ];
   await addSuppressions(trx, noes, at);
-  if (changes.includes('email_on') && hashes.email) await liftSuppressions(trx, 'email', hashes.email, ['email_off']);
-  if (changes.includes('sms_on') && hashes.phone && hashes.phone.length > 0)
+  // Asked on (a changed choice, or one the row already had while the address kept an "off": a record
+  // swept and typed again), so that what the page then says is what the rule does.
+  if (wanted.email === true && hashes.email) await liftSuppressions(trx, 'email', hashes.email, ['email_off']);
+  if (wanted.sms === true && hashes.phone && hashes.phone.length > 0)
     await trx
       .deleteFrom('suppressions')
       .where('kind', '=', 'phone')

@@ -364,6 +364,7 @@ const OWNER_PAGES = [
   ['pausing a broadcast', '/owner/broadcasts/launch/pause'],
   ['ready for launch', '/owner/ready'],
   ['suppressed addresses', '/owner/suppressions'],
+  ['replies to our texts', '/owner/replies'],
   ['the audit log', '/owner/audit'],
 ] as const;
 

@@ -154,6 +154,13 @@ for (const [index, detail] of ['scamsavvy.example', 'scamsavvy.example'].entries
     occurredAt: now.toISOString(),
   });
 }
+// Replies to our texts no rule acted on, for the Replies list.
+for (const [end, body] of [
+  ['4567', 'When does the app come out? My grandson wants it too.'],
+  ['0142', 'Is this the real ScamSavvy? I want to be careful.'],
+  ['7788', 'Thank you!'],
+] as const)
+  await store.smsReplies.keep({ phoneHash: subscriptions.phoneHash(`+1555000${end}`) ?? '', phoneEnd: end, body });
 await store.owners.add('owner@example.com');
 const owner = await store.owners.byEmail('owner@example.com');
 const token = newSecret();
@@ -185,12 +192,13 @@ try {
     await shot('/owner/people?q=person1', 'people');
     await shot(rosa ?? '/owner/people', 'person');
     await shot('/owner/audit', 'audit-log');
+    await shot('/owner/replies', 'replies');
     await shot('/owner/ready', 'ready-for-launch');
     await shot('/owner/suppressions', 'suppressions');
     await shot('/owner/broadcasts/launch', 'broadcast-paused');
     await shot('/owner/broadcasts/launch/retry', 'broadcast-retry');
     console.log(
-      `docs/screenshots/owner-{overview,people,person,audit-log,suppressions,broadcast-paused,broadcast-retry}-${name}.png`,
+      `docs/screenshots/owner-{overview,people,person,audit-log,replies,suppressions,broadcast-paused,broadcast-retry}-${name}.png`,
     );
   }
   await page.getByRole('button', { name: 'Sign out' }).click();

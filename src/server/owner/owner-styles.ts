@@ -28,6 +28,9 @@ th{font-weight:700}
 @media (max-width:30rem){th,td{padding:0.5rem 0.375rem}}
 td.number,th.number{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.word{overflow-wrap:normal;white-space:nowrap}
+.replies{list-style:none;padding:0;margin:0}
+.replies li{border-bottom:0.0625rem solid var(--sand);padding:0.75rem 0}
+.replies p{margin:0;overflow-wrap:anywhere}
 .chart{display:block;width:100%;height:auto;max-height:18rem;margin:0 0 1rem}
 .chart__bar{fill:var(--teal)}
 .chart__axis{stroke:var(--muted);stroke-width:1}

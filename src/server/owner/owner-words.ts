@@ -290,10 +290,7 @@ export const ownerWords = {
     heading: 'Replies to our texts',
     intro: (days: number) =>
       `Texts people sent us that no rule acted on (not STOP, START, YES or HELP, and not a request to stop in their own words, which turns their texts off by itself), newest first. Each is kept ${days} days. If one asks for something, do it for them: a request to stop is turned off on their page under People.`,
-    when: 'When (UTC)',
-    from: 'From',
-    words: 'What they wrote',
-    phone: (end: string) => `a phone ending ${end}`,
+    phone: (end: string) => `from a phone ending ${end}`,
     none: 'No replies to read.',
   },
   audit: {

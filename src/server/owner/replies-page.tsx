@@ -1,8 +1,9 @@
 // The Replies list: texts people sent us that no rule acted on, newest first, each number shown only
-// by its last four digits (issue 54: no reply is dropped unseen).
+// by its last four digits (issue 54: no reply is dropped unseen). A list, not a table: each reply's
+// words get the whole width on a phone.
 import { ownerWords } from './owner-words.js';
 import type { SmsReply } from '../db/sms-replies-repository.js';
-import { renderOwnerPage, ScrollTable, shortTime } from './owner-layout.js';
+import { renderOwnerPage, shortTime } from './owner-layout.js';
 
 const words = ownerWords.replies;
 
@@ -23,24 +24,16 @@ export function repliesPage({
       {replies.length === 0 ? (
         <p>{words.none}</p>
       ) : (
-        <ScrollTable label={words.heading}>
-          <thead>
-            <tr>
-              <th scope="col">{words.when}</th>
-              <th scope="col">{words.from}</th>
-              <th scope="col">{words.words}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {replies.map((reply) => (
-              <tr key={reply.id} data-reply={reply.id}>
-                <td>{shortTime(reply.receivedAt)}</td>
-                <td>{words.phone(reply.phoneEnd)}</td>
-                <td lang="">{reply.body}</td>
-              </tr>
-            ))}
-          </tbody>
-        </ScrollTable>
+        <ul className="replies">
+          {replies.map((reply) => (
+            <li key={reply.id} data-reply={reply.id}>
+              <p className="hint">
+                {shortTime(reply.receivedAt)} UTC · {words.phone(reply.phoneEnd)}
+              </p>
+              <p lang="">{reply.body}</p>
+            </li>
+          ))}
+        </ul>
       )}
     </>,
   );

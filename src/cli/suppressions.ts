@@ -6,6 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../server/config.js';
+import type { CountryCode } from 'libphonenumber-js';
 import { compose } from '../server/compose.js';
 import type { SuppressionReason } from '../server/db/suppressions.table.js';
 import {
@@ -174,6 +175,7 @@ async function importFile(args: string[], { out, err }: Output): Promise<number>
     rows = readSuppressionFile(await readFile(where, 'utf8'), {
       ...(flags.values.reason !== undefined ? { reason: flags.values.reason } : {}),
       now: new Date(),
+      country: (config.messaging.textHours?.defaultCountry ?? 'US') as CountryCode,
     });
   } catch (error) {
     const problem = fileProblem(error, where, 'read');

@@ -9,7 +9,8 @@ import type { ImportedSuppression, SuppressionsRepository } from '../db/suppress
 import type { RestoreMarksRepository } from '../db/restore-marks-repository.js';
 import type { BroadcastRecipientsRepository } from '../db/broadcast-recipients-repository.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
-import { toE164 } from '../messaging/phone.js';
+import { signupE164, toE164 } from '../messaging/phone.js';
+import type { CountryCode } from 'libphonenumber-js';
 
 /** The largest file read: a provider's list of a million addresses is well under it. */
 export const IMPORT_MAX_BYTES = 50 * 1024 * 1024;
@@ -86,8 +87,12 @@ export function reasonOf(word: string, kind: AddressKind): SuppressionReason | u
   return found;
 }
 
-/** An email or a phone number, as the list hashes it; undefined for anything else. */
-function addressOf(value: string): { kind: AddressKind; address: string } | undefined {
+/**
+ * An email or a phone number, as the list hashes it; undefined for anything else. A number is read
+ * as every path reads one (issue 54): E.164 by the numbering plan, in `country` (SMS_DEFAULT_COUNTRY)
+ * when it has no country code, and "00" (the way out of most countries) read as "+".
+ */
+function addressOf(value: string, country: CountryCode): { kind: AddressKind; address: string } | undefined {
   const text = value.trim();
   if (text.length === 0 || text.length > 320) return undefined;
   if (text.includes('@')) {
@@ -95,7 +100,8 @@ function addressOf(value: string): { kind: AddressKind; address: string } | unde
     return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? { kind: 'email', address: email } : undefined;
   }
   if (!/^\+?[\d\s\-.()]+$/.test(text)) return undefined;
-  const e164 = toE164(text);
+  const international = text.replace(/^00(?=[1-9])/, '+');
+  const e164 = signupE164(international, country) ?? toE164(international);
   const digits = e164.length - 1;
   return digits >= 7 && digits <= 15 ? { kind: 'phone', address: e164 } : undefined;
 }
@@ -155,7 +161,10 @@ function csvRecords(text: string): { records: Record<string, unknown>[]; firstLi
  * one kind, such as Mailgun's bounces); otherwise each row must say its own. Throws an ImportError
  * naming the rows that cannot be read: then nothing is imported.
  */
-export function readSuppressionFile(text: string, { reason, now }: { reason?: string; now: Date }): ImportRow[] {
+export function readSuppressionFile(
+  text: string,
+  { reason, now, country = 'US' }: { reason?: string; now: Date; country?: CountryCode },
+): ImportRow[] {
   if (Buffer.byteLength(text) > IMPORT_MAX_BYTES)
     throw new ImportError(
       `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB: split it, and import each part.`,
@@ -178,7 +187,7 @@ export function readSuppressionFile(text: string, { reason, now }: { reason?: st
       return;
     }
     const given = pick(fields as Record<string, unknown>, ADDRESS_COLUMNS);
-    const address = typeof given === 'string' ? addressOf(given) : undefined;
+    const address = typeof given === 'string' ? addressOf(given, country) : undefined;
     if (!address) {
       problems.push(
         `${json ? 'item' : 'line'} ${line}: "${String(given ?? '').slice(0, 60)}" is not an email address or phone number`,

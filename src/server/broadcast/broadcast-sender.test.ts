@@ -91,14 +91,14 @@ for (const engine of storeEngines) {
       await broadcasts.sender(broadcast, transports, { rates: { email: 100 } }).run(broadcast);
       const mail = await full.waitFor((each) => each.envelope.to.includes(person!.email));
       const manage = broadcasts.links.sign('manage', person!.id);
+      // The unsubscribe link and header carry a token that only turns email off (issue 54).
+      const off = broadcasts.links.sign('off', person!.id);
       expect(mail.parsed.subject).toBe(broadcast.content.subject);
       expect(mail.parsed.from?.text).toContain('news@scamsavvy.example');
-      expect(mail.parsed.text).toContain(`https://scamsavvy.example/unsubscribe/${manage}`);
+      expect(mail.parsed.text).toContain(`https://scamsavvy.example/unsubscribe/${off}`);
       expect(mail.parsed.text).toContain(`https://scamsavvy.example/preferences/${manage}`);
-      expect(mail.parsed.html || '').toContain(`https://scamsavvy.example/unsubscribe/${manage}`);
-      expect(mail.raw).toMatch(
-        new RegExp(`^List-Unsubscribe:\\s+<https://scamsavvy.example/unsubscribe/${manage}>`, 'm'),
-      );
+      expect(mail.parsed.html || '').toContain(`https://scamsavvy.example/unsubscribe/${off}`);
+      expect(mail.raw).toMatch(new RegExp(`^List-Unsubscribe:\\s+<https://scamsavvy.example/unsubscribe/${off}>`, 'm'));
       expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
       // Who sends, and where (CAN-SPAM): in both parts.
       expect(mail.parsed.text).toContain('ScamSavvy, 100 Example Street, Springfield, IL 62701');

@@ -64,9 +64,31 @@ async function world(engine: StoreEngine, { confirm = true }: { confirm?: boolea
   const mailsTo = (email: string) => mail.messages().filter((each) => each.envelope.to.includes(email));
   /** The never-confirmed sweep, as if its days had passed. */
   const sweep = () => db.confirmations.deleteUnconfirmed(new Date(machineClock.ms() + DAY_MS));
-  /** Every queued email and text has had its turn. */
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 400));
-  return { app, db, mail, twilio, subscriptions, signUp, person, page, post, mailsTo, sweep, settle };
+  /** The confirmation mailer has had this address's request: sent or dropped, none waits. */
+  const emailHandled = (email: string) =>
+    expect.poll(async () => (await person(email))?.confirmationWaiting, { timeout: 10_000 }).toBe(false);
+  /**
+   * The joining texts' job has had every earlier sign-up: a later one's text went (they go oldest first).
+   */
+  const textsHandled = async (control: string) => {
+    await signUp(`control-${control.slice(-4)}@example.com`, control);
+    await twilio.waitFor((text) => text.to === control, 10_000);
+  };
+  return {
+    app,
+    db,
+    mail,
+    twilio,
+    subscriptions,
+    signUp,
+    person,
+    page,
+    post,
+    mailsTo,
+    sweep,
+    emailHandled,
+    textsHandled,
+  };
 }
 
 for (const engine of storeEngines)
@@ -86,7 +108,7 @@ for (const engine of storeEngines)
       // Swept again, and typed again: nothing more, ever.
       await w.sweep();
       await w.signUp('ana@example.com', '+15551230003');
-      await w.settle();
+      await w.emailHandled('ana@example.com');
       expect(w.mailsTo('ana@example.com')).toHaveLength(2);
       expect(await w.subscriptions.exclusion((await w.person('ana@example.com'))!, 'email')).toBe('opted_out');
       // Ana herself, on her own page, asks for email again: what the page then says is what the rule does.
@@ -102,7 +124,7 @@ for (const engine of storeEngines)
       expect((await w.person('bea@example.com'))?.smsOptOutAt).not.toBeNull();
       // A stranger types the same number with his own address.
       await w.signUp('stranger@example.com', '+15551230011');
-      await w.settle();
+      await w.textsHandled('+15551230019');
       expect(w.twilio.sent().filter((text) => text.to === '+15551230011')).toHaveLength(1);
       const stranger = (await w.person('stranger@example.com'))!;
       expect(stranger.smsOptOutAt).toBeNull();
@@ -125,7 +147,7 @@ for (const engine of storeEngines)
       expect((await w.person('cy@example.com'))?.leftAt).not.toBeNull();
       expect(await w.db.suppressions.count()).toBe(before);
       await w.signUp('stranger@example.com', '+15551230021');
-      await w.settle();
+      await w.textsHandled('+15551230029');
       expect(w.twilio.sent().filter((text) => text.to === '+15551230021')).toHaveLength(1);
       expect(await w.subscriptions.exclusion((await w.person('stranger@example.com'))!, 'sms')).toBe('suppressed');
     });
@@ -163,7 +185,7 @@ for (const engine of storeEngines)
       await w.sweep();
       expect(await w.person('fay@example.com')).toBeUndefined();
       await w.signUp('fay@example.com', '+15551230035');
-      await w.settle();
+      await w.emailHandled('fay@example.com');
       expect(w.mailsTo('fay@example.com')).toHaveLength(2);
     });
   });

@@ -11,6 +11,7 @@ import { startTwilioStandIn } from '../test/twilio-stand-in.js';
 import { ACCOUNT_SID, AUTH_TOKEN } from '../test/broadcast-setup.js';
 import { SITE } from '../test/site.js';
 import { machineClock } from '../test/clock.js';
+import { linkPageWords } from '../messaging/message-words.js';
 
 const SECRET_KEY = 'test-secret-key-that-is-long-enough-123';
 const DAY_MS = 86_400_000;
@@ -129,6 +130,10 @@ for (const engine of storeEngines)
       const stranger = (await w.person('stranger@example.com'))!;
       expect(stranger.smsOptOutAt).toBeNull();
       expect(await w.subscriptions.exclusion(stranger, 'sms')).toBe('opted_out');
+      // His page says so, and how the phone's owner turns texts on; the box is not ticked.
+      const his = await w.app.inject({ url: await w.page('stranger@example.com') });
+      expect(his.body).toContain(linkPageWords.preferences.smsTurnedOff);
+      expect(his.body).not.toMatch(/name="sms" value="on" checked/);
       // Turned on again by the person herself: the number's "no" lifts.
       expect((await w.post(w.app, await w.page('bea@example.com'), { email: 'on', sms: 'on' })).statusCode).toBe(303);
       expect(await w.subscriptions.exclusion(stranger, 'sms')).toBeUndefined();

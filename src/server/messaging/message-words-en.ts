@@ -225,6 +225,9 @@ export const linkPageWords = {
     /** The number's own suppression is a leaving or a deletion (someone using it left): only START from it lifts that. */
     smsTakenOff:
       'This phone number was taken off our list (someone using it left the list or deleted their details), so we send it no texts. If it is your number and you want texts, send the word START from it to the number our texts come from.',
+    /** Someone using the number turned our texts off (issue 54: kept by the number): START from it lifts that. */
+    smsTurnedOff:
+      'Someone using this phone number turned our texts off, so we send it none. If it is your number and you want texts, send the word START from it to the number our texts come from.',
     /** Texts on, but the number has not replied YES to our joining text (decision 041). */
     smsAwaitingYes: (asked: boolean): string =>
       asked

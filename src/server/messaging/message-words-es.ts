@@ -177,6 +177,8 @@ export const linkPageWords: LinkPageWords = {
       'Nuestros mensajes no llegan a este número: la compañía de teléfono dice que no puede recibirlos (es un teléfono fijo, o un número que ya no se usa). Para recibir mensajes, denos abajo un número de celular.',
     smsTakenOff:
       'Este número se quitó de nuestra lista (alguien que lo usaba salió de la lista o borró sus datos), así que no le enviamos mensajes. Si el número es suyo y quiere mensajes, envíe la palabra START desde él al número del que llegan nuestros mensajes.',
+    smsTurnedOff:
+      'Alguien que usa este número apagó nuestros mensajes, así que no le enviamos ninguno. Si el número es suyo y quiere mensajes, envíe la palabra START desde él al número del que llegan nuestros mensajes.',
     smsAwaitingYes: (asked) =>
       asked
         ? 'Le enviamos un mensaje a este número para preguntarle si quiere mensajes. Responda SÍ a ese mensaje para recibir uno cuando salga la aplicación.'

@@ -109,7 +109,9 @@ async function preferencesRoutes(
       ? {}
       : await subscriptions.exclusions(subscriber, [...CHANNELS], audience);
     const emailBlocked = emailWhy === 'undeliverable' || emailWhy === 'suppressed';
-    const smsBlocked = smsWhy === 'stopped' || smsWhy === 'undeliverable' || smsWhy === 'suppressed';
+    // Texts on in their choices, yet off by the rule: someone using the number turned them off (kept by the number).
+    const smsTurnedOff = smsWhy === 'opted_out' && preferences.sms;
+    const smsBlocked = smsWhy === 'stopped' || smsWhy === 'undeliverable' || smsWhy === 'suppressed' || smsTurnedOff;
     const emailReason =
       emailWhy === 'undeliverable' || emailWhy === 'suppressed'
         ? await subscriptions.blockedBy(subscriber, 'email')
@@ -152,6 +154,7 @@ async function preferencesRoutes(
       smsStopped: smsWhy === 'stopped',
       smsUnreachable: smsWhy === 'undeliverable' || (smsWhy === 'suppressed' && !smsTakenOff),
       smsTakenOff,
+      smsTurnedOff,
       ...(preferences.sms && smsWhy === 'texts_not_confirmed'
         ? { smsAwaitingYes: subscriber.joiningTextSentAt ? ('asked' as const) : ('not_yet' as const) }
         : {}),

@@ -47,6 +47,8 @@ export interface PreferencesPageProps {
   smsUnreachable?: boolean;
   /** Someone using this number left or deleted their details after they signed up: we send it no texts. */
   smsTakenOff?: boolean;
+  /** Someone using this number turned our texts off (kept by the number, issue 54): we send it none. */
+  smsTurnedOff?: boolean;
   /** Texts are on, but the number has not said YES to our joining text yet (decision 041). */
   smsAwaitingYes?: 'asked' | 'not_yet' | undefined;
   /** The launch message has gone out already: "Saved" says there is none left to send. */
@@ -145,6 +147,7 @@ export function preferencesPage({
   smsStopped,
   smsUnreachable = false,
   smsTakenOff = false,
+  smsTurnedOff = false,
   smsAwaitingYes,
   launched = false,
   emailUnreachable,
@@ -180,7 +183,7 @@ export function preferencesPage({
           language={language}
           done={done}
           willSend={willSend}
-          blocked={smsStopped || smsUnreachable || smsTakenOff || smsAwaitingYes !== undefined}
+          blocked={smsStopped || smsUnreachable || smsTakenOff || smsTurnedOff || smsAwaitingYes !== undefined}
           phoneEnd={phoneEnd}
           launched={launched}
           email={email}
@@ -207,6 +210,7 @@ export function preferencesPage({
               {channel === 'sms' && smsStopped && <p className="choice__note">{text.smsStopped}</p>}
               {channel === 'sms' && smsUnreachable && <p className="choice__note">{text.smsUnreachable}</p>}
               {channel === 'sms' && smsTakenOff && <p className="choice__note">{text.smsTakenOff}</p>}
+              {channel === 'sms' && smsTurnedOff && <p className="choice__note">{text.smsTurnedOff}</p>}
               {channel === 'sms' && smsAwaitingYes && (
                 <p className="choice__note">{text.smsAwaitingYes(smsAwaitingYes === 'asked')}</p>
               )}

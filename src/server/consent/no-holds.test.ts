@@ -12,6 +12,7 @@ import { ACCOUNT_SID, AUTH_TOKEN } from '../test/broadcast-setup.js';
 import { SITE } from '../test/site.js';
 import { machineClock } from '../test/clock.js';
 import { linkPageWords } from '../messaging/message-words.js';
+import { signInAsOwner } from '../test/sign-in-as-owner.js';
 
 const SECRET_KEY = 'test-secret-key-that-is-long-enough-123';
 const DAY_MS = 86_400_000;
@@ -192,5 +193,10 @@ for (const engine of storeEngines)
       await w.signUp('fay@example.com', '+15551230035');
       await w.emailHandled('fay@example.com');
       expect(w.mailsTo('fay@example.com')).toHaveLength(2);
+      // The owner's Suppressed page lists the "no"s, not the mark of the one "come back?" email.
+      const cookie = await signInAsOwner(w.app, w.db);
+      const suppressed = await w.app.inject({ url: '/owner/suppressions', headers: { cookie } });
+      expect(suppressed.body).toContain('Deleted');
+      expect(suppressed.body).not.toContain('Asked once to come back');
     });
   });

@@ -239,7 +239,7 @@ export const linkPageWords = {
     emailAskedNot:
       'You asked us to stop emails to this address (here, or through your email provider), so we send it none. To get launch news by email again, tick the box and press "Save my choices".',
     emailComplained:
-      'One of our emails to this address was marked as spam, so we send it no more email. If that was a mistake, please write to us and we will put it right.',
+      'One of our emails to this address was marked as spam, so we will never send it email again. Your texts are not affected.',
     save: 'Save my choices',
     notConfirmed:
       'We have not heard back from you since you signed up. To stay on the list, press "Save my choices" below.',

@@ -188,7 +188,7 @@ export const linkPageWords: LinkPageWords = {
     emailAskedNot:
       'Usted nos pidió no enviar correos a esta dirección (aquí, o desde su proveedor de correo), así que no le enviamos ninguno. Para volver a recibir la noticia por correo, marque la casilla y toque "Guardar mis opciones".',
     emailComplained:
-      'Uno de nuestros correos a esta dirección se marcó como correo no deseado, así que no le enviamos más correos. Si fue un error, escríbanos y lo arreglaremos.',
+      'Uno de nuestros correos a esta dirección se marcó como correo no deseado, así que nunca más le enviaremos correos. Sus mensajes de texto no cambian.',
     save: 'Guardar mis opciones',
     notConfirmed:
       'No sabemos nada de usted desde que se apuntó. Para seguir en la lista, toque "Guardar mis opciones" abajo.',

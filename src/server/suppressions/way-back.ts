@@ -26,6 +26,8 @@ export const REASONS: readonly SuppressionReason[] = [
   'sms_stop',
   'left',
   'deleted',
+  'email_off',
+  'sms_off',
 ];
 
 export interface SuppressionFilter {
@@ -81,8 +83,9 @@ export class WayBack {
 
   /** The suppression list, newest first, as the filter asks. */
   async list(filter: SuppressionFilter = {}): Promise<SuppressedAddress[]> {
+    // Only the "no"s: the mark of the one "come back?" email sent (asked_back) is not one.
     const rows = await this.stores.suppressions.rows({
-      ...(filter.reason ? { reasons: [filter.reason] } : {}),
+      reasons: filter.reason ? [filter.reason] : REASONS,
       ...(filter.since ? { since: filter.since.toISOString() } : {}),
     });
     if (rows.length === 0) return [];

@@ -176,8 +176,8 @@ export class Subscriptions {
    */
   e164(typed: string): string | undefined {
     const read = signupE164(typed, this.phoneCountry);
-    // A North American number's area code and exchange never start with 0 or 1.
-    return read?.startsWith('+1') && !/^\+1[2-9]\d\d[2-9]\d{6}$/.test(read) ? undefined : read;
+    // A North American area code never starts with 0 or 1 (a national number from abroad typed without its country code).
+    return read?.startsWith('+1') && !/^\+1[2-9]\d{9}$/.test(read) ? undefined : read;
   }
 
   /** Whether this number is the one they have (written any way). */

@@ -9,7 +9,7 @@ import { recordConsentEvent } from './consent-events-repository.js';
 import type { Database } from './database.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 import { readSubscriber, type AddressHashes } from './subscribers-repository.js';
-import { addSuppressions, liftSuppressions, type Suppression } from './suppressions-repository.js';
+import { addSuppressions, liftOwnPhoneMarks, liftSuppressions, type Suppression } from './suppressions-repository.js';
 import { confirmNumber } from './joining-texts-repository.js';
 import { forgetPeopleInMessages } from './forget-people.js';
 import { eraseFromLog } from './erase-for-good.js';
@@ -30,20 +30,7 @@ export type OwnHashes = AddressHashes;
  */
 async function liftOwnNo(trx: Db, id: string, hashes: OwnHashes): Promise<number> {
   let lifted = hashes.email ? await liftSuppressions(trx, 'email', hashes.email, OWN_REASONS) : 0;
-  if (hashes.phone && hashes.phone.length > 0) {
-    const gone = await trx
-      .deleteFrom('suppressions')
-      .where('kind', '=', 'phone')
-      .where('address_hash', 'in', hashes.phone)
-      .where('reason', '=', 'left')
-      .where(
-        'created_at',
-        'in',
-        trx.selectFrom('consent_events').select('created_at').where('signup_id', '=', id).where('kind', '=', 'left'),
-      )
-      .executeTakeFirst();
-    lifted += Number(gone.numDeletedRows);
-  }
+  lifted += await liftOwnPhoneMarks(trx, id, hashes.phone ?? [], 'left', 'left');
   return lifted;
 }
 

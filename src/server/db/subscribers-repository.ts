@@ -2,7 +2,7 @@
 // written once with Kysely for both engines.
 import type { Language } from '../../shared/languages.js';
 import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
-import { addSuppressions, liftSuppressions, type Suppression } from './suppressions-repository.js';
+import { addSuppressions, liftOwnPhoneMarks, liftSuppressions, type Suppression } from './suppressions-repository.js';
 import { iso, isoOrNull, isSignupId, isTrue } from './column-types.js';
 import type { ConsentKind, ConsentSource } from './consent-events.table.js';
 import { recordConsentEvent } from './consent-events-repository.js';
@@ -323,16 +323,5 @@ async function keepChannelNoes(
   // Asked on (a changed choice, or one the row already had while the address kept an "off": a record
   // swept and typed again), so that what the page then says is what the rule does.
   if (wanted.email === true && hashes.email) await liftSuppressions(trx, 'email', hashes.email, ['email_off']);
-  if (wanted.sms === true && hashes.phone && hashes.phone.length > 0)
-    await trx
-      .deleteFrom('suppressions')
-      .where('kind', '=', 'phone')
-      .where('address_hash', 'in', hashes.phone)
-      .where('reason', '=', 'sms_off')
-      .where(
-        'created_at',
-        'in',
-        trx.selectFrom('consent_events').select('created_at').where('signup_id', '=', id).where('kind', '=', 'sms_off'),
-      )
-      .execute();
+  if (wanted.sms === true) await liftOwnPhoneMarks(trx, id, hashes.phone ?? [], 'sms_off', 'sms_off');
 }

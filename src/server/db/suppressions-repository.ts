@@ -4,7 +4,7 @@
 // and lifted only inside the transaction of the consent change that causes it (the functions below).
 import type { Kysely, Transaction } from 'kysely';
 import { iso } from './column-types.js';
-import type { ConsentSource } from './consent-events.table.js';
+import type { ConsentKind, ConsentSource } from './consent-events.table.js';
 import type { Database } from './database.js';
 import type { QueryContext } from './sql-dialect.js';
 import {
@@ -260,4 +260,31 @@ export async function liftSuppressions(
     .$if(reasons !== undefined, (query) => query.where('reason', 'in', [...(reasons ?? [])]))
     .executeTakeFirst();
   return Number(deleted.numDeletedRows);
+}
+
+/**
+ * Lifts the marks on a number that one record's own choice made: rows of `reason` on these hashes made
+ * at the moment of one of that record's `kind` consent events. Another person's "no" on a shared
+ * number stays. Returns how many went.
+ */
+export async function liftOwnPhoneMarks(
+  trx: Writer,
+  signupId: string,
+  hashes: string[],
+  reason: SuppressionReason,
+  kind: ConsentKind,
+): Promise<number> {
+  if (hashes.length === 0) return 0;
+  const gone = await trx
+    .deleteFrom('suppressions')
+    .where('kind', '=', 'phone')
+    .where('address_hash', 'in', hashes)
+    .where('reason', '=', reason)
+    .where(
+      'created_at',
+      'in',
+      trx.selectFrom('consent_events').select('created_at').where('signup_id', '=', signupId).where('kind', '=', kind),
+    )
+    .executeTakeFirst();
+  return Number(gone.numDeletedRows);
 }

@@ -116,6 +116,7 @@ export async function createApp({
       launch: new LaunchMessages(launchPlansOf(db), messaging.subscriptions, messaging.confirmationOn),
       asksPhoneByEmail: messaging.email !== undefined,
       onPhoneChangeAsked: messaging.signupStored,
+      ...(messaging.buttons ? { buttons: messaging.buttons } : {}),
     });
   }
   if (messaging.sms) {

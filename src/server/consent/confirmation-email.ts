@@ -11,6 +11,7 @@ import { sendRecordedEmail, type RecordedSend } from '../messaging/recorded-emai
 import { shareUrl } from '../../shared/share-content.js';
 import type { ComeBackBecause } from './contact-rule.js';
 import type { Subscriptions } from './subscriptions.js';
+import { BUTTON_HOURS, buttonPath } from './emailed-buttons.js';
 
 export interface ConfirmationEmailParts {
   email: EmailSender;
@@ -25,6 +26,8 @@ export interface ConfirmationEmailParts {
    * none; the config refuses one that would come after the deletion).
    */
   reminderDays?: number | undefined;
+  /** The clock an emailed button's hours count from (the "come back?" email's). */
+  now?: () => Date;
 }
 
 /**
@@ -33,7 +36,7 @@ export interface ConfirmationEmailParts {
  */
 export function sendConfirmationEmail(
   parts: ConfirmationEmailParts,
-  subscriber: Pick<Subscriber, 'id' | 'email' | 'referralCode' | 'language'>,
+  subscriber: Subscriber,
   kind: 'confirm' | 'reminder' | { comeBack: ComeBackBecause },
   deleteOn: string,
 ): Promise<RecordedSend> {
@@ -49,9 +52,19 @@ export function sendConfirmationEmail(
     deleteOn,
     postalAddress,
   };
+  // Coming back after leaving or turning email off undoes a "no": its button is one emailed now, good
+  // once and for BUTTON_HOURS, not the confirmation link a forwarded email may hold (issue 54).
+  const comeBackButton =
+    typeof kind === 'object' && kind.comeBack !== 'deleted'
+      ? `${siteUrl}${buttonPath(links, subscriber, { kind: 'back' }, (parts.now ?? (() => new Date()))())}`
+      : undefined;
   const message =
     typeof kind === 'object'
-      ? renderComeBackEmail({ ...common, because: kind.comeBack })
+      ? renderComeBackEmail({
+          ...common,
+          because: kind.comeBack,
+          ...(comeBackButton ? { confirmUrl: comeBackButton, buttonHours: BUTTON_HOURS } : {}),
+        })
       : (kind === 'confirm' ? renderConfirmationEmail : renderReminderEmail)({
           ...common,
           ...(reminder ? { reminderInDays: reminder } : {}),

@@ -124,7 +124,7 @@ function ownNo(entry: SuppressionEntry | undefined): boolean {
  * address lifts (it is about the address, not the person's wish); or a complaint ("this is spam")
  * whenever it came: the person's "no", which holds until the owner lifts it (decision 037).
  */
-function unreachable(entry: SuppressionEntry, lastSeenAt: string): boolean {
+export function unreachable(entry: SuppressionEntry, lastSeenAt: string): boolean {
   return entry.complainedAt !== '' || (entry.undeliverableReason !== '' && entry.undeliverableAt > lastSeenAt);
 }
 

@@ -10,6 +10,7 @@ import type { Db } from '../db/open-database.js';
 import { sendDueReminders } from './confirmation-reminders.js';
 import { ConfirmationMailer } from './confirmation-mailer.js';
 import { phoneChangeEmailsJob, type PhoneChangeMailerOptions } from './phone-change-mailer.js';
+import { createButtonMailer, type ButtonMailer } from './emailed-buttons.js';
 import type { JobName } from '../jobs/job-list.js';
 import type { JobRun } from '../jobs/job-runner.js';
 import { senderLine } from '../../shared/public-config.js';
@@ -55,6 +56,8 @@ export interface Messaging {
   log?: MessageLog;
   /** Set when SECRET_KEY is: issues and checks the tokens messages carry. */
   tokens?: MessageTokens;
+  /** Set with email and SECRET_KEY: the buttons emailed for what only the person may do (issue 54). */
+  buttons?: ButtonMailer;
   /** How people reach us (the HELP answer): the sender's address, else the site. */
   contact: string;
   /** Who sends and where (MAIL_POSTAL_ADDRESS), as every email's footer and the HELP answer say it; '' when unset. */
@@ -138,6 +141,18 @@ export function createMessaging(
     ...(tokens ? { tokens } : {}),
     ...(email ? { email } : {}),
     ...(sms ? { sms } : {}),
+    ...(email && links
+      ? {
+          buttons: createButtonMailer({
+            email,
+            log,
+            links,
+            siteUrl,
+            postalAddress: config.postalAddress,
+            subscriptions,
+          }),
+        }
+      : {}),
     contact: contactFor(config, siteUrl),
     confirmationOn: config.emailConfirmation,
     sender: senderLine(config.postalAddress),

@@ -13,6 +13,7 @@ import {
   confirmationAsk,
   exclusionOf,
   suppressionsFor,
+  unreachable,
   type Audience,
   type ConfirmationAsk,
   type Exclusion,
@@ -358,6 +359,16 @@ export class Subscriptions {
   async confirmationAsk(subscriber: Subscriber): Promise<ConfirmationAsk> {
     const entry = await this.entryFor('email', this.emailHashes(subscriber.email));
     return confirmationAsk(subscriber, entry, this.canSuppress);
+  }
+
+  /**
+   * Whether their mailbox can get an email from us at all, whatever they chose: no bounce since their
+   * latest sign-up, no spam report (an emailed button goes to someone whose email is off at their request).
+   */
+  async mailboxReachable(subscriber: Subscriber): Promise<boolean> {
+    if (!this.canSuppress) return false;
+    const entry = await this.entryFor('email', this.emailHashes(subscriber.email));
+    return entry === undefined || !unreachable(entry, subscriber.lastSeenAt);
   }
 
   /** What the suppression list says of this channel's address for this person, newest reason first (for the pages' words). */

@@ -54,6 +54,11 @@ export const CONSENT_SOURCES = [
   'provider_report',
   /** The button in the email a repeat sign-up with another phone number sent (decision 031). */
   'phone_change_email',
+  /**
+   * A button emailed at that moment to the address on record (issue 54): turning something on, coming
+   * back after leaving, deleting (consent/emailed-buttons.ts).
+   */
+  'emailed_button',
   /** A provider's suppression list the owner imported (`sudo scamsavvy suppressions import`, decision 041). */
   'suppression_import',
 ] as const;

@@ -49,7 +49,11 @@ export function renderConfirmationEmail(input: ConfirmationEmailInput): Rendered
 
 /** The one "come back?" email to someone who said no (decision 041): their choice stands unless they press. */
 export function renderComeBackEmail(
-  input: Omit<ConfirmationEmailInput, 'reminderInDays' | 'shareUrl'> & { because: 'left' | 'email_off' | 'deleted' },
+  input: Omit<ConfirmationEmailInput, 'reminderInDays' | 'shareUrl'> & {
+    because: 'left' | 'email_off' | 'deleted';
+    /** The button is an emailed one (issue 54): it works for this many hours. */
+    buttonHours?: number;
+  },
 ): RenderedEmail {
   const words = messageWordsIn[input.language].comeBack;
   const { text, html } = renderEmailParts({
@@ -61,6 +65,7 @@ export function renderComeBackEmail(
       { paragraph: words.because[input.because] },
       { paragraph: words.ask, text: words.askText },
       { button: { url: input.confirmUrl, label: words.button } },
+      ...(input.buttonHours ? [{ paragraph: messageWordsIn[input.language].button.works(input.buttonHours) }] : []),
       ...(input.because === 'deleted'
         ? [{ paragraph: words.deleteOn(input.deleteOn), text: words.deleteOnText(input.deleteOn) }]
         : []),
@@ -70,6 +75,39 @@ export function renderComeBackEmail(
     footer: personalFooter(input),
   });
   return { subject: words.subject, text, html };
+}
+
+/**
+ * The button emailed the moment a person asks, on their own page, for something only they may do
+ * (issue 54). `does` says what pressing does; `buttonLabel` is the button's words.
+ */
+export function renderButtonEmail(
+  input: Pick<ConfirmationEmailInput, 'language' | 'preferencesUrl' | 'unsubscribeUrl' | 'siteUrl' | 'postalAddress'> & {
+    action: 'on' | 'back' | 'delete';
+    buttonUrl: string;
+    does: string;
+    buttonLabel: string;
+    hours: number;
+  },
+): RenderedEmail {
+  const words = messageWordsIn[input.language].button;
+  const subject = words.subject[input.action];
+  const { text, html } = renderEmailParts({
+    language: input.language,
+    subject,
+    heading: words.heading[input.action],
+    body: [
+      { paragraph: words.intro },
+      { paragraph: input.does },
+      { paragraph: words.press, text: words.pressText },
+      { button: { url: input.buttonUrl, label: input.buttonLabel } },
+      { paragraph: words.works(input.hours) },
+      { paragraph: words.notYou },
+    ],
+    signature: messageWordsIn[input.language].confirmation.signature,
+    footer: personalFooter(input),
+  });
+  return { subject, text, html };
 }
 
 /** The one reminder: the same button, the day the details go, and that no other reminder follows. */

@@ -6,10 +6,11 @@ import { derivedKeys } from './derived-keys.js';
 /**
  * What a link may do: confirm a sign-up, manage one (the preferences page), only turn email off (the
  * one-click unsubscribe and List-Unsubscribe: whoever holds a forwarded email, or only its header, can
- * stop email and nothing more; issue 54), or make the phone number change a repeat sign-up asked for
- * (bound to that number).
+ * stop email and nothing more; issue 54), make the phone number change a repeat sign-up asked for
+ * (bound to that number), or press an emailed button (bound to what it does, when it was sent, and the
+ * choices it changes: consent/emailed-buttons.ts).
  */
-export type LinkPurpose = 'confirm' | 'manage' | 'off' | 'phone';
+export type LinkPurpose = 'confirm' | 'manage' | 'off' | 'phone' | 'button';
 
 /** 20 bytes of HMAC-SHA256: 160 bits nobody can guess, in a link short enough to read aloud if need be. */
 const MAC_BYTES = 20;

@@ -62,6 +62,23 @@ export const messageWords: MessageWords = {
     deleteOnText: (day) => `Si no lo abre, el ${day} borraremos los datos que se escribieron otra vez.`,
     notYou: 'Si no fue usted, o no lo quiere, no haga nada. Nada cambia, y no le volveremos a preguntar.',
   },
+  button: {
+    subject: {
+      on: `¿Activar las noticias de ${product}?`,
+      back: `¿Volver a recibir noticias de ${product}?`,
+      delete: `¿Borrar sus datos de ${product}?`,
+    },
+    heading: {
+      on: '¿Quiere activar esto?',
+      back: '¿Quiere volver a recibir noticias?',
+      delete: '¿Quiere que borremos sus datos?',
+    },
+    intro: `Alguien, esperamos que usted, lo pidió en su propia página de ${product}.`,
+    press: 'Toque el botón para hacerlo.',
+    pressText: 'Abra el enlace de abajo para hacerlo.',
+    works: (hours) => `El botón sirve una sola vez, y solo durante ${hours} horas.`,
+    notYou: 'Si no fue usted, no haga nada. Nada cambia si no toca el botón.',
+  },
   reminder: {
     subject: `Confirme que aún quiere recibir noticias de ${product}`,
     heading: '¿Aún quiere saber de nosotros?',
@@ -157,14 +174,16 @@ export const linkPageWords: LinkPageWords = {
     emailOffText: 'Usted apagó nuestros correos, así que no le enviamos ninguno.',
     comeBackText:
       'Si quiere un correo nuestro cuando la aplicación esté lista, toque el botón. Los mensajes de texto siguen apagados: los puede encender desde su propia página.',
-    comeBackButton: 'Sí, quiero volver a recibir noticias',
+    comeBackButton: 'Sí, envíenme el botón',
+    comeBackByEmail: 'Para estar seguros de que es usted, le enviaremos un botón por correo. Las noticias vuelven cuando lo toque.',
     comeBackNotYou: 'Si no lo quiere, no haga nada. Nada cambia si no toca el botón.',
     preferencesLink: 'Cambiar lo que le enviamos',
   },
   preferences: {
     title: 'Lo que le enviamos',
     about: 'Solo escribimos sobre nuestra aplicación: cuándo sale, y cómo probarla antes.',
-    intro: 'Marque lo que quiere. Desmarque lo que no quiere. Luego toque "Guardar mis opciones".',
+    intro:
+      'Marque lo que quiere. Desmarque lo que no quiere. Luego toque "Guardar mis opciones". Para activar algo, antes le enviamos un botón por correo, para estar seguros de que es usted.',
     choices: {
       email: 'Un correo cuando salga la aplicación',
       sms: 'Un mensaje de texto cuando salga la aplicación',
@@ -215,7 +234,8 @@ export const linkPageWords: LinkPageWords = {
     deleteAsk: '¿Borrar sus datos?',
     deleteAskText:
       'Esto quita de nuestra lista su nombre, su número de teléfono y su correo. Las copias de seguridad de la lista los guardan hasta que esas copias se cambian por otras más nuevas. Solo guardamos un código cifrado, para no escribirle nunca por error.',
-    deleteYes: 'Sí, borrar mis datos',
+    deleteByEmail: 'Para estar seguros de que es usted, le enviaremos un botón por correo. Sus datos se borran cuando lo toque.',
+    deleteYes: 'Sí, envíenme el botón',
     deleteNo: 'No, guardarlos',
     deletedTitle: 'Sus datos se borraron',
     deleted:
@@ -239,6 +259,27 @@ export const linkPageWords: LinkPageWords = {
       `Hace menos de un día le enviamos un correo a ${email} sobre un número nuevo, y enviamos como mucho uno al día. Toque el botón de ese correo, o vuelva a intentarlo mañana. Seguimos con el número que termina en ${currentEnd}.`,
     phoneNeedsEmail:
       'Ahora mismo no le podemos enviar un correo para comprobar un número nuevo, así que no se cambió. Escríbanos a la dirección de nuestros correos.',
+    buttonSent: (email, does, hours) =>
+      `Le enviamos un botón a ${email}. Tóquelo ${does}. Sirve una sola vez, y solo durante ${hours} horas. Lo pedimos así para que nadie más pueda hacerlo con una copia de uno de nuestros correos.`,
+    buttonDoes: {
+      on: (things) => `para activar ${things}`,
+      back: 'y le volveremos a enviar noticias',
+      delete: 'para borrar sus datos',
+    },
+    buttonThings: {
+      email: 'nuestro correo cuando salga la aplicación',
+      sms: 'nuestro mensaje de texto cuando salga la aplicación',
+      beta: 'las noticias sobre la versión de prueba',
+    },
+    listed: (things) =>
+      things.length <= 1 ? (things[0] ?? '') : `${things.slice(0, -1).join(', ')} y ${things.at(-1)}`,
+    offSaved: 'Guardamos lo que desactivó.',
+    buttonNotSent:
+      'No pudimos enviarle el correo con el botón ahora, así que nada más cambió. Inténtelo otra vez en unos minutos.',
+    buttonUnreachable:
+      'Nuestros correos a esta dirección no llegan, así que no podemos enviarle el botón que esto necesita. Escríbanos a la dirección de nuestros correos.',
+    buttonLimit:
+      'Le enviamos varios de estos correos en la última hora. Toque el botón del más reciente, o inténtelo más tarde.',
     textsToNumber: 'Le enviaremos un mensaje de texto a este número cuando salga la aplicación.',
     textsLaunched: 'La aplicación ya salió, así que no queda ningún mensaje de lanzamiento por enviar.',
     noTextsToNumber:
@@ -252,6 +293,29 @@ export const linkPageWords: LinkPageWords = {
     languageLegend: 'Escríbanme en',
     languageSave: 'Guardar el idioma',
     languageSaved: 'Guardado. Le escribiremos en español.',
+  },
+  button: {
+    title: {
+      on: '¿Activar esto?',
+      back: '¿Quiere volver a recibir noticias?',
+      delete: '¿Borrar sus datos?',
+    },
+    on: (things) => `Toque el botón para activar ${things}.`,
+    back: 'Toque el botón y le enviaremos un correo cuando la aplicación esté lista. Los mensajes de texto quedan como están.',
+    delete:
+      'Esto quita su nombre, su teléfono y su correo de nuestra lista. Solo guardamos un código cifrado, para no escribirle nunca por error.',
+    yes: {
+      on: 'Sí, activarlo',
+      back: 'Sí, quiero volver a recibir noticias',
+      delete: 'Sí, borrar mis datos',
+    },
+    notYou: 'Si usted no lo pidió, no haga nada. Nada cambia.',
+    usedTitle: 'Este botón ya no sirve',
+    used: 'Ya se tocó, o sus opciones cambiaron después de enviarlo. Su propia página está al pie de cada uno de nuestros correos.',
+    expiredTitle: 'Este botón ya caducó',
+    expired: (hours) =>
+      `Sirvió durante ${hours} horas después de enviarlo. Toque el botón de abajo y le enviaremos uno nuevo.`,
+    again: 'Envíenme un botón nuevo',
   },
   phoneChange: {
     title: '¿Cambiar su número de teléfono?',

@@ -130,6 +130,7 @@ const KIND_WORDS: Record<ConsentKind, string> = {
 
 const SOURCE_WORDS: Record<ConsentSource, string> = {
   phone_change_email: 'The button in the email asking them about a new phone number',
+  emailed_button: 'A button we emailed them when they asked (to turn something on, come back, or delete)',
   suppression_import: 'A provider’s suppression list the owner imported',
   signup_form: 'The sign-up form',
   confirm_page: 'The confirmation page',

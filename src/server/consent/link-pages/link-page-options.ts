@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { preferredLanguage, type Language } from '../../../shared/languages.js';
 import type { LinkSigner } from '../../messaging/link-tokens.js';
+import type { ButtonMailer } from '../emailed-buttons.js';
 import type { LaunchMessages } from '../launch-message.js';
 import type { Subscriptions } from '../subscriptions.js';
 
@@ -23,6 +24,13 @@ export interface LinkPageOptions {
   asksPhoneByEmail?: boolean;
   /** A phone number change was asked for: the mailer looks at once. */
   onPhoneChangeAsked?: () => void;
+  /**
+   * Sends the emailed buttons (issue 54) that turn things on, bring someone back or delete; without
+   * it (no email set up) those cannot be done from the pages, and the pages say so.
+   */
+  buttons?: ButtonMailer;
+  /** Tests: the clock the buttons' hours are counted by. */
+  now?: () => Date;
 }
 
 export type TokenParams = { Params: { token: string } };
@@ -36,5 +44,13 @@ export const browserLanguage = (request: FastifyRequest): Language =>
 
 export type Handlers = Pick<
   LinkPageOptions,
-  'subscriptions' | 'links' | 'confirmationOn' | 'launch' | 'siteUrl' | 'asksPhoneByEmail' | 'onPhoneChangeAsked'
+  | 'subscriptions'
+  | 'links'
+  | 'confirmationOn'
+  | 'launch'
+  | 'siteUrl'
+  | 'asksPhoneByEmail'
+  | 'onPhoneChangeAsked'
+  | 'buttons'
+  | 'now'
 >;

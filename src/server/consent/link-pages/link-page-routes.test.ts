@@ -12,6 +12,9 @@ import { maskEmail } from '../../messaging/mask-email.js';
 import { manageUrls } from '../../messaging/link-urls.js';
 import { isSuppressed } from '../../test/suppressed.js';
 import { machineClock } from '../../test/clock.js';
+import { startSmtpSink } from '../../test/smtp-sink.js';
+import { pressEmailedButton } from '../../test/emailed-button.js';
+import { onTestFinished } from 'vitest';
 
 const KEY = 'link-pages-test-key-that-is-long-enough';
 const links = createLinkSigner(KEY);
@@ -20,12 +23,16 @@ const LONG_AGO = '2000-01-01T00:00:00.000Z';
 const words = linkPageWords.preferences;
 
 async function setUpOn(engine: StoreEngine, email: string = rosa.email) {
+  // A real SMTP server on loopback: the buttons for turning on and deleting are emailed (issue 54).
+  const mail = await startSmtpSink();
+  onTestFinished(() => mail.stop());
   const { app, db: store } = await buildTestApp({
     engine,
     database: { confirmSignups: true },
     config: {
       siteUrl: 'https://scamsavvy.example',
       messaging: {
+        email: { smtpUrl: mail.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
         secretKey: KEY,
         emailConfirmation: false,
         unconfirmedRetentionDays: 30,
@@ -35,7 +42,15 @@ async function setUpOn(engine: StoreEngine, email: string = rosa.email) {
   });
   await store.signups.add({ ...rosa, name: 'Rosa <b>Díaz</b>', email });
   const subscriber = await store.subscribers.subscriberByEmailKey(email);
-  return { app, store, id: subscriber?.id ?? '', yes: () => store.optOuts.confirmTexts([rosa.phone], 'sms_reply') };
+  return {
+    app,
+    store,
+    mail,
+    id: subscriber?.id ?? '',
+    yes: () => store.optOuts.confirmTexts([rosa.phone], 'sms_reply'),
+    /** Opens and presses the newest button emailed to this person, after `seen` earlier ones. */
+    press: (seen = 0, to: string = email) => pressEmailedButton(app, mail, to, seen),
+  };
 }
 
 /** What the store holds about this person, and the suppression list, to compare before and after. */
@@ -68,7 +83,7 @@ for (const engine of storeEngines) {
     // Issue 45: each page in the person's language; a page that names nobody in the browser's.
     describe('in the person’s language', () => {
       it('a Spanish sign-up’s pages are in Spanish, a page that names nobody is in the language the browser asks for, and deleting ends on a Spanish page', async () => {
-        const { app, store } = await setUp();
+        const { app, store, mail } = await setUp();
         await store.signups.add({ ...rosa, email: 'luz@example.com', language: 'es' });
         const id = (await store.subscribers.subscriberByEmailKey('luz@example.com'))?.id ?? '';
         const manage = links.sign('manage', id);
@@ -95,12 +110,16 @@ for (const engine of storeEngines) {
         expect((await app.inject({ url: '/preferences/not-a-token' })).body).toContain(
           `<h1>${linkPageWords.badLink.title}</h1>`,
         );
-        // Deleting: the record is gone, and the page that says so is still in their language.
-        const deleted = await app.inject({
+        // Deleting: a button is emailed, in Spanish; pressed, the record is gone, and the page that says
+        // so is still in their language.
+        const asked = await app.inject({
           method: 'POST',
           url: `/preferences/${manage}/delete`,
           ...form({ confirm: 'yes' }),
         });
+        expect(asked.headers.location).toBe(`/preferences/${manage}?button=sent&ask=delete`);
+        const { page: buttonPage, pressed: deleted } = await pressEmailedButton(app, mail, 'luz@example.com', 0);
+        expect(buttonPage.body).toContain(`<h1>${es.button.title.delete}</h1>`);
         expect(deleted.headers.location).toBe(`/preferences/${manage}?done=deleted&lang=es`);
         const done = await app.inject({ url: String(deleted.headers.location) });
         expect(done.body).toContain(`<h1>${es.preferences.deletedTitle}</h1>`);
@@ -244,8 +263,8 @@ for (const engine of storeEngines) {
         expect(page).not.toContain('<form');
       });
 
-      it('confirm, after leaving: the page asks whether to come back; only its button brings email back, texts stay off', async () => {
-        const { app, store, id } = await setUp();
+      it('confirm, after leaving: the page asks whether to come back; only the button it emails brings email back, texts stay off', async () => {
+        const { app, store, id, press } = await setUp();
         await new Subscriptions(store, hasher).leave(id, 'preferences_page');
         const url = `/confirm/${links.sign('confirm', id)}`;
         const page = (await app.inject({ method: 'GET', url })).body;
@@ -254,7 +273,12 @@ for (const engine of storeEngines) {
         expect(page).toContain(linkPageWords.confirm.comeBackButton);
         // Opening the link (a mail scanner does) changes nothing.
         expect((await store.subscribers.subscriber(id))?.leftAt).not.toBeNull();
-        expect((await app.inject({ method: 'POST', url, ...form({}) })).statusCode).toBe(303);
+        // Its button emails a fresh one (this link may be in a forwarded email; issue 54): nothing yet.
+        const asked = await app.inject({ method: 'POST', url, ...form({}) });
+        expect(asked.statusCode).toBe(303);
+        expect(asked.headers.location).toBe(`/preferences/${links.sign('manage', id)}?button=sent&ask=back`);
+        expect((await store.subscribers.subscriber(id))?.leftAt).not.toBeNull();
+        expect((await press()).pressed.statusCode).toBe(303);
         const back = await store.subscribers.subscriber(id);
         expect(back).toMatchObject({ leftAt: null, emailOptOutAt: null });
         expect(back?.smsOptOutAt).not.toBeNull();
@@ -264,8 +288,8 @@ for (const engine of storeEngines) {
         expect(done).toContain(linkPageWords.confirm.doneText(true, false));
       });
 
-      it('save: each box turns its channel on or off, each change is recorded, and the page restates the choices', async () => {
-        const { app, store, id, yes } = await setUp();
+      it('save: each box turns its channel off at once, or on by the button it emails; each change is recorded, and the page restates the choices', async () => {
+        const { app, store, id, yes, press } = await setUp();
         const url = `/preferences/${links.sign('manage', id)}`;
         const saved = await app.inject({ method: 'POST', url, ...form({ email: 'on' }) });
         expect(saved.statusCode).toBe(303);
@@ -286,14 +310,24 @@ for (const engine of storeEngines) {
         );
 
         await yes(); // the number replied YES to its joining text
-        await app.inject({ method: 'POST', url, ...form({ sms: 'on', beta: 'on' }) });
+        // Texts and beta on, email off: the "off" now, the "on"s by the button emailed for them.
+        const asked = await app.inject({ method: 'POST', url, ...form({ sms: 'on', beta: 'on' }) });
+        expect(asked.headers.location).toBe(`${url}?button=sent&ask=on-011&off=1`);
+        const askedPage = (await app.inject({ method: 'GET', url: String(asked.headers.location) })).body;
+        expect(askedPage).toContain(`<p>${words.offSaved}</p>`);
+        expect(askedPage).toContain(
+          words.buttonSent('ro•••@example.com', words.buttonDoes.on(words.listed([words.buttonThings.sms, words.buttonThings.beta])), 24),
+        );
+        expect(await store.subscribers.subscriber(id)).toMatchObject({ betaTesting: false });
+        expect((await store.subscribers.subscriber(id))?.emailOptOutAt).not.toBeNull();
+        expect((await press()).pressed.headers.location).toBe(`${url}?done=saved`);
         expect(await store.subscribers.subscriber(id)).toMatchObject({ smsOptOutAt: null, betaTesting: true });
         expect((await store.subscribers.subscriber(id))?.emailOptOutAt).not.toBeNull();
-        expect((await store.consentEvents.history(id)).slice(4).map((event) => event.kind)).toEqual([
-          'sms_confirmed',
-          'email_off',
-          'sms_on',
-          'beta_on',
+        expect((await store.consentEvents.history(id)).slice(4).map((event) => [event.kind, event.source])).toEqual([
+          ['sms_confirmed', 'sms_reply'],
+          ['email_off', 'preferences_page'],
+          ['sms_on', 'emailed_button'],
+          ['beta_on', 'emailed_button'],
         ]);
         expect((await app.inject({ method: 'GET', url: `${url}?done=saved` })).body).toContain(
           'Saved. We will send you a text message when the app launches and news about beta testing.',
@@ -341,7 +375,7 @@ for (const engine of storeEngines) {
       });
 
       it('leave: off the list, both addresses suppressed, the page says so and how to come back', async () => {
-        const { app, store, id } = await setUp();
+        const { app, store, id, press } = await setUp();
         const url = `/preferences/${links.sign('manage', id)}`;
         const left = await app.inject({ method: 'POST', url: `${url}/leave`, ...form({}) });
         expect(left.statusCode).toBe(303);
@@ -357,26 +391,32 @@ for (const engine of storeEngines) {
         expect(page).not.toContain(`>${words.leave}</button>`);
         expect(page).not.toMatch(/type="checkbox"[^>]*checked/); // no box ticked (the language stays chosen)
 
-        // Ticking a box again brings them back.
+        // Ticking a box again emails a button; pressing it brings them back.
         await app.inject({ method: 'POST', url, ...form({ email: 'on' }) });
+        expect((await store.subscribers.subscriber(id))?.leftAt).not.toBeNull();
+        await press();
         expect(await store.subscribers.subscriber(id)).toMatchObject({ leftAt: null, emailOptOutAt: null });
       });
 
-      it('delete: asks first, then deletes everything but the suppression hashes', async () => {
-        const { app, store, id } = await setUp();
+      it('delete: asks first, emails a button, and that button deletes everything but the suppression hashes', async () => {
+        const { app, store, id, press } = await setUp();
         const url = `/preferences/${links.sign('manage', id)}`;
         const asked = await app.inject({ method: 'POST', url: `${url}/delete`, ...form({}) });
         expect(asked.statusCode).toBe(200);
         expect(asked.body).toContain('<h1>Delete your details?</h1>');
         expect(asked.body).toMatch(
           new RegExp(
-            `<form action="${url}/delete" method="post"><input type="hidden" name="confirm" value="yes"/><button[^>]*>Yes, delete my details</button>`,
+            `<form action="${url}/delete" method="post"><input type="hidden" name="confirm" value="yes"/><button[^>]*>${words.deleteYes}</button>`,
           ),
         );
         expect(asked.body).toContain(`<a class="button button--secondary" href="${url}">No, keep them</a>`);
         expect(await store.subscribers.subscriber(id)).toBeDefined();
 
-        const deleted = await app.inject({ method: 'POST', url: `${url}/delete`, ...form({ confirm: 'yes' }) });
+        const asks = await app.inject({ method: 'POST', url: `${url}/delete`, ...form({ confirm: 'yes' }) });
+        expect(asks.statusCode).toBe(303);
+        expect(asks.headers.location).toBe(`${url}?button=sent&ask=delete`);
+        expect(await store.subscribers.subscriber(id)).toBeDefined();
+        const { path, pressed: deleted } = await press();
         expect(deleted.statusCode).toBe(303);
         expect(deleted.headers.location).toBe(`${url}?done=deleted`);
         expect(await store.subscribers.subscriber(id)).toBeUndefined();
@@ -402,9 +442,10 @@ for (const engine of storeEngines) {
         ] as const) {
           expect((await app.inject({ method, url: path, ...form({}) })).statusCode, `${method} ${path}`).toBe(404);
         }
-        // Pressed twice (a slow connection): still the page that says it is done.
-        const again = await app.inject({ method: 'POST', url: `${url}/delete`, ...form({ confirm: 'yes' }) });
-        expect(again.headers.location).toBe(`${url}?done=deleted`);
+        // Pressed twice (a slow connection): nothing is held for it any more.
+        const again = await app.inject({ method: 'POST', url: path, ...form({}) });
+        expect(again.statusCode).toBe(404);
+        expect(again.body).toContain('<h1>We hold no details for this link</h1>');
       });
     });
 
@@ -539,8 +580,8 @@ for (const engine of storeEngines) {
     });
 
     describe('after an unsubscribe their email provider passed on (an imported list)', () => {
-      it('the page says they asked for no email, not that it bounced; ticking the box and saving brings email back', async () => {
-        const { app, store, id } = await setUp();
+      it('the page says they asked for no email, not that it bounced; ticking the box and saving emails a button that brings email back', async () => {
+        const { app, store, id, press } = await setUp();
         const subscriber = (await store.subscribers.subscriber(id))!;
         await store.suppressions.addImported([
           {
@@ -558,6 +599,11 @@ for (const engine of storeEngines) {
         const saved = await app.inject({ method: 'POST', url, ...form({ email: 'on', sms: 'on' }) });
         expect(saved.statusCode).toBe(303);
         const subscriptions = new Subscriptions(store, hasher);
+        // Their own "no" kept by the address: only the button emailed to it lifts that.
+        expect(
+          (await subscriptions.exclusions((await store.subscribers.subscriber(id))!, ['email'])).email,
+        ).toBe('suppressed');
+        await press();
         expect(
           (await subscriptions.exclusions((await store.subscribers.subscriber(id))!, ['email'])).email,
         ).toBeUndefined();

@@ -20,6 +20,12 @@ import { shareUrl } from '../../../shared/share-content.js';
 import { LINK_PAGE_SCRIPT_PLACEHOLDER } from './link-page-layout.js';
 import { browserLanguage, type Handlers, type LinkPageOptions, type TokenParams } from './link-page-options.js';
 import { phoneChangeRoutes, unsubscribeRoutes } from './one-button-forms.js';
+import { buttonAsker, buttonLines, buttonQuery, buttonRoutes } from './emailed-button-forms.js';
+import { offsOnly, turnsOn, type ButtonAction } from '../emailed-buttons.js';
+
+type AskButton = ReturnType<typeof buttonAsker>;
+
+const CHANNELS_AND_BETA = ['email', 'sms', 'beta'] as const;
 
 /** Form fields: a box that is ticked is sent, one that is not is absent. */
 function ticked(body: unknown, name: string): boolean {
@@ -47,7 +53,11 @@ const nothingHeldPage = (language: Language) => {
 };
 
 /** /confirm/…: the confirmation email's button, behind a page. */
-async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, launch }: Handlers): Promise<void> {
+async function confirmRoutes(
+  forms: FastifyInstance,
+  { subscriptions, links, launch }: Handlers,
+  askButton: AskButton,
+): Promise<void> {
   forms.get<TokenParams>('/confirm/:token', async (request, reply) => {
     const id = links.verify('confirm', request.params.token);
     const subscriber = id ? await subscriptions.subscriber(id) : undefined;
@@ -76,13 +86,15 @@ async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, lau
     const subscriber = id ? await subscriptions.subscriber(id) : undefined;
     if (!id || !subscriber) return html(reply, badLinkPage(browserLanguage(request)), 404);
     if (subscriber.leftAt !== null || subscriber.emailOptOutAt !== null) {
-      // The "come back?" button: only the person, from their own mailbox, undoes their "no".
-      await subscriptions.comeBack(subscriber, 'confirm_page');
-    } else {
-      await subscriptions.confirm(id, 'confirm_page');
-      // The link came by email: their own earlier deletion no longer holds on the address.
-      await subscriptions.provenByEmailedLink(subscriber, 'confirm_page');
+      // Coming back undoes a "no": only a button emailed now, to the address on record, does that (this
+      // link may be in a forwarded email; issue 54). Their page says what came of asking.
+      const action: ButtonAction = { kind: 'back' };
+      const asked = await askButton(subscriber, action);
+      return reply.redirect(`${preferencesPath(links, id)}?${buttonQuery(asked, action)}`, 303);
     }
+    await subscriptions.confirm(id, 'confirm_page');
+    // The link came by email: their own earlier deletion no longer holds on the address.
+    await subscriptions.provenByEmailedLink(subscriber, 'confirm_page');
     // A launch message made before they confirmed (confirmed people only) now holds theirs.
     await launch.join((await subscriptions.subscriber(id)) ?? subscriber);
     return reply.redirect(`/confirm/${request.params.token}`, 303);
@@ -93,14 +105,10 @@ async function confirmRoutes(forms: FastifyInstance, { subscriptions, links, lau
 async function preferencesRoutes(
   forms: FastifyInstance,
   { subscriptions, links, launch, siteUrl, asksPhoneByEmail = false, onPhoneChangeAsked }: Handlers,
+  askButton: AskButton,
 ): Promise<void> {
-  /** The page for this person as things stand, by the senders' own rule (what a box says is what happens). */
-  async function page(
-    subscriber: Subscriber,
-    token: string,
-    extra: Pick<PreferencesPageProps, 'done' | 'detailsForm'> = {},
-  ): Promise<string> {
-    const asked = subscriptions.pendingPhoneChange(subscriber);
+  /** The boxes as the page shows them: what they chose, less what cannot reach them whatever they tick. */
+  async function shownBoxes(subscriber: Subscriber) {
     const preferences = preferencesOf(subscriber);
     const left = subscriber.leftAt !== null;
     // What the launch message will do for them, channel by channel: the senders' own rule.
@@ -112,6 +120,23 @@ async function preferencesRoutes(
     // Texts on in their choices, yet off by the rule: someone using the number turned them off (kept by the number).
     const smsTurnedOff = smsWhy === 'opted_out' && preferences.sms;
     const smsBlocked = smsWhy === 'stopped' || smsWhy === 'undeliverable' || smsWhy === 'suppressed' || smsTurnedOff;
+    const boxes = {
+      ...preferences,
+      email: preferences.email && !emailBlocked,
+      sms: preferences.sms && !smsBlocked,
+      beta: preferences.beta && !left,
+    };
+    return { preferences, left, emailWhy, smsWhy, emailBlocked, smsTurnedOff, boxes };
+  }
+
+  /** The page for this person as things stand, by the senders' own rule (what a box says is what happens). */
+  async function page(
+    subscriber: Subscriber,
+    token: string,
+    extra: Pick<PreferencesPageProps, 'done' | 'detailsForm' | 'buttonLines'> = {},
+  ): Promise<string> {
+    const asked = subscriptions.pendingPhoneChange(subscriber);
+    const { preferences, left, emailWhy, smsWhy, emailBlocked, smsTurnedOff, boxes } = await shownBoxes(subscriber);
     const emailReason =
       emailWhy === 'undeliverable' || emailWhy === 'suppressed'
         ? await subscriptions.blockedBy(subscriber, 'email')
@@ -136,12 +161,7 @@ async function preferencesRoutes(
     return preferencesPage({
       language: subscriber.language,
       // The boxes: what they asked for, less what cannot reach them whatever they tick here.
-      preferences: {
-        ...preferences,
-        email: preferences.email && !emailBlocked,
-        sms: preferences.sms && !smsBlocked,
-        beta: preferences.beta && !left,
-      },
+      preferences: boxes,
       // What we will really send, for the words after a save.
       willSend: {
         ...sendable,
@@ -171,7 +191,7 @@ async function preferencesRoutes(
     });
   }
 
-  forms.get<TokenParams & { Querystring: { done?: string; lang?: string } }>(
+  forms.get<TokenParams & { Querystring: { done?: string; lang?: string; button?: string; ask?: string; off?: string } }>(
     '/preferences/:token',
     async (request, reply) => {
       const id = links.verify('manage', request.params.token);
@@ -189,7 +209,11 @@ async function preferencesRoutes(
           : html(reply, nothingHeldPage(language), 404);
       }
       const said = DONE_STATES.find((state) => state === done);
-      return html(reply, await page(subscriber, request.params.token, said ? { done: said } : {}));
+      const lines = buttonLines(request.query, subscriber);
+      return html(
+        reply,
+        await page(subscriber, request.params.token, { ...(said ? { done: said } : {}), ...(lines ? { buttonLines: lines } : {}) }),
+      );
     },
   );
 
@@ -247,9 +271,33 @@ async function preferencesRoutes(
       sms: ticked(request.body, 'sms'),
       beta: ticked(request.body, 'beta'),
     };
+    const subscriber = await subscriptions.subscriber(id);
+    if (!subscriber) return html(reply, nothingHeldPage(browserLanguage(request)), 404);
+    // On now, as far as their own choices go: what they chose, unless they left, and email held by
+    // their own "no" kept by the address (which only an emailed button lifts). A block that is not
+    // theirs to lift here (a STOP, a bounce) is no "on" either way.
+    const { emailWhy } = await shownBoxes(subscriber);
+    const chosen = preferencesOf(subscriber);
+    const onNow = {
+      email: chosen.email && emailWhy !== 'suppressed' && emailWhy !== 'opted_out',
+      sms: chosen.sms,
+      beta: chosen.beta && subscriber.leftAt === null,
+    };
+    if (turnsOn(onNow, wanted)) {
+      // Turning on is the person's alone: a button emailed now to the address on record (this page's
+      // link may be in a forwarded email; issue 54). What it turns off is done at once.
+      // The record keeps what it holds for what they still want; what they unticked goes off now.
+      const offs = offsOnly(chosen, wanted);
+      if (CHANNELS_AND_BETA.some((choice) => chosen[choice] !== offs[choice]))
+        await subscriptions.updatePreferences(id, offs, 'preferences_page');
+      const offSaved = CHANNELS_AND_BETA.some((choice) => onNow[choice] && !wanted[choice]);
+      const action: ButtonAction = { kind: 'on', wanted };
+      const asked = await askButton((await subscriptions.subscriber(id)) ?? subscriber, action);
+      return reply.redirect(`/preferences/${request.params.token}?${buttonQuery(asked, action, offSaved)}`, 303);
+    }
     const updated = await subscriptions.updatePreferences(id, wanted, 'preferences_page');
     if (!updated) return html(reply, nothingHeldPage(browserLanguage(request)), 404);
-    // The link came by email: keeping a channel on proves the mailbox and undoes their own leaving.
+    // The link came by email: keeping a channel on proves the mailbox (confirms the sign-up).
     if (wanted.email || wanted.sms) await subscriptions.provenByEmailedLink(updated, 'preferences_page');
     // A launch message the owner made already holds theirs for what they now want ("Saved. We will send you…").
     if (wanted.email || wanted.sms) await launch.join((await subscriptions.subscriber(id)) ?? updated);
@@ -286,11 +334,12 @@ async function preferencesRoutes(
       if (!subscriber) return html(reply, nothingHeldPage(browserLanguage(request)), 404);
       return html(reply, deleteQuestionPage({ path, language: subscriber.language }));
     }
-    // Already gone (the button pressed twice) ends on the same page: what they asked for is done.
-    await subscriptions.remove(id, 'preferences_page');
-    // The page that says so is in their language, which the record no longer holds.
-    const language = subscriber?.language ?? browserLanguage(request);
-    return reply.redirect(`${path}?done=deleted${language === 'en' ? '' : `&lang=${language}`}`, 303);
+    if (!subscriber) return html(reply, nothingHeldPage(browserLanguage(request)), 404);
+    // Deleting is the person's alone: a button emailed now to the address on record does it (this
+    // page's link may be in a forwarded email; issue 54).
+    const action: ButtonAction = { kind: 'delete' };
+    const asked = await askButton(subscriber, action);
+    return reply.redirect(`${path}?${buttonQuery(asked, action)}`, 303);
   });
 }
 
@@ -309,8 +358,10 @@ export const linkPageRoutes: FastifyPluginAsync<LinkPageOptions> = async (app, o
   // 415 to a form post).
   await app.register(async (forms) => {
     await forms.register(formBody, { bodyLimit: 8 * 1024 });
-    await confirmRoutes(forms, options);
-    await preferencesRoutes(forms, options);
+    const askButton = buttonAsker(options, options.now);
+    await confirmRoutes(forms, options, askButton);
+    await preferencesRoutes(forms, options, askButton);
+    await buttonRoutes(forms, options, askButton);
     await phoneChangeRoutes(forms, options);
   });
   await app.register(async (oneClick) => unsubscribeRoutes(oneClick, options));

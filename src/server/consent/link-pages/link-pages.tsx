@@ -64,6 +64,7 @@ export function confirmPage({
         <h1>{confirm.comeBackTitle}</h1>
         <p>{state === 'left' ? confirm.leftText : confirm.emailOffText}</p>
         <p>{confirm.comeBackText}</p>
+        <p>{confirm.comeBackByEmail}</p>
         <form method="post">
           <Button label={confirm.comeBackButton} />
         </form>
@@ -155,6 +156,59 @@ export function phoneChangeGonePage(language: Language): string {
       <h1>{phoneChange.goneTitle}</h1>
       <p>{phoneChange.gone}</p>
       <LinkLine href={LANGUAGE_HOMES[language]} label={home} />
+    </>,
+    language,
+  );
+}
+
+/** The page an emailed button opens (issue 54): what pressing does, and the one button. */
+export function buttonPage({
+  action,
+  does,
+  yes,
+  language,
+}: {
+  action: 'on' | 'back' | 'delete';
+  does: string;
+  yes: string;
+  language: Language;
+}): string {
+  const { button } = linkPageWordsIn[language];
+  return renderPage(
+    button.title[action],
+    <>
+      <h1>{button.title[action]}</h1>
+      <p>{does}</p>
+      {/* No action: the form posts back to the very link that was opened. */}
+      <form method="post">
+        <Button label={yes} />
+      </form>
+      <p>{button.notYou}</p>
+    </>,
+    language,
+  );
+}
+
+/** An emailed button older than it works for: a new one is one press away, to the same address. */
+export function buttonExpiredPage({
+  hours,
+  againPath,
+  language,
+}: {
+  hours: number;
+  /** Where the new one is asked for: this button's own path, and /again. */
+  againPath: string;
+  language: Language;
+}): string {
+  const { button } = linkPageWordsIn[language];
+  return renderPage(
+    button.expiredTitle,
+    <>
+      <h1>{button.expiredTitle}</h1>
+      <p>{button.expired(hours)}</p>
+      <form method="post" action={againPath}>
+        <Button label={button.again} />
+      </form>
     </>,
     language,
   );

@@ -39,6 +39,8 @@ export interface PreferencesPageProps {
     | 'namePhoneAskedToday';
   /** A new number asked about by email (decision 041): its last digits, while the request waits. */
   askedPhoneEnd?: string;
+  /** What asking for an emailed button came to (issue 54), said at the top in these lines. */
+  buttonLines?: string[];
   /** The details form sent back with problems: what they typed, and what is wrong with it. */
   detailsForm?: { name: string; phone: string; errors: { name?: string; phone?: string } };
   /** The number texted STOP: only START from it brings texts back, whatever is ticked here. */
@@ -155,6 +157,7 @@ export function preferencesPage({
   detailsForm,
   shareUrl,
   askedPhoneEnd,
+  buttonLines,
   language,
 }: PreferencesPageProps): string {
   const words = linkPageWordsIn[language];
@@ -190,7 +193,14 @@ export function preferencesPage({
           askedPhoneEnd={askedPhoneEnd}
         />
       )}
-      {notConfirmed && !done && (
+      {buttonLines && (
+        <div className="status" role="status">
+          {buttonLines.map((line) => (
+            <p key={line}>{line}</p>
+          ))}
+        </div>
+      )}
+      {notConfirmed && !done && !buttonLines && (
         <div className="status" role="status">
           <p>{text.notConfirmed}</p>
         </div>
@@ -296,6 +306,7 @@ export function deleteQuestionPage({ path, language }: { path: string; language:
     <>
       <h1>{text.deleteAsk}</h1>
       <p>{text.deleteAskText}</p>
+      <p>{text.deleteByEmail}</p>
       <div className="actions">
         <form method="post" action={`${path}/delete`}>
           <input type="hidden" name="confirm" value="yes" />

@@ -108,6 +108,17 @@ async function confirmationFor(email: string) {
   };
 }
 
+/** The newest button emailed to this address (issue 54): turning on, coming back and deleting go by one. */
+async function emailedButtonFor(email: string) {
+  const found = await sink.waitFor(
+    (received) => received.envelope.to.includes(email) && (received.parsed.text ?? '').includes('/button/'),
+    15_000,
+  );
+  const url = (found.parsed.text ?? '').match(new RegExp(`${server.url}/button/\\S+`))?.[0];
+  if (!url) throw new Error(`No button in the email:\n${found.parsed.text}`);
+  return { mail: found, url };
+}
+
 async function preferencesState(page: Page, url: string) {
   await page.goto(url);
   return {
@@ -174,6 +185,14 @@ test('a visitor signs up, confirms from a real email, turns texts off, deletes t
 
   await page.getByRole('button', { name: 'Delete my details' }).click();
   await expectNoViolations(page, 'delete question');
+  // Deleting goes by a button emailed to them at that moment (issue 54): the page says so.
+  await page.getByRole('button', { name: 'Yes, email me the button' }).click();
+  await expect(page.getByRole('status')).toContainText('We have emailed');
+  expect(await exported(email)).toHaveLength(1);
+  const button = await emailedButtonFor(email);
+  expect(button.mail.parsed.subject).toBe('Delete your details from ScamSavvy?');
+  await page.goto(button.url);
+  await expectNoViolations(page, 'the emailed delete button');
   await page.getByRole('button', { name: 'Yes, delete my details' }).click();
   await expect(page.getByRole('main')).toContainText(/deleted/i);
   await expectNoViolations(page, 'deleted');
@@ -185,8 +204,8 @@ test('a visitor signs up, confirms from a real email, turns texts off, deletes t
   const oneClick = await fetch(confirm.replace('/confirm/', '/unsubscribe/'), { method: 'POST' });
   expect(oneClick.status).toBe(404);
   expect(await exported(email)).toEqual([]);
-  // No later email was sent to them.
-  expect(sink.messages().filter((received) => received.envelope.to.includes(email))).toHaveLength(1);
+  // No later email was sent to them: the confirmation, and the button they asked for.
+  expect(sink.messages().filter((received) => received.envelope.to.includes(email))).toHaveLength(2);
 });
 
 test('a mail scanner that opens every link in the email changes nothing', async ({ page }) => {
@@ -565,6 +584,11 @@ test('coming back after leaving: ticking boxes and saving says what will really 
   await page.getByRole('checkbox', { name: /email/i }).check();
   await page.getByRole('checkbox', { name: /text/i }).check();
   await page.getByRole('button', { name: 'Save my choices' }).click();
+  // Coming back goes by a button emailed to them (issue 54): nothing is on until it is pressed.
+  await expect(page.getByRole('status')).toContainText('We have emailed');
+  expect((await exported(email))[0]?.leftAt).not.toBeNull();
+  await page.goto((await emailedButtonFor(email)).url);
+  await page.getByRole('button', { name: 'Yes, turn it on' }).click();
   // Texts wait for the number's YES to its joining text (decision 041): the page says so, and no more.
   await expect(page.getByRole('status')).toHaveText('Saved. We will send you an email when the app launches.');
   await expect(page.getByText('Reply YES to that text to get a text when the app launches.')).toBeVisible();

@@ -10,6 +10,8 @@ import { rosa } from '../test/people.js';
 import { storeEngines, type StoreEngine } from '../test/store-engines.js';
 import { linkPageWords } from '../messaging/message-words.js';
 import { createLinkSigner } from '../messaging/link-tokens.js';
+import { startSmtpSink } from '../test/smtp-sink.js';
+import { pressEmailedButton } from '../test/emailed-button.js';
 
 const KEY = 'emailed-link-test-key-that-is-long-enough';
 const links = createLinkSigner(KEY);
@@ -21,12 +23,21 @@ const form = (fields: Record<string, string>) => ({
 
 /** A site with confirmation on, Rosa signed up (and so asked to confirm), and the launch broadcast's rule at hand. */
 async function world(engine: StoreEngine) {
+  // A real SMTP server on loopback: turning something on is done by a button emailed to the person (issue 54).
+  const mail = await startSmtpSink();
+  onTestFinished(() => mail.stop());
   const { app, db: store } = await buildTestApp({
     engine,
     database: { confirmSignups: true },
     config: {
       siteUrl: 'https://scamsavvy.example',
-      messaging: { secretKey: KEY, emailConfirmation: true, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
+      messaging: {
+        email: { smtpUrl: mail.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
+        secretKey: KEY,
+        emailConfirmation: true,
+        unconfirmedRetentionDays: 30,
+        confirmationReminderDays: 7,
+      },
     },
   });
   await store.signups.add({ ...rosa });
@@ -59,7 +70,8 @@ async function world(engine: StoreEngine) {
   const page = async (query = '') => (await app.inject({ method: 'GET', url: `${url}${query}` })).body;
   const save = (fields: Record<string, string>) => app.inject({ method: 'POST', url, ...form(fields) });
   onTestFinished(() => app.close());
-  return { app, store, id, launch, page, save, broadcasts };
+  const press = () => pressEmailedButton(app, mail, rosa.email);
+  return { app, store, id, launch, page, save, press, broadcasts };
 }
 
 for (const engine of storeEngines) {
@@ -84,11 +96,14 @@ for (const engine of storeEngines) {
     });
 
     it('coming back after leaving: both channels on again, said truly, no STOP claimed; the launch reaches them', async () => {
-      const { app, store, id, launch, page, save } = await world(engine);
+      const { app, store, id, launch, page, save, press } = await world(engine);
       await app.inject({ method: 'POST', url: `/preferences/${links.sign('manage', id)}/leave`, ...form({}) });
       expect(await launch()).toEqual({ email: 'left', sms: 'left' });
 
+      // Ticking the boxes emails a button (issue 54); pressing it is what brings them back.
       await save({ email: 'on', sms: 'on' });
+      expect(await launch()).toEqual({ email: 'left', sms: 'left' });
+      expect((await press()).pressed.headers.location).toMatch(/\?done=saved$/);
       const saved = await page('?done=saved');
       expect(saved).toContain(
         'Saved. We will send you an email when the app launches and a text message when the app launches.',
@@ -114,20 +129,22 @@ for (const engine of storeEngines) {
         },
         'email_bounced',
       );
-      await save({ email: 'on', sms: 'on', beta: 'on' });
+      await save({ email: 'on', sms: 'on' });
       expect((await store.subscribers.subscriber(id))?.confirmedAt).not.toBeNull();
       const saved = await page('?done=saved');
       expect(saved).toContain('Saved. We will not send you anything.');
       expect(saved).toContain(words.smsStopped);
       expect(saved).toContain(words.emailUnreachable);
       expect(await launch()).toEqual({ email: 'undeliverable', sms: 'stopped' });
+      // Beta news is something new to turn on: that needs a button emailed, and the mailbox bounced.
+      const beta = await save({ email: 'on', sms: 'on', beta: 'on' });
+      expect(await page(String(beta.headers.location).replace(/^[^?]*/, ''))).toContain(words.buttonUnreachable);
+      expect((await store.subscribers.subscriber(id))?.betaTesting).toBe(false);
 
       // START from the phone lifts the STOP: then the page and the broadcast agree on the text.
       await broadcasts.subscriptions.startTexts(subscriber.phone);
-      await save({ email: 'on', sms: 'on', beta: 'on' });
-      expect(await page('?done=saved')).toContain(
-        'Saved. We will send you a text message when the app launches and news about beta testing.',
-      );
+      await save({ email: 'on', sms: 'on' });
+      expect(await page('?done=saved')).toContain('Saved. We will send you a text message when the app launches.');
       expect(await launch()).toEqual({ email: 'undeliverable', sms: 'sent' });
     });
 

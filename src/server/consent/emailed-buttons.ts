@@ -93,7 +93,8 @@ export function buttonWords(
   if (action.kind !== 'on')
     return { does: words.button[action.kind], pageDoes: words.preferences.buttonDoes[action.kind], yes };
   const named = CHOICES.filter((choice) => action.wanted[choice]);
-  const record = preferencesOf(subscriber);
+  // Someone who left has nothing on, whatever their record keeps for their return.
+  const record = subscriber.leftAt === null ? preferencesOf(subscriber) : { email: false, sms: false, beta: false };
   const newlyOn = named.filter((choice) => !record[choice]);
   const things = words.preferences.listed(
     (newlyOn.length > 0 ? newlyOn : named).map((choice) => words.preferences.buttonThings[choice]),

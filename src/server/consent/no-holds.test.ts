@@ -13,6 +13,7 @@ import { SITE } from '../test/site.js';
 import { machineClock } from '../test/clock.js';
 import { linkPageWords } from '../messaging/message-words.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
+import { buttonPaths, pressEmailedButton } from '../test/emailed-button.js';
 
 const SECRET_KEY = 'test-secret-key-that-is-long-enough-123';
 const DAY_MS = 86_400_000;
@@ -64,6 +65,12 @@ async function world(engine: StoreEngine, { confirm = true }: { confirm?: boolea
       payload: new URLSearchParams(fields).toString(),
     });
   const mailsTo = (email: string) => mail.messages().filter((each) => each.envelope.to.includes(email));
+  /** Saves choices on the person's own page that turn something on, then presses the button that emails (issue 54). */
+  const turnOn = async (email: string, fields: Record<string, string>) => {
+    const seen = buttonPaths(mail, email).length;
+    expect((await post(app, await page(email), fields)).statusCode).toBe(303);
+    expect((await pressEmailedButton(app, mail, email, seen)).pressed.statusCode).toBe(303);
+  };
   /** The never-confirmed sweep, as if its days had passed. */
   const sweep = () => db.confirmations.deleteUnconfirmed(new Date(machineClock.ms() + DAY_MS));
   /** The confirmation mailer has had this address's request: sent or dropped, none waits. */
@@ -87,6 +94,7 @@ async function world(engine: StoreEngine, { confirm = true }: { confirm?: boolea
     page,
     post,
     mailsTo,
+    turnOn,
     sweep,
     emailHandled,
     textsHandled,
@@ -113,8 +121,8 @@ for (const engine of storeEngines)
       await w.emailHandled('ana@example.com');
       expect(w.mailsTo('ana@example.com')).toHaveLength(2);
       expect(await w.subscriptions.exclusion((await w.person('ana@example.com'))!, 'email')).toBe('opted_out');
-      // Ana herself, on her own page, asks for email again: what the page then says is what the rule does.
-      expect((await w.post(w.app, await w.page('ana@example.com'), { email: 'on', sms: 'on' })).statusCode).toBe(303);
+      // Ana herself, on her own page, asks for email again, and presses the button that emails her.
+      await w.turnOn('ana@example.com', { email: 'on', sms: 'on' });
       expect(await w.subscriptions.exclusion((await w.person('ana@example.com'))!, 'email')).toBeUndefined();
     });
 
@@ -135,8 +143,8 @@ for (const engine of storeEngines)
       const his = await w.app.inject({ url: await w.page('stranger@example.com') });
       expect(his.body).toContain(linkPageWords.preferences.smsTurnedOff);
       expect(his.body).not.toMatch(/name="sms" value="on" checked/);
-      // Turned on again by the person herself: the number's "no" lifts.
-      expect((await w.post(w.app, await w.page('bea@example.com'), { email: 'on', sms: 'on' })).statusCode).toBe(303);
+      // Turned on again by the person herself (the button emailed to her): the number's "no" lifts.
+      await w.turnOn('bea@example.com', { email: 'on', sms: 'on' });
       expect(await w.subscriptions.exclusion(stranger, 'sms')).toBeUndefined();
     });
 

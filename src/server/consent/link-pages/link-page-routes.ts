@@ -276,11 +276,12 @@ async function preferencesRoutes(
     // On now, as far as their own choices go: what they chose, unless they left, and email held by
     // their own "no" kept by the address (which only an emailed button lifts). A block that is not
     // theirs to lift here (a STOP, a bounce) is no "on" either way.
-    const { emailWhy } = await shownBoxes(subscriber);
+    const { emailWhy, smsWhy } = await shownBoxes(subscriber);
     const chosen = preferencesOf(subscriber);
     const onNow = {
       email: chosen.email && emailWhy !== 'suppressed' && emailWhy !== 'opted_out',
-      sms: chosen.sms,
+      // After a STOP only START from the phone brings texts back, whatever is ticked here.
+      sms: chosen.sms || smsWhy === 'stopped',
       beta: chosen.beta && subscriber.leftAt === null,
     };
     if (turnsOn(onNow, wanted)) {

@@ -41,7 +41,9 @@ export function actionOf(code: string | undefined): ButtonAction | undefined {
 /** The choices a button changes, as they stand: it works only while they are as they were when it was sent. */
 function standing(subscriber: Subscriber): string {
   const { leftAt, emailOptOutAt, smsOptOutAt, betaTesting, confirmedAt, email, phone } = subscriber;
-  return [leftAt, emailOptOutAt, smsOptOutAt, betaTesting, confirmedAt, email, phone].map((v) => String(v ?? '')).join('\0');
+  return [leftAt, emailOptOutAt, smsOptOutAt, betaTesting, confirmedAt, email, phone]
+    .map((v) => String(v ?? ''))
+    .join('\0');
 }
 
 const bound = (code: string, sentAt: string, subscriber: Subscriber) => `${code}\0${sentAt}\0${standing(subscriber)}`;

@@ -9,6 +9,7 @@ import { storeEngines, suiteName, type StoreEngine } from '../test/store-engines
 import { startSmtpSink } from '../test/smtp-sink.js';
 import { buttonPaths, pressEmailedButton } from '../test/emailed-button.js';
 import { rosa } from '../test/people.js';
+import { machineClock } from '../test/clock.js';
 import { createLinkSigner } from '../messaging/link-tokens.js';
 import { linkPageWords } from '../messaging/message-words.js';
 import { BUTTON_HOURS, buttonPath } from './emailed-buttons.js';
@@ -81,14 +82,18 @@ for (const engine of storeEngines)
       expect(shown).toContain(
         words.buttonSent(
           'ro•••@example.com',
-          words.buttonDoes.on(words.listed([words.buttonThings.email, words.buttonThings.sms, words.buttonThings.beta])),
+          words.buttonDoes.on(
+            words.listed([words.buttonThings.email, words.buttonThings.sms, words.buttonThings.beta]),
+          ),
           BUTTON_HOURS,
         ),
       );
       expect(shown).not.toContain(rosa.email);
       // The one-click unsubscribe link still does its one thing, and opens nothing else.
       expect((await post(forwarded.unsubscribe)).statusCode).toBe(200);
-      expect((await app.inject({ url: forwarded.unsubscribe.replace('/unsubscribe/', '/preferences/') })).statusCode).toBe(404);
+      expect(
+        (await app.inject({ url: forwarded.unsubscribe.replace('/unsubscribe/', '/preferences/') })).statusCode,
+      ).toBe(404);
     });
 
     it('her button works once: pressed, she is back; pressed again, or after any later change, it does nothing', async () => {
@@ -112,7 +117,7 @@ for (const engine of storeEngines)
     });
 
     it('a button cannot be made to do something else, or for someone else', async () => {
-      const { app, db, mail, person, forwarded, post } = await world(engine);
+      const { db, mail, person, forwarded, post } = await world(engine);
       await post(`${forwarded.page}/leave`);
       await post(forwarded.page, { email: 'on' });
       const path = buttonPaths(mail, rosa.email)[0]!;
@@ -141,7 +146,12 @@ for (const engine of storeEngines)
       const { app, mail, person, forwarded, post } = await world(engine);
       await post(`${forwarded.page}/leave`);
       // As the server signs one, sent a day and an hour ago.
-      const old = buttonPath(links, (await person())!, { kind: 'back' }, new Date(Date.now() - (BUTTON_HOURS + 1) * HOUR_MS));
+      const old = buttonPath(
+        links,
+        (await person())!,
+        { kind: 'back' },
+        new Date(machineClock.ms() - (BUTTON_HOURS + 1) * HOUR_MS),
+      );
       const opened = await app.inject({ url: old });
       expect(opened.statusCode).toBe(410);
       expect(opened.body).toContain(`<h1>${linkPageWords.button.expiredTitle}</h1>`);

@@ -82,7 +82,10 @@ export function renderComeBackEmail(
  * (issue 54). `does` says what pressing does; `buttonLabel` is the button's words.
  */
 export function renderButtonEmail(
-  input: Pick<ConfirmationEmailInput, 'language' | 'preferencesUrl' | 'unsubscribeUrl' | 'siteUrl' | 'postalAddress'> & {
+  input: Pick<
+    ConfirmationEmailInput,
+    'language' | 'preferencesUrl' | 'unsubscribeUrl' | 'siteUrl' | 'postalAddress'
+  > & {
     action: 'on' | 'back' | 'delete';
     buttonUrl: string;
     does: string;

@@ -195,7 +195,6 @@ export const broadcastWords = {
   signature: `The ${product} team`,
 };
 
-
 export type MessageWords = typeof messageWords;
 export type BroadcastWords = typeof broadcastWords;
 

@@ -175,7 +175,8 @@ export const linkPageWords: LinkPageWords = {
     comeBackText:
       'Si quiere un correo nuestro cuando la aplicación esté lista, toque el botón. Los mensajes de texto siguen apagados: los puede encender desde su propia página.',
     comeBackButton: 'Sí, envíenme el botón',
-    comeBackByEmail: 'Para estar seguros de que es usted, le enviaremos un botón por correo. Las noticias vuelven cuando lo toque.',
+    comeBackByEmail:
+      'Para estar seguros de que es usted, le enviaremos un botón por correo. Las noticias vuelven cuando lo toque.',
     comeBackNotYou: 'Si no lo quiere, no haga nada. Nada cambia si no toca el botón.',
     preferencesLink: 'Cambiar lo que le enviamos',
   },
@@ -234,7 +235,8 @@ export const linkPageWords: LinkPageWords = {
     deleteAsk: '¿Borrar sus datos?',
     deleteAskText:
       'Esto quita de nuestra lista su nombre, su número de teléfono y su correo. Las copias de seguridad de la lista los guardan hasta que esas copias se cambian por otras más nuevas. Solo guardamos un código cifrado, para no escribirle nunca por error.',
-    deleteByEmail: 'Para estar seguros de que es usted, le enviaremos un botón por correo. Sus datos se borran cuando lo toque.',
+    deleteByEmail:
+      'Para estar seguros de que es usted, le enviaremos un botón por correo. Sus datos se borran cuando lo toque.',
     deleteYes: 'Sí, envíenme el botón',
     deleteNo: 'No, guardarlos',
     deletedTitle: 'Sus datos se borraron',

@@ -8,7 +8,9 @@ export function buttonPaths(mail: SmtpSink, to: string): string[] {
   return mail
     .messages()
     .filter((each) => each.envelope.to.includes(to))
-    .flatMap((each) => [...(each.parsed.text ?? '').matchAll(/^https?:\/\/[^/\s]+(\/button\/\S+)$/gm)].map((m) => m[1]!));
+    .flatMap((each) =>
+      [...(each.parsed.text ?? '').matchAll(/^https?:\/\/[^/\s]+(\/button\/\S+)$/gm)].map((m) => m[1]!),
+    );
 }
 
 /** The newest button emailed to `to` once more than `seen` have come. */

@@ -111,8 +111,7 @@ export async function buttonRoutes(
   forms.get<ButtonRoute>(url, async (request, reply) => {
     const { answer, subscriber, check } = await read(request, reply);
     if (answer) return answer;
-    if (!check.ok && check.why === 'expired')
-      return expiredPage(reply, request.params, subscriber);
+    if (!check.ok && check.why === 'expired') return expiredPage(reply, request.params, subscriber);
     if (!check.ok) return usedPage(reply, subscriber);
     const words = buttonWords(check.action, subscriber);
     return html(
@@ -124,8 +123,7 @@ export async function buttonRoutes(
   forms.post<ButtonRoute>(url, async (request, reply) => {
     const { answer, subscriber, check } = await read(request, reply);
     if (answer) return answer;
-    if (!check.ok && check.why === 'expired')
-      return expiredPage(reply, request.params, subscriber);
+    if (!check.ok && check.why === 'expired') return expiredPage(reply, request.params, subscriber);
     if (!check.ok) return usedPage(reply, subscriber);
     const page = preferencesPath(links, subscriber.id);
     const { action } = check;
@@ -137,7 +135,8 @@ export async function buttonRoutes(
     if (action.kind === 'back') {
       await subscriptions.comeBack(subscriber, 'emailed_button');
     } else {
-      const updated = (await subscriptions.updatePreferences(subscriber.id, action.wanted, 'emailed_button')) ?? subscriber;
+      const updated =
+        (await subscriptions.updatePreferences(subscriber.id, action.wanted, 'emailed_button')) ?? subscriber;
       // Pressed from their own mailbox: their email is confirmed, and their own leaving or deletion lifted.
       if (action.wanted.email || action.wanted.sms) await subscriptions.provenByEmailedLink(updated, 'emailed_button');
     }

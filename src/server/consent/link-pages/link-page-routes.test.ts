@@ -316,7 +316,11 @@ for (const engine of storeEngines) {
         const askedPage = (await app.inject({ method: 'GET', url: String(asked.headers.location) })).body;
         expect(askedPage).toContain(`<p>${words.offSaved}</p>`);
         expect(askedPage).toContain(
-          words.buttonSent('ro•••@example.com', words.buttonDoes.on(words.listed([words.buttonThings.sms, words.buttonThings.beta])), 24),
+          words.buttonSent(
+            'ro•••@example.com',
+            words.buttonDoes.on(words.listed([words.buttonThings.sms, words.buttonThings.beta])),
+            24,
+          ),
         );
         expect(await store.subscribers.subscriber(id)).toMatchObject({ betaTesting: false });
         expect((await store.subscribers.subscriber(id))?.emailOptOutAt).not.toBeNull();
@@ -600,9 +604,9 @@ for (const engine of storeEngines) {
         expect(saved.statusCode).toBe(303);
         const subscriptions = new Subscriptions(store, hasher);
         // Their own "no" kept by the address: only the button emailed to it lifts that.
-        expect(
-          (await subscriptions.exclusions((await store.subscribers.subscriber(id))!, ['email'])).email,
-        ).toBe('suppressed');
+        expect((await subscriptions.exclusions((await store.subscribers.subscriber(id))!, ['email'])).email).toBe(
+          'suppressed',
+        );
         await press();
         expect(
           (await subscriptions.exclusions((await store.subscribers.subscriber(id))!, ['email'])).email,

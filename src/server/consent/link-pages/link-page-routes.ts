@@ -191,31 +191,33 @@ async function preferencesRoutes(
     });
   }
 
-  forms.get<TokenParams & { Querystring: { done?: string; lang?: string; button?: string; ask?: string; off?: string } }>(
-    '/preferences/:token',
-    async (request, reply) => {
-      const id = links.verify('manage', request.params.token);
-      if (!id) return html(reply, badLinkPage(browserLanguage(request)), 404);
-      const subscriber = await subscriptions.subscriber(id);
-      const { done } = request.query;
-      if (!subscriber) {
-        // Just deleted, by this page's own button: say it is done. Otherwise the link names nobody: 404.
-        // In the language they had (the deletion's redirect says it), else the browser's.
-        const said = request.query.lang;
-        const language = isLanguage(said) ? said : browserLanguage(request);
-        const words = linkPageWordsIn[language].preferences;
-        return done === 'deleted'
-          ? html(reply, noticePage(words.deletedTitle, words.deleted, language))
-          : html(reply, nothingHeldPage(language), 404);
-      }
-      const said = DONE_STATES.find((state) => state === done);
-      const lines = buttonLines(request.query, subscriber);
-      return html(
-        reply,
-        await page(subscriber, request.params.token, { ...(said ? { done: said } : {}), ...(lines ? { buttonLines: lines } : {}) }),
-      );
-    },
-  );
+  forms.get<
+    TokenParams & { Querystring: { done?: string; lang?: string; button?: string; ask?: string; off?: string } }
+  >('/preferences/:token', async (request, reply) => {
+    const id = links.verify('manage', request.params.token);
+    if (!id) return html(reply, badLinkPage(browserLanguage(request)), 404);
+    const subscriber = await subscriptions.subscriber(id);
+    const { done } = request.query;
+    if (!subscriber) {
+      // Just deleted, by this page's own button: say it is done. Otherwise the link names nobody: 404.
+      // In the language they had (the deletion's redirect says it), else the browser's.
+      const said = request.query.lang;
+      const language = isLanguage(said) ? said : browserLanguage(request);
+      const words = linkPageWordsIn[language].preferences;
+      return done === 'deleted'
+        ? html(reply, noticePage(words.deletedTitle, words.deleted, language))
+        : html(reply, nothingHeldPage(language), 404);
+    }
+    const said = DONE_STATES.find((state) => state === done);
+    const lines = buttonLines(request.query, subscriber);
+    return html(
+      reply,
+      await page(subscriber, request.params.token, {
+        ...(said ? { done: said } : {}),
+        ...(lines ? { buttonLines: lines } : {}),
+      }),
+    );
+  });
 
   // Their name and phone number (decision 031): checked by the sign-up form's own rules; a problem
   // shows the page again with what they typed and what is wrong, and changes nothing.

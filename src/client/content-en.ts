@@ -297,7 +297,7 @@ export const privacyNotice = {
       heading: 'To leave, or to ask a question',
       paragraphs: [
         // {{BACKUP_DAYS}}: the page writes in how long backups are kept (BACKUP_KEEP × BACKUP_EVERY_HOURS).
-        'Every email has a link to your own page. There you can turn emails or texts off, leave the list, or delete your details at once. You can also reply STOP to any text, or write to us at the address below: we will delete your details within 30 days. Safety copies of the list (backups) keep them until those copies are replaced by newer ones, at most {{BACKUP_DAYS}} days later.',
+        'Every email has a link to your own page. There you can turn emails or texts off, leave the list, or delete your details: to be sure it is you, we email you a button, and pressing it deletes them at once. You can also reply STOP to any text, or write to us at the address below: we will delete your details within 30 days. Safety copies of the list (backups) keep them until those copies are replaced by newer ones, at most {{BACKUP_DAYS}} days later.',
         'If you leave or delete your details, we keep only a scrambled code of your email and phone, so we never write to you again by mistake. Someone else typing your email or number into this page does not undo that: only you can, with the button in the one email we then send you, or by texting START.',
       ],
     },

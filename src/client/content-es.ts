@@ -244,7 +244,7 @@ export const privacyNotice: typeof En.privacyNotice = {
     {
       heading: 'Para salir de la lista, o para preguntarnos algo',
       paragraphs: [
-        'Cada correo trae un enlace a su propia página. Allí puede apagar los correos o los mensajes, salir de la lista o borrar sus datos al momento. También puede responder ALTO a cualquier mensaje, o escribirnos a la dirección de abajo: borraremos sus datos antes de 30 días. Las copias de seguridad de la lista los guardan hasta que esas copias se cambian por otras más nuevas, como mucho {{BACKUP_DAYS}} días después.',
+        'Cada correo trae un enlace a su propia página. Allí puede apagar los correos o los mensajes, salir de la lista o borrar sus datos: para estar seguros de que es usted, le enviamos un botón por correo, y al tocarlo se borran al momento. También puede responder ALTO a cualquier mensaje, o escribirnos a la dirección de abajo: borraremos sus datos antes de 30 días. Las copias de seguridad de la lista los guardan hasta que esas copias se cambian por otras más nuevas, como mucho {{BACKUP_DAYS}} días después.',
         'Si sale de la lista o borra sus datos, solo guardamos un código cifrado de su correo y su teléfono, para no volver a escribirle por error. Si otra persona escribe su correo o su número en esta página, eso no cambia nada: solo usted puede cambiarlo, con el botón del único correo que le enviamos entonces, o enviando START por mensaje.',
       ],
     },

@@ -1,5 +1,5 @@
 // Part of `npm run screenshots`: the confirmation email and the pages its links open, and the email
-// a repeat sign-up with another phone number sends with its page, at phone and desktop widths, for
+// a repeat sign-up with another phone number sends with its page, the emailed button and its page, at phone and desktop widths, for
 // docs/messaging.md. The emails arrive through a real SMTP server on loopback.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,6 +58,23 @@ try {
     await page.getByRole('button', { name: 'Save my choices' }).click();
     await page.getByRole('status').waitFor();
     await shot('preferences-saved');
+    // Ticking texts again: turning on goes by a button emailed at that moment (issue 54, decision 050).
+    const buttonsBefore = sink.messages().filter((received) => /\/button\//.test(received.parsed.text ?? '')).length;
+    await page.getByRole('checkbox', { name: /text/i }).check();
+    await page.getByRole('button', { name: 'Save my choices' }).click();
+    await page.getByRole('status').waitFor();
+    await shot('preferences-button-sent');
+    await sink.waitFor(
+      () => sink.messages().filter((received) => /\/button\//.test(received.parsed.text ?? '')).length > buttonsBefore,
+    );
+    const buttonMail = sink.messages().filter((received) => /\/button\//.test(received.parsed.text ?? '')).at(-1)!;
+    const buttonEmailFile = path.join(tmpdir(), 'scamsavvy-button-email.html');
+    writeFileSync(buttonEmailFile, typeof buttonMail.parsed.html === 'string' ? buttonMail.parsed.html : '');
+    await page.goto(`file://${buttonEmailFile}`);
+    await shot('button-email');
+    await page.goto((buttonMail.parsed.text ?? '').match(new RegExp(`${base}/button/\\S+`))?.[0] ?? '');
+    await shot('button-page');
+    await page.goto(link('preferences'));
     // A new number typed on their own page: asked about by email first (decision 041).
     await page.getByLabel('New mobile phone number').fill('+1 555 987 0199');
     await page.getByRole('button', { name: 'Save my details' }).click();
@@ -69,7 +86,7 @@ try {
     await shot('phone-change-page');
     await page.close();
     console.log(
-      `docs/screenshots/{confirmation-email,confirm-page,preferences-saved,preferences-phone-asked,phone-change-email,phone-change-page}-${name}.png`,
+      `docs/screenshots/{confirmation-email,confirm-page,preferences-saved,preferences-button-sent,button-email,button-page,preferences-phone-asked,phone-change-email,phone-change-page}-${name}.png`,
     );
   }
 } finally {

@@ -64,7 +64,13 @@ export function renderComeBackEmail(
       { paragraph: words.intro },
       { paragraph: words.because[input.because] },
       { paragraph: words.ask, text: words.askText },
-      { button: { url: input.confirmUrl, label: words.button } },
+      {
+        button: {
+          url: input.confirmUrl,
+          label: words.button,
+          ...(input.buttonHours ? { shown: buttonShown(input.confirmUrl) } : {}),
+        },
+      },
       ...(input.buttonHours ? [{ paragraph: messageWordsIn[input.language].button.works(input.buttonHours) }] : []),
       ...(input.because === 'deleted'
         ? [{ paragraph: words.deleteOn(input.deleteOn), text: words.deleteOnText(input.deleteOn) }]
@@ -102,8 +108,7 @@ export function renderButtonEmail(
     body: [
       { paragraph: words.intro },
       { paragraph: input.does },
-      { paragraph: words.press, text: words.pressText },
-      { button: { url: input.buttonUrl, label: input.buttonLabel } },
+      { button: { url: input.buttonUrl, label: input.buttonLabel, shown: buttonShown(input.buttonUrl) } },
       { paragraph: words.works(input.hours) },
       { paragraph: words.notYou },
     ],
@@ -111,6 +116,11 @@ export function renderButtonEmail(
     footer: personalFooter(input),
   });
   return { subject, text, html };
+}
+
+/** Where an emailed button goes, as shown under it: the site and /button (its code and time are noise to a reader). */
+function buttonShown(url: string): string {
+  return shownAddress(`${new URL(url).origin}/button`);
 }
 
 /** The one reminder: the same button, the day the details go, and that no other reminder follows. */

@@ -94,8 +94,6 @@ export const messageWords = {
       delete: 'Do you want your details deleted?',
     },
     intro: `Someone, we hope you, asked for this on your own page on the ${product} website.`,
-    press: 'Press the button to do it.',
-    pressText: 'Open the link below to do it.',
     works: (hours: number) => `The button works once, and only for ${hours} hours.`,
     notYou: 'If it was not you, do nothing. Nothing changes unless you press the button.',
   },

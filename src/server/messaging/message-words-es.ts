@@ -74,8 +74,6 @@ export const messageWords: MessageWords = {
       delete: '¿Quiere que borremos sus datos?',
     },
     intro: `Alguien, esperamos que usted, lo pidió en su propia página de ${product}.`,
-    press: 'Toque el botón para hacerlo.',
-    pressText: 'Abra el enlace de abajo para hacerlo.',
     works: (hours) => `El botón sirve una sola vez, y solo durante ${hours} horas.`,
     notYou: 'Si no fue usted, no haga nada. Nada cambia si no toca el botón.',
   },

@@ -67,7 +67,10 @@ try {
     await sink.waitFor(
       () => sink.messages().filter((received) => /\/button\//.test(received.parsed.text ?? '')).length > buttonsBefore,
     );
-    const buttonMail = sink.messages().filter((received) => /\/button\//.test(received.parsed.text ?? '')).at(-1)!;
+    const buttonMail = sink
+      .messages()
+      .filter((received) => /\/button\//.test(received.parsed.text ?? ''))
+      .at(-1)!;
     const buttonEmailFile = path.join(tmpdir(), 'scamsavvy-button-email.html');
     writeFileSync(buttonEmailFile, typeof buttonMail.parsed.html === 'string' ? buttonMail.parsed.html : '');
     await page.goto(`file://${buttonEmailFile}`);

@@ -8,6 +8,7 @@ import { buildTestApp } from '../test/build-test-app.js';
 import { messageWords } from '../messaging/message-words.js';
 import { SITE } from '../test/site.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
+import { TEXT_HOURS_WORDS } from './send-gate.js';
 
 const SHARED = '+15551110001';
 const ALONE = '+15551110002';
@@ -37,7 +38,7 @@ for (const engine of storeEngines)
       expect(await store.outbox.skippedReasons(broadcast.id)).toEqual([
         {
           channel: 'sms',
-          reason: 'not sent: this number gets this text once, through another sign-up that gave it',
+          reason: TEXT_HOURS_WORDS.sameNumber,
           count: 2,
         },
         { channel: 'sms', reason: 'not sent: the number is in GB, which SMS_COUNTRIES does not name', count: 1 },
@@ -50,6 +51,51 @@ for (const engine of storeEngines)
       const page = await app.inject({ url: '/owner/broadcasts/launch', headers: { cookie } });
       expect(page.body).toContain('Not sent, and why');
       expect(page.body).toContain('not sent: the number is in GB, which SMS_COUNTRIES does not name');
+    });
+
+    it('"2 texts max" and "never send twice": a second launch broadcast sends nobody the launch again, by email or text; the beta one still goes once', async () => {
+      const base = await setup(engine.name, { texts: true });
+      const { store } = base;
+      for (const [email, phone] of [
+        ['a@example.com', SHARED],
+        ['b@example.com', SHARED],
+        ['d@example.com', ALONE],
+      ] as const) {
+        await store.signups.add({ name: 'Rosa Díaz', phone, email, betaTesting: true, consentVersion: '2026-11-23' });
+        await store.subscribers.confirm((await store.subscribers.subscriberByEmailKey(email))!.id);
+      }
+      await store.optOuts.confirmTexts([SHARED, ALONE], 'sms_reply');
+      const launchTexts = () => base.twilio!.sent().filter((text) => text.body !== messageWords.sms.joining.reply);
+      const emailsTo = (email: string) => base.sink.countsByAddress().get(email) ?? 0;
+
+      const { broadcast: first } = await base.broadcasts.create({ name: 'launch', template: 'launch' });
+      await base.send(first);
+      expect(
+        launchTexts()
+          .map((text) => text.to)
+          .sort(),
+      ).toEqual([SHARED, ALONE].sort());
+      expect(['a', 'b', 'd'].map((name) => emailsTo(`${name}@example.com`))).toEqual([1, 1, 1]);
+
+      // The owner makes the launch again: every message of it is skipped, and says why.
+      const { broadcast: again } = await base.broadcasts.create({ name: 'launch-again', template: 'launch' });
+      await base.send(again);
+      expect(launchTexts()).toHaveLength(2);
+      expect(['a', 'b', 'd'].map((name) => emailsTo(`${name}@example.com`))).toEqual([1, 1, 1]);
+      expect(await store.outbox.skippedReasons(again.id)).toEqual(
+        expect.arrayContaining([
+          { channel: 'email', reason: TEXT_HOURS_WORDS.emailedBefore, count: 3 },
+          { channel: 'sms', reason: TEXT_HOURS_WORDS.sameNumber, count: 3 },
+        ]),
+      );
+
+      // The beta news is another kind: it goes once to each, so a number has two texts at most.
+      const { broadcast: beta } = await base.broadcasts.create({ name: 'beta', template: 'beta' });
+      await base.send(beta);
+      const perNumber = new Map<string, number>();
+      for (const text of launchTexts()) perNumber.set(text.to, (perNumber.get(text.to) ?? 0) + 1);
+      expect(Object.fromEntries(perNumber)).toEqual({ [SHARED]: 2, [ALONE]: 2 });
+      expect(['a', 'b', 'd'].map((name) => emailsTo(`${name}@example.com`))).toEqual([2, 2, 2]);
     });
 
     it('with SMS_COUNTRIES=US,GB texts the number in the United Kingdom too', async () => {

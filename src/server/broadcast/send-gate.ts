@@ -1,8 +1,10 @@
 // The one gate a broadcast's messages pass just before they leave (issue 54): the person is still on
 // record and the one contact rule lets this channel's message reach them now (a STOP, an unsubscribe
-// or a "no" kept by their address since the broadcast was made wins); and a text goes only to a number
-// that can take texts, in a country SMS_COUNTRIES names, once per number per broadcast however many
-// sign-ups typed it, in daytime where the person is, and within a state's 24-hour cap (decision 045).
+// or a "no" kept by their address since the broadcast was made wins); each person gets each kind of
+// message (launch, beta) once, ever, however many broadcasts of it the owner makes; and a text goes
+// only to a number that can take texts, in a country SMS_COUNTRIES names, once per number and kind
+// however many sign-ups typed it ("2 texts max"), in daytime where the person is, and within a
+// state's 24-hour cap (decision 045).
 import type { ClaimedMessage, Outcome } from '../db/outbox-rows.js';
 import type { OutboxRepository } from '../db/outbox-repository.js';
 import type { Recipient } from '../db/broadcast-recipients-repository.js';
@@ -19,7 +21,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const TEXT_HOURS_WORDS = {
   never: 'not sent: its number may be in time zones that share no hour of daytime, so no hour is right for it',
   abroad: (country: string) => `not sent: the number is in ${country}, which SMS_COUNTRIES does not name`,
-  sameNumber: 'not sent: this number gets this text once, through another sign-up that gave it',
+  sameNumber:
+    'not sent: this number gets this text once, ever ("2 texts max"): it went, or is going, to this number already (through another sign-up, or an earlier broadcast)',
+  emailedBefore: 'not sent: this person had this email already, from an earlier broadcast (each is sent once, ever)',
 } as const;
 
 /**
@@ -31,16 +35,17 @@ export const TEXT_HOURS_WORDS = {
 async function textsNotYet(
   timing: TextTiming,
   outbox: Pick<OutboxRepository, 'textsSentTo' | 'numbersGiven'>,
-  broadcastId: number,
+  sameKind: number[],
   going: { message: ClaimedMessage; person: Recipient }[],
 ): Promise<Map<number, Outcome>> {
   const held = new Map<number, Outcome>();
   const now = new Date();
   const batch = new Set(going.map(({ message }) => message.id));
-  // The numbers this broadcast's text went to (or is going to) through another sign-up.
+  // The numbers this kind of text went to (or is going to) through another message: this broadcast's
+  // to another sign-up, or an earlier broadcast's of the same template.
   const given = new Set(
     await outbox.numbersGiven(
-      broadcastId,
+      sameKind,
       going.flatMap(({ person }) => storedForms(timing.numberTiming(person.phone).facts.e164)),
       [...batch],
     ),
@@ -94,6 +99,20 @@ export async function gate(
 ): Promise<{ going: { message: ClaimedMessage; person: Recipient }[]; outcomes: Outcome[] }> {
   const { store, subscriptions } = options;
   const people = await store.broadcastRecipients.recipients(claimed.map((message) => message.signupId));
+  // The broadcasts of this one's kind (its template): each kind reaches each person once, ever.
+  const sameKind = (await store.broadcasts.list())
+    .filter((each) => each.template === broadcast.template)
+    .map((each) => each.id);
+  const earlier = sameKind.filter((id) => id !== broadcast.id);
+  const emailedBefore =
+    channel === 'email'
+      ? new Set(
+          await store.outbox.peopleEmailed(
+            earlier,
+            claimed.map((message) => message.signupId),
+          ),
+        )
+      : new Set<string>();
   const suppressed = await subscriptions.suppressionsFor([...people.values()], [channel]);
   const outcomes: Outcome[] = [];
   const going: { message: ClaimedMessage; person: Recipient }[] = [];
@@ -112,11 +131,13 @@ export async function gate(
       subscriptions.textProof,
     );
     if (why) outcomes.push({ id: message.id, result: 'skipped', error: EXCLUSION_WORDS[why] });
+    else if (emailedBefore.has(person.id))
+      outcomes.push({ id: message.id, result: 'skipped', error: TEXT_HOURS_WORDS.emailedBefore });
     else going.push({ message, person });
   }
   if (channel !== 'sms' || !options.textTiming) return { going, outcomes };
   // A text goes only while it may reach its person: the rest wait in the queue, untried.
-  const held = await textsNotYet(options.textTiming, store.outbox, broadcast.id, going);
+  const held = await textsNotYet(options.textTiming, store.outbox, sameKind, going);
   outcomes.push(...held.values());
   return { going: going.filter(({ message }) => !held.has(message.id)), outcomes };
 }

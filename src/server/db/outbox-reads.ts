@@ -84,22 +84,40 @@ export class OutboxReads {
   }
 
   /**
-   * Which of these numbers (as stored) this broadcast's text went to, or is going to, through a
-   * sign-up other than the messages `excluding`: one text per number per broadcast (issue 54).
+   * Which of these numbers (as stored) a text of these broadcasts (this one and the earlier ones with
+   * its template) went to, or is going to, through a message other than those `excluding`: each
+   * number gets the launch text once and the beta text once, ever ("2 texts max", issue 54).
    */
-  async numbersGiven(broadcastId: number, forms: string[], excluding: number[]): Promise<string[]> {
-    if (forms.length === 0) return [];
+  async numbersGiven(broadcastIds: number[], forms: string[], excluding: number[]): Promise<string[]> {
+    if (forms.length === 0 || broadcastIds.length === 0) return [];
     const rows = await this.context.db
       .selectFrom('broadcast_messages')
       .innerJoin('signups', 'signups.id', 'broadcast_messages.signup_id')
       .select('signups.phone')
-      .where('broadcast_messages.broadcast_id', '=', broadcastId)
+      .where('broadcast_messages.broadcast_id', 'in', broadcastIds)
       .where('broadcast_messages.channel', '=', 'sms')
       .where('broadcast_messages.state', 'in', ['sending', 'sent', 'unknown'])
       .where('signups.phone', 'in', [...new Set(forms)])
       .$if(excluding.length > 0, (query) => query.where('broadcast_messages.id', 'not in', excluding))
       .execute();
     return rows.map((row) => row.phone);
+  }
+
+  /**
+   * Which of these people an email of these broadcasts (the earlier ones with this one's template)
+   * went to, or is going to: each person gets the launch email once, ever (issue 54).
+   */
+  async peopleEmailed(broadcastIds: number[], signupIds: string[]): Promise<string[]> {
+    if (signupIds.length === 0 || broadcastIds.length === 0) return [];
+    const rows = await this.context.db
+      .selectFrom('broadcast_messages')
+      .select('signup_id')
+      .where('broadcast_id', 'in', broadcastIds)
+      .where('signup_id', 'in', [...new Set(signupIds)])
+      .where('channel', '=', 'email')
+      .where('state', 'in', ['sending', 'sent', 'unknown'])
+      .execute();
+    return rows.map((row) => row.signup_id);
   }
 
   /** Texts held until they may reach the person, and when the first of them may go. */

@@ -2,6 +2,7 @@
 // second against the real production server on SQLite (and PostgreSQL when given), beside a bare
 // Node http server in the same run, with every acknowledged sign-up counted in the store after.
 // `--during-backup [--megabytes M]` measures the same load while db:backup runs, and after: bench/backup.ts.
+// `--confirmations [--rate N]` measures how soon each confirmation email leaves: bench/confirmation-latency.ts.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
@@ -11,6 +12,18 @@ import { freshPostgres, freshSqlite, median } from './bench-databases.js';
 import { startProductionServer, stop, waitForServer } from './server-process.js';
 import { openDatabase } from '../src/server/db/open-database.js';
 import type { DatabaseConfig } from '../src/server/config.js';
+
+// How soon the confirmation email leaves while sign-ups keep coming: bench/confirmation-latency.ts.
+if (process.argv.includes('--confirmations')) {
+  const latency = spawnSync(
+    process.execPath,
+    [...process.execArgv, 'bench/confirmation-latency.ts', ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+    },
+  );
+  process.exit(latency.status ?? 1);
+}
 
 if (process.argv.includes('--during-backup')) {
   const args = process.argv.slice(2).filter((arg) => arg !== '--during-backup');

@@ -100,9 +100,7 @@ export async function gate(
   const { store, subscriptions } = options;
   const people = await store.broadcastRecipients.recipients(claimed.map((message) => message.signupId));
   // The broadcasts of this one's kind (its template): each kind reaches each person once, ever.
-  const sameKind = (await store.broadcasts.list())
-    .filter((each) => each.template === broadcast.template)
-    .map((each) => each.id);
+  const sameKind = await store.broadcasts.idsWithTemplate(broadcast.template);
   const earlier = sameKind.filter((id) => id !== broadcast.id);
   const emailedBefore =
     channel === 'email'

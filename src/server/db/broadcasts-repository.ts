@@ -113,6 +113,12 @@ export class BroadcastsRepository {
     return rows.map((row) => this.broadcastFrom(row));
   }
 
+  /** The ids of the broadcasts made with this template (the gate's "each kind once, ever"). */
+  async idsWithTemplate(template: string): Promise<number[]> {
+    const rows = await this.context.db.selectFrom('broadcasts').select('id').where('template', '=', template).execute();
+    return rows.map((row) => Number(row.id));
+  }
+
   async state(broadcastId: number): Promise<BroadcastState | undefined> {
     const row = await this.context.db
       .selectFrom('broadcasts')

@@ -497,7 +497,9 @@ describe('a database from the release before, with a send failed by its old rule
     const report = await send((await store.broadcasts.get('launch'))!);
     expect(report.ended).toBe('finished');
     expect(countsFor(sink, people)).toEqual(people.map(() => 1));
-    expect(sink.received()).toHaveLength(ours);
+    // Rosa had the launch email already, from the release's own launch broadcast: each kind of message
+    // goes to each person once, ever (issue 54).
+    expect(sink.received()).toHaveLength(ours - 1);
   });
 });
 

@@ -73,7 +73,7 @@ export type BroadcastStores = SubscriptionsStore &
   Partial<MessageLogStore> & {
     messageHealth?: Pick<MessageHealthRepository, 'health'> | undefined;
     /** For `retry` to reach a person whose suppression the owner lifted after their message bounced. */
-    sentMessages?: MessageLogStore['sentMessages'] & Pick<SentMessagesRepository, 'reportedGone'>;
+    sentMessages?: MessageLogStore['sentMessages'] & Pick<SentMessagesRepository, 'reportedGone' | 'addressesSent'>;
     /** A restore that could not read what it replaced holds every send and resume until settled (decision 041). */
     restoreMarks: Pick<RestoreMarksRepository, 'unsettled' | 'settle'>;
   };
@@ -106,6 +106,7 @@ export class Broadcasts {
       broadcastRecipients,
       messageHealth,
       restoreMarks,
+      sentMessages,
     }: BroadcastStores,
     { subscriptions, links, log }: BroadcastMessaging,
   ) {
@@ -117,6 +118,7 @@ export class Broadcasts {
       outboxRefusals,
       broadcastRecipients,
       restoreMarks,
+      ...(sentMessages ? { sentMessages } : {}),
     };
     this.log = log;
     this.messageHealth = messageHealth;

@@ -6,7 +6,7 @@
 // however many sign-ups typed it ("2 texts max"), in daytime where the person is, and within a
 // state's 24-hour cap (decision 045).
 import type { ClaimedMessage, Outcome } from '../db/outbox-rows.js';
-import type { OutboxRepository } from '../db/outbox-repository.js';
+import type { BroadcastDb } from '../db/open-database.js';
 import type { Recipient } from '../db/broadcast-recipients-repository.js';
 import type { TextTiming } from '../messaging/text-hours.js';
 import type { Broadcast } from '../db/broadcasts-repository.js';
@@ -34,21 +34,31 @@ export const TEXT_HOURS_WORDS = {
  */
 async function textsNotYet(
   timing: TextTiming,
-  outbox: Pick<OutboxRepository, 'textsSentTo' | 'numbersGiven'>,
-  sameKind: number[],
+  store: Pick<BroadcastDb, 'outbox' | 'sentMessages'>,
+  phoneHashes: (e164: string) => string[],
+  broadcastId: number,
+  earlier: number[],
   going: { message: ClaimedMessage; person: Recipient }[],
 ): Promise<Map<number, Outcome>> {
+  const { outbox } = store;
   const held = new Map<number, Outcome>();
   const now = new Date();
   const batch = new Set(going.map(({ message }) => message.id));
-  // The numbers this kind of text went to (or is going to) through another message: this broadcast's
-  // to another sign-up, or an earlier broadcast's of the same template.
+  // The numbers this broadcast's text went to (or is going to) through another sign-up.
   const given = new Set(
     await outbox.numbersGiven(
-      sameKind,
+      broadcastId,
       going.flatMap(({ person }) => storedForms(timing.numberTiming(person.phone).facts.e164)),
       [...batch],
     ),
+  );
+  // The numbers an earlier broadcast of this kind texted (by the number it went to then, kept hashed
+  // in the message log): this kind of text reaches each number once, ever.
+  const hashesOf = new Map(
+    going.map(({ person }) => [person.id, phoneHashes(timing.numberTiming(person.phone).facts.e164)]),
+  );
+  const textedBefore = new Set(
+    (await store.sentMessages?.addressesSent(earlier, 'sms', [...hashesOf.values()].flat())) ?? [],
   );
   for (const { message, person } of going) {
     const number = timing.numberTiming(person.phone);
@@ -63,7 +73,10 @@ async function textsNotYet(
       continue;
     }
     const forms = storedForms(number.facts.e164);
-    if (forms.some((form) => given.has(form))) {
+    if (
+      forms.some((form) => given.has(form)) ||
+      (hashesOf.get(person.id) ?? []).some((hash) => textedBefore.has(hash))
+    ) {
       held.set(id, { id, result: 'skipped', error: TEXT_HOURS_WORDS.sameNumber });
       continue;
     }
@@ -135,7 +148,14 @@ export async function gate(
   }
   if (channel !== 'sms' || !options.textTiming) return { going, outcomes };
   // A text goes only while it may reach its person: the rest wait in the queue, untried.
-  const held = await textsNotYet(options.textTiming, store.outbox, sameKind, going);
+  const held = await textsNotYet(
+    options.textTiming,
+    store,
+    (e164) => subscriptions.phoneHashes(e164),
+    broadcast.id,
+    earlier,
+    going,
+  );
   outcomes.push(...held.values());
   return { going: going.filter(({ message }) => !held.has(message.id)), outcomes };
 }

@@ -36,6 +36,11 @@ export interface ConfirmationMailerOptions {
   logger: FastifyBaseLogger;
   /** How many to claim at a time. */
   batchSize?: number;
+  /**
+   * How many of a batch go at once (the mail transport's pool holds 3 connections): a launch-day
+   * rush of sign-ups is answered within a second or so, not one email after another.
+   */
+  concurrency?: number;
   /** How long a claim holds before another sender may take it (a sender that died mid-send). */
   leaseMs?: number;
   /** The first retry's delay; each later one doubles, up to `maxRetryMs`, with jitter. */
@@ -68,6 +73,7 @@ export class ConfirmationMailer {
   constructor(options: ConfirmationMailerOptions) {
     this.options = {
       batchSize: 20,
+      concurrency: 3,
       leaseMs: 5 * 60_000,
       retryBaseMs: 30_000,
       maxRetryMs: 60 * 60_000,
@@ -97,18 +103,20 @@ export class ConfirmationMailer {
     return `${number(sent)} sent, ${number(retrying)} to try again, ${number(failed)} failed, ${number(dropped)} dropped`;
   }
 
-  /** Claims one batch of due confirmations and sends them one after another. */
+  /** Claims one batch of due confirmations and sends them, `concurrency` at a time. */
   async runOnce(): Promise<MailerRun> {
-    const { confirmations, batchSize, leaseMs } = this.options;
+    const { confirmations, batchSize, leaseMs, concurrency } = this.options;
     const jobs = await confirmations.claimConfirmations(batchSize, leaseMs);
     const run: MailerRun = { sent: 0, retrying: 0, failed: 0, dropped: 0 };
-    for (const [index, job] of jobs.entries()) {
+    for (let start = 0; start < jobs.length; start += concurrency) {
       if (this.signal?.aborted) break; // the lease hands what is left to the next start
-      const outcome = await this.sendOne(job);
-      run[outcome === 'waiting' ? 'retrying' : outcome] += 1;
-      if (outcome === 'retrying' || outcome === 'waiting') {
+      const wave = jobs.slice(start, start + concurrency);
+      const outcomes = await Promise.all(wave.map((job) => this.sendOne(job)));
+      for (const outcome of outcomes) run[outcome === 'waiting' ? 'retrying' : outcome] += 1;
+      const outcome = outcomes.includes('waiting') ? 'waiting' : outcomes.includes('retrying') ? 'retrying' : undefined;
+      if (outcome) {
         // The mail server is away or refuses us: the rest of the batch waits for the same retry, untried.
-        for (const rest of jobs.slice(index + 1)) {
+        for (const rest of jobs.slice(start + concurrency)) {
           if (outcome === 'waiting')
             await confirmations.confirmationFailed(rest.id, 'waiting for the mail server', this.ourRetryAt(), {
               countAttempt: false,

@@ -123,7 +123,10 @@ export type BroadcastDb = Pick<
   | 'outboxRefusals'
   | 'broadcastRecipients'
   | 'restoreMarks'
->;
+> & {
+  /** The message log, for the gate's "each kind of text to each number once, ever". */
+  sentMessages?: Pick<Db['sentMessages'], 'addressesSent'>;
+};
 
 export interface OpenDatabaseOptions extends Partial<SignupWriterOptions> {
   /** Create or update the schema (the server and db:migrate do; export and stats only read). */

@@ -84,17 +84,16 @@ export class OutboxReads {
   }
 
   /**
-   * Which of these numbers (as stored) a text of these broadcasts (this one and the earlier ones with
-   * its template) went to, or is going to, through a message other than those `excluding`: each
-   * number gets the launch text once and the beta text once, ever ("2 texts max", issue 54).
+   * Which of these numbers (as stored) this broadcast's text went to, or is going to, through a
+   * sign-up other than the messages `excluding`: one text per number per broadcast (issue 54).
    */
-  async numbersGiven(broadcastIds: number[], forms: string[], excluding: number[]): Promise<string[]> {
-    if (forms.length === 0 || broadcastIds.length === 0) return [];
+  async numbersGiven(broadcastId: number, forms: string[], excluding: number[]): Promise<string[]> {
+    if (forms.length === 0) return [];
     const rows = await this.context.db
       .selectFrom('broadcast_messages')
       .innerJoin('signups', 'signups.id', 'broadcast_messages.signup_id')
       .select('signups.phone')
-      .where('broadcast_messages.broadcast_id', 'in', broadcastIds)
+      .where('broadcast_messages.broadcast_id', '=', broadcastId)
       .where('broadcast_messages.channel', '=', 'sms')
       .where('broadcast_messages.state', 'in', ['sending', 'sent', 'unknown'])
       .where('signups.phone', 'in', [...new Set(forms)])

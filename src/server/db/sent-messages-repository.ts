@@ -175,6 +175,24 @@ export class SentMessagesRepository {
   }
 
   /** The messages sent to a person, newest first (their history, and tests). */
+  /**
+   * Which of these address hashes a message of these broadcasts on this channel went to (sending, or
+   * anything after it but a refusal): the address it went to then, whatever the record holds now.
+   */
+  async addressesSent(broadcastIds: number[], channel: Channel, hashes: string[]): Promise<string[]> {
+    if (broadcastIds.length === 0 || hashes.length === 0) return [];
+    const rows = await this.context.db
+      .selectFrom('sent_messages')
+      .select('address_hash')
+      .distinct()
+      .where('broadcast_id', 'in', broadcastIds)
+      .where('channel', '=', channel)
+      .where('address_hash', 'in', [...new Set(hashes)])
+      .where('state', '!=', 'failed')
+      .execute();
+    return rows.flatMap((row) => (row.address_hash === null ? [] : [row.address_hash]));
+  }
+
   async messagesTo(signupId: string): Promise<SentMessage[]> {
     const rows = await this.context.db
       .selectFrom('sent_messages')

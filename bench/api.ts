@@ -3,6 +3,7 @@
 // Node http server in the same run, with every acknowledged sign-up counted in the store after.
 // `--during-backup [--megabytes M]` measures the same load while db:backup runs, and after: bench/backup.ts.
 // `--confirmations [--rate N]` measures how soon each confirmation email leaves: bench/confirmation-latency.ts.
+// `--timing [--pairs N]` compares the answer to a new sign-up with a repeat's: bench/signup-timing.ts.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
@@ -12,6 +13,18 @@ import { freshPostgres, freshSqlite, median } from './bench-databases.js';
 import { startProductionServer, stop, waitForServer } from './server-process.js';
 import { openDatabase } from '../src/server/db/open-database.js';
 import type { DatabaseConfig } from '../src/server/config.js';
+
+// Whether a repeat sign-up is answered in the time a new one is: bench/signup-timing.ts.
+if (process.argv.includes('--timing')) {
+  const timing = spawnSync(
+    process.execPath,
+    [...process.execArgv, 'bench/signup-timing.ts', ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+    },
+  );
+  process.exit(timing.status ?? 1);
+}
 
 // How soon the confirmation email leaves while sign-ups keep coming: bench/confirmation-latency.ts.
 if (process.argv.includes('--confirmations')) {

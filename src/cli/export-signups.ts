@@ -2,12 +2,19 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { exportFormats, exportSignups, type ExportFormat } from '../server/signups/signup-export.js';
 import { fileProblem, openStoreForCli, ownerPath, parseSince, readFlags, runCli } from './cli-support.js';
+import { loadConfig } from '../server/config.js';
+import { createMessagingCore } from '../server/consent/create-messaging.js';
+import { launchStanding } from '../server/consent/launch-standing.js';
 
 const usage = `Usage: sudo scamsavvy signups:export --format csv|json [--since DATE] [--beta-only] [--out FILE]
 
 Writes sign-ups, one record per person, with where they came from: id, name, phone, email,
 betaTesting, timestamp, lastSeenAt, signupCount, utmSource, utmMedium, utmCampaign, utmTerm,
-utmContent, referrer, landingPath, button, consentVersion. Reads the database DATABASE_URL names.
+utmContent, referrer, landingPath, button, consentVersion, confirmedAt, emailOptOutAt, smsOptOutAt,
+smsConfirmedAt, leftAt, referralCode, referredBy, language, and last launchEmail and launchText:
+"yes" when the launch message will reach them that way, else why not (left, opted_out, stopped,
+suppressed, undeliverable, not_confirmed, texts_not_confirmed), by the rule the senders use (blank
+without SECRET_KEY). Reads the database DATABASE_URL names.
   --format csv|json   CSV (RFC 4180, header row, safe to open in a spreadsheet) or a JSON array
   --since DATE        only sign-ups first made on or after DATE (2026-11-01, or a full ISO time)
   --beta-only         only people who asked to beta test
@@ -38,10 +45,16 @@ async function main(argv: string[]): Promise<number> {
 
   const file = values.out ? ownerPath(values.out) : undefined;
   const { store } = await openStoreForCli();
+  // Where each stands for the launch, by the senders' own rule (it needs SECRET_KEY to read the "no"s kept by address).
+  const { messaging } = loadConfig();
+  const standing = messaging?.secretKey
+    ? launchStanding(createMessagingCore(messaging, store).subscriptions, store.broadcastRecipients)
+    : undefined;
+  if (!standing) process.stderr.write('launchEmail and launchText are blank: SECRET_KEY is not set.\n');
   try {
     // The file is opened before a row is read: a path that cannot be written is said at once.
     const out = file ? await openForWriting(file) : process.stdout;
-    const count = await exportSignups(store.signups, format, out, filter);
+    const count = await exportSignups(store.signups, format, out, filter, standing);
     if (file) {
       await new Promise<void>((resolve, reject) =>
         out.end((error?: Error | null) => (error ? reject(fileProblem(error, file, 'write')) : resolve())),

@@ -3,7 +3,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../db/open-database.js';
-import { exportChunks, type ExportFormat } from '../signups/signup-export.js';
+import { exportChunks, type ExportFormat, type StandingReader } from '../signups/signup-export.js';
 import { ownerWords } from './owner-words.js';
 import { ownerOf, requireOwner } from './require-owner.js';
 
@@ -11,9 +11,14 @@ export interface ExportRouteOptions {
   signups: Db['signups'];
   owners: Db['owners'];
   siteUrl: string;
+  /** Where each person stands for the launch (consent/launch-standing.ts); unset without SECRET_KEY. */
+  standing?: StandingReader | undefined;
 }
 
-export const exportRoutes: FastifyPluginAsync<ExportRouteOptions> = async (app, { signups, owners, siteUrl }) => {
+export const exportRoutes: FastifyPluginAsync<ExportRouteOptions> = async (
+  app,
+  { signups, owners, siteUrl, standing },
+) => {
   // Data (a file) rather than a page: refused with 401 instead of a redirect to sign-in.
   const data = { preHandler: requireOwner({ owners, siteUrl, refuse: '401' }) };
 
@@ -29,7 +34,7 @@ export const exportRoutes: FastifyPluginAsync<ExportRouteOptions> = async (app, 
       });
       // Streamed as the store reads it, in batches: a million rows never sit in memory, and a
       // cancelled download stops the read.
-      const body = Readable.from(exportChunks(signups, format));
+      const body = Readable.from(exportChunks(signups, format, {}, standing));
       body.on('error', (error) => request.log.error({ err: error }, 'export failed part-way'));
       const day = new Date().toISOString().slice(0, 10);
       return reply

@@ -15,6 +15,7 @@ import { broadcastRoutes } from './broadcast-routes.js';
 import { readyRoutes } from './ready-routes.js';
 import type { ReadyCheck } from '../ready/ready-check.js';
 import { exportRoutes } from './export-routes.js';
+import { launchStanding } from '../consent/launch-standing.js';
 import { SIGN_IN_PATH } from './owner-auth.js';
 import { signInRoutes } from './owner-sign-in-routes.js';
 import { suppressionRoutes } from './suppressions-routes.js';
@@ -99,7 +100,15 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
     subscriptions: options.subscriptions,
     siteUrl,
   });
-  await app.register(exportRoutes, { signups: db.signups, owners, siteUrl });
+  await app.register(exportRoutes, {
+    signups: db.signups,
+    owners,
+    siteUrl,
+    // Where each person stands for the launch, by the senders' own rule (it reads the "no"s kept by address).
+    standing: options.subscriptions.canSuppress
+      ? launchStanding(options.subscriptions, db.broadcastRecipients)
+      : undefined,
+  });
   await app.register(auditRoutes, { owners, siteUrl });
   if (db.smsReplies) await app.register(repliesRoutes, { owners, replies: db.smsReplies, siteUrl });
   await app.register(suppressionRoutes, {

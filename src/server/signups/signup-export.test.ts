@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
 import { tempDatabaseFile } from '../test/temp-database.js';
-import { exportColumns, exportSignups } from './signup-export.js';
+import { exportColumns, exportSignups, standingColumns } from './signup-export.js';
 import type { SignupFilter } from '../db/signups-repository.js';
 import { openDatabase, type Db } from '../db/open-database.js';
 import { testClock } from '../test/clock.js';
@@ -44,8 +44,9 @@ describe('exportSignups', () => {
     const { count, text } = await exported(store, 'json');
     expect(count).toBe(2);
     const parsed = JSON.parse(text) as Record<string, unknown>[];
-    expect(parsed).toEqual(records);
-    expect(Object.keys(parsed[0] ?? {})).toEqual([...exportColumns]);
+    // Every stored field, then where each stands for the launch (blank here: no standing reader given).
+    expect(parsed).toEqual(records.map((record) => ({ ...record, launchEmail: null, launchText: null })));
+    expect(Object.keys(parsed[0] ?? {})).toEqual([...exportColumns, ...standingColumns]);
     await store.close();
   });
 
@@ -69,7 +70,7 @@ describe('exportSignups', () => {
       { name: 'Ann\u00e9e 🌻\nSecond line'.replace('\n', ' ') },
     );
     const { text } = await exported(store, 'csv');
-    expect(text.split('\r\n')[0]).toBe(exportColumns.join(','));
+    expect(text.split('\r\n')[0]).toBe([...exportColumns, ...standingColumns].join(','));
     expect(text.endsWith('\r\n')).toBe(true);
     const rows = parse(text, { columns: true }) as Record<string, string>[];
     expect(rows.map((row) => row.name)).toEqual(['Li "Lee", Wei', 'Année 🌻 Second line']);

@@ -36,6 +36,19 @@ export const exportColumns = [
   'language',
 ] as const satisfies readonly (keyof SignupRecord)[];
 
+/**
+ * Last, beside each record: whether the launch message will reach the person, per channel, by the
+ * contact rule the senders use ("yes", or why not: consent/launch-standing.ts). Blank when it cannot
+ * be read (no SECRET_KEY: then nothing can be sent at all).
+ */
+export const standingColumns = ['launchEmail', 'launchText'] as const;
+
+/** Reads the standing of a page of records, by id. */
+export type StandingReader = (ids: string[]) => Promise<Map<string, { email: string; texts: string }>>;
+
+/** Records read and written a page at a time, so the standing costs two queries a page. */
+const PAGE = 500;
+
 /** Characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection list). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -78,26 +91,52 @@ export async function* exportChunks(
   signups: Pick<SignupsRepository, 'list'>,
   format: ExportFormat,
   filter: SignupFilter = {},
+  standing?: StandingReader,
 ): AsyncGenerator<string, number> {
   let count = 0;
-  if (format === 'json') {
-    yield '[';
-    for await (const record of signups.list(filter)) {
-      const row = Object.fromEntries(exportColumns.map((column) => [column, record[column]]));
-      yield `${count === 0 ? '\n' : ',\n'}  ${JSON.stringify(row)}`;
+  const rows = (records: SignupRecord[], known: Map<string, { email: string; texts: string }>) =>
+    records.map((record) => {
+      const stands = known.get(record.id);
+      return { record, launchEmail: stands?.email ?? null, launchText: stands?.texts ?? null };
+    });
+  if (format === 'json') yield '[';
+  else yield stringify([[...exportColumns, ...standingColumns]], { record_delimiter: 'windows' });
+  for await (const page of pages(signups.list(filter))) {
+    const known = standing ? await standing(page.map((record) => record.id)) : new Map();
+    for (const { record, launchEmail, launchText } of rows(page, known)) {
+      if (format === 'json') {
+        const row = {
+          ...Object.fromEntries(exportColumns.map((column) => [column, record[column]])),
+          launchEmail,
+          launchText,
+        };
+        yield `${count === 0 ? '\n' : ',\n'}  ${JSON.stringify(row)}`;
+      } else {
+        const cells = [
+          ...exportColumns.map((column) => spreadsheetCell(column, record[column])),
+          launchEmail ?? '',
+          launchText ?? '',
+        ];
+        yield stringify([cells], { record_delimiter: 'windows' });
+      }
       count += 1;
     }
-    yield count === 0 ? ']\n' : '\n]\n';
-    return count;
   }
-  yield stringify([exportColumns], { record_delimiter: 'windows' });
-  for await (const record of signups.list(filter)) {
-    yield stringify([exportColumns.map((column) => spreadsheetCell(column, record[column]))], {
-      record_delimiter: 'windows',
-    });
-    count += 1;
-  }
+  if (format === 'json') yield count === 0 ? ']\n' : '\n]\n';
   return count;
+}
+
+/** Records in pages of PAGE, as they are read. */
+async function* pages(records: AsyncIterable<SignupRecord>): AsyncGenerator<SignupRecord[]> {
+  let page: SignupRecord[] = [];
+  for await (const record of records) {
+    page.push(record);
+    if (page.length === PAGE) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length > 0) yield page;
 }
 
 /** Streams the store to `out` in the chosen format; returns how many sign-ups it wrote. */
@@ -106,8 +145,9 @@ export async function exportSignups(
   format: ExportFormat,
   out: Writable,
   filter: SignupFilter = {},
+  standing?: StandingReader,
 ): Promise<number> {
-  const chunks = exportChunks(signups, format, filter);
+  const chunks = exportChunks(signups, format, filter, standing);
   for (;;) {
     const next = await chunks.next();
     if (next.done) return next.value;

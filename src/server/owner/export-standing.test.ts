@@ -1,12 +1,14 @@
-// Issue 54: the export says, beside each person, whether the launch message reaches them by email and
-// by text, by the rule the senders use: a "no" kept only by the address (a record swept, a stranger's
-// new one) and a STOP from the number included, which the record's own columns do not show. Through
-// the owner's download, on both engines.
+// Issue 54: the export, and the owner's page for a person, say whether the launch message reaches
+// them by email and by text, by the one rule the senders use: a "no" kept only by the address (after
+// a record was deleted, a stranger's new one) and a STOP from the number included, which the record's
+// own columns do not show. Through the owner's download and pages, on both engines.
 import { describe, expect, it } from 'vitest';
 import { buildTestApp } from '../test/build-test-app.js';
 import { storeEngines, suiteName } from '../test/store-engines.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
 import { SITE } from '../test/site.js';
+import { ownerWords } from './owner-words.js';
+import { EXCLUSION_WORDS } from '../consent/contact-rule.js';
 
 type Row = { email: string; emailOptOutAt: string | null; launchEmail: string; launchText: string };
 
@@ -56,5 +58,14 @@ for (const engine of storeEngines)
       const [header, ...lines] = csv.split('\r\n');
       expect(header).toMatch(/,launchEmail,launchText$/);
       expect(lines.find((line) => line.includes('cy@example.com'))).toMatch(/,yes,stopped$/);
+      // Cy's own page says the same, where the record's columns alone say texts are on.
+      const cy = (await db.subscribers.subscriberByEmailKey('cy@example.com'))!;
+      const page = (await app.inject({ url: `/owner/people/${cy.id}`, headers: { cookie } })).body;
+      expect(page).toContain(
+        `<th scope="row">${ownerWords.person.launchEmail}</th><td>${ownerWords.person.willGo}</td>`,
+      );
+      expect(page).toContain(
+        `<th scope="row">${ownerWords.person.launchText}</th><td>${ownerWords.person.wontGo(EXCLUSION_WORDS.stopped)}</td>`,
+      );
     });
   });

@@ -92,6 +92,11 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
       ? { backups: { runs: db.backupRuns, ...(options.backupSchedule ? { schedule: options.backupSchedule } : {}) } }
       : {}),
   });
+  // Where each person stands for the launch, by the senders' own rule (it reads the "no"s kept by
+  // address): on their page and beside each record of the export.
+  const standing = options.subscriptions.canSuppress
+    ? launchStanding(options.subscriptions, db.broadcastRecipients)
+    : undefined;
   await app.register(peopleRoutes, {
     people: db.subscribers,
     consentEvents: db.consentEvents,
@@ -99,16 +104,9 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
     owners,
     subscriptions: options.subscriptions,
     siteUrl,
+    standing,
   });
-  await app.register(exportRoutes, {
-    signups: db.signups,
-    owners,
-    siteUrl,
-    // Where each person stands for the launch, by the senders' own rule (it reads the "no"s kept by address).
-    standing: options.subscriptions.canSuppress
-      ? launchStanding(options.subscriptions, db.broadcastRecipients)
-      : undefined,
-  });
+  await app.register(exportRoutes, { signups: db.signups, owners, siteUrl, standing });
   await app.register(auditRoutes, { owners, siteUrl });
   if (db.smsReplies) await app.register(repliesRoutes, { owners, replies: db.smsReplies, siteUrl });
   await app.register(suppressionRoutes, {

@@ -223,6 +223,11 @@ export const ownerWords = {
     confirmed: 'Confirmed their email',
     emailMessages: 'Email messages',
     textMessages: 'Text messages',
+    /** Where they stand for the launch message, by the senders' own rule (issue 54): "no"s kept by address included. */
+    launchEmail: 'Launch email',
+    launchText: 'Launch text',
+    willGo: 'Will be sent',
+    wontGo: (why: string) => `Not sent: ${why}`,
     textsConfirmed: 'Number said yes to texts',
     /** Where the number stands (decision 041): its YES, else the joining text, else nothing yet. */
     textsProof: (confirmedAt: string | null, joiningSentAt: string | null) =>

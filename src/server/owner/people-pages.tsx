@@ -5,6 +5,8 @@ import { number } from '../../shared/plain-numbers.js';
 import { phoneEnd } from '../messaging/phone.js';
 import { NameAndPhoneFields } from '../consent/link-pages/link-page-text-field.js';
 import { ownerWords } from './owner-words.js';
+import type { LaunchStanding } from '../consent/launch-standing.js';
+import { EXCLUSION_WORDS } from '../consent/contact-rule.js';
 import type { ConsentEvent } from '../db/consent-events-repository.js';
 import type { Subscriber } from '../db/subscribers-repository.js';
 import type { ConsentKind, ConsentSource } from '../db/consent-events.table.js';
@@ -142,6 +144,12 @@ const SOURCE_WORDS: Record<ConsentSource, string> = {
   provider_report: 'A report that came back after a message was sent (a bounce, a complaint, a delivery receipt)',
 };
 
+/** "Will be sent", or why not in the broadcast page's words. */
+function launchLine(why: string): string {
+  if (why === 'yes') return personWords.willGo;
+  return personWords.wontGo(EXCLUSION_WORDS[why as keyof typeof EXCLUSION_WORDS] ?? why);
+}
+
 function channelState(optOutAt: string | null, leftAt: string | null): string {
   if (leftAt) return personWords.left;
   return optOutAt ? personWords.offSince(shortTime(optOutAt)) : personWords.on;
@@ -160,6 +168,7 @@ export function personPage({
   history,
   joinedThrough,
   change = {},
+  standing,
 }: {
   ownerEmail: string;
   person: Subscriber;
@@ -167,6 +176,8 @@ export function personPage({
   /** How many people joined through their link. */
   joinedThrough: number;
   change?: PersonChange;
+  /** Whether the launch message reaches them, per channel: "yes" or the contact rule's reason (consent/launch-standing.ts). */
+  standing?: LaunchStanding | undefined;
 }): string {
   const errors = change.errors ?? {};
   const asked = person.phoneChange;
@@ -181,6 +192,12 @@ export function personPage({
     [personWords.confirmed, person.confirmedAt ? shortTime(person.confirmedAt) : personWords.notYet],
     [personWords.emailMessages, channelState(person.emailOptOutAt, person.leftAt)],
     [personWords.textMessages, channelState(person.smsOptOutAt, person.leftAt)],
+    ...(standing
+      ? ([
+          [personWords.launchEmail, launchLine(standing.email)],
+          [personWords.launchText, launchLine(standing.texts)],
+        ] as [string, string][])
+      : []),
     [
       personWords.textsConfirmed,
       personWords.textsProof(

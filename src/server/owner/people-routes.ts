@@ -5,6 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { checkDetails, typedDetails } from '../consent/link-pages/details-form.js';
 import { maskEmail } from '../messaging/mask-email.js';
 import type { Subscriptions } from '../consent/subscriptions.js';
+import type { LaunchStanding } from '../consent/launch-standing.js';
 import { DELETED_PERSON } from '../db/opt-outs-repository.js';
 import type { Db } from '../db/open-database.js';
 import { maskedOnly } from './masked-address.js';
@@ -30,6 +31,8 @@ export interface PeopleRouteOptions {
   /** Deletes a person the way every other door does (their consent history goes with them). */
   subscriptions: Subscriptions;
   siteUrl: string;
+  /** Where a person stands for the launch (consent/launch-standing.ts); unset without SECRET_KEY. */
+  standing?: ((ids: string[]) => Promise<Map<string, LaunchStanding>>) | undefined;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -38,7 +41,7 @@ type PersonParams = { Params: { id: string } };
 
 export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
   app,
-  { people, consentEvents, signups, owners, subscriptions, siteUrl },
+  { people, consentEvents, signups, owners, subscriptions, siteUrl, standing: standingOf },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
   const audit = owners.audit.bind(owners);
@@ -72,13 +75,24 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
       subject: found.id,
       detail: maskEmail(found.email),
     });
-    const [history, joinedThrough] = await Promise.all([
+    const [history, joinedThrough, standing] = await Promise.all([
       consentEvents.history(found.id),
       signups.joinedThrough(found.id),
+      standingOf?.([found.id]),
     ]);
     const { done } = request.query;
     const change: PersonChange = done === 'changed' || done === 'unchanged' || done === 'language' ? { done } : {};
-    return html(reply, personPage({ ownerEmail: owner.email, person: found, history, joinedThrough, change }));
+    return html(
+      reply,
+      personPage({
+        ownerEmail: owner.email,
+        person: found,
+        history,
+        joinedThrough,
+        change,
+        standing: standing?.get(found.id),
+      }),
+    );
   });
 
   // Correcting a name or phone number, when the person asks (decision 031): the sign-up form's own

@@ -280,7 +280,8 @@ for (const [label, width, height] of SCREENS) {
     page,
     console: consoleWatch,
   }) => {
-    test.setTimeout(90_000);
+    // Ten pages, each checked by axe: a hang guard, not a speed check (a loaded machine takes longer).
+    test.setTimeout(180_000);
     consoleWatch.expectError(/404/);
     await page.setViewportSize({ width, height });
     const email = unique(`screen${width}`);
@@ -309,5 +310,15 @@ for (const [label, width, height] of SCREENS) {
     await page.goto(preferences);
     await page.getByRole('button', { name: 'Borrar mis datos' }).click();
     await check('the Spanish delete question');
+    // Deleting goes by a button emailed at that moment (issue 54): the page that says so, and the
+    // page the emailed button opens, in Spanish.
+    await page.getByRole('button', { name: 'Sí, envíenme el botón' }).click();
+    await expect(page.getByRole('status')).toContainText('Le enviamos un botón');
+    await check('the Spanish page after asking for the button');
+    const { text } = await emailTo(email, /^¿Borrar sus datos/);
+    const button = text.match(new RegExp(`${server.url}/button/\\S+`))?.[0] ?? '';
+    await page.goto(button);
+    await expect(page.getByRole('button', { name: 'Sí, borrar mis datos' })).toBeVisible();
+    await check('the Spanish emailed button page');
   });
 }

@@ -118,7 +118,10 @@ describe('sudo scamsavvy broadcast', () => {
     vi.stubEnv('SMS_CONFIRMATION', 'notice');
     // Each number was sent its joining text (the server's job does it): with notice, that is its yes.
     const store = await openDatabase({ kind: 'sqlite', file: file });
-    for (const job of await store.joiningTexts.claim(10)) await store.joiningTexts.sent(job);
+    for (const email of emails) {
+      const person = (await store.subscribers.subscriberByEmailKey(email.toLowerCase()))!;
+      await store.joiningTexts.texted(person.id, person.phone);
+    }
     await store.close();
     const created = await run('create', '--name', 'launch', '--template', 'launch');
     expect(created.code).toBe(0);
@@ -291,7 +294,7 @@ describe('sudo scamsavvy broadcast', () => {
     await store.close();
     // The third as an earlier release left it: failed for good by a 535, no kind recorded.
     const raw = openSqlite(file);
-    raw.prepare('UPDATE broadcast_messages SET failure_kind = NULL WHERE id = ?').run(ours!.id);
+    raw.prepare('UPDATE outbox SET failure_kind = NULL WHERE id = ?').run(ours!.id);
     raw.close();
 
     const status = await run('status', 'launch');

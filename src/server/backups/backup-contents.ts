@@ -6,7 +6,7 @@ import { sqliteMigrations } from '../db/sqlite-migrations.js';
 import { schemaState, type MigrationInfo } from '../db/migrate.js';
 import { BackupError } from '../db/database-errors.js';
 import { runPostgresTool } from '../db/postgres-tools.js';
-import { TABLE_NAMES } from '../db/database.js';
+import { KNOWN_TABLE_NAMES } from '../db/database.js';
 import {
   migratedSqliteSchema,
   readSqliteFile,
@@ -150,7 +150,7 @@ export const POSTGRES_DATA_ENTRIES = [
 ] as const;
 /** Entries a dump holds that a restore leaves out: the schema (it exists already), its comment and grants. */
 const POSTGRES_LEFT_OUT = ['SCHEMA', 'COMMENT', 'ACL'];
-const OUR_TABLES: ReadonlySet<string> = new Set([...TABLE_NAMES, 'schema_migrations']);
+const OUR_TABLES = KNOWN_TABLE_NAMES;
 
 /**
  * The TOC lines a restore may use (this product's tables and what belongs to them), from `pg_restore

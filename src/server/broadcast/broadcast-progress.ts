@@ -6,7 +6,7 @@ import type { Broadcast } from '../db/broadcasts-repository.js';
 import type { ChannelPause } from '../db/broadcast-pauses-repository.js';
 import type { BroadcastDb } from '../db/open-database.js';
 import type { StateCounts } from '../db/outbox-rows.js';
-import { MESSAGE_STATES } from '../db/broadcast-messages.table.js';
+import { MESSAGE_STATES } from '../db/outbox.table.js';
 import { number } from '../../shared/plain-numbers.js';
 
 /** "about 3 min", "about 45 s", "under a second". */

@@ -475,14 +475,14 @@ describe('a database from the release before, with a send failed by its old rule
     const raw = openSqlite(file);
     raw
       .prepare(
-        "UPDATE broadcast_messages SET state = 'failed_permanent', attempts = 1, next_attempt_at = NULL, error = ? WHERE broadcast_id = ?",
+        "UPDATE outbox SET state = 'failed_permanent', attempts = 1, next_attempt_at = NULL, error = ? WHERE broadcast_id = ?",
       )
       .run('Invalid login: 535 5.7.8 Authentication credentials invalid', broadcast.id);
     raw.prepare("UPDATE broadcasts SET state = 'finished' WHERE id = ?").run(broadcast.id);
     // Ours (the five and Rosa, who was on the release's list), and the release's own three rows.
     const ours = (await store.outbox.counts(broadcast.id)).total;
     expect(ours).toBe(6);
-    expect(raw.prepare('SELECT count(*) AS n FROM broadcast_messages WHERE failure_kind IS NULL').get()).toEqual({
+    expect(raw.prepare('SELECT count(*) AS n FROM outbox WHERE failure_kind IS NULL').get()).toEqual({
       n: ours + 3,
     });
     raw.close();

@@ -90,7 +90,7 @@ describe.each(storeEngines.filter((engine) => engine.available).map((engine) => 
       for (const name of ['florida-2', 'florida-3']) {
         await addTexters(world.store, { [name]: '3055550142' });
         const person = await world.store.subscribers.subscriberByEmailKey(`${name}@example.com`);
-        await world.store.joiningTexts.sent({ id: person!.id, phone: person!.phone });
+        await world.store.joiningTexts.texted(person!.id, person!.phone);
       }
       const after = machineClock.ms();
       const { broadcast: launch } = await world.broadcasts.create({

@@ -3,7 +3,8 @@
 // queue workers and clean-ups the server's job runner runs (jobs/job-list.ts).
 import type { CountryCode } from 'libphonenumber-js';
 import { TextTiming } from '../messaging/text-hours.js';
-import { JoiningTexter, type JoiningTexterOptions } from './joining-texter.js';
+import { joiningTexts } from './joining-texter.js';
+import { OutboxSender, type OutboxSenderOptions } from './outbox-sender.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../messaging-config.js';
 import type { Db } from '../db/open-database.js';
@@ -32,7 +33,8 @@ export interface MessagingOverrides {
   sms?: SmsProvider;
   mailer?: Partial<ConstructorParameters<typeof ConfirmationMailer>[0]>;
   phoneMailer?: Partial<PhoneChangeMailerOptions>;
-  texter?: Partial<JoiningTexterOptions>;
+  /** Tests: the joining texts' sender (its clock and back-off). */
+  texter?: Partial<Omit<OutboxSenderOptions, 'queue' | 'logger'>>;
   /** Tests: shorter intervals for the queue jobs. */
   everyMs?: Partial<Record<QueueJobName, number>>;
 }
@@ -112,7 +114,7 @@ export function createMessaging(
   config: MessagingConfig,
   store: SubscriptionsStore &
     Pick<Db, 'confirmations' | 'phoneChanges'> &
-    Partial<Pick<Db, 'joiningTexts' | 'restoreMarks'>> &
+    Partial<Pick<Db, 'joiningTexts' | 'messageQueue' | 'restoreMarks'>> &
     Partial<MessageLogStore>,
   siteUrl: string,
   overrides: MessagingOverrides = {},
@@ -219,8 +221,8 @@ export function createMessaging(
         add('phone-change-emails', () => phoneChangeEmailsJob(phoneOptions));
       }
       // The joining text asks each number for its YES (decision 041); without SECRET_KEY nothing is texted.
-      if (sms && store.joiningTexts && subscriptions.canSuppress) {
-        const texter = new JoiningTexter({
+      if (sms && store.joiningTexts && store.messageQueue && subscriptions.canSuppress) {
+        const texts = joiningTexts({
           subscriptions,
           store: store.joiningTexts,
           sms,
@@ -230,8 +232,9 @@ export function createMessaging(
           ...(config.textHours
             ? { phoneCountry: config.textHours.defaultCountry, textTiming: new TextTiming(config.textHours) }
             : {}),
-          ...overrides.texter,
+          ...(overrides.texter?.now ? { now: overrides.texter.now } : {}),
         });
+        const texter = new OutboxSender(texts, { queue: store.messageQueue, logger, ...overrides.texter });
         add('joining-texts', (signal) => texter.run(signal));
       }
       if (email && links && config.emailConfirmation) {

@@ -87,7 +87,7 @@ export class BroadcastPausesRepository {
     await this.context.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('broadcast_pauses').where('broadcast_id', '=', broadcastId).execute();
       await trx
-        .updateTable('broadcast_messages')
+        .updateTable('outbox')
         .set({ next_attempt_at: at, attempts: 0 })
         .where('broadcast_id', '=', broadcastId)
         .where(

@@ -117,7 +117,7 @@ export class BroadcastSendersRepository {
         .where('stopped_at', 'is', null)
         .execute();
       const result = await trx
-        .updateTable('broadcast_messages')
+        .updateTable('outbox')
         .set({ state: 'unknown', next_attempt_at: null, error: 'its sender stopped while sending it' })
         .where('state', '=', 'sending')
         .where('claimed_by', 'in', ids)

@@ -22,7 +22,7 @@ export interface CarryOver {
   people: Pick<Row<'signups'>, PersonColumn>[];
   broadcasts: Row<'broadcasts'>[];
   /** Every launch message that is no longer waiting: sent, failed, skipped, unknown. */
-  messages: Row<'broadcast_messages'>[];
+  messages: Row<'outbox'>[];
   /** The replaced database was itself restored without knowing what came after its backup, and not yet settled. */
   unsettledRestore: boolean;
 }
@@ -63,9 +63,25 @@ async function readCarryOver(db: Kysely<Database>): Promise<CarryOver> {
     suppressions: await db.selectFrom('suppressions').selectAll().execute(),
     people: await readPeople(db),
     broadcasts: await db.selectFrom('broadcasts').selectAll().execute(),
-    messages: await db.selectFrom('broadcast_messages').selectAll().where('state', '!=', 'queued').execute(),
+    messages: await readBroadcastMessages(db),
     unsettledRestore: await hasUnsettledRestore(db),
   };
+}
+
+/** The broadcasts' messages past queued (a database from before migration 23 keeps them in broadcast_messages). */
+async function readBroadcastMessages(db: Kysely<Database>): Promise<CarryOver['messages']> {
+  try {
+    return await db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('kind', '=', 'broadcast')
+      .where('state', '!=', 'queued')
+      .execute();
+  } catch {
+    const before23 = db.withTables<{ broadcast_messages: Omit<Database['outbox'], 'kind'> }>();
+    const rows = await before23.selectFrom('broadcast_messages').selectAll().where('state', '!=', 'queued').execute();
+    return rows.map((row) => ({ ...row, kind: 'broadcast' as const }));
+  }
 }
 
 /** Each person's "no"s and choices (a database from before migration 21 has no language: English). */
@@ -235,18 +251,16 @@ async function applyCarryOver(
       }
     }
     const known = new Set(
-      (await trx.selectFrom('broadcast_messages').select('id').execute()).map((row) => Number(row.id)),
+      (await trx.selectFrom('outbox').select('id').where('kind', '=', 'broadcast').execute()).map((row) =>
+        Number(row.id),
+      ),
     );
     for (const message of carry.messages) {
       if (!same.has(Number(message.broadcast_id))) continue;
       if (known.has(Number(message.id))) {
-        const before = await trx
-          .selectFrom('broadcast_messages')
-          .select(['state'])
-          .where('id', '=', message.id)
-          .executeTakeFirst();
+        const before = await trx.selectFrom('outbox').select(['state']).where('id', '=', message.id).executeTakeFirst();
         await trx
-          .updateTable('broadcast_messages')
+          .updateTable('outbox')
           .set({
             state: message.state,
             attempts: message.attempts,
@@ -262,7 +276,7 @@ async function applyCarryOver(
           .execute();
         if (before?.state !== message.state) result.sends += 1;
       } else {
-        await insertKeepingId(trx, 'broadcast_messages', { ...message, claimed_by: null, claimed_at: null }, postgres);
+        await insertKeepingId(trx, 'outbox', { ...message, claimed_by: null, claimed_at: null }, postgres);
         result.sends += 1;
       }
     }
@@ -281,7 +295,7 @@ async function applyCarryOver(
         .where('settled_at', 'is', null)
         .execute();
     if (postgres)
-      for (const table of ['broadcasts', 'broadcast_messages'])
+      for (const table of ['broadcasts', 'outbox'])
         await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), coalesce((SELECT max(id) FROM ${sql.table(table)}), 1))`.execute(
           trx,
         );
@@ -292,7 +306,7 @@ async function applyCarryOver(
 /** Inserts a row with its own id (PostgreSQL's identity columns need OVERRIDING SYSTEM VALUE for that). */
 async function insertKeepingId(
   trx: Kysely<Database>,
-  table: 'broadcasts' | 'broadcast_messages',
+  table: 'broadcasts' | 'outbox',
   row: Record<string, unknown>,
   postgres: boolean,
 ): Promise<void> {

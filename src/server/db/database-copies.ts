@@ -8,7 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { startWorkerThread } from '../worker-thread.js';
 import { BackupError } from './database-errors.js';
-import { TABLE_NAMES } from './database.js';
+import { KNOWN_TABLE_NAMES } from './database.js';
 import { currentSchema, postgresTables, withPostgres, type TableRows } from './database-inspection.js';
 import { connectionFor, runPostgresTool } from './postgres-tools.js';
 import type { SqliteCopyResult } from './sqlite-copy-thread.js';
@@ -79,7 +79,7 @@ export async function restoreSqlite(from: string, file: string): Promise<void> {
  * checked them) run as one psql script, so a failure halfway leaves the database as it was.
  */
 export async function restorePostgres(from: string, url: string, entries: string[]): Promise<void> {
-  const ours = new Set<string>([...TABLE_NAMES, 'schema_migrations']);
+  const ours = KNOWN_TABLE_NAMES;
   const drop = await withPostgres(url, async (client) => {
     const schema = await currentSchema(client);
     const tables = (await postgresTables(client, schema)).map(({ table }) => table).filter((table) => ours.has(table));

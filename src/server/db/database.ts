@@ -6,7 +6,7 @@ import type { ConsentEventsTable } from './consent-events.table.js';
 import type { SuppressionsTable } from './suppressions.table.js';
 import type { FeedbackEventsTable } from './feedback-events.table.js';
 import type { SentMessagesTable } from './sent-messages.table.js';
-import type { BroadcastMessagesTable } from './broadcast-messages.table.js';
+import type { OutboxTable } from './outbox.table.js';
 import type { BroadcastPausesTable } from './broadcast-pauses.table.js';
 import type { BroadcastSendersTable } from './broadcast-senders.table.js';
 import type { BroadcastsTable } from './broadcasts.table.js';
@@ -28,7 +28,7 @@ export interface Database {
   consent_events: ConsentEventsTable;
   suppressions: SuppressionsTable;
   broadcasts: BroadcastsTable;
-  broadcast_messages: BroadcastMessagesTable;
+  outbox: OutboxTable;
   broadcast_senders: BroadcastSendersTable;
   broadcast_pauses: BroadcastPausesTable;
   sent_messages: SentMessagesTable;
@@ -53,7 +53,7 @@ export const TABLE_NAMES = [
   'consent_events',
   'suppressions',
   'broadcasts',
-  'broadcast_messages',
+  'outbox',
   'broadcast_senders',
   'broadcast_pauses',
   'sent_messages',
@@ -70,6 +70,16 @@ export const TABLE_NAMES = [
   'webhook_signatures',
   'background_jobs',
 ] as const satisfies readonly (keyof Database)[];
+
+/** Tables an older release's migrations made that a later one renamed: its backups hold them (migration 23: outbox). */
+export const FORMER_TABLE_NAMES = ['broadcast_messages'] as const;
+
+/** Every table name a database or backup of this product may hold, whatever its release. */
+export const KNOWN_TABLE_NAMES: ReadonlySet<string> = new Set([
+  ...TABLE_NAMES,
+  ...FORMER_TABLE_NAMES,
+  'schema_migrations',
+]);
 
 // A table added to Database and not to TABLE_NAMES fails to compile here.
 type Unlisted = Exclude<keyof Database, (typeof TABLE_NAMES)[number]>;

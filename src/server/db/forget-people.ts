@@ -1,6 +1,7 @@
 // What a deletion does to the messages that named the people (docs/messaging.md, "Each person's own
-// data"): each keeps its counts and loses the person. A broadcast's rows name one random id per
-// person that leads nowhere, with no provider id or answer; the message log keeps each message's
+// data"): each keeps its counts and loses the person. The outbox's rows (a broadcast's and every
+// other kind's) name one random id per person that leads nowhere, with no provider id or answer; a
+// row still waiting finds nobody when its turn comes, and is skipped; the message log keeps each message's
 // state, nothing that names them. The owner's deletion and the never-confirmed sweep both do this.
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
@@ -15,16 +16,16 @@ export async function forgetPeopleInMessages(trx: Transaction<Database>, ids: st
       .set({ signup_id: null, address_hash: null, provider_id: null, message_id: null })
       .where('signup_id', 'in', chunk)
       .execute();
-    // One random id each (a broadcast holds a person once per channel).
+    // One random id each (a broadcast holds a person once per channel, another kind once while live).
     const inBroadcasts = await trx
-      .selectFrom('broadcast_messages')
+      .selectFrom('outbox')
       .select('signup_id as id')
       .distinct()
       .where('signup_id', 'in', chunk)
       .execute();
     for (const { id } of inBroadcasts)
       await trx
-        .updateTable('broadcast_messages')
+        .updateTable('outbox')
         .set({ signup_id: randomUUID(), provider_id: null, error: null })
         .where('signup_id', '=', id)
         .execute();

@@ -1,18 +1,11 @@
-// The joining text's queue (decision 041): who is due the text that asks a number for its YES, the
-// claims that keep two senders from sending it twice, and its outcome. Written once with Kysely.
+// The joining text (decision 041): who is due the text that asks a number for its YES (queued in the
+// outbox, decision 052), whether a number had one, and its YES. Written once with Kysely.
 import { type Kysely, type Transaction } from 'kysely';
 import { isSignupId } from './column-types.js';
 import type { Database } from './database.js';
+import { MessageQueueRepository } from './message-queue-repository.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 
-/** A person due the joining text, and the number it goes to. */
-export interface JoiningTextJob {
-  id: string;
-  phone: string;
-}
-
-/** How long a sender's claim holds before another may take it (a sender that died mid-send). */
-export const JOINING_TEXT_LEASE_MS = 5 * 60_000;
 /** Someone who may not be texted now (a STOP, a number's "no") is looked at again after this. */
 export const JOINING_TEXT_LATER_MS = 30 * 86_400_000;
 
@@ -20,7 +13,6 @@ export const JOINING_TEXT_LATER_MS = 30 * 86_400_000;
 export const NEW_NUMBER_UNPROVEN = {
   sms_confirmed_at: null,
   joining_text_sent_at: null,
-  joining_text_claimed_at: null,
 } as const;
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -29,43 +21,29 @@ export class JoiningTextsRepository {
   constructor(private readonly context: QueryContext) {}
 
   /**
-   * Takes up to `limit` people due the joining text, oldest first, for this sender alone: on the
-   * list, texts on, the text never sent, the number not yet proven, and no live claim. On PostgreSQL,
-   * rows another sender is claiming are skipped, not waited for.
+   * Queues the joining text in the outbox (decision 052) for everyone due it who has none waiting: on
+   * the list, texts on, the text never sent to their number, the number not yet proven.
    */
-  async claim(limit: number, leaseMs = JOINING_TEXT_LEASE_MS): Promise<JoiningTextJob[]> {
-    const now = this.context.now();
-    const staleBefore = new Date(now.getTime() - leaseMs).toISOString();
+  async queueDue(): Promise<number> {
     const due = this.context.db
       .selectFrom('signups')
-      .select('id')
+      .select('signups.id')
       .where('joining_text_sent_at', 'is', null)
       .where('sms_confirmed_at', 'is', null)
       .where('left_at', 'is', null)
       .where('sms_opt_out_at', 'is', null)
-      .where((eb) =>
-        eb.or([eb('joining_text_claimed_at', 'is', null), eb('joining_text_claimed_at', '<', staleBefore)]),
-      )
-      .orderBy('created_at')
-      .limit(limit)
-      .$if(this.context.dialect.engine === 'postgres', (query) => query.forUpdate().skipLocked());
-    const rows = await this.context.db
-      .updateTable('signups')
-      .set({ joining_text_claimed_at: now.toISOString() })
-      .where('id', 'in', due)
-      .returning(['id', 'phone'])
-      .execute();
-    return rows.map((row) => ({ id: String(row.id), phone: row.phone }));
+      .orderBy('created_at');
+    return new MessageQueueRepository(this.context).addFrom('joining_text', 'sms', due);
   }
 
   /** The joining text went to this number (not recorded if the number changed meanwhile). */
-  async sent(job: JoiningTextJob): Promise<void> {
-    if (!isSignupId(job.id)) return;
+  async texted(id: string, phone: string): Promise<void> {
+    if (!isSignupId(id)) return;
     await this.context.db
       .updateTable('signups')
-      .set({ joining_text_sent_at: stamp(this.context), joining_text_claimed_at: null })
-      .where('id', '=', job.id)
-      .where('phone', '=', job.phone)
+      .set({ joining_text_sent_at: stamp(this.context) })
+      .where('id', '=', id)
+      .where('phone', '=', phone)
       .execute();
   }
 
@@ -83,16 +61,6 @@ export class JoiningTextsRepository {
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;
-  }
-
-  /** Not sent now: looked at again once `retryAt` has passed (the claim's time is moved so it holds until then). */
-  async notSent(id: string, retryAt: Date, leaseMs = JOINING_TEXT_LEASE_MS): Promise<void> {
-    if (!isSignupId(id)) return;
-    await this.context.db
-      .updateTable('signups')
-      .set({ joining_text_claimed_at: new Date(retryAt.getTime() - leaseMs).toISOString() })
-      .where('id', '=', id)
-      .execute();
   }
 }
 

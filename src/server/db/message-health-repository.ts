@@ -46,10 +46,10 @@ export class MessageHealthRepository {
             'consent_events.signup_id',
             'in',
             eb
-              .selectFrom('broadcast_messages')
-              .select('broadcast_messages.signup_id')
-              .where('broadcast_messages.broadcast_id', '=', broadcastId)
-              .where('broadcast_messages.channel', '=', channel),
+              .selectFrom('outbox')
+              .select('outbox.signup_id')
+              .where('outbox.broadcast_id', '=', broadcastId)
+              .where('outbox.channel', '=', channel),
           ),
         )
         .executeTakeFirst();

@@ -5,6 +5,7 @@ import { WebhookSignaturesRepository } from './webhook-signatures-repository.js'
 import { CarryOverRepository } from './carry-over.js';
 import { SecretKeysRepository } from './secret-keys-repository.js';
 import { JoiningTextsRepository } from './joining-texts-repository.js';
+import { MessageQueueRepository } from './message-queue-repository.js';
 import { InboundTextsRepository } from './inbound-texts-repository.js';
 import { SmsRepliesRepository } from './sms-replies-repository.js';
 import { oneTransaction } from './one-transaction.js';
@@ -84,8 +85,10 @@ export interface Db {
   readonly owners: OwnerRepository;
   /** Every backup made and how it ended. */
   readonly backupRuns: BackupRunsRepository;
-  /** The joining text's queue (decision 041). */
+  /** Who is due the joining text (decision 041), and whether a number had one. */
   readonly joiningTexts: JoiningTextsRepository;
+  /** The outbox's rows of every kind but a broadcast's: claimed, sent, tried again (decision 052). */
+  readonly messageQueue: MessageQueueRepository;
   /** Inbound texts already acted on, by provider id. */
   readonly inboundTexts: InboundTextsRepository;
   readonly smsReplies: SmsRepliesRepository;
@@ -232,6 +235,7 @@ function handle(
     owners: new OwnerRepository(context),
     backupRuns: new BackupRunsRepository(context),
     joiningTexts: new JoiningTextsRepository(context),
+    messageQueue: new MessageQueueRepository(context),
     inboundTexts: new InboundTextsRepository(context),
     smsReplies: new SmsRepliesRepository(context),
     secretKeys: new SecretKeysRepository(context),

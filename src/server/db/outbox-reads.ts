@@ -2,7 +2,7 @@
 // which numbers had a broadcast's text, why messages were skipped, which failed. Read-only; the
 // writes (enqueue, claim, record, requeue) are OutboxRepository's, which extends this.
 import { iso, type Engine, type Time } from './column-types.js';
-import { MESSAGE_STATES } from './broadcast-messages.table.js';
+import { MESSAGE_STATES } from './outbox.table.js';
 import type { FailedMessage, StateCounts } from './outbox-rows.js';
 import type { Channel } from './message-channels.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
@@ -17,7 +17,7 @@ export class OutboxReads {
   /** How many messages are in each state (on one channel, or all). */
   async counts(broadcastId: number, channel?: Channel): Promise<StateCounts> {
     const rows = await this.context.db
-      .selectFrom('broadcast_messages')
+      .selectFrom('outbox')
       .select((eb) => [
         'state',
         eb.fn.countAll<string | number>().as('n'),
@@ -45,7 +45,7 @@ export class OutboxReads {
    */
   async nextDue(broadcastId: number, channel: Channel): Promise<string | undefined> {
     const row = await this.context.db
-      .selectFrom('broadcast_messages')
+      .selectFrom('outbox')
       .select((eb) => eb.fn.min('next_attempt_at').as('at'))
       .where('broadcast_id', '=', broadcastId)
       .where('channel', '=', channel)
@@ -64,12 +64,14 @@ export class OutboxReads {
     const after = since.toISOString();
     const [broadcast, joining] = await Promise.all([
       this.context.db
-        .selectFrom('broadcast_messages')
-        .innerJoin('signups', 'signups.id', 'broadcast_messages.signup_id')
-        .select('broadcast_messages.sent_at as at')
+        .selectFrom('outbox')
+        .innerJoin('signups', 'signups.id', 'outbox.signup_id')
+        .select('outbox.sent_at as at')
         .where('signups.phone', 'in', forms)
-        .where('broadcast_messages.channel', '=', 'sms')
-        .where('broadcast_messages.sent_at', '>=', after)
+        // The joining text's own time is the person's (below): its row is not counted twice.
+        .where('outbox.kind', '=', 'broadcast')
+        .where('outbox.channel', '=', 'sms')
+        .where('outbox.sent_at', '>=', after)
         .execute(),
       this.context.db
         .selectFrom('signups')
@@ -90,14 +92,14 @@ export class OutboxReads {
   async numbersGiven(broadcastId: number, forms: string[], excluding: number[]): Promise<string[]> {
     if (forms.length === 0) return [];
     const rows = await this.context.db
-      .selectFrom('broadcast_messages')
-      .innerJoin('signups', 'signups.id', 'broadcast_messages.signup_id')
+      .selectFrom('outbox')
+      .innerJoin('signups', 'signups.id', 'outbox.signup_id')
       .select('signups.phone')
-      .where('broadcast_messages.broadcast_id', '=', broadcastId)
-      .where('broadcast_messages.channel', '=', 'sms')
-      .where('broadcast_messages.state', 'in', ['sending', 'sent', 'unknown'])
+      .where('outbox.broadcast_id', '=', broadcastId)
+      .where('outbox.channel', '=', 'sms')
+      .where('outbox.state', 'in', ['sending', 'sent', 'unknown'])
       .where('signups.phone', 'in', [...new Set(forms)])
-      .$if(excluding.length > 0, (query) => query.where('broadcast_messages.id', 'not in', excluding))
+      .$if(excluding.length > 0, (query) => query.where('outbox.id', 'not in', excluding))
       .execute();
     return rows.map((row) => row.phone);
   }
@@ -109,7 +111,7 @@ export class OutboxReads {
   async peopleEmailed(broadcastIds: number[], signupIds: string[]): Promise<string[]> {
     if (signupIds.length === 0 || broadcastIds.length === 0) return [];
     const rows = await this.context.db
-      .selectFrom('broadcast_messages')
+      .selectFrom('outbox')
       .select('signup_id')
       .where('broadcast_id', 'in', broadcastIds)
       .where('signup_id', 'in', [...new Set(signupIds)])
@@ -123,7 +125,7 @@ export class OutboxReads {
   async waitingTexts(broadcastId: number): Promise<{ count: number; next: string | undefined; due: number }> {
     const at = stamp(this.context);
     const row = await this.context.db
-      .selectFrom('broadcast_messages')
+      .selectFrom('outbox')
       .select((eb) => [
         eb.fn.countAll<string | number>().as('n'),
         eb.fn.min('next_attempt_at').as('next'),
@@ -143,7 +145,7 @@ export class OutboxReads {
   /** Messages of this broadcast some sender is sending now. */
   async inFlight(broadcastId: number): Promise<number> {
     const row = await this.context.db
-      .selectFrom('broadcast_messages')
+      .selectFrom('outbox')
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .where('broadcast_id', '=', broadcastId)
       .where('state', '=', 'sending')
@@ -154,7 +156,7 @@ export class OutboxReads {
   /** Sent since `since` (for the owner's rate figure). */
   async sentSince(broadcastId: number, since: Date): Promise<number> {
     const row = await this.context.db
-      .selectFrom('broadcast_messages')
+      .selectFrom('outbox')
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .where('broadcast_id', '=', broadcastId)
       .where('state', '=', 'sent')
@@ -166,7 +168,7 @@ export class OutboxReads {
   /** Why the broadcast's messages were not sent (skipped), each reason with how many, most first. */
   async skippedReasons(broadcastId: number): Promise<{ channel: Channel; reason: string; count: number }[]> {
     const rows = await this.context.db
-      .selectFrom('broadcast_messages')
+      .selectFrom('outbox')
       .select((eb) => ['channel', 'error', eb.fn.countAll<number | string>().as('n')])
       .where('broadcast_id', '=', broadcastId)
       .where('state', '=', 'skipped')
@@ -180,7 +182,7 @@ export class OutboxReads {
   /** The broadcast's failed messages (the owner's `retry` chooses among them). */
   async failedMessages(broadcastId: number): Promise<FailedMessage[]> {
     const rows = await this.context.db
-      .selectFrom('broadcast_messages')
+      .selectFrom('outbox')
       .select(['id', 'signup_id', 'channel', 'state', 'failure_kind', 'error', 'pause_mark'])
       .where('broadcast_id', '=', broadcastId)
       .where((eb) =>
@@ -206,7 +208,7 @@ export class OutboxReads {
   /** When a message of this channel last went out (for "not answered since"). */
   async lastSentAt(broadcastId: number, channel: Channel): Promise<string | undefined> {
     const row = await this.context.db
-      .selectFrom('broadcast_messages')
+      .selectFrom('outbox')
       .select((eb) => eb.fn.max('sent_at').as('at'))
       .where('broadcast_id', '=', broadcastId)
       .where('channel', '=', channel)

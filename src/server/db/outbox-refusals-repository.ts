@@ -12,13 +12,13 @@ export class OutboxRefusalsRepository {
    */
   async refusedForOurSending(broadcastId: number): Promise<{ domain: string; count: number }[]> {
     const rows = await this.context.db
-      .selectFrom('broadcast_messages')
-      .innerJoin('signups', 'signups.id', 'broadcast_messages.signup_id')
+      .selectFrom('outbox')
+      .innerJoin('signups', 'signups.id', 'outbox.signup_id')
       .select('signups.email')
-      .where('broadcast_messages.broadcast_id', '=', broadcastId)
-      .where('broadcast_messages.channel', '=', 'email')
-      .where('broadcast_messages.state', 'in', ['failed_temporary', 'queued'])
-      .where('broadcast_messages.refused_for_our_sending', '=', flag(this.context, true))
+      .where('outbox.broadcast_id', '=', broadcastId)
+      .where('outbox.channel', '=', 'email')
+      .where('outbox.state', 'in', ['failed_temporary', 'queued'])
+      .where('outbox.refused_for_our_sending', '=', flag(this.context, true))
       .execute();
     const counts = new Map<string, number>();
     for (const { email } of rows) {
@@ -33,7 +33,7 @@ export class OutboxRefusalsRepository {
     const found = new Map<string, string>();
     for (let start = 0; start < signupIds.length; start += 500) {
       const rows = await this.context.db
-        .selectFrom('broadcast_messages')
+        .selectFrom('outbox')
         .select(['signup_id', 'channel', 'error'])
         .where('signup_id', 'in', signupIds.slice(start, start + 500))
         .where('state', '=', 'failed_permanent')

@@ -56,7 +56,7 @@ interface MessageRow {
 
 /** The outbox rows as stored, read past the port: no public method returns a row's provider id or error. */
 async function storedMessages(database: DatabaseConfig): Promise<Map<number, MessageRow>> {
-  const query = 'SELECT id, state, attempts, provider_id, error FROM broadcast_messages ORDER BY id';
+  const query = 'SELECT id, state, attempts, provider_id, error FROM outbox ORDER BY id';
   let rows: MessageRow[];
   if (database.kind === 'sqlite') {
     const db = new Database(database.file, { readonly: true });
@@ -306,9 +306,7 @@ for (const engine of storeEngines) {
         await other.connect();
         onTestFinished(() => other.end());
         await other.query('BEGIN');
-        const locked = await other.query<{ id: string }>(
-          'SELECT id FROM broadcast_messages ORDER BY id LIMIT 3 FOR UPDATE',
-        );
+        const locked = await other.query<{ id: string }>('SELECT id FROM outbox ORDER BY id LIMIT 3 FOR UPDATE');
         const heldIds = locked.rows.map((row) => Number(row.id));
         try {
           const claim = outbox.outbox.claim(id, 'email', randomUUID(), 10);

@@ -3,7 +3,7 @@
 // id (FOR UPDATE SKIP LOCKED on PostgreSQL, so senders never take the same row); a row still
 // 'sending' when its sender died may or may not have gone out: 'unknown'.
 import { OutboxReads } from './outbox-reads.js';
-import { TEXT_WAIT_REASONS, type MessageState } from './broadcast-messages.table.js';
+import { TEXT_WAIT_REASONS, type MessageState } from './outbox.table.js';
 import { ERROR_LENGTH, type ClaimedMessage, type FailureMarks, type Outcome } from './outbox-rows.js';
 import type { Channel } from './message-channels.js';
 import { caseBy, flag, stamp, type CaseType, type CaseValue } from './sql-dialect.js';
@@ -14,7 +14,7 @@ export class OutboxRepository extends OutboxReads {
     if (rows.length === 0) return 0;
     const at = stamp(this.context);
     const result = await this.context.db
-      .insertInto('broadcast_messages')
+      .insertInto('outbox')
       .values(
         rows.map((row) => ({
           broadcast_id: broadcastId,
@@ -37,7 +37,7 @@ export class OutboxRepository extends OutboxReads {
   async claim(broadcastId: number, channel: Channel, senderId: string, limit: number): Promise<ClaimedMessage[]> {
     const at = stamp(this.context);
     const due = this.context.db
-      .selectFrom('broadcast_messages')
+      .selectFrom('outbox')
       .select('id')
       .where('broadcast_id', '=', broadcastId)
       .where('channel', '=', channel)
@@ -48,7 +48,7 @@ export class OutboxRepository extends OutboxReads {
       .limit(limit)
       .$if(this.context.dialect.engine === 'postgres', (query) => query.forUpdate().skipLocked());
     const rows = await this.context.db
-      .updateTable('broadcast_messages')
+      .updateTable('outbox')
       .set((eb) => ({
         state: 'sending',
         claimed_by: senderId,
@@ -83,7 +83,7 @@ export class OutboxRepository extends OutboxReads {
     await this.context.db.transaction().execute(async (trx) => {
       const mine = (ids: number[]) =>
         trx
-          .updateTable('broadcast_messages')
+          .updateTable('outbox')
           .where('id', 'in', ids)
           .where('claimed_by', '=', senderId)
           .where('state', 'in', ['sending', 'unknown']);
@@ -217,7 +217,7 @@ export class OutboxRepository extends OutboxReads {
     const at = stamp(this.context);
     for (let start = 0; start < ids.length; start += 500) {
       const result = await this.context.db
-        .updateTable('broadcast_messages')
+        .updateTable('outbox')
         .set({
           state: 'queued',
           next_attempt_at: at,
@@ -245,7 +245,7 @@ export class OutboxRepository extends OutboxReads {
     if (rows.length === 0) return 0;
     const added = await this.enqueue(broadcastId, rows);
     const skipped = await this.context.db
-      .selectFrom('broadcast_messages')
+      .selectFrom('outbox')
       .select(['id', 'signup_id', 'channel'])
       .where('broadcast_id', '=', broadcastId)
       .where('signup_id', 'in', [...new Set(rows.map((row) => row.signupId))])
@@ -267,7 +267,7 @@ export class OutboxRepository extends OutboxReads {
   /** The owner's "send them anyway": unknown rows go back in the queue. Returns how many. */
   async requeueUnknown(broadcastId: number): Promise<number> {
     const result = await this.context.db
-      .updateTable('broadcast_messages')
+      .updateTable('outbox')
       .set({
         state: 'queued',
         next_attempt_at: stamp(this.context),

@@ -1,6 +1,6 @@
 // What the outbox's rows are to the code: a claimed message, what became of it (its outcome and
 // failure marks), a failed one the owner's retry may queue again, and the counts by state.
-import type { FailureKind, MessageState, PauseMark, TextWaitReason } from './broadcast-messages.table.js';
+import type { FailureKind, MessageState, PauseMark, TextWaitReason } from './outbox.table.js';
 import type { Channel } from './message-channels.js';
 
 export interface ClaimedMessage {

@@ -49,8 +49,6 @@ export interface SignupsTable {
   sms_confirmed_at: Generated<Time | null>;
   /** The joining text ("Reply YES to confirm…") went to this number then. */
   joining_text_sent_at: Generated<Time | null>;
-  /** A sender took the joining text then (a lease, as the confirmation email's). */
-  joining_text_claimed_at: Generated<Time | null>;
   /** The code of the link they came through, while its owner is on record (deleting them clears it). */
   referred_by: Generated<string | null>;
   /** The language of the page they signed up on (migration 21); their messages go in it. */

@@ -1,7 +1,7 @@
 // Whose fault a failed send is: the one shape every provider's answer is turned into (by
 // smtp-answers.ts and twilio-answers.ts), and that every sender (the confirmation mailer, a
 // broadcast's senders, `broadcast test`) acts on. docs/messaging.md has the table.
-import type { FailureKind } from '../db/broadcast-messages.table.js';
+import type { FailureKind } from '../db/outbox.table.js';
 
 /**
  * recipient: this person's address or number, for good (no such mailbox, not a mobile): their row

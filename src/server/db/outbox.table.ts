@@ -1,4 +1,6 @@
-// The outbox: one row per broadcast, person and channel, and where its message stands (decision 023).
+// The outbox: one row per message, and where it stands (decisions 023 and 052). A broadcast's rows
+// name their broadcast (one per broadcast, person and channel); every other kind's do not, and a
+// person has at most one live row of each such kind (the index outbox_one_live).
 import type { Generated } from 'kysely';
 import type { Flag, Id, Time } from './column-types.js';
 import type { Channel } from './message-channels.js';
@@ -26,9 +28,17 @@ export type FailureKind = (typeof FAILURE_KINDS)[number];
 export const PAUSE_MARKS = ['paused_the_channel', 'held'] as const;
 export type PauseMark = (typeof PAUSE_MARKS)[number];
 
-export interface BroadcastMessagesTable {
+/** What a message is: a broadcast's (launch, beta, test), or one the product sends by itself. */
+export const MESSAGE_KINDS = ['broadcast', 'confirmation', 'reminder', 'phone_change', 'joining_text'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+/** The kinds that are not a broadcast's: each its own job, claimed with a lease (db/message-queue-repository.ts). */
+export type QueuedKind = Exclude<MessageKind, 'broadcast'>;
+
+export interface OutboxTable {
   id: Generated<Id>;
-  broadcast_id: Id;
+  kind: Generated<MessageKind>;
+  /** The broadcast it belongs to; null for every other kind. */
+  broadcast_id: Id | null;
   signup_id: string;
   channel: Channel;
   state: MessageState;

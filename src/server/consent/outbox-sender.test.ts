@@ -1,0 +1,222 @@
+// The one outbox's rows of the kinds the product sends by itself (MessageQueueRepository), and the one
+// sender that claims and judges them (OutboxSender), on every engine (decision 052). The kind's
+// handler here says what a mail server would; the verdicts are the one judge's, from its answers.
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { openDatabase, type Db } from '../db/open-database.js';
+import type { QueuedMessage } from '../db/message-queue-repository.js';
+import type { QueuedKind } from '../db/outbox.table.js';
+import { classifySmtpError } from '../messaging/smtp-answers.js';
+import { capturedLog, ERROR } from '../test/captured-log.js';
+import { storeEngines, suiteName } from '../test/store-engines.js';
+import { OutboxSender, type QueuedKindHandler, type SendOutcome } from './outbox-sender.js';
+
+const T0 = new Date('2026-11-24T09:00:00.000Z');
+const MINUTE = 60_000;
+
+/** A mail server's answers, as nodemailer reports them, for the judge to read. */
+const answers = {
+  noSuchMailbox: Object.assign(new Error("Can't send mail - all recipients were rejected: 550 5.1.1 No such user"), {
+    responseCode: 550,
+    command: 'RCPT TO',
+    code: 'EENVELOPE',
+    response: '550 5.1.1 No such user',
+  }),
+  badPassword: Object.assign(new Error('Invalid login: 535 5.7.8 Authentication credentials invalid'), {
+    responseCode: 535,
+    code: 'EAUTH',
+    command: 'AUTH PLAIN',
+    response: '535 5.7.8 Authentication credentials invalid',
+  }),
+  busy: Object.assign(new Error('421 4.3.2 Try again later'), {
+    responseCode: 421,
+    command: 'RCPT TO',
+    code: 'EENVELOPE',
+    response: '421 4.3.2 Try again later',
+  }),
+};
+const refused = (error: Error): SendOutcome => ({
+  result: 'refused',
+  verdict: classifySmtpError(error),
+  answer: error.message,
+});
+
+for (const engine of storeEngines) {
+  describe.skipIf(!engine.available)(suiteName('the one outbox and its sender', engine), () => {
+    async function open() {
+      let now = T0;
+      const clock = { now: () => now, advance: (ms: number) => (now = new Date(now.getTime() + ms)) };
+      const database = await engine.database();
+      const store = await openDatabase(database, { now: clock.now });
+      onTestFinished(() => store.close());
+      return { store, clock };
+    }
+
+    async function people(store: Db, count: number): Promise<string[]> {
+      const ids: string[] = [];
+      for (let n = 0; n < count; n += 1) {
+        await store.signups.add({
+          name: `Person ${n}`,
+          email: `p${n}@example.com`,
+          phone: `+1555010${String(n).padStart(4, '0')}`,
+          betaTesting: false,
+        });
+        ids.push((await store.subscribers.subscriberByEmailKey(`p${n}@example.com`))!.id);
+      }
+      return ids;
+    }
+
+    const states = async (store: Db, kind: QueuedKind) =>
+      (await store.messageQueue.rows(kind)).map(({ signupId, state, attempts }) => ({ signupId, state, attempts }));
+
+    it('queues each person once while their message is live, claims it once per lease, and ends it', async () => {
+      const { store, clock } = await open();
+      const ids = await people(store, 2);
+      const [a, b] = ids as [string, string];
+      const queue = store.messageQueue;
+      expect(await queue.add('joining_text', 'sms', ids)).toBe(2);
+      // Live already: nobody twice, whoever asks again; another kind is its own.
+      expect(await queue.add('joining_text', 'sms', ids)).toBe(0);
+      expect(await queue.add('reminder', 'email', ids)).toBe(2);
+
+      const claimed = await queue.claim('joining_text', 10, 5 * MINUTE);
+      expect(claimed.map(({ signupId, attempts }) => ({ signupId, attempts }))).toEqual([
+        { signupId: a, attempts: 1 },
+        { signupId: b, attempts: 1 },
+      ]);
+      // Held by its sender until the lease runs out; then another takes it (the first died).
+      expect(await queue.claim('joining_text', 10, 5 * MINUTE)).toEqual([]);
+      clock.advance(5 * MINUTE + 1);
+      const again = await queue.claim('joining_text', 1, 5 * MINUTE);
+      expect(again.map(({ signupId, attempts }) => ({ signupId, attempts }))).toEqual([{ signupId: a, attempts: 2 }]);
+
+      await queue.sent(again[0]!.id);
+      // Not ours to end any more: the dead sender's late word changes nothing.
+      await queue.failed(claimed[0]!.id, 'late', 'recipient');
+      await queue.later(claimed[1]!.id, new Date(clock.now().getTime() + MINUTE), '421 busy');
+      expect(await states(store, 'joining_text')).toEqual([
+        { signupId: a, state: 'sent', attempts: 2 },
+        { signupId: b, state: 'failed_temporary', attempts: 1 },
+      ]);
+      // Sent is not live: the person may be queued for it again (a new number); b is still live.
+      expect(await queue.add('joining_text', 'sms', ids)).toBe(1);
+      // Due again only at its time.
+      expect((await queue.claim('joining_text', 10, 5 * MINUTE)).map((row) => row.signupId)).toEqual([a]);
+      clock.advance(MINUTE);
+      const retried = await queue.claim('joining_text', 10, 5 * MINUTE);
+      expect(retried.map(({ signupId, attempts }) => ({ signupId, attempts }))).toEqual([{ signupId: b, attempts: 2 }]);
+      // An attempt given back (the fault was ours): the person's back-off does not grow.
+      await queue.later(retried[0]!.id, clock.now(), 'waiting', { countAttempt: false });
+      await queue.skipped(
+        (await queue.claim('joining_text', 10, 5 * MINUTE)).find((row) => row.signupId === b)!.id,
+        'left',
+      );
+      expect((await states(store, 'joining_text')).filter((row) => row.signupId === b)).toEqual([
+        { signupId: b, state: 'skipped', attempts: 2 },
+      ]);
+      // A broadcast's claim never sees these rows, nor these claims a broadcast's.
+      const broadcast = (await store.broadcasts.create({
+        name: 'launch',
+        template: 'launch',
+        segment: 'all',
+        channels: ['email'],
+        confirmation: 'everyone',
+        content: { subject: 'Live', text: 'Hello', html: '<p>Hello</p>', sms: 'Hello' },
+      }))!;
+      await store.outbox.enqueue(broadcast.id, [{ signupId: a, channel: 'email' }]);
+      expect((await store.outbox.claim(broadcast.id, 'email', 'sender-1', 10)).map((row) => row.signupId)).toEqual([a]);
+      expect((await queue.claim('reminder', 10, 5 * MINUTE)).map((row) => row.signupId)).toEqual([a, b]);
+    });
+
+    it('judges each answer once for every kind: the person’s refusal fails them, ours makes the batch wait, counted against nobody', async () => {
+      const { store, clock } = await open();
+      const ids = await people(store, 4);
+      const { lines, logger } = capturedLog();
+      const answerFor = new Map<string, SendOutcome>();
+      const markedUndeliverable: string[] = [];
+      const handler: QueuedKindHandler = {
+        kind: 'reminder',
+        what: 'reminder emails',
+        send: async (message: QueuedMessage) => answerFor.get(message.signupId) ?? { result: 'sent' },
+        refusedForGood: async (message) => {
+          markedUndeliverable.push(message.signupId);
+        },
+      };
+      await store.messageQueue.add('reminder', 'email', ids);
+      const sender = new OutboxSender(handler, {
+        queue: store.messageQueue,
+        logger,
+        now: clock.now,
+        random: () => 0.5,
+        retryBaseMs: MINUTE,
+      });
+      // The first has no such mailbox; the second meets our wrong password: it and the rest wait.
+      answerFor.set(ids[0]!, refused(answers.noSuchMailbox));
+      answerFor.set(ids[1]!, refused(answers.badPassword));
+      expect(await sender.run()).toBe('0 sent, 3 later, 1 failed, 0 skipped');
+      expect(markedUndeliverable).toEqual([ids[0]]);
+      expect(await states(store, 'reminder')).toEqual([
+        { signupId: ids[0], state: 'failed_permanent', attempts: 1 },
+        { signupId: ids[1], state: 'failed_temporary', attempts: 0 },
+        { signupId: ids[2], state: 'failed_temporary', attempts: 0 },
+        { signupId: ids[3], state: 'failed_temporary', attempts: 0 },
+      ]);
+      const told = lines.filter((line) => line.level === ERROR).map((line) => line.msg);
+      expect(told).toEqual([
+        expect.stringMatching(
+          /^reminder emails cannot be sent just now, and will be retried: The mail server refused our sign-in/,
+        ),
+      ]);
+      // Until its own back-off has passed, the sender claims nothing (nobody's attempts grow).
+      expect(await sender.run()).toBeUndefined();
+      // Put right: everyone waiting goes, the owner is told so, and nobody failed went again.
+      answerFor.clear();
+      clock.advance(2 * MINUTE);
+      expect(await sender.run()).toBe('3 sent, 0 later, 0 failed, 0 skipped');
+      expect(lines.at(-1)!.msg).toBe('reminder emails are going out again');
+      expect((await states(store, 'reminder')).map((row) => row.state)).toEqual([
+        'failed_permanent',
+        'sent',
+        'sent',
+        'sent',
+      ]);
+      expect(markedUndeliverable).toEqual([ids[0]]);
+    });
+
+    it('a busy answer is tried again with its own back-off; a handler that throws loses nothing', async () => {
+      const { store, clock } = await open();
+      const ids = await people(store, 2);
+      const [a, b] = ids as [string, string];
+      const { logger } = capturedLog();
+      let busy = true;
+      let broken = true;
+      const handler: QueuedKindHandler = {
+        kind: 'phone_change',
+        what: 'phone change emails',
+        send: async (message) => {
+          if (message.signupId === a && busy) return refused(answers.busy);
+          if (message.signupId === b && broken) throw new Error('database is gone for a moment');
+          return { result: 'sent' };
+        },
+        refusedForGood: async () => undefined,
+      };
+      await store.messageQueue.add('phone_change', 'email', ids);
+      const sender = new OutboxSender(handler, {
+        queue: store.messageQueue,
+        logger,
+        now: clock.now,
+        random: () => 0.5,
+        retryBaseMs: MINUTE,
+        concurrency: 2,
+      });
+      expect(await sender.run()).toBe('0 sent, 2 later, 0 failed, 0 skipped');
+      expect(await states(store, 'phone_change')).toEqual([
+        { signupId: a, state: 'failed_temporary', attempts: 1 },
+        { signupId: b, state: 'failed_temporary', attempts: 0 },
+      ]);
+      busy = false;
+      broken = false;
+      clock.advance(MINUTE);
+      expect(await sender.run()).toBe('2 sent, 0 later, 0 failed, 0 skipped');
+    });
+  });
+}

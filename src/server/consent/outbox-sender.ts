@@ -1,0 +1,198 @@
+// The one sender of the messages the product sends by itself (decision 052): it claims a kind's due
+// rows from the outbox, has the kind's handler send each, and records what became of it. Whose
+// fault a refusal was is the one judge's (messaging/send-failure.ts), and what follows is decided
+// here, the same for every kind:
+// - the person's side refused for good: the message failed, and the handler marks the address;
+// - ours (the mail server or the SMS account refuses us): the message and the rest of its batch wait
+//   for the sender's own back-off, counted against nobody, and the owner is told once;
+// - anything else: this message is tried again, backing off with its attempts; while the trouble
+//   may be the provider's ('unknown'), the rest of the batch waits with it, uncounted.
+import type { FastifyBaseLogger } from 'fastify';
+import type { MessageQueueRepository, QueuedMessage } from '../db/message-queue-repository.js';
+import type { QueuedKind } from '../db/outbox.table.js';
+import { retryDelayMs } from '../messaging/back-off.js';
+import type { FailureVerdict } from '../messaging/send-failure.js';
+import { number } from '../../shared/plain-numbers.js';
+
+/** What became of one message, as its handler tells it. */
+export type SendOutcome =
+  | { result: 'sent' }
+  /** Not now, and nothing was tried (outside the person's hours, or not to be texted for now): looked at again `at`. */
+  | { result: 'later'; at: Date; why?: string }
+  /** No longer due (the person left, was deleted, or has it already): never tried. */
+  | { result: 'skipped'; why: string }
+  /** The provider refused it: the judge's verdict, and its answer with no address in it. */
+  | { result: 'refused'; verdict: FailureVerdict; answer: string };
+
+/** One kind of message: who is due it, and how one goes. */
+export interface QueuedKindHandler {
+  kind: QueuedKind;
+  /** How the owner's log names them: "joining texts". */
+  what: string;
+  /** Queues the people due this kind who have no live row (a kind whose due people are found, not told). */
+  queueDue?: () => Promise<number>;
+  send(message: QueuedMessage): Promise<SendOutcome>;
+  /** The person's side refused it for good: what that does beyond failing it (an address marked undeliverable). */
+  refusedForGood(message: QueuedMessage, verdict: FailureVerdict, answer: string): Promise<void>;
+}
+
+export interface OutboxSenderOptions {
+  queue: Pick<MessageQueueRepository, 'claim' | 'sent' | 'later' | 'failed' | 'skipped'>;
+  logger: FastifyBaseLogger;
+  /** How many to claim at a time. */
+  batchSize?: number;
+  /** How many of a batch go at once (the mail transport's pool holds 3 connections). */
+  concurrency?: number;
+  /** How long a claim holds before another sender may take it (a sender that died mid-send). */
+  leaseMs?: number;
+  /** The first retry's delay; each later one doubles, up to `maxRetryMs`, with jitter. */
+  retryBaseMs?: number;
+  maxRetryMs?: number;
+  random?: () => number;
+  now?: () => Date;
+}
+
+export interface SenderRun {
+  sent: number;
+  later: number;
+  failed: number;
+  skipped: number;
+}
+
+export class OutboxSender {
+  private readonly options: Required<OutboxSenderOptions>;
+  /** The runner's stop: a batch under way ends after the messages being sent. */
+  private signal: AbortSignal | undefined;
+  /** Failures of ours in a row: their back-off is the sender's, not each person's. */
+  private ourFailures = 0;
+  /** While ours is failing, nothing is claimed before this time. */
+  private waitUntil = 0;
+  /** The kind of the failing streak the owner was told about, until a message goes out again. */
+  private failing: FailureVerdict['kind'] | undefined;
+
+  constructor(
+    private readonly handler: QueuedKindHandler,
+    options: OutboxSenderOptions,
+  ) {
+    this.options = {
+      batchSize: 20,
+      concurrency: 1,
+      leaseMs: 5 * 60_000,
+      retryBaseMs: 30_000,
+      maxRetryMs: 60 * 60_000,
+      random: Math.random,
+      now: () => new Date(),
+      ...options,
+    };
+  }
+
+  /**
+   * The kind's job (jobs/job-list.ts): queues who is due, then sends every due message, a batch at a
+   * time, until none is left or ours fails. What it did, in a few words, or nothing when nothing was due.
+   */
+  async run(signal?: AbortSignal): Promise<string | undefined> {
+    this.signal = signal;
+    if (this.options.now().getTime() < this.waitUntil) return undefined;
+    await this.handler.queueDue?.();
+    const total: SenderRun = { sent: 0, later: 0, failed: 0, skipped: 0 };
+    for (;;) {
+      const { run, claimed, stopped } = await this.runOnce();
+      for (const key of Object.keys(total) as (keyof SenderRun)[]) total[key] += run[key];
+      // A full batch means there may be more waiting.
+      if (claimed < this.options.batchSize || stopped || signal?.aborted) break;
+    }
+    const { sent, later, failed, skipped } = total;
+    if (sent + later + failed + skipped === 0) return undefined;
+    return `${number(sent)} sent, ${number(later)} later, ${number(failed)} failed, ${number(skipped)} skipped`;
+  }
+
+  /** Claims one batch and sends it, `concurrency` at a time; stops early when the trouble is not the person's. */
+  async runOnce(): Promise<{ run: SenderRun; claimed: number; stopped: boolean }> {
+    const { queue, batchSize, leaseMs, concurrency } = this.options;
+    const messages = await queue.claim(this.handler.kind, batchSize, leaseMs);
+    const run: SenderRun = { sent: 0, later: 0, failed: 0, skipped: 0 };
+    for (let start = 0; start < messages.length; start += concurrency) {
+      if (this.signal?.aborted) break; // the lease hands what is left to the next start
+      const wave = messages.slice(start, start + concurrency);
+      const outcomes = await Promise.all(wave.map((message) => this.sendOne(message)));
+      for (const outcome of outcomes) run[outcome.counted] += 1;
+      const waitAt = outcomes.find((outcome) => outcome.batchWaits)?.batchWaits;
+      if (waitAt) {
+        // The mail server or the SMS account is away or refuses us: the rest waits, untried and uncounted.
+        for (const rest of messages.slice(start + concurrency)) {
+          await queue.later(rest.id, waitAt, `waiting: ${this.handler.what} cannot be sent just now`, {
+            countAttempt: false,
+          });
+          run.later += 1;
+        }
+        return { run, claimed: messages.length, stopped: true };
+      }
+    }
+    return { run, claimed: messages.length, stopped: false };
+  }
+
+  private async sendOne(message: QueuedMessage): Promise<{ counted: keyof SenderRun; batchWaits?: Date }> {
+    const { queue, logger, now } = this.options;
+    let outcome: SendOutcome;
+    try {
+      outcome = await this.handler.send(message);
+    } catch (error) {
+      // Our own code or database failed: the message waits its turn again, counted against nobody.
+      logger.error({ err: error, kind: this.handler.kind }, `${this.handler.what}: one could not be sent`);
+      await queue.later(message.id, this.after(message.attempts), String((error as Error).message ?? error), {
+        countAttempt: false,
+      });
+      return { counted: 'later' };
+    }
+    if (outcome.result === 'sent') {
+      await queue.sent(message.id);
+      this.ourFailures = 0;
+      if (this.failing) {
+        this.failing = undefined;
+        logger.info(`${this.handler.what} are going out again`);
+      }
+      return { counted: 'sent' };
+    }
+    if (outcome.result === 'later') {
+      await queue.later(message.id, outcome.at, null, { countAttempt: false });
+      return { counted: 'later' };
+    }
+    if (outcome.result === 'skipped') {
+      await queue.skipped(message.id, outcome.why);
+      return { counted: 'skipped' };
+    }
+    const { verdict, answer } = outcome;
+    if (verdict.kind === 'recipient') {
+      await queue.failed(message.id, answer, 'recipient');
+      await this.handler.refusedForGood(message, verdict, answer);
+      return { counted: 'failed' };
+    }
+    this.reportFailing(verdict, answer);
+    if (verdict.kind === 'sender') {
+      this.ourFailures += 1;
+      this.waitUntil = this.after(this.ourFailures).getTime();
+      const at = new Date(this.waitUntil);
+      await queue.later(message.id, at, answer, { countAttempt: false });
+      return { counted: 'later', batchWaits: at };
+    }
+    const at = this.after(message.attempts);
+    await queue.later(message.id, at, answer);
+    // 'unknown' (no answer, a timeout) may be the provider's: the rest of the batch waits with it.
+    return verdict.kind === 'unknown' && now() < at ? { counted: 'later', batchWaits: at } : { counted: 'later' };
+  }
+
+  private after(attempts: number): Date {
+    const { retryBaseMs, maxRetryMs, random, now } = this.options;
+    return new Date(now().getTime() + retryDelayMs(attempts, retryBaseMs, maxRetryMs, random));
+  }
+
+  /** Tells the owner once per failing streak (and again if its kind changes), in the verdict's words. */
+  private reportFailing(verdict: FailureVerdict, answer: string): void {
+    if (this.failing === verdict.kind) return;
+    this.failing = verdict.kind;
+    this.options.logger.error(
+      { err: answer, kind: verdict.kind },
+      `${this.handler.what} cannot be sent just now, and will be retried: ${verdict.reason}`,
+    );
+  }
+}

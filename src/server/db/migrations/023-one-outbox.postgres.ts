@@ -1,0 +1,29 @@
+// PostgreSQL migration 23, one outbox: never edit it once it has shipped (docs/architecture.md, "Adding a column").
+import type { PostgresMigration } from './migration.js';
+
+export const migration: PostgresMigration = {
+  version: 23,
+  name: 'one-outbox',
+  // Every message leaves through one table (issue 54, decision 052): the broadcasts' outbox becomes
+  // `outbox`, each row of a kind; a broadcast's rows name their broadcast, the others do not. A
+  // message other than a broadcast's has at most one live row per person and kind. The joining
+  // text's claims (a column on signups) become its rows, due when the claim would have ended.
+  sql: `
+      ALTER TABLE broadcast_messages RENAME TO outbox;
+      ALTER INDEX broadcast_messages_due RENAME TO outbox_due;
+      ALTER INDEX broadcast_messages_state RENAME TO outbox_state;
+      ALTER TABLE outbox ADD COLUMN kind text NOT NULL DEFAULT 'broadcast'
+        CHECK (kind IN ('broadcast', 'confirmation', 'reminder', 'phone_change', 'joining_text'));
+      ALTER TABLE outbox ALTER COLUMN broadcast_id DROP NOT NULL;
+      ALTER TABLE outbox ADD CHECK ((kind = 'broadcast') = (broadcast_id IS NOT NULL));
+      CREATE UNIQUE INDEX outbox_one_live ON outbox (kind, signup_id)
+        WHERE kind <> 'broadcast' AND state IN ('queued', 'sending', 'failed_temporary');
+      CREATE INDEX outbox_kind_due ON outbox (kind, next_attempt_at)
+        WHERE kind <> 'broadcast' AND state IN ('queued', 'sending', 'failed_temporary');
+      INSERT INTO outbox (kind, signup_id, channel, state, attempts, next_attempt_at)
+        SELECT 'joining_text', id, 'sms', 'queued', 0, joining_text_claimed_at + interval '5 minutes'
+          FROM signups
+          WHERE joining_text_claimed_at IS NOT NULL AND joining_text_sent_at IS NULL AND sms_confirmed_at IS NULL;
+      ALTER TABLE signups DROP COLUMN joining_text_claimed_at;
+    `,
+};

@@ -1,0 +1,157 @@
+// Migration 23 on a database as the release before left it (migrations 1..22): the broadcasts'
+// outbox becomes the one outbox with every row and id kept, and the joining texts' claims (a column
+// on signups, now gone) become joining-text rows, due when the claim would have ended.
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import type { DatabaseConfig } from '../config.js';
+import { storeEngines } from '../test/store-engines.js';
+import { migratePostgres, migrateSqlite } from './migrate.js';
+import { openDatabase } from './open-database.js';
+import { postgresMigrations } from './postgres-migrations.js';
+import { sqliteMigrations } from './sqlite-migrations.js';
+
+const RELEASE_BEFORE = 22;
+const id = (n: number) => `0b6d1c52-3c1e-4f4e-9a38-6f0f2f1d7a0${n}`;
+// 0: a launch email sent, 1: a joining text claimed by a sender that died (its claim ran out long
+// ago), 2: one held until later (a number not to be texted for now), 3: one texted already, 4: none.
+const CLAIMED_AT = [
+  'NULL',
+  "'2026-11-05T08:00:00.000Z'",
+  "'2027-01-01T00:00:00.000Z'",
+  "'2026-11-05T08:00:00.000Z'",
+  'NULL',
+];
+const SENT_AT = ['NULL', 'NULL', 'NULL', "'2026-11-05T08:00:05.000Z'", 'NULL'];
+
+/** Rows of a query in plain SQL, on either engine (written the same for both here). */
+async function rawRows(database: DatabaseConfig, query: string): Promise<Record<string, unknown>[]> {
+  if (database.kind === 'sqlite') {
+    const db = new Database(database.file, { readonly: true });
+    try {
+      return db.prepare(query).all() as Record<string, unknown>[];
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client(database.url);
+  await client.connect();
+  try {
+    return (await client.query(query)).rows as Record<string, unknown>[];
+  } finally {
+    await client.end();
+  }
+}
+
+function fillSql(engine: 'sqlite' | 'postgres'): string {
+  const no = engine === 'sqlite' ? '0' : 'false';
+  const people = CLAIMED_AT.map(
+    (claimed, n) =>
+      `('${id(n)}', 'Person', '+1555000000${n}', 'p${n}@example.com', 'p${n}@example.com', ` +
+      `'2026-11-01T10:00:00.000Z', '2026-11-01T10:00:00.000Z', 'v1', ${claimed}, ${SENT_AT[n]})`,
+  ).join(',\n');
+  return `
+    INSERT INTO signups (id, name, phone, email, email_key, created_at, last_seen_at, consent_version,
+      joining_text_claimed_at, joining_text_sent_at) VALUES ${people};
+    INSERT INTO broadcasts (name, template, segment, channels, include_unconfirmed, content, state, created_at, started_at)
+      VALUES ('launch', 'launch', 'all', 'email', ${no}, '{}', 'sending', '2026-11-05T08:00:00.000Z', '2026-11-05T08:01:00.000Z');
+    INSERT INTO broadcast_messages (broadcast_id, signup_id, channel, state, attempts, sent_at, next_attempt_at) VALUES
+      (1, '${id(0)}', 'email', 'sent', 1, '2026-11-05T08:01:05.000Z', NULL),
+      (1, '${id(1)}', 'email', 'queued', 0, NULL, '2026-11-05T08:01:00.000Z');
+  `;
+}
+
+describe.each(storeEngines)(
+  `the outbox from the release before (migrations 1..${RELEASE_BEFORE}) on $name`,
+  (engine) => {
+    it.skipIf(!engine.available)(
+      'is the one outbox: the broadcast rows kept, the joining texts claimed then queued now',
+      async () => {
+        const database = await engine.database();
+        if (database.kind === 'sqlite') {
+          const db = new Database(database.file);
+          await migrateSqlite(
+            db,
+            sqliteMigrations.filter(({ version }) => version <= RELEASE_BEFORE),
+          );
+          db.exec(fillSql('sqlite'));
+          db.close();
+        } else {
+          const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+          await migratePostgres(
+            pool,
+            postgresMigrations.filter(({ version }) => version <= RELEASE_BEFORE),
+          );
+          await pool.query(fillSql('postgres'));
+          await pool.end();
+        }
+
+        // Its clock at the day the claims were made, an hour on: the dead sender's claim has run out.
+        const db = await openDatabase(database, { migrate: true, now: () => new Date('2026-11-05T09:00:00.000Z') });
+        try {
+          const rows = await rawRows(
+            database,
+            'SELECT id, kind, broadcast_id, signup_id, state, next_attempt_at FROM outbox ORDER BY id',
+          );
+          const due = (at: unknown) =>
+            at === null ? null : new Date(String(at instanceof Date ? at.toISOString() : at)).toISOString();
+          expect(
+            rows.map((row) => ({
+              ...row,
+              id: Number(row.id),
+              broadcast_id: row.broadcast_id === null ? null : Number(row.broadcast_id),
+              next_attempt_at: due(row.next_attempt_at),
+            })),
+          ).toEqual([
+            { id: 1, kind: 'broadcast', broadcast_id: 1, signup_id: id(0), state: 'sent', next_attempt_at: null },
+            {
+              id: 2,
+              kind: 'broadcast',
+              broadcast_id: 1,
+              signup_id: id(1),
+              state: 'queued',
+              next_attempt_at: '2026-11-05T08:01:00.000Z',
+            },
+            {
+              id: 3,
+              kind: 'joining_text',
+              broadcast_id: null,
+              signup_id: id(1),
+              state: 'queued',
+              next_attempt_at: '2026-11-05T08:05:00.000Z',
+            },
+            {
+              id: 4,
+              kind: 'joining_text',
+              broadcast_id: null,
+              signup_id: id(2),
+              state: 'queued',
+              next_attempt_at: '2027-01-01T00:05:00.000Z',
+            },
+          ]);
+          // The broadcast's counts read as before.
+          expect(await db.outbox.counts(1)).toMatchObject({ sent: 1, queued: 1, total: 2 });
+          // The claim column is gone; the sent time stays.
+          const columns = (
+            await rawRows(
+              database,
+              database.kind === 'sqlite'
+                ? "SELECT name FROM pragma_table_info('signups')"
+                : "SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'signups' AND table_schema = current_schema()",
+            )
+          ).map((row) => row.name);
+          expect(columns).not.toContain('joining_text_claimed_at');
+          expect(columns).toContain('joining_text_sent_at');
+          // The dead sender's text is due now; the held one is not; nobody else is queued twice.
+          expect((await db.messageQueue.claim('joining_text', 10, 60_000)).map((row) => row.signupId)).toEqual([id(1)]);
+          expect(await db.joiningTexts.queueDue()).toBe(2); // 0 and 4, never texted; 3 was
+          expect(await db.joiningTexts.queueDue()).toBe(0);
+          // And a broadcast's claim sees only its own rows.
+          expect((await db.outbox.claim(1, 'email', 'a-sender', 10)).map((row) => row.signupId)).toEqual([id(1)]);
+        } finally {
+          await db.close();
+        }
+      },
+    );
+  },
+);

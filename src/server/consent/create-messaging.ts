@@ -8,9 +8,9 @@ import { OutboxSender, type OutboxSenderOptions } from './outbox-sender.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../messaging-config.js';
 import type { Db } from '../db/open-database.js';
-import { sendDueReminders } from './confirmation-reminders.js';
+import { confirmationReminders } from './confirmation-reminders.js';
 import { ConfirmationMailer } from './confirmation-mailer.js';
-import { phoneChangeEmailsJob, type PhoneChangeMailerOptions } from './phone-change-mailer.js';
+import { phoneChangeEmails } from './phone-change-mailer.js';
 import { createButtonMailer, type ButtonMailer } from './emailed-buttons.js';
 import type { JobName } from '../jobs/job-list.js';
 import type { JobRun } from '../jobs/job-runner.js';
@@ -32,7 +32,6 @@ export interface MessagingOverrides {
   email?: EmailSender;
   sms?: SmsProvider;
   mailer?: Partial<ConstructorParameters<typeof ConfirmationMailer>[0]>;
-  phoneMailer?: Partial<PhoneChangeMailerOptions>;
   /** Tests: the joining texts' sender (its clock and back-off). */
   texter?: Partial<Omit<OutboxSenderOptions, 'queue' | 'logger'>>;
   /** Tests: shorter intervals for the queue jobs. */
@@ -113,8 +112,8 @@ export function createMessagingCore(
 export function createMessaging(
   config: MessagingConfig,
   store: SubscriptionsStore &
-    Pick<Db, 'confirmations' | 'phoneChanges'> &
-    Partial<Pick<Db, 'joiningTexts' | 'messageQueue' | 'restoreMarks'>> &
+    Pick<Db, 'confirmations' | 'phoneChanges' | 'messageQueue'> &
+    Partial<Pick<Db, 'joiningTexts' | 'restoreMarks'>> &
     Partial<MessageLogStore>,
   siteUrl: string,
   overrides: MessagingOverrides = {},
@@ -176,7 +175,7 @@ export function createMessaging(
             );
             if (removed > 0) logger.info({ removed }, 'deleted sign-ups that were never confirmed');
             // The one reminder, before the deletion it warns of (CONFIRMATION_REMINDER_DAYS).
-            const reminded = await sendDueReminders({
+            const reminders = confirmationReminders({
               store: store.confirmations,
               subscriptions,
               email,
@@ -188,8 +187,12 @@ export function createMessaging(
               log,
               logger,
             });
-            if (reminded && reminded.sent > 0) logger.info({ sent: reminded.sent }, 'sent confirmation reminders');
-            const sent = reminded?.sent ?? 0;
+            const { sent } = await new OutboxSender(reminders, {
+              queue: store.messageQueue,
+              logger,
+              concurrency: 3,
+            }).sendDue();
+            if (sent > 0) logger.info({ sent }, 'sent confirmation reminders');
             if (removed === 0 && sent === 0) return 'none due';
             return `${plural(removed, 'sign-up')} deleted, ${plural(sent, 'reminder')} sent`;
           },
@@ -207,7 +210,7 @@ export function createMessaging(
         jobs.push({ name, run: gated, everyMs: overrides.everyMs?.[name] });
       };
       if (email && links) {
-        const phoneOptions: PhoneChangeMailerOptions = {
+        const asks = phoneChangeEmails({
           store: store.phoneChanges,
           subscriptions,
           email,
@@ -216,12 +219,12 @@ export function createMessaging(
           postalAddress: config.postalAddress,
           log,
           logger,
-          ...overrides.phoneMailer,
-        };
-        add('phone-change-emails', () => phoneChangeEmailsJob(phoneOptions));
+        });
+        const asker = new OutboxSender(asks, { queue: store.messageQueue, logger, concurrency: 3 });
+        add('phone-change-emails', (signal) => asker.run(signal));
       }
       // The joining text asks each number for its YES (decision 041); without SECRET_KEY nothing is texted.
-      if (sms && store.joiningTexts && store.messageQueue && subscriptions.canSuppress) {
+      if (sms && store.joiningTexts && subscriptions.canSuppress) {
         const texts = joiningTexts({
           subscriptions,
           store: store.joiningTexts,

@@ -6,13 +6,17 @@
 // - ours (the mail server or the SMS account refuses us): the message and the rest of its batch wait
 //   for the sender's own back-off, counted against nobody, and the owner is told once;
 // - anything else: this message is tried again, backing off with its attempts; while the trouble
-//   may be the provider's ('unknown'), the rest of the batch waits with it, uncounted.
+//   may be the provider's ('unknown', or a second "not now" in a row), the rest of the batch waits
+//   with it, uncounted.
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessageQueueRepository, QueuedMessage } from '../db/message-queue-repository.js';
 import type { QueuedKind } from '../db/outbox.table.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import type { FailureVerdict } from '../messaging/send-failure.js';
 import { number } from '../../shared/plain-numbers.js';
+
+/** "Not now" answers in a row that make the rest of a batch wait: the mail server's trouble, not the people's. */
+export const LATER_IN_A_ROW = 2;
 
 /** What became of one message, as its handler tells it. */
 export type SendOutcome =
@@ -69,6 +73,8 @@ export class OutboxSender {
   private waitUntil = 0;
   /** The kind of the failing streak the owner was told about, until a message goes out again. */
   private failing: FailureVerdict['kind'] | undefined;
+  /** "Not now" answers in a row. */
+  private laterInARow = 0;
 
   constructor(
     private readonly handler: QueuedKindHandler,
@@ -91,19 +97,24 @@ export class OutboxSender {
    * time, until none is left or ours fails. What it did, in a few words, or nothing when nothing was due.
    */
   async run(signal?: AbortSignal): Promise<string | undefined> {
+    const { sent, later, failed, skipped } = await this.sendDue(signal);
+    if (sent + later + failed + skipped === 0) return undefined;
+    return `${number(sent)} sent, ${number(later)} later, ${number(failed)} failed, ${number(skipped)} skipped`;
+  }
+
+  /** Queues who is due, then sends every due message, a batch at a time; what became of them. */
+  async sendDue(signal?: AbortSignal): Promise<SenderRun> {
     this.signal = signal;
-    if (this.options.now().getTime() < this.waitUntil) return undefined;
-    await this.handler.queueDue?.();
     const total: SenderRun = { sent: 0, later: 0, failed: 0, skipped: 0 };
+    if (this.options.now().getTime() < this.waitUntil) return total;
+    await this.handler.queueDue?.();
     for (;;) {
       const { run, claimed, stopped } = await this.runOnce();
       for (const key of Object.keys(total) as (keyof SenderRun)[]) total[key] += run[key];
       // A full batch means there may be more waiting.
       if (claimed < this.options.batchSize || stopped || signal?.aborted) break;
     }
-    const { sent, later, failed, skipped } = total;
-    if (sent + later + failed + skipped === 0) return undefined;
-    return `${number(sent)} sent, ${number(later)} later, ${number(failed)} failed, ${number(skipped)} skipped`;
+    return total;
   }
 
   /** Claims one batch and sends it, `concurrency` at a time; stops early when the trouble is not the person's. */
@@ -144,6 +155,7 @@ export class OutboxSender {
       });
       return { counted: 'later' };
     }
+    if (outcome.result !== 'refused') this.laterInARow = 0;
     if (outcome.result === 'sent') {
       await queue.sent(message.id);
       this.ourFailures = 0;
@@ -163,6 +175,7 @@ export class OutboxSender {
     }
     const { verdict, answer } = outcome;
     if (verdict.kind === 'recipient') {
+      this.laterInARow = 0;
       await queue.failed(message.id, answer, 'recipient');
       await this.handler.refusedForGood(message, verdict, answer);
       return { counted: 'failed' };
@@ -177,8 +190,11 @@ export class OutboxSender {
     }
     const at = this.after(message.attempts);
     await queue.later(message.id, at, answer);
-    // 'unknown' (no answer, a timeout) may be the provider's: the rest of the batch waits with it.
-    return verdict.kind === 'unknown' && now() < at ? { counted: 'later', batchWaits: at } : { counted: 'later' };
+    this.laterInARow += 1;
+    // 'unknown' (no answer, a timeout) may be the provider's, and so are two "not now"s in a row: the
+    // rest of the batch waits with it.
+    const providers = verdict.kind === 'unknown' || this.laterInARow >= LATER_IN_A_ROW;
+    return providers && now() < at ? { counted: 'later', batchWaits: at } : { counted: 'later' };
   }
 
   private after(attempts: number): Date {

@@ -1,9 +1,10 @@
-// The confirmation emails and their one reminder, as a queue in the signups table: claimed with a
-// lease, sent, failed or dropped; the unconfirmed deleted after their time (docs/messaging.md).
+// The confirmation emails, as a queue in the signups table: claimed with a lease, sent, failed or
+// dropped; the one reminder queued in the outbox (decision 052); the unconfirmed deleted after their
+// time (docs/messaging.md).
 import { eraseFromLog } from './erase-for-good.js';
 import { DELETED_PERSON } from './opt-outs-repository.js';
 import { forgetPeopleInMessages } from './forget-people.js';
-import { isSignupId } from './column-types.js';
+import { MessageQueueRepository } from './message-queue-repository.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 
 /** A confirmation email to send, claimed by one sender for a while (its lease). */
@@ -97,38 +98,21 @@ export class ConfirmationQueueRepository {
   }
 
   /**
-   * Claims up to `limit` unconfirmed sign-ups whose confirmation email went out before `sentBefore`
-   * and that were never reminded: each is marked reminded now, so no one gets a second reminder,
-   * whatever happens next (a failure of ours gives it back with reminderNotSent).
+   * Queues the one reminder (decision 052) for each unconfirmed sign-up whose confirmation email went
+   * out before `sentBefore` and who never had one: once in a lifetime, whatever becomes of it.
    */
-  async claimReminders(limit: number, sentBefore: Date): Promise<{ id: string; email: string }[]> {
+  async queueReminders(sentBefore: Date): Promise<number> {
     const due = this.context.db
       .selectFrom('signups')
-      .select('id')
+      .select('signups.id')
       .where('confirmed_at', 'is', null)
       // Not deleted (texts proven by the number's YES): no reminder that says they would be.
       .where('sms_confirmed_at', 'is', null)
       .where('left_at', 'is', null)
-      .where('confirm_reminded_at', 'is', null)
       .where('confirm_sent_at', 'is not', null)
       .where('confirm_sent_at', '<=', sentBefore.toISOString())
-      .orderBy('confirm_sent_at')
-      .limit(limit)
-      .$if(this.context.dialect.engine === 'postgres', (query) => query.forUpdate().skipLocked());
-    const rows = await this.context.db
-      .updateTable('signups')
-      .set({ confirm_reminded_at: stamp(this.context) })
-      .where('id', 'in', due)
-      .where('confirm_reminded_at', 'is', null)
-      .returning(['id', 'email'])
-      .execute();
-    return rows.map((row) => ({ id: String(row.id), email: row.email }));
-  }
-
-  /** The reminder could not go out for a reason of ours: a later sweep tries again. */
-  async reminderNotSent(id: string): Promise<void> {
-    if (!isSignupId(id)) return;
-    await this.context.db.updateTable('signups').set({ confirm_reminded_at: null }).where('id', '=', id).execute();
+      .orderBy('confirm_sent_at');
+    return new MessageQueueRepository(this.context).addFrom('reminder', 'email', due, { once: true });
   }
 
   /**

@@ -62,12 +62,14 @@ export class MessageQueueRepository {
 
   /**
    * Queues a message of `kind` for each person `people` selects (ids of signups), due at once; a
-   * person who has a live row of the kind keeps it. Returns how many were queued.
+   * person who has a live row of the kind keeps it, and with `once`, a person who ever had one gets
+   * none (a message sent once in a lifetime). Returns how many were queued.
    */
   async addFrom(
     kind: QueuedKind,
     channel: Channel,
     people: SelectQueryBuilder<Database, 'signups', { id: string }>,
+    { once = false }: { once?: boolean } = {},
   ): Promise<number> {
     const at = stamp(this.context);
     const result = await this.context.db
@@ -82,7 +84,7 @@ export class MessageQueueRepository {
                   .select('outbox.id')
                   .where('outbox.kind', '=', kind)
                   .whereRef('outbox.signup_id', '=', 'signups.id')
-                  .where('outbox.state', 'in', LIVE_STATES),
+                  .$if(!once, (query) => query.where('outbox.state', 'in', LIVE_STATES)),
               ),
             ),
           )

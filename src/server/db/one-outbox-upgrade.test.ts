@@ -1,6 +1,7 @@
 // Migration 23 on a database as the release before left it (migrations 1..22): the broadcasts'
 // outbox becomes the one outbox with every row and id kept, and the joining texts' claims (a column
-// on signups, now gone) become joining-text rows, due when the claim would have ended.
+// on signups, now gone) become joining-text rows, due when the claim would have ended; a reminder
+// once claimed is a sent reminder.
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +15,8 @@ import { sqliteMigrations } from './sqlite-migrations.js';
 const RELEASE_BEFORE = 22;
 const id = (n: number) => `0b6d1c52-3c1e-4f4e-9a38-6f0f2f1d7a0${n}`;
 // 0: a launch email sent, 1: a joining text claimed by a sender that died (its claim ran out long
-// ago), 2: one held until later (a number not to be texted for now), 3: one texted already, 4: none.
+// ago), 2: one held until later (a number not to be texted for now), 3: one texted already, 4: none,
+// but reminded to confirm (0 was asked to confirm too, never reminded).
 const CLAIMED_AT = [
   'NULL',
   "'2026-11-05T08:00:00.000Z'",
@@ -23,6 +25,8 @@ const CLAIMED_AT = [
   'NULL',
 ];
 const SENT_AT = ['NULL', 'NULL', 'NULL', "'2026-11-05T08:00:05.000Z'", 'NULL'];
+const CONFIRM_SENT_AT = ["'2026-11-01T10:01:00.000Z'", 'NULL', 'NULL', 'NULL', "'2026-11-01T10:01:00.000Z'"];
+const REMINDED_AT = ['NULL', 'NULL', 'NULL', 'NULL', "'2026-11-08T10:01:00.000Z'"];
 
 /** Rows of a query in plain SQL, on either engine (written the same for both here). */
 async function rawRows(database: DatabaseConfig, query: string): Promise<Record<string, unknown>[]> {
@@ -48,11 +52,12 @@ function fillSql(engine: 'sqlite' | 'postgres'): string {
   const people = CLAIMED_AT.map(
     (claimed, n) =>
       `('${id(n)}', 'Person', '+1555000000${n}', 'p${n}@example.com', 'p${n}@example.com', ` +
-      `'2026-11-01T10:00:00.000Z', '2026-11-01T10:00:00.000Z', 'v1', ${claimed}, ${SENT_AT[n]})`,
+      `'2026-11-01T10:00:00.000Z', '2026-11-01T10:00:00.000Z', 'v1', ${claimed}, ${SENT_AT[n]}, ` +
+      `${CONFIRM_SENT_AT[n]}, ${REMINDED_AT[n]})`,
   ).join(',\n');
   return `
     INSERT INTO signups (id, name, phone, email, email_key, created_at, last_seen_at, consent_version,
-      joining_text_claimed_at, joining_text_sent_at) VALUES ${people};
+      joining_text_claimed_at, joining_text_sent_at, confirm_sent_at, confirm_reminded_at) VALUES ${people};
     INSERT INTO broadcasts (name, template, segment, channels, include_unconfirmed, content, state, created_at, started_at)
       VALUES ('launch', 'launch', 'all', 'email', ${no}, '{}', 'sending', '2026-11-05T08:00:00.000Z', '2026-11-05T08:01:00.000Z');
     INSERT INTO broadcast_messages (broadcast_id, signup_id, channel, state, attempts, sent_at, next_attempt_at) VALUES
@@ -128,6 +133,8 @@ describe.each(storeEngines)(
               state: 'queued',
               next_attempt_at: '2027-01-01T00:05:00.000Z',
             },
+            // Reminded once: a sent reminder.
+            { id: 5, kind: 'reminder', broadcast_id: null, signup_id: id(4), state: 'sent', next_attempt_at: null },
           ]);
           // The broadcast's counts read as before.
           expect(await db.outbox.counts(1)).toMatchObject({ sent: 1, queued: 1, total: 2 });
@@ -146,6 +153,13 @@ describe.each(storeEngines)(
           expect((await db.messageQueue.claim('joining_text', 10, 60_000)).map((row) => row.signupId)).toEqual([id(1)]);
           expect(await db.joiningTexts.queueDue()).toBe(2); // 0 and 4, never texted; 3 was
           expect(await db.joiningTexts.queueDue()).toBe(0);
+          // Nobody reminded before is reminded again; the one never reminded is due hers.
+          expect(await db.confirmations.queueReminders(new Date('2026-12-01T00:00:00.000Z'))).toBe(1);
+          expect((await db.messageQueue.rows('reminder')).map((row) => [row.signupId, row.state])).toEqual([
+            [id(4), 'sent'],
+            [id(0), 'queued'],
+          ]);
+          expect(await db.confirmations.queueReminders(new Date('2026-12-01T00:00:00.000Z'))).toBe(0);
           // And a broadcast's claim sees only its own rows.
           expect((await db.outbox.claim(1, 'email', 'a-sender', 10)).map((row) => row.signupId)).toEqual([id(1)]);
         } finally {

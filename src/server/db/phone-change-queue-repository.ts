@@ -1,9 +1,8 @@
-// The emails about a new phone number a repeat sign-up (decision 031) or the person's own page
-// (decision 041) asked for, as a queue in the signups table: claimed with a lease, sent or not,
-// dropped when stale or seen to.
-import type { ExpressionBuilder } from 'kysely';
+// The new phone numbers a repeat sign-up (decision 031) or the person's own page (decision 041)
+// asked for, kept on the person until the address on record agrees: the email asking is a kind of the
+// one outbox (decision 052), queued here; a request is dropped when stale or seen to.
 import { isSignupId } from './column-types.js';
-import type { Database } from './database.js';
+import { MessageQueueRepository } from './message-queue-repository.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 
 /** Clears a waiting phone number change. */
@@ -11,11 +10,7 @@ export const NO_PHONE_CHANGE = {
   phone_change_to: null,
   phone_change_at: null,
   phone_change_sent_at: null,
-  phone_change_claimed_at: null,
 } as const;
-
-/** How long a sender's claim on a phone change email holds before another may take it (one that died mid-send). */
-export const PHONE_CHANGE_LEASE_MS = 5 * 60_000;
 
 export class PhoneChangeQueueRepository {
   constructor(private readonly context: QueryContext) {}
@@ -51,54 +46,33 @@ export class PhoneChangeQueueRepository {
   }
 
   /**
-   * Claims up to `limit` waiting phone number changes asked for after `askedAfter` whose email has
-   * not gone out and that no sender holds (a claim older than PHONE_CHANGE_LEASE_MS is a sender that
-   * died): each is held now; phoneChangeSent or phoneChangeNotSent ends the claim.
+   * Queues the email asking about each waiting change asked for after `askedAfter` whose email has
+   * not gone out, oldest first; one already queued stays as it is.
    */
-  async claimPhoneChanges(limit: number, askedAfter: Date): Promise<string[]> {
-    const leaseEnded = new Date(this.context.now().getTime() - PHONE_CHANGE_LEASE_MS).toISOString();
-    const free = (eb: ExpressionBuilder<Database, 'signups'>) =>
-      eb.or([eb('phone_change_claimed_at', 'is', null), eb('phone_change_claimed_at', '<', leaseEnded)]);
+  async queueDue(askedAfter: Date): Promise<number> {
     const due = this.context.db
       .selectFrom('signups')
-      .select('id')
+      .select('signups.id')
       .where('phone_change_to', 'is not', null)
       .where('phone_change_sent_at', 'is', null)
       .where('phone_change_at', '>=', askedAfter.toISOString())
-      .where(free)
-      .orderBy('phone_change_at')
-      .limit(limit)
-      .$if(this.context.dialect.engine === 'postgres', (query) => query.forUpdate().skipLocked());
-    const rows = await this.context.db
-      .updateTable('signups')
-      .set({ phone_change_claimed_at: stamp(this.context) })
-      .where('id', 'in', due)
-      .where('phone_change_sent_at', 'is', null)
-      .where(free)
-      .returning('id')
-      .execute();
-    return rows.map((row) => String(row.id));
+      .orderBy('phone_change_at');
+    return new MessageQueueRepository(this.context).addFrom('phone_change', 'email', due);
   }
 
   /**
    * The email asking about `to` went out. If a newer request replaced it meanwhile, that one is not
-   * marked: it is still to be asked about (the email that went named another number).
+   * marked: it is still to be asked about (the email that went named another number), and the next
+   * run queues it.
    */
   async phoneChangeSent(id: string, to: string): Promise<void> {
     if (!isSignupId(id)) return;
-    const marked = await this.context.db
+    await this.context.db
       .updateTable('signups')
-      .set({ phone_change_sent_at: stamp(this.context), phone_change_claimed_at: null })
+      .set({ phone_change_sent_at: stamp(this.context) })
       .where('id', '=', id)
       .where('phone_change_to', '=', to)
-      .executeTakeFirst();
-    if (Number(marked.numUpdatedRows) === 0) await this.phoneChangeNotSent(id);
-  }
-
-  /** The email asking could not go out for a reason of ours: the claim ends, a later run tries again. */
-  async phoneChangeNotSent(id: string): Promise<void> {
-    if (!isSignupId(id)) return;
-    await this.context.db.updateTable('signups').set({ phone_change_claimed_at: null }).where('id', '=', id).execute();
+      .execute();
   }
 
   /** Forgets a waiting phone number change (nothing to ask, or the owner saw to it). */

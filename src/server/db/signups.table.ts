@@ -28,8 +28,6 @@ export interface SignupsTable {
   confirmed_at: Time | null;
   confirm_requested_at: Time | null;
   confirm_sent_at: Time | null;
-  /** The one reminder to confirm went out (or is going out) then. */
-  confirm_reminded_at: Generated<Time | null>;
   confirm_attempts: Generated<number>;
   confirm_error: string | null;
   /** A repeat sign-up asked for this phone number instead; the address on record is asked first (decision 031). */
@@ -38,8 +36,6 @@ export interface SignupsTable {
   phone_change_at: Generated<Time | null>;
   /** When the email asking went out; null while it is due. */
   phone_change_sent_at: Generated<Time | null>;
-  /** A sender took that email then (a lease: after PHONE_CHANGE_LEASE_MS another may take it). */
-  phone_change_claimed_at: Generated<Time | null>;
   email_opt_out_at: Time | null;
   sms_opt_out_at: Time | null;
   left_at: Time | null;

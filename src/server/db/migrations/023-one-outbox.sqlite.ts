@@ -7,7 +7,9 @@ export const migration: SqliteMigration = {
   // Every message leaves through one table (issue 54, decision 052): the broadcasts' outbox becomes
   // `outbox`, each row of a kind; a broadcast's rows name their broadcast, the others do not. A
   // message other than a broadcast's has at most one live row per person and kind. The joining
-  // text's claims (a column on signups) become its rows, due when the claim would have ended.
+  // text's claims (a column on signups) become its rows, due when the claim would have ended; a
+  // phone change's email still to go is queued by its sender's next run, so its claim column just goes;
+  // each reminder ever claimed is a sent reminder row, so nobody is reminded twice.
   // SQLite cannot loosen NOT NULL in place: the table is made anew and its rows copied, ids kept.
   up: (db) =>
     db.exec(`
@@ -51,6 +53,11 @@ export const migration: SqliteMigration = {
               strftime('%Y-%m-%dT%H:%M:%fZ', joining_text_claimed_at, '+5 minutes')
             FROM signups
             WHERE joining_text_claimed_at IS NOT NULL AND joining_text_sent_at IS NULL AND sms_confirmed_at IS NULL;
+        INSERT INTO outbox (kind, signup_id, channel, state, attempts, sent_at)
+          SELECT 'reminder', id, 'email', 'sent', 1, confirm_reminded_at FROM signups
+            WHERE confirm_reminded_at IS NOT NULL;
+        ALTER TABLE signups DROP COLUMN confirm_reminded_at;
         ALTER TABLE signups DROP COLUMN joining_text_claimed_at;
+        ALTER TABLE signups DROP COLUMN phone_change_claimed_at;
       `),
 };

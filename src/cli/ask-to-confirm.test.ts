@@ -4,7 +4,8 @@
 // and the deletion clock starts when they are asked, not when they signed up.
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { ConfirmationMailer } from '../server/consent/confirmation-mailer.js';
+import { confirmationEmails } from '../server/consent/confirmation-mailer.js';
+import { OutboxSender } from '../server/consent/outbox-sender.js';
 import { createEmailSender } from '../server/messaging/email-sender.js';
 import { createAddressHasher, createLinkSigner } from '../server/messaging/link-tokens.js';
 import { Subscriptions } from '../server/consent/subscriptions.js';
@@ -71,18 +72,20 @@ describe('signups:ask-to-confirm', () => {
       { smtpUrl: sink.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
       { listId: 'launch.scamsavvy.example', listName: 'ScamSavvy launch news' },
     );
-    const mailer = new ConfirmationMailer({
+    const logger = pino({ level: 'silent' });
+    const confirmations = confirmationEmails({
       subscriptions: new Subscriptions(store, createAddressHasher(SECRET_KEY)),
       confirmations: store.confirmations,
       email,
       links: createLinkSigner(SECRET_KEY),
       siteUrl: 'https://scamsavvy.example',
       retentionDays: 30,
-      logger: pino({ level: 'silent' }),
+      logger,
     });
-    expect((await mailer.runOnce()).sent).toBe(2);
+    const mailer = new OutboxSender(confirmations, { queue: store.messageQueue, logger, concurrency: 3 });
+    expect((await mailer.runOnce()).run.sent).toBe(2);
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect((await mailer.runOnce()).sent).toBe(2);
+    expect((await mailer.runOnce()).run.sent).toBe(2);
     expect(
       sink
         .messages()

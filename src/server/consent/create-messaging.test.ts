@@ -19,6 +19,7 @@ import { smsSegments } from '../../shared/sms-segments.js';
 import { SITE } from '../test/site.js';
 import { capturedLog } from '../test/captured-log.js';
 import { machineClock } from '../test/clock.js';
+import { confirmationsWentOut } from '../test/outbox.js';
 const SECRET_KEY = 'test-secret-key-that-is-long-enough-123';
 
 interface Running {
@@ -212,17 +213,14 @@ describe('confirmation email, on SQLite', () => {
     const { app, store } = await start(sqlite, { smtpUrl: smtp.url });
     // An attempt already past its consent check when the person leaves would still go: the person
     // leaves once the first attempt has failed against the stopped server, so the next one must not go.
-    const queue = store.confirmations;
-    const recordFailure = queue.confirmationFailed.bind(queue);
-    const failed = new Set<string>();
-    queue.confirmationFailed = async (...failure) => {
-      await recordFailure(...failure);
-      failed.add(failure[0]);
-    };
     await signUp(app, 'gone@example.com');
     await signUp(app, 'stays@example.com', '+15550000004');
     const gone = await store.subscribers.subscriberByEmailKey('gone@example.com');
-    await expect.poll(() => failed.has(gone?.id ?? ''), { timeout: 10_000 }).toBe(true);
+    const goneFailed = async () =>
+      (await store.messageQueue.rows('confirmation')).some(
+        (row) => row.signupId === gone?.id && row.state === 'failed_temporary',
+      );
+    await expect.poll(goneFailed, { timeout: 10_000 }).toBe(true);
     const messaging = createMessaging(
       { secretKey: SECRET_KEY, emailConfirmation: false, unconfirmedRetentionDays: 30, confirmationReminderDays: 7 },
       store,
@@ -432,8 +430,7 @@ describe('unconfirmed sign-ups', () => {
     const store = await openDatabase(database, { confirmSignups: true, now: () => longAgo });
     await store.signups.add({ name: 'Old', phone: '+15550000010', email: 'old@example.com', betaTesting: false });
     await store.signups.add({ name: 'Kept', phone: '+15550000011', email: 'kept@example.com', betaTesting: false });
-    for (const job of await store.confirmations.claimConfirmations(10, 60_000))
-      await store.confirmations.confirmationSent(job.id);
+    await confirmationsWentOut(store);
     await store.subscribers.confirm((await store.subscribers.subscriberByEmailKey('kept@example.com'))?.id ?? '');
     await serve(store, database, {
       email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },

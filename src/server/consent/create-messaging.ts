@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { MessagingConfig } from '../messaging-config.js';
 import type { Db } from '../db/open-database.js';
 import { confirmationReminders } from './confirmation-reminders.js';
-import { ConfirmationMailer } from './confirmation-mailer.js';
+import { confirmationEmails } from './confirmation-mailer.js';
 import { phoneChangeEmails } from './phone-change-mailer.js';
 import { createButtonMailer, type ButtonMailer } from './emailed-buttons.js';
 import type { JobName } from '../jobs/job-list.js';
@@ -31,7 +31,8 @@ export interface MessagingOverrides {
   /** Tests: a transport of their own (still a real one, at the network's edge). */
   email?: EmailSender;
   sms?: SmsProvider;
-  mailer?: Partial<ConstructorParameters<typeof ConfirmationMailer>[0]>;
+  /** Tests: the confirmation emails' sender (its clock, back-off and log). */
+  mailer?: Partial<Omit<OutboxSenderOptions, 'queue'>>;
   /** Tests: the joining texts' sender (its clock and back-off). */
   texter?: Partial<Omit<OutboxSenderOptions, 'queue' | 'logger'>>;
   /** Tests: shorter intervals for the queue jobs. */
@@ -241,7 +242,8 @@ export function createMessaging(
         add('joining-texts', (signal) => texter.run(signal));
       }
       if (email && links && config.emailConfirmation) {
-        const mailer = new ConfirmationMailer({
+        const mailerLogger = overrides.mailer?.logger ?? logger;
+        const confirmations = confirmationEmails({
           subscriptions,
           confirmations: store.confirmations,
           email,
@@ -250,9 +252,17 @@ export function createMessaging(
           retentionDays: config.unconfirmedRetentionDays,
           reminderDays: config.confirmationReminderDays,
           postalAddress: config.postalAddress,
-          logger,
+          logger: mailerLogger,
           log,
+          ...(overrides.mailer?.now ? { now: overrides.mailer.now } : {}),
+        });
+        // Three at a time (the mail transport's pool holds 3 connections): a launch-day rush of
+        // sign-ups is answered within a second or so, not one email after another.
+        const mailer = new OutboxSender(confirmations, {
+          queue: store.messageQueue,
+          concurrency: 3,
           ...overrides.mailer,
+          logger: mailerLogger,
         });
         add('confirmation-emails', (signal) => mailer.run(signal));
       }

@@ -1,10 +1,11 @@
 // Who a broadcast goes to, as the outbox reads them from the sign-ups: a page of people at a time
 // when it is created or topped up, and the people of a claimed batch right before they are sent to.
 import { iso, isSignupId, isTrue, type Engine } from './column-types.js';
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Database } from './database.js';
 import type { QueryContext } from './sql-dialect.js';
-import { messageStanding } from './signup-row.js';
+import { messageStanding, type ConfirmationFacts } from './signup-row.js';
+import { confirmationColumns } from './message-queue-repository.js';
 import type { Subscriber } from './subscribers-repository.js';
 
 /** One person as a broadcast needs them, to choose recipients and to check again before sending. */
@@ -32,7 +33,6 @@ const RECIPIENT_COLUMNS = [
   'beta_testing',
   'last_seen_at',
   'confirmed_at',
-  'confirm_requested_at',
   'confirm_sent_at',
   'email_opt_out_at',
   'sms_opt_out_at',
@@ -42,7 +42,15 @@ const RECIPIENT_COLUMNS = [
   'language',
 ] as const;
 
-function recipientFrom(row: Pick<Selectable<Database['signups']>, (typeof RECIPIENT_COLUMNS)[number]>): Recipient {
+/** The record's columns, and what the outbox says of its confirmation email. */
+const recipientColumns = (eb: ExpressionBuilder<Database, 'signups'>) => [
+  ...RECIPIENT_COLUMNS,
+  ...confirmationColumns(eb),
+];
+
+function recipientFrom(
+  row: Pick<Selectable<Database['signups']>, (typeof RECIPIENT_COLUMNS)[number]> & ConfirmationFacts,
+): Recipient {
   return {
     id: String(row.id),
     email: row.email,
@@ -65,7 +73,7 @@ export class BroadcastRecipientsRepository {
   async recipientsAfter(afterId: string | null, limit: number): Promise<Recipient[]> {
     const rows = await this.context.db
       .selectFrom('signups')
-      .select(RECIPIENT_COLUMNS)
+      .select(recipientColumns)
       .$if(afterId !== null, (query) => query.where('id', '>', afterId as string))
       .orderBy('id')
       .limit(limit)
@@ -79,7 +87,7 @@ export class BroadcastRecipientsRepository {
     if (valid.length === 0) return new Map();
     const rows = await this.context.db
       .selectFrom('signups')
-      .select(RECIPIENT_COLUMNS)
+      .select(recipientColumns)
       .where('id', 'in', valid)
       .execute();
     return new Map(rows.map((row) => [String(row.id), recipientFrom(row)]));

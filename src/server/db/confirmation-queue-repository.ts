@@ -1,100 +1,22 @@
-// The confirmation emails, as a queue in the signups table: claimed with a lease, sent, failed or
-// dropped; the one reminder queued in the outbox (decision 052); the unconfirmed deleted after their
-// time (docs/messaging.md).
+// The confirmation emails' facts and their asking: the emails themselves are rows of the one outbox
+// (decision 052), queued by the sign-up's own transaction or by signups:ask-to-confirm, as is the one
+// reminder; the unconfirmed deleted after their time (docs/messaging.md).
 import { eraseFromLog } from './erase-for-good.js';
 import { DELETED_PERSON } from './opt-outs-repository.js';
 import { forgetPeopleInMessages } from './forget-people.js';
 import { MessageQueueRepository } from './message-queue-repository.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 
-/** A confirmation email to send, claimed by one sender for a while (its lease). */
-export interface ConfirmationJob {
-  id: string;
-  email: string;
-  /** Attempts so far, this one included. */
-  attempts: number;
-}
-
 export class ConfirmationQueueRepository {
   constructor(private readonly context: QueryContext) {}
 
-  /**
-   * Takes up to `limit` confirmation emails that are due, for this sender alone: their due time
-   * moves to `leaseMs` from now, so another sender (or this one after a crash) takes them only once
-   * the lease has run out. On PostgreSQL, rows another sender is claiming are skipped, not waited for.
-   */
-  async claimConfirmations(limit: number, leaseMs: number): Promise<ConfirmationJob[]> {
-    const now = this.context.now();
-    const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-    const due = this.context.db
-      .selectFrom('signups')
-      .select('id')
-      .where('confirm_requested_at', 'is not', null)
-      .where('confirm_requested_at', '<=', now.toISOString())
-      // Confirmed people too: someone who left or turned email off may be due their one "come back?"
-      // email (the mailer asks the contact rule which email, if any).
-      .orderBy('confirm_requested_at')
-      .limit(limit)
-      .$if(this.context.dialect.engine === 'postgres', (query) => query.forUpdate().skipLocked());
-    const rows = await this.context.db
-      .updateTable('signups')
-      .set((eb) => ({ confirm_requested_at: leaseUntil, confirm_attempts: eb('confirm_attempts', '+', 1) }))
-      .where('id', 'in', due)
-      .returning(['id', 'email', 'confirm_attempts'])
-      .execute();
-    return rows.map((row) => ({ id: String(row.id), email: row.email, attempts: row.confirm_attempts }));
-  }
-
+  /** The confirmation (or "come back?") email went out now: the fact the deletion and the reminder count from. */
   async confirmationSent(id: string): Promise<void> {
     await this.context.db
       .updateTable('signups')
-      .set({
-        confirm_requested_at: null,
-        confirm_sent_at: stamp(this.context),
-        confirm_attempts: 0,
-        confirm_error: null,
-      })
+      .set({ confirm_sent_at: stamp(this.context) })
       .where('id', '=', id)
       .execute();
-  }
-
-  /**
-   * A temporary failure is tried again at `retryAt`; a permanent one (no `retryAt`) is not tried again.
-   * `countAttempt: false` gives back the attempt the claim counted: the failure was not this person's
-   * (the mail server refused our sign-in, or the email was never tried), so their back-off does not grow.
-   * A retry never brings back a request withdrawn while it was being tried (the person left, turned
-   * email off or confirmed meanwhile: each clears it).
-   */
-  async confirmationFailed(
-    id: string,
-    error: string,
-    retryAt?: Date,
-    { countAttempt = true }: { countAttempt?: boolean } = {},
-  ): Promise<void> {
-    await this.context.db
-      .updateTable('signups')
-      .set((eb) => ({
-        confirm_requested_at: retryAt ? retryAt.toISOString() : null,
-        confirm_error: error.slice(0, 500),
-        ...(countAttempt
-          ? {}
-          : {
-              confirm_attempts: eb
-                .case()
-                .when('confirm_attempts', '>', 0)
-                .then(eb('confirm_attempts', '-', 1))
-                .else(0)
-                .end(),
-            }),
-      }))
-      .where('id', '=', id)
-      .$if(retryAt !== undefined, (query) => query.where('confirm_requested_at', 'is not', null))
-      .execute();
-  }
-
-  /** A confirmation that was never sent: not due any more (the person left, or the address is suppressed). */
-  async confirmationDropped(id: string, reason: string): Promise<void> {
-    await this.confirmationFailed(id, reason);
   }
 
   /**
@@ -179,19 +101,17 @@ export class ConfirmationQueueRepository {
    */
   async askNeverAsked(perSecond: number, start: Date): Promise<{ asked: number; lastDueAt: Date | undefined }> {
     const ids = (await this.neverAsked().orderBy('created_at').execute()).map((row) => String(row.id));
+    const queue = new MessageQueueRepository(this.context);
     let lastDueAt: Date | undefined;
     for (let index = 0; index < ids.length; index += perSecond) {
       lastDueAt = new Date(start.getTime() + (index / perSecond) * 1000);
-      await this.context.db
-        .updateTable('signups')
-        .set({ confirm_requested_at: lastDueAt.toISOString() })
-        .where('id', 'in', ids.slice(index, index + perSecond))
-        // Asked meanwhile (a repeat sign-up), or left: not again.
-        .where('confirm_requested_at', 'is', null)
-        .where('confirm_sent_at', 'is', null)
-        .where('left_at', 'is', null)
-        .where('email_opt_out_at', 'is', null)
-        .execute();
+      // Asked meanwhile (a repeat sign-up), or left: not again.
+      await queue.addFrom(
+        'confirmation',
+        'email',
+        this.neverAsked().where('signups.id', 'in', ids.slice(index, index + perSecond)),
+        { once: true, dueAt: lastDueAt },
+      );
     }
     return { asked: ids.length, lastDueAt };
   }
@@ -200,13 +120,22 @@ export class ConfirmationQueueRepository {
     return (
       this.context.db
         .selectFrom('signups')
-        .select('id')
+        .select('signups.id')
         .where('confirmed_at', 'is', null)
         .where('left_at', 'is', null)
         // Email turned off: their "no" stands; we do not write to ask (issue 54).
         .where('email_opt_out_at', 'is', null)
-        .where('confirm_requested_at', 'is', null)
         .where('confirm_sent_at', 'is', null)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('outbox')
+                .select('outbox.id')
+                .where('outbox.kind', '=', 'confirmation')
+                .whereRef('outbox.signup_id', '=', 'signups.id'),
+            ),
+          ),
+        )
     );
   }
 }

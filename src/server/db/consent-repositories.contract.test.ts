@@ -8,7 +8,6 @@ import { emailKey, type SignupInput, type SignupRecord } from '../../shared/sign
 import type { DatabaseConfig } from '../config.js';
 import { storedForms, toE164 } from '../messaging/phone.js';
 import { storeEngines, suiteName } from '../test/store-engines.js';
-import type { ConfirmationJob } from './confirmation-queue-repository.js';
 import type { Subscriber } from './subscribers-repository.js';
 import type { Suppression } from './suppressions-repository.js';
 import { openDatabase, type Db } from './open-database.js';
@@ -113,7 +112,30 @@ for (const engine of storeEngines) {
         );
     }
 
-    const claim = (store: Db): Promise<ConfirmationJob[]> => store.confirmations.claimConfirmations(10, LEASE_MS);
+    /** The outbox row of each person's latest claimed confirmation email. */
+    const claimedRow = new Map<string, number>();
+    /** Claims the due confirmation emails, as the one sender does (decision 052). */
+    const claim = async (store: Db): Promise<{ id: string; attempts: number }[]> => {
+      const rows = await store.messageQueue.claim('confirmation', 10, LEASE_MS);
+      for (const row of rows) claimedRow.set(row.signupId, row.id);
+      return rows.map((row) => ({ id: row.signupId, attempts: row.attempts }));
+    };
+    /** The claimed email went out, as the sender records it. */
+    const sent = async (store: Db, id: string): Promise<void> => {
+      await store.confirmations.confirmationSent(id);
+      await store.messageQueue.sent(claimedRow.get(id)!);
+    };
+    /** The claimed email failed: tried again at `retryAt`, or (without one) failed for good. */
+    const failed = async (
+      store: Db,
+      id: string,
+      error: string,
+      retryAt?: Date,
+      options?: { countAttempt?: boolean },
+    ): Promise<void> => {
+      if (retryAt) await store.messageQueue.later(claimedRow.get(id)!, retryAt, error, options);
+      else await store.messageQueue.failed(claimedRow.get(id)!, error, 'recipient');
+    };
 
     it('records each sign-up in the consent history with the consent text it agreed to', async () => {
       const { store } = await open();
@@ -129,7 +151,7 @@ for (const engine of storeEngines) {
     it('asks a new sign-up to confirm: one claim takes it, the lease hides it, and it is due again when the lease runs out', async () => {
       const { store, clock } = await open();
       const rosaNow = await signUp(store);
-      expect(await claim(store)).toEqual([{ id: rosaNow.id, email: 'rosa@example.com', attempts: 1 }]);
+      expect(await claim(store)).toEqual([{ id: rosaNow.id, attempts: 1 }]);
       expect(await claim(store)).toEqual([]);
       // A repeat sign-up while the email is claimed neither shortens the lease nor asks twice.
       await signUp(store);
@@ -137,7 +159,7 @@ for (const engine of storeEngines) {
       clock.advance(LEASE_MS - 1000);
       expect(await claim(store)).toEqual([]);
       clock.advance(2000);
-      expect(await claim(store)).toEqual([{ id: rosaNow.id, email: 'rosa@example.com', attempts: 2 }]);
+      expect(await claim(store)).toEqual([{ id: rosaNow.id, attempts: 2 }]);
       expect(await claim(store)).toEqual([]);
     });
 
@@ -146,7 +168,7 @@ for (const engine of storeEngines) {
       const { store } = opened;
       const { id } = await signUp(store);
       expect(await claim(store)).toHaveLength(1);
-      await store.confirmations.confirmationSent(id);
+      await sent(store, id);
       expect((await store.subscribers.subscriber(id))?.confirmationSentAt).not.toBeNull();
       expect(await claim(store)).toEqual([]);
 
@@ -157,7 +179,7 @@ for (const engine of storeEngines) {
       expect(await claim(store)).toEqual([]);
       await ageConfirmationSent(opened, 2 * HOUR_MS); // 25 hours after the email went out
       await signUp(store);
-      expect(await claim(store)).toEqual([{ id, email: 'rosa@example.com', attempts: 1 }]);
+      expect(await claim(store)).toEqual([{ id, attempts: 1 }]);
     });
 
     it('retries a failed confirmation at its time, counting the attempt unless told the failure was not the person’s', async () => {
@@ -166,16 +188,16 @@ for (const engine of storeEngines) {
       const [first] = await claim(store);
       expect(first?.attempts).toBe(1);
       const retryAt = new Date(clock.now().getTime() + 1000);
-      await store.confirmations.confirmationFailed(id, 'waiting for the mail server', retryAt, { countAttempt: false });
+      await failed(store, id, 'waiting for the mail server', retryAt, { countAttempt: false });
       expect(await claim(store)).toEqual([]);
       clock.advance(1500);
       // Given back: this claim is the first attempt again.
-      expect(await claim(store)).toEqual([{ id, email: 'rosa@example.com', attempts: 1 }]);
-      await store.confirmations.confirmationFailed(id, '421 try later', new Date(clock.now().getTime() + 1000));
+      expect(await claim(store)).toEqual([{ id, attempts: 1 }]);
+      await failed(store, id, '421 try later', new Date(clock.now().getTime() + 1000));
       clock.advance(1500);
-      expect(await claim(store)).toEqual([{ id, email: 'rosa@example.com', attempts: 2 }]);
+      expect(await claim(store)).toEqual([{ id, attempts: 2 }]);
       // No retry time: not tried again.
-      await store.confirmations.confirmationFailed(id, '550 5.1.1 no such user');
+      await failed(store, id, '550 5.1.1 no such user');
       clock.advance(LEASE_MS * 2);
       expect(await claim(store)).toEqual([]);
     });
@@ -188,7 +210,7 @@ for (const engine of storeEngines) {
       await store.optOuts.leave(id, 'preferences_page', suppressionsOf(rosa.email, rosa.phone, 'left'));
       expect((await store.subscribers.subscriber(id))?.confirmationWaiting).toBe(false);
       // The send that was under way fails and asks for a retry: the leaving holds.
-      await store.confirmations.confirmationFailed(id, '421 try later', new Date(clock.now().getTime() + 1000));
+      await failed(store, id, '421 try later', new Date(clock.now().getTime() + 1000));
       clock.advance(LEASE_MS * 2);
       expect(await claim(store)).toEqual([]);
       expect((await store.subscribers.subscriber(id))?.confirmationWaiting).toBe(false);
@@ -232,7 +254,7 @@ for (const engine of storeEngines) {
       const { store } = opened;
       const { id } = await signUp(store);
       await claim(store);
-      await store.confirmations.confirmationSent(id);
+      await sent(store, id);
       await store.subscribers.confirm(id);
       const confirmedAt = (await store.subscribers.subscriber(id))?.confirmedAt;
       await ageConfirmationSent(opened, 3 * 24 * HOUR_MS);
@@ -294,7 +316,7 @@ for (const engine of storeEngines) {
       const { store } = await open();
       const { id } = await signUp(store);
       await claim(store);
-      await store.confirmations.confirmationSent(id);
+      await sent(store, id);
       await store.subscribers.confirm(id);
       await store.subscribers.updatePreferences(id, { email: false }, 'one_click_unsubscribe');
       await store.optOuts.leave(id, 'preferences_page', suppressionsOf(rosa.email, rosa.phone, 'left'));
@@ -312,8 +334,8 @@ for (const engine of storeEngines) {
         phoneChange: null,
       });
       // The one "come back?" email: their last confirmation went out before their "no".
-      expect(await claim(store)).toEqual([{ id, email: 'rosa@example.com', attempts: 1 }]);
-      await store.confirmations.confirmationSent(id);
+      expect(await claim(store)).toEqual([{ id, attempts: 1 }]);
+      await sent(store, id);
       await signUp(store);
       expect(await claim(store)).toEqual([]);
     });
@@ -469,10 +491,10 @@ for (const engine of storeEngines) {
 
       const { store, clock } = await open({ database });
       const waiting = await signUp(store, { email: 'waiting@example.com' });
-      const sent = await signUp(store, { email: 'sent@example.com' });
+      const wentOut = await signUp(store, { email: 'sent@example.com' });
       const confirmed = await signUp(store, { email: 'confirmed@example.com' });
       await claim(store);
-      await store.confirmations.confirmationSent(sent.id);
+      await sent(store, wentOut.id);
       await store.subscribers.confirm(confirmed.id);
       // A later millisecond than the email's, however fast the machine: the cutoff is strictly after it.
       await pause(3);
@@ -487,7 +509,7 @@ for (const engine of storeEngines) {
           token,
           channel: 'email',
           purpose: 'confirmation',
-          signupId: sent.id,
+          signupId: wentOut.id,
           addressHash: 'hash-of-sent',
           messageId: '<m@x>',
         },
@@ -495,7 +517,7 @@ for (const engine of storeEngines) {
       await store.owners.audit({
         ownerEmail: 'owner@example.com',
         action: 'searched',
-        subject: sent.id,
+        subject: wentOut.id,
         detail: 'se•••@example.com',
       });
 
@@ -503,7 +525,7 @@ for (const engine of storeEngines) {
       // email to go (queued, retrying) has not been asked yet, and is kept.
       expect(await store.confirmations.deleteUnconfirmed(cutoff)).toBe(1);
       expect(await store.sentMessages.find({ token })).toMatchObject({ signupId: null });
-      expect(JSON.stringify(await store.owners.auditLog(10))).not.toContain(sent.id);
+      expect(JSON.stringify(await store.owners.auditLog(10))).not.toContain(wentOut.id);
       expect((await store.owners.auditLog(10)).map((entry) => entry.detail)).toContain(DELETED_PERSON);
       expect((await all(store)).map((record) => record.email).sort()).toEqual([
         'confirmed@example.com',
@@ -511,7 +533,7 @@ for (const engine of storeEngines) {
         'recent@example.com',
         'waiting@example.com',
       ]);
-      expect(await store.consentEvents.history(sent.id)).toEqual([]);
+      expect(await store.consentEvents.history(wentOut.id)).toEqual([]);
       for (const kept of [old, confirmed, recent, waiting])
         expect(await store.consentEvents.history(kept.id)).not.toEqual([]);
       expect(await store.confirmations.deleteUnconfirmed(cutoff)).toBe(0);
@@ -519,8 +541,7 @@ for (const engine of storeEngines) {
 
     /** The confirmation email sent, the person confirmed, then their email turned off: their record after. */
     async function confirmedThenEmailOff(store: Db, person: Subscriber): Promise<Subscriber | undefined> {
-      for (const job of await store.confirmations.claimConfirmations(10, LEASE_MS))
-        await store.confirmations.confirmationSent(job.id);
+      for (const job of await claim(store)) await sent(store, job.id);
       await store.subscribers.confirm(person.id);
       await store.subscribers.updatePreferences(person.id, { email: false }, 'one_click_unsubscribe');
       return store.subscribers.subscriber(person.id);
@@ -534,7 +555,7 @@ for (const engine of storeEngines) {
       const off = await confirmedThenEmailOff(store, person);
       expect(off?.emailOptOutAt).toBe(frozen.toISOString());
       await signUp(store, { email: 'same-instant@example.com' });
-      expect((await store.confirmations.claimConfirmations(10, LEASE_MS)).map((job) => job.id)).toEqual([person.id]);
+      expect((await claim(store)).map((job) => job.id)).toEqual([person.id]);
     });
 
     it('a repeat sign-up after turning email off keeps it off, and asks the address once to come back', async () => {
@@ -545,7 +566,7 @@ for (const engine of storeEngines) {
       const after = await store.subscribers.subscriber(person.id);
       expect(after).toMatchObject({ emailOptOutAt: off?.emailOptOutAt, confirmedAt: off?.confirmedAt });
       expect(after?.emailOptOutAt).not.toBeNull();
-      expect((await store.confirmations.claimConfirmations(10, LEASE_MS)).map((job) => job.id)).toEqual([person.id]);
+      expect((await claim(store)).map((job) => job.id)).toEqual([person.id]);
     });
 
     it('a STOP holds over a later sign-up with the number; only START lifts it', async () => {
@@ -632,9 +653,9 @@ describe.skipIf(!postgres?.available)(
       const sender = async (store: Db) => {
         const taken: string[] = [];
         for (;;) {
-          const jobs = await store.confirmations.claimConfirmations(10, LEASE_MS);
+          const jobs = await store.messageQueue.claim('confirmation', 10, LEASE_MS);
           if (jobs.length === 0) return taken;
-          taken.push(...jobs.map((job) => job.id));
+          taken.push(...jobs.map((job) => job.signupId));
         }
       };
       const claimed = (await Promise.all(stores.flatMap((store) => [sender(store), sender(store)]))).flat();

@@ -2,7 +2,7 @@
 // one sender (consent/outbox-sender.ts), and ended as sent, tried again later, failed or skipped.
 // A person has at most one live row of each kind (the index outbox_one_live), so adding one that is
 // there already adds nothing. Written once with Kysely for SQLite and PostgreSQL.
-import type { SelectQueryBuilder } from 'kysely';
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import type { Database } from './database.js';
 import type { Channel } from './message-channels.js';
 import type { FailureKind, MessageState, QueuedKind } from './outbox.table.js';
@@ -29,6 +29,40 @@ export interface QueuedRow extends QueuedMessage {
 
 /** The states a row is live in: it will be (or is being) tried. */
 export const LIVE_STATES = ['queued', 'sending', 'failed_temporary'] as const;
+
+/**
+ * For a select from signups: whether a confirmation email waits for the person (a live row), and
+ * whether one was ever queued for them (both as the engine says true: 1 or true).
+ */
+export function confirmationColumns(eb: ExpressionBuilder<Database, 'signups'>) {
+  const rows = (live: boolean) =>
+    eb
+      .selectFrom('outbox')
+      .select('outbox.id')
+      .where('outbox.kind', '=', 'confirmation')
+      .whereRef('outbox.signup_id', '=', 'signups.id')
+      .$if(live, (query) => query.where('outbox.state', 'in', LIVE_STATES));
+  return [eb.exists(rows(true)).as('confirmation_waiting'), eb.exists(rows(false)).as('confirmation_queued')];
+}
+
+/**
+ * Withdraws a person's live messages of `kind` (a "no" or a yes since made them pointless): skipped,
+ * also one being sent, so a retry never brings it back. In the caller's transaction.
+ */
+export async function withdrawQueued(
+  db: Kysely<Database> | Transaction<Database>,
+  kind: QueuedKind,
+  signupId: string,
+  why: string,
+): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({ state: 'skipped', next_attempt_at: null, claimed_at: null, error: why })
+    .where('kind', '=', kind)
+    .where('signup_id', '=', signupId)
+    .where('state', 'in', LIVE_STATES)
+    .execute();
+}
 
 export class MessageQueueRepository {
   constructor(private readonly context: QueryContext) {}
@@ -61,7 +95,8 @@ export class MessageQueueRepository {
   }
 
   /**
-   * Queues a message of `kind` for each person `people` selects (ids of signups), due at once; a
+   * Queues a message of `kind` for each person `people` selects (ids of signups), due at once (or
+   * at `dueAt`); a
    * person who has a live row of the kind keeps it, and with `once`, a person who ever had one gets
    * none (a message sent once in a lifetime). Returns how many were queued.
    */
@@ -69,9 +104,9 @@ export class MessageQueueRepository {
     kind: QueuedKind,
     channel: Channel,
     people: SelectQueryBuilder<Database, 'signups', { id: string }>,
-    { once = false }: { once?: boolean } = {},
+    { once = false, dueAt }: { once?: boolean; dueAt?: Date } = {},
   ): Promise<number> {
-    const at = stamp(this.context);
+    const at = dueAt?.toISOString() ?? stamp(this.context);
     const result = await this.context.db
       .insertInto('outbox')
       .columns(['kind', 'signup_id', 'channel', 'state', 'attempts', 'next_attempt_at'])

@@ -7,6 +7,7 @@ import { isSignupId } from './column-types.js';
 import type { ConsentKind, ConsentSource } from './consent-events.table.js';
 import { recordConsentEvent } from './consent-events-repository.js';
 import type { Database } from './database.js';
+import { withdrawQueued } from './message-queue-repository.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 import { readSubscriber, type AddressHashes } from './subscribers-repository.js';
 import { addSuppressions, liftOwnPhoneMarks, liftSuppressions, type Suppression } from './suppressions-repository.js';
@@ -54,11 +55,14 @@ export class OptOutsRepository {
     return this.context.db.transaction().execute(async (trx) => {
       const confirmed = await trx
         .updateTable('signups')
-        .set({ confirmed_at: at, confirm_requested_at: null })
+        .set({ confirmed_at: at })
         .where('id', '=', id)
         .where('confirmed_at', 'is', null)
         .executeTakeFirst();
-      if (Number(confirmed.numUpdatedRows) > 0) await recordConsentEvent(trx, id, 'confirmed', source, at);
+      if (Number(confirmed.numUpdatedRows) > 0) {
+        await recordConsentEvent(trx, id, 'confirmed', source, at);
+        await withdrawQueued(trx, 'confirmation', id, 'confirmed');
+      }
       const lifted = await liftOwnNo(trx, id, hashes);
       if (lifted > 0) await recordConsentEvent(trx, id, 'own_suppression_lifted', source, at);
       return { confirmed: Number(confirmed.numUpdatedRows) > 0, lifted };
@@ -90,10 +94,10 @@ export class OptOutsRepository {
           left_at: null,
           email_opt_out_at: null,
           confirmed_at: current.confirmed_at ?? at,
-          confirm_requested_at: null,
         })
         .where('id', '=', id)
         .execute();
+      await withdrawQueued(trx, 'confirmation', id, 'came back');
       await recordConsentEvent(trx, id, 'came_back', source, at);
       if (!current.confirmed_at) await recordConsentEvent(trx, id, 'confirmed', source, at);
       await liftOwnNo(trx, id, hashes);
@@ -114,10 +118,11 @@ export class OptOutsRepository {
           left_at: at,
           email_opt_out_at: current.emailOptOutAt ?? at,
           sms_opt_out_at: current.smsOptOutAt ?? at,
-          confirm_requested_at: null,
         })
         .where('id', '=', id)
         .execute();
+      // A confirmation asked for before this "no" is withdrawn: it never becomes a "come back?" email.
+      await withdrawQueued(trx, 'confirmation', id, 'left');
       await recordConsentEvent(trx, id, 'left', source, at);
       await addSuppressions(trx, suppressions, at);
     });

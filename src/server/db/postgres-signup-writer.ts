@@ -8,7 +8,13 @@ import { StoreUnavailableError } from './database-errors.js';
 import { EventBuffer, rowsOf } from './event-buffer.js';
 import type { EventRow } from './events-repository.js';
 import { toSignupRow, type SignupRow } from './signup-row.js';
-import { onRepeatSignup, OWN_CODE_IF_NEW, postgresUpsert, SIGNUP_CONSENT_EVENT } from './signup-upsert.js';
+import {
+  asksToConfirm,
+  onRepeatSignup,
+  OWN_CODE_IF_NEW,
+  postgresUpsert,
+  SIGNUP_CONSENT_EVENT,
+} from './signup-upsert.js';
 import type { SignupAdded, SignupWriter, SignupWriterOptions } from './signup-writer.js';
 
 interface PendingAdd {
@@ -44,23 +50,29 @@ const columns = [
  * someone on record has it; each person's own code comes back for a new record only.
  */
 // A whole batch in one statement (one statement is one transaction), each sign-up with its line in
-// the consent history.
+// the consent history and the confirmation email it asks for (queued in the outbox).
 const UPSERT = `
   WITH input AS (
     SELECT * FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')},
       $${columns.length + 1}::boolean[], $${columns.length + 2}::text[])
       AS t(${columns.map(([name]) => name).join(', ')}, confirm, came_through)
   ), upserted AS (
-    INSERT INTO signups (${columns.map(([name]) => name).join(', ')}, confirm_requested_at, referred_by)
-    SELECT ${columns.map(([name]) => name).join(', ')}, CASE WHEN confirm THEN now() END,
+    INSERT INTO signups (${columns.map(([name]) => name).join(', ')}, referred_by)
+    SELECT ${columns.map(([name]) => name).join(', ')},
       (SELECT referrer.referral_code FROM signups AS referrer WHERE referrer.referral_code = input.came_through)
     FROM input
     ${onRepeatSignup(postgresUpsert)}
-    RETURNING id, email_key, ${OWN_CODE_IF_NEW}
+    RETURNING id, email_key, ${OWN_CODE_IF_NEW}, left_at, email_opt_out_at, confirmed_at, confirm_sent_at
   ), consented AS (
     INSERT INTO consent_events (signup_id, kind, source, consent_version, created_at)
     SELECT upserted.id, '${SIGNUP_CONSENT_EVENT.kind}', '${SIGNUP_CONSENT_EVENT.source}', input.consent_version, now()
     FROM upserted JOIN input ON input.email_key = upserted.email_key
+  ), asked AS (
+    INSERT INTO outbox (kind, signup_id, channel, state, attempts, next_attempt_at)
+    SELECT 'confirmation', upserted.id, 'email', 'queued', 0, now()
+    FROM upserted JOIN input ON input.email_key = upserted.email_key
+    WHERE input.confirm AND ${asksToConfirm({ row: (column) => `upserted.${column}`, dayBefore: `now() - interval '1 day'` })}
+    ON CONFLICT DO NOTHING
   )
   SELECT email_key, referral_code FROM upserted`;
 

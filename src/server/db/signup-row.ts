@@ -2,7 +2,7 @@
 import { emailKey, type SignupButton, type SignupInput, type SignupRecord } from '../../shared/signup-schema.js';
 import type { Selectable } from 'kysely';
 import { DEFAULT_LANGUAGE } from '../../shared/languages.js';
-import { iso, isoOrNull, isTrue } from './column-types.js';
+import { iso, isoOrNull, isTrue, type Flag } from './column-types.js';
 import type { SignupsTable } from './signups.table.js';
 
 /** What the server derives from a sign-up before storing it, the same for every engine. */
@@ -71,26 +71,34 @@ export function toSignupRow(input: SignupInput): SignupRow {
 /** A stored sign-up as either engine returns it (SQLite: 0/1 and ISO text; PostgreSQL: booleans and Dates). */
 export type StoredSignup = Selectable<SignupsTable>;
 
+/** What the outbox says of a person's confirmation email (message-queue-repository.ts confirmationColumns). */
+export interface ConfirmationFacts {
+  /** One waits to be sent. */
+  confirmation_waiting: Flag;
+  /** One was queued, ever. */
+  confirmation_queued: Flag;
+}
+
 /**
  * Asked to confirm (a confirmation is due or was sent): sign-ups from before confirmation was on
  * were never asked. Said once for every reader of the row.
  */
-export const askedToConfirm = (row: Pick<StoredSignup, 'confirm_requested_at' | 'confirm_sent_at'>): boolean =>
-  row.confirm_requested_at !== null || row.confirm_sent_at !== null;
+export const askedToConfirm = (row: Pick<StoredSignup, 'confirm_sent_at'> & ConfirmationFacts): boolean =>
+  isTrue(row.confirmation_queued) || row.confirm_sent_at !== null;
 
 /** Where a person stands on messages, read from their row the same way by every reader of it. */
 export function messageStanding(
   row: Pick<
     StoredSignup,
     | 'confirmed_at'
-    | 'confirm_requested_at'
     | 'confirm_sent_at'
     | 'email_opt_out_at'
     | 'sms_opt_out_at'
     | 'left_at'
     | 'sms_confirmed_at'
     | 'joining_text_sent_at'
-  >,
+  > &
+    ConfirmationFacts,
 ) {
   return {
     confirmedAt: isoOrNull(row.confirmed_at),

@@ -40,20 +40,11 @@ export const postgresUpsert: UpsertDialect = {
  * - count the visit (last_seen_at, signup_count);
  * - ask the address on record about a different phone number, for someone still on the list
  *   (decision 031; one such email a day at most);
- * - ask for a confirmation email (confirm_requested_at; the incoming value is null when confirmation
- *   is off): for someone unconfirmed, unless one is waiting or went out in the last day; for someone
- *   who left or turned email off, the one "come back?" email, unless one already went after their
- *   latest "no" (consent/confirmation-mailer.ts sends which one the record calls for); an email
- *   stamped the same instant as the "no" went before it, not after.
+ * - and, in a statement after it (asksToConfirm), ask for a confirmation email.
  */
 export function onRepeatSignup(d: UpsertDialect): string {
   const stored = d.stored;
   const saidNo = `(${stored('left_at')} IS NOT NULL OR ${stored('email_opt_out_at')} IS NOT NULL)`;
-  // Their latest "no": leaving sets email_opt_out_at too (to the leaving's time unless earlier).
-  const latestNo = `CASE
-      WHEN ${stored('left_at')} IS NULL THEN ${stored('email_opt_out_at')}
-      WHEN ${stored('email_opt_out_at')} IS NULL OR ${stored('left_at')} > ${stored('email_opt_out_at')} THEN ${stored('left_at')}
-      ELSE ${stored('email_opt_out_at')} END`;
   // Another phone number: kept aside, and the address on record asked to press a button before it
   // replaces the one they gave (decision 031). The same number again drops an earlier request. While
   // an email asking went out in the last day, a new number is not kept, and that email's time stays
@@ -68,17 +59,39 @@ export function onRepeatSignup(d: UpsertDialect): string {
     phone_change_at = ${phoneChange('phone_change_at', d.now)},
     phone_change_sent_at = CASE WHEN ${saidNo} OR ${askedToday} THEN ${stored('phone_change_sent_at')} END,
     last_seen_at = ${d.now},
-    signup_count = ${stored('signup_count')} + 1,
-    confirm_requested_at = CASE
-      WHEN ${d.incoming('confirm_requested_at')} IS NULL THEN ${stored('confirm_requested_at')}
-      WHEN ${stored('confirm_requested_at')} IS NOT NULL THEN ${stored('confirm_requested_at')}
-      WHEN ${saidNo} THEN CASE
-        WHEN ${stored('confirm_sent_at')} IS NULL OR ${stored('confirm_sent_at')} <= ${latestNo}
-        THEN ${d.incoming('confirm_requested_at')} END
-      WHEN ${stored('confirmed_at')} IS NOT NULL THEN NULL
-      WHEN ${stored('confirm_sent_at')} IS NULL OR ${stored('confirm_sent_at')} < ${d.dayBefore}
-        THEN ${d.incoming('confirm_requested_at')}
-    END`;
+    signup_count = ${stored('signup_count')} + 1`;
+}
+
+/** How the engines name the sign-up's row once stored, and its moment, for asksToConfirm. */
+export interface AskDialect {
+  /** A column of the stored row (none of the columns read here is changed by a repeat sign-up). */
+  row(column: string): string;
+  /** One day before this sign-up. */
+  dayBefore: string;
+}
+
+/**
+ * Whether this sign-up asks for a confirmation email (queued in the outbox, decision 052; asked only
+ * when confirmation is on): for someone unconfirmed, unless one went out in the last day; for
+ * someone who left or turned email off, the one "come back?" email, unless one already went after
+ * their latest "no" (consent/confirmation-mailer.ts sends which one the record calls for); an email
+ * stamped the same instant as the "no" went before it, not after. One already waiting is kept as it
+ * is (the outbox holds one live confirmation per person).
+ */
+export function asksToConfirm(d: AskDialect): string {
+  const row = d.row;
+  const saidNo = `(${row('left_at')} IS NOT NULL OR ${row('email_opt_out_at')} IS NOT NULL)`;
+  // Their latest "no": leaving sets email_opt_out_at too (to the leaving's time unless earlier).
+  const latestNo = `CASE
+      WHEN ${row('left_at')} IS NULL THEN ${row('email_opt_out_at')}
+      WHEN ${row('email_opt_out_at')} IS NULL OR ${row('left_at')} > ${row('email_opt_out_at')} THEN ${row('left_at')}
+      ELSE ${row('email_opt_out_at')} END`;
+  const sent = row('confirm_sent_at');
+  return `(CASE
+      WHEN ${saidNo} THEN (${sent} IS NULL OR ${sent} <= ${latestNo})
+      WHEN ${row('confirmed_at')} IS NOT NULL THEN 1 = 0
+      ELSE (${sent} IS NULL OR ${sent} < ${d.dayBefore})
+    END)`;
 }
 
 /**

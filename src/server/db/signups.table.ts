@@ -26,10 +26,8 @@ export interface SignupsTable {
   source: string;
   consent_version: string | null;
   confirmed_at: Time | null;
-  confirm_requested_at: Time | null;
+  /** The latest confirmation (or "come back?") email went out then; the emails themselves are the outbox's. */
   confirm_sent_at: Time | null;
-  confirm_attempts: Generated<number>;
-  confirm_error: string | null;
   /** A repeat sign-up asked for this phone number instead; the address on record is asked first (decision 031). */
   phone_change_to: Generated<string | null>;
   /** When that was asked. */

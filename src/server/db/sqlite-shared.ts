@@ -1,6 +1,6 @@
 // What the SQLite writer's main-thread side and its thread share: settings, statements, messages.
 import Database from 'better-sqlite3';
-import { onRepeatSignup, OWN_CODE_IF_NEW, SIGNUP_CONSENT_EVENT, sqliteUpsert } from './signup-upsert.js';
+import { asksToConfirm, onRepeatSignup, OWN_CODE_IF_NEW, SIGNUP_CONSENT_EVENT, sqliteUpsert } from './signup-upsert.js';
 
 /** How long a write waits for a lock another process holds before the database reports itself unavailable. */
 export const WRITE_BUSY_TIMEOUT_MS = 2000;
@@ -42,14 +42,14 @@ export const WRITER_COLUMNS = [
   'button',
   'source',
   'consent_version',
-  'confirm_requested_at',
   'referral_code',
   'referred_by',
   'language',
 ] as const;
 
-/** Where a writer row keeps the values the consent event repeats. */
+/** Where a writer row keeps the values the consent event repeats, and (after the columns) its confirmation's moment. */
 export const WRITER_ROW_INDEX = {
+  confirmAt: WRITER_COLUMNS.length,
   referralCode: WRITER_COLUMNS.indexOf('referral_code'),
   emailKey: WRITER_COLUMNS.indexOf('email_key'),
   createdAt: WRITER_COLUMNS.indexOf('created_at'),
@@ -75,7 +75,18 @@ export const SQLITE_INSERT_SIGNUP_CONSENT = `
   SELECT id, '${SIGNUP_CONSENT_EVENT.kind}', '${SIGNUP_CONSENT_EVENT.source}', ?, ? FROM signups WHERE email_key = ?`;
 
 /**
- * The upsert's values for one sign-up, in WRITER_COLUMNS order. A plain array, because it is
+ * The confirmation email a sign-up asks for (signup-upsert.ts asksToConfirm), queued in the outbox in
+ * the same transaction: `at`, the sign-up's moment, and `key`, its email_key.
+ */
+export const SQLITE_ASK_CONFIRMATION = `
+  INSERT INTO outbox (kind, signup_id, channel, state, attempts, next_attempt_at)
+  SELECT 'confirmation', id, 'email', 'queued', 0, @at FROM signups
+  WHERE email_key = @key AND ${asksToConfirm({ row: (column) => column, dayBefore: `strftime('%Y-%m-%dT%H:%M:%fZ', @at, '-1 day')` })}
+  ON CONFLICT DO NOTHING`;
+
+/**
+ * The upsert's values for one sign-up, in WRITER_COLUMNS order, then the moment it asks for a
+ * confirmation email (null when confirmation is off). A plain array, because it is
  * copied to the writer thread and arrays copy faster than objects.
  */
 export type WriterRow = (string | number | null)[];

@@ -60,7 +60,7 @@ export class SqliteSignupWriter implements SignupWriter {
     if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
     const signup = toSignupRow(input);
     const now = this.now().toISOString();
-    // In WRITER_COLUMNS order.
+    // In WRITER_COLUMNS order, then the confirmation's moment.
     const row: Writer.WriterRow = [
       this.newId(),
       signup.name,
@@ -80,10 +80,11 @@ export class SqliteSignupWriter implements SignupWriter {
       signup.button,
       signup.source,
       signup.consentVersion,
-      this.confirmSignups ? now : null,
       newReferralCode(),
       signup.referredBy,
       signup.language,
+      // Then the moment it asks for a confirmation email (WRITER_ROW_INDEX.confirmAt).
+      this.confirmSignups ? now : null,
     ];
     return new Promise((resolve, reject) => {
       this.pending.push({ row, clashes: 0, resolve, reject });

@@ -9,6 +9,7 @@ import {
   isSqliteUnavailable,
   openSqlite,
   SQLITE_INSERT_EVENT,
+  SQLITE_ASK_CONFIRMATION,
   SQLITE_INSERT_SIGNUP_CONSENT,
   SQLITE_UPSERT,
   WRITER_ROW_INDEX,
@@ -26,14 +27,19 @@ const { file } = workerData as { file: string };
 const db: Database.Database = openSqlite(file, {}, WRITE_BUSY_TIMEOUT_MS);
 const upsert = db.prepare(SQLITE_UPSERT);
 const insertConsent = db.prepare(SQLITE_INSERT_SIGNUP_CONSENT);
-/** The sign-up and its line in the consent history, together; the person's own link code when the record is new. */
+const askConfirmation = db.prepare(SQLITE_ASK_CONFIRMATION);
+/**
+ * The sign-up, its line in the consent history and the confirmation email it asks for, together; the
+ * person's own link code when the record is new.
+ */
 function writeRow(row: WriterRow): string | null {
-  const { referral_code: referralCode } = upsert.get(row) as { referral_code: string | null };
-  insertConsent.run(
-    row[WRITER_ROW_INDEX.consentVersion],
-    row[WRITER_ROW_INDEX.createdAt],
-    row[WRITER_ROW_INDEX.emailKey],
-  );
+  const confirmAt = row[WRITER_ROW_INDEX.confirmAt];
+  const { referral_code: referralCode } = upsert.get(row.slice(0, WRITER_ROW_INDEX.confirmAt)) as {
+    referral_code: string | null;
+  };
+  const emailKey = row[WRITER_ROW_INDEX.emailKey];
+  insertConsent.run(row[WRITER_ROW_INDEX.consentVersion], row[WRITER_ROW_INDEX.createdAt], emailKey);
+  if (confirmAt) askConfirmation.run({ at: confirmAt, key: emailKey });
   return referralCode;
 }
 const writeAll = db.transaction((rows: WriterRow[]) => rows.map(writeRow));

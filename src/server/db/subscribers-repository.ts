@@ -1,7 +1,7 @@
 // The people on the list as messaging reads them, and the changes of their say that keep them on it:
 // written once with Kysely for both engines.
 import type { Language } from '../../shared/languages.js';
-import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import { addSuppressions, liftOwnPhoneMarks, liftSuppressions, type Suppression } from './suppressions-repository.js';
 import { iso, isoOrNull, isSignupId, isTrue } from './column-types.js';
 import type { ConsentKind, ConsentSource } from './consent-events.table.js';
@@ -10,7 +10,8 @@ import type { Database } from './database.js';
 import { NO_PHONE_CHANGE } from './phone-change-queue-repository.js';
 import { NEW_NUMBER_UNPROVEN } from './joining-texts-repository.js';
 import { flag, stamp, type QueryContext } from './sql-dialect.js';
-import { messageStanding } from './signup-row.js';
+import { messageStanding, type ConfirmationFacts } from './signup-row.js';
+import { confirmationColumns, withdrawQueued } from './message-queue-repository.js';
 
 /** A person's addresses as the suppression list keys them: every key's hash, SECRET_KEY's first. */
 export interface AddressHashes {
@@ -79,7 +80,6 @@ const SUBSCRIBER_COLUMNS = [
   'consent_version',
   'confirmed_at',
   'confirm_sent_at',
-  'confirm_requested_at',
   'email_opt_out_at',
   'sms_opt_out_at',
   'left_at',
@@ -92,7 +92,13 @@ const SUBSCRIBER_COLUMNS = [
   'language',
 ] as const;
 
-type SubscriberRow = Pick<Selectable<Database['signups']>, (typeof SUBSCRIBER_COLUMNS)[number]>;
+type SubscriberRow = Pick<Selectable<Database['signups']>, (typeof SUBSCRIBER_COLUMNS)[number]> & ConfirmationFacts;
+
+/** The record's columns, and what the outbox says of its confirmation email. */
+const subscriberColumns = (eb: ExpressionBuilder<Database, 'signups'>) => [
+  ...SUBSCRIBER_COLUMNS,
+  ...confirmationColumns(eb),
+];
 
 function subscriberFrom(row: SubscriberRow): Subscriber {
   return {
@@ -105,7 +111,7 @@ function subscriberFrom(row: SubscriberRow): Subscriber {
     lastSeenAt: iso(row.last_seen_at),
     consentVersion: row.consent_version,
     confirmationSentAt: isoOrNull(row.confirm_sent_at),
-    confirmationWaiting: row.confirm_requested_at !== null,
+    confirmationWaiting: isTrue(row.confirmation_waiting),
     ...messageStanding(row),
     phoneChange:
       row.phone_change_to !== null && row.phone_change_at !== null
@@ -119,7 +125,7 @@ function subscriberFrom(row: SubscriberRow): Subscriber {
 /** One person's record, or undefined (also for an id that is not one of ours). */
 export async function readSubscriber(db: Kysely<Database>, id: string): Promise<Subscriber | undefined> {
   if (!isSignupId(id)) return undefined;
-  const row = await db.selectFrom('signups').select(SUBSCRIBER_COLUMNS).where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('signups').select(subscriberColumns).where('id', '=', id).executeTakeFirst();
   return row ? subscriberFrom(row) : undefined;
 }
 
@@ -139,7 +145,7 @@ export class SubscribersRepository {
   async subscriberByEmailKey(emailKey: string): Promise<Subscriber | undefined> {
     const row = await this.context.db
       .selectFrom('signups')
-      .select(SUBSCRIBER_COLUMNS)
+      .select(subscriberColumns)
       .where('email_key', '=', emailKey)
       .executeTakeFirst();
     return row ? subscriberFrom(row) : undefined;
@@ -150,7 +156,7 @@ export class SubscribersRepository {
     if (phones.length === 0) return [];
     const rows = await this.context.db
       .selectFrom('signups')
-      .select(SUBSCRIBER_COLUMNS)
+      .select(subscriberColumns)
       .where('phone', 'in', phones)
       .orderBy('created_at')
       .execute();
@@ -168,7 +174,7 @@ export class SubscribersRepository {
     const like = (value: string) => `%${value.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
     const rows = await this.context.db
       .selectFrom('signups')
-      .select(SUBSCRIBER_COLUMNS)
+      .select(subscriberColumns)
       .where((eb) =>
         eb.or([
           ...(text.length > 0 ? [eb(sql`email_key`, 'like', sql`${like(text)} escape '\\'`)] : []),
@@ -188,7 +194,7 @@ export class SubscribersRepository {
     return this.context.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('signups')
-        .set({ confirmed_at: at, confirm_requested_at: null })
+        .set({ confirmed_at: at })
         .where('id', '=', id)
         .where('confirmed_at', 'is', null)
         .executeTakeFirst();
@@ -197,6 +203,7 @@ export class SubscribersRepository {
         return exists ? 'already' : 'missing';
       }
       await recordConsentEvent(trx, id, 'confirmed', source, at);
+      await withdrawQueued(trx, 'confirmation', id, 'confirmed');
       return 'confirmed';
     });
   }
@@ -220,8 +227,6 @@ export class SubscribersRepository {
     const set: Updateable<Database['signups']> = {};
     if (wanted.email !== undefined && wanted.email !== now.email) {
       set.email_opt_out_at = wanted.email ? null : at;
-      // Email off withdraws a confirmation email still waiting: it asked before this "no".
-      if (!wanted.email) set.confirm_requested_at = null;
       changes.push(wanted.email ? 'email_on' : 'email_off');
     }
     if (wanted.sms !== undefined && wanted.sms !== now.sms) {
@@ -245,6 +250,9 @@ export class SubscribersRepository {
     }
     await this.context.db.transaction().execute(async (trx) => {
       if (Object.keys(set).length > 0) await trx.updateTable('signups').set(set).where('id', '=', id).execute();
+      // Email off withdraws a confirmation email still waiting: it asked before this "no".
+      if (wanted.email === false && changes.includes('email_off'))
+        await withdrawQueued(trx, 'confirmation', id, 'email turned off');
       for (const kind of changes) await recordConsentEvent(trx, id, kind, source, at);
       await keepChannelNoes(trx, id, { changes, wanted }, hashes, source, at);
     });

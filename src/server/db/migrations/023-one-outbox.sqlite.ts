@@ -6,7 +6,8 @@ export const migration: SqliteMigration = {
   name: 'one-outbox',
   // Every message leaves through one table (issue 54, decision 052): the broadcasts' outbox becomes
   // `outbox`, each row of a kind; a broadcast's rows name their broadcast, the others do not. A
-  // message other than a broadcast's has at most one live row per person and kind. The joining
+  // message other than a broadcast's has at most one live row per person and kind. The confirmation
+  // emails waiting (three columns on signups, now gone) become its rows, as they stood. The joining
   // text's claims (a column on signups) become its rows, due when the claim would have ended; a
   // phone change's email still to go is queued by its sender's next run, so its claim column just goes;
   // each reminder ever claimed is a sent reminder row, so nobody is reminded twice.
@@ -53,6 +54,14 @@ export const migration: SqliteMigration = {
               strftime('%Y-%m-%dT%H:%M:%fZ', joining_text_claimed_at, '+5 minutes')
             FROM signups
             WHERE joining_text_claimed_at IS NOT NULL AND joining_text_sent_at IS NULL AND sms_confirmed_at IS NULL;
+        INSERT INTO outbox (kind, signup_id, channel, state, attempts, next_attempt_at, error)
+          SELECT 'confirmation', id, 'email', CASE WHEN confirm_error IS NULL THEN 'queued' ELSE 'failed_temporary' END,
+              confirm_attempts, confirm_requested_at, confirm_error
+            FROM signups WHERE confirm_requested_at IS NOT NULL ORDER BY confirm_requested_at;
+        DROP INDEX signups_confirm_due;
+        ALTER TABLE signups DROP COLUMN confirm_requested_at;
+        ALTER TABLE signups DROP COLUMN confirm_attempts;
+        ALTER TABLE signups DROP COLUMN confirm_error;
         INSERT INTO outbox (kind, signup_id, channel, state, attempts, sent_at)
           SELECT 'reminder', id, 'email', 'sent', 1, confirm_reminded_at FROM signups
             WHERE confirm_reminded_at IS NOT NULL;

@@ -75,7 +75,6 @@ describe('signups:ask-to-confirm', () => {
     const logger = pino({ level: 'silent' });
     const confirmations = confirmationEmails({
       subscriptions: new Subscriptions(store, createAddressHasher(SECRET_KEY)),
-      confirmations: store.confirmations,
       email,
       links: createLinkSigner(SECRET_KEY),
       siteUrl: 'https://scamsavvy.example',

@@ -4,7 +4,6 @@
 // for and writes it: the confirmation, or the one "come back?" email after a "no"; an address that
 // does not exist fails it and is marked undeliverable.
 import type { FastifyBaseLogger } from 'fastify';
-import type { ConfirmationQueueRepository } from '../db/confirmation-queue-repository.js';
 import type { QueuedMessage } from '../db/message-queue-repository.js';
 import type { EmailSender } from '../messaging/email-sender.js';
 import type { MessageLog } from '../messaging/message-log.js';
@@ -18,8 +17,6 @@ import type { Subscriptions } from './subscriptions.js';
 export interface ConfirmationMailerOptions {
   /** Who may be written to, the same rule every sender asks. */
   subscriptions: Subscriptions;
-  /** Where the email's going out is recorded (the fact the deletion and the reminder count from). */
-  confirmations: Pick<ConfirmationQueueRepository, 'confirmationSent'>;
   /** Records each email with its token, for what comes back (unset: nothing is recorded). */
   log?: MessageLog | undefined;
   email: EmailSender;
@@ -36,7 +33,7 @@ export interface ConfirmationMailerOptions {
 
 /** The confirmation email (or the one "come back?"), as a kind of the one outbox. */
 export function confirmationEmails(options: ConfirmationMailerOptions): QueuedKindHandler {
-  const { subscriptions, confirmations, retentionDays, logger } = options;
+  const { subscriptions, retentionDays, logger } = options;
   const now = options.now ?? (() => new Date());
 
   async function send(message: QueuedMessage): Promise<SendOutcome> {
@@ -55,7 +52,7 @@ export function confirmationEmails(options: ConfirmationMailerOptions): QueuedKi
       deletionDay(latest(subscriber.lastSeenAt, now().toISOString()), retentionDays, subscriber.language),
     );
     if (!result.sent) return { result: 'refused', verdict: result.verdict, answer: result.answer };
-    await confirmations.confirmationSent(subscriber.id);
+    // Its going out is the person's fact too (confirm_sent_at), recorded with its row by the sender.
     // Kept by the address too: a sweep of this record does not let the next sign-up ask again.
     if (ask.kind === 'come_back') await subscriptions.askedBack(subscriber);
     return { result: 'sent' };

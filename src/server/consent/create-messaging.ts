@@ -84,9 +84,7 @@ export interface Messaging {
   stop(): Promise<void>;
 }
 
-/** What a queue job says while a restore holds every message back. */
-export const RESTORE_HOLDS_MESSAGES =
-  'held: a restore could not read the database it replaced, so any "no" since its backup is unknown; nothing is sent until you settle it (sudo scamsavvy suppressions import FILE, or broadcast send … --after-restore)';
+export { RESTORE_HOLDS_MESSAGES } from './outbox-sender.js';
 
 /** What SECRET_KEY unlocks: the subscriptions service (with suppression hashes) and the link signer. */
 export interface MessagingCore {
@@ -136,6 +134,9 @@ export function createMessaging(
   let wakeJob: ((name: QueueJobName) => void) | undefined;
   const queued: QueueJobName[] = [];
 
+  // After a restore that could not read what it replaced, any "no" since the backup is unknown: no
+  // message of any kind goes until the owner settles it, as on a broadcast's path (issue 54).
+  const held = async () => Boolean(await store.restoreMarks?.unsettled());
   const messaging: Messaging = {
     subscriptions,
     ...(links ? { links } : {}),
@@ -190,6 +191,7 @@ export function createMessaging(
             });
             const { sent } = await new OutboxSender(reminders, {
               queue: store.messageQueue,
+              held,
               logger,
               concurrency: 3,
             }).sendDue();
@@ -204,11 +206,7 @@ export function createMessaging(
       const jobs: QueueJob[] = [];
       const add = (name: QueueJobName, run: JobRun) => {
         queued.push(name);
-        // After a restore that could not read what it replaced, any "no" since the backup is unknown:
-        // no message goes until the owner settles it, on this path as on a broadcast's (issue 54).
-        const gated: JobRun = async (signal) =>
-          (await store.restoreMarks?.unsettled()) ? RESTORE_HOLDS_MESSAGES : run(signal);
-        jobs.push({ name, run: gated, everyMs: overrides.everyMs?.[name] });
+        jobs.push({ name, run, everyMs: overrides.everyMs?.[name] });
       };
       if (email && links) {
         const asks = phoneChangeEmails({
@@ -221,7 +219,7 @@ export function createMessaging(
           log,
           logger,
         });
-        const asker = new OutboxSender(asks, { queue: store.messageQueue, logger, concurrency: 3 });
+        const asker = new OutboxSender(asks, { queue: store.messageQueue, held, logger, concurrency: 3 });
         add('phone-change-emails', (signal) => asker.run(signal));
       }
       // The joining text asks each number for its YES (decision 041); without SECRET_KEY nothing is texted.
@@ -238,14 +236,13 @@ export function createMessaging(
             : {}),
           ...(overrides.texter?.now ? { now: overrides.texter.now } : {}),
         });
-        const texter = new OutboxSender(texts, { queue: store.messageQueue, logger, ...overrides.texter });
+        const texter = new OutboxSender(texts, { queue: store.messageQueue, held, logger, ...overrides.texter });
         add('joining-texts', (signal) => texter.run(signal));
       }
       if (email && links && config.emailConfirmation) {
         const mailerLogger = overrides.mailer?.logger ?? logger;
         const confirmations = confirmationEmails({
           subscriptions,
-          confirmations: store.confirmations,
           email,
           links,
           siteUrl,
@@ -260,6 +257,7 @@ export function createMessaging(
         // sign-ups is answered within a second or so, not one email after another.
         const mailer = new OutboxSender(confirmations, {
           queue: store.messageQueue,
+          held,
           concurrency: 3,
           ...overrides.mailer,
           logger: mailerLogger,

@@ -8,7 +8,7 @@ import type { QueuedKind } from '../db/outbox.table.js';
 import { classifySmtpError } from '../messaging/smtp-answers.js';
 import { capturedLog, ERROR } from '../test/captured-log.js';
 import { storeEngines, suiteName } from '../test/store-engines.js';
-import { OutboxSender, type QueuedKindHandler, type SendOutcome } from './outbox-sender.js';
+import { OutboxSender, RESTORE_HOLDS_MESSAGES, type QueuedKindHandler, type SendOutcome } from './outbox-sender.js';
 
 const T0 = new Date('2026-11-24T09:00:00.000Z');
 const MINUTE = 60_000;
@@ -180,6 +180,34 @@ for (const engine of storeEngines) {
         'sent',
       ]);
       expect(markedUndeliverable).toEqual([ids[0]]);
+    });
+
+    it('holds every kind while a restore’s later “no”s are unknown: nothing is claimed, and the run says why', async () => {
+      const { store, clock } = await open();
+      const ids = await people(store, 2);
+      const sentTo: string[] = [];
+      const handler: QueuedKindHandler = {
+        kind: 'reminder',
+        what: 'confirmation reminders',
+        queueDue: () => store.messageQueue.add('reminder', 'email', ids),
+        send: async (message) => {
+          sentTo.push(message.signupId);
+          return { result: 'sent' };
+        },
+        refusedForGood: async () => undefined,
+      };
+      const held = async () => (await store.restoreMarks.unsettled()) !== undefined;
+      const sender = new OutboxSender(handler, {
+        queue: store.messageQueue,
+        logger: capturedLog().logger,
+        now: clock.now,
+        held,
+      });
+      await store.restoreMarks.mark('lost.sqlite');
+      expect(await sender.run()).toBe(RESTORE_HOLDS_MESSAGES);
+      expect(await sender.sendDue()).toEqual({ sent: 0, later: 0, failed: 0, skipped: 0 });
+      expect(sentTo).toEqual([]);
+      expect(await store.messageQueue.rows('reminder')).toEqual([]);
     });
 
     it('a busy answer is tried again with its own back-off; a handler that throws loses nothing', async () => {

@@ -9,7 +9,7 @@
 //   may be the provider's ('unknown', or a second "not now" in a row), the rest of the batch waits
 //   with it, uncounted.
 import type { FastifyBaseLogger } from 'fastify';
-import type { MessageQueueRepository, QueuedMessage } from '../db/message-queue-repository.js';
+import type { MessageQueueRepository, QueuedMessage, QueuedOutcome } from '../db/message-queue-repository.js';
 import type { QueuedKind } from '../db/outbox.table.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import type { FailureVerdict } from '../messaging/send-failure.js';
@@ -40,9 +40,18 @@ export interface QueuedKindHandler {
   refusedForGood(message: QueuedMessage, verdict: FailureVerdict, answer: string): Promise<void>;
 }
 
+/** What a run says while a restore holds every message back. */
+export const RESTORE_HOLDS_MESSAGES =
+  'held: a restore could not read the database it replaced, so any "no" since its backup is unknown; nothing is sent until you settle it (sudo scamsavvy suppressions import FILE, or broadcast send … --after-restore)';
+
 export interface OutboxSenderOptions {
-  queue: Pick<MessageQueueRepository, 'claim' | 'sent' | 'later' | 'failed' | 'skipped'>;
+  queue: Pick<MessageQueueRepository, 'claim' | 'record'>;
   logger: FastifyBaseLogger;
+  /**
+   * Whether every message is held: after a restore that could not read what it replaced, any "no"
+   * since the backup is unknown, and nothing goes until the owner settles it (issue 54).
+   */
+  held?: () => Promise<boolean>;
   /** How many to claim at a time. */
   batchSize?: number;
   /** How many of a batch go at once (the mail transport's pool holds 3 connections). */
@@ -63,8 +72,18 @@ export interface SenderRun {
   skipped: number;
 }
 
+/** How a recorded outcome counts in a run's summary. */
+const counted = (outcome: QueuedOutcome): keyof SenderRun =>
+  outcome.result === 'sent'
+    ? 'sent'
+    : outcome.result === 'skipped'
+      ? 'skipped'
+      : outcome.result === 'failed'
+        ? 'failed'
+        : 'later';
+
 export class OutboxSender {
-  private readonly options: Required<OutboxSenderOptions>;
+  private readonly options: Required<Omit<OutboxSenderOptions, 'held'>> & Pick<OutboxSenderOptions, 'held'>;
   /** The runner's stop: a batch under way ends after the messages being sent. */
   private signal: AbortSignal | undefined;
   /** Failures of ours in a row: their back-off is the sender's, not each person's. */
@@ -97,6 +116,7 @@ export class OutboxSender {
    * time, until none is left or ours fails. What it did, in a few words, or nothing when nothing was due.
    */
   async run(signal?: AbortSignal): Promise<string | undefined> {
+    if (await this.options.held?.()) return RESTORE_HOLDS_MESSAGES;
     const { sent, later, failed, skipped } = await this.sendDue(signal);
     if (sent + later + failed + skipped === 0) return undefined;
     return `${number(sent)} sent, ${number(later)} later, ${number(failed)} failed, ${number(skipped)} skipped`;
@@ -106,7 +126,7 @@ export class OutboxSender {
   async sendDue(signal?: AbortSignal): Promise<SenderRun> {
     this.signal = signal;
     const total: SenderRun = { sent: 0, later: 0, failed: 0, skipped: 0 };
-    if (this.options.now().getTime() < this.waitUntil) return total;
+    if (this.options.now().getTime() < this.waitUntil || (await this.options.held?.())) return total;
     await this.handler.queueDue?.();
     for (;;) {
       const { run, claimed, stopped } = await this.runOnce();
@@ -117,7 +137,10 @@ export class OutboxSender {
     return total;
   }
 
-  /** Claims one batch and sends it, `concurrency` at a time; stops early when the trouble is not the person's. */
+  /**
+   * Claims one batch and sends it, `concurrency` at a time, each wave's outcomes recorded in one
+   * transaction; stops early when the trouble is not the person's.
+   */
   async runOnce(): Promise<{ run: SenderRun; claimed: number; stopped: boolean }> {
     const { queue, batchSize, leaseMs, concurrency } = this.options;
     const messages = await queue.claim(this.handler.kind, batchSize, leaseMs);
@@ -125,76 +148,79 @@ export class OutboxSender {
     for (let start = 0; start < messages.length; start += concurrency) {
       if (this.signal?.aborted) break; // the lease hands what is left to the next start
       const wave = messages.slice(start, start + concurrency);
-      const outcomes = await Promise.all(wave.map((message) => this.sendOne(message)));
-      for (const outcome of outcomes) run[outcome.counted] += 1;
-      const waitAt = outcomes.find((outcome) => outcome.batchWaits)?.batchWaits;
-      if (waitAt) {
-        // The mail server or the SMS account is away or refuses us: the rest waits, untried and uncounted.
-        for (const rest of messages.slice(start + concurrency)) {
-          await queue.later(rest.id, waitAt, `waiting: ${this.handler.what} cannot be sent just now`, {
-            countAttempt: false,
-          });
-          run.later += 1;
-        }
-        return { run, claimed: messages.length, stopped: true };
+      const judged = await Promise.all(wave.map((message) => this.sendOne(message)));
+      const outcomes = judged.map((each) => each.outcome);
+      for (const each of judged) run[counted(each.outcome)] += 1;
+      const waitAt = judged.find((each) => each.batchWaits)?.batchWaits;
+      // The mail server or the SMS account is away or refuses us: the rest waits, untried and uncounted.
+      const rest = waitAt ? messages.slice(start + concurrency) : [];
+      for (const message of rest) {
+        outcomes.push({
+          id: message.id,
+          result: 'later',
+          at: waitAt!,
+          error: `waiting: ${this.handler.what} cannot be sent just now`,
+          countAttempt: false,
+        });
+        run.later += 1;
       }
+      await queue.record(outcomes);
+      // What a refusal for good does beyond its row (an address marked undeliverable), once it is recorded.
+      for (const each of judged) await each.after?.();
+      if (waitAt) return { run, claimed: messages.length, stopped: true };
     }
     return { run, claimed: messages.length, stopped: false };
   }
 
-  private async sendOne(message: QueuedMessage): Promise<{ counted: keyof SenderRun; batchWaits?: Date }> {
-    const { queue, logger, now } = this.options;
+  /** Sends one message and judges what came back: its outcome to record, and what follows. */
+  private async sendOne(
+    message: QueuedMessage,
+  ): Promise<{ outcome: QueuedOutcome; batchWaits?: Date; after?: () => Promise<void> }> {
+    const { logger, now } = this.options;
+    const { id } = message;
     let outcome: SendOutcome;
     try {
       outcome = await this.handler.send(message);
     } catch (error) {
       // Our own code or database failed: the message waits its turn again, counted against nobody.
       logger.error({ err: error, kind: this.handler.kind }, `${this.handler.what}: one could not be sent`);
-      await queue.later(message.id, this.after(message.attempts), String((error as Error).message ?? error), {
-        countAttempt: false,
-      });
-      return { counted: 'later' };
+      const at = this.after(message.attempts);
+      return { outcome: { id, result: 'later', at, error: String((error as Error).message), countAttempt: false } };
     }
     if (outcome.result !== 'refused') this.laterInARow = 0;
     if (outcome.result === 'sent') {
-      await queue.sent(message.id);
       this.ourFailures = 0;
       if (this.failing) {
         this.failing = undefined;
         logger.info(`${this.handler.what} are going out again`);
       }
-      return { counted: 'sent' };
+      return { outcome: { id, result: 'sent' } };
     }
-    if (outcome.result === 'later') {
-      await queue.later(message.id, outcome.at, null, { countAttempt: false });
-      return { counted: 'later' };
-    }
-    if (outcome.result === 'skipped') {
-      await queue.skipped(message.id, outcome.why);
-      return { counted: 'skipped' };
-    }
+    if (outcome.result === 'later')
+      return { outcome: { id, result: 'later', at: outcome.at, error: null, countAttempt: false } };
+    if (outcome.result === 'skipped') return { outcome: { id, result: 'skipped', why: outcome.why } };
     const { verdict, answer } = outcome;
     if (verdict.kind === 'recipient') {
       this.laterInARow = 0;
-      await queue.failed(message.id, answer, 'recipient');
-      await this.handler.refusedForGood(message, verdict, answer);
-      return { counted: 'failed' };
+      return {
+        outcome: { id, result: 'failed', error: answer, failureKind: 'recipient' },
+        after: () => this.handler.refusedForGood(message, verdict, answer),
+      };
     }
     this.reportFailing(verdict, answer);
     if (verdict.kind === 'sender') {
       this.ourFailures += 1;
       this.waitUntil = this.after(this.ourFailures).getTime();
       const at = new Date(this.waitUntil);
-      await queue.later(message.id, at, answer, { countAttempt: false });
-      return { counted: 'later', batchWaits: at };
+      return { outcome: { id, result: 'later', at, error: answer, countAttempt: false }, batchWaits: at };
     }
     const at = this.after(message.attempts);
-    await queue.later(message.id, at, answer);
     this.laterInARow += 1;
     // 'unknown' (no answer, a timeout) may be the provider's, and so are two "not now"s in a row: the
     // rest of the batch waits with it.
     const providers = verdict.kind === 'unknown' || this.laterInARow >= LATER_IN_A_ROW;
-    return providers && now() < at ? { counted: 'later', batchWaits: at } : { counted: 'later' };
+    const outcomeNow: QueuedOutcome = { id, result: 'later', at, error: answer };
+    return providers && now() < at ? { outcome: outcomeNow, batchWaits: at } : { outcome: outcomeNow };
   }
 
   private after(attempts: number): Date {

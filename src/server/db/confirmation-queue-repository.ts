@@ -5,19 +5,10 @@ import { eraseFromLog } from './erase-for-good.js';
 import { DELETED_PERSON } from './opt-outs-repository.js';
 import { forgetPeopleInMessages } from './forget-people.js';
 import { MessageQueueRepository } from './message-queue-repository.js';
-import { stamp, type QueryContext } from './sql-dialect.js';
+import type { QueryContext } from './sql-dialect.js';
 
 export class ConfirmationQueueRepository {
   constructor(private readonly context: QueryContext) {}
-
-  /** The confirmation (or "come back?") email went out now: the fact the deletion and the reminder count from. */
-  async confirmationSent(id: string): Promise<void> {
-    await this.context.db
-      .updateTable('signups')
-      .set({ confirm_sent_at: stamp(this.context) })
-      .where('id', '=', id)
-      .execute();
-  }
 
   /**
    * Queues the one reminder (decision 052) for each unconfirmed sign-up whose confirmation email went

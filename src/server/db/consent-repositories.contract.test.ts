@@ -122,7 +122,6 @@ for (const engine of storeEngines) {
     };
     /** The claimed email went out, as the sender records it. */
     const sent = async (store: Db, id: string): Promise<void> => {
-      await store.confirmations.confirmationSent(id);
       await store.messageQueue.sent(claimedRow.get(id)!);
     };
     /** The claimed email failed: tried again at `retryAt`, or (without one) failed for good. */

@@ -27,6 +27,14 @@ export interface QueuedRow extends QueuedMessage {
   error: string | null;
 }
 
+/** What became of one claimed message, for `record`. */
+export type QueuedOutcome =
+  | { id: number; result: 'sent' }
+  /** Tried again at `at`; `error` null when nothing was tried; `countAttempt: false` gives the claim's attempt back. */
+  | { id: number; result: 'later'; at: Date; error: string | null; countAttempt?: boolean }
+  | { id: number; result: 'failed'; error: string; failureKind: FailureKind }
+  | { id: number; result: 'skipped'; why: string };
+
 /** The states a row is live in: it will be (or is being) tried. */
 export const LIVE_STATES = ['queued', 'sending', 'failed_temporary'] as const;
 
@@ -194,60 +202,100 @@ export class MessageQueueRepository {
     }));
   }
 
+  /**
+   * Records what became of claimed messages, in one transaction (one commit for a wave of sends).
+   * Only rows still held ('sending') change: a row withdrawn or taken by another sender meanwhile
+   * keeps what that said. A confirmation that went is the person's fact too (confirm_sent_at: what
+   * the deletion and the reminder count from), written in the same transaction.
+   */
+  async record(outcomes: QueuedOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const at = stamp(this.context);
+    await this.context.db.transaction().execute(async (trx) => {
+      const held = (ids: number[]) => trx.updateTable('outbox').where('id', 'in', ids).where('state', '=', 'sending');
+      const sent = outcomes.filter((outcome) => outcome.result === 'sent').map((outcome) => outcome.id);
+      if (sent.length > 0) {
+        await trx
+          .updateTable('signups')
+          .set({ confirm_sent_at: at })
+          .where(
+            'id',
+            'in',
+            trx
+              .selectFrom('outbox')
+              .select('signup_id')
+              .where('id', 'in', sent)
+              .where('kind', '=', 'confirmation')
+              .where('state', '=', 'sending'),
+          )
+          .execute();
+        await held(sent)
+          .set({ state: 'sent', sent_at: at, error: null, failure_kind: null, next_attempt_at: null, claimed_at: null })
+          .execute();
+      }
+      for (const outcome of outcomes) {
+        if (outcome.result === 'later')
+          await held([outcome.id])
+            .set((eb) => ({
+              state: outcome.error === null ? 'queued' : 'failed_temporary',
+              next_attempt_at: outcome.at.toISOString(),
+              error: outcome.error?.slice(0, ERROR_LENGTH) ?? null,
+              claimed_at: null,
+              ...(outcome.countAttempt === false
+                ? {
+                    attempts: eb
+                      .case()
+                      .when('attempts', '>', 0)
+                      .then(eb('attempts', '-', 1))
+                      .else(0)
+                      .end(),
+                  }
+                : {}),
+            }))
+            .execute();
+        if (outcome.result === 'failed')
+          await held([outcome.id])
+            .set({
+              state: 'failed_permanent',
+              error: outcome.error.slice(0, ERROR_LENGTH),
+              failure_kind: outcome.failureKind,
+              next_attempt_at: null,
+              claimed_at: null,
+            })
+            .execute();
+        if (outcome.result === 'skipped')
+          await held([outcome.id])
+            .set({
+              state: 'skipped',
+              error: outcome.why.slice(0, ERROR_LENGTH),
+              next_attempt_at: null,
+              claimed_at: null,
+            })
+            .execute();
+      }
+    });
+  }
+
   /** It went. */
-  async sent(id: number): Promise<void> {
-    await this.end(id, { state: 'sent', sent_at: stamp(this.context), error: null, failure_kind: null });
+  sent(id: number): Promise<void> {
+    return this.record([{ id, result: 'sent' }]);
   }
 
   /**
    * Not now: tried again at `at`. `countAttempt: false` gives back the attempt the claim counted
    * (the reason was ours, or nothing was tried), so the person's back-off does not grow.
    */
-  async later(id: number, at: Date, error: string | null, { countAttempt = true } = {}): Promise<void> {
-    await this.context.db
-      .updateTable('outbox')
-      .set((eb) => ({
-        state: error === null ? 'queued' : 'failed_temporary',
-        next_attempt_at: at.toISOString(),
-        error: error?.slice(0, ERROR_LENGTH) ?? null,
-        claimed_at: null,
-        ...(countAttempt
-          ? {}
-          : {
-              attempts: eb
-                .case()
-                .when('attempts', '>', 0)
-                .then(eb('attempts', '-', 1))
-                .else(0)
-                .end(),
-            }),
-      }))
-      .where('id', '=', id)
-      .where('state', '=', 'sending')
-      .execute();
+  later(id: number, at: Date, error: string | null, { countAttempt = true } = {}): Promise<void> {
+    return this.record([{ id, result: 'later', at, error, countAttempt }]);
   }
 
-  /** Refused for good, for a reason `kind` says whose (messaging/send-failure.ts): never tried again. */
-  async failed(id: number, error: string, kind: FailureKind): Promise<void> {
-    await this.end(id, { state: 'failed_permanent', error: error.slice(0, ERROR_LENGTH), failure_kind: kind });
+  /** Refused for good, for a reason `failureKind` says whose (messaging/send-failure.ts): never tried again. */
+  failed(id: number, error: string, failureKind: FailureKind): Promise<void> {
+    return this.record([{ id, result: 'failed', error, failureKind }]);
   }
 
   /** No longer due (the person left, was deleted, or is asked otherwise): never tried. */
-  async skipped(id: number, why: string): Promise<void> {
-    await this.end(id, { state: 'skipped', error: why.slice(0, ERROR_LENGTH) });
-  }
-
-  private async end(
-    id: number,
-    set: Partial<Pick<Database['outbox'], 'sent_at' | 'error' | 'failure_kind'>> & {
-      state: 'sent' | 'failed_permanent' | 'skipped';
-    },
-  ): Promise<void> {
-    await this.context.db
-      .updateTable('outbox')
-      .set({ ...set, next_attempt_at: null, claimed_at: null })
-      .where('id', '=', id)
-      .where('state', '=', 'sending')
-      .execute();
+  skipped(id: number, why: string): Promise<void> {
+    return this.record([{ id, result: 'skipped', why }]);
   }
 }

@@ -3,11 +3,9 @@
 import type { Db } from '../db/open-database.js';
 
 /** Claims every due confirmation email and records it sent; whom they were for. */
-export async function confirmationsWentOut(store: Pick<Db, 'messageQueue' | 'confirmations'>): Promise<string[]> {
+export async function confirmationsWentOut(store: Pick<Db, 'messageQueue'>): Promise<string[]> {
   const claimed = await store.messageQueue.claim('confirmation', 1000, 60_000);
-  for (const message of claimed) {
-    await store.confirmations.confirmationSent(message.signupId);
-    await store.messageQueue.sent(message.id);
-  }
+  // Recording one sent is the person's fact too (confirm_sent_at).
+  for (const message of claimed) await store.messageQueue.sent(message.id);
   return claimed.map((message) => message.signupId);
 }

@@ -11,10 +11,14 @@ export const migration: PostgresMigration = {
   // text's claims (a column on signups) become its rows, due when the claim would have ended; a
   // phone change's email still to go is queued by its sender's next run, so its claim column just goes;
   // each reminder ever claimed is a sent reminder row, so nobody is reminded twice.
+  // The broadcasts' two indexes hold their rows only: the other kinds' rows cost them nothing.
   sql: `
       ALTER TABLE broadcast_messages RENAME TO outbox;
-      ALTER INDEX broadcast_messages_due RENAME TO outbox_due;
-      ALTER INDEX broadcast_messages_state RENAME TO outbox_state;
+      DROP INDEX broadcast_messages_due;
+      DROP INDEX broadcast_messages_state;
+      CREATE INDEX outbox_due ON outbox (broadcast_id, channel, next_attempt_at, id)
+        WHERE state IN ('queued', 'failed_temporary') AND broadcast_id IS NOT NULL;
+      CREATE INDEX outbox_state ON outbox (broadcast_id, state) WHERE broadcast_id IS NOT NULL;
       ALTER TABLE outbox ADD COLUMN kind text NOT NULL DEFAULT 'broadcast'
         CHECK (kind IN ('broadcast', 'confirmation', 'reminder', 'phone_change', 'joining_text'));
       ALTER TABLE outbox ALTER COLUMN broadcast_id DROP NOT NULL;

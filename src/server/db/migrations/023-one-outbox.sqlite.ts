@@ -12,6 +12,7 @@ export const migration: SqliteMigration = {
   // phone change's email still to go is queued by its sender's next run, so its claim column just goes;
   // each reminder ever claimed is a sent reminder row, so nobody is reminded twice.
   // SQLite cannot loosen NOT NULL in place: the table is made anew and its rows copied, ids kept.
+  // The broadcasts' two indexes hold their rows only: the other kinds' rows cost them nothing.
   up: (db) =>
     db.exec(`
         CREATE TABLE outbox (
@@ -43,8 +44,8 @@ export const migration: SqliteMigration = {
           FROM broadcast_messages;
         DROP TABLE broadcast_messages;
         CREATE INDEX outbox_due ON outbox (broadcast_id, channel, next_attempt_at, id)
-          WHERE state IN ('queued', 'failed_temporary');
-        CREATE INDEX outbox_state ON outbox (broadcast_id, state);
+          WHERE state IN ('queued', 'failed_temporary') AND broadcast_id IS NOT NULL;
+        CREATE INDEX outbox_state ON outbox (broadcast_id, state) WHERE broadcast_id IS NOT NULL;
         CREATE UNIQUE INDEX outbox_one_live ON outbox (kind, signup_id)
           WHERE kind != 'broadcast' AND state IN ('queued', 'sending', 'failed_temporary');
         CREATE INDEX outbox_kind_due ON outbox (kind, next_attempt_at)

@@ -9,9 +9,8 @@ import type { EmailSender } from '../messaging/email-sender.js';
 import type { MessageLog } from '../messaging/message-log.js';
 import { deletionDay, latest } from '../messaging/email-templates.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
-import type { FailureVerdict } from '../messaging/send-failure.js';
 import { sendConfirmationEmail } from './confirmation-email.js';
-import type { QueuedKindHandler, SendOutcome } from './outbox-sender.js';
+import { markUndeliverable, type QueuedKindHandler, type SendOutcome } from './outbox-sender.js';
 import type { Subscriptions } from './subscriptions.js';
 
 export interface ConfirmationMailerOptions {
@@ -52,22 +51,13 @@ export function confirmationEmails(options: ConfirmationMailerOptions): QueuedKi
       deletionDay(latest(subscriber.lastSeenAt, now().toISOString()), retentionDays, subscriber.language),
     );
     if (!result.sent) return { result: 'refused', verdict: result.verdict, answer: result.answer };
-    // Its going out is the person's fact too (confirm_sent_at), recorded with its row by the sender.
-    // Kept by the address too: a sweep of this record does not let the next sign-up ask again.
+    // The one "come back?" is kept by the address too: a sweep of this record does not let the next
+    // sign-up ask again. (Its going out is the person's fact, confirm_sent_at, recorded with its row.)
     if (ask.kind === 'come_back') await subscriptions.askedBack(subscriber);
     return { result: 'sent' };
   }
 
-  async function refusedForGood(message: QueuedMessage, verdict: FailureVerdict, answer: string): Promise<void> {
-    const subscriber = await subscriptions.subscriber(message.signupId);
-    if (!subscriber) return;
-    // This address cannot get email: no later message should try it either.
-    await subscriptions.markUndeliverable(subscriber, 'email');
-    logger.warn(
-      { signup: subscriber.id, err: answer },
-      `confirmation email refused for good, address marked undeliverable: ${verdict.reason}`,
-    );
-  }
+  const refusedForGood = markUndeliverable(subscriptions, logger, 'email', 'confirmation email');
 
   return { kind: 'confirmation', what: 'confirmation emails', send, refusedForGood };
 }

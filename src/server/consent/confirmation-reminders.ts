@@ -11,9 +11,8 @@ import type { EmailSender } from '../messaging/email-sender.js';
 import { deletionDay, latest } from '../messaging/email-templates.js';
 import type { MessageLog } from '../messaging/message-log.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
-import type { FailureVerdict } from '../messaging/send-failure.js';
 import { sendConfirmationEmail } from './confirmation-email.js';
-import type { QueuedKindHandler, SendOutcome } from './outbox-sender.js';
+import { markUndeliverable, type QueuedKindHandler, type SendOutcome } from './outbox-sender.js';
 import { DAY_MS, type Subscriptions } from './subscriptions.js';
 
 export interface ReminderOptions {
@@ -59,15 +58,7 @@ export function confirmationReminders(options: ReminderOptions): QueuedKindHandl
     return { result: 'refused', verdict, answer };
   }
 
-  async function refusedForGood(message: QueuedMessage, verdict: FailureVerdict, answer: string): Promise<void> {
-    const subscriber = await subscriptions.subscriber(message.signupId);
-    if (!subscriber) return;
-    await subscriptions.markUndeliverable(subscriber, 'email');
-    logger.warn(
-      { signup: subscriber.id, err: answer },
-      `confirmation reminder refused for good, address marked undeliverable: ${verdict.reason}`,
-    );
-  }
+  const refusedForGood = markUndeliverable(subscriptions, logger, 'email', 'confirmation reminder');
 
   return {
     kind: 'reminder',

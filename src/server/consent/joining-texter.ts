@@ -16,7 +16,7 @@ import { verdictOf, type FailureVerdict } from '../messaging/send-failure.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
 import type { TextProof } from './contact-rule.js';
 import type { Subscriptions } from './subscriptions.js';
-import type { QueuedKindHandler, SendOutcome } from './outbox-sender.js';
+import { markUndeliverable, type QueuedKindHandler, type SendOutcome } from './outbox-sender.js';
 
 export interface JoiningTextOptions {
   subscriptions: Subscriptions;
@@ -106,19 +106,12 @@ export function joiningTexts(options: JoiningTextOptions): QueuedKindHandler {
     return { result: 'sent' };
   }
 
+  const undeliverable = markUndeliverable(subscriptions, logger, 'sms', 'joining text');
   async function refusedForGood(message: QueuedMessage, verdict: FailureVerdict, answer: string): Promise<void> {
-    const person = await subscriptions.subscriber(message.signupId);
-    if (!person) return;
     // Twilio 21610: the number replied STOP to us once; that is its STOP.
-    if (verdict.stop) {
-      await subscriptions.stopTexts(person.phone, 'provider_answer');
-      return;
-    }
-    await subscriptions.markUndeliverable(person, 'sms');
-    logger.warn(
-      { signup: person.id, err: answer },
-      `joining text refused for good, number marked undeliverable: ${verdict.reason}`,
-    );
+    if (!verdict.stop) return undeliverable(message, verdict, answer);
+    const person = await subscriptions.subscriber(message.signupId);
+    if (person) await subscriptions.stopTexts(person.phone, 'provider_answer');
   }
 
   return { kind: 'joining_text', what: 'joining texts', queueDue: () => store.queueDue(), send, refusedForGood };

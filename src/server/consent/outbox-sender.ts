@@ -12,7 +12,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { MessageQueueRepository, QueuedMessage, QueuedOutcome } from '../db/message-queue-repository.js';
 import type { QueuedKind } from '../db/outbox.table.js';
 import { retryDelayMs } from '../messaging/back-off.js';
+import type { Channel } from '../db/message-channels.js';
 import type { FailureVerdict } from '../messaging/send-failure.js';
+import type { Subscriptions } from './subscriptions.js';
 import { number } from '../../shared/plain-numbers.js';
 
 /** "Not now" answers in a row that make the rest of a batch wait: the mail server's trouble, not the people's. */
@@ -22,7 +24,7 @@ export const LATER_IN_A_ROW = 2;
 export type SendOutcome =
   | { result: 'sent' }
   /** Not now, and nothing was tried (outside the person's hours, or not to be texted for now): looked at again `at`. */
-  | { result: 'later'; at: Date; why?: string }
+  | { result: 'later'; at: Date }
   /** No longer due (the person left, was deleted, or has it already): never tried. */
   | { result: 'skipped'; why: string }
   /** The provider refused it: the judge's verdict, and its answer with no address in it. */
@@ -38,6 +40,27 @@ export interface QueuedKindHandler {
   send(message: QueuedMessage): Promise<SendOutcome>;
   /** The person's side refused it for good: what that does beyond failing it (an address marked undeliverable). */
   refusedForGood(message: QueuedMessage, verdict: FailureVerdict, answer: string): Promise<void>;
+}
+
+/**
+ * The usual refusal for good: the address (or number) cannot take our messages, so it is marked
+ * undeliverable (no later message tries it either), and the log says which message met it.
+ */
+export function markUndeliverable(
+  subscriptions: Pick<Subscriptions, 'subscriber' | 'markUndeliverable'>,
+  logger: FastifyBaseLogger,
+  channel: Channel,
+  what: string,
+): QueuedKindHandler['refusedForGood'] {
+  return async (message, verdict, answer) => {
+    const subscriber = await subscriptions.subscriber(message.signupId);
+    if (!subscriber) return;
+    await subscriptions.markUndeliverable(subscriber, channel);
+    logger.warn(
+      { signup: subscriber.id, err: answer },
+      `${what} refused for good, ${channel === 'email' ? 'address' : 'number'} marked undeliverable: ${verdict.reason}`,
+    );
+  };
 }
 
 /** What a run says while a restore holds every message back. */

@@ -14,7 +14,8 @@ import { manageUrls, phoneChangeUrl } from '../messaging/link-urls.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
 import { sendRecordedEmail } from '../messaging/recorded-email.js';
 import { distinctEnds } from '../messaging/phone.js';
-import type { QueuedKindHandler, SendOutcome } from './outbox-sender.js';
+import { markUndeliverable, type QueuedKindHandler, type SendOutcome } from './outbox-sender.js';
+import type { FailureVerdict } from '../messaging/send-failure.js';
 import { DAY_MS, PHONE_CHANGE_DAYS, type Subscriptions } from './subscriptions.js';
 
 export interface PhoneChangeMailerOptions {
@@ -87,15 +88,11 @@ export function phoneChangeEmails(options: PhoneChangeMailerOptions): QueuedKind
     return { result: 'refused', verdict, answer };
   }
 
-  async function refusedForGood(queued: QueuedMessage, verdict: { reason: string }, answer: string): Promise<void> {
-    const subscriber = await subscriptions.subscriber(queued.signupId);
-    if (!subscriber) return;
-    await subscriptions.markUndeliverable(subscriber, 'email');
-    await store.dropPhoneChange(subscriber.id);
-    logger.warn(
-      { signup: subscriber.id, err: answer },
-      `phone number change email refused for good, address marked undeliverable: ${verdict.reason}`,
-    );
+  const undeliverable = markUndeliverable(subscriptions, logger, 'email', 'phone number change email');
+  async function refusedForGood(queued: QueuedMessage, verdict: FailureVerdict, answer: string): Promise<void> {
+    await undeliverable(queued, verdict, answer);
+    // Nobody can agree to the change now: it is forgotten (the number is not kept).
+    await store.dropPhoneChange(queued.signupId);
   }
 
   return {

@@ -149,31 +149,31 @@ export class MessageQueueRepository {
 
   /**
    * Takes up to `limit` messages of `kind` that are due, for this sender alone: queued or to be tried
-   * again, and those a sender took more than `leaseMs` ago and never finished (it died). On
-   * PostgreSQL, rows another sender is taking are skipped, not waited for; on SQLite the one
-   * statement is atomic.
+   * again, and those a sender took more than `leaseMs` ago and never finished (it died). A claim moves
+   * the row's due time to the lease's end, so one index range finds both. On PostgreSQL, rows another
+   * sender is taking are skipped, not waited for; on SQLite the one statement is atomic.
    */
   async claim(kind: QueuedKind, limit: number, leaseMs: number): Promise<QueuedMessage[]> {
     const now = this.context.now();
     const at = now.toISOString();
-    const leaseEnded = new Date(now.getTime() - leaseMs).toISOString();
     const due = this.context.db
       .selectFrom('outbox')
       .select('id')
       .where('kind', '=', kind)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('state', 'in', ['queued', 'failed_temporary']), eb('next_attempt_at', '<=', at)]),
-          eb.and([eb('state', '=', 'sending'), eb('claimed_at', '<', leaseEnded)]),
-        ]),
-      )
+      .where('state', 'in', LIVE_STATES)
+      .where('next_attempt_at', '<=', at)
       .orderBy('next_attempt_at')
       .orderBy('id')
       .limit(limit)
       .$if(this.context.dialect.engine === 'postgres', (query) => query.forUpdate().skipLocked());
     const rows = await this.context.db
       .updateTable('outbox')
-      .set((eb) => ({ state: 'sending', claimed_at: at, attempts: eb('attempts', '+', 1) }))
+      .set((eb) => ({
+        state: 'sending',
+        claimed_at: at,
+        next_attempt_at: new Date(now.getTime() + leaseMs).toISOString(),
+        attempts: eb('attempts', '+', 1),
+      }))
       .where('id', 'in', due)
       .returning(['id', 'signup_id', 'attempts'])
       .execute();

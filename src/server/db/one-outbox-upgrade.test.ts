@@ -7,10 +7,8 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { DatabaseConfig } from '../config.js';
 import { storeEngines } from '../test/store-engines.js';
-import { migratePostgres, migrateSqlite } from './migrate.js';
 import { openDatabase } from './open-database.js';
-import { postgresMigrations } from './postgres-migrations.js';
-import { sqliteMigrations } from './sqlite-migrations.js';
+import { databaseAtMigration } from './test-fixtures/at-migration.js';
 
 const RELEASE_BEFORE = 22;
 const id = (n: number) => `0b6d1c52-3c1e-4f4e-9a38-6f0f2f1d7a0${n}`;
@@ -73,23 +71,7 @@ describe.each(storeEngines)(
       'is the one outbox: the broadcast rows kept, the joining texts claimed then queued now',
       async () => {
         const database = await engine.database();
-        if (database.kind === 'sqlite') {
-          const db = new Database(database.file);
-          await migrateSqlite(
-            db,
-            sqliteMigrations.filter(({ version }) => version <= RELEASE_BEFORE),
-          );
-          db.exec(fillSql('sqlite'));
-          db.close();
-        } else {
-          const pool = new pg.Pool({ connectionString: database.url, max: 1 });
-          await migratePostgres(
-            pool,
-            postgresMigrations.filter(({ version }) => version <= RELEASE_BEFORE),
-          );
-          await pool.query(fillSql('postgres'));
-          await pool.end();
-        }
+        await databaseAtMigration(database, RELEASE_BEFORE, fillSql);
 
         // Its clock at the day the claims were made, an hour on: the dead sender's claim has run out.
         const db = await openDatabase(database, { migrate: true, now: () => new Date('2026-11-05T09:00:00.000Z') });

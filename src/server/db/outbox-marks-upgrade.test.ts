@@ -1,14 +1,10 @@
 // Migration 19 on a database as the release before left it (migrations 1..18): every held, paused
 // and refused outbox row, written as that release wrote them (its words at the front of `error`),
 // opens with its mark as data and its answer alone, and behaves as it did.
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { storeEngines } from '../test/store-engines.js';
-import { migratePostgres, migrateSqlite } from './migrate.js';
 import { openDatabase } from './open-database.js';
-import { postgresMigrations } from './postgres-migrations.js';
-import { sqliteMigrations } from './sqlite-migrations.js';
+import { databaseAtMigration } from './test-fixtures/at-migration.js';
 
 const RELEASE_BEFORE = 18;
 const PEOPLE = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((letter, index) => ({
@@ -67,23 +63,7 @@ describe.each(storeEngines)(
       'opens with every held, paused and refused row intact, its mark a column and its answer alone',
       async () => {
         const database = await engine.database();
-        if (database.kind === 'sqlite') {
-          const db = new Database(database.file);
-          await migrateSqlite(
-            db,
-            sqliteMigrations.filter(({ version }) => version <= RELEASE_BEFORE),
-          );
-          db.exec(fillSql('sqlite'));
-          db.close();
-        } else {
-          const pool = new pg.Pool({ connectionString: database.url, max: 1 });
-          await migratePostgres(
-            pool,
-            postgresMigrations.filter(({ version }) => version <= RELEASE_BEFORE),
-          );
-          await pool.query(fillSql('postgres'));
-          await pool.end();
-        }
+        await databaseAtMigration(database, RELEASE_BEFORE, fillSql);
 
         const db = await openDatabase(database, { migrate: true });
         try {

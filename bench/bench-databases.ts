@@ -47,3 +47,25 @@ export function median(numbers: number[]): number {
     ? (sorted[middle] as number)
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
+
+/**
+ * Runs `measure` on a fresh SQLite file, then on a fresh PostgreSQL schema when `postgresUrl` is
+ * given (else says how to ask for it); each database is removed after its run.
+ */
+export async function onEachEngine(
+  postgresUrl: string | undefined,
+  measure: (name: 'SQLite' | 'PostgreSQL', database: DatabaseConfig) => Promise<void>,
+): Promise<void> {
+  const fresh: [name: 'SQLite' | 'PostgreSQL', make: () => Promise<FreshDatabase>][] = [['SQLite', freshSqlite]];
+  if (postgresUrl) fresh.push(['PostgreSQL', () => freshPostgres(postgresUrl)]);
+  for (const [name, make] of fresh) {
+    const { database, cleanup } = await make();
+    try {
+      await measure(name, database);
+    } finally {
+      await cleanup();
+    }
+  }
+  if (!postgresUrl)
+    console.log('  (PostgreSQL not measured: pass -- --postgres postgres://… or set BENCH_POSTGRES_URL)');
+}

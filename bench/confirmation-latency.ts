@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { SMTPServer } from 'smtp-server';
-import { freshPostgres, freshSqlite } from './bench-databases.js';
+import { onEachEngine } from './bench-databases.js';
 import { startProductionServer, stop } from './server-process.js';
 import type { DatabaseConfig } from '../src/server/config.js';
 
@@ -131,19 +131,4 @@ async function measure(name: string, database: DatabaseConfig): Promise<void> {
 console.log(
   `bench:api --confirmations: ${requests} sign-ups, ${connections} connections, ${rate > 0 ? `${rate} a second` : 'as fast as answered'}; the target: p99 within 1 s`,
 );
-{
-  const { database, cleanup } = await freshSqlite();
-  try {
-    await measure('SQLite', database);
-  } finally {
-    await cleanup();
-  }
-}
-if (postgresUrl) {
-  const { database, cleanup } = await freshPostgres(postgresUrl);
-  try {
-    await measure('PostgreSQL', database);
-  } finally {
-    await cleanup();
-  }
-} else console.log('  (PostgreSQL not measured: pass -- --postgres postgres://… or set BENCH_POSTGRES_URL)');
+await onEachEngine(postgresUrl, measure);

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { SMTPServer } from 'smtp-server';
-import { freshPostgres, freshSqlite, median } from './bench-databases.js';
+import { median, onEachEngine } from './bench-databases.js';
 import { startProductionServer, stop } from './server-process.js';
 import type { DatabaseConfig } from '../src/server/config.js';
 
@@ -97,19 +97,4 @@ async function measure(name: string, database: DatabaseConfig): Promise<void> {
 console.log(
   `bench:api --timing: ${pairs} new and ${pairs} repeat sign-ups, one at a time, in turn; email and confirmation on`,
 );
-{
-  const { database, cleanup } = await freshSqlite();
-  try {
-    await measure('SQLite', database);
-  } finally {
-    await cleanup();
-  }
-}
-if (postgresUrl) {
-  const { database, cleanup } = await freshPostgres(postgresUrl);
-  try {
-    await measure('PostgreSQL', database);
-  } finally {
-    await cleanup();
-  }
-} else console.log('  (PostgreSQL not measured: pass -- --postgres postgres://… or set BENCH_POSTGRES_URL)');
+await onEachEngine(postgresUrl, measure);

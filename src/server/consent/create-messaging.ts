@@ -147,6 +147,7 @@ export function createMessaging(
     ...(email && links
       ? {
           buttons: createButtonMailer({
+            queue: store.messageQueue,
             email,
             log,
             links,

@@ -5,6 +5,7 @@
 // covers what it does, when it was sent and the choices it changes, so pressing it (or any later change
 // of those choices) ends it. Nothing is stored: the link is the whole of it.
 import { preferencesOf, type Preferences, type Subscriber } from '../db/subscribers-repository.js';
+import type { MessageQueueRepository } from '../db/message-queue-repository.js';
 import type { EmailSender } from '../messaging/email-sender.js';
 import { renderButtonEmail } from '../messaging/email-templates.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
@@ -128,11 +129,14 @@ export interface ButtonMailerParts {
   siteUrl: string;
   postalAddress?: string | undefined;
   subscriptions: Pick<Subscriptions, 'emailHash' | 'mailboxReachable' | 'markUndeliverable'>;
+  /** The one outbox: each button is a row of it (kind `button`), sent at once, never retried. */
+  queue: Pick<MessageQueueRepository, 'begin' | 'record'>;
   now?: () => Date;
 }
 
 /**
- * Sends a button at once, while the person waits on the page, so the page says what really happened.
+ * Sends a button at once, while the person waits on the page, so the page says what really happened;
+ * its row in the one outbox says the same.
  * The gate for it is the mailbox alone: the person asked for it this moment, so their own "email off"
  * does not hold it back; a bounce or a spam report does. A refusal for good marks the address, as for
  * any send.
@@ -142,6 +146,9 @@ export function createButtonMailer(parts: ButtonMailerParts): ButtonMailer {
   return {
     async send(subscriber, action) {
       if (!(await parts.subscriptions.mailboxReachable(subscriber))) return 'unreachable';
+      // One at a time to a person: a second press while the first is being sent is told to ask again.
+      const row = await parts.queue.begin('button', 'email', subscriber.id);
+      if (row === undefined) return 'not_sent';
       const manage = manageUrls(parts.links, parts.siteUrl, subscriber.id);
       const words = buttonWords(action, subscriber);
       const message = renderButtonEmail({
@@ -165,11 +172,18 @@ export function createButtonMailer(parts: ButtonMailerParts): ButtonMailer {
           feedbackId: feedbackId('confirmation', 'button'),
         },
       );
-      if (result.sent) return 'sent';
-      if (result.verdict.kind === 'recipient') {
+      if (result.sent) {
+        await parts.queue.record([{ id: row, result: 'sent' }]);
+        return 'sent';
+      }
+      const { verdict, answer } = result;
+      if (verdict.kind === 'recipient') {
+        await parts.queue.record([{ id: row, result: 'failed', error: answer, failureKind: 'recipient' }]);
         await parts.subscriptions.markUndeliverable(subscriber, 'email');
         return 'unreachable';
       }
+      // The page says it was not sent and offers to ask again: it is never sent later.
+      await parts.queue.record([{ id: row, result: 'skipped', why: `not sent, the person was told: ${answer}` }]);
       return 'not_sent';
     },
   };

@@ -172,6 +172,27 @@ for (const engine of storeEngines)
       expect((await post(`${old}/again`)).statusCode).toBe(404);
     });
 
+    it('each button is a row of the one outbox: sent, refused for good (the address marked), or not sent and never later', async () => {
+      const { db, mail, forwarded, post } = await world(engine);
+      await post(`${forwarded.page}/leave`);
+      const ask = async () => String((await post(forwarded.page, { email: 'on' })).headers.location);
+      const states = async () => (await db.messageQueue.rows('button')).map((row) => row.state);
+      expect(await ask()).toContain('button=sent');
+      expect(await states()).toEqual(['sent']);
+      // A "not now" from the mail server: the page says it was not sent, so it is never sent later.
+      mail.rejectNext(451, '4.2.0 Greylisted, please try again later', 1);
+      expect(await ask()).toContain('button=not_sent');
+      expect(await states()).toEqual(['sent', 'skipped']);
+      expect(await db.messageQueue.claim('button', 10, 0)).toEqual([]);
+      // The mailbox does not exist: refused for good, and the address takes no more email from us.
+      mail.answerFor((to) => (to === rosa.email ? { code: 550, message: '5.1.1 No such user' } : undefined));
+      expect(await ask()).toContain('button=unreachable');
+      expect(await states()).toEqual(['sent', 'skipped', 'failed_permanent']);
+      expect(await ask()).toContain('button=unreachable');
+      expect(await states()).toHaveLength(3);
+      expect(buttonPaths(mail, rosa.email)).toHaveLength(1);
+    });
+
     it(`at most ${BUTTONS_PER_HOUR} buttons an hour reach one mailbox, however often the page is pressed`, async () => {
       const { app, mail, forwarded, post } = await world(engine);
       await post(`${forwarded.page}/leave`);

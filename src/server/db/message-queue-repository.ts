@@ -182,6 +182,29 @@ export class MessageQueueRepository {
       .sort((a, b) => a.id - b.id);
   }
 
+  /**
+   * A message sent at once, while the person waits (the emailed button): its row, already held by
+   * this sender. Undefined when one of the kind is being sent to the person this moment.
+   */
+  async begin(kind: QueuedKind, channel: Channel, signupId: string): Promise<number | undefined> {
+    const at = stamp(this.context);
+    const row = await this.context.db
+      .insertInto('outbox')
+      .values({
+        kind,
+        signup_id: signupId,
+        channel,
+        state: 'sending',
+        attempts: 1,
+        claimed_at: at,
+        next_attempt_at: at,
+      })
+      .onConflict((conflict) => conflict.doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row ? Number(row.id) : undefined;
+  }
+
   /** Every row of `kind`, oldest first: where each message stands (the owner's view, and tests). */
   async rows(kind: QueuedKind): Promise<QueuedRow[]> {
     const rows = await this.context.db

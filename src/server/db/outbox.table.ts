@@ -28,8 +28,18 @@ export type FailureKind = (typeof FAILURE_KINDS)[number];
 export const PAUSE_MARKS = ['paused_the_channel', 'held'] as const;
 export type PauseMark = (typeof PAUSE_MARKS)[number];
 
-/** What a message is: a broadcast's (launch, beta, test), or one the product sends by itself. */
-export const MESSAGE_KINDS = ['broadcast', 'confirmation', 'reminder', 'phone_change', 'joining_text'] as const;
+/**
+ * What a message is: a broadcast's (launch, beta, test), or one the product sends by itself; `button`
+ * is the emailed button (consent/emailed-buttons.ts), sent while the person waits, never retried.
+ */
+export const MESSAGE_KINDS = [
+  'broadcast',
+  'confirmation',
+  'reminder',
+  'phone_change',
+  'joining_text',
+  'button',
+] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 /** The kinds that are not a broadcast's: each its own job, claimed with a lease (db/message-queue-repository.ts). */
 export type QueuedKind = Exclude<MessageKind, 'broadcast'>;

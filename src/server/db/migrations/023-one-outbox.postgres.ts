@@ -20,7 +20,7 @@ export const migration: PostgresMigration = {
         WHERE state IN ('queued', 'failed_temporary') AND broadcast_id IS NOT NULL;
       CREATE INDEX outbox_state ON outbox (broadcast_id, state) WHERE broadcast_id IS NOT NULL;
       ALTER TABLE outbox ADD COLUMN kind text NOT NULL DEFAULT 'broadcast'
-        CHECK (kind IN ('broadcast', 'confirmation', 'reminder', 'phone_change', 'joining_text'));
+        CHECK (kind IN ('broadcast', 'confirmation', 'reminder', 'phone_change', 'joining_text', 'button'));
       ALTER TABLE outbox ALTER COLUMN broadcast_id DROP NOT NULL;
       ALTER TABLE outbox ADD CHECK ((kind = 'broadcast') = (broadcast_id IS NOT NULL));
       CREATE UNIQUE INDEX outbox_one_live ON outbox (kind, signup_id)

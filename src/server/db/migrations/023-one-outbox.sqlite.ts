@@ -18,7 +18,7 @@ export const migration: SqliteMigration = {
         CREATE TABLE outbox (
           id INTEGER PRIMARY KEY,
           kind TEXT NOT NULL DEFAULT 'broadcast'
-            CHECK (kind IN ('broadcast', 'confirmation', 'reminder', 'phone_change', 'joining_text')),
+            CHECK (kind IN ('broadcast', 'confirmation', 'reminder', 'phone_change', 'joining_text', 'button')),
           broadcast_id INTEGER REFERENCES broadcasts (id),
           signup_id TEXT NOT NULL,
           channel TEXT NOT NULL CHECK (channel IN ('email', 'sms')),

@@ -122,8 +122,9 @@ export class ConfirmationQueueRepository {
             exists(
               selectFrom('outbox')
                 .select('outbox.id')
-                .where('outbox.kind', '=', 'confirmation')
-                .whereRef('outbox.signup_id', '=', 'signups.id'),
+                .where('outbox.broadcast_id', 'is', null)
+                .whereRef('outbox.signup_id', '=', 'signups.id')
+                .where('outbox.kind', '=', 'confirmation'),
             ),
           ),
         )

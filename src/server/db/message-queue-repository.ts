@@ -38,6 +38,9 @@ export type QueuedOutcome =
 /** The states a row is live in: it will be (or is being) tried. */
 export const LIVE_STATES = ['queued', 'sending', 'failed_temporary'] as const;
 
+// Every query on the other kinds' rows says `broadcast_id IS NULL`: the term their partial indexes
+// (outbox_kind_due, outbox_person) are made on, which SQLite's planner needs to see to use them.
+
 /**
  * For a select from signups: whether a confirmation email waits for the person (a live row), and
  * whether one was ever queued for them (both as the engine says true: 1 or true).
@@ -47,8 +50,9 @@ export function confirmationColumns(eb: ExpressionBuilder<Database, 'signups'>) 
     eb
       .selectFrom('outbox')
       .select('outbox.id')
-      .where('outbox.kind', '=', 'confirmation')
+      .where('outbox.broadcast_id', 'is', null)
       .whereRef('outbox.signup_id', '=', 'signups.id')
+      .where('outbox.kind', '=', 'confirmation')
       .$if(live, (query) => query.where('outbox.state', 'in', LIVE_STATES));
   return [eb.exists(rows(true)).as('confirmation_waiting'), eb.exists(rows(false)).as('confirmation_queued')];
 }
@@ -66,8 +70,9 @@ export async function withdrawQueued(
   await db
     .updateTable('outbox')
     .set({ state: 'skipped', next_attempt_at: null, claimed_at: null, error: why })
-    .where('kind', '=', kind)
+    .where('broadcast_id', 'is', null)
     .where('signup_id', '=', signupId)
+    .where('kind', '=', kind)
     .where('state', 'in', LIVE_STATES)
     .execute();
 }
@@ -125,8 +130,9 @@ export class MessageQueueRepository {
               exists(
                 selectFrom('outbox')
                   .select('outbox.id')
-                  .where('outbox.kind', '=', kind)
+                  .where('outbox.broadcast_id', 'is', null)
                   .whereRef('outbox.signup_id', '=', 'signups.id')
+                  .where('outbox.kind', '=', kind)
                   .$if(!once, (query) => query.where('outbox.state', 'in', LIVE_STATES)),
               ),
             ),
@@ -159,9 +165,10 @@ export class MessageQueueRepository {
     const due = this.context.db
       .selectFrom('outbox')
       .select('id')
+      .where('broadcast_id', 'is', null)
       .where('kind', '=', kind)
-      .where('state', 'in', LIVE_STATES)
       .where('next_attempt_at', '<=', at)
+      .where('state', 'in', LIVE_STATES)
       .orderBy('next_attempt_at')
       .orderBy('id')
       .limit(limit)
@@ -210,6 +217,7 @@ export class MessageQueueRepository {
     const rows = await this.context.db
       .selectFrom('outbox')
       .select(['id', 'signup_id', 'state', 'attempts', 'next_attempt_at', 'sent_at', 'error'])
+      .where('broadcast_id', 'is', null)
       .where('kind', '=', kind)
       .orderBy('id')
       .execute();

@@ -11,22 +11,20 @@ export const migration: PostgresMigration = {
   // text's claims (a column on signups) become its rows, due when the claim would have ended; a
   // phone change's email still to go is queued by its sender's next run, so its claim column just goes;
   // each reminder ever claimed is a sent reminder row, so nobody is reminded twice.
-  // The broadcasts' two indexes hold their rows only: the other kinds' rows cost them nothing.
+  // The other kinds' two indexes hold their rows only (broadcast_id IS NULL, a term their queries
+  // repeat), and a broadcast's rows cost them nothing.
   sql: `
       ALTER TABLE broadcast_messages RENAME TO outbox;
-      DROP INDEX broadcast_messages_due;
-      DROP INDEX broadcast_messages_state;
-      CREATE INDEX outbox_due ON outbox (broadcast_id, channel, next_attempt_at, id)
-        WHERE state IN ('queued', 'failed_temporary') AND broadcast_id IS NOT NULL;
-      CREATE INDEX outbox_state ON outbox (broadcast_id, state) WHERE broadcast_id IS NOT NULL;
+      ALTER INDEX broadcast_messages_due RENAME TO outbox_due;
+      ALTER INDEX broadcast_messages_state RENAME TO outbox_state;
       ALTER TABLE outbox ADD COLUMN kind text NOT NULL DEFAULT 'broadcast'
         CHECK (kind IN ('broadcast', 'confirmation', 'reminder', 'phone_change', 'joining_text', 'button'));
       ALTER TABLE outbox ALTER COLUMN broadcast_id DROP NOT NULL;
       ALTER TABLE outbox ADD CHECK ((kind = 'broadcast') = (broadcast_id IS NOT NULL));
       CREATE UNIQUE INDEX outbox_one_live ON outbox (kind, signup_id)
         WHERE kind <> 'broadcast' AND state IN ('queued', 'sending', 'failed_temporary');
-      CREATE INDEX outbox_kind_due ON outbox (kind, next_attempt_at)
-        WHERE kind <> 'broadcast' AND state IN ('queued', 'sending', 'failed_temporary');
+      CREATE INDEX outbox_kind_due ON outbox (kind, next_attempt_at) WHERE broadcast_id IS NULL;
+      CREATE INDEX outbox_person ON outbox (signup_id, kind) WHERE broadcast_id IS NULL;
       INSERT INTO outbox (kind, signup_id, channel, state, attempts, next_attempt_at)
         SELECT 'joining_text', id, 'sms', 'queued', 0, joining_text_claimed_at + interval '5 minutes'
           FROM signups

@@ -12,7 +12,8 @@ export const migration: SqliteMigration = {
   // phone change's email still to go is queued by its sender's next run, so its claim column just goes;
   // each reminder ever claimed is a sent reminder row, so nobody is reminded twice.
   // SQLite cannot loosen NOT NULL in place: the table is made anew and its rows copied, ids kept.
-  // The broadcasts' two indexes hold their rows only: the other kinds' rows cost them nothing.
+  // The other kinds' two indexes hold their rows only (broadcast_id IS NULL, a term their queries
+  // repeat, so SQLite's planner can use them), and a broadcast's rows cost them nothing.
   up: (db) =>
     db.exec(`
         CREATE TABLE outbox (
@@ -44,12 +45,12 @@ export const migration: SqliteMigration = {
           FROM broadcast_messages;
         DROP TABLE broadcast_messages;
         CREATE INDEX outbox_due ON outbox (broadcast_id, channel, next_attempt_at, id)
-          WHERE state IN ('queued', 'failed_temporary') AND broadcast_id IS NOT NULL;
-        CREATE INDEX outbox_state ON outbox (broadcast_id, state) WHERE broadcast_id IS NOT NULL;
+          WHERE state IN ('queued', 'failed_temporary');
+        CREATE INDEX outbox_state ON outbox (broadcast_id, state);
         CREATE UNIQUE INDEX outbox_one_live ON outbox (kind, signup_id)
           WHERE kind != 'broadcast' AND state IN ('queued', 'sending', 'failed_temporary');
-        CREATE INDEX outbox_kind_due ON outbox (kind, next_attempt_at)
-          WHERE kind != 'broadcast' AND state IN ('queued', 'sending', 'failed_temporary');
+        CREATE INDEX outbox_kind_due ON outbox (kind, next_attempt_at) WHERE broadcast_id IS NULL;
+        CREATE INDEX outbox_person ON outbox (signup_id, kind) WHERE broadcast_id IS NULL;
         INSERT INTO outbox (kind, signup_id, channel, state, attempts, next_attempt_at)
           SELECT 'joining_text', id, 'sms', 'queued', 0,
               strftime('%Y-%m-%dT%H:%M:%fZ', joining_text_claimed_at, '+5 minutes')

@@ -127,6 +127,31 @@ for (const engine of storeEngines) {
       expect((await queue.claim('reminder', 10, 5 * MINUTE)).map((row) => row.signupId)).toEqual([a, b]);
     });
 
+    it('a message that went while a yes or a "no" withdrew it is recorded as gone, with the person’s fact', async () => {
+      const { store } = await open();
+      const [person] = await people(store, 1);
+      await store.messageQueue.add('confirmation', 'email', [person!]);
+      const [row] = await store.messageQueue.claim('confirmation', 10, 5 * MINUTE);
+      // She confirms (from an earlier email) while this one is on its way: it is withdrawn, and it goes.
+      expect(await store.subscribers.confirm(person!)).toBe('confirmed');
+      expect((await store.messageQueue.rows('confirmation')).map((each) => each.state)).toEqual(['skipped']);
+      await store.messageQueue.sent(row!.id);
+      expect((await store.messageQueue.rows('confirmation')).map((each) => each.state)).toEqual(['sent']);
+      expect((await store.subscribers.subscriber(person!))?.confirmationSentAt).not.toBeNull();
+    });
+
+    it('a message sent while the person waits holds up the next to them only while it is being sent', async () => {
+      const { store, clock } = await open();
+      const [person] = await people(store, 1);
+      expect(await store.messageQueue.begin('button', 'email', person!)).toBeDefined();
+      // One at a time: a second press meanwhile is told to ask again.
+      expect(await store.messageQueue.begin('button', 'email', person!)).toBeUndefined();
+      // Its server stopped mid-send (nobody comes back for it): after the lease it holds nobody up.
+      clock.advance(5 * MINUTE + 1);
+      expect(await store.messageQueue.begin('button', 'email', person!)).toBeDefined();
+      expect((await store.messageQueue.rows('button')).map((row) => row.state)).toEqual(['skipped', 'sending']);
+    });
+
     it('judges each answer once for every kind: the person’s refusal fails them, ours makes the batch wait, counted against nobody', async () => {
       const { store, clock } = await open();
       const ids = await people(store, 4);

@@ -140,16 +140,21 @@ export class OutboxSender {
    */
   async run(signal?: AbortSignal): Promise<string | undefined> {
     if (await this.options.held?.()) return RESTORE_HOLDS_MESSAGES;
-    const { sent, later, failed, skipped } = await this.sendDue(signal);
+    const { sent, later, failed, skipped } = await this.sendAll(signal);
     if (sent + later + failed + skipped === 0) return undefined;
     return `${number(sent)} sent, ${number(later)} later, ${number(failed)} failed, ${number(skipped)} skipped`;
   }
 
   /** Queues who is due, then sends every due message, a batch at a time; what became of them. */
   async sendDue(signal?: AbortSignal): Promise<SenderRun> {
+    if (await this.options.held?.()) return { sent: 0, later: 0, failed: 0, skipped: 0 };
+    return this.sendAll(signal);
+  }
+
+  private async sendAll(signal?: AbortSignal): Promise<SenderRun> {
     this.signal = signal;
     const total: SenderRun = { sent: 0, later: 0, failed: 0, skipped: 0 };
-    if (this.options.now().getTime() < this.waitUntil || (await this.options.held?.())) return total;
+    if (this.options.now().getTime() < this.waitUntil) return total;
     await this.handler.queueDue?.();
     for (;;) {
       const { run, claimed, stopped } = await this.runOnce();

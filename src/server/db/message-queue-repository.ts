@@ -10,6 +10,9 @@ import { isoOrNull } from './column-types.js';
 import { ERROR_LENGTH } from './outbox-rows.js';
 import { CHUNK, stamp, type QueryContext } from './sql-dialect.js';
 
+/** How long a message sent while the person waits may take before a new one is not held up by it. */
+export const SEND_NOW_LEASE_MS = 5 * 60_000;
+
 /** A queued message, claimed by one sender until its lease ends. */
 export interface QueuedMessage {
   id: number;
@@ -34,6 +37,9 @@ export type QueuedOutcome =
   | { id: number; result: 'later'; at: Date; error: string | null; countAttempt?: boolean }
   | { id: number; result: 'failed'; error: string; failureKind: FailureKind }
   | { id: number; result: 'skipped'; why: string };
+
+/** The states a row that went may be in when its send is recorded: held, or withdrawn meanwhile. */
+const WENT_FROM = ['sending', 'skipped'] as const;
 
 /** The states a row is live in: it will be (or is being) tried. */
 export const LIVE_STATES = ['queued', 'sending', 'failed_temporary'] as const;
@@ -193,8 +199,24 @@ export class MessageQueueRepository {
    * A message sent at once, while the person waits (the emailed button): its row, already held by
    * this sender. Undefined when one of the kind is being sent to the person this moment.
    */
-  async begin(kind: QueuedKind, channel: Channel, signupId: string): Promise<number | undefined> {
-    const at = stamp(this.context);
+  async begin(
+    kind: QueuedKind,
+    channel: Channel,
+    signupId: string,
+    leaseMs = SEND_NOW_LEASE_MS,
+  ): Promise<number | undefined> {
+    const now = this.context.now();
+    const at = now.toISOString();
+    // One whose server stopped mid-send (no sender comes back for it) ends, so it holds nobody up.
+    await this.context.db
+      .updateTable('outbox')
+      .set({ state: 'skipped', next_attempt_at: null, error: 'its sender stopped while sending it' })
+      .where('broadcast_id', 'is', null)
+      .where('signup_id', '=', signupId)
+      .where('kind', '=', kind)
+      .where('state', '=', 'sending')
+      .where('claimed_at', '<', new Date(now.getTime() - leaseMs).toISOString())
+      .execute();
     const row = await this.context.db
       .insertInto('outbox')
       .values({
@@ -235,8 +257,9 @@ export class MessageQueueRepository {
 
   /**
    * Records what became of claimed messages, in one transaction (one commit for a wave of sends).
-   * Only rows still held ('sending') change: a row withdrawn or taken by another sender meanwhile
-   * keeps what that said. A confirmation that went is the person's fact too (confirm_sent_at: what
+   * A message that went is recorded sent even if a "no" withdrew it while it was going (it did go);
+   * any other outcome changes only rows still held ('sending'): a row withdrawn or taken by another
+   * sender meanwhile keeps what that said. A confirmation that went is the person's fact too (confirm_sent_at: what
    * the deletion and the reminder count from), written in the same transaction.
    */
   async record(outcomes: QueuedOutcome[]): Promise<void> {
@@ -257,10 +280,13 @@ export class MessageQueueRepository {
               .select('signup_id')
               .where('id', 'in', sent)
               .where('kind', '=', 'confirmation')
-              .where('state', '=', 'sending'),
+              .where('state', 'in', WENT_FROM),
           )
           .execute();
-        await held(sent)
+        await trx
+          .updateTable('outbox')
+          .where('id', 'in', sent)
+          .where('state', 'in', WENT_FROM)
           .set({ state: 'sent', sent_at: at, error: null, failure_kind: null, next_attempt_at: null, claimed_at: null })
           .execute();
       }

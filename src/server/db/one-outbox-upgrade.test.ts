@@ -25,6 +25,14 @@ const CLAIMED_AT = [
 const SENT_AT = ['NULL', 'NULL', 'NULL', "'2026-11-05T08:00:05.000Z'", 'NULL'];
 const CONFIRM_SENT_AT = ["'2026-11-01T10:01:00.000Z'", 'NULL', 'NULL', 'NULL', "'2026-11-01T10:01:00.000Z'"];
 const REMINDED_AT = ['NULL', 'NULL', 'NULL', 'NULL', "'2026-11-08T10:01:00.000Z'"];
+// 0's repeat sign-up asked a confirmation again, twice refused for now by the mail server.
+const CONFIRM_ASKED = [
+  "'2026-11-05T08:30:00.000Z', 2, '421 4.3.2 Try again later'",
+  'NULL, 0, NULL',
+  'NULL, 0, NULL',
+  'NULL, 0, NULL',
+  'NULL, 0, NULL',
+];
 
 /** Rows of a query in plain SQL, on either engine (written the same for both here). */
 async function rawRows(database: DatabaseConfig, query: string): Promise<Record<string, unknown>[]> {
@@ -51,11 +59,12 @@ function fillSql(engine: 'sqlite' | 'postgres'): string {
     (claimed, n) =>
       `('${id(n)}', 'Person', '+1555000000${n}', 'p${n}@example.com', 'p${n}@example.com', ` +
       `'2026-11-01T10:00:00.000Z', '2026-11-01T10:00:00.000Z', 'v1', ${claimed}, ${SENT_AT[n]}, ` +
-      `${CONFIRM_SENT_AT[n]}, ${REMINDED_AT[n]})`,
+      `${CONFIRM_SENT_AT[n]}, ${REMINDED_AT[n]}, ${CONFIRM_ASKED[n]})`,
   ).join(',\n');
   return `
     INSERT INTO signups (id, name, phone, email, email_key, created_at, last_seen_at, consent_version,
-      joining_text_claimed_at, joining_text_sent_at, confirm_sent_at, confirm_reminded_at) VALUES ${people};
+      joining_text_claimed_at, joining_text_sent_at, confirm_sent_at, confirm_reminded_at, confirm_requested_at,
+      confirm_attempts, confirm_error) VALUES ${people};
     INSERT INTO broadcasts (name, template, segment, channels, include_unconfirmed, content, state, created_at, started_at)
       VALUES ('launch', 'launch', 'all', 'email', ${no}, '{}', 'sending', '2026-11-05T08:00:00.000Z', '2026-11-05T08:01:00.000Z');
     INSERT INTO broadcast_messages (broadcast_id, signup_id, channel, state, attempts, sent_at, next_attempt_at) VALUES
@@ -115,8 +124,17 @@ describe.each(storeEngines)(
               state: 'queued',
               next_attempt_at: '2027-01-01T00:05:00.000Z',
             },
+            // The confirmation waiting, as it stood.
+            {
+              id: 5,
+              kind: 'confirmation',
+              broadcast_id: null,
+              signup_id: id(0),
+              state: 'failed_temporary',
+              next_attempt_at: '2026-11-05T08:30:00.000Z',
+            },
             // Reminded once: a sent reminder.
-            { id: 5, kind: 'reminder', broadcast_id: null, signup_id: id(4), state: 'sent', next_attempt_at: null },
+            { id: 6, kind: 'reminder', broadcast_id: null, signup_id: id(4), state: 'sent', next_attempt_at: null },
           ]);
           // The broadcast's counts read as before.
           expect(await db.outbox.counts(1)).toMatchObject({ sent: 1, queued: 1, total: 2 });
@@ -129,7 +147,23 @@ describe.each(storeEngines)(
                 : "SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'signups' AND table_schema = current_schema()",
             )
           ).map((row) => row.name);
-          expect(columns).not.toContain('joining_text_claimed_at');
+          for (const gone of [
+            'joining_text_claimed_at',
+            'phone_change_claimed_at',
+            'confirm_requested_at',
+            'confirm_attempts',
+            'confirm_error',
+            'confirm_reminded_at',
+          ])
+            expect(columns).not.toContain(gone);
+          expect(
+            (await db.messageQueue.rows('confirmation')).map(({ attempts, error }) => ({ attempts, error })),
+          ).toEqual([{ attempts: 2, error: '421 4.3.2 Try again later' }]);
+          // Still "asked to confirm", and waiting.
+          expect(await db.subscribers.subscriber(id(0))).toMatchObject({
+            askedToConfirm: true,
+            confirmationWaiting: true,
+          });
           expect(columns).toContain('joining_text_sent_at');
           // The dead sender's text is due now; the held one is not; nobody else is queued twice.
           expect((await db.messageQueue.claim('joining_text', 10, 60_000)).map((row) => row.signupId)).toEqual([id(1)]);

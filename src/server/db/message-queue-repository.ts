@@ -114,10 +114,9 @@ export class MessageQueueRepository {
   }
 
   /**
-   * Queues a message of `kind` for each person `people` selects (ids of signups), due at once (or
-   * at `dueAt`); a
-   * person who has a live row of the kind keeps it, and with `once`, a person who ever had one gets
-   * none (a message sent once in a lifetime). Returns how many were queued.
+   * Queues a message of `kind` for each person `people` selects (ids of signups), due at once (or at
+   * `dueAt`); a person who has a live row of the kind keeps it, and with `once`, a person who ever
+   * had one gets none (a message sent once in a lifetime). Returns how many were queued.
    */
   async addFrom(
     kind: QueuedKind,

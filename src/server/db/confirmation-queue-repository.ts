@@ -4,7 +4,7 @@
 import { eraseFromLog } from './erase-for-good.js';
 import { DELETED_PERSON } from './opt-outs-repository.js';
 import { forgetPeopleInMessages } from './forget-people.js';
-import { MessageQueueRepository } from './message-queue-repository.js';
+import { MessageQueueRepository, rowsOfPerson } from './message-queue-repository.js';
 import type { QueryContext } from './sql-dialect.js';
 
 export class ConfirmationQueueRepository {
@@ -117,17 +117,7 @@ export class ConfirmationQueueRepository {
         // Email turned off: their "no" stands; we do not write to ask (issue 54).
         .where('email_opt_out_at', 'is', null)
         .where('confirm_sent_at', 'is', null)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('outbox')
-                .select('outbox.id')
-                .where('outbox.broadcast_id', 'is', null)
-                .whereRef('outbox.signup_id', '=', 'signups.id')
-                .where('outbox.kind', '=', 'confirmation'),
-            ),
-          ),
-        )
+        .where((eb) => eb.not(eb.exists(rowsOfPerson(eb, 'confirmation', false))))
     );
   }
 }

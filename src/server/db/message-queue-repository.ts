@@ -47,19 +47,23 @@ export const LIVE_STATES = ['queued', 'sending', 'failed_temporary'] as const;
 // Every query on the other kinds' rows says `broadcast_id IS NULL`: the term their partial indexes
 // (outbox_kind_due, outbox_person) are made on, which SQLite's planner needs to see to use them.
 
+/** In a query on signups: the person's rows of `kind` (only the live ones with `live`), for EXISTS. */
+export function rowsOfPerson(eb: ExpressionBuilder<Database, 'signups'>, kind: QueuedKind, live: boolean) {
+  return eb
+    .selectFrom('outbox')
+    .select('outbox.id')
+    .where('outbox.broadcast_id', 'is', null)
+    .whereRef('outbox.signup_id', '=', 'signups.id')
+    .where('outbox.kind', '=', kind)
+    .$if(live, (query) => query.where('outbox.state', 'in', LIVE_STATES));
+}
+
 /**
  * For a select from signups: whether a confirmation email waits for the person (a live row), and
  * whether one was ever queued for them (both as the engine says true: 1 or true).
  */
 export function confirmationColumns(eb: ExpressionBuilder<Database, 'signups'>) {
-  const rows = (live: boolean) =>
-    eb
-      .selectFrom('outbox')
-      .select('outbox.id')
-      .where('outbox.broadcast_id', 'is', null)
-      .whereRef('outbox.signup_id', '=', 'signups.id')
-      .where('outbox.kind', '=', 'confirmation')
-      .$if(live, (query) => query.where('outbox.state', 'in', LIVE_STATES));
+  const rows = (live: boolean) => rowsOfPerson(eb, 'confirmation', live);
   return [eb.exists(rows(true)).as('confirmation_waiting'), eb.exists(rows(false)).as('confirmation_queued')];
 }
 
@@ -130,18 +134,8 @@ export class MessageQueueRepository {
       .columns(['kind', 'signup_id', 'channel', 'state', 'attempts', 'next_attempt_at'])
       .expression(
         people
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('outbox')
-                  .select('outbox.id')
-                  .where('outbox.broadcast_id', 'is', null)
-                  .whereRef('outbox.signup_id', '=', 'signups.id')
-                  .where('outbox.kind', '=', kind)
-                  .$if(!once, (query) => query.where('outbox.state', 'in', LIVE_STATES)),
-              ),
-            ),
-          )
+          // A person with a live row of the kind keeps it; with `once`, one who ever had one gets none.
+          .where((eb) => eb.not(eb.exists(rowsOfPerson(eb, kind, !once))))
           .clearSelect()
           .select((eb) => [
             eb.val(kind).as('kind'),

@@ -223,6 +223,8 @@ export async function createApp({
   // The queue workers; a stored sign-up wakes them so its messages go at once.
   for (const job of messaging.queueJobs(app.log, (name) => jobs.wake(name))) jobs.add(job.name, job.run, job.everyMs);
   jobs.add('phone-changes-forgotten', () => messaging.forgetStalePhoneChanges());
+  const { numbersInOneForm } = messaging;
+  if (numbersInOneForm) jobs.add('numbers-in-one-form', numbersInOneForm);
   const { sweepUnconfirmed } = messaging;
   if (sweepUnconfirmed) jobs.add('unconfirmed-sign-ups', () => sweepUnconfirmed(app.log));
   app.addHook('onReady', async () => jobs.start());

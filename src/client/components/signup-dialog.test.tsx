@@ -256,6 +256,37 @@ describe('sign-up dialog', () => {
     expect(await screen.findByRole('heading', { name: signupDialog.success.title })).toBeInTheDocument();
   });
 
+  it('a number the server cannot read is shown beside the number, in the page words, not as "try again"', async () => {
+    allowConsoleError(/^Error submitting signup/);
+    const { user } = await openDialog();
+    await fillValid(user);
+    await user.click(submitButton());
+    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 }); // the page waits out MIN_FORM_TIME_MS first
+    const refusal = {
+      error: { code: 'validation_failed', message: 'x', fields: { phone: signupMessages.phoneNeedsAreaCode } },
+    };
+    await act(async () => saves[0]?.resolve(new Response(JSON.stringify(refusal), { status: 400 })));
+
+    const phone = screen.getByLabelText(signupDialog.fields.phone.label);
+    await waitFor(() => expect(phone).toHaveAttribute('aria-invalid', 'true'));
+    expect(phone).toHaveAccessibleDescription(
+      `${signupDialog.fields.phone.hint} Error: ${signupDialog.validation.phoneNeedsAreaCode}`,
+    );
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveFocus());
+    expect(screen.queryByText(signupDialog.saveFailed)).not.toBeInTheDocument();
+    expect(screen.getByLabelText(signupDialog.fields.name.label)).toHaveValue('Rosa Díaz');
+
+    // Corrected, it clears and goes.
+    await user.clear(phone);
+    await user.type(phone, '212 555 0142');
+    await waitFor(() => expect(phone).not.toHaveAttribute('aria-invalid', 'true'));
+    await user.click(submitButton());
+    await waitFor(() => expect(saves).toHaveLength(2), { timeout: 4000 });
+    expect(saves[1]?.body).toMatchObject({ phone: '2125550142' });
+    await act(async () => saves[1]?.resolve(new Response('{}', { status: 201 })));
+    expect(await screen.findByRole('heading', { name: signupDialog.success.title })).toBeInTheDocument();
+  });
+
   it('a network failure counts as a failed save too', async () => {
     allowConsoleError(/^Error submitting signup/);
     const { user } = await openDialog();

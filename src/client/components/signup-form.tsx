@@ -45,6 +45,7 @@ export function SignupForm({ source, onSubmittingChange, onSuccess, onReadPrivac
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors },
   } = useForm<SignupFormValues, unknown, SignupFields>({
     resolver: inPageLanguage(zodResolver(signupFieldsSchema)),
@@ -54,7 +55,18 @@ export function SignupForm({ source, onSubmittingChange, onSuccess, onReadPrivac
     shouldFocusError: false, // the error summary takes focus instead
   });
   const [failedSubmits, setFailedSubmits] = useState(0);
-  const { submitting, saveFailed, trap, save } = useSignupSubmit({ source, onSubmittingChange, onSuccess });
+  const { submitting, saveFailed, trap, save } = useSignupSubmit({
+    source,
+    onSubmittingChange,
+    onSuccess,
+    // A refusal the server explains (a number without its area code) shows beside its field, and the
+    // summary takes focus as for the form's own checks; correcting the field clears it.
+    onRefused: (fields) => {
+      for (const [field, key] of Object.entries(fields))
+        setError(field as keyof SignupFields, { type: 'server', message: signupDialog.validation[key] });
+      setFailedSubmits((count) => count + 1);
+    },
+  });
   const saveFailedMessage = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { MIN_FORM_TIME_MS, type SignupFields } from '../../shared/signup-schema.js';
 import { trackFormSubmission, trackSignup } from '../analytics/analytics';
-import { signupBody, submitSignup } from '../signup-api';
+import { SignupRefusedError, signupBody, submitSignup } from '../signup-api';
 import type { SignupSource } from '../signup-source';
 
 export interface SignupSubmitOptions {
@@ -11,6 +11,8 @@ export interface SignupSubmitOptions {
   onSubmittingChange: (submitting: boolean) => void;
   /** With the person's own link code, when the server's answer carries one. */
   onSuccess: (referralCode: string | null) => void;
+  /** The server refused a field the form's rule let through: its message, by the shared schema's key. */
+  onRefused: (fields: SignupRefusedError['fields']) => void;
 }
 
 export interface SignupSubmit {
@@ -23,7 +25,12 @@ export interface SignupSubmit {
   save: (values: SignupFields) => Promise<void>;
 }
 
-export function useSignupSubmit({ source, onSubmittingChange, onSuccess }: SignupSubmitOptions): SignupSubmit {
+export function useSignupSubmit({
+  source,
+  onSubmittingChange,
+  onSuccess,
+  onRefused,
+}: SignupSubmitOptions): SignupSubmit {
   // Our own flag, not react-hook-form's isSubmitting, which is also true while validating:
   // the spec enters "submitting" only on a valid submit.
   const [submitting, setSubmitting] = useState(false);
@@ -59,11 +66,13 @@ export function useSignupSubmit({ source, onSubmittingChange, onSuccess }: Signu
         }),
       );
     } catch (error) {
-      // Spec section 8: logged, recorded as a failed submission, and the form stays as it was.
+      // Spec section 8: logged, recorded as a failed submission, and the form stays as it was. A
+      // refusal that names a field is shown beside that field, not as "try again" (which would fail again).
       console.error('Error submitting signup', error);
       trackFormSubmission(false);
       setSubmittingEverywhere(false);
-      setSaveFailed(true);
+      if (error instanceof SignupRefusedError) onRefused(error.fields);
+      else setSaveFailed(true);
       return;
     }
     trackSignup(values);

@@ -1,6 +1,7 @@
 // Messaging's parts, built once by the composition root (server/compose.ts): the subscriptions
 // service, the link signer, the address hasher, the message tokens and log, the transports, and the
 // queue workers and clean-ups the server's job runner runs (jobs/job-list.ts).
+import { numbersInOneForm } from './numbers-in-one-form.js';
 import type { CountryCode } from 'libphonenumber-js';
 import { TextTiming } from '../messaging/text-hours.js';
 import { joiningTexts } from './joining-texter.js';
@@ -75,6 +76,8 @@ export interface Messaging {
   queueJobs(logger: FastifyBaseLogger, wake: (name: QueueJobName) => void): QueueJob[];
   /** The job "phone-changes-forgotten" (jobs/job-list.ts): forgets number changes nobody agreed to in time. */
   forgetStalePhoneChanges(): Promise<string>;
+  /** The job "numbers-in-one-form", with SECRET_KEY set: every stored number rewritten in E.164. */
+  numbersInOneForm?: () => Promise<string>;
   /**
    * The job "unconfirmed-sign-ups", with email and EMAIL_CONFIRMATION on: deletes the sign-ups never
    * confirmed in time, then sends the one reminder before that.
@@ -112,7 +115,7 @@ export function createMessaging(
   config: MessagingConfig,
   store: SubscriptionsStore &
     Pick<Db, 'confirmations' | 'phoneChanges' | 'messageQueue'> &
-    Partial<Pick<Db, 'joiningTexts' | 'restoreMarks'>> &
+    Partial<Pick<Db, 'joiningTexts' | 'restoreMarks' | 'numbers'>> &
     Partial<MessageLogStore>,
   siteUrl: string,
   overrides: MessagingOverrides = {},
@@ -170,6 +173,9 @@ export function createMessaging(
       );
       return forgotten === 0 ? 'none to forget' : `${plural(forgotten, 'change')} forgotten`;
     },
+    ...(store.numbers && subscriptions.canSuppress
+      ? { numbersInOneForm: () => numbersInOneForm(store.numbers!, subscriptions) }
+      : {}),
     ...(email && links && config.emailConfirmation
       ? {
           sweepUnconfirmed: async (logger: FastifyBaseLogger) => {

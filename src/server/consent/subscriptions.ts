@@ -176,9 +176,7 @@ export class Subscriptions {
    * SMS_DEFAULT_COUNTRY when it has no country code; undefined when the numbering plan cannot read it.
    */
   e164(typed: string): string | undefined {
-    const read = signupE164(typed, this.phoneCountry);
-    // A North American area code never starts with 0 or 1 (a national number from abroad typed without its country code).
-    return read?.startsWith('+1') && !/^\+1[2-9]\d{9}$/.test(read) ? undefined : read;
+    return signupE164(typed, this.phoneCountry);
   }
 
   /** Whether this number is the one they have (written any way). */

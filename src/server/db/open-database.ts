@@ -8,6 +8,7 @@ import { JoiningTextsRepository } from './joining-texts-repository.js';
 import { MessageQueueRepository } from './message-queue-repository.js';
 import { InboundTextsRepository } from './inbound-texts-repository.js';
 import { SmsRepliesRepository } from './sms-replies-repository.js';
+import { NumbersRepository } from './numbers-repository.js';
 import { oneTransaction } from './one-transaction.js';
 import { BackgroundJobsRepository } from './background-jobs-repository.js';
 import { randomUUID } from 'node:crypto';
@@ -92,6 +93,8 @@ export interface Db {
   /** Inbound texts already acted on, by provider id. */
   readonly inboundTexts: InboundTextsRepository;
   readonly smsReplies: SmsRepliesRepository;
+  /** The stored numbers not yet in E.164, for the job that rewrites them (issue 54). */
+  readonly numbers: NumbersRepository;
   /** The SECRET_KEYs this database's hashes and links were made with, by fingerprint. */
   readonly secretKeys: SecretKeysRepository;
   /** What a restore carries from the database it replaces (decision 041). */
@@ -238,6 +241,7 @@ function handle(
     messageQueue: new MessageQueueRepository(context),
     inboundTexts: new InboundTextsRepository(context),
     smsReplies: new SmsRepliesRepository(context),
+    numbers: new NumbersRepository(context),
     secretKeys: new SecretKeysRepository(context),
     carryOver: new CarryOverRepository(context),
     restoreMarks: new RestoreMarksRepository(context),

@@ -48,6 +48,12 @@ export const JOB_LIST = {
     where: 'one',
     when: 'always',
   },
+  'numbers-in-one-form': {
+    does: 'Write every stored phone number in one form (E.164), carrying its "no"s with it',
+    everyMs: 60 * MINUTE_MS,
+    where: 'one',
+    when: 'when SECRET_KEY is set',
+  },
   'unconfirmed-sign-ups': {
     does: 'Delete sign-ups never confirmed in time, and send the one reminder before',
     everyMs: 60 * MINUTE_MS,

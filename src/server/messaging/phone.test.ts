@@ -35,14 +35,16 @@ describe('distinctEnds', () => {
 });
 
 describe('signupE164', () => {
-  it('writes out the common shapes exactly as the numbering plan does, and leaves the rest to it', () => {
+  it('writes out the common shapes exactly as the numbering plan does, and leaves the rest to it (no North American area code starts with 0 or 1)', () => {
     fc.assert(
       fc.property(
         fc.stringMatching(/^\+?1?[0-9]{9,12}$/),
         fc.constantFrom('US', 'CA', 'GB', 'PR'),
         (phone, country) => {
           const facts = phoneFacts(phone, country as CountryCode);
-          expect(signupE164(phone, country as CountryCode)).toBe(facts.possible ? facts.e164 : undefined);
+          // A North American area code never starts with 0 or 1: the plan's length check lets it by.
+          const areaCode = !facts.e164.startsWith('+1') || /^\+1[2-9]\d{9}$/.test(facts.e164);
+          expect(signupE164(phone, country as CountryCode)).toBe(facts.possible && areaCode ? facts.e164 : undefined);
         },
       ),
       { numRuns: 5000 },
@@ -50,5 +52,6 @@ describe('signupE164', () => {
     expect(signupE164('2125550142')).toBe('+12125550142');
     expect(signupE164('02079460018', 'GB')).toBe('+442079460018');
     expect(signupE164('5550100')).toBeUndefined();
+    expect(signupE164('+1 112 555 0142')).toBeUndefined();
   });
 });

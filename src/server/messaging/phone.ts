@@ -126,10 +126,13 @@ const NANP_COUNTRIES = new Set([
 ]);
 
 /**
- * A number as a sign-up keeps it: E.164 when the numbering plan can read it (a possible length), or
- * undefined. The shapes nearly every sign-up has (+1 and ten digits; ten digits, or eleven starting
- * with 1, in a North American country) are written out directly, as the plan would: the request path
- * parses nothing it does not need to (bench:api).
+ * A number as every record keeps it (issue 54: every number is one number): E.164 when the numbering
+ * plan can read it (a possible length), or undefined, and the form, the person's page and the owner's
+ * page refuse it ("Please include your area code"). A North American area code never starts with 0
+ * or 1 (a national number from abroad typed without its country code): not read either. The shapes
+ * nearly every sign-up has (+1 and ten digits; ten digits, or eleven starting with 1, in a North
+ * American country) are written out directly, as the plan would: the request path parses nothing it
+ * does not need to (bench:api).
  */
 export function signupE164(phone: string, country: CountryCode = 'US'): string | undefined {
   const digits = phone.replace(/\D/g, '');
@@ -140,7 +143,8 @@ export function signupE164(phone: string, country: CountryCode = 'US'): string |
     if (digits.length === 11 && digits.startsWith('1') && /^[2-9]/.test(digits.slice(1))) return `+${digits}`;
   }
   const facts = phoneFacts(phone, country);
-  return facts.possible ? facts.e164 : undefined;
+  if (!facts.possible) return undefined;
+  return facts.e164.startsWith('+1') && !/^\+1[2-9]\d{9}$/.test(facts.e164) ? undefined : facts.e164;
 }
 
 /**

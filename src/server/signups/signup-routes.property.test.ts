@@ -6,8 +6,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { phoneFacts } from '../messaging/phone.js';
-import { emailKey, signupInputSchema, type SignupRecord } from '../../shared/signup-schema.js';
+import { signupE164 } from '../messaging/phone.js';
+import { emailKey, signupInputSchema, signupMessages, type SignupRecord } from '../../shared/signup-schema.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { openDatabase, type Db } from '../db/open-database.js';
 
@@ -137,15 +137,22 @@ describe('POST /api/signups, on generated bodies', () => {
           // A unique address per run, so "exactly once" is about this body alone.
           const unique = { ...body, email: body.email.replace('@', `.${sequence}@`) };
           const response = await app.inject({ method: 'POST', url: '/api/signups', payload: unique });
+          const expected = signupInputSchema.parse(unique);
+          // Kept in E.164 (US for numbers without a country code); one the numbering plan cannot read is
+          // refused beside the number, and nothing is stored.
+          const e164 = signupE164(expected.phone);
+          if (e164 === undefined) {
+            expect(response.statusCode).toBe(400);
+            expect(response.json().error.fields).toEqual({ phone: signupMessages.phoneNeedsAreaCode });
+            expect(await store.signups.count()).toBe(before);
+            return;
+          }
           expect(response.statusCode).toBe(201);
           expect(await store.signups.count()).toBe(before + 1);
-          const expected = signupInputSchema.parse(unique);
           const record = (await storedByKey()).get(emailKey(expected.email));
-          // Kept in E.164 when the numbering plan can read it (US for numbers without a country code).
-          const number = phoneFacts(expected.phone);
           expect(record).toMatchObject({
             name: expected.name,
-            phone: number.possible ? number.e164 : expected.phone,
+            phone: e164,
             email: expected.email,
             betaTesting: expected.betaTesting,
             signupCount: 1,

@@ -47,6 +47,21 @@ for (const engine of storeEngines) {
       else expect([before <= stamped, stamped <= after]).toEqual([true, true]);
     });
 
+    it('keeps every number in E.164, however it was typed', async () => {
+      const { app, store } = await setup();
+      const typed: [string, string, string][] = [
+        ['212 555 0142', 'ana@example.com', '+12125550142'],
+        ['1-212-555-0143', 'bo@example.com', '+12125550143'],
+        ['+44 7700 900123', 'cy@example.com', '+447700900123'],
+      ];
+      for (const [phone, email] of typed) {
+        const response = await app.inject({ method: 'POST', url: '/api/signups', payload: { ...valid, phone, email } });
+        expect(response.statusCode).toBe(201);
+      }
+      const numbers = new Map((await stored(store)).map((record) => [record.email, record.phone]));
+      expect(Object.fromEntries(numbers)).toEqual(Object.fromEntries(typed.map(([, email, e164]) => [email, e164])));
+    });
+
     it('stores where the sign-up came from and the consent version', async () => {
       const { app, store } = await setup();
       const payload = {
@@ -128,6 +143,18 @@ for (const engine of storeEngines) {
       ['a one-letter name', { ...valid, name: 'R' }, { name: signupMessages.nameTooShort }],
       ['a phone starting with 0', { ...valid, phone: '0555123456' }, { phone: signupMessages.phoneInvalid }],
       ['a 17-digit phone', { ...valid, phone: '12345678901234567' }, { phone: signupMessages.phoneInvalid }],
+      // Numbers the form's rule lets through that no phone could have: refused, never kept and promised
+      // texts that never come (issue 54, "every number is one number").
+      [
+        'a local number without its area code',
+        { ...valid, phone: '5550142' },
+        { phone: signupMessages.phoneNeedsAreaCode },
+      ],
+      [
+        'a North American number whose area code starts with 1',
+        { ...valid, phone: '+11125550142' },
+        { phone: signupMessages.phoneNeedsAreaCode },
+      ],
       ['a bad email', { ...valid, email: 'rosa@' }, { email: signupMessages.emailInvalid }],
       [
         'a beta flag that is text',

@@ -1,6 +1,6 @@
 // POST /api/signups: validates with the shared schema, stores, answers 201 once the write is durable.
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
-import { describeSignupIssues, looksAutomated, signupInputSchema } from '../../shared/signup-schema.js';
+import { describeSignupIssues, looksAutomated, signupInputSchema, signupMessages } from '../../shared/signup-schema.js';
 import { AppError } from '../errors.js';
 import { StoreUnavailableError } from '../db/database-errors.js';
 import type { SignupsRepository } from '../db/signups-repository.js';
@@ -46,10 +46,16 @@ export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (
       );
       throw new AppError(422, 'not_accepted', 'We could not take this sign-up. Please press the button again.');
     }
-    // Kept in E.164 (+12125550142) when the numbering plan can read it, whatever way it was typed;
-    // as typed (digits and an optional +) when it cannot. The form's own rule (the spec's) is unchanged.
+    // Kept in E.164 (+12125550142), whatever way it was typed. A number the numbering plan cannot read
+    // (a local number without its area code) could never be texted: refused with a field message the
+    // form shows beside the number, rather than stored and promised texts that never come (issue 54).
     const e164 = signupE164(parsed.data.phone, phoneCountry as CountryCode);
-    const signup = e164 ? { ...parsed.data, phone: e164 } : parsed.data;
+    if (e164 === undefined)
+      throw new AppError(400, 'validation_failed', 'Some details need attention.', {
+        fields: { phone: signupMessages.phoneNeedsAreaCode },
+        other: [],
+      });
+    const signup = { ...parsed.data, phone: e164 };
     let added: { referralCode: string | null };
     try {
       added = await signups.add(signup);

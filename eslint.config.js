@@ -196,6 +196,22 @@ export default tseslint.config(
       ],
     },
   },
+  // The suppression list only grows (issue 54): a "no" is lifted by a 'lifted' row that names it
+  // (db/suppressions-repository.ts), never deleted or rewritten, by any code that ships.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    // The tests' modules have their own restricted syntax (the clock, above); they ship nothing.
+    ignores: clockedFiles,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['deleteFrom', 'updateTable'].map((method) => ({
+          selector: `CallExpression[callee.property.name='${method}'][arguments.0.value=/^suppressions( |$)/]`,
+          message: `The suppression list only grows: a "no" is lifted by appending a 'lifted' row (liftSuppressions, liftOwnPhoneMarks, liftRowsById in db/suppressions-repository.ts), never by ${method}.`,
+        })),
+      ],
+    },
+  },
   // Past 400 lines a file is split at its seam (docs/decisions/049-one-gate-first-steps.md). Named
   // exceptions: files generated from data, and rule tables, whose length is their rows. Tests hold many
   // cases of one behaviour over one world: 700.

@@ -81,6 +81,28 @@ test('errors show under each field, and the summary takes focus', async ({ page 
   await expect(phone).toHaveValue('0123');
 });
 
+test('a number without its area code is refused under the number, and stored once corrected', async ({ page }) => {
+  const email = uniqueEmail('local');
+  await openFromHero(page);
+  await fill(page, email);
+  await page.getByLabel('Phone Number').fill('555 0142');
+  await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
+  // The form's own rule lets seven digits by; the server cannot read them as any phone's.
+  const summary = page.getByRole('alert').filter({ hasText: 'There is a problem' });
+  await expect(summary).toBeFocused();
+  await expect(summary.getByRole('link')).toHaveText([signupMessages.phoneNeedsAreaCode]);
+  await expect(page.locator('#signup-phone-error')).toContainText(signupMessages.phoneNeedsAreaCode);
+  await expect(page.getByText(signupDialog.saveFailed)).toHaveCount(0);
+  expect((await exportedSignups()).filter((record) => record.email === email)).toHaveLength(0);
+
+  await page.getByLabel('Phone Number').fill('212 555 0142');
+  await page.getByRole('button', { name: 'Protect My Family - Notify Me!' }).click();
+  await expect(page.getByRole('heading', { name: "You're On the Protection List!" })).toBeVisible();
+  expect((await exportedSignups()).filter((record) => record.email === email).map((record) => record.phone)).toEqual([
+    '+12125550142',
+  ]);
+});
+
 test('while the save is on its way the form is disabled, relabelled, and cannot be closed', async ({ page }) => {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));

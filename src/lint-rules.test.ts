@@ -499,6 +499,34 @@ const rules: RuleCases[] = [
     ],
   },
   {
+    rule: 'no-restricted-syntax',
+    message: /The suppression list only grows/,
+    refused: [
+      {
+        name: 'a repository deletes from the suppression list',
+        filePath: 'src/server/db/fixture.ts',
+        code: "export const lift = (db: any) => db.deleteFrom('suppressions').where('id', '=', 1).execute();",
+      },
+      {
+        name: 'a feature rewrites a row of it, under an alias',
+        filePath: 'src/server/consent/fixture.ts',
+        code: "export const edit = (db: any) => db.updateTable('suppressions as s').set({ reason: 'left' }).execute();",
+      },
+    ],
+    allowed: [
+      {
+        name: 'a repository appends to it',
+        filePath: 'src/server/db/fixture.ts',
+        code: "export const add = (db: any) => db.insertInto('suppressions').values([]).execute();",
+      },
+      {
+        name: 'a repository deletes from another table',
+        filePath: 'src/server/db/fixture.ts',
+        code: "export const drop = (db: any) => db.deleteFrom('sms_replies').execute();",
+      },
+    ],
+  },
+  {
     rule: 'max-lines',
     message: /File has too many lines/,
     refused: [

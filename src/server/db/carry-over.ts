@@ -9,6 +9,11 @@ import { stamp, type QueryContext } from './sql-dialect.js';
 import { DELETED_PERSON } from './opt-outs-repository.js';
 
 type Row<T extends keyof Database> = Selectable<Database[T]>;
+/** What tells one row of the suppression list from another, across databases (ids differ). */
+type SuppressionKey = Pick<
+  Row<'suppressions'>,
+  'kind' | 'address_hash' | 'reason' | 'created_at' | 'lifts_reason' | 'lifts_at'
+>;
 
 /** What a person chose, as the later database has it: it wins over the backup's. */
 const NO_COLUMNS = ['left_at', 'email_opt_out_at', 'sms_opt_out_at'] as const;
@@ -126,14 +131,19 @@ async function applyCarryOver(
   const postgres = context.dialect.engine === 'postgres';
   await context.db.transaction().execute(async (trx) => {
     // The suppression list: every entry the backup lacks.
+    // A lifting is a row too (it names the row it lifts): carried like any other, so a "no" the person
+    // undid since the backup stays undone, and one they gave since stays given.
+    const key = (row: SuppressionKey) =>
+      `${row.kind} ${row.address_hash} ${row.reason} ${time(row.created_at)} ${row.lifts_reason ?? ''} ${row.lifts_at === null ? '' : time(row.lifts_at)}`;
     const held = new Set(
-      (await trx.selectFrom('suppressions').select(['kind', 'address_hash', 'reason', 'created_at']).execute()).map(
-        (row) => `${row.kind} ${row.address_hash} ${row.reason} ${time(row.created_at)}`,
-      ),
+      (
+        await trx
+          .selectFrom('suppressions')
+          .select(['kind', 'address_hash', 'reason', 'created_at', 'lifts_reason', 'lifts_at'])
+          .execute()
+      ).map(key),
     );
-    const missing = carry.suppressions.filter(
-      (row) => !held.has(`${row.kind} ${row.address_hash} ${row.reason} ${time(row.created_at)}`),
-    );
+    const missing = carry.suppressions.filter((row) => !held.has(key(row)));
     for (let start = 0; start < missing.length; start += 500)
       await trx
         .insertInto('suppressions')
@@ -144,6 +154,8 @@ async function applyCarryOver(
             reason: row.reason,
             source: row.source,
             created_at: row.created_at,
+            lifts_reason: row.lifts_reason,
+            lifts_at: row.lifts_at,
           })),
         )
         .execute();
@@ -152,9 +164,15 @@ async function applyCarryOver(
     // Someone the later database no longer had, and whose email its suppression list says was
     // deleted, was deleted since: deleted again, as a deletion deletes (opt-outs-repository.ts).
     // (Without the key that says so, their "deleted" entries above still keep every message from them.)
+    const undone = new Set(
+      carry.suppressions.flatMap((row) =>
+        row.lifts_at === null ? [] : [`${row.address_hash} ${row.lifts_reason} ${time(row.lifts_at)}`],
+      ),
+    );
     const deletedHashes = new Set(
       carry.suppressions
         .filter((row) => row.reason === 'deleted' && row.kind === 'email')
+        .filter((row) => !undone.has(`${row.address_hash} deleted ${time(row.created_at)}`))
         .map((row) => row.address_hash),
     );
     const wasDeleted = (email: string) => emailHashes(email).some((hash) => deletedHashes.has(hash));

@@ -1,6 +1,7 @@
 // How the messages are faring, for the pause rules and the owner: what came back about a
 // broadcast's channel, and the list's health (the suppression list by reason, recent bounce and
 // complaint rates). Reads the message log, the consent log and the suppressions; writes nothing.
+import { liveRows } from './suppressions-repository.js';
 import type { SentMessageState } from './sent-messages.table.js';
 import type { Channel } from './message-channels.js';
 import type { QueryContext } from './sql-dialect.js';
@@ -114,10 +115,9 @@ export class MessageHealthRepository {
    * back about the email sent since `since` (every kind of message).
    */
   async listHealth(since: string): Promise<ListHealth> {
-    const reasons = await this.context.db
-      .selectFrom('suppressions')
-      .select((eb) => ['reason', eb.fn.count<string | number>('address_hash').distinct().as('n')])
-      .groupBy('reason')
+    const reasons = await liveRows(this.context.db)
+      .select((eb) => ['s.reason as reason', eb.fn.count<string | number>('s.address_hash').distinct().as('n')])
+      .groupBy('s.reason')
       .execute();
     const states = await this.context.db
       .selectFrom('sent_messages')

@@ -47,7 +47,7 @@ export class NumbersRepository {
       if (hashes.to === undefined || from.length === 0) return true;
       await trx
         .insertInto('suppressions')
-        .columns(['kind', 'address_hash', 'reason', 'source', 'created_at'])
+        .columns(['kind', 'address_hash', 'reason', 'source', 'created_at', 'lifts_reason', 'lifts_at'])
         .expression(
           trx
             .selectFrom('suppressions')
@@ -57,6 +57,9 @@ export class NumbersRepository {
               'reason',
               'source',
               'created_at',
+              // A lifting goes with the rows it lifts: what the person undid stays undone.
+              'lifts_reason',
+              'lifts_at',
             ])
             .where('kind', '=', 'phone')
             .where('address_hash', 'in', from),

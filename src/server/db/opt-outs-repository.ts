@@ -10,7 +10,14 @@ import type { Database } from './database.js';
 import { withdrawQueued } from './message-queue-repository.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 import { readSubscriber, type AddressHashes } from './subscribers-repository.js';
-import { addSuppressions, liftOwnPhoneMarks, liftSuppressions, type Suppression } from './suppressions-repository.js';
+import {
+  addSuppressions,
+  liftOwnPhoneMarks,
+  liftRowsById,
+  liftSuppressions,
+  type LiftedBy,
+  type Suppression,
+} from './suppressions-repository.js';
 import { confirmNumber } from './joining-texts-repository.js';
 import { forgetPeopleInMessages } from './forget-people.js';
 import { eraseFromLog } from './erase-for-good.js';
@@ -29,9 +36,9 @@ export type OwnHashes = AddressHashes;
  * and on their number only what their own leaving put there (rows made at the moment of one of this
  * record's "left" events). Returns how many entries went.
  */
-async function liftOwnNo(trx: Db, id: string, hashes: OwnHashes): Promise<number> {
-  let lifted = hashes.email ? await liftSuppressions(trx, 'email', hashes.email, OWN_REASONS) : 0;
-  lifted += await liftOwnPhoneMarks(trx, id, hashes.phone ?? [], 'left', 'left');
+async function liftOwnNo(trx: Db, id: string, hashes: OwnHashes, by: LiftedBy): Promise<number> {
+  let lifted = hashes.email ? await liftSuppressions(trx, 'email', hashes.email, OWN_REASONS, by) : 0;
+  lifted += await liftOwnPhoneMarks(trx, id, hashes.phone ?? [], 'left', 'left', by);
   return lifted;
 }
 
@@ -63,7 +70,7 @@ export class OptOutsRepository {
         await recordConsentEvent(trx, id, 'confirmed', source, at);
         await withdrawQueued(trx, 'confirmation', id, 'confirmed');
       }
-      const lifted = await liftOwnNo(trx, id, hashes);
+      const lifted = await liftOwnNo(trx, id, hashes, { source, at });
       if (lifted > 0) await recordConsentEvent(trx, id, 'own_suppression_lifted', source, at);
       return { confirmed: Number(confirmed.numUpdatedRows) > 0, lifted };
     });
@@ -86,7 +93,9 @@ export class OptOutsRepository {
         .executeTakeFirst();
       if (!current) return false;
       // Email turned off is kept by the address too (a record swept since, a new one typed): it lifts here.
-      const emailOn = hashes.email ? await liftSuppressions(trx, 'email', hashes.email, ['email_off']) : 0;
+      const emailOn = hashes.email
+        ? await liftSuppressions(trx, 'email', hashes.email, ['email_off'], { source, at })
+        : 0;
       if (current.left_at === null && current.email_opt_out_at === null && emailOn === 0) return false;
       await trx
         .updateTable('signups')
@@ -100,7 +109,7 @@ export class OptOutsRepository {
       await withdrawQueued(trx, 'confirmation', id, 'came back');
       await recordConsentEvent(trx, id, 'came_back', source, at);
       if (!current.confirmed_at) await recordConsentEvent(trx, id, 'confirmed', source, at);
-      await liftOwnNo(trx, id, hashes);
+      await liftOwnNo(trx, id, hashes, { source, at });
       return true;
     });
   }
@@ -201,7 +210,7 @@ export class OptOutsRepository {
     return this.context.db.transaction().execute(async (trx) => {
       const people = phones.length === 0 ? [] : await this.setSmsOptOut(trx, phones, null);
       for (const { id } of people) await recordConsentEvent(trx, String(id), 'sms_on', source, at);
-      await liftSuppressions(trx, 'phone', hash);
+      await liftSuppressions(trx, 'phone', hash, undefined, { source, at });
       for (const { id } of await confirmNumber(trx, phones, at))
         await recordConsentEvent(trx, id, 'sms_confirmed', source, at);
       return people.length;
@@ -264,18 +273,11 @@ export class OptOutsRepository {
     if (rows.length === 0) return 0;
     const at = stamp(this.context);
     return this.context.db.transaction().execute(async (trx) => {
-      let lifted = 0;
-      for (let start = 0; start < rows.length; start += 500) {
-        const result = await trx
-          .deleteFrom('suppressions')
-          .where(
-            'id',
-            'in',
-            rows.slice(start, start + 500).map((row) => row.id),
-          )
-          .executeTakeFirst();
-        lifted += Number(result.numDeletedRows);
-      }
+      const lifted = await liftRowsById(
+        trx,
+        rows.map((row) => row.id),
+        { source: 'owner', at },
+      );
       const people = new Map(rows.flatMap((row) => (row.signupId ? [[`${row.signupId} ${row.kind}`, row]] : [])));
       for (const row of people.values())
         await recordConsentEvent(
@@ -293,7 +295,7 @@ export class OptOutsRepository {
   async clearUndeliverable(id: string, kind: AddressKind, hash: string | string[]): Promise<void> {
     const at = stamp(this.context);
     await this.context.db.transaction().execute(async (trx) => {
-      await liftSuppressions(trx, kind, hash, ['undeliverable']);
+      await liftSuppressions(trx, kind, hash, ['undeliverable'], { source: 'owner', at });
       await recordConsentEvent(
         trx,
         id,

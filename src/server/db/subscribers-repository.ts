@@ -330,6 +330,7 @@ async function keepChannelNoes(
   await addSuppressions(trx, noes, at);
   // Asked on (a changed choice, or one the row already had while the address kept an "off": a record
   // swept and typed again), so that what the page then says is what the rule does.
-  if (wanted.email === true && hashes.email) await liftSuppressions(trx, 'email', hashes.email, ['email_off']);
-  if (wanted.sms === true) await liftOwnPhoneMarks(trx, id, hashes.phone ?? [], 'sms_off', 'sms_off');
+  const by = { source, at };
+  if (wanted.email === true && hashes.email) await liftSuppressions(trx, 'email', hashes.email, ['email_off'], by);
+  if (wanted.sms === true) await liftOwnPhoneMarks(trx, id, hashes.phone ?? [], 'sms_off', 'sms_off', by);
 }

@@ -2,8 +2,10 @@
 // Read a page of hashes at a time; what the entries mean for a person is the one contact rule's to
 // say (consent/contact-rule.ts: exclusionOf, blockingReason), never restated here in SQL. Written
 // and lifted only inside the transaction of the consent change that causes it (the functions below).
+// The list only grows (issue 54): a lifting is a 'lifted' row naming the row it lifts, never a
+// deletion, so no edit, sweep or restore can lose a "no" (lint refuses a delete or update of it).
 import type { Kysely, Transaction } from 'kysely';
-import { iso } from './column-types.js';
+import { iso, type Time } from './column-types.js';
 import type { ConsentKind, ConsentSource } from './consent-events.table.js';
 import type { Database } from './database.js';
 import type { QueryContext } from './sql-dialect.js';
@@ -56,12 +58,20 @@ export const NOT_SUPPRESSED: Readonly<SuppressionEntry> = {
   askedBackAt: '',
 };
 
-/** The list's rows for some hashes, folded into one entry per hash. */
-export function entriesFrom(
-  rows: { hash: string; reason: SuppressionReason; at: string }[],
-): Map<string, SuppressionEntry> {
+/** A row of the list as the fold reads it; a 'lifted' row names the row it lifts. */
+export interface ListRow {
+  hash: string;
+  reason: SuppressionReason;
+  at: string;
+  lifts?: { reason: SuppressionReason; at: string } | undefined;
+}
+
+/** The list's rows for some hashes (liftings among them), folded into one entry per hash. */
+export function entriesFrom(rows: ListRow[]): Map<string, SuppressionEntry> {
+  const lifted = new Set(rows.flatMap((row) => (row.lifts ? [`${row.hash} ${row.lifts.reason} ${row.lifts.at}`] : [])));
   const found = new Map<string, SuppressionEntry>();
   for (const { hash, reason, at } of rows) {
+    if (reason === 'lifted' || lifted.has(`${hash} ${reason} ${at}`)) continue;
     const entry = found.get(hash) ?? { ...NOT_SUPPRESSED };
     if (CHANNEL_OFF_REASONS.includes(reason)) {
       // One channel's "no": it neither hides nor is hidden by a leaving, deletion or STOP.
@@ -137,12 +147,12 @@ export class SuppressionsRepository {
   async rows({ reasons, since }: { reasons?: readonly SuppressionReason[]; since?: string } = {}): Promise<
     SuppressionRow[]
   > {
-    const rows = await this.context.db
-      .selectFrom('suppressions')
-      .select(['id', 'kind', 'address_hash', 'reason', 'source', 'created_at'])
-      .$if(reasons !== undefined, (query) => query.where('reason', 'in', [...(reasons ?? [])]))
-      .$if(since !== undefined, (query) => query.where('created_at', '>=', since!))
-      .orderBy('id', 'desc')
+    const rows = await liveRows(this.context.db)
+      .select(['s.id as id', 's.kind as kind', 's.address_hash as address_hash', 's.reason as reason'])
+      .select(['s.source as source', 's.created_at as created_at'])
+      .$if(reasons !== undefined, (query) => query.where('s.reason', 'in', [...(reasons ?? [])]))
+      .$if(since !== undefined, (query) => query.where('s.created_at', '>=', since!))
+      .orderBy('s.id', 'desc')
       .execute();
     return rows.map((row) => ({
       id: Number(row.id),
@@ -159,16 +169,16 @@ export class SuppressionsRepository {
     if (hashes.length === 0) return new Map();
     const rows = await this.context.db
       .selectFrom('suppressions')
-      .select(['address_hash', 'reason', 'created_at'])
+      .select(['address_hash', 'reason', 'created_at', 'lifts_reason', 'lifts_at'])
       .where('kind', '=', kind)
       .where('address_hash', 'in', [...new Set(hashes)])
       .execute();
-    return entriesFrom(rows.map((row) => ({ hash: row.address_hash, reason: row.reason, at: iso(row.created_at) })));
+    return entriesFrom(rows.map(listRow));
   }
 
   /**
    * Adds entries from a provider's list, each hash and reason once (what the list already holds for
-   * the same reason is left as it is), in one transaction; returns how many were new.
+   * the same reason, not lifted, is left as it is), in one transaction; returns how many were new.
    */
   async addImported(entries: ImportedSuppression[]): Promise<number> {
     const seen = new Set<string>();
@@ -186,11 +196,10 @@ export class SuppressionsRepository {
           const batch = ofKind.slice(start, start + 500);
           const held = new Set(
             (
-              await trx
-                .selectFrom('suppressions')
-                .select(['address_hash', 'reason'])
-                .where('kind', '=', kind)
-                .where('address_hash', 'in', [...new Set(batch.map((entry) => entry.hash))])
+              await liveRows(trx)
+                .select(['s.address_hash as address_hash', 's.reason as reason'])
+                .where('s.kind', '=', kind)
+                .where('s.address_hash', 'in', [...new Set(batch.map((entry) => entry.hash))])
                 .execute()
             ).map((row) => `${row.address_hash} ${row.reason}`),
           );
@@ -215,10 +224,9 @@ export class SuppressionsRepository {
     });
   }
 
-  /** How many hashes the list holds, of either kind (for the owner's figures). */
+  /** How many entries the list holds that are not lifted, of either kind (for the owner's figures). */
   async count(): Promise<number> {
-    const row = await this.context.db
-      .selectFrom('suppressions')
+    const row = await liveRows(this.context.db)
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .executeTakeFirst();
     return Number(row?.n ?? 0);
@@ -244,28 +252,101 @@ export async function addSuppressions(trx: Writer, suppressions: Suppression[], 
     .execute();
 }
 
-/** Lifts an address's entries of these reasons (every reason when none are given); returns how many went. */
+/** A row as read, for the fold. */
+export function listRow(row: {
+  address_hash: string;
+  reason: SuppressionReason;
+  created_at: Time;
+  lifts_reason: SuppressionReason | null;
+  lifts_at: Time | null;
+}): ListRow {
+  return {
+    hash: row.address_hash,
+    reason: row.reason,
+    at: iso(row.created_at),
+    lifts: row.lifts_reason && row.lifts_at ? { reason: row.lifts_reason, at: iso(row.lifts_at) } : undefined,
+  };
+}
+
+/** The list's entries that hold now (as `s`): no 'lifted' row, and none a 'lifted' row names. */
+export function liveRows(db: Writer) {
+  return db
+    .selectFrom('suppressions as s')
+    .where('s.reason', '!=', 'lifted')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('suppressions as l')
+            .select('l.id')
+            .whereRef('l.kind', '=', 's.kind')
+            .whereRef('l.address_hash', '=', 's.address_hash')
+            .whereRef('l.lifts_reason', '=', 's.reason')
+            .whereRef('l.lifts_at', '=', 's.created_at'),
+        ),
+      ),
+    );
+}
+
+/** Who lifts, and when: the lifting rows' source and time. */
+export interface LiftedBy {
+  source: ConsentSource;
+  at: string;
+}
+
+/** Appends a 'lifted' row for each of these entries that holds; returns how many it lifted. */
+async function appendLifts(
+  trx: Writer,
+  targets: { kind: AddressKind; address_hash: string; reason: SuppressionReason; created_at: Time }[],
+  by: LiftedBy,
+): Promise<number> {
+  for (let start = 0; start < targets.length; start += 500)
+    await trx
+      .insertInto('suppressions')
+      .values(
+        targets.slice(start, start + 500).map((row) => ({
+          kind: row.kind,
+          address_hash: row.address_hash,
+          reason: 'lifted' as const,
+          source: by.source,
+          created_at: by.at,
+          lifts_reason: row.reason,
+          lifts_at: row.created_at,
+        })),
+      )
+      .execute();
+  return targets.length;
+}
+
+const TARGET = [
+  's.kind as kind',
+  's.address_hash as address_hash',
+  's.reason as reason',
+  's.created_at as created_at',
+] as const;
+
+/** Lifts an address's entries of these reasons (every reason when none are given); returns how many it lifted. */
 export async function liftSuppressions(
   trx: Writer,
   kind: AddressKind,
   hash: string | string[],
-  reasons?: readonly SuppressionReason[],
+  reasons: readonly SuppressionReason[] | undefined,
+  by: LiftedBy,
 ): Promise<number> {
   const hashes = typeof hash === 'string' ? [hash] : hash;
   if (hashes.length === 0) return 0;
-  const deleted = await trx
-    .deleteFrom('suppressions')
-    .where('kind', '=', kind)
-    .where('address_hash', 'in', hashes)
-    .$if(reasons !== undefined, (query) => query.where('reason', 'in', [...(reasons ?? [])]))
-    .executeTakeFirst();
-  return Number(deleted.numDeletedRows);
+  const targets = await liveRows(trx)
+    .select(TARGET)
+    .where('s.kind', '=', kind)
+    .where('s.address_hash', 'in', hashes)
+    .$if(reasons !== undefined, (query) => query.where('s.reason', 'in', [...(reasons ?? [])]))
+    .execute();
+  return appendLifts(trx, targets, by);
 }
 
 /**
  * Lifts the marks on a number that one record's own choice made: rows of `reason` on these hashes made
  * at the moment of one of that record's `kind` consent events. Another person's "no" on a shared
- * number stays. Returns how many went.
+ * number stays. Returns how many it lifted.
  */
 export async function liftOwnPhoneMarks(
   trx: Writer,
@@ -273,18 +354,32 @@ export async function liftOwnPhoneMarks(
   hashes: string[],
   reason: SuppressionReason,
   kind: ConsentKind,
+  by: LiftedBy,
 ): Promise<number> {
   if (hashes.length === 0) return 0;
-  const gone = await trx
-    .deleteFrom('suppressions')
-    .where('kind', '=', 'phone')
-    .where('address_hash', 'in', hashes)
-    .where('reason', '=', reason)
+  const targets = await liveRows(trx)
+    .select(TARGET)
+    .where('s.kind', '=', 'phone')
+    .where('s.address_hash', 'in', hashes)
+    .where('s.reason', '=', reason)
     .where(
-      'created_at',
+      's.created_at',
       'in',
       trx.selectFrom('consent_events').select('created_at').where('signup_id', '=', signupId).where('kind', '=', kind),
     )
-    .executeTakeFirst();
-  return Number(gone.numDeletedRows);
+    .execute();
+  return appendLifts(trx, targets, by);
+}
+
+/** Lifts these rows of the list, by id (the owner's way back); returns how many it lifted. */
+export async function liftRowsById(trx: Writer, ids: number[], by: LiftedBy): Promise<number> {
+  let lifted = 0;
+  for (let start = 0; start < ids.length; start += 500) {
+    const targets = await liveRows(trx)
+      .select(TARGET)
+      .where('s.id', 'in', ids.slice(start, start + 500))
+      .execute();
+    lifted += await appendLifts(trx, targets, by);
+  }
+  return lifted;
 }

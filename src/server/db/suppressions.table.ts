@@ -14,7 +14,12 @@ export type SuppressionReason =
   | 'email_off'
   | 'sms_off'
   /** Not a "no": the one "come back?" email went to this address then, so no sign-up asks again (decision 041). */
-  | 'asked_back';
+  | 'asked_back'
+  /**
+   * Not a "no": the person's own undoing of one (or the owner's, of a provider's "cannot be reached").
+   * The row it lifts is named by `lifts_reason` and `lifts_at`; nothing is deleted (issue 54).
+   */
+  | 'lifted';
 
 /** A person's "no" to one channel, kept by the address's hash so no sweep, edit or stranger undoes it (issue 54). */
 export const CHANNEL_OFF_REASONS: readonly SuppressionReason[] = ['email_off', 'sms_off'];
@@ -38,4 +43,7 @@ export interface SuppressionsTable {
   reason: SuppressionReason;
   source: ConsentSource;
   created_at: Time;
+  /** On a 'lifted' row: the reason and time of the row it lifts (same kind and hash). */
+  lifts_reason: SuppressionReason | null;
+  lifts_at: Time | null;
 }

@@ -61,6 +61,7 @@ export const ownerWords = {
       email_off: 'Turned email off',
       sms_off: 'Turned texts off',
       asked_back: 'Asked once to come back',
+      lifted: 'Lifted by the person (or you)',
     } satisfies Record<SuppressionReason, string>,
     channels: { email: 'Email', sms: 'Text' } satisfies Record<Channel, string>,
   },
@@ -178,6 +179,7 @@ export const ownerWords = {
       email_off: 'Turned email off',
       sms_off: 'Turned texts off',
       asked_back: 'Asked once to come back (not a “no”)',
+      lifted: 'A “no” lifted by the person (or you, for a provider’s answer)',
     } satisfies Record<SuppressionReason, string>,
   },
   people: {

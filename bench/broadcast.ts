@@ -254,29 +254,30 @@ function print(result: RunResult): void {
   );
 }
 
-async function engineRuns(
-  label: string,
-  database: DatabaseConfig,
-  counts: number[],
-  edges: Edges,
-): Promise<RunResult[]> {
+/** A fresh, empty database of one engine for one run, and its removal. */
+type FreshDatabase = () => Promise<{ database: DatabaseConfig; drop: () => Promise<void> }>;
+
+/**
+ * Each run is its own launch day on a database of its own, filled afresh: each kind of email goes to
+ * a person once, ever (decision 051), so a second broadcast on the same list rightly sends nothing.
+ */
+async function engineRuns(label: string, fresh: FreshDatabase, counts: number[], edges: Edges): Promise<RunResult[]> {
   console.log(`${label}:`);
-  const store = await openDatabase(database);
   const results: RunResult[] = [];
-  try {
-    await fill(store, database);
-    for (const workers of counts) {
-      const result = await run(label, database, store, edges, workers);
+  const runs: { workers: number; kill: boolean }[] = counts.map((workers) => ({ workers, kill: false }));
+  if (!values['no-kill']) runs.push({ workers: label === 'PostgreSQL' ? 2 : 1, kill: true });
+  for (const { workers, kill } of runs) {
+    const { database, drop } = await fresh();
+    const store = await openDatabase(database);
+    try {
+      await fill(store, database);
+      const result = await run(label, database, store, edges, workers, kill);
       print(result);
       results.push(result);
+    } finally {
+      await store.close();
+      await drop();
     }
-    if (!values['no-kill'] && (database.kind === 'postgres' || counts.includes(1))) {
-      const result = await run(label, database, store, edges, database.kind === 'postgres' ? 2 : 1, true);
-      print(result);
-      results.push(result);
-    }
-  } finally {
-    await store.close();
   }
   return results;
 }
@@ -320,33 +321,35 @@ console.log(
 );
 try {
   if (postgresUrl) {
-    const schema = `bench_broadcast_${Date.now()}`;
     const admin = new pg.Client(postgresUrl);
     await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
     try {
-      const url = new URL(postgresUrl);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      results.push(
-        ...(await engineRuns(
-          'PostgreSQL',
-          { kind: 'postgres', url: url.toString(), poolSize: 4 },
-          workerCounts,
-          edges,
-        )),
-      );
+      let schemas = 0;
+      const fresh: FreshDatabase = async () => {
+        schemas += 1;
+        const schema = `bench_broadcast_${Date.now()}_${schemas}`;
+        await admin.query(`CREATE SCHEMA ${schema}`);
+        const url = new URL(postgresUrl);
+        url.searchParams.set('options', `-c search_path=${schema}`);
+        return {
+          database: { kind: 'postgres', url: url.toString(), poolSize: 4 },
+          drop: async () => void (await admin.query(`DROP SCHEMA ${schema} CASCADE`)),
+        };
+      };
+      results.push(...(await engineRuns('PostgreSQL', fresh, workerCounts, edges)));
     } finally {
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
       await admin.end();
     }
   } else console.log('PostgreSQL: skipped (give --postgres URL, or set BENCH_POSTGRES_URL).');
   if (!values['no-sqlite']) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'bench-broadcast-'));
-    try {
-      results.push(...(await engineRuns('SQLite', { kind: 'sqlite', file: path.join(dir, 'bench.db') }, [1], edges)));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const fresh: FreshDatabase = async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'bench-broadcast-'));
+      return {
+        database: { kind: 'sqlite', file: path.join(dir, 'bench.db') },
+        drop: async () => rmSync(dir, { recursive: true, force: true }),
+      };
+    };
+    results.push(...(await engineRuns('SQLite', fresh, [1], edges)));
   }
   if (!values['no-bare']) {
     const emailBytes = results.find((result) => result.emailBytes > 0)?.emailBytes ?? 6_000;

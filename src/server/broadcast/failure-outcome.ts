@@ -6,7 +6,7 @@ import type { PauseCause } from '../db/broadcast-pauses.table.js';
 import type { Channel } from '../db/message-channels.js';
 import type { ClaimedMessage, Outcome } from '../db/outbox-rows.js';
 import { retryDelayMs } from '../messaging/back-off.js';
-import type { FailureVerdict } from '../messaging/send-failure.js';
+import { verdictStep, type FailureVerdict } from '../messaging/send-failure.js';
 import { REFUSALS_IN_A_ROW, UNKNOWN_ANSWER_ATTEMPTS, UNKNOWN_ANSWERS_IN_A_ROW } from './broadcast-sender-options.js';
 import { unknownAnswerReason } from './pause-rules.js';
 
@@ -56,14 +56,16 @@ export function failureOutcome(
   now: number,
 ): FailureOutcome {
   const { id, attempts } = message;
-  if (verdict.kind === 'recipient')
+  // What it does to the message is the one judge's (verdictStep); what it does to the channel is ours.
+  const step = verdictStep(verdict);
+  if (step === 'fails')
     return {
       outcome: { id, result: 'permanent', kind: 'recipient', error: answer },
       undeliverable: { stop: verdict.stop === true },
     };
   // The person's own server's policy: this send skips them, with the reason; nothing else changes.
-  if (verdict.skip) return { outcome: { id, result: 'skipped', error: answer } };
-  if (verdict.kind === 'sender') {
+  if (step === 'skipped') return { outcome: { id, result: 'skipped', error: answer } };
+  if (step === 'ours') {
     if (message.pausedTheChannel) return held(message, verdict, answer);
     return {
       outcome: { id, result: 'requeue', kind: 'sender', error: answer },
@@ -103,7 +105,8 @@ export function failureOutcome(
       : {
           id,
           result: 'temporary',
-          kind: verdict.kind,
+          // A recipient's verdict ended above ('fails'): what is left is "for now" or unknown.
+          kind: verdict.kind === 'unknown' ? 'unknown' : 'message',
           error: answer,
           retryAt: new Date(now + retryDelayMs(attempts, rules.retryBaseMs, rules.maxRetryMs, rules.random)),
           refused,

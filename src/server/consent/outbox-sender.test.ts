@@ -27,6 +27,16 @@ const answers = {
     command: 'AUTH PLAIN',
     response: '535 5.7.8 Authentication credentials invalid',
   }),
+  /** The person's own server's policy (a group that takes mail from its members only). */
+  membersOnly: Object.assign(
+    new Error("Can't send mail - all recipients were rejected: 550 5.7.1 not authorized to send to this recipient"),
+    {
+      responseCode: 550,
+      command: 'RCPT TO',
+      code: 'EENVELOPE',
+      response: '550 5.7.1 not authorized to send to this recipient',
+    },
+  ),
   busy: Object.assign(new Error('421 4.3.2 Try again later'), {
     responseCode: 421,
     command: 'RCPT TO',
@@ -205,6 +215,34 @@ for (const engine of storeEngines) {
         'sent',
       ]);
       expect(markedUndeliverable).toEqual([ids[0]]);
+    });
+
+    it('a refusal by the person’s own server’s policy is skipped with the reason, as a broadcast skips it: never retried, never their “no”', async () => {
+      const { store, clock } = await open();
+      const ids = await people(store, 3);
+      const { lines, logger } = capturedLog();
+      const markedUndeliverable: string[] = [];
+      const handler: QueuedKindHandler = {
+        kind: 'confirmation',
+        what: 'confirmation emails',
+        send: async (message) => (message.signupId === ids[0] ? refused(answers.membersOnly) : { result: 'sent' }),
+        refusedForGood: async (message) => {
+          markedUndeliverable.push(message.signupId);
+        },
+      };
+      await store.messageQueue.add('confirmation', 'email', ids);
+      const sender = new OutboxSender(handler, { queue: store.messageQueue, logger, now: clock.now });
+      expect(await sender.run()).toBe('2 sent, 0 later, 0 failed, 1 skipped');
+      expect((await states(store, 'confirmation')).map((row) => row.state)).toEqual(['skipped', 'sent', 'sent']);
+      expect(markedUndeliverable).toEqual([]);
+      expect(lines.map((line) => line.msg)).toContainEqual(
+        expect.stringMatching(
+          /^confirmation emails: one skipped: This person's own mail server refuses our email by its policy/,
+        ),
+      );
+      // Nothing is left to try, however long one waits.
+      clock.advance(24 * 60 * MINUTE);
+      expect(await sender.run()).toBeUndefined();
     });
 
     it('holds every kind while a restore’s later “no”s are unknown: nothing is claimed, and the run says why', async () => {

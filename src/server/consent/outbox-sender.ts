@@ -3,6 +3,7 @@
 // fault a refusal was is the one judge's (messaging/send-failure.ts), and what follows is decided
 // here, the same for every kind:
 // - the person's side refused for good: the message failed, and the handler marks the address;
+// - the person's own server's policy for this send: the message is skipped with the reason;
 // - ours (the mail server or the SMS account refuses us): the message and the rest of its batch wait
 //   for the sender's own back-off, counted against nobody, and the owner is told once;
 // - anything else: this message is tried again, backing off with its attempts; while the trouble
@@ -13,7 +14,7 @@ import type { MessageQueueRepository, QueuedMessage, QueuedOutcome } from '../db
 import type { QueuedKind } from '../db/outbox.table.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import type { Channel } from '../db/message-channels.js';
-import type { FailureVerdict } from '../messaging/send-failure.js';
+import { verdictStep, type FailureVerdict } from '../messaging/send-failure.js';
 import type { Subscriptions } from './subscriptions.js';
 import { number } from '../../shared/plain-numbers.js';
 
@@ -228,15 +229,24 @@ export class OutboxSender {
       return { outcome: { id, result: 'later', at: outcome.at, error: null, countAttempt: false } };
     if (outcome.result === 'skipped') return { outcome: { id, result: 'skipped', why: outcome.why } };
     const { verdict, answer } = outcome;
-    if (verdict.kind === 'recipient') {
+    // What it does to the message is the one judge's (verdictStep), as for a broadcast's sender.
+    const step = verdictStep(verdict);
+    if (step === 'fails') {
       this.laterInARow = 0;
       return {
         outcome: { id, result: 'failed', error: answer, failureKind: 'recipient' },
         after: () => this.handler.refusedForGood(message, verdict, answer),
       };
     }
+    if (step === 'skipped') {
+      // The person's own server's policy for this message (a trial account's unverified number, a
+      // group that takes mail from members only): not tried again, never the person's "no".
+      this.laterInARow = 0;
+      logger.warn({ kind: this.handler.kind, err: answer }, `${this.handler.what}: one skipped: ${verdict.reason}`);
+      return { outcome: { id, result: 'skipped', why: verdict.reason } };
+    }
     this.reportFailing(verdict, answer);
-    if (verdict.kind === 'sender') {
+    if (step === 'ours') {
       this.ourFailures += 1;
       this.waitUntil = this.after(this.ourFailures).getTime();
       const at = new Date(this.waitUntil);

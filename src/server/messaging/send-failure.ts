@@ -35,6 +35,25 @@ export interface FailureVerdict {
   skip?: true;
 }
 
+/**
+ * What a verdict does to the message, the same for every sender (a broadcast's and the outbox's one
+ * sender of the product's own messages): the one judge's ruling, which each sender carries out with
+ * its own means (a broadcast pauses a channel, the outbox sender makes its batch wait).
+ * - fails: the person's address or number, for good: the message fails, the address is marked;
+ * - skipped: this person's own server's policy, for this send only: skipped with the reason, the
+ *   send goes on, nothing changes for the person;
+ * - ours: our setup (credentials, From, account): nobody's message counts it; it waits for us;
+ * - again: for now, or unknown: tried again with back-off; never the person's fault.
+ */
+export type VerdictStep = 'fails' | 'skipped' | 'ours' | 'again';
+
+export function verdictStep(verdict: Pick<FailureVerdict, 'kind' | 'skip'>): VerdictStep {
+  if (verdict.kind === 'recipient') return 'fails';
+  if (verdict.skip) return 'skipped';
+  if (verdict.kind === 'sender') return 'ours';
+  return 'again';
+}
+
 /** How a "for now" reason ends while a sender goes on trying: the rules end such reasons with it. */
 export const KEEP_TRYING = ': we will keep trying.';
 

@@ -46,6 +46,15 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
   const audit = owners.audit.bind(owners);
   const person = async (id: string) => (UUID.test(id) ? people.subscriber(id) : undefined);
+  /** What the person page shows beside the record: their consent history, who brought them, where they stand. */
+  const personFacts = async (id: string) => {
+    const [history, joinedThrough, standing] = await Promise.all([
+      consentEvents.history(id),
+      signups.joinedThrough(id),
+      standingOf?.([id]),
+    ]);
+    return { history, joinedThrough, standing: standing?.get(id) };
+  };
 
   app.get<{ Querystring: { q?: string; deleted?: string } }>('/owner/people', page, async (request, reply) => {
     const owner = ownerOf(request);
@@ -75,23 +84,11 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
       subject: found.id,
       detail: maskEmail(found.email),
     });
-    const [history, joinedThrough, standing] = await Promise.all([
-      consentEvents.history(found.id),
-      signups.joinedThrough(found.id),
-      standingOf?.([found.id]),
-    ]);
     const { done } = request.query;
     const change: PersonChange = done === 'changed' || done === 'unchanged' || done === 'language' ? { done } : {};
     return html(
       reply,
-      personPage({
-        ownerEmail: owner.email,
-        person: found,
-        history,
-        joinedThrough,
-        change,
-        standing: standing?.get(found.id),
-      }),
+      personPage({ ownerEmail: owner.email, person: found, change, ...(await personFacts(found.id)) }),
     );
   });
 
@@ -105,19 +102,10 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
     const typed = typedDetails(request.body);
     const checked = checkDetails(typed, { readNumber: (number) => subscriptions.e164(number) });
     if (!checked.ok) {
-      const [history, joinedThrough] = await Promise.all([
-        consentEvents.history(found.id),
-        signups.joinedThrough(found.id),
-      ]);
+      const change = { typed, errors: checked.errors };
       return html(
         reply,
-        personPage({
-          ownerEmail: owner.email,
-          person: found,
-          history,
-          joinedThrough,
-          change: { typed, errors: checked.errors },
-        }),
+        personPage({ ownerEmail: owner.email, person: found, change, ...(await personFacts(found.id)) }),
         400,
       );
     }

@@ -303,21 +303,14 @@ export class MessageQueueRepository {
                 : {}),
             }))
             .execute();
-        if (outcome.result === 'failed')
+        // Failed for good or skipped: it ends here, with its reason, never tried again.
+        if (outcome.result === 'failed' || outcome.result === 'skipped')
           await held([outcome.id])
             .set({
-              state: 'failed_permanent',
-              error: outcome.error.slice(0, ERROR_LENGTH),
-              failure_kind: outcome.failureKind,
-              next_attempt_at: null,
-              claimed_at: null,
-            })
-            .execute();
-        if (outcome.result === 'skipped')
-          await held([outcome.id])
-            .set({
-              state: 'skipped',
-              error: outcome.why.slice(0, ERROR_LENGTH),
+              ...(outcome.result === 'failed'
+                ? { state: 'failed_permanent', failure_kind: outcome.failureKind }
+                : { state: 'skipped' }),
+              error: (outcome.result === 'failed' ? outcome.error : outcome.why).slice(0, ERROR_LENGTH),
               next_attempt_at: null,
               claimed_at: null,
             })

@@ -73,7 +73,7 @@ export function compose(config: Config, db: Db, overrides: ComposeOverrides = {}
     messaging,
     feedback,
     owner: {
-      ...(email ? { mailer: createSignInMailer(email, config.siteUrl) } : {}),
+      ...(email ? { mailer: createSignInMailer(email, config.siteUrl, db.messageQueue) } : {}),
       ...(secretKey
         ? {
             broadcastControl: (logger?: SenderLogger) => broadcastControlOf(config, db, messaging, logger, overrides),

@@ -192,11 +192,28 @@ export class MessageQueueRepository {
    * A message sent at once, while the person waits (the emailed button): its row, already held by
    * this sender. Undefined when one of the kind is being sent to the person this moment.
    */
-  async begin(
+  begin(
     kind: QueuedKind,
     channel: Channel,
     signupId: string,
     leaseMs = SEND_NOW_LEASE_MS,
+  ): Promise<number | undefined> {
+    return this.beginNow(kind, channel, { signup_id: signupId, owner_id: null }, leaseMs);
+  }
+
+  /**
+   * An owner's sign-in email, sent at once (owner/sign-in-mailer.ts): its row names the owner.
+   * Undefined while another is being sent to them.
+   */
+  beginOwnerSignIn(ownerId: number, leaseMs = SEND_NOW_LEASE_MS): Promise<number | undefined> {
+    return this.beginNow('owner_sign_in', 'email', { signup_id: null, owner_id: ownerId }, leaseMs);
+  }
+
+  private async beginNow(
+    kind: QueuedKind | 'owner_sign_in',
+    channel: Channel,
+    to: { signup_id: string; owner_id: null } | { signup_id: null; owner_id: number },
+    leaseMs: number,
   ): Promise<number | undefined> {
     const now = this.context.now();
     const at = now.toISOString();
@@ -205,22 +222,15 @@ export class MessageQueueRepository {
       .updateTable('outbox')
       .set({ state: 'skipped', next_attempt_at: null, error: 'its sender stopped while sending it' })
       .where('broadcast_id', 'is', null)
-      .where('signup_id', '=', signupId)
+      .$if(to.signup_id !== null, (query) => query.where('signup_id', '=', to.signup_id))
+      .$if(to.owner_id !== null, (query) => query.where('owner_id', '=', to.owner_id))
       .where('kind', '=', kind)
       .where('state', '=', 'sending')
       .where('claimed_at', '<', new Date(now.getTime() - leaseMs).toISOString())
       .execute();
     const row = await this.context.db
       .insertInto('outbox')
-      .values({
-        kind,
-        signup_id: signupId,
-        channel,
-        state: 'sending',
-        attempts: 1,
-        claimed_at: at,
-        next_attempt_at: at,
-      })
+      .values({ kind, ...to, channel, state: 'sending', attempts: 1, claimed_at: at, next_attempt_at: at })
       .onConflict((conflict) => conflict.doNothing())
       .returning('id')
       .executeTakeFirst();

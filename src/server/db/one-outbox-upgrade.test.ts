@@ -1,7 +1,7 @@
 // Migration 23 on a database as the release before left it (migrations 1..22): the broadcasts'
 // outbox becomes the one outbox with every row and id kept, and the joining texts' claims (a column
 // on signups, now gone) become joining-text rows, due when the claim would have ended; a reminder
-// once claimed is a sent reminder.
+// once claimed is a sent reminder. Then (migration 25) a row names a person or an owner, by its kind.
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import type { DatabaseConfig } from '../config.js';
 import { storeEngines } from '../test/store-engines.js';
 import { openDatabase } from './open-database.js';
 import { databaseAtMigration } from './test-fixtures/at-migration.js';
+import { rawSql } from '../test/raw-sql.js';
 
 const RELEASE_BEFORE = 22;
 const id = (n: number) => `0b6d1c52-3c1e-4f4e-9a38-6f0f2f1d7a0${n}`;
@@ -178,6 +179,19 @@ describe.each(storeEngines)(
           expect(await db.confirmations.queueReminders(new Date('2026-12-01T00:00:00.000Z'))).toBe(0);
           // And a broadcast's claim sees only its own rows.
           expect((await db.outbox.claim(1, 'email', 'a-sender', 10)).map((row) => row.signupId)).toEqual([id(1)]);
+          // Since migration 25 (its table made anew on SQLite, every row above kept), a row names a
+          // person, or (an owner's sign-in email) an owner: by its kind, never both, never neither.
+          const insert = (kind: string, signup: string | null, owner: number | null) =>
+            rawSql(
+              database,
+              "INSERT INTO outbox (kind, signup_id, owner_id, channel, state, attempts) VALUES ($1, $2, $3, 'email', 'sent', 1)",
+              [kind, signup, owner],
+            );
+          await insert('owner_sign_in', null, 1);
+          await expect(insert('owner_sign_in', null, null)).rejects.toThrow(/CHECK|check/);
+          await expect(insert('owner_sign_in', id(0), 1)).rejects.toThrow(/CHECK|check/);
+          await expect(insert('button', null, 1)).rejects.toThrow(/CHECK|check/);
+          await expect(insert('button', null, null)).rejects.toThrow(/CHECK|check|NOT NULL|null/);
         } finally {
           await db.close();
         }

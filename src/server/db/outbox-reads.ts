@@ -1,6 +1,7 @@
 // The outbox as the owner's figures and the senders' rules read it: counts, what waits and when,
 // which numbers had a broadcast's text, why messages were skipped, which failed. Read-only; the
 // writes (enqueue, claim, record, requeue) are OutboxRepository's, which extends this.
+import type { NotNull } from 'kysely';
 import { iso, type Engine, type Time } from './column-types.js';
 import { MESSAGE_STATES } from './outbox.table.js';
 import type { FailedMessage, StateCounts } from './outbox-rows.js';
@@ -117,6 +118,7 @@ export class OutboxReads {
       .where('signup_id', 'in', [...new Set(signupIds)])
       .where('channel', '=', 'email')
       .where('state', 'in', ['sending', 'sent', 'unknown'])
+      .$narrowType<{ signup_id: NotNull }>() // a broadcast's rows always name their person
       .execute();
     return rows.map((row) => row.signup_id);
   }

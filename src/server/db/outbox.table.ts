@@ -30,7 +30,8 @@ export type PauseMark = (typeof PAUSE_MARKS)[number];
 
 /**
  * What a message is: a broadcast's (launch, beta, test), or one the product sends by itself; `button`
- * is the emailed button (consent/emailed-buttons.ts), sent while the person waits, never retried.
+ * is the emailed button (consent/emailed-buttons.ts), sent while the person waits, never retried;
+ * `owner_sign_in` is an owner's sign-in link (owner/sign-in-mailer.ts), its row naming the owner.
  */
 export const MESSAGE_KINDS = [
   'broadcast',
@@ -39,17 +40,21 @@ export const MESSAGE_KINDS = [
   'phone_change',
   'joining_text',
   'button',
+  'owner_sign_in',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
-/** The kinds that are not a broadcast's: each its own job, claimed with a lease (db/message-queue-repository.ts). */
-export type QueuedKind = Exclude<MessageKind, 'broadcast'>;
+/** The kinds a sign-up is sent that are not a broadcast's: each its own job, claimed with a lease (db/message-queue-repository.ts). */
+export type QueuedKind = Exclude<MessageKind, 'broadcast' | 'owner_sign_in'>;
 
 export interface OutboxTable {
   id: Generated<Id>;
   kind: Generated<MessageKind>;
   /** The broadcast it belongs to; null for every other kind. */
   broadcast_id: Id | null;
-  signup_id: string;
+  /** The person it is for; null on an owner's sign-in email (migration 25). */
+  signup_id: string | null;
+  /** The owner an `owner_sign_in` row is for; null on every other kind. */
+  owner_id: Generated<Id | null>;
   channel: Channel;
   state: MessageState;
   attempts: Generated<number>;

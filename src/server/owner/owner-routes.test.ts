@@ -10,6 +10,8 @@ import { changeState } from '../broadcast/broadcast-rules.js';
 import { newSecret, secretHash } from './owner-auth.js';
 import { OWNER_SIGN_IN_ATTEMPTS } from '../request-rate-limits.js';
 import type { Db } from '../db/open-database.js';
+import type { DatabaseConfig } from '../config.js';
+import { rawSql } from '../test/raw-sql.js';
 import { signInAsOwner, TEST_OWNER } from '../test/sign-in-as-owner.js';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
 import { storeEngines, type StoreEngine } from '../test/store-engines.js';
@@ -31,6 +33,7 @@ afterEach(async () => {
 interface SetUp {
   app: FastifyInstance;
   store: Db;
+  database: DatabaseConfig;
   routes: RouteOptions[];
 }
 
@@ -41,7 +44,12 @@ async function setUp(
   const routes: RouteOptions[] = [];
   if (mail) sink = await startSmtpSink();
   let store: Db;
-  ({ app, db: store } = await buildTestApp({
+  let database: DatabaseConfig;
+  ({
+    app,
+    db: store,
+    database,
+  } = await buildTestApp({
     engine,
     // With email set up, the product's sign-in mailer sends the links to the sink.
     config: {
@@ -63,7 +71,7 @@ async function setUp(
     confirmation: 'everyone',
     content: { subject: 'It is here', text: 'Text', html: '<p>HTML</p>', sms: 'SMS' },
   });
-  return { app, store, routes };
+  return { app, store, database, routes };
 }
 
 const form = (fields: Record<string, string>) => ({
@@ -242,6 +250,40 @@ for (const engine of storeEngines) {
         expect((await setup.store.owners.auditLog(5)).map((entry) => [entry.ownerEmail, entry.action])).toEqual([
           [OWNER, 'signed_in'],
         ]);
+      });
+
+      // Issue 54: every message leaves through the one outbox, the owner's sign-in link too.
+      it('sends the link through the one outbox: a row that names the owner, ended by what the mail server said', async () => {
+        const setup = await setUp(engine, { mail: true });
+        const owner = await setup.store.owners.byEmail(OWNER);
+        const rows = async () =>
+          (
+            await rawSql(
+              setup.database,
+              "SELECT owner_id, signup_id, state, failure_kind, error FROM outbox WHERE kind = 'owner_sign_in' ORDER BY id",
+            )
+          ).map((row) => ({ ...row, owner_id: Number(row.owner_id) }) as Record<string, unknown>);
+        const ask = () => setup.app.inject({ method: 'POST', url: '/owner/sign-in', ...form({ email: OWNER }) });
+        await ask();
+        await sink?.waitFor((received) => received.envelope.to.includes(OWNER));
+        await expect.poll(async () => (await rows()).map((row) => row.state)).toEqual(['sent']);
+        expect((await rows())[0]).toMatchObject({ owner_id: owner?.id, signup_id: null, error: null });
+        // A stranger's address writes no row: the outbox holds only what was sent, or tried.
+        await setup.app.inject({ method: 'POST', url: '/owner/sign-in', ...form({ email: 'stranger@example.com' }) });
+        // "Not now" from the mail server: the link cannot be written again later (only its hash is
+        // kept), so it is not retried; its row says why, and the owner asks again.
+        sink?.rejectNext(451, '4.3.0 Try again later');
+        await ask();
+        await expect.poll(async () => (await rows()).map((row) => row.state)).toEqual(['sent', 'skipped']);
+        expect(String((await rows())[1]?.error)).toMatch(/^not sent \(message\): .*4\.3\.0 Try again later/);
+        // No such mailbox: the one judge says it is the address's, for good.
+        sink?.rejectNext(550, '5.1.1 No such user');
+        await ask();
+        await expect
+          .poll(async () => (await rows()).map((row) => row.state))
+          .toEqual(['sent', 'skipped', 'failed_permanent']);
+        expect((await rows())[2]?.failure_kind).toBe('recipient');
+        expect(sink?.messages()).toHaveLength(1);
       });
 
       // Issue 54, path 13: the answer does no work an owner's address would add, so its time tells nothing.

@@ -56,8 +56,12 @@ export const signInRoutes: FastifyPluginAsync<SignInRouteOptions> = async (
     if (!owner) return;
     const token = newSecret();
     await owners.createLink(owner.id, secretHash(token), SIGN_IN_LINK_LIFETIME_MS);
-    if (mailer) await mailer.send(owner.email, signInLink(siteUrl, token));
-    else app.log.warn('an owner asked for a sign-in link, but email is not set up: use sudo scamsavvy owner:link');
+    if (!mailer) {
+      app.log.warn('an owner asked for a sign-in link, but email is not set up: use sudo scamsavvy owner:link');
+      return;
+    }
+    const sent = await mailer.send(owner, signInLink(siteUrl, token));
+    if (!sent.sent && !sent.busy) app.log.error(`an owner's sign-in link could not be sent: ${sent.reason}`);
   };
 
   app.get<{ Querystring: { idle?: string } }>('/owner/sign-in', async (request, reply) =>

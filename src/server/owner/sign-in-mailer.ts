@@ -1,13 +1,23 @@
 // The owner's sign-in email: one link, through the same SMTP server as every other message
 // (SMTP_URL, MAIL_FROM). Not a list email: no unsubscribe headers, and no DKIM of our own (the
 // provider signs; the list's key is for the list).
+// Like every message, it leaves through the one outbox (issue 54): a row of kind `owner_sign_in`
+// naming the owner, ended by what the one judge makes of the mail server's answer. It is sent at
+// once and never retried: only the link's hash is kept, so a later try could not write the link.
 import type { EmailConfig } from '../messaging-config.js';
+import type { MessageQueueRepository } from '../db/message-queue-repository.js';
 import { renderEmailParts } from '../messaging/email-templates.js';
 import { openMailTransport } from '../messaging/email-sender.js';
+import { withoutAddresses } from '../messaging/log-safe.js';
+import { reasonWithoutRetry } from '../messaging/send-failure.js';
+import { classifySmtpError } from '../messaging/smtp-answers.js';
 import { ownerWords } from './owner-words.js';
 
+/** What became of a sign-in email: sent; busy (another is being sent to this owner this moment); or why not. */
+export type SignInSend = { sent: true } | { sent: false; busy: true } | { sent: false; busy?: false; reason: string };
+
 export interface SignInMailer {
-  send(to: string, link: string): Promise<void>;
+  send(owner: { id: number; email: string }, link: string): Promise<SignInSend>;
   close(): void;
 }
 
@@ -25,13 +35,35 @@ export function signInEmail(link: string, siteUrl: string): { subject: string; t
   return { subject: words.subject, ...parts };
 }
 
-export function createSignInMailer(config: EmailConfig, siteUrl: string): SignInMailer {
+export function createSignInMailer(
+  config: EmailConfig,
+  siteUrl: string,
+  queue: Pick<MessageQueueRepository, 'beginOwnerSignIn' | 'record'>,
+): SignInMailer {
   // Not pooled, not signed with the list's key; written to the folder too in a rehearsal.
   const transport = openMailTransport(config, { pool: false });
   return {
-    async send(to, link) {
+    async send(owner, link) {
+      // The gate for it is the owner's record alone, read by the caller: a restore's hold is not
+      // theirs (the owner signs in to settle it), and an owner is not on the list.
+      const row = await queue.beginOwnerSignIn(owner.id);
+      if (row === undefined) return { sent: false, busy: true };
       const { subject, text, html } = signInEmail(link, siteUrl);
-      await transport.sendMail({ from: config.from, to, subject, text, html });
+      try {
+        await transport.sendMail({ from: config.from, to: owner.email, subject, text, html });
+      } catch (error) {
+        const verdict = classifySmtpError(error);
+        const answer = withoutAddresses((error as Error)?.message ?? String(error));
+        const reason = reasonWithoutRetry(verdict, ': ask for another link, or use sudo scamsavvy owner:link.');
+        await queue.record([
+          verdict.kind === 'recipient'
+            ? { id: row, result: 'failed', error: answer, failureKind: 'recipient' }
+            : { id: row, result: 'skipped', why: `not sent (${verdict.kind}): ${answer}` },
+        ]);
+        return { sent: false, reason };
+      }
+      await queue.record([{ id: row, result: 'sent' }]);
+      return { sent: true };
     },
     close: () => transport.close(),
   };

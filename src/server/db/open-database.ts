@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
+import { ImmediateSqliteDialect, keepingStatements } from './sqlite-immediate-dialect.js';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { Engine } from './column-types.js';
@@ -174,7 +174,9 @@ export async function openDatabase(
       }
       // Reads and the repositories' few writes share this thread's connection (one Kysely, one
       // queue, so their transactions never interleave); sign-ups go through the writer thread's.
-      const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: connection }) });
+      const kysely = new Kysely<Database>({
+        dialect: new ImmediateSqliteDialect({ database: keepingStatements(connection) }),
+      });
       // Kysely closes the connection only if a query of its own opened its driver: closed here as well.
       return handle(kysely, sqliteDialect, new SqliteSignupWriter(database.file, writerOptions), now, () => {
         if (connection.open) connection.close();

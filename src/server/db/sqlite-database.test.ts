@@ -6,8 +6,28 @@ import { migrateSqlite } from './migrate.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 import { openSqlite } from './sqlite-shared.js';
 import { openDatabase } from './open-database.js';
+import { keepingStatements } from './sqlite-immediate-dialect.js';
 
 describe('the SQLite database', () => {
+  it('prepares each statement once, and gives a streamed query that is still reading its own', () => {
+    const connection = new Database(':memory:');
+    connection.exec('CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1), (2), (3);');
+    const db = keepingStatements(connection);
+    const query = 'SELECT n FROM t ORDER BY n';
+    const first = db.prepare(query);
+    expect(db.prepare(query)).toBe(first);
+    // A stream (an export) still reads `first`: the same query meanwhile gets a statement of its own.
+    const streamed = first.iterate([]);
+    expect(streamed.next().value).toEqual({ n: 1 });
+    const meanwhile = db.prepare(query);
+    expect(meanwhile).not.toBe(first);
+    expect(meanwhile.all([])).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    expect([...streamed]).toEqual([{ n: 2 }, { n: 3 }]);
+    expect(db.prepare(query)).toBe(first); // done reading: kept for the next
+    db.close();
+    expect(connection.open).toBe(false);
+  });
+
   it('uses WAL and synchronous=FULL, and records each migration once', async () => {
     const file = tempDatabaseFile();
     await (await openDatabase({ kind: 'sqlite', file: file })).close();

@@ -177,7 +177,18 @@ export function latest(a: string, b: string | null | undefined): string {
 /** The day `days` after `from`, in the words the emails use ("December 24, 2026"; "24 de diciembre de 2026"). */
 export function deletionDay(from: string, days: number, language: Language = 'en'): string {
   const day = new Date(Date.parse(from) + days * 86_400_000);
-  return new Intl.DateTimeFormat(DATE_LOCALES[language], { dateStyle: 'long', timeZone: 'UTC' }).format(day);
+  return dayFormat(language).format(day);
+}
+
+/** One formatter per language: making one costs more than the email it dates (a launch-day rush writes thousands). */
+const dayFormats = new Map<Language, Intl.DateTimeFormat>();
+function dayFormat(language: Language): Intl.DateTimeFormat {
+  let format = dayFormats.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(DATE_LOCALES[language], { dateStyle: 'long', timeZone: 'UTC' });
+    dayFormats.set(language, format);
+  }
+  return format;
 }
 
 function askToConfirm(

@@ -67,6 +67,8 @@ async function measure(name: string, database: DatabaseConfig): Promise<void> {
     MAIL_FROM: 'ScamSavvy <hello@scamsavvy.example>',
     MAIL_POSTAL_ADDRESS: '100 Example Street, Springfield, IL 62701',
     EMAIL_CONFIRMATION: 'on',
+    // The SMTP server on loopback takes whatever comes: the rate is the sender's own, not a provider's.
+    BROADCAST_EMAIL_RATE: '100000',
   });
   const answered = new Map<string, number>();
   const runId = randomBytes(4).toString('hex');

@@ -14,6 +14,7 @@ import { BroadcastControl } from './broadcast/broadcast-control.js';
 import type { OpenTransports, SenderLogger } from './broadcast/start-rules.js';
 import { transportsFrom } from './broadcast/broadcasts.js';
 import { createSignInMailer, type SignInMailer } from './owner/sign-in-mailer.js';
+import { ChannelRates } from './messaging/channel-rates.js';
 import { readyChecks, readyFacts } from './ready/ready-checks.js';
 import type { ReadyCheck } from './ready/ready-check.js';
 
@@ -55,8 +56,14 @@ export interface ComposeOverrides {
 /** Builds the product over an open database. */
 export function compose(config: Config, db: Db, overrides: ComposeOverrides = {}): Product {
   const webhooks = configuredWebhooks(config.messaging);
+  // One rate per channel, the provider's: the product's own messages keep to it, and to a small share
+  // of it while a broadcast is sent on the channel (messaging/channel-rates.ts).
+  const rates = new ChannelRates({ email: config.broadcast.emailRate, sms: config.broadcast.smsRate }, (heardSince) =>
+    db.broadcastSenders.channelsSending(heardSince),
+  );
   const messaging = createMessaging(config.messaging, db, config.siteUrl, {
     tagHeaders: tagHeadersFor(webhooks),
+    rates,
     ...overrides.messaging,
   });
   const { subscriptions, tokens } = messaging;

@@ -26,7 +26,8 @@ import {
 import { failureOutcome, healthyChannel, type ChannelHealth } from './failure-outcome.js';
 import { LatencyHistogram } from './latency-histogram.js';
 import { healthPauseDue, outageReason, pauseIfNothingElse } from './pause-rules.js';
-import { RateLimiter } from './send-rate.js';
+import { RateLimiter } from '../messaging/send-rate.js';
+import { OWN_SHARE } from '../messaging/channel-rates.js';
 import { gate } from './send-gate.js';
 
 export class BroadcastSender {
@@ -59,10 +60,11 @@ export class BroadcastSender {
   private isDead = (other: SenderInfo): boolean =>
     senderIsDead(other, { self: this.id, host: this.options.host, staleMs: this.options.staleMs });
 
-  /** Each sender takes an equal share of the channel's rate, by how many send this broadcast now. */
+  /** Each sender takes an equal share of the channel's rate but OWN_SHARE (messaging/channel-rates.ts), by how many send now. */
   private async shareRates(broadcastId: number): Promise<void> {
     const senders = Math.max(1, (await this.options.store.broadcastSenders.liveSenders(broadcastId)).length);
-    for (const channel of CHANNELS) this.limiters[channel].setRate(this.options.rates[channel] / senders);
+    const share = (1 - OWN_SHARE) / senders;
+    for (const channel of CHANNELS) this.limiters[channel].setRate(this.options.rates[channel] * share);
   }
 
   private onRegistered: () => void = () => undefined;

@@ -159,6 +159,42 @@ for (const engine of storeEngines) {
 describe('confirmation email, on SQLite', () => {
   const sqlite = storeEngines[0]!;
 
+  // Issue 54: one rate per channel, kept by the messages the product sends by itself.
+  it('takes its turn at the email rate before it goes; the emailed button, asked for this moment, does not wait', async () => {
+    const smtp = await sink();
+    const turns: string[] = [];
+    const database = await sqlite.database();
+    const config: MessagingConfig = {
+      email: { smtpUrl: smtp.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
+      secretKey: SECRET_KEY,
+      emailConfirmation: true,
+      unconfirmedRetentionDays: 30,
+      confirmationReminderDays: 7,
+    };
+    const store = await openDatabase(database, { confirmSignups: true });
+    const { app, product } = await buildTestApp({
+      existing: { db: store, database },
+      config: { siteUrl: SITE, messaging: config },
+      overrides: {
+        messaging: {
+          rates: { take: async (channel) => void turns.push(channel) },
+          everyMs: { 'confirmation-emails': 100 },
+        },
+      },
+      keepOpen: true,
+    });
+    await app.ready();
+    cleanups.push(() => app.close());
+    await signUp(app, 'rosa@example.com');
+    await smtp.waitFor(to('rosa@example.com'), 10_000);
+    expect(turns).toEqual(['email']);
+    // The button someone asks for on their page goes at once, through the same product.
+    const rosa = await store.subscribers.subscriberByEmailKey('rosa@example.com');
+    expect(await product.messaging.buttons?.send(rosa!, { kind: 'back' })).toBe('sent');
+    await smtp.waitFor((mail) => to('rosa@example.com')(mail) && /button/i.test(mail.parsed.text ?? ''), 10_000);
+    expect(turns).toEqual(['email']);
+  });
+
   it('waits out a mail server that is down: the sign-up still gets 201, the email goes once it is back', async () => {
     const smtp = await sink();
     await smtp.stop();

@@ -21,6 +21,7 @@ import { createMessageTokens, type MessageTokens } from '../messaging/message-to
 import type { EmailSender } from '../messaging/email-sender.js';
 import { createAddressHasher, createLinkSigner, type LinkSigner } from '../messaging/link-tokens.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
+import { ratedEmail, ratedTexts, type ChannelRates } from '../messaging/channel-rates.js';
 import { DAY_MS, PHONE_CHANGE_DAYS, Subscriptions } from './subscriptions.js';
 import type { SubscriptionsStore } from './subscriptions-store.js';
 import { contactFor, createMessageLog, createTransports } from '../messaging/transports.js';
@@ -29,6 +30,11 @@ import { plural } from '../../shared/plain-numbers.js';
 export interface MessagingOverrides {
   /** The headers that make the providers' webhooks hand each message's token back (bounces/reports-setup.ts composes them). */
   tagHeaders?: (token: string) => Record<string, string>;
+  /**
+   * Each channel's rate, which the kinds the one sender sends keep to (compose.ts builds it from
+   * BROADCAST_EMAIL_RATE and BROADCAST_SMS_RATE; messaging/channel-rates.ts). Unset: no limit.
+   */
+  rates?: Pick<ChannelRates, 'take'>;
   /** Tests: a transport of their own (still a real one, at the network's edge). */
   email?: EmailSender;
   sms?: SmsProvider;
@@ -134,6 +140,11 @@ export function createMessaging(
   );
   const email = overrides.email ?? transports.email;
   const sms = overrides.sms ?? transports.sms;
+  // The kinds the one sender sends keep to each channel's rate; what a person waits on this moment
+  // (an emailed button, the answer to their text) goes at once.
+  const { rates } = overrides;
+  const rateEmail = (sender: EmailSender) => (rates ? ratedEmail(sender, rates) : sender);
+  const rateTexts = (provider: SmsProvider) => (rates ? ratedTexts(provider, rates) : provider);
   let wakeJob: ((name: QueueJobName) => void) | undefined;
   const queued: QueueJobName[] = [];
 
@@ -187,7 +198,7 @@ export function createMessaging(
             const reminders = confirmationReminders({
               store: store.confirmations,
               subscriptions,
-              email,
+              email: rateEmail(email),
               links,
               siteUrl,
               reminderDays: config.confirmationReminderDays,
@@ -219,7 +230,7 @@ export function createMessaging(
         const asks = phoneChangeEmails({
           store: store.phoneChanges,
           subscriptions,
-          email,
+          email: rateEmail(email),
           links,
           siteUrl,
           postalAddress: config.postalAddress,
@@ -234,7 +245,7 @@ export function createMessaging(
         const texts = joiningTexts({
           subscriptions,
           store: store.joiningTexts,
-          sms,
+          sms: rateTexts(sms),
           log,
           textProof: config.smsConfirmation ?? 'reply',
           logger,
@@ -250,7 +261,7 @@ export function createMessaging(
         const mailerLogger = overrides.mailer?.logger ?? logger;
         const confirmations = confirmationEmails({
           subscriptions,
-          email,
+          email: rateEmail(email),
           links,
           siteUrl,
           retentionDays: config.unconfirmedRetentionDays,

@@ -21,7 +21,7 @@ import { markUndeliverable, type QueuedKindHandler, type SendOutcome } from './o
 export interface JoiningTextOptions {
   subscriptions: Subscriptions;
   store: Pick<JoiningTextsRepository, 'queueDue' | 'texted' | 'numberAsked'>;
-  sms: SmsProvider;
+  sms: Pick<SmsProvider, 'send'>;
   log?: MessageLog | undefined;
   /** SMS_CONFIRMATION: the words say what brings the launch text. */
   textProof: TextProof;

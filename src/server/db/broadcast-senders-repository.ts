@@ -1,6 +1,7 @@
 // The processes sending a broadcast: registered (one at a time on SQLite), heard from by their
 // heartbeat, and stopped; a sender found dead leaves the rows it held 'unknown' (decision 023).
 import { iso, type Engine } from './column-types.js';
+import type { Channel } from './message-channels.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 
 export interface SenderInfo {
@@ -77,6 +78,23 @@ export class BroadcastSendersRepository {
   }
 
   /** Senders that have not stopped (some may have died without saying so), oldest first. */
+  /**
+   * The channels a broadcast is being sent on now: by a sender that has not stopped and was heard
+   * from since `heardSince`. Every other message on those channels keeps to its small share of the
+   * channel's rate meanwhile (messaging/channel-rates.ts).
+   */
+  async channelsSending(heardSince: Date): Promise<Set<Channel>> {
+    const rows = await this.context.db
+      .selectFrom('broadcast_senders')
+      .innerJoin('broadcasts', 'broadcasts.id', 'broadcast_senders.broadcast_id')
+      .select('broadcasts.channels')
+      .distinct()
+      .where('broadcast_senders.stopped_at', 'is', null)
+      .where('broadcast_senders.heartbeat_at', '>=', heardSince.toISOString())
+      .execute();
+    return new Set(rows.flatMap((row) => row.channels.split(',').filter(Boolean) as Channel[]));
+  }
+
   async liveSenders(broadcastId?: number): Promise<SenderInfo[]> {
     const rows = await this.context.db
       .selectFrom('broadcast_senders')

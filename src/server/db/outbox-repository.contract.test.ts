@@ -350,18 +350,25 @@ for (const engine of storeEngines) {
       expect((await outbox.broadcastSenders.liveSenders(id)).map((live) => live.id)).toEqual([first, second]);
     });
 
-    it('liveSenders lists who has not stopped, per broadcast, with their heartbeat', async () => {
+    it('liveSenders lists who has not stopped, per broadcast, with their heartbeat; channelsSending, their channels', async () => {
       const { outbox, clock } = await open();
       const { id } = await created(outbox);
+      // The channels a sender heard from within 15 s is sending (what the own messages make room for).
+      const sending = async () => [
+        ...(await outbox.broadcastSenders.channelsSending(new Date(clock.now().getTime() - 15_000))),
+      ];
       const me = await registered(outbox, id);
-      clock.advance(2000);
+      clock.advance(20_000);
+      expect(await sending()).toEqual([]); // not heard from for longer: it counts as sending no more
       await outbox.broadcastSenders.heartbeat(me);
+      expect(await sending()).toEqual(['email', 'sms']);
       expect(await outbox.broadcastSenders.liveSenders()).toEqual([
-        { id: me, broadcastId: id, host: 'test-host', pid: 4242, startedAt: at(0), heartbeatAt: at(2000) },
+        { id: me, broadcastId: id, host: 'test-host', pid: 4242, startedAt: at(0), heartbeatAt: at(20_000) },
       ]);
       expect(await outbox.broadcastSenders.liveSenders(id + 1)).toEqual([]);
       expect(await outbox.broadcastSenders.stopSender(me)).toBe(0);
       expect(await outbox.broadcastSenders.liveSenders()).toEqual([]);
+      expect(await sending()).toEqual([]);
     });
 
     it('record stores each outcome, and counts show them per state and per channel', async () => {

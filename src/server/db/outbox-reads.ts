@@ -2,9 +2,9 @@
 // which numbers had a broadcast's text, why messages were skipped, which failed. Read-only; the
 // writes (enqueue, claim, record, requeue) are OutboxRepository's, which extends this.
 import type { NotNull } from 'kysely';
-import { iso, type Engine, type Time } from './column-types.js';
+import { iso, isoOrNull, type Engine, type Time } from './column-types.js';
 import { MESSAGE_STATES } from './outbox.table.js';
-import type { FailedMessage, StateCounts } from './outbox-rows.js';
+import type { FailedMessage, PersonMessage, StateCounts } from './outbox-rows.js';
 import type { Channel } from './message-channels.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 
@@ -13,6 +13,58 @@ export class OutboxReads {
 
   get engine(): Engine {
     return this.context.dialect.engine;
+  }
+
+  /**
+   * Every message to this person, of every kind, newest first (at most `limit`): the one outbox as the
+   * owner's page for them shows it. Two reads, each on an index: the product's own kinds by person
+   * (outbox_person), a broadcast's by broadcast and person (its unique index).
+   */
+  async messagesOf(signupId: string, limit = 50): Promise<PersonMessage[]> {
+    const { db } = this.context;
+    const columns = [
+      'outbox.id',
+      'outbox.kind',
+      'outbox.channel',
+      'outbox.state',
+      'outbox.attempts',
+      'outbox.sent_at',
+      'outbox.next_attempt_at',
+      'outbox.error',
+    ] as const;
+    const [own, broadcasts] = await Promise.all([
+      db
+        .selectFrom('outbox')
+        .select(columns)
+        .where('outbox.broadcast_id', 'is', null)
+        .where('outbox.signup_id', '=', signupId)
+        .orderBy('outbox.id', 'desc')
+        .limit(limit)
+        .execute(),
+      db
+        .selectFrom('outbox')
+        .innerJoin('broadcasts', 'broadcasts.id', 'outbox.broadcast_id')
+        .select([...columns, 'broadcasts.name as broadcast'])
+        .where('outbox.broadcast_id', 'in', db.selectFrom('broadcasts').select('id'))
+        .where('outbox.signup_id', '=', signupId)
+        .orderBy('outbox.id', 'desc')
+        .limit(limit)
+        .execute(),
+    ]);
+    return [...own.map((row) => ({ ...row, broadcast: null })), ...broadcasts]
+      .map((row) => ({
+        id: Number(row.id),
+        kind: row.kind,
+        broadcast: row.broadcast,
+        channel: row.channel,
+        state: row.state,
+        attempts: row.attempts,
+        sentAt: isoOrNull(row.sent_at),
+        nextAttemptAt: isoOrNull(row.next_attempt_at),
+        error: row.error,
+      }))
+      .sort((a, b) => b.id - a.id)
+      .slice(0, limit);
   }
 
   /** How many messages are in each state (on one channel, or all). */

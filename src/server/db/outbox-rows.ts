@@ -1,6 +1,7 @@
 // What the outbox's rows are to the code: a claimed message, what became of it (its outcome and
-// failure marks), a failed one the owner's retry may queue again, and the counts by state.
-import type { FailureKind, MessageState, PauseMark, TextWaitReason } from './outbox.table.js';
+// failure marks), a failed one the owner's retry may queue again, the counts by state, and one
+// person's messages of every kind.
+import type { FailureKind, MessageKind, MessageState, PauseMark, TextWaitReason } from './outbox.table.js';
 import type { Channel } from './message-channels.js';
 
 export interface ClaimedMessage {
@@ -73,3 +74,19 @@ export type StateCounts = Record<MessageState, number> & {
 
 /** Error texts kept on outbox rows are short. */
 export const ERROR_LENGTH = 300;
+
+/** One message to one person, of any kind, as the owner's page for that person shows it. */
+export interface PersonMessage {
+  id: number;
+  kind: MessageKind;
+  /** The broadcast's name, for a broadcast's message. */
+  broadcast: string | null;
+  channel: Channel;
+  state: MessageState;
+  attempts: number;
+  sentAt: string | null;
+  /** When it goes, or is tried again (waiting, or failed for now). */
+  nextAttemptAt: string | null;
+  /** Why it did not go (or not yet): the provider's answer, or the reason it was skipped. */
+  error: string | null;
+}

@@ -100,6 +100,7 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
   await app.register(peopleRoutes, {
     people: db.subscribers,
     consentEvents: db.consentEvents,
+    outbox: db.outbox,
     signups: db.signups,
     owners,
     subscriptions: options.subscriptions,

@@ -248,6 +248,35 @@ export const ownerWords = {
     how: 'How',
     version: 'Consent text',
     noHistory: 'No history recorded.',
+    /** Issue 54: every message to them leaves through the one outbox; this is its record for them. */
+    messagesHeading: 'Messages to them',
+    messagesIntro:
+      'Every message we sent them, or will, newest first: what it was, where it stands, and why one did not go.',
+    noMessages: 'No message has been sent to them, and none waits.',
+    message: 'Message',
+    channel: 'By',
+    standsNow: 'Where it stands (UTC)',
+    why: 'Why',
+    messageKinds: {
+      broadcast: (name: string | null) => `Broadcast “${name ?? ''}”`,
+      confirmation: 'Confirmation email (or the one “come back?”)',
+      reminder: 'Reminder to confirm',
+      phone_change: 'Email about a new phone number',
+      joining_text: 'Joining text (reply YES)',
+      button: 'Emailed button they asked for',
+      owner_sign_in: 'Sign-in link',
+    },
+    channels: { email: 'Email', sms: 'Text' },
+    messageStates: {
+      queued: (at: string) => (at ? `Waiting to go at ${at}` : 'Waiting to go'),
+      sending: () => 'Being sent',
+      sent: (at: string) => `Sent ${at}`,
+      failed_temporary: (at: string) =>
+        at ? `Not yet: tried again at ${at}` : 'Not sent: gave up after repeated tries',
+      failed_permanent: () => 'Not sent: refused for good',
+      skipped: () => 'Not sent',
+      unknown: () => 'Unknown: its sender stopped while sending it',
+    },
     changeHeading: 'Correct their name or phone number',
     changeIntro:
       'When someone asks you to fix a mistake (by phone or letter). A new phone number gets texts only if it never replied STOP. The change goes in their consent history and the audit log.',

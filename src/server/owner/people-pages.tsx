@@ -11,6 +11,8 @@ import type { ConsentEvent } from '../db/consent-events-repository.js';
 import type { Subscriber } from '../db/subscribers-repository.js';
 import type { ConsentKind, ConsentSource } from '../db/consent-events.table.js';
 import { Notice, renderOwnerPage, ScrollTable, shortPage, shortTime } from './owner-layout.js';
+import type { PersonMessage } from '../db/outbox-rows.js';
+import { PersonMessages } from './person-messages.js';
 
 const words = ownerWords.people;
 const personWords = ownerWords.person;
@@ -169,6 +171,7 @@ export function personPage({
   joinedThrough,
   change = {},
   standing,
+  messages = [],
 }: {
   ownerEmail: string;
   person: Subscriber;
@@ -178,6 +181,8 @@ export function personPage({
   change?: PersonChange;
   /** Whether the launch message reaches them, per channel: "yes" or the contact rule's reason (consent/launch-standing.ts). */
   standing?: LaunchStanding | undefined;
+  /** Every message to them, newest first (db/outbox-reads.ts messagesOf). */
+  messages?: PersonMessage[];
 }): string {
   const errors = change.errors ?? {};
   const asked = person.phoneChange;
@@ -267,6 +272,7 @@ export function personPage({
           </ScrollTable>
         )}
       </section>
+      <PersonMessages messages={messages} now={Date.now()} />
       <section>
         <h2 id="change-heading">{personWords.changeHeading}</h2>
         <p>{personWords.changeIntro}</p>

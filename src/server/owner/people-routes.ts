@@ -25,6 +25,8 @@ import { ownerOf, requireOwner } from './require-owner.js';
 export interface PeopleRouteOptions {
   people: Pick<Db['subscribers'], 'subscriber' | 'search'>;
   consentEvents: Pick<Db['consentEvents'], 'history'>;
+  /** Every message to a person, of every kind: the one outbox, as their page shows it. */
+  outbox: Pick<Db['outbox'], 'messagesOf'>;
   /** How many joined through a person's link. */
   signups: Pick<Db['signups'], 'joinedThrough'>;
   owners: Db['owners'];
@@ -41,19 +43,20 @@ type PersonParams = { Params: { id: string } };
 
 export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
   app,
-  { people, consentEvents, signups, owners, subscriptions, siteUrl, standing: standingOf },
+  { people, consentEvents, outbox, signups, owners, subscriptions, siteUrl, standing: standingOf },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
   const audit = owners.audit.bind(owners);
   const person = async (id: string) => (UUID.test(id) ? people.subscriber(id) : undefined);
-  /** What the person page shows beside the record: their consent history, who brought them, where they stand. */
+  /** What the person page shows beside the record: their consent history, who brought them, where they stand, their messages. */
   const personFacts = async (id: string) => {
-    const [history, joinedThrough, standing] = await Promise.all([
+    const [history, joinedThrough, standing, messages] = await Promise.all([
       consentEvents.history(id),
       signups.joinedThrough(id),
       standingOf?.([id]),
+      outbox.messagesOf(id),
     ]);
-    return { history, joinedThrough, standing: standing?.get(id) };
+    return { history, joinedThrough, standing: standing?.get(id), messages };
   };
 
   app.get<{ Querystring: { q?: string; deleted?: string } }>('/owner/people', page, async (request, reply) => {

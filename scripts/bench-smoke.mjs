@@ -12,6 +12,7 @@ const postgres = process.env.TEST_DATABASE_URL ? ['--postgres', process.env.TEST
 /** Each benchmark with the smallest arguments that still run every part of it. */
 export const SMOKE_RUNS = [
   ['bench:api', ['--runs', '1', '--requests', '400', '--connections', '4', ...postgres]],
+  ['bench:api', ['--confirmations', '--requests', '100', '--rate', '100', '--wait-seconds', '30', ...postgres]],
   ['bench:stats', ['--rows', '2000', ...postgres]],
   ['bench:static', ['--runs', '1', '--seconds', '1', '--connections', '4']],
   ['bench:broadcast', ['--people', '300', '--workers', '1', '--no-kill']],

@@ -57,18 +57,24 @@ const layerZones = [
   },
 ];
 
+// The composition root: compose.ts builds the product, app.ts and index.ts serve it, and the sending
+// thread (sending-thread.ts, its worker) runs the server's own messages from the same parts.
+const roots = 'app|index|compose|sending-thread|sending-thread-worker';
+const rootFiles = ['app.ts', 'index.ts', 'compose.ts', 'sending-thread.ts', 'sending-thread-worker.ts'];
+
 // Only for code that is built and shipped (tests may build the whole app and use test helpers).
 const shippedZones = [
   {
-    target: 'src/server/!(app|index|compose).ts',
+    target: `src/server/!(${roots}).ts`,
     from: [...features, 'site', messaging, jobs, 'db'].map(serverPath),
     message:
       "The server's top-level modules (config, errors, logger …) sit below db/ and every feature: they import neither.",
   },
   {
-    target: [...features, 'site', messaging, jobs, 'db'].map(serverPath).concat('src/server/!(app|index|compose).ts'),
-    from: [serverPath('app.ts'), serverPath('index.ts'), serverPath('compose.ts')],
-    message: 'compose.ts builds the product, app.ts and index.ts serve it; the layers below them never import them.',
+    target: [...features, 'site', messaging, jobs, 'db'].map(serverPath).concat(`src/server/!(${roots}).ts`),
+    from: rootFiles.map(serverPath),
+    message:
+      'compose.ts builds the product, app.ts and index.ts serve it, the sending thread sends from it; the layers below them never import them.',
   },
   {
     // The broadcast feature's tables: the features below it, messaging/ and jobs/ reach them only

@@ -27,6 +27,7 @@ import type { FeedbackParts } from './bounces/reports-setup.js';
 import { webhookRoutes } from './bounces/webhook-routes.js';
 import type { BroadcastControl } from './broadcast/broadcast-control.js';
 import type { SignInMailer } from './owner/sign-in-mailer.js';
+import type { SendingThread } from './sending-thread.js';
 import { JobRunner, type JobRunnerOptions } from './jobs/job-runner.js';
 import { createBackupSchedule } from './backups/backup-schedule.js';
 import { number, plural } from '../shared/plain-numbers.js';
@@ -56,6 +57,8 @@ export interface CreateAppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** Tests: another interval for a recurring job (jobs/job-list.ts). */
   jobEveryMs?: JobRunnerOptions['everyMs'];
+  /** The server's: the thread its own messages are sent from (sending-thread.ts); without it, they go from here. */
+  sendingThread?: SendingThread;
 }
 
 export async function createApp({
@@ -69,6 +72,7 @@ export async function createApp({
   feedback,
   onRoute,
   jobEveryMs,
+  sendingThread,
 }: CreateAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // The client's address for rate limits: the socket's, unless TRUST_PROXY names the proxies in front.
@@ -220,8 +224,10 @@ export async function createApp({
       const erased = await db.smsReplies.forgetBefore(new Date(Date.now() - REPLY_KEEP_DAYS * DAY_MS));
       return erased === 0 ? 'none to erase' : `${erased} ${erased === 1 ? 'reply' : 'replies'} erased`;
     });
-  // The queue workers; a stored sign-up wakes them so its messages go at once.
-  for (const job of messaging.queueJobs(app.log, (name) => jobs.wake(name))) jobs.add(job.name, job.run, job.everyMs);
+  // The queue workers, in the sending thread when the server has one; a stored sign-up wakes them so
+  // its messages go at once.
+  for (const job of messaging.queueJobs(app.log, (name) => jobs.wake(name)))
+    jobs.add(job.name, sendingThread ? sendingThread.runner(job.name) : job.run, job.everyMs);
   jobs.add('phone-changes-forgotten', () => messaging.forgetStalePhoneChanges());
   const { numbersInOneForm } = messaging;
   if (numbersInOneForm) jobs.add('numbers-in-one-form', numbersInOneForm);
@@ -233,6 +239,7 @@ export async function createApp({
     const jobsStopped = jobs.stop();
     await mailbox?.stop();
     await jobsStopped;
+    await sendingThread?.stop();
     await control?.stop();
     owner?.mailer?.close();
     await messaging.stop();

@@ -15,6 +15,7 @@ import type { OpenTransports, SenderLogger } from './broadcast/start-rules.js';
 import { transportsFrom } from './broadcast/broadcasts.js';
 import { createSignInMailer, type SignInMailer } from './owner/sign-in-mailer.js';
 import { ChannelRates } from './messaging/channel-rates.js';
+import { startSendingThread, type SendingThread } from './sending-thread.js';
 import { readyChecks, readyFacts } from './ready/ready-checks.js';
 import type { ReadyCheck } from './ready/ready-check.js';
 
@@ -36,9 +37,11 @@ export interface Product {
   };
 }
 
-/** The server's own parts beside the product: shared rate limits, and the hold that keeps a restore away. */
+/** The server's own parts beside the product: shared rate limits, the hold that keeps a restore away, the sending thread. */
 export interface ServerProduct extends Product {
   redis?: Redis;
+  /** The thread the server's own messages are sent from (sending-thread.ts), with email or texts set up. */
+  sendingThread?: SendingThread;
   /** Lets go of the database-in-use hold (the app's close calls it). */
   releaseInUse: () => Promise<void>;
 }
@@ -53,8 +56,15 @@ export interface ComposeOverrides {
   readiness?: () => Promise<ReadyCheck[]>;
 }
 
-/** Builds the product over an open database. */
-export function compose(config: Config, db: Db, overrides: ComposeOverrides = {}): Product {
+/**
+ * Messaging over an open database, as every process that sends builds it: the server, and the thread
+ * it sends its own messages from (sending-thread.ts).
+ */
+export function composeMessaging(
+  config: Config,
+  db: Db,
+  overrides: MessagingOverrides = {},
+): { messaging: Messaging; webhooks: ReturnType<typeof configuredWebhooks> } {
   const webhooks = configuredWebhooks(config.messaging);
   // One rate per channel, the provider's: the product's own messages keep to it, and to a small share
   // of it while a broadcast is sent on the channel (messaging/channel-rates.ts).
@@ -64,8 +74,14 @@ export function compose(config: Config, db: Db, overrides: ComposeOverrides = {}
   const messaging = createMessaging(config.messaging, db, config.siteUrl, {
     tagHeaders: tagHeadersFor(webhooks),
     rates,
-    ...overrides.messaging,
+    ...overrides,
   });
+  return { messaging, webhooks };
+}
+
+/** Builds the product over an open database. */
+export function compose(config: Config, db: Db, overrides: ComposeOverrides = {}): Product {
+  const { messaging, webhooks } = composeMessaging(config, db, overrides.messaging);
   const { subscriptions, tokens } = messaging;
   // Reports pause a broadcast's texts through the broadcast feature's pauses (bounces declares what it needs).
   const feedback = createFeedbackParts(config.messaging, db, subscriptions, {
@@ -128,8 +144,24 @@ export async function composeServer(config: Config): Promise<ServerProduct> {
   }
   // A restore refuses while this is held (SQLite: the open connections are the lock).
   const releaseInUse = await holdDatabaseInUse(config.database);
+  // The server's own messages go from a thread of their own (with email or texts set up), ready
+  // before the first sign-up comes.
+  const sending = config.messaging.email || config.messaging.sms;
+  const sendingThread = sending ? startSendingThread(config) : undefined;
+  try {
+    await sendingThread?.ready;
+  } catch (error) {
+    await releaseInUse();
+    await db.close();
+    throw error;
+  }
   const redis = config.rateLimit.redisUrl ? connectRedis(config.rateLimit.redisUrl) : undefined;
-  return { ...compose(config, db), ...(redis ? { redis } : {}), releaseInUse };
+  return {
+    ...compose(config, db),
+    ...(redis ? { redis } : {}),
+    releaseInUse,
+    ...(sendingThread ? { sendingThread } : {}),
+  };
 }
 
 /** Fails fast while Redis is away (limits are then skipped), and reconnects by itself. */

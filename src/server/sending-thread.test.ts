@@ -1,0 +1,49 @@
+// The server's own messages go from a thread of their own (issue 54): a job the runner asks for runs
+// there, over the same database and settings, and says what it did; stopped, it ends cleanly.
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from './db/open-database.js';
+import { startSendingThread, type SendingThread } from './sending-thread.js';
+import { startSmtpSink, type SmtpSink } from './test/smtp-sink.js';
+import { testSettings } from './test/build-test-app.js';
+import { tempDatabaseFile } from './test/temp-database.js';
+import { SITE } from './test/site.js';
+
+let sink: SmtpSink | undefined;
+let thread: SendingThread | undefined;
+let db: Db | undefined;
+afterEach(async () => {
+  await thread?.stop();
+  await db?.close();
+  await sink?.stop();
+  thread = undefined;
+  db = undefined;
+  sink = undefined;
+});
+
+describe('the sending thread', () => {
+  it('runs a kind’s job over the same database and says what it did; a job it does not have fails', async () => {
+    sink = await startSmtpSink();
+    const config = testSettings({
+      siteUrl: SITE,
+      database: { kind: 'sqlite', file: tempDatabaseFile() },
+      messaging: {
+        email: { smtpUrl: sink.url, from: 'ScamSavvy <hello@scamsavvy.example>' },
+        secretKey: 'test-secret-key-that-is-long-enough-123',
+        emailConfirmation: true,
+      },
+    });
+    db = await openDatabase(config.database, { confirmSignups: true });
+    await db.signups.add({ name: 'Rosa Díaz', phone: '+15551234567', email: 'rosa@example.com', betaTesting: false });
+    thread = startSendingThread(config);
+    const signal = new AbortController().signal;
+    expect(await thread.runner('confirmation-emails')(signal)).toBe('1 sent, 0 later, 0 failed, 0 skipped');
+    const mail = await sink.waitFor((received) => received.envelope.to.includes('rosa@example.com'));
+    expect(mail.parsed.subject).toBe('Please confirm you want launch news from ScamSavvy');
+    // Recorded in the one outbox, by the thread's own connection.
+    const [row] = await db.messageQueue.rows('confirmation');
+    expect(row?.state).toBe('sent');
+    // Nothing more is due: a second run has nothing to say.
+    expect(await thread.runner('confirmation-emails')(signal)).toBeUndefined();
+    await expect(thread.runner('no-such-job')(signal)).rejects.toThrow('no job no-such-job here');
+  });
+});

@@ -232,7 +232,12 @@ export async function createApp({
   const { numbersInOneForm } = messaging;
   if (numbersInOneForm) jobs.add('numbers-in-one-form', numbersInOneForm);
   const { sweepUnconfirmed } = messaging;
-  if (sweepUnconfirmed) jobs.add('unconfirmed-sign-ups', () => sweepUnconfirmed(app.log));
+  // Its reminders are the one sender's too: in the sending thread, under the same channel rate.
+  if (sweepUnconfirmed)
+    jobs.add(
+      'unconfirmed-sign-ups',
+      sendingThread ? sendingThread.runner('unconfirmed-sign-ups') : () => sweepUnconfirmed(app.log),
+    );
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
     // No job starts again; the mailbox's check under way is let finish (or cut after a grace).

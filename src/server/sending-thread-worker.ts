@@ -1,6 +1,6 @@
 // The thread the server sends its own messages from (sending-thread.ts starts it): the confirmation
-// emails, the phone-change emails and the joining texts, each kind's job run here when the server's
-// job runner asks. Their work (reading the record, writing each message, the SMTP and Twilio
+// emails, the phone-change emails, the joining texts and the reminders (with the sweep that sends
+// them), each job run here when the server's job runner asks. Their work (reading the record, writing each message, the SMTP and Twilio
 // conversations) never waits on the event loop that answers sign-ups, and never holds it up.
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { composeMessaging } from './compose.js';
 import { openDatabase } from './db/open-database.js';
 import { loggerOptions } from './logger.js';
+import type { JobRun } from './jobs/job-runner.js';
 import type { SendingAnswer, SendingRequest } from './sending-thread.js';
 
 const { config } = workerData as { config: Config };
@@ -22,7 +23,10 @@ const db = await openDatabase(config.database, {
 });
 const { messaging } = composeMessaging(config, db);
 // Woken by the server's runner, not from here: a sign-up is stored on the server's side.
-const runs = new Map(messaging.queueJobs(logger, () => undefined).map((job) => [job.name as string, job.run]));
+const runs = new Map<string, JobRun>(messaging.queueJobs(logger, () => undefined).map((job) => [job.name, job.run]));
+// The sweep of sign-ups never confirmed sends the one reminder before it: a message of the one sender too.
+const { sweepUnconfirmed } = messaging;
+if (sweepUnconfirmed) runs.set('unconfirmed-sign-ups', () => sweepUnconfirmed(logger));
 const stopping = new AbortController();
 const running = new Set<Promise<unknown>>();
 let closed: Promise<void> | undefined;

@@ -42,6 +42,8 @@ describe('the sending thread', () => {
     // Recorded in the one outbox, by the thread's own connection.
     const [row] = await db.messageQueue.rows('confirmation');
     expect(row?.state).toBe('sent');
+    // The sweep of the never confirmed runs there too (it sends their one reminder): none is due yet.
+    expect(await thread.runner('unconfirmed-sign-ups')(signal)).toBe('none due');
     // Nothing more is due: a second run has nothing to say.
     expect(await thread.runner('confirmation-emails')(signal)).toBeUndefined();
     await expect(thread.runner('no-such-job')(signal)).rejects.toThrow('no job no-such-job here');

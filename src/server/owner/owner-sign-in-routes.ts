@@ -61,7 +61,10 @@ export const signInRoutes: FastifyPluginAsync<SignInRouteOptions> = async (
       return;
     }
     const sent = await mailer.send(owner, signInLink(siteUrl, token));
-    if (!sent.sent && !sent.busy) app.log.error(`an owner's sign-in link could not be sent: ${sent.reason}`);
+    if (sent.sent) return;
+    if (sent.busy)
+      app.log.info('an owner asked for a sign-in link while one was being sent to them: only that one goes');
+    else app.log.error(`an owner's sign-in link could not be sent: ${sent.reason}`);
   };
 
   app.get<{ Querystring: { idle?: string } }>('/owner/sign-in', async (request, reply) =>

@@ -39,9 +39,13 @@ describe('the sending thread', () => {
     expect(await thread.runner('confirmation-emails')(signal)).toBe('1 sent, 0 later, 0 failed, 0 skipped');
     const mail = await sink.waitFor((received) => received.envelope.to.includes('rosa@example.com'));
     expect(mail.parsed.subject).toBe('Please confirm you want launch news from ScamSavvy');
-    // Recorded in the one outbox, by the thread's own connection.
+    // Recorded in the one outbox, by the thread's own connection; its record in the message log says
+    // "sent" with the Message-ID it left with (written in the same transaction as its outbox row), so a
+    // bounce that quotes only that ID still finds it.
     const [row] = await db.messageQueue.rows('confirmation');
     expect(row?.state).toBe('sent');
+    const logged = await db.sentMessages.find({ messageId: mail.parsed.messageId ?? 'none' });
+    expect(logged).toMatchObject({ state: 'sent', purpose: 'confirmation', signupId: row?.signupId });
     // The sweep of the never confirmed runs there too (it sends their one reminder): none is due yet.
     expect(await thread.runner('unconfirmed-sign-ups')(signal)).toBe('none due');
     // Nothing more is due: a second run has nothing to say.

@@ -54,7 +54,7 @@ export function confirmationEmails(options: ConfirmationMailerOptions): QueuedKi
     // The one "come back?" is kept by the address too: a sweep of this record does not let the next
     // sign-up ask again. (Its going out is the person's fact, confirm_sent_at, recorded with its row.)
     if (ask.kind === 'come_back') await subscriptions.askedBack(subscriber);
-    return { result: 'sent' };
+    return { result: 'sent', logged: result.logged };
   }
 
   const refusedForGood = markUndeliverable(subscriptions, logger, 'email', 'confirmation email');

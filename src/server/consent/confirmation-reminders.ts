@@ -51,7 +51,7 @@ export function confirmationReminders(options: ReminderOptions): QueuedKindHandl
         subscriber.language,
       ),
     );
-    if (result.sent) return { result: 'sent' };
+    if (result.sent) return { result: 'sent', logged: result.logged };
     const { verdict, answer } = result;
     // Their own server's policy refuses us: no reminder for them, and nothing else changes.
     if (verdict.skip) return { result: 'skipped', why: verdict.reason };

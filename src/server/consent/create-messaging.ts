@@ -46,6 +46,9 @@ export interface MessagingOverrides {
   everyMs?: Partial<Record<QueueJobName, number>>;
 }
 
+/** SMTP connections the product's own emails keep open (a broadcast's sender keeps as many: broadcast/broadcasts.ts). */
+export const OWN_SMTP_CONNECTIONS = 8;
+
 export type QueueJobName = Extract<JobName, 'confirmation-emails' | 'phone-change-emails' | 'joining-texts'>;
 
 /** A queue worker as a job of jobs/job-list.ts: what it runs, and its interval when a test makes it another. */
@@ -137,6 +140,9 @@ export function createMessaging(
       ...(config.sms && !overrides.sms ? { sms: config.sms } : {}),
     },
     siteUrl,
+    // As many SMTP connections as a broadcast's sender keeps: a provider 100 ms away takes about 2.5
+    // emails a second on one, so three would hold a rush under even a new SES account's 14.
+    { connections: OWN_SMTP_CONNECTIONS },
   );
   const email = overrides.email ?? transports.email;
   const sms = overrides.sms ?? transports.sms;
@@ -271,12 +277,12 @@ export function createMessaging(
           log,
           ...(overrides.mailer?.now ? { now: overrides.mailer.now } : {}),
         });
-        // Three at a time (the mail transport's pool holds 3 connections): a launch-day rush of
+        // As many at a time as the mail transport's pool holds connections: a launch-day rush of
         // sign-ups is answered within a second or so, not one email after another.
         const mailer = new OutboxSender(confirmations, {
           queue: store.messageQueue,
           held,
-          concurrency: 3,
+          concurrency: OWN_SMTP_CONNECTIONS,
           ...overrides.mailer,
           logger: mailerLogger,
         });

@@ -173,7 +173,7 @@ export function createButtonMailer(parts: ButtonMailerParts): ButtonMailer {
         },
       );
       if (result.sent) {
-        await parts.queue.record([{ id: row, result: 'sent' }]);
+        await parts.queue.record([{ id: row, result: 'sent', logged: result.logged }]);
         return 'sent';
       }
       const { verdict, answer } = result;

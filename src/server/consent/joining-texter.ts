@@ -89,13 +89,14 @@ export function joiningTexts(options: JoiningTextOptions): QueuedKindHandler {
       addressHash: subscriptions.phoneHash(person.phone) ?? null,
       feedbackId: feedbackId('confirmation', 'joining-text'),
     });
+    let providerId: string;
     try {
       const sent = await sms.send({
         to: facts.e164,
         body: messageWordsIn[person.language].sms.joining[textProof],
         ...(outgoing ? { statusCallback: outgoing.statusCallback } : {}),
       });
-      if (outgoing) await log?.sent(outgoing.token, { providerId: sent.id });
+      providerId = sent.id;
     } catch (error) {
       const verdict = verdictOf(error);
       const answer = withoutAddresses((error as Error).message);
@@ -103,7 +104,8 @@ export function joiningTexts(options: JoiningTextOptions): QueuedKindHandler {
       return { result: 'refused', verdict, answer };
     }
     await store.texted(person.id, person.phone);
-    return { result: 'sent' };
+    // Its record says "sent" in the same write as its outbox row.
+    return { result: 'sent', logged: outgoing ? { token: outgoing.token, providerId } : undefined };
   }
 
   const undeliverable = markUndeliverable(subscriptions, logger, 'sms', 'joining text');

@@ -15,6 +15,7 @@ import type { QueuedKind } from '../db/outbox.table.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import type { Channel } from '../db/message-channels.js';
 import { verdictStep, type FailureVerdict } from '../messaging/send-failure.js';
+import type { LoggedSend } from '../messaging/recorded-email.js';
 import type { Subscriptions } from './subscriptions.js';
 import { number } from '../../shared/plain-numbers.js';
 
@@ -23,7 +24,8 @@ export const LATER_IN_A_ROW = 2;
 
 /** What became of one message, as its handler tells it. */
 export type SendOutcome =
-  | { result: 'sent' }
+  /** `logged`: the message log's record of it, marked sent with its outbox row (one write). */
+  | { result: 'sent'; logged?: LoggedSend | undefined }
   /** Not now, and nothing was tried (outside the person's hours, or not to be texted for now): looked at again `at`. */
   | { result: 'later'; at: Date }
   /** No longer due (the person left, was deleted, or has it already): never tried. */
@@ -223,7 +225,7 @@ export class OutboxSender {
         this.failing = undefined;
         logger.info(`${this.handler.what} are going out again`);
       }
-      return { outcome: { id, result: 'sent' } };
+      return { outcome: { id, result: 'sent', logged: outcome.logged } };
     }
     if (outcome.result === 'later')
       return { outcome: { id, result: 'later', at: outcome.at, error: null, countAttempt: false } };

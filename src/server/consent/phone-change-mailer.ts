@@ -77,7 +77,7 @@ export function phoneChangeEmails(options: PhoneChangeMailerOptions): QueuedKind
     );
     if (result.sent) {
       await store.phoneChangeSent(id, change.to);
-      return { result: 'sent' };
+      return { result: 'sent', logged: result.logged };
     }
     const { verdict, answer } = result;
     // Their own server's policy refuses our email: nobody can agree to the change, so it is forgotten.

@@ -8,6 +8,7 @@ import type { Channel } from './message-channels.js';
 import type { FailureKind, MessageState, QueuedKind } from './outbox.table.js';
 import { isoOrNull } from './column-types.js';
 import { ERROR_LENGTH } from './outbox-rows.js';
+import { markSent, type SendOutcomeIds } from './sent-messages-repository.js';
 import { CHUNK, stamp, type QueryContext } from './sql-dialect.js';
 
 /** How long a message sent while the person waits may take before a new one is not held up by it. */
@@ -32,7 +33,8 @@ export interface QueuedRow extends QueuedMessage {
 
 /** What became of one claimed message, for `record`. */
 export type QueuedOutcome =
-  | { id: number; result: 'sent' }
+  /** `logged`: its record in the message log, marked sent in the same transaction. */
+  | { id: number; result: 'sent'; logged?: Omit<SendOutcomeIds, 'state'> | undefined }
   /** Tried again at `at`; `error` null when nothing was tried; `countAttempt: false` gives the claim's attempt back. */
   | { id: number; result: 'later'; at: Date; error: string | null; countAttempt?: boolean }
   | { id: number; result: 'failed'; error: string; failureKind: FailureKind }
@@ -292,6 +294,11 @@ export class MessageQueueRepository {
           .where('state', 'in', WENT_FROM)
           .set({ state: 'sent', sent_at: at, error: null, failure_kind: null, next_attempt_at: null, claimed_at: null })
           .execute();
+        // The message log learns the same in the same write: they left, with the provider's ids.
+        const logged = outcomes.flatMap((outcome) =>
+          outcome.result === 'sent' && outcome.logged ? [{ ...outcome.logged, state: 'sent' as const }] : [],
+        );
+        if (logged.length > 0) await markSent(trx, this.context, logged);
       }
       for (const outcome of outcomes) {
         if (outcome.result === 'later')

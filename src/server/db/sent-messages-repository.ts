@@ -1,7 +1,7 @@
 // The message log: every message sent, by its signed token, recorded just before it leaves and moved
 // on by what comes back (docs/messaging.md, "Hearing back"). A message's state only moves forward,
 // whatever order the reports arrive in. Written once with Kysely for SQLite and PostgreSQL.
-import type { Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { iso } from './column-types.js';
 import type { Database } from './database.js';
 import type { MessagePurpose, SentMessageState } from './sent-messages.table.js';
@@ -103,21 +103,16 @@ export class SentMessagesRepository {
   }
 
   /** The send's outcome: accepted (with the provider's ids) or refused during the send. */
-  async sent(
-    token: string,
-    outcome: { state: 'sent' | 'failed'; providerId?: string; messageId?: string },
-  ): Promise<void> {
-    await this.context.db
-      .updateTable('sent_messages')
-      .set({
-        state: outcome.state,
-        state_at: stamp(this.context),
-        ...(outcome.providerId ? { provider_id: outcome.providerId.slice(0, TEXT_LENGTH) } : {}),
-        ...(outcome.messageId ? { message_id: outcome.messageId.slice(0, TEXT_LENGTH) } : {}),
-      })
-      .where('token', '=', token)
-      .where('state', '=', 'sending')
-      .execute();
+  sent(token: string, outcome: { state: 'sent' | 'failed'; providerId?: string; messageId?: string }): Promise<void> {
+    return this.sentMany([{ token, ...outcome }]);
+  }
+
+  /**
+   * Many sends' outcomes, one statement per state (the messages a sender sent at once): each message's
+   * state, and the provider's ids where the send gave them (kept as they were where it did not).
+   */
+  sentMany(outcomes: SendOutcomeIds[]): Promise<void> {
+    return markSent(this.context.db, this.context, outcomes);
   }
 
   /** The message a report names: by our token first, else by the provider's id, else by its Message-ID. */
@@ -223,5 +218,60 @@ export class SentMessagesRepository {
       signupId: String(row.signup_id),
       channel: row.channel,
     }));
+  }
+}
+
+/** A send's outcome as the message log keeps it: its state, and the provider's ids where it gave them. */
+export interface SendOutcomeIds {
+  token: string;
+  state: 'sent' | 'failed';
+  providerId?: string | undefined;
+  messageId?: string | undefined;
+}
+
+/**
+ * Writes sends' outcomes into the message log, one statement per state: in the caller's transaction
+ * where it has one (the outbox's record of what became of the same messages, one write for both).
+ */
+export async function markSent(
+  db: Kysely<Database> | Transaction<Database>,
+  context: Pick<QueryContext, 'dialect' | 'now'>,
+  outcomes: SendOutcomeIds[],
+): Promise<void> {
+  const at = stamp(context);
+  // PostgreSQL types a CASE's parameters from the column only with a cast.
+  const cast = context.dialect.engine === 'postgres' ? sql.raw('::text') : sql``;
+  const given = (column: 'provider_id' | 'message_id', pairs: [string, string][]) =>
+    pairs.length === 0
+      ? sql<string | null>`${sql.ref(column)}`
+      : sql<string | null>`(CASE token ${sql.join(
+          pairs.map(([token, value]) => sql`WHEN ${token} THEN ${value.slice(0, TEXT_LENGTH)}${cast}`),
+          sql` `,
+        )} ELSE ${sql.ref(column)} END)`;
+  for (const state of ['sent', 'failed'] as const) {
+    const these = outcomes.filter((outcome) => outcome.state === state);
+    for (let start = 0; start < these.length; start += CHUNK) {
+      const chunk = these.slice(start, start + CHUNK);
+      const ids = (key: 'providerId' | 'messageId') =>
+        chunk.flatMap((outcome): [string, string][] => {
+          const value = key === 'messageId' ? outcome.messageId?.replace(/^<|>$/g, '') : outcome.providerId;
+          return value ? [[outcome.token, value]] : [];
+        });
+      await db
+        .updateTable('sent_messages')
+        .set({
+          state,
+          state_at: at,
+          provider_id: given('provider_id', ids('providerId')),
+          message_id: given('message_id', ids('messageId')),
+        })
+        .where(
+          'token',
+          'in',
+          chunk.map((outcome) => outcome.token),
+        )
+        .where('state', '=', 'sending')
+        .execute();
+    }
   }
 }

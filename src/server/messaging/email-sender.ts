@@ -56,7 +56,7 @@ export interface EmailSenderOptions {
   listId: string;
   /** The list's name shown beside the id. */
   listName: string;
-  /** SMTP connections kept open at once (3: confirmations; a broadcast's sender uses more). */
+  /** SMTP connections kept open at once (3 unless the caller says: the product's own emails and a broadcast's sender keep 8). */
   maxConnections?: number;
 }
 

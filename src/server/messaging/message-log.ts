@@ -56,23 +56,32 @@ export class MessageLog {
    * at a time cost the database two writes, not six (the sending thread's time went to waiting for
    * SQLite's write lock between them).
    */
-  private beginning: { message: Beginning; resolve: (outgoing: OutgoingMessage) => void }[] = [];
+  private beginning: {
+    message: Beginning;
+    resolve: (outgoing: OutgoingMessage) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
   private ended: { token: string; state: 'sent'; ids: SentIds; resolve: () => void }[] = [];
 
   constructor(private readonly options: MessageLogOptions) {}
 
   /** Records a message about to leave and says what it carries (written with the others begun this turn). */
   begin(message: Beginning): Promise<OutgoingMessage> {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       if (this.beginning.length === 0) setImmediate(() => void this.beginAll());
-      this.beginning.push({ message, resolve });
+      this.beginning.push({ message, resolve, reject });
     });
   }
 
   private async beginAll(): Promise<void> {
     const batch = this.beginning.splice(0);
-    const outgoing = await this.beginMany(batch.map(({ message }) => message));
-    batch.forEach(({ resolve }, index) => resolve(outgoing[index]!));
+    try {
+      const outgoing = await this.beginMany(batch.map(({ message }) => message));
+      batch.forEach(({ resolve }, index) => resolve(outgoing[index]!));
+    } catch (error) {
+      // Not one of them may wait for ever: each send fails as it would have alone.
+      for (const { reject } of batch) reject(error);
+    }
   }
 
   /**

@@ -13,7 +13,7 @@ function loggedStore(failBegin = false) {
       sending: async (messages) => void begun.push(messages),
       sent: async () => undefined,
       sentMany: async (outcomes) => void ended.push(outcomes),
-      advance: async () => undefined,
+      advance: async () => true,
     },
     feedbackEvents: { store: async () => true },
   };

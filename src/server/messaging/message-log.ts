@@ -61,7 +61,7 @@ export class MessageLog {
     resolve: (outgoing: OutgoingMessage) => void;
     reject: (error: unknown) => void;
   }[] = [];
-  private ended: { token: string; state: 'sent'; ids: SentIds; resolve: () => void }[] = [];
+  private ended: { token: string; ids: SentIds; resolve: () => void }[] = [];
 
   constructor(private readonly options: MessageLogOptions) {}
 
@@ -114,7 +114,7 @@ export class MessageLog {
   sent(token: string, ids: SentIds): Promise<void> {
     return new Promise((resolve) => {
       if (this.ended.length === 0) setImmediate(() => void this.sentAll());
-      this.ended.push({ token, state: 'sent', ids, resolve });
+      this.ended.push({ token, ids, resolve });
     });
   }
 
@@ -122,14 +122,7 @@ export class MessageLog {
     const batch = this.ended.splice(0);
     // They have left: a failure to note their ids must not look like a failed send (that would send them again).
     await this.options.store.sentMessages
-      .sentMany(
-        batch.map(({ token, state, ids }) => ({
-          token,
-          state,
-          ...(ids.providerId ? { providerId: ids.providerId } : {}),
-          ...(ids.messageId ? { messageId: ids.messageId } : {}),
-        })),
-      )
+      .sentMany(batch.map(({ token, ids }) => ({ token, state: 'sent' as const, ...ids })))
       .catch(() => undefined);
     for (const { resolve } of batch) resolve();
   }

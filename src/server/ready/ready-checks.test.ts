@@ -171,8 +171,10 @@ describe('the launch checks', () => {
   it('say amber, not red, when the DNS server does not answer: the check could not be made', async () => {
     await dns.close();
     const silent = await startDnsServer();
-    await silent.close(); // a port nothing answers on
+    // The good server starts while the silent one still holds its port, so it can never be given that
+    // port again; then the silent one closes: a port nothing answers on.
     dns = await startDnsServer(GOOD);
+    await silent.close();
     const checks = await checksWith({ DNS_RESOLVER: silent.address });
     expect(checks.get('mail-spf')).toMatchObject({ level: 'amber', found: expect.stringMatching(/did not answer/) });
     expect(checks.get('mail-dmarc')?.level).toBe('amber');

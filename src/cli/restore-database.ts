@@ -91,10 +91,10 @@ export function carriedWords(carried: CarriedOver | undefined): string {
   const parts = [
     `kept ${plural(carried.keptOut, 'person', 'people')} out who left after this backup was made`,
     `${plural(carried.optOuts, 'opt-out')} since then kept`,
-    `${plural(carried.choices, 'person’s later choices', 'people’s later choices')} (beta, language, number) kept`,
+    `${plural(carried.choices, 'person’s later choices', 'people’s later choices')} (confirmation, beta, language, number) kept`,
     `${plural(carried.deletions, 'deletion')} applied again`,
     `${plural(carried.suppressions, 'entry', 'entries')} of the suppression list added`,
-    `${plural(carried.sends, 'launch message')} already sent or settled stay so`,
+    `${plural(carried.sends, 'message')} already sent or settled stay so (none goes twice)`,
   ];
   return `Carried across from the database it replaced: ${parts.join('; ')}.`;
 }

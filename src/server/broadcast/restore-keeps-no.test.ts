@@ -132,6 +132,59 @@ for (const engine of storeEngines) {
       expect(report.channels.email?.excluded.not_beta).toBe(1);
     });
 
+    // Issue 54, path 6: a restore carries every yes and every message that went, not only the launch's.
+    it('a confirmation, a reminder and a YES after the backup stay: nobody is asked twice, nobody who said yes is swept', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-restore-yes-'));
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+      const base = await setup(engine.name, { texts: true });
+      const people = await addPeople(base.store, 3, { confirmed: () => false, textsConfirmed: () => false });
+      const [confirmer, reminded, saidYes] = people;
+      const ids = people.map((person) => person.id);
+      await base.store.messageQueue.add('confirmation', 'email', ids);
+      const backup = path.join(dir, engine.name === 'sqlite' ? 'before.sqlite' : 'before.pgdump');
+      await makeBackup(base.database, backup);
+
+      // After the backup: the three confirmation emails went, one person pressed its button, another
+      // got the one reminder, the third's number replied YES.
+      const sendAll = async (kind: 'confirmation' | 'reminder') => {
+        const claimed = await base.store.messageQueue.claim(kind, 10, 60_000);
+        await base.store.messageQueue.record(claimed.map((message) => ({ id: message.id, result: 'sent' as const })));
+        return claimed.length;
+      };
+      expect(await sendAll('confirmation')).toBe(3);
+      const { subscriptions } = base.broadcasts;
+      expect(await subscriptions.confirm(confirmer!.id, 'confirm_page')).toBe('confirmed');
+      await base.store.messageQueue.add('reminder', 'email', [reminded!.id]);
+      expect(await sendAll('reminder')).toBe(1);
+      await subscriptions.confirmTexts(saidYes!.phone);
+      await base.store.close();
+
+      const restored = await restoreBackup(base.database, backup, {
+        replace: true,
+        safetyCopy: path.join(dir, engine.name === 'sqlite' ? 'safety.sqlite' : 'safety.pgdump'),
+        secretKey: base.config.messaging.secretKey,
+      });
+      expect(restored.carried?.sends).toBe(4);
+      const store = await openDatabase(base.database, { migrate: false });
+      onTestFinished(() => store.close());
+      // Nothing that went waits to go again, and the reminder is not due a second time.
+      const states = async (kind: 'confirmation' | 'reminder') =>
+        (await store.messageQueue.rows(kind)).map((row) => row.state);
+      expect(await states('confirmation')).toEqual(['sent', 'sent', 'sent']);
+      expect(await states('reminder')).toEqual(['sent']);
+      expect(await store.confirmations.queueReminders(new Date(machineClock.ms() + 365 * 86_400_000))).toBe(0);
+      // The yes holds: the launch takes the confirmed person, and the sweep of the never-confirmed
+      // takes only the one who never said yes.
+      const after = createMessagingCore(base.config.messaging, store).subscriptions;
+      const confirmed = (await store.subscribers.subscriber(confirmer!.id))!;
+      expect(confirmed.confirmedAt).not.toBeNull();
+      expect(await after.exclusions(confirmed, ['email'], { segment: 'all', confirmation: 'asked' })).toEqual({});
+      expect(await store.confirmations.deleteUnconfirmed(new Date(machineClock.ms() + 365 * 86_400_000))).toBe(1);
+      expect(await store.subscribers.subscriber(confirmer!.id)).toBeDefined();
+      expect(await store.subscribers.subscriber(saidYes!.id)).toBeDefined();
+      expect(await store.subscribers.subscriber(reminded!.id)).toBeUndefined();
+    });
+
     it("with the database it replaced gone, nothing is sent until the providers' list is imported or the owner says so", async () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-restore-lost-'));
       onTestFinished(() => rmSync(dir, { recursive: true, force: true }));

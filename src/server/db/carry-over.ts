@@ -1,12 +1,13 @@
-// A restore never rewinds a "no", a choice or a send (decision 041, issue 54): what the database being
-// replaced knows that the backup may not (every suppression, each person's leaving and opt-outs, their
-// beta wish, language and number with its proof, who was deleted, and every launch message that
-// went) is read before the restore and written back after it.
+// A restore never rewinds a "no", a yes, a choice or a send (decision 041, issue 54): what the
+// database being replaced knows that the backup may not (every suppression, each person's leaving and
+// opt-outs, their confirmation, beta wish, language and number with its proof, who was deleted, and
+// every message that went, of every kind) is read before the restore and written back after it.
 // Written once with Kysely for both engines.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from './database.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 import { DELETED_PERSON } from './opt-outs-repository.js';
+import { LIVE_STATES as LIVE } from './message-queue-repository.js';
 
 type Row<T extends keyof Database> = Selectable<Database[T]>;
 /** What tells one row of the suppression list from another, across databases (ids differ). */
@@ -17,7 +18,17 @@ type SuppressionKey = Pick<
 
 /** What a person chose, as the later database has it: it wins over the backup's. */
 const NO_COLUMNS = ['left_at', 'email_opt_out_at', 'sms_opt_out_at'] as const;
-const CHOICE_COLUMNS = ['beta_testing', 'language', 'phone', 'sms_confirmed_at', 'joining_text_sent_at'] as const;
+const CHOICE_COLUMNS = [
+  'beta_testing',
+  'language',
+  'phone',
+  'sms_confirmed_at',
+  'joining_text_sent_at',
+  // The emailed button's yes, and when the confirmation email went (what the reminder and the sweep
+  // of the never-confirmed count from): a restore that rewound them would ask again, or delete a "yes".
+  'confirmed_at',
+  'confirm_sent_at',
+] as const;
 type PersonColumn = 'id' | (typeof NO_COLUMNS)[number] | (typeof CHOICE_COLUMNS)[number];
 
 /** What the replaced database knew, read before the restore. */
@@ -26,7 +37,7 @@ export interface CarryOver {
   /** Each person's "no"s and choices as the replaced database had them. */
   people: Pick<Row<'signups'>, PersonColumn>[];
   broadcasts: Row<'broadcasts'>[];
-  /** Every launch message that is no longer waiting: sent, failed, skipped, unknown. */
+  /** Every message to a person that is no longer waiting, of every kind: sent, failed, skipped, unknown. */
   messages: Row<'outbox'>[];
   /** The replaced database was itself restored without knowing what came after its backup, and not yet settled. */
   unsettledRestore: boolean;
@@ -38,13 +49,13 @@ export interface CarriedOver {
   keptOut: number;
   /** People whose email or texts were turned off after the backup was made. */
   optOuts: number;
-  /** People whose beta wish, language or number (with its YES) changed after the backup was made. */
+  /** People whose confirmation, beta wish, language or number (with its YES) changed after the backup was made. */
   choices: number;
   /** People deleted after the backup was made (or swept as never confirmed), deleted again. */
   deletions: number;
   /** Entries of the suppression list made after the backup was made. */
   suppressions: number;
-  /** Launch messages that went (or were settled) after the backup was made, kept as they are. */
+  /** Messages that went (or were settled) after the backup was made, of every kind, kept as they are. */
   sends: number;
 }
 
@@ -68,18 +79,21 @@ async function readCarryOver(db: Kysely<Database>): Promise<CarryOver> {
     suppressions: await db.selectFrom('suppressions').selectAll().execute(),
     people: await readPeople(db),
     broadcasts: await db.selectFrom('broadcasts').selectAll().execute(),
-    messages: await readBroadcastMessages(db),
+    messages: await readMessages(db),
     unsettledRestore: await hasUnsettledRestore(db),
   };
 }
 
-/** The broadcasts' messages past queued (a database from before migration 23 keeps them in broadcast_messages). */
-async function readBroadcastMessages(db: Kysely<Database>): Promise<CarryOver['messages']> {
+/**
+ * The messages to people past queued, of every kind (an owner's sign-in link is not one: it is never
+ * sent again anyway). A database from before migration 23 keeps only the broadcasts', in broadcast_messages.
+ */
+async function readMessages(db: Kysely<Database>): Promise<CarryOver['messages']> {
   try {
     return await db
       .selectFrom('outbox')
       .selectAll()
-      .where('kind', '=', 'broadcast')
+      .where('kind', '!=', 'owner_sign_in')
       .where('state', '!=', 'queued')
       .execute();
   } catch {
@@ -97,7 +111,7 @@ async function readPeople(db: Kysely<Database>): Promise<CarryOver['people']> {
   } catch {
     const older = await db
       .selectFrom('signups')
-      .select(['id', ...NO_COLUMNS, 'beta_testing', 'phone'])
+      .select(['id', ...NO_COLUMNS, 'beta_testing', 'phone', 'confirmed_at', 'confirm_sent_at'])
       .execute();
     return older.map((row) => ({
       ...row,
@@ -198,7 +212,9 @@ async function applyCarryOver(
         now.language !== person.language ||
         now.phone !== person.phone ||
         !sameTime(now.sms_confirmed_at, person.sms_confirmed_at) ||
-        !sameTime(now.joining_text_sent_at, person.joining_text_sent_at);
+        !sameTime(now.joining_text_sent_at, person.joining_text_sent_at) ||
+        !sameTime(now.confirmed_at, person.confirmed_at) ||
+        !sameTime(now.confirm_sent_at, person.confirm_sent_at);
       if (chose) {
         result.choices += 1;
         await trx
@@ -209,6 +225,8 @@ async function applyCarryOver(
             phone: now.phone,
             sms_confirmed_at: now.sms_confirmed_at,
             joining_text_sent_at: now.joining_text_sent_at,
+            confirmed_at: now.confirmed_at,
+            confirm_sent_at: now.confirm_sent_at,
           })
           .where('id', '=', String(person.id))
           .execute();
@@ -248,7 +266,7 @@ async function applyCarryOver(
     }
     result.deletions = gone.length;
 
-    // Launch messages: the later record of each wins; a broadcast made after the backup comes back whole.
+    // Broadcasts: the later record of each wins; a broadcast made after the backup comes back whole.
     // The same broadcast is the same id and name: a backup of another database's list shares neither.
     const have = new Map(
       (await trx.selectFrom('broadcasts').select(['id', 'name']).execute()).map((row) => [Number(row.id), row.name]),
@@ -268,14 +286,22 @@ async function applyCarryOver(
         await insertKeepingId(trx, 'broadcasts', broadcast, postgres);
       }
     }
-    const known = new Set(
-      (await trx.selectFrom('outbox').select('id').where('kind', '=', 'broadcast').execute()).map((row) =>
+    // Every other message to a person, once it went or was settled (a live one is tried again from the
+    // backup's row): for someone still on the list. The same row is the same id, kind and person.
+    const mine = new Map(
+      (await trx.selectFrom('outbox').select(['id', 'kind', 'signup_id']).execute()).map((row) => [
         Number(row.id),
-      ),
+        row,
+      ]),
     );
-    for (const message of carry.messages) {
-      if (!same.has(Number(message.broadcast_id))) continue;
-      if (known.has(Number(message.id))) {
+    const onList = new Set((await trx.selectFrom('signups').select('id').execute()).map((row) => String(row.id)));
+    const settled = (state: string) => !(LIVE as readonly string[]).includes(state);
+    for (const message of [...carry.messages].sort((a, b) => Number(a.id) - Number(b.id))) {
+      const ours = mine.get(Number(message.id));
+      if (ours && (ours.kind !== message.kind || String(ours.signup_id) !== String(message.signup_id))) continue;
+      if (message.kind === 'broadcast' ? !same.has(Number(message.broadcast_id)) : !settled(message.state)) continue;
+      if (message.kind !== 'broadcast' && !onList.has(String(message.signup_id))) continue;
+      if (ours) {
         const before = await trx.selectFrom('outbox').select(['state']).where('id', '=', message.id).executeTakeFirst();
         await trx
           .updateTable('outbox')

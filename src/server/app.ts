@@ -242,9 +242,14 @@ export async function createApp({
   app.addHook('onClose', async () => {
     // No job starts again; the mailbox's check under way is let finish (or cut after a grace).
     const jobsStopped = jobs.stop();
+    // The sending thread's runs end with it: after what is in flight, or cut off after its grace.
+    const threadStopped = sendingThread?.stop();
     await mailbox?.stop();
     await jobsStopped;
-    await sendingThread?.stop();
+    if ((await threadStopped) === false)
+      app.log.warn(
+        'the sending thread was still sending when the server stopped, and was ended; a message cut off is tried again after its lease',
+      );
     await control?.stop();
     owner?.mailer?.close();
     await messaging.stop();

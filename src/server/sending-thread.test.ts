@@ -1,6 +1,7 @@
 // The server's own messages go from a thread of their own (issue 54): a job the runner asks for runs
 // there, over the same database and settings, and says what it did; stopped, it ends cleanly.
-import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { openDatabase, type Db } from './db/open-database.js';
 import { startSendingThread, type SendingThread } from './sending-thread.js';
 import { startSmtpSink, type SmtpSink } from './test/smtp-sink.js';
@@ -51,5 +52,38 @@ describe('the sending thread', () => {
     // Nothing more is due: a second run has nothing to say.
     expect(await thread.runner('confirmation-emails')(signal)).toBeUndefined();
     await expect(thread.runner('no-such-job')(signal)).rejects.toThrow('no job no-such-job here');
+  });
+});
+
+describe('stopping the sending thread', () => {
+  it('ends it after its grace when a mail server never answers, failing the run it held', async () => {
+    // A mail server that takes the connection and never says a word: the send waits on it.
+    const connected: Socket[] = [];
+    const silent = createServer((socket) => connected.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    onTestFinished(async () => {
+      for (const socket of connected) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    });
+    const config = testSettings({
+      siteUrl: SITE,
+      database: { kind: 'sqlite', file: tempDatabaseFile() },
+      messaging: {
+        email: { smtpUrl: `smtp://127.0.0.1:${port}`, from: 'ScamSavvy <hello@scamsavvy.example>' },
+        secretKey: 'test-secret-key-that-is-long-enough-123',
+        emailConfirmation: true,
+      },
+    });
+    db = await openDatabase(config.database, { confirmSignups: true });
+    await db.signups.add({ name: 'Rosa Díaz', phone: '+15551234567', email: 'rosa@example.com', betaTesting: false });
+    const stuck = startSendingThread(config);
+    const run = stuck.runner('confirmation-emails')(new AbortController().signal);
+    run.catch(() => undefined);
+    await vi.waitFor(() => expect(connected.length).toBeGreaterThan(0), { timeout: 30_000 });
+    expect(await stuck.stop(50)).toBe(false);
+    await expect(run).rejects.toThrow(/the sending thread stopped/);
+    // The email it was sending is still in the outbox, held by its lease, to be tried again.
+    expect((await db.messageQueue.rows('confirmation')).map((row) => row.state)).toEqual(['sending']);
   });
 });

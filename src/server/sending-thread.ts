@@ -19,9 +19,18 @@ export interface SendingThread {
   ready: Promise<void>;
   /** The job `name`, run in the thread: what it did, in a few words. */
   runner(name: string): JobRun;
-  /** Lets the runs under way finish (their stop is asked), then ends the thread. */
-  stop(): Promise<void>;
+  /**
+   * Lets the runs under way finish (their stop is asked), then ends the thread; one still busy after
+   * `graceMs` (a mail server that never answers) is ended as it is. True when it finished in time.
+   */
+  stop(graceMs?: number): Promise<boolean>;
 }
+
+/**
+ * How long a stopping server waits for the messages in flight (well inside systemd's 90 s). A message
+ * cut off in flight is tried again after its lease, as after a crash (docs/messaging.md).
+ */
+export const STOP_GRACE_MS = 20_000;
 
 export function startSendingThread(config: Config): SendingThread {
   let worker: Worker | undefined;
@@ -84,15 +93,21 @@ export function startSendingThread(config: Config): SendingThread {
         signal.removeEventListener('abort', onStop);
       }
     },
-    async stop() {
+    async stop(graceMs = STOP_GRACE_MS) {
       const thread = worker;
-      if (!thread) return;
-      await new Promise<void>((resolve) => {
-        stopped = resolve;
-        post(thread, { stop: true });
-      });
+      if (!thread) return true;
+      let timer: NodeJS.Timeout | undefined;
+      const inTime = await Promise.race([
+        new Promise<boolean>((resolve) => {
+          stopped = () => resolve(true);
+          post(thread, { stop: true });
+        }),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs))),
+      ]);
+      clearTimeout(timer);
       worker = undefined;
       await thread.terminate();
+      return inTime;
     },
   };
 }

@@ -17,6 +17,8 @@ import { machineClock, shiftedClock } from '../test/clock.js';
 
 const KEY = 'texts-proven-test-key-that-is-long-enough';
 const FROM = '+15550001111';
+/** The settings a broadcast control of this world reads. */
+const ENV = { SECRET_KEY: KEY, TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_FROM: FROM };
 
 async function world(
   engine: StoreEngine,
@@ -69,13 +71,7 @@ async function world(
     },
   });
   await app.ready();
-  const env = {
-    SECRET_KEY: KEY,
-    TWILIO_ACCOUNT_SID: ACCOUNT_SID,
-    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-    TWILIO_FROM: FROM,
-    SMS_CONFIRMATION: proof,
-  };
+  const env = { ...ENV, SMS_CONFIRMATION: proof };
   const { broadcasts } = createBroadcastControl(configFor('smtp://127.0.0.1:9', undefined, env), db);
   let made = 0;
   /** What the launch broadcast would do for the texts now: sent, or why not. */
@@ -156,6 +152,25 @@ for (const engine of storeEngines) {
       await new Promise((resolve) => setTimeout(resolve, 600));
       expect(settled.twilio.sent()).toEqual([]);
       expect((await settled.db.subscribers.subscriberByEmailKey('eli@example.com'))?.joiningTextSentAt).toBeNull();
+    });
+
+    // Decision 055: a yes counts only for the person proven, so it stays on their record; a "no" is kept
+    // by the number's hash, for anyone who could be them.
+    it("a number's YES counts for the sign-ups that had it then, not for a stranger who types it later", async () => {
+      const { db, twilio, signUp, textIn } = await world(engine);
+      await signUp('dora@example.com', '+15550008888');
+      await twilio.waitFor((sent) => sent.to === '+15550008888');
+      await textIn('+15550008888', 'YES');
+      await signUp('stranger@example.com', '+15550008888');
+      const { broadcasts } = createBroadcastControl(configFor('smtp://127.0.0.1:9', undefined, ENV), db);
+      const { report } = await broadcasts.create({ name: 'launch', template: 'launch' });
+      expect(report.channels.sms).toMatchObject({ recipients: 1, excluded: { texts_not_confirmed: 1 } });
+      const stranger = (await db.subscribers.subscriberByEmailKey('stranger@example.com'))!;
+      expect(stranger.smsConfirmedAt).toBeNull();
+      // Its STOP, though, holds for both.
+      await textIn('+15550008888', 'STOP');
+      const { report: after } = await broadcasts.create({ name: 'launch-after-stop', template: 'launch' });
+      expect(after.channels.sms).toMatchObject({ recipients: 0, excluded: { stopped: 2 } });
     });
 
     it('STOP holds against a replayed START, YES does not undo a STOP, and START is a yes', async () => {

@@ -1,27 +1,20 @@
-// A broadcast email, made per person from the broadcast's one rendering: the MIME message is written
-// here (quoted-printable parts, encoded headers) and handed to the SMTP pool as it is. nodemailer's
-// own composer costs about 0.7 ms of CPU per message, this about 0.1 ms: with two senders on two
-// cores that is the difference between under and over 1,000 emails a second (docs/performance.md).
+// A broadcast email, made per person from the broadcast's one rendering by the one MIME writer
+// (messaging/mime-message.ts): the fixed headers and the parts are encoded once per broadcast and
+// language, and each person's link tokens filled in (quoted-printable costs more than the rest).
 import { LANGUAGES, type Language } from '../../shared/languages.js';
 import { contentIn, type Broadcast } from '../db/broadcasts-repository.js';
-import libmime from 'libmime';
-import { encode as encodeQuotedPrintable, wrap } from 'libqp';
-import { randomPart } from '../messaging/random-pool.js';
+import { fixedHeaders, part, writeMessage, type FixedHeaders } from '../messaging/mime-message.js';
 import { personalise, PERSONAL_LINK_TOKENS, type RenderedBroadcast } from './broadcast-templates.js';
 
-export interface BroadcastEmailHeaders {
-  /** MAIL_FROM: an address, or a name and an address. */
-  from: string;
-  subject: string;
-  listId: string;
-  listName: string;
-}
+export type BroadcastEmailHeaders = FixedHeaders;
 
 /** One person's own links, as a broadcast's parts carry them. */
 export interface PersonalLinks {
   preferencesUrl: string;
   unsubscribeUrl: string;
 }
+
+export { addressOf, messageIdDomain } from '../messaging/mime-message.js';
 
 export interface PersonalEmail {
   to: string;
@@ -35,35 +28,6 @@ export interface PersonalEmail {
   date?: Date;
   /** The message's own headers (its token, Feedback-ID: messaging/message-log.ts), ASCII. */
   headers?: Record<string, string>;
-}
-
-/** The bare address of MAIL_FROM (the envelope sender). */
-export function addressOf(from: string): string {
-  return from.match(/<([^>]+)>/)?.[1] ?? from.trim();
-}
-
-/** "Name <address>" with the name encoded when it is not plain ASCII. */
-function encodeMailbox(from: string): string {
-  const match = from.match(/^\s*(.*?)\s*<([^>]+)>\s*$/);
-  if (!match) return from.trim();
-  const [, name, address] = match as unknown as [string, string, string];
-  if (!name) return `<${address}>`;
-  const encoded = libmime.encodeWords(name, 'Q', 52);
-  const display = encoded === name && /[()<>[\]:;@\\,."]/.test(name) ? `"${name.replace(/["\\]/g, '\\$&')}"` : encoded;
-  return `${display} <${address}>`;
-}
-
-/** The domain Message-IDs are made under: the sender's. */
-export function messageIdDomain(from: string): string {
-  return addressOf(from).split('@')[1] ?? 'localhost';
-}
-
-const header = (name: string, value: string) => libmime.foldLines(`${name}: ${value}`, 76);
-
-/** Lines end in CRLF on the wire; parts are quoted-printable, wrapped at 76. */
-function part(contentType: string, body: string): string {
-  const encoded = wrap(encodeQuotedPrintable(Buffer.from(body.replace(/\r?\n/g, '\r\n'), 'utf8')), 76);
-  return `Content-Type: ${contentType}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n${encoded}`;
 }
 
 /** A link's own token (base64url): quoted-printable leaves each character as it is, and wrap() breaks at none. */
@@ -154,13 +118,7 @@ export function broadcastEmailWriter(
   headers: BroadcastEmailHeaders,
   content?: Pick<RenderedBroadcast, 'text' | 'html'>,
 ): (email: PersonalEmail) => string {
-  const fixed = [
-    header('From', encodeMailbox(headers.from)),
-    header('Subject', libmime.encodeWords(headers.subject, 'Q', 52)),
-    header('List-Id', `${libmime.encodeWords(headers.listName, 'Q', 52)} <${headers.listId}>`),
-    'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
-    'MIME-Version: 1.0',
-  ].join('\r\n');
+  const fixed = fixedHeaders(headers);
   /** The parts encoded once (null: they cannot be, every message is encoded whole); `checked` once one matched. */
   let places:
     | { paths: [string, string]; lengths: [number, number]; text: Piece[]; html: Piece[]; checked: boolean }
@@ -206,24 +164,8 @@ export function broadcastEmailWriter(
     return [text, html];
   };
   return (email) => {
-    const boundary = `----=_Part_${randomPart(12).toString('hex')}`;
     const [text, html] = encodeParts(email);
-    return [
-      fixed,
-      header('To', email.to),
-      `Date: ${(email.date ?? new Date()).toUTCString().replace(/GMT$/, '+0000')}`,
-      `Message-ID: <${email.messageId}>`,
-      header('List-Unsubscribe', `<${email.unsubscribeUrl}>`),
-      ...Object.entries(email.headers ?? {}).map(([name, value]) => header(name, value)),
-      `Content-Type: multipart/alternative;\r\n boundary="${boundary}"`,
-      '',
-      `--${boundary}`,
-      text,
-      `--${boundary}`,
-      html,
-      `--${boundary}--`,
-      '',
-    ].join('\r\n');
+    return writeMessage(fixed, email, text, html);
   };
 }
 

@@ -6,6 +6,7 @@ import type { EmailConfig } from '../messaging-config.js';
 import { SendFailure, type FailureVerdict } from './send-failure.js';
 import { checkFolder, writeToFolder } from './message-folder.js';
 import { classifySmtpError } from './smtp-answers.js';
+import { addressOf, fixedHeaders, newMessageId, part, writeMessage } from './mime-message.js';
 
 export interface OutgoingEmail {
   to: string;
@@ -176,53 +177,56 @@ export function createEmailSender(
   { listId, listName, maxConnections = 3 }: EmailSenderOptions,
 ): EmailSender {
   const transport = openMailTransport(config, { maxConnections, dkim: true });
-  const envelopeFrom = config.from.match(/<([^>]+)>/)?.[1] ?? config.from.trim();
+  const envelopeFrom = addressOf(config.from);
+  // The fixed headers of each subject, encoded once (a few dozen subjects in all: the kinds of email in
+  // each language, and the owner's test sends).
+  const fixed = new Map<string, string>();
+  const fixedFor = (subject: string) => {
+    let headers = fixed.get(subject);
+    if (headers === undefined) {
+      if (fixed.size >= 100) fixed.clear();
+      headers = fixedHeaders({ from: config.from, subject, listId, listName });
+      fixed.set(subject, headers);
+    }
+    return headers;
+  };
+  const sendRaw: EmailSender['sendRaw'] = async ({ to, messageId, raw, envelopeFrom: bounceTo }) => {
+    let info: SendInfo;
+    try {
+      info = await transport.sendMail({
+        envelope: { from: bounceTo ?? envelopeFrom, to: [to] },
+        raw,
+        // Only for nodemailer's own bookkeeping (the raw message already carries it): given, it
+        // makes up no random one of its own for every message.
+        messageId: `<${messageId}>`,
+      });
+    } catch (error) {
+      throw sendErrorFrom(error);
+    }
+    const refused = refusalIn(info);
+    if (refused) throw refused;
+    return { messageId, ...(info.response ? { response: info.response } : {}) };
+  };
   return {
     async send(email) {
-      let info: SendInfo;
-      try {
-        info = await transport.sendMail({
-          from: config.from,
-          to: email.to,
-          subject: email.subject,
-          text: email.text,
-          html: email.html,
-          ...(email.envelopeFrom ? { envelope: { from: email.envelopeFrom, to: [email.to] } } : {}),
-          headers: {
-            // As written, never encoded or folded: a provider's tag (X-SMTPAPI, X-Mailgun-Variables)
-            // is JSON it must read back byte for byte, as the broadcast's raw writer sends it.
-            ...Object.fromEntries(
-              Object.entries(email.headers ?? {}).map(([name, value]) => [name, { prepared: true, value }]),
-            ),
-            'List-Unsubscribe': `<${email.unsubscribeUrl}>`,
-            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-            'List-Id': `${listName} <${listId}>`,
-          },
-        });
-      } catch (error) {
-        throw sendErrorFrom(error);
-      }
-      const refused = refusalIn(info);
-      if (refused) throw refused;
-      return { messageId: info.messageId ?? '', ...(info.response ? { response: info.response } : {}) };
+      // Written by the one MIME writer and sent as it is, as a broadcast's are; the Message-ID as
+      // nodemailer gave it (in angle brackets), which the message log keeps.
+      const messageId = newMessageId(config.from);
+      const raw = writeMessage(
+        fixedFor(email.subject),
+        { to: email.to, messageId, unsubscribeUrl: email.unsubscribeUrl, headers: email.headers },
+        part('text/plain', email.text),
+        part('text/html', email.html),
+      );
+      const sent = await sendRaw({
+        to: email.to,
+        messageId,
+        raw,
+        ...(email.envelopeFrom ? { envelopeFrom: email.envelopeFrom } : {}),
+      });
+      return { ...sent, messageId: `<${messageId}>` };
     },
-    async sendRaw({ to, messageId, raw, envelopeFrom: bounceTo }) {
-      let info: SendInfo;
-      try {
-        info = await transport.sendMail({
-          envelope: { from: bounceTo ?? envelopeFrom, to: [to] },
-          raw,
-          // Only for nodemailer's own bookkeeping (the raw message already carries it): given, it
-          // makes up no random one of its own for every message.
-          messageId: `<${messageId}>`,
-        });
-      } catch (error) {
-        throw sendErrorFrom(error);
-      }
-      const refused = refusalIn(info);
-      if (refused) throw refused;
-      return { messageId, ...(info.response ? { response: info.response } : {}) };
-    },
+    sendRaw,
     async verify() {
       try {
         await transport.verify();

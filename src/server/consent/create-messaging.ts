@@ -48,6 +48,8 @@ export interface MessagingOverrides {
 
 /** SMTP connections the product's own emails keep open (a broadcast's sender keeps as many: broadcast/broadcasts.ts). */
 export const OWN_SMTP_CONNECTIONS = 8;
+/** Confirmation emails claimed, begun and recorded together; they queue for the pool's connections. */
+export const CONFIRMATION_BATCH = 32;
 
 export type QueueJobName = Extract<JobName, 'confirmation-emails' | 'phone-change-emails' | 'joining-texts'>;
 
@@ -277,12 +279,14 @@ export function createMessaging(
           log,
           ...(overrides.mailer?.now ? { now: overrides.mailer.now } : {}),
         });
-        // As many at a time as the mail transport's pool holds connections: a launch-day rush of
-        // sign-ups is answered within a second or so, not one email after another.
+        // A batch goes at once, over the mail transport's pool of connections: a launch-day rush of
+        // sign-ups is answered within a second or so, not one email after another, and the sending
+        // thread writes a batch's records in one statement and its outcomes in one transaction.
         const mailer = new OutboxSender(confirmations, {
           queue: store.messageQueue,
           held,
-          concurrency: OWN_SMTP_CONNECTIONS,
+          batchSize: CONFIRMATION_BATCH,
+          concurrency: CONFIRMATION_BATCH,
           ...overrides.mailer,
           logger: mailerLogger,
         });

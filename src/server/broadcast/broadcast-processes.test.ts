@@ -15,7 +15,7 @@ import { createBroadcastControl } from '../compose.js';
 import { clockEnvironment } from '../test/clock.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const PEOPLE = 5_000;
+const PEOPLE = 3_000;
 /** The most one sender holds claimed at once: two batches of at most 200 (BroadcastSender's maxBatch). */
 const MOST_IN_FLIGHT = 400;
 

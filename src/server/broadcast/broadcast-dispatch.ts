@@ -17,7 +17,8 @@ import { manageUrls } from '../messaging/link-urls.js';
 import { feedbackId, type OutgoingMessage } from '../messaging/message-log.js';
 import { toE164 } from '../messaging/phone.js';
 import { SmsSendError, type SmsProvider } from '../messaging/sms-provider.js';
-import { messageIdDomain, type broadcastEmailWriter } from './broadcast-email.js';
+import type { broadcastEmailWriter } from './broadcast-email.js';
+import { messageIdDomain } from '../messaging/mime-message.js';
 import { notSetUp } from './channel-setup.js';
 
 export interface Dispatch {

@@ -7,7 +7,8 @@ import { createEmailSender } from '../messaging/email-sender.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
 import { createLinkSigner } from '../messaging/link-tokens.js';
 import { manageUrls } from '../messaging/link-urls.js';
-import { addressOf, broadcastEmailWriter, messageIdDomain } from './broadcast-email.js';
+import { broadcastEmailWriter } from './broadcast-email.js';
+import { addressOf, messageIdDomain } from '../messaging/mime-message.js';
 import { BROADCAST_TEMPLATES, personalise, renderBroadcast } from './broadcast-templates.js';
 
 // Counts the quoted-printable encodings, to see the parts encoded once and not per person.

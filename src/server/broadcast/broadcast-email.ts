@@ -6,15 +6,11 @@ import { contentIn, type Broadcast } from '../db/broadcasts-repository.js';
 import { fixedHeaders, part, writeMessage, type FixedHeaders } from '../messaging/mime-message.js';
 import { personalise, PERSONAL_LINK_TOKENS, type RenderedBroadcast } from './broadcast-templates.js';
 
-export type BroadcastEmailHeaders = FixedHeaders;
-
 /** One person's own links, as a broadcast's parts carry them. */
 export interface PersonalLinks {
   preferencesUrl: string;
   unsubscribeUrl: string;
 }
-
-export { addressOf, messageIdDomain } from '../messaging/mime-message.js';
 
 export interface PersonalEmail {
   to: string;
@@ -115,7 +111,7 @@ function filled(pieces: Piece[], tokens: [string, string]): string | undefined {
  * encoded whole, and the first message is checked against the whole encoding, once.
  */
 export function broadcastEmailWriter(
-  headers: BroadcastEmailHeaders,
+  headers: FixedHeaders,
   content?: Pick<RenderedBroadcast, 'text' | 'html'>,
 ): (email: PersonalEmail) => string {
   const fixed = fixedHeaders(headers);
@@ -174,7 +170,7 @@ export type EmailWriters = Record<Language, (email: PersonalEmail) => string>;
 
 export function emailWriters(
   broadcast: Pick<Broadcast, 'content'>,
-  headers: Omit<BroadcastEmailHeaders, 'subject'>,
+  headers: Omit<FixedHeaders, 'subject'>,
 ): EmailWriters {
   return Object.fromEntries(
     LANGUAGES.map((language) => {

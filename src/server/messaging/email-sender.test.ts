@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
 import { createEmailSender, EmailSendError, providerIdFrom, refusalIn, type EmailSender } from './email-sender.js';
 import { SendFailure } from './send-failure.js';
+import { wireAddress } from './mime-message.js';
 
 const email = {
   to: 'rosa@example.com',
@@ -62,6 +63,19 @@ describe('createEmailSender', () => {
     expect(headers).toMatch(/^List-Unsubscribe: <https:\/\/scamsavvy\.example\/unsubscribe\/token>\r?$/m);
     expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
     expect(headers).toMatch(/^List-Id: ScamSavvy launch news <launch\.scamsavvy\.example>\r?$/im);
+  });
+
+  it('writes a domain in another script in ASCII on the wire, as every mail server takes it', async () => {
+    const { sink, sender } = await setUp();
+    await sender.send({ ...email, to: 'rosa@jõgeva.ee' });
+    const [mail] = sink.messages();
+    // (The test server reads the envelope's domain back in its own script.)
+    expect(mail?.envelope.to).toEqual(['rosa@jõgeva.ee']);
+    expect(headersOf(mail?.raw ?? '')).toMatch(/^To: rosa@xn--jgeva-dua\.ee\r?$/m);
+    expect(wireAddress('rosa@jõgeva.ee')).toBe('rosa@xn--jgeva-dua.ee');
+    // A local part in another script needs SMTPUTF8 whatever the domain: left as typed.
+    expect(wireAddress('用户@例子.广告')).toBe('用户@例子.广告');
+    expect(wireAddress('rosa@example.com')).toBe('rosa@example.com');
   });
 
   it("sends the providers' tags raw, as the broadcast's writer does: JSON never encoded or folded", async () => {

@@ -6,7 +6,7 @@ import type { EmailConfig } from '../messaging-config.js';
 import { SendFailure, type FailureVerdict } from './send-failure.js';
 import { checkFolder, writeToFolder } from './message-folder.js';
 import { classifySmtpError } from './smtp-answers.js';
-import { addressOf, fixedHeaders, newMessageId, part, writeMessage } from './mime-message.js';
+import { addressOf, fixedHeaders, newMessageId, part, wireAddress, writeMessage } from './mime-message.js';
 
 export interface OutgoingEmail {
   to: string;
@@ -194,7 +194,7 @@ export function createEmailSender(
     let info: SendInfo;
     try {
       info = await transport.sendMail({
-        envelope: { from: bounceTo ?? envelopeFrom, to: [to] },
+        envelope: { from: bounceTo ?? envelopeFrom, to: [wireAddress(to)] },
         raw,
         // Only for nodemailer's own bookkeeping (the raw message already carries it): given, it
         // makes up no random one of its own for every message.

@@ -2,6 +2,7 @@
 // (EmailSender.sendRaw): quoted-printable parts, encoded and folded headers, the list headers. One
 // writer for the broadcasts' emails and the product's own; nodemailer's composer cost about 0.7 ms of
 // CPU a message, this about 0.1 ms (docs/performance.md).
+import { domainToASCII } from 'node:url';
 import libmime from 'libmime';
 import { encode as encodeQuotedPrintable, wrap } from 'libqp';
 import { randomPart } from './random-pool.js';
@@ -29,6 +30,22 @@ export interface OwnParts {
 /** The bare address of MAIL_FROM (the envelope sender). */
 export function addressOf(from: string): string {
   return from.match(/<([^>]+)>/)?.[1] ?? from.trim();
+}
+
+/**
+ * An address as it goes on the wire (the To header and the envelope), as nodemailer's composer wrote
+ * it: a domain in another script in ASCII (rosa@jõgeva.ee as rosa@xn--jgeva-dua.ee), which every mail
+ * server takes. An address whose local part is in another script needs SMTPUTF8 whatever its domain,
+ * and is left as typed.
+ */
+export function wireAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  const local = address.slice(0, at);
+  const domain = address.slice(at + 1);
+  const beyondAscii = /[^\u0020-\u007e]/;
+  if (at < 0 || beyondAscii.test(local) || !beyondAscii.test(domain)) return address;
+  const ascii = domainToASCII(domain);
+  return ascii ? `${local}@${ascii}` : address;
 }
 
 /** The domain Message-IDs are made under: the sender's. */
@@ -76,7 +93,7 @@ export function writeMessage(fixed: string, own: OwnParts, text: string, html: s
   const boundary = `----=_Part_${randomPart(12).toString('hex')}`;
   return [
     fixed,
-    header('To', own.to),
+    header('To', wireAddress(own.to)),
     `Date: ${(own.date ?? new Date()).toUTCString().replace(/GMT$/, '+0000')}`,
     `Message-ID: <${own.messageId}>`,
     header('List-Unsubscribe', `<${own.unsubscribeUrl}>`),

@@ -28,7 +28,7 @@ export interface SendingThread {
 
 /**
  * How long a stopping server waits for the messages in flight (well inside systemd's 90 s). A message
- * cut off in flight is tried again after its lease, as after a crash (docs/messaging.md).
+ * cut off in flight is tried again after its lease, as after a crash (docs/architecture.md).
  */
 export const STOP_GRACE_MS = 20_000;
 

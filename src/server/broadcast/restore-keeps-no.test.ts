@@ -34,6 +34,15 @@ async function loseDatabase(database: DatabaseConfig): Promise<void> {
   }
 }
 
+/** `db:restore --replace` of the backup over the database it was made from, the replaced one read first. */
+function restoreReplacing(base: Awaited<ReturnType<typeof setup>>, backup: string, dir: string) {
+  return restoreBackup(base.database, backup, {
+    replace: true,
+    safetyCopy: path.join(dir, base.database.kind === 'sqlite' ? 'safety.sqlite' : 'safety.pgdump'),
+    secretKey: base.config.messaging.secretKey,
+  });
+}
+
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`a restore keeps every "no" and every send (${engine.name})`, () => {
     it('after a leaving, a STOP, a deletion and the launch, a restore of the backup before them brings none of it back', async () => {
@@ -56,11 +65,7 @@ for (const engine of storeEngines) {
       expect(emailed).toEqual([0, 1, 0, 1, 1, 1]);
       await base.store.close();
 
-      const restored = await restoreBackup(base.database, backup, {
-        replace: true,
-        safetyCopy: path.join(dir, engine.name === 'sqlite' ? 'safety.sqlite' : 'safety.pgdump'),
-        secretKey: base.config.messaging.secretKey,
-      });
+      const restored = await restoreReplacing(base, backup, dir);
       expect(restored.carried).toMatchObject({ keptOut: 1, optOuts: 1, deletions: 1 });
       expect(restored.carried?.suppressions).toBeGreaterThanOrEqual(3);
       expect(restored.carried?.sends).toBeGreaterThanOrEqual(7);
@@ -112,11 +117,7 @@ for (const engine of storeEngines) {
       await subscriptions.confirmTexts('+15557770001');
       await base.store.close();
 
-      const restored = await restoreBackup(base.database, backup, {
-        replace: true,
-        safetyCopy: path.join(dir, engine.name === 'sqlite' ? 'safety.sqlite' : 'safety.pgdump'),
-        secretKey: base.config.messaging.secretKey,
-      });
+      const restored = await restoreReplacing(base, backup, dir);
       expect(restored.carried?.choices).toBe(1);
       const store = await openDatabase(base.database, { migrate: false });
       onTestFinished(() => store.close());
@@ -159,11 +160,7 @@ for (const engine of storeEngines) {
       await subscriptions.confirmTexts(saidYes!.phone);
       await base.store.close();
 
-      const restored = await restoreBackup(base.database, backup, {
-        replace: true,
-        safetyCopy: path.join(dir, engine.name === 'sqlite' ? 'safety.sqlite' : 'safety.pgdump'),
-        secretKey: base.config.messaging.secretKey,
-      });
+      const restored = await restoreReplacing(base, backup, dir);
       expect(restored.carried?.sends).toBe(4);
       const store = await openDatabase(base.database, { migrate: false });
       onTestFinished(() => store.close());

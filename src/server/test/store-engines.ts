@@ -52,6 +52,9 @@ export function suiteName(subject: string, engine: StoreEngine): string {
   return `${subject} on ${engine.name}${engine.available ? '' : ' (skipped: set TEST_DATABASE_URL to run it)'}`;
 }
 
+/** How long dropping a test's database may take: a hang guard. */
+const DROP_LIMIT_MS = 180_000;
+
 /**
  * A PostgreSQL database of its own (its public schema, as an owner's database has), dropped when the
  * test ends: for what works on a whole database, such as pg_dump and pg_restore.
@@ -63,12 +66,14 @@ export async function tempPostgresDatabase(): Promise<string> {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
+  // Dropping a database waits for a checkpoint, which on a busy machine took over 30 s (the hooks'
+  // limit): a clean-up that waits its turn, not a test that failed.
   onTestFinished(async () => {
     const cleanup = new pg.Client(testDatabaseUrl);
     await cleanup.connect();
     await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await cleanup.end();
-  });
+  }, DROP_LIMIT_MS);
   const url = new URL(testDatabaseUrl);
   url.pathname = `/${name}`;
   return url.toString();

@@ -73,15 +73,21 @@ describe('signups:ask-to-confirm', () => {
       { listId: 'launch.scamsavvy.example', listName: 'ScamSavvy launch news' },
     );
     const logger = pino({ level: 'silent' });
+    const subscriptions = new Subscriptions(store, createAddressHasher(SECRET_KEY));
     const confirmations = confirmationEmails({
-      subscriptions: new Subscriptions(store, createAddressHasher(SECRET_KEY)),
+      subscriptions,
       email,
       links: createLinkSigner(SECRET_KEY),
       siteUrl: 'https://scamsavvy.example',
       retentionDays: 30,
       logger,
     });
-    const mailer = new OutboxSender(confirmations, { queue: store.messageQueue, logger, concurrency: 3 });
+    const mailer = new OutboxSender(confirmations, {
+      queue: store.messageQueue,
+      people: subscriptions,
+      logger,
+      concurrency: 3,
+    });
     expect((await mailer.runOnce()).run.sent).toBe(2);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await mailer.runOnce()).run.sent).toBe(2);

@@ -11,6 +11,7 @@ import { deletionDay, latest } from '../messaging/email-templates.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
 import { sendConfirmationEmail } from './confirmation-email.js';
 import { markUndeliverable, type QueuedKindHandler, type SendOutcome } from './outbox-sender.js';
+import type { Subscriber } from '../db/subscribers-repository.js';
 import type { Subscriptions } from './subscriptions.js';
 
 export interface ConfirmationMailerOptions {
@@ -35,12 +36,10 @@ export function confirmationEmails(options: ConfirmationMailerOptions): QueuedKi
   const { subscriptions, retentionDays, logger } = options;
   const now = options.now ?? (() => new Date());
 
-  async function send(message: QueuedMessage): Promise<SendOutcome> {
-    // Checked at the moment of sending: the person may have confirmed, left or been deleted since.
-    const subscriber = await subscriptions.subscriber(message.signupId);
-    if (!subscriber) return { result: 'skipped', why: 'not on the list' };
-    // The one rule says which email, if any: the confirmation, or the one "come back?" after a "no".
-    // Its row is live (it is being sent), so the request still waits.
+  async function send(_message: QueuedMessage, subscriber: Subscriber): Promise<SendOutcome> {
+    // Checked at the moment of sending (the gate found them on the list): the one rule says which
+    // email, if any: the confirmation, or the one "come back?" after a "no". Its row is live (it is
+    // being sent), so the request still waits.
     const ask = await subscriptions.confirmationAsk({ ...subscriber, confirmationWaiting: true });
     if (ask.kind === 'none') return { result: 'skipped', why: ask.reason };
     const result = await sendConfirmationEmail(
@@ -59,5 +58,13 @@ export function confirmationEmails(options: ConfirmationMailerOptions): QueuedKi
 
   const refusedForGood = markUndeliverable(subscriptions, logger, 'email', 'confirmation email');
 
-  return { kind: 'confirmation', what: 'confirmation emails', send, refusedForGood };
+  return {
+    kind: 'confirmation',
+    what: 'confirmation emails',
+    channel: 'email',
+    // A "no" allows the one "come back?" email: confirmationAsk above is the contact rule's word on it.
+    whenNo: 'the kind asks',
+    send,
+    refusedForGood,
+  };
 }

@@ -68,7 +68,12 @@ async function world(engine: (typeof storeEngines)[number]) {
       logger,
       now: clock,
     });
-    return new OutboxSender(reminders, { queue: store.messageQueue, logger, now: clock }).sendDue();
+    return new OutboxSender(reminders, {
+      queue: store.messageQueue,
+      people: subscriptions,
+      logger,
+      now: clock,
+    }).sendDue();
   };
   return { sink, store, subscriptions, links, signUp, sweep };
 }

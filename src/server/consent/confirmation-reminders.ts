@@ -13,6 +13,7 @@ import type { MessageLog } from '../messaging/message-log.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
 import { sendConfirmationEmail } from './confirmation-email.js';
 import { markUndeliverable, type QueuedKindHandler, type SendOutcome } from './outbox-sender.js';
+import type { Subscriber } from '../db/subscribers-repository.js';
 import { DAY_MS, type Subscriptions } from './subscriptions.js';
 
 export interface ReminderOptions {
@@ -34,13 +35,7 @@ export function confirmationReminders(options: ReminderOptions): QueuedKindHandl
   const { store, subscriptions, logger, reminderDays } = options;
   const now = options.now ?? (() => new Date());
 
-  async function send(message: QueuedMessage): Promise<SendOutcome> {
-    const subscriber = await subscriptions.subscriber(message.signupId);
-    // The one rule: a leaving, a bounce, email turned off … all mean no reminder (and no second chance).
-    if (!subscriber) return { result: 'skipped', why: 'not on the list' };
-    if (subscriber.confirmedAt !== null) return { result: 'skipped', why: 'confirmed' };
-    if (!(await subscriptions.mayContact(subscriber, 'email')))
-      return { result: 'skipped', why: 'the address takes no email from us' };
+  async function send(_message: QueuedMessage, subscriber: Subscriber): Promise<SendOutcome> {
     const result = await sendConfirmationEmail(
       options,
       subscriber,
@@ -63,6 +58,10 @@ export function confirmationReminders(options: ReminderOptions): QueuedKindHandl
   return {
     kind: 'reminder',
     what: 'confirmation reminders',
+    channel: 'email',
+    // The one rule: a leaving, a bounce, email turned off … all mean no reminder (and no second chance).
+    whenNo: 'skipped',
+    stillDue: async (subscriber) => (subscriber.confirmedAt !== null ? 'confirmed' : undefined),
     queueDue: async () =>
       reminderDays > 0 ? store.queueReminders(new Date(now().getTime() - reminderDays * DAY_MS)) : 0,
     send,

@@ -39,9 +39,9 @@ export interface MessagingOverrides {
   email?: EmailSender;
   sms?: SmsProvider;
   /** Tests: the confirmation emails' sender (its clock, back-off and log). */
-  mailer?: Partial<Omit<OutboxSenderOptions, 'queue'>>;
+  mailer?: Partial<Omit<OutboxSenderOptions, 'queue' | 'people'>>;
   /** Tests: the joining texts' sender (its clock and back-off). */
-  texter?: Partial<Omit<OutboxSenderOptions, 'queue' | 'logger'>>;
+  texter?: Partial<Omit<OutboxSenderOptions, 'queue' | 'people' | 'logger'>>;
   /** Tests: shorter intervals for the queue jobs. */
   everyMs?: Partial<Record<QueueJobName, number>>;
 }
@@ -217,6 +217,7 @@ export function createMessaging(
             });
             const { sent } = await new OutboxSender(reminders, {
               queue: store.messageQueue,
+              people: subscriptions,
               held,
               logger,
               concurrency: 3,
@@ -245,7 +246,13 @@ export function createMessaging(
           log,
           logger,
         });
-        const asker = new OutboxSender(asks, { queue: store.messageQueue, held, logger, concurrency: 3 });
+        const asker = new OutboxSender(asks, {
+          queue: store.messageQueue,
+          people: subscriptions,
+          held,
+          logger,
+          concurrency: 3,
+        });
         add('phone-change-emails', (signal) => asker.run(signal));
       }
       // The joining text asks each number for its YES (decision 041); without SECRET_KEY nothing is texted.
@@ -262,7 +269,13 @@ export function createMessaging(
             : {}),
           ...(overrides.texter?.now ? { now: overrides.texter.now } : {}),
         });
-        const texter = new OutboxSender(texts, { queue: store.messageQueue, held, logger, ...overrides.texter });
+        const texter = new OutboxSender(texts, {
+          queue: store.messageQueue,
+          people: subscriptions,
+          held,
+          logger,
+          ...overrides.texter,
+        });
         add('joining-texts', (signal) => texter.run(signal));
       }
       if (email && links && config.emailConfirmation) {
@@ -284,6 +297,7 @@ export function createMessaging(
         // thread writes a batch's records in one statement and its outcomes in one transaction.
         const mailer = new OutboxSender(confirmations, {
           queue: store.messageQueue,
+          people: subscriptions,
           held,
           batchSize: CONFIRMATION_BATCH,
           concurrency: CONFIRMATION_BATCH,

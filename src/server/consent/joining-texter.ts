@@ -15,6 +15,7 @@ import { messageWordsIn } from '../messaging/message-words.js';
 import { verdictOf, type FailureVerdict } from '../messaging/send-failure.js';
 import type { SmsProvider } from '../messaging/sms-provider.js';
 import type { TextProof } from './contact-rule.js';
+import type { Subscriber } from '../db/subscribers-repository.js';
 import type { Subscriptions } from './subscriptions.js';
 import { markUndeliverable, type QueuedKindHandler, type SendOutcome } from './outbox-sender.js';
 
@@ -46,13 +47,8 @@ export function joiningTexts(options: JoiningTextOptions): QueuedKindHandler {
   const now = options.now ?? (() => new Date());
   const phoneCountry = (options.phoneCountry ?? 'US') as CountryCode;
 
-  async function send(message: QueuedMessage): Promise<SendOutcome> {
+  async function send(_message: QueuedMessage, person: Subscriber): Promise<SendOutcome> {
     const later = { result: 'later', at: new Date(now().getTime() + JOINING_TEXT_LATER_MS) } as const;
-    // Checked at the moment of sending: the person may have left, stopped texts or changed number since.
-    const person = await subscriptions.subscriber(message.signupId);
-    if (!person) return { result: 'skipped', why: 'not on the list' };
-    if (person.joiningTextSentAt !== null) return { result: 'skipped', why: 'sent already' };
-    if (!(await subscriptions.mayContact(person, 'sms'))) return later;
     // A number the numbering plan says cannot take texts (a landline abroad, a toll-free number, one
     // of an impossible length) is marked undeliverable without a try, as a provider's "no" would.
     const facts = phoneFacts(person.phone, phoneCountry);
@@ -116,5 +112,15 @@ export function joiningTexts(options: JoiningTextOptions): QueuedKindHandler {
     if (person) await subscriptions.stopTexts(person.phone, 'provider_answer');
   }
 
-  return { kind: 'joining_text', what: 'joining texts', queueDue: () => store.queueDue(), send, refusedForGood };
+  return {
+    kind: 'joining_text',
+    what: 'joining texts',
+    channel: 'sms',
+    // Texts turned off (or a STOP) wait: turned on again, the number still gets its one joining text.
+    whenNo: { laterMs: JOINING_TEXT_LATER_MS },
+    stillDue: async (person) => (person.joiningTextSentAt !== null ? 'sent already' : undefined),
+    queueDue: () => store.queueDue(),
+    send,
+    refusedForGood,
+  };
 }

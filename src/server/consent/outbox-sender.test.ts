@@ -8,9 +8,18 @@ import type { QueuedKind } from '../db/outbox.table.js';
 import { classifySmtpError } from '../messaging/smtp-answers.js';
 import { capturedLog, ERROR } from '../test/captured-log.js';
 import { storeEngines, suiteName } from '../test/store-engines.js';
-import { OutboxSender, RESTORE_HOLDS_MESSAGES, type QueuedKindHandler, type SendOutcome } from './outbox-sender.js';
+import { createAddressHasher } from '../messaging/link-tokens.js';
+import {
+  NO_WORDS,
+  OutboxSender,
+  RESTORE_HOLDS_MESSAGES,
+  type QueuedKindHandler,
+  type SendOutcome,
+} from './outbox-sender.js';
+import { Subscriptions } from './subscriptions.js';
 
 const T0 = new Date('2026-11-24T09:00:00.000Z');
+const KEY = 'outbox-sender-test-key-long-enough-1234';
 const MINUTE = 60_000;
 
 /** A mail server's answers, as nodemailer reports them, for the judge to read. */
@@ -58,7 +67,7 @@ for (const engine of storeEngines) {
       const database = await engine.database();
       const store = await openDatabase(database, { now: clock.now });
       onTestFinished(() => store.close());
-      return { store, clock };
+      return { store, clock, subscriptions: new Subscriptions(store, createAddressHasher(KEY)) };
     }
 
     async function people(store: Db, count: number): Promise<string[]> {
@@ -163,7 +172,7 @@ for (const engine of storeEngines) {
     });
 
     it('judges each answer once for every kind: the person’s refusal fails them, ours makes the batch wait, counted against nobody', async () => {
-      const { store, clock } = await open();
+      const { store, clock, subscriptions } = await open();
       const ids = await people(store, 4);
       const { lines, logger } = capturedLog();
       const answerFor = new Map<string, SendOutcome>();
@@ -171,6 +180,8 @@ for (const engine of storeEngines) {
       const handler: QueuedKindHandler = {
         kind: 'reminder',
         what: 'reminder emails',
+        channel: 'email',
+        whenNo: 'skipped',
         send: async (message: QueuedMessage) => answerFor.get(message.signupId) ?? { result: 'sent' },
         refusedForGood: async (message) => {
           markedUndeliverable.push(message.signupId);
@@ -179,6 +190,7 @@ for (const engine of storeEngines) {
       await store.messageQueue.add('reminder', 'email', ids);
       const sender = new OutboxSender(handler, {
         queue: store.messageQueue,
+        people: subscriptions,
         logger,
         now: clock.now,
         random: () => 0.5,
@@ -218,20 +230,27 @@ for (const engine of storeEngines) {
     });
 
     it('a refusal by the person’s own server’s policy is skipped with the reason, as a broadcast skips it: never retried, never their “no”', async () => {
-      const { store, clock } = await open();
+      const { store, clock, subscriptions } = await open();
       const ids = await people(store, 3);
       const { lines, logger } = capturedLog();
       const markedUndeliverable: string[] = [];
       const handler: QueuedKindHandler = {
         kind: 'confirmation',
         what: 'confirmation emails',
+        channel: 'email',
+        whenNo: 'skipped',
         send: async (message) => (message.signupId === ids[0] ? refused(answers.membersOnly) : { result: 'sent' }),
         refusedForGood: async (message) => {
           markedUndeliverable.push(message.signupId);
         },
       };
       await store.messageQueue.add('confirmation', 'email', ids);
-      const sender = new OutboxSender(handler, { queue: store.messageQueue, logger, now: clock.now });
+      const sender = new OutboxSender(handler, {
+        queue: store.messageQueue,
+        people: subscriptions,
+        logger,
+        now: clock.now,
+      });
       expect(await sender.run()).toBe('2 sent, 0 later, 0 failed, 1 skipped');
       expect((await states(store, 'confirmation')).map((row) => row.state)).toEqual(['skipped', 'sent', 'sent']);
       expect(markedUndeliverable).toEqual([]);
@@ -246,12 +265,14 @@ for (const engine of storeEngines) {
     });
 
     it('holds every kind while a restore’s later “no”s are unknown: nothing is claimed, and the run says why', async () => {
-      const { store, clock } = await open();
+      const { store, clock, subscriptions } = await open();
       const ids = await people(store, 2);
       const sentTo: string[] = [];
       const handler: QueuedKindHandler = {
         kind: 'reminder',
         what: 'confirmation reminders',
+        channel: 'email',
+        whenNo: 'skipped',
         queueDue: () => store.messageQueue.add('reminder', 'email', ids),
         send: async (message) => {
           sentTo.push(message.signupId);
@@ -262,6 +283,7 @@ for (const engine of storeEngines) {
       const held = async () => (await store.restoreMarks.unsettled()) !== undefined;
       const sender = new OutboxSender(handler, {
         queue: store.messageQueue,
+        people: subscriptions,
         logger: capturedLog().logger,
         now: clock.now,
         held,
@@ -273,8 +295,76 @@ for (const engine of storeEngines) {
       expect(await store.messageQueue.rows('reminder')).toEqual([]);
     });
 
+    it('the one gate stops every kind at the person’s “no” before its handler runs: gone, no longer due, email off, texts off', async () => {
+      const { store, clock, subscriptions } = await open();
+      const [gone, confirmed, emailOff, textsOff, willing] = (await people(store, 5)) as [
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
+      await subscriptions.remove(gone, 'owner');
+      await store.subscribers.confirm(confirmed);
+      await subscriptions.updatePreferences(emailOff, { email: false }, 'preferences_page');
+      await subscriptions.updatePreferences(textsOff, { sms: false }, 'preferences_page');
+      const handed: string[] = [];
+      const afterNo: string[] = [];
+      const kind = (overrides: Pick<QueuedKindHandler, 'kind' | 'channel' | 'whenNo'>): QueuedKindHandler => ({
+        what: 'messages',
+        ...overrides,
+        // A kind that would send to anyone: only the gate stands between it and a "no".
+        send: async (_message, person) => {
+          handed.push(`${overrides.kind}:${person.id}`);
+          return { result: 'sent' };
+        },
+        stillDue: async (person) => (person.confirmedAt !== null ? 'confirmed' : undefined),
+        afterNo: async (person) => {
+          afterNo.push(person.id);
+        },
+        refusedForGood: async () => undefined,
+      });
+      const send = (handler: QueuedKindHandler) =>
+        new OutboxSender(handler, {
+          queue: store.messageQueue,
+          people: subscriptions,
+          logger: capturedLog().logger,
+          now: clock.now,
+        }).run();
+      const everyone = [gone, confirmed, emailOff, textsOff, willing];
+
+      await store.messageQueue.add('reminder', 'email', everyone);
+      expect(await send(kind({ kind: 'reminder', channel: 'email', whenNo: 'skipped' }))).toBe(
+        '2 sent, 0 later, 0 failed, 3 skipped',
+      );
+      const reminders = await store.messageQueue.rows('reminder');
+      expect(reminders.map(({ signupId, state, error }) => ({ signupId, state, error }))).toEqual(
+        expect.arrayContaining([
+          { signupId: confirmed, state: 'skipped', error: 'confirmed' },
+          { signupId: emailOff, state: 'skipped', error: NO_WORDS.email },
+          { signupId: textsOff, state: 'sent', error: null },
+          { signupId: willing, state: 'sent', error: null },
+        ]),
+      );
+      expect(handed).toEqual([`reminder:${textsOff}`, `reminder:${willing}`]);
+      expect(afterNo).toEqual([emailOff]);
+
+      // Texts off waits (turned on again, the number still gets its one text), counted against nobody.
+      handed.length = 0;
+      await store.messageQueue.add('joining_text', 'sms', [textsOff, willing]);
+      expect(await send(kind({ kind: 'joining_text', channel: 'sms', whenNo: { laterMs: MINUTE } }))).toBe(
+        '1 sent, 1 later, 0 failed, 0 skipped',
+      );
+      expect(handed).toEqual([`joining_text:${willing}`]);
+      expect((await states(store, 'joining_text')).find((row) => row.signupId === textsOff)).toEqual({
+        signupId: textsOff,
+        state: 'queued',
+        attempts: 0,
+      });
+    });
+
     it('a busy answer is tried again with its own back-off; a handler that throws loses nothing', async () => {
-      const { store, clock } = await open();
+      const { store, clock, subscriptions } = await open();
       const ids = await people(store, 2);
       const [a, b] = ids as [string, string];
       const { logger } = capturedLog();
@@ -283,6 +373,8 @@ for (const engine of storeEngines) {
       const handler: QueuedKindHandler = {
         kind: 'phone_change',
         what: 'phone change emails',
+        channel: 'email',
+        whenNo: 'skipped',
         send: async (message) => {
           if (message.signupId === a && busy) return refused(answers.busy);
           if (message.signupId === b && broken) throw new Error('database is gone for a moment');
@@ -293,6 +385,7 @@ for (const engine of storeEngines) {
       await store.messageQueue.add('phone_change', 'email', ids);
       const sender = new OutboxSender(handler, {
         queue: store.messageQueue,
+        people: subscriptions,
         logger,
         now: clock.now,
         random: () => 0.5,

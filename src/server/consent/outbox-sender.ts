@@ -1,5 +1,7 @@
 // The one sender of the messages the product sends by itself (decision 052): it claims a kind's due
-// rows from the outbox, has the kind's handler send each, and records what became of it. Whose
+// rows from the outbox, passes each through the one gate (the person is on the list, the message is
+// still due, and their "no" on its channel stops it: decision 056), has the kind's handler send it,
+// and records what became of it. Whose
 // fault a refusal was is the one judge's (messaging/send-failure.ts), and what follows is decided
 // here, the same for every kind:
 // - the person's side refused for good: the message failed, and the handler marks the address;
@@ -16,6 +18,7 @@ import { retryDelayMs } from '../messaging/back-off.js';
 import type { Channel } from '../db/message-channels.js';
 import { verdictStep, type FailureVerdict } from '../messaging/send-failure.js';
 import type { LoggedSend } from '../messaging/recorded-email.js';
+import type { Subscriber } from '../db/subscribers-repository.js';
 import type { Subscriptions } from './subscriptions.js';
 import { number } from '../../shared/plain-numbers.js';
 
@@ -33,14 +36,34 @@ export type SendOutcome =
   /** The provider refused it: the judge's verdict, and its answer with no address in it. */
   | { result: 'refused'; verdict: FailureVerdict; answer: string };
 
-/** One kind of message: who is due it, and how one goes. */
+/**
+ * What the person's "no" on a kind's channel makes of its message: `'skipped'` ends it; `laterMs`
+ * looks again then (a "no" the person may undo while the message still matters: texts turned back
+ * on); `'the kind asks'` leaves it to the kind, whose message is itself the one question the contact
+ * rule allows after a "no" (the "come back?" email: contact-rule.ts, confirmationAsk).
+ */
+export type WhenNo = 'skipped' | { laterMs: number } | 'the kind asks';
+
+/** One kind of message: who is due it, what the one gate asks of it, and how one goes. */
 export interface QueuedKindHandler {
   kind: QueuedKind;
   /** How the owner's log names them: "joining texts". */
   what: string;
+  /** The channel its messages go by: the person's "no" on it stops them at the gate. */
+  channel: Channel;
+  /** What the person's "no" on `channel` makes of a message (the gate: OutboxSender). */
+  whenNo: WhenNo;
   /** Queues the people due this kind who have no live row (a kind whose due people are found, not told). */
   queueDue?: () => Promise<number>;
-  send(message: QueuedMessage): Promise<SendOutcome>;
+  /**
+   * Why the message is no longer due to this person (it ends, skipped), or nothing: asked at the gate
+   * before their "no", so a message that is pointless now ends whatever they said.
+   */
+  stillDue?: (person: Subscriber) => Promise<string | undefined>;
+  /** What a "no" does beyond ending the message (a number change nobody can agree to is forgotten). */
+  afterNo?: (person: Subscriber) => Promise<void>;
+  /** Sends one message to the person the gate let through. */
+  send(message: QueuedMessage, person: Subscriber): Promise<SendOutcome>;
   /** The person's side refused it for good: what that does beyond failing it (an address marked undeliverable). */
   refusedForGood(message: QueuedMessage, verdict: FailureVerdict, answer: string): Promise<void>;
 }
@@ -70,8 +93,16 @@ export function markUndeliverable(
 export const RESTORE_HOLDS_MESSAGES =
   'held: a restore could not read the database it replaced, so any "no" since its backup is unknown; nothing is sent until you settle it (sudo scamsavvy suppressions import FILE, or broadcast send … --after-restore)';
 
+/** Why the gate ends a message at a "no", by channel. */
+export const NO_WORDS: Record<Channel, string> = {
+  email: 'the address takes no email from us',
+  sms: 'the number takes no texts from us',
+};
+
 export interface OutboxSenderOptions {
   queue: Pick<MessageQueueRepository, 'claim' | 'record'>;
+  /** The one record of who is on the list and what they said: the gate reads it before each message. */
+  people: Pick<Subscriptions, 'subscriber' | 'mayContact'>;
   logger: FastifyBaseLogger;
   /**
    * Whether every message is held: after a restore that could not read what it replaced, any "no"
@@ -211,7 +242,8 @@ export class OutboxSender {
     const { id } = message;
     let outcome: SendOutcome;
     try {
-      outcome = await this.handler.send(message);
+      const passed = await this.gate(message);
+      outcome = 'person' in passed ? await this.handler.send(message, passed.person) : passed;
     } catch (error) {
       // Our own code or database failed: the message waits its turn again, counted against nobody.
       logger.error({ err: error, kind: this.handler.kind }, `${this.handler.what}: one could not be sent`);
@@ -261,6 +293,24 @@ export class OutboxSender {
     const providers = verdict.kind === 'unknown' || this.laterInARow >= LATER_IN_A_ROW;
     const outcomeNow: QueuedOutcome = { id, result: 'later', at, error: answer };
     return providers && now() < at ? { outcome: outcomeNow, batchWaits: at } : { outcome: outcomeNow };
+  }
+
+  /**
+   * The one gate, just before a message goes: the person is still on the list, the message is still
+   * due to them, and their "no" on its channel (the one contact rule) stops it. The person, for the
+   * kind to send to, or what became of the message.
+   */
+  private async gate(message: QueuedMessage): Promise<{ person: Subscriber } | SendOutcome> {
+    const { people, now } = this.options;
+    const person = await people.subscriber(message.signupId);
+    if (!person) return { result: 'skipped', why: 'not on the list' };
+    const notDue = await this.handler.stillDue?.(person);
+    if (notDue !== undefined) return { result: 'skipped', why: notDue };
+    const { whenNo, channel } = this.handler;
+    if (whenNo === 'the kind asks' || (await people.mayContact(person, channel))) return { person };
+    if (whenNo !== 'skipped') return { result: 'later', at: new Date(now().getTime() + whenNo.laterMs) };
+    await this.handler.afterNo?.(person);
+    return { result: 'skipped', why: NO_WORDS[channel] };
   }
 
   private after(attempts: number): Date {

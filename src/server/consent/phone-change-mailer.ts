@@ -16,6 +16,7 @@ import { sendRecordedEmail } from '../messaging/recorded-email.js';
 import { distinctEnds } from '../messaging/phone.js';
 import { markUndeliverable, type QueuedKindHandler, type SendOutcome } from './outbox-sender.js';
 import type { FailureVerdict } from '../messaging/send-failure.js';
+import type { Subscriber } from '../db/subscribers-repository.js';
 import { DAY_MS, PHONE_CHANGE_DAYS, type Subscriptions } from './subscriptions.js';
 
 export interface PhoneChangeMailerOptions {
@@ -35,23 +36,17 @@ export function phoneChangeEmails(options: PhoneChangeMailerOptions): QueuedKind
   const { store, subscriptions, links, siteUrl, logger } = options;
   const now = options.now ?? (() => new Date());
 
-  async function send(queued: QueuedMessage): Promise<SendOutcome> {
-    const id = queued.signupId;
-    const subscriber = await subscriptions.subscriber(id);
-    if (!subscriber) return { result: 'skipped', why: 'not on the list' };
+  async function stillDue(subscriber: Subscriber): Promise<string | undefined> {
+    if (subscriptions.pendingPhoneChange(subscriber, now())) return undefined;
+    // The same number written another way, or gone stale: nothing to ask.
+    await store.dropPhoneChange(subscriber.id);
+    return 'no change to ask about';
+  }
+
+  async function send(_queued: QueuedMessage, subscriber: Subscriber): Promise<SendOutcome> {
+    const id = subscriber.id;
     const change = subscriptions.pendingPhoneChange(subscriber, now());
-    if (!change) {
-      // The same number written another way, or gone stale: nothing to ask.
-      await store.dropPhoneChange(id);
-      return { result: 'skipped', why: 'no change to ask about' };
-    }
-    // The one rule: an address that takes no email from us (a bounce, a complaint) gets none. Nobody
-    // can agree to the change, so it is forgotten (the number is not kept) and the record keeps the
-    // number they gave.
-    if (!(await subscriptions.mayContact(subscriber, 'email'))) {
-      await store.dropPhoneChange(id);
-      return { result: 'skipped', why: 'the address takes no email from us' };
-    }
+    if (!change) return { result: 'skipped', why: 'no change to ask about' };
     const manage = manageUrls(links, siteUrl, subscriber.id);
     const ends = distinctEnds(change.to, subscriber.phone);
     const message = renderPhoneChangeEmail({
@@ -98,6 +93,13 @@ export function phoneChangeEmails(options: PhoneChangeMailerOptions): QueuedKind
   return {
     kind: 'phone_change',
     what: 'phone number change emails',
+    channel: 'email',
+    // The one rule: an address that takes no email from us (a bounce, a complaint) gets none. Nobody
+    // can agree to the change, so it is forgotten (the number is not kept) and the record keeps the
+    // number they gave.
+    whenNo: 'skipped',
+    stillDue,
+    afterNo: (subscriber) => store.dropPhoneChange(subscriber.id),
     queueDue: () => store.queueDue(new Date(now().getTime() - PHONE_CHANGE_DAYS * DAY_MS)),
     send,
     refusedForGood,

@@ -1,9 +1,8 @@
 // The one sender of the messages the product sends by itself (decision 052): it claims a kind's due
 // rows from the outbox, passes each through the one gate (the person is on the list, the message is
 // still due, and their "no" on its channel stops it: decision 056), has the kind's handler send it,
-// and records what became of it. Whose
-// fault a refusal was is the one judge's (messaging/send-failure.ts), and what follows is decided
-// here, the same for every kind:
+// and records what became of it. Whose fault a refusal was is the one judge's
+// (messaging/send-failure.ts), and what follows is decided here, the same for every kind:
 // - the person's side refused for good: the message failed, and the handler marks the address;
 // - the person's own server's policy for this send: the message is skipped with the reason;
 // - ours (the mail server or the SMS account refuses us): the message and the rest of its batch wait

@@ -25,6 +25,7 @@ async function command(script: string, args: string[], env: Record<string, strin
 }
 
 test('a restore is refused while the server runs; a server with another SECRET_KEY is refused at start, with what to do', async () => {
+  test.setTimeout(120_000); // four starts and a restore: 44 s in a CI run on a slow day
   const dir = mkdtempSync(path.join(tmpdir(), 'scamsavvy-key-'));
   try {
     const env = {

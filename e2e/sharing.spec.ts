@@ -89,6 +89,7 @@ test('without it, the button opens a panel: a text message, an email and Copy, e
   context,
   baseURL,
 }) => {
+  test.setTimeout(120_000); // 40 s in a CI run on a slow day: a hang guard, not a speed check
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL ?? '' });
   await page.addInitScript(() => {
     Object.defineProperty(navigator, 'share', { value: undefined });

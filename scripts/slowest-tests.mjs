@@ -1,5 +1,6 @@
 // The slowest tests of the last `npm test`, with each browser test's share of its time limit: where a
 // busy machine would first run out of time (docs/testing.md). `node scripts/slowest-tests.mjs [N]`.
+// Also the failed tests, by name, for the end of `npm test`'s output.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -14,6 +15,7 @@ function browserResults(report) {
             name: `${spec.file}:${spec.line} ${[...trail, spec.title].join(' › ')}`,
             ms: result.duration,
             limitMs: test.timeout,
+            failed: result.status !== 'passed' && result.status !== 'skipped',
           });
     for (const child of suite.suites ?? []) walk(child, child.title.endsWith('.ts') ? trail : [...trail, child.title]);
   };
@@ -27,6 +29,7 @@ function unitResults(report) {
     file.assertionResults.map((test) => ({
       name: `${file.name.replace(`${process.cwd()}/`, '')} › ${test.fullName}`,
       ms: test.duration ?? 0,
+      failed: test.status === 'failed',
     })),
   );
 }
@@ -50,6 +53,20 @@ export function slowestTests({ unit, e2e }, count = 5) {
     for (const row of rows.slice(0, count)) lines.push(`  ${seconds(row.ms)}  ${row.name}`);
   }
   return lines;
+}
+
+/**
+ * Lines naming every test that failed, and every unit test file that failed outside its tests (it
+ * would not load, or a hook threw): CI keeps only the end of its log, and this is printed there.
+ */
+export function failedTests({ unit, e2e }) {
+  const names = [...(unit ? unitResults(unit) : []), ...(e2e ? browserResults(e2e) : [])].flatMap((row) =>
+    row.failed ? [row.name] : [],
+  );
+  for (const file of unit?.testResults ?? [])
+    if (file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'))
+      names.push(`${file.name.replace(`${process.cwd()}/`, '')}: ${String(file.message ?? '').split('\n')[0]}`);
+  return names.length === 0 ? [] : ['failed tests:', ...names.map((name) => `  ${name}`)];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

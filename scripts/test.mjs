@@ -1,7 +1,7 @@
 // `npm test`: every check and every test (types, lint, unit and component, browser), then one summary line.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { slowestTests } from './slowest-tests.mjs';
+import { failedTests, slowestTests } from './slowest-tests.mjs';
 
 const REPORTS = 'test-results';
 const unitReport = `${REPORTS}/unit-report.json`;
@@ -98,6 +98,8 @@ if (benches) {
 }
 // Where a busier machine would run out of time first (docs/testing.md).
 console.log(`\n${slowestTests({ unit, e2e }).join('\n')}\n`);
+// Which tests failed, by name: CI keeps only the end of this output.
+for (const line of failedTests({ unit, e2e })) console.log(line);
 if (failedSteps.length > 0) console.log(`failed steps: ${failedSteps.join(', ')}`);
 // A step that failed without a test failing (types, lint, build) still fails the run.
 if (failedSteps.length > 0 && totals.failed === 0) totals.failed = failedSteps.length;

@@ -85,7 +85,7 @@ if (launch) {
     everyone.map((one) => ({ signupId: one.id, channel: 'email' as const })),
   );
   await store.broadcasts.setState(launch.id, 'sending', ['ready']);
-  const claimed = await store.outbox.claim(launch.id, 'email', 'screenshots', 200);
+  const claimed = await store.outbox.claim({ broadcastId: launch.id, channel: 'email' }, 'screenshots', 200);
   await store.outbox.record(
     'screenshots',
     claimed.map((message, index) =>

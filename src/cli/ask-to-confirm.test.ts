@@ -83,7 +83,7 @@ describe('signups:ask-to-confirm', () => {
       logger,
     });
     const mailer = new OutboxSender(confirmations, {
-      queue: store.messageQueue,
+      queue: store.outbox,
       people: subscriptions,
       logger,
       concurrency: 3,

@@ -271,7 +271,7 @@ describe('sudo scamsavvy broadcast', () => {
     await run('create', '--name', 'launch', '--template', 'launch');
     const store = await openDatabase({ kind: 'sqlite', file });
     const broadcast = (await store.broadcasts.get('launch'))!;
-    const claimed = await store.outbox.claim(broadcast.id, 'email', 'a-sender', 4);
+    const claimed = await store.outbox.claim({ broadcastId: broadcast.id, channel: 'email' }, 'a-sender', 4);
     const [gaveUp, dead, ours, sent] = claimed;
     await store.outbox.record('a-sender', [
       { id: gaveUp!.id, result: 'temporary', kind: 'message', error: '421 4.7.0 Try again later', retryAt: null },
@@ -341,7 +341,7 @@ describe('sudo scamsavvy broadcast', () => {
     await run('create', '--name', 'launch', '--template', 'launch');
     const store = await openDatabase({ kind: 'sqlite', file });
     const broadcast = (await store.broadcasts.get('launch'))!;
-    const [held, refused] = await store.outbox.claim(broadcast.id, 'email', 'a-sender', 2);
+    const [held, refused] = await store.outbox.claim({ broadcastId: broadcast.id, channel: 'email' }, 'a-sender', 2);
     await store.outbox.record('a-sender', [
       {
         id: held!.id,

@@ -96,7 +96,7 @@ export function compose(config: Config, db: Db, overrides: ComposeOverrides = {}
     messaging,
     feedback,
     owner: {
-      ...(email ? { mailer: createSignInMailer(email, config.siteUrl, db.messageQueue) } : {}),
+      ...(email ? { mailer: createSignInMailer(email, config.siteUrl, db.outbox) } : {}),
       ...(secretKey
         ? {
             broadcastControl: (logger?: SenderLogger) => broadcastControlOf(config, db, messaging, logger, overrides),

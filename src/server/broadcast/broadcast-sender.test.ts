@@ -327,7 +327,7 @@ for (const engine of storeEngines) {
         { id: 'dead-sender', broadcastId: broadcast.id, host: (await import('node:os')).hostname(), pid: dead.pid! },
         () => false,
       );
-      const claimed = await store.outbox.claim(broadcast.id, 'email', 'dead-sender', 3);
+      const claimed = await store.outbox.claim({ broadcastId: broadcast.id, channel: 'email' }, 'dead-sender', 3);
       expect(claimed).toHaveLength(3);
 
       const result = await send(broadcast);

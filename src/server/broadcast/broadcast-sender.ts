@@ -252,7 +252,8 @@ export class BroadcastSender {
       this.waitingOnPause.delete(channel);
       await this.pauseIfOutageTooLong(broadcast, channel);
       if (this.paused.has(channel)) continue;
-      const claimed = await store.outbox.claim(broadcast.id, channel, this.id, this.batchSize(channel));
+      const lane = { broadcastId: broadcast.id, channel };
+      const claimed = await store.outbox.claim(lane, this.id, this.batchSize(channel));
       if (claimed.length > 0) {
         const batch: Promise<void> = this.sendBatch(broadcast, channel, claimed, writeEmail).finally(() =>
           inFlight.delete(batch),
@@ -393,8 +394,7 @@ export class BroadcastSender {
       if (stop && channel === 'sms') await subscriptions.stopTexts(person.phone, 'provider_answer');
       else await subscriptions.markUndeliverable(person, channel);
     } catch {
-      // The row still fails for this person (recorded with the batch); a database blip here must not
-      // leave the batch unrecorded. The next message to the address gets the same answer again.
+      // The row still fails (recorded with the batch): a database blip must not leave it unrecorded.
     }
   }
 }

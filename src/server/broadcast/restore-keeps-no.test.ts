@@ -148,8 +148,11 @@ for (const engine of storeEngines) {
       // After the backup: the three confirmation emails went, one person pressed its button, another
       // got the one reminder, the third's number replied YES.
       const sendAll = async (kind: 'confirmation' | 'reminder') => {
-        const claimed = await base.store.messageQueue.claim(kind, 10, 60_000);
-        await base.store.messageQueue.record(claimed.map((message) => ({ id: message.id, result: 'sent' as const })));
+        const claimed = await base.store.outbox.claim({ kind, leaseMs: 60_000 }, 'a test', 10);
+        await base.store.outbox.record(
+          'a test',
+          claimed.map((message) => ({ id: message.id, result: 'sent' as const })),
+        );
         return claimed.length;
       };
       expect(await sendAll('confirmation')).toBe(3);

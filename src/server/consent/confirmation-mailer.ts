@@ -4,7 +4,7 @@
 // for and writes it: the confirmation, or the one "come back?" email after a "no"; an address that
 // does not exist fails it and is marked undeliverable.
 import type { FastifyBaseLogger } from 'fastify';
-import type { QueuedMessage } from '../db/message-queue-repository.js';
+import type { ClaimedMessage } from '../db/outbox-rows.js';
 import type { EmailSender } from '../messaging/email-sender.js';
 import type { MessageLog } from '../messaging/message-log.js';
 import { deletionDay, latest } from '../messaging/email-templates.js';
@@ -36,7 +36,7 @@ export function confirmationEmails(options: ConfirmationMailerOptions): QueuedKi
   const { subscriptions, retentionDays, logger } = options;
   const now = options.now ?? (() => new Date());
 
-  async function send(_message: QueuedMessage, subscriber: Subscriber): Promise<SendOutcome> {
+  async function send(_message: ClaimedMessage, subscriber: Subscriber): Promise<SendOutcome> {
     // Checked at the moment of sending (the gate found them on the list): the one rule says which
     // email, if any: the confirmation, or the one "come back?" after a "no". Its row is live (it is
     // being sent), so the request still waits.

@@ -69,7 +69,7 @@ async function world(engine: (typeof storeEngines)[number]) {
       now: clock,
     });
     return new OutboxSender(reminders, {
-      queue: store.messageQueue,
+      queue: store.outbox,
       people: subscriptions,
       logger,
       now: clock,

@@ -6,7 +6,7 @@
 // new sign-up gets").
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConfirmationQueueRepository } from '../db/confirmation-queue-repository.js';
-import type { QueuedMessage } from '../db/message-queue-repository.js';
+import type { ClaimedMessage } from '../db/outbox-rows.js';
 import type { EmailSender } from '../messaging/email-sender.js';
 import { deletionDay, latest } from '../messaging/email-templates.js';
 import type { MessageLog } from '../messaging/message-log.js';
@@ -35,7 +35,7 @@ export function confirmationReminders(options: ReminderOptions): QueuedKindHandl
   const { store, subscriptions, logger, reminderDays } = options;
   const now = options.now ?? (() => new Date());
 
-  async function send(_message: QueuedMessage, subscriber: Subscriber): Promise<SendOutcome> {
+  async function send(_message: ClaimedMessage, subscriber: Subscriber): Promise<SendOutcome> {
     const result = await sendConfirmationEmail(
       options,
       subscriber,

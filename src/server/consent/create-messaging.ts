@@ -125,7 +125,7 @@ export function createMessagingCore(
 export function createMessaging(
   config: MessagingConfig,
   store: SubscriptionsStore &
-    Pick<Db, 'confirmations' | 'phoneChanges' | 'messageQueue'> &
+    Pick<Db, 'confirmations' | 'phoneChanges' | 'outbox'> &
     Partial<Pick<Db, 'joiningTexts' | 'restoreMarks' | 'numbers'>> &
     Partial<MessageLogStore>,
   siteUrl: string,
@@ -169,7 +169,7 @@ export function createMessaging(
     ...(email && links
       ? {
           buttons: createButtonMailer({
-            queue: store.messageQueue,
+            queue: store.outbox,
             email,
             log,
             links,
@@ -216,7 +216,7 @@ export function createMessaging(
               logger,
             });
             const { sent } = await new OutboxSender(reminders, {
-              queue: store.messageQueue,
+              queue: store.outbox,
               people: subscriptions,
               held,
               logger,
@@ -247,7 +247,7 @@ export function createMessaging(
           logger,
         });
         const asker = new OutboxSender(asks, {
-          queue: store.messageQueue,
+          queue: store.outbox,
           people: subscriptions,
           held,
           logger,
@@ -270,7 +270,7 @@ export function createMessaging(
           ...(overrides.texter?.now ? { now: overrides.texter.now } : {}),
         });
         const texter = new OutboxSender(texts, {
-          queue: store.messageQueue,
+          queue: store.outbox,
           people: subscriptions,
           held,
           logger,
@@ -296,7 +296,7 @@ export function createMessaging(
         // sign-ups is answered within a second or so, not one email after another, and the sending
         // thread writes a batch's records in one statement and its outcomes in one transaction.
         const mailer = new OutboxSender(confirmations, {
-          queue: store.messageQueue,
+          queue: store.outbox,
           people: subscriptions,
           held,
           batchSize: CONFIRMATION_BATCH,

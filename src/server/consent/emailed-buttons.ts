@@ -5,7 +5,7 @@
 // covers what it does, when it was sent and the choices it changes, so pressing it (or any later change
 // of those choices) ends it. Nothing is stored: the link is the whole of it.
 import { preferencesOf, type Preferences, type Subscriber } from '../db/subscribers-repository.js';
-import type { MessageQueueRepository } from '../db/message-queue-repository.js';
+import { SENT_AT_ONCE, type OutboxClaims } from '../db/outbox-claims.js';
 import type { EmailSender } from '../messaging/email-sender.js';
 import { renderButtonEmail } from '../messaging/email-templates.js';
 import type { LinkSigner } from '../messaging/link-tokens.js';
@@ -130,7 +130,7 @@ export interface ButtonMailerParts {
   postalAddress?: string | undefined;
   subscriptions: Pick<Subscriptions, 'emailHash' | 'mailboxReachable' | 'markUndeliverable'>;
   /** The one outbox: each button is a row of it (kind `button`), sent at once, never retried. */
-  queue: Pick<MessageQueueRepository, 'begin' | 'record'>;
+  queue: Pick<OutboxClaims, 'begin' | 'record'>;
   now?: () => Date;
 }
 
@@ -173,17 +173,19 @@ export function createButtonMailer(parts: ButtonMailerParts): ButtonMailer {
         },
       );
       if (result.sent) {
-        await parts.queue.record([{ id: row, result: 'sent', logged: result.logged }]);
+        await parts.queue.record(SENT_AT_ONCE, [{ id: row, result: 'sent', ...result.logged }]);
         return 'sent';
       }
       const { verdict, answer } = result;
       if (verdict.kind === 'recipient') {
-        await parts.queue.record([{ id: row, result: 'failed', error: answer, failureKind: 'recipient' }]);
+        await parts.queue.record(SENT_AT_ONCE, [{ id: row, result: 'permanent', error: answer, kind: 'recipient' }]);
         await parts.subscriptions.markUndeliverable(subscriber, 'email');
         return 'unreachable';
       }
       // The page says it was not sent and offers to ask again: it is never sent later.
-      await parts.queue.record([{ id: row, result: 'skipped', why: `not sent, the person was told: ${answer}` }]);
+      await parts.queue.record(SENT_AT_ONCE, [
+        { id: row, result: 'skipped', error: `not sent, the person was told: ${answer}` },
+      ]);
       return 'not_sent';
     },
   };

@@ -4,7 +4,7 @@
 // retries and other instances' sign-ups, and judges a refusal; this says who is due it and sends one.
 import type { FastifyBaseLogger } from 'fastify';
 import type { JoiningTextsRepository } from '../db/joining-texts-repository.js';
-import type { QueuedMessage } from '../db/message-queue-repository.js';
+import type { ClaimedMessage } from '../db/outbox-rows.js';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { phoneFacts, storedForms } from '../messaging/phone.js';
 import type { TextTiming } from '../messaging/text-hours.js';
@@ -47,7 +47,7 @@ export function joiningTexts(options: JoiningTextOptions): QueuedKindHandler {
   const now = options.now ?? (() => new Date());
   const phoneCountry = (options.phoneCountry ?? 'US') as CountryCode;
 
-  async function send(_message: QueuedMessage, person: Subscriber): Promise<SendOutcome> {
+  async function send(_message: ClaimedMessage, person: Subscriber): Promise<SendOutcome> {
     const later = { result: 'later', at: new Date(now().getTime() + JOINING_TEXT_LATER_MS) } as const;
     // A number the numbering plan says cannot take texts (a landline abroad, a toll-free number, one
     // of an impossible length) is marked undeliverable without a try, as a provider's "no" would.
@@ -105,7 +105,7 @@ export function joiningTexts(options: JoiningTextOptions): QueuedKindHandler {
   }
 
   const undeliverable = markUndeliverable(subscriptions, logger, 'sms', 'joining text');
-  async function refusedForGood(message: QueuedMessage, verdict: FailureVerdict, answer: string): Promise<void> {
+  async function refusedForGood(message: ClaimedMessage, verdict: FailureVerdict, answer: string): Promise<void> {
     // Twilio 21610: the number replied STOP to us once; that is its STOP.
     if (!verdict.stop) return undeliverable(message, verdict, answer);
     const person = await subscriptions.subscriber(message.signupId);

@@ -183,7 +183,7 @@ for (const engine of storeEngines)
       mail.rejectNext(451, '4.2.0 Greylisted, please try again later', 1);
       expect(await ask()).toContain('button=not_sent');
       expect(await states()).toEqual(['sent', 'skipped']);
-      expect(await db.messageQueue.claim('button', 10, 0)).toEqual([]);
+      expect(await db.outbox.claim({ kind: 'button', leaseMs: 0 }, 'a test', 10)).toEqual([]);
       // The mailbox does not exist: refused for good, and the address takes no more email from us.
       mail.answerFor((to) => (to === rosa.email ? { code: 550, message: '5.1.1 No such user' } : undefined));
       expect(await ask()).toContain('button=unreachable');

@@ -3,7 +3,7 @@
 // handler here says what a mail server would; the verdicts are the one judge's, from its answers.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openDatabase, type Db } from '../db/open-database.js';
-import type { QueuedMessage } from '../db/message-queue-repository.js';
+import type { ClaimedMessage } from '../db/outbox-rows.js';
 import type { QueuedKind } from '../db/outbox.table.js';
 import { classifySmtpError } from '../messaging/smtp-answers.js';
 import { capturedLog, ERROR } from '../test/captured-log.js';
@@ -97,21 +97,28 @@ for (const engine of storeEngines) {
       expect(await queue.add('joining_text', 'sms', ids)).toBe(0);
       expect(await queue.add('reminder', 'email', ids)).toBe(2);
 
-      const claimed = await queue.claim('joining_text', 10, 5 * MINUTE);
+      const outbox = store.outbox;
+      const texts = { kind: 'joining_text', leaseMs: 5 * MINUTE } as const;
+      const claimed = await outbox.claim(texts, 'first', 10);
       expect(claimed.map(({ signupId, attempts }) => ({ signupId, attempts }))).toEqual([
         { signupId: a, attempts: 1 },
         { signupId: b, attempts: 1 },
       ]);
       // Held by its sender until the lease runs out; then another takes it (the first died).
-      expect(await queue.claim('joining_text', 10, 5 * MINUTE)).toEqual([]);
+      expect(await outbox.claim(texts, 'second', 10)).toEqual([]);
       clock.advance(5 * MINUTE + 1);
-      const again = await queue.claim('joining_text', 1, 5 * MINUTE);
+      const again = await outbox.claim(texts, 'second', 1);
       expect(again.map(({ signupId, attempts }) => ({ signupId, attempts }))).toEqual([{ signupId: a, attempts: 2 }]);
 
-      await queue.sent(again[0]!.id);
+      await outbox.record('second', [{ id: again[0]!.id, result: 'sent' }]);
       // Not ours to end any more: the dead sender's late word changes nothing.
-      await queue.failed(claimed[0]!.id, 'late', 'recipient');
-      await queue.later(claimed[1]!.id, new Date(clock.now().getTime() + MINUTE), '421 busy');
+      await outbox.record('first', [{ id: claimed[0]!.id, result: 'permanent', error: 'late', kind: 'recipient' }]);
+      // Nor may another sender end a row it does not hold.
+      const inAMinute = new Date(clock.now().getTime() + MINUTE);
+      await outbox.record('second', [{ id: claimed[1]!.id, result: 'skipped', error: 'not mine' }]);
+      await outbox.record('first', [
+        { id: claimed[1]!.id, result: 'temporary', retryAt: inAMinute, error: '421 busy', kind: 'message' },
+      ]);
       expect(await states(store, 'joining_text')).toEqual([
         { signupId: a, state: 'sent', attempts: 2 },
         { signupId: b, state: 'failed_temporary', attempts: 1 },
@@ -119,16 +126,16 @@ for (const engine of storeEngines) {
       // Sent is not live: the person may be queued for it again (a new number); b is still live.
       expect(await queue.add('joining_text', 'sms', ids)).toBe(1);
       // Due again only at its time.
-      expect((await queue.claim('joining_text', 10, 5 * MINUTE)).map((row) => row.signupId)).toEqual([a]);
+      expect((await outbox.claim(texts, 'third', 10)).map((row) => row.signupId)).toEqual([a]);
       clock.advance(MINUTE);
-      const retried = await queue.claim('joining_text', 10, 5 * MINUTE);
+      const retried = await outbox.claim(texts, 'third', 10);
       expect(retried.map(({ signupId, attempts }) => ({ signupId, attempts }))).toEqual([{ signupId: b, attempts: 2 }]);
       // An attempt given back (the fault was ours): the person's back-off does not grow.
-      await queue.later(retried[0]!.id, clock.now(), 'waiting', { countAttempt: false });
-      await queue.skipped(
-        (await queue.claim('joining_text', 10, 5 * MINUTE)).find((row) => row.signupId === b)!.id,
-        'left',
-      );
+      await outbox.record('third', [
+        { id: retried[0]!.id, result: 'requeue', at: clock.now(), error: 'waiting', kind: null },
+      ]);
+      const [bAgain] = (await outbox.claim(texts, 'third', 10)).filter((row) => row.signupId === b);
+      await outbox.record('third', [{ id: bAgain!.id, result: 'skipped', error: 'left' }]);
       expect((await states(store, 'joining_text')).filter((row) => row.signupId === b)).toEqual([
         { signupId: b, state: 'skipped', attempts: 2 },
       ]);
@@ -142,19 +149,24 @@ for (const engine of storeEngines) {
         content: { subject: 'Live', text: 'Hello', html: '<p>Hello</p>', sms: 'Hello' },
       }))!;
       await store.outbox.enqueue(broadcast.id, [{ signupId: a, channel: 'email' }]);
-      expect((await store.outbox.claim(broadcast.id, 'email', 'sender-1', 10)).map((row) => row.signupId)).toEqual([a]);
-      expect((await queue.claim('reminder', 10, 5 * MINUTE)).map((row) => row.signupId)).toEqual([a, b]);
+      expect(
+        (await store.outbox.claim({ broadcastId: broadcast.id, channel: 'email' }, 'sender-1', 10)).map(
+          (row) => row.signupId,
+        ),
+      ).toEqual([a]);
+      const reminders = { kind: 'reminder', leaseMs: 5 * MINUTE } as const;
+      expect((await outbox.claim(reminders, 'fourth', 10)).map((row) => row.signupId)).toEqual([a, b]);
     });
 
     it('a message that went while a yes or a "no" withdrew it is recorded as gone, with the person’s fact', async () => {
       const { store } = await open();
       const [person] = await people(store, 1);
       await store.messageQueue.add('confirmation', 'email', [person!]);
-      const [row] = await store.messageQueue.claim('confirmation', 10, 5 * MINUTE);
+      const [row] = await store.outbox.claim({ kind: 'confirmation', leaseMs: 5 * MINUTE }, 'a sender', 10);
       // She confirms (from an earlier email) while this one is on its way: it is withdrawn, and it goes.
       expect(await store.subscribers.confirm(person!)).toBe('confirmed');
       expect((await store.messageQueue.rows('confirmation')).map((each) => each.state)).toEqual(['skipped']);
-      await store.messageQueue.sent(row!.id);
+      await store.outbox.record('a sender', [{ id: row!.id, result: 'sent' }]);
       expect((await store.messageQueue.rows('confirmation')).map((each) => each.state)).toEqual(['sent']);
       expect((await store.subscribers.subscriber(person!))?.confirmationSentAt).not.toBeNull();
     });
@@ -162,12 +174,12 @@ for (const engine of storeEngines) {
     it('a message sent while the person waits holds up the next to them only while it is being sent', async () => {
       const { store, clock } = await open();
       const [person] = await people(store, 1);
-      expect(await store.messageQueue.begin('button', 'email', person!)).toBeDefined();
+      expect(await store.outbox.begin('button', 'email', person!)).toBeDefined();
       // One at a time: a second press meanwhile is told to ask again.
-      expect(await store.messageQueue.begin('button', 'email', person!)).toBeUndefined();
+      expect(await store.outbox.begin('button', 'email', person!)).toBeUndefined();
       // Its server stopped mid-send (nobody comes back for it): after the lease it holds nobody up.
       clock.advance(5 * MINUTE + 1);
-      expect(await store.messageQueue.begin('button', 'email', person!)).toBeDefined();
+      expect(await store.outbox.begin('button', 'email', person!)).toBeDefined();
       expect((await store.messageQueue.rows('button')).map((row) => row.state)).toEqual(['skipped', 'sending']);
     });
 
@@ -182,14 +194,14 @@ for (const engine of storeEngines) {
         what: 'reminder emails',
         channel: 'email',
         whenNo: 'skipped',
-        send: async (message: QueuedMessage) => answerFor.get(message.signupId) ?? { result: 'sent' },
+        send: async (message: ClaimedMessage) => answerFor.get(message.signupId) ?? { result: 'sent' },
         refusedForGood: async (message) => {
           markedUndeliverable.push(message.signupId);
         },
       };
       await store.messageQueue.add('reminder', 'email', ids);
       const sender = new OutboxSender(handler, {
-        queue: store.messageQueue,
+        queue: store.outbox,
         people: subscriptions,
         logger,
         now: clock.now,
@@ -204,8 +216,9 @@ for (const engine of storeEngines) {
       expect(await states(store, 'reminder')).toEqual([
         { signupId: ids[0], state: 'failed_permanent', attempts: 1 },
         { signupId: ids[1], state: 'failed_temporary', attempts: 0 },
-        { signupId: ids[2], state: 'failed_temporary', attempts: 0 },
-        { signupId: ids[3], state: 'failed_temporary', attempts: 0 },
+        // Never tried: back in the queue as they were.
+        { signupId: ids[2], state: 'queued', attempts: 0 },
+        { signupId: ids[3], state: 'queued', attempts: 0 },
       ]);
       const told = lines.filter((line) => line.level === ERROR).map((line) => line.msg);
       expect(told).toEqual([
@@ -246,7 +259,7 @@ for (const engine of storeEngines) {
       };
       await store.messageQueue.add('confirmation', 'email', ids);
       const sender = new OutboxSender(handler, {
-        queue: store.messageQueue,
+        queue: store.outbox,
         people: subscriptions,
         logger,
         now: clock.now,
@@ -282,7 +295,7 @@ for (const engine of storeEngines) {
       };
       const held = async () => (await store.restoreMarks.unsettled()) !== undefined;
       const sender = new OutboxSender(handler, {
-        queue: store.messageQueue,
+        queue: store.outbox,
         people: subscriptions,
         logger: capturedLog().logger,
         now: clock.now,
@@ -326,7 +339,7 @@ for (const engine of storeEngines) {
       });
       const send = (handler: QueuedKindHandler) =>
         new OutboxSender(handler, {
-          queue: store.messageQueue,
+          queue: store.outbox,
           people: subscriptions,
           logger: capturedLog().logger,
           now: clock.now,
@@ -384,7 +397,7 @@ for (const engine of storeEngines) {
       };
       await store.messageQueue.add('phone_change', 'email', ids);
       const sender = new OutboxSender(handler, {
-        queue: store.messageQueue,
+        queue: store.outbox,
         people: subscriptions,
         logger,
         now: clock.now,

@@ -10,8 +10,10 @@
 // - anything else: this message is tried again, backing off with its attempts; while the trouble
 //   may be the provider's ('unknown', or a second "not now" in a row), the rest of the batch waits
 //   with it, uncounted.
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { MessageQueueRepository, QueuedMessage, QueuedOutcome } from '../db/message-queue-repository.js';
+import type { OutboxClaims } from '../db/outbox-claims.js';
+import type { ClaimedMessage, Outcome } from '../db/outbox-rows.js';
 import type { QueuedKind } from '../db/outbox.table.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import type { Channel } from '../db/message-channels.js';
@@ -62,9 +64,9 @@ export interface QueuedKindHandler {
   /** What a "no" does beyond ending the message (a number change nobody can agree to is forgotten). */
   afterNo?: (person: Subscriber) => Promise<void>;
   /** Sends one message to the person the gate let through. */
-  send(message: QueuedMessage, person: Subscriber): Promise<SendOutcome>;
+  send(message: ClaimedMessage, person: Subscriber): Promise<SendOutcome>;
   /** The person's side refused it for good: what that does beyond failing it (an address marked undeliverable). */
-  refusedForGood(message: QueuedMessage, verdict: FailureVerdict, answer: string): Promise<void>;
+  refusedForGood(message: ClaimedMessage, verdict: FailureVerdict, answer: string): Promise<void>;
 }
 
 /**
@@ -99,7 +101,8 @@ export const NO_WORDS: Record<Channel, string> = {
 };
 
 export interface OutboxSenderOptions {
-  queue: Pick<MessageQueueRepository, 'claim' | 'record'>;
+  /** The one outbox: its one claim and one record (db/outbox-claims.ts). */
+  queue: Pick<OutboxClaims, 'claim' | 'record'>;
   /** The one record of who is on the list and what they said: the gate reads it before each message. */
   people: Pick<Subscriptions, 'subscriber' | 'mayContact'>;
   logger: FastifyBaseLogger;
@@ -129,16 +132,18 @@ export interface SenderRun {
 }
 
 /** How a recorded outcome counts in a run's summary. */
-const counted = (outcome: QueuedOutcome): keyof SenderRun =>
+const counted = (outcome: Outcome): keyof SenderRun =>
   outcome.result === 'sent'
     ? 'sent'
     : outcome.result === 'skipped'
       ? 'skipped'
-      : outcome.result === 'failed'
+      : outcome.result === 'permanent'
         ? 'failed'
         : 'later';
 
 export class OutboxSender {
+  /** Whose claims these are: a row this sender holds is recorded by it alone. */
+  readonly holder: string;
   private readonly options: Required<Omit<OutboxSenderOptions, 'held'>> & Pick<OutboxSenderOptions, 'held'>;
   /** The runner's stop: a batch under way ends after the messages being sent. */
   private signal: AbortSignal | undefined;
@@ -155,6 +160,7 @@ export class OutboxSender {
     private readonly handler: QueuedKindHandler,
     options: OutboxSenderOptions,
   ) {
+    this.holder = `${handler.kind} ${randomUUID()}`;
     this.options = {
       batchSize: 20,
       concurrency: 1,
@@ -204,7 +210,7 @@ export class OutboxSender {
    */
   async runOnce(): Promise<{ run: SenderRun; claimed: number; stopped: boolean }> {
     const { queue, batchSize, leaseMs, concurrency } = this.options;
-    const messages = await queue.claim(this.handler.kind, batchSize, leaseMs);
+    const messages = await queue.claim({ kind: this.handler.kind, leaseMs }, this.holder, batchSize);
     const run: SenderRun = { sent: 0, later: 0, failed: 0, skipped: 0 };
     for (let start = 0; start < messages.length; start += concurrency) {
       if (this.signal?.aborted) break; // the lease hands what is left to the next start
@@ -218,14 +224,14 @@ export class OutboxSender {
       for (const message of rest) {
         outcomes.push({
           id: message.id,
-          result: 'later',
+          result: 'requeue',
           at: waitAt!,
           error: `waiting: ${this.handler.what} cannot be sent just now`,
-          countAttempt: false,
+          kind: null,
         });
         run.later += 1;
       }
-      await queue.record(outcomes);
+      await queue.record(this.holder, outcomes);
       // What a refusal for good does beyond its row (an address marked undeliverable), once it is recorded.
       for (const each of judged) await each.after?.();
       if (waitAt) return { run, claimed: messages.length, stopped: true };
@@ -235,8 +241,8 @@ export class OutboxSender {
 
   /** Sends one message and judges what came back: its outcome to record, and what follows. */
   private async sendOne(
-    message: QueuedMessage,
-  ): Promise<{ outcome: QueuedOutcome; batchWaits?: Date; after?: () => Promise<void> }> {
+    message: ClaimedMessage,
+  ): Promise<{ outcome: Outcome; batchWaits?: Date; after?: () => Promise<void> }> {
     const { logger, now } = this.options;
     const { id } = message;
     let outcome: SendOutcome;
@@ -247,7 +253,8 @@ export class OutboxSender {
       // Our own code or database failed: the message waits its turn again, counted against nobody.
       logger.error({ err: error, kind: this.handler.kind }, `${this.handler.what}: one could not be sent`);
       const at = this.after(message.attempts);
-      return { outcome: { id, result: 'later', at, error: String((error as Error).message), countAttempt: false } };
+      const answer = String((error as Error).message);
+      return { outcome: { id, result: 'temporary', retryAt: at, error: answer, kind: 'sender', ours: true } };
     }
     if (outcome.result !== 'refused') this.laterInARow = 0;
     if (outcome.result === 'sent') {
@@ -256,18 +263,17 @@ export class OutboxSender {
         this.failing = undefined;
         logger.info(`${this.handler.what} are going out again`);
       }
-      return { outcome: { id, result: 'sent', logged: outcome.logged } };
+      return { outcome: { id, result: 'sent', ...outcome.logged } };
     }
-    if (outcome.result === 'later')
-      return { outcome: { id, result: 'later', at: outcome.at, error: null, countAttempt: false } };
-    if (outcome.result === 'skipped') return { outcome: { id, result: 'skipped', why: outcome.why } };
+    if (outcome.result === 'later') return { outcome: { id, result: 'wait', until: outcome.at } };
+    if (outcome.result === 'skipped') return { outcome: { id, result: 'skipped', error: outcome.why } };
     const { verdict, answer } = outcome;
     // What it does to the message is the one judge's (verdictStep), as for a broadcast's sender.
     const step = verdictStep(verdict);
     if (step === 'fails') {
       this.laterInARow = 0;
       return {
-        outcome: { id, result: 'failed', error: answer, failureKind: 'recipient' },
+        outcome: { id, result: 'permanent', error: answer, kind: 'recipient' },
         after: () => this.handler.refusedForGood(message, verdict, answer),
       };
     }
@@ -276,21 +282,25 @@ export class OutboxSender {
       // group that takes mail from members only): not tried again, never the person's "no".
       this.laterInARow = 0;
       logger.warn({ kind: this.handler.kind, err: answer }, `${this.handler.what}: one skipped: ${verdict.reason}`);
-      return { outcome: { id, result: 'skipped', why: verdict.reason } };
+      return { outcome: { id, result: 'skipped', error: verdict.reason } };
     }
     this.reportFailing(verdict, answer);
     if (step === 'ours') {
       this.ourFailures += 1;
       this.waitUntil = this.after(this.ourFailures).getTime();
       const at = new Date(this.waitUntil);
-      return { outcome: { id, result: 'later', at, error: answer, countAttempt: false }, batchWaits: at };
+      return {
+        outcome: { id, result: 'temporary', retryAt: at, error: answer, kind: 'sender', ours: true },
+        batchWaits: at,
+      };
     }
     const at = this.after(message.attempts);
     this.laterInARow += 1;
     // 'unknown' (no answer, a timeout) may be the provider's, and so are two "not now"s in a row: the
     // rest of the batch waits with it.
     const providers = verdict.kind === 'unknown' || this.laterInARow >= LATER_IN_A_ROW;
-    const outcomeNow: QueuedOutcome = { id, result: 'later', at, error: answer };
+    const kind = verdict.kind === 'unknown' ? 'unknown' : 'message';
+    const outcomeNow: Outcome = { id, result: 'temporary', retryAt: at, error: answer, kind };
     return providers && now() < at ? { outcome: outcomeNow, batchWaits: at } : { outcome: outcomeNow };
   }
 
@@ -299,7 +309,7 @@ export class OutboxSender {
    * due to them, and their "no" on its channel (the one contact rule) stops it. The person, for the
    * kind to send to, or what became of the message.
    */
-  private async gate(message: QueuedMessage): Promise<{ person: Subscriber } | SendOutcome> {
+  private async gate(message: ClaimedMessage): Promise<{ person: Subscriber } | SendOutcome> {
     const { people, now } = this.options;
     const person = await people.subscriber(message.signupId);
     if (!person) return { result: 'skipped', why: 'not on the list' };

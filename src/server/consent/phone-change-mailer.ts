@@ -5,7 +5,7 @@
 // only when it did; an address refused for good is marked undeliverable and the change forgotten.
 // Nothing changes until the person presses the button.
 import type { FastifyBaseLogger } from 'fastify';
-import type { QueuedMessage } from '../db/message-queue-repository.js';
+import type { ClaimedMessage } from '../db/outbox-rows.js';
 import type { PhoneChangeQueueRepository } from '../db/phone-change-queue-repository.js';
 import type { EmailSender } from '../messaging/email-sender.js';
 import { deletionDay, renderPhoneChangeEmail } from '../messaging/email-templates.js';
@@ -43,7 +43,7 @@ export function phoneChangeEmails(options: PhoneChangeMailerOptions): QueuedKind
     return 'no change to ask about';
   }
 
-  async function send(_queued: QueuedMessage, subscriber: Subscriber): Promise<SendOutcome> {
+  async function send(_queued: ClaimedMessage, subscriber: Subscriber): Promise<SendOutcome> {
     const id = subscriber.id;
     const change = subscriptions.pendingPhoneChange(subscriber, now());
     if (!change) return { result: 'skipped', why: 'no change to ask about' };
@@ -84,7 +84,7 @@ export function phoneChangeEmails(options: PhoneChangeMailerOptions): QueuedKind
   }
 
   const undeliverable = markUndeliverable(subscriptions, logger, 'email', 'phone number change email');
-  async function refusedForGood(queued: QueuedMessage, verdict: FailureVerdict, answer: string): Promise<void> {
+  async function refusedForGood(queued: ClaimedMessage, verdict: FailureVerdict, answer: string): Promise<void> {
     await undeliverable(queued, verdict, answer);
     // Nobody can agree to the change now: it is forgotten (the number is not kept).
     await store.dropPhoneChange(queued.signupId);

@@ -331,7 +331,7 @@ for (const engine of storeEngines) {
       // Queued once in the one outbox, however often the sender looks.
       expect(await store.phoneChanges.queueDue(weekAgo)).toBe(1);
       expect(await store.phoneChanges.queueDue(weekAgo)).toBe(0);
-      const claim = () => store.messageQueue.claim('phone_change', 10, 5 * 60_000);
+      const claim = () => store.outbox.claim({ kind: 'phone_change', leaseMs: 5 * 60_000 }, 'a test', 10);
       expect((await claim()).map((row) => row.signupId)).toEqual([id]);
       // Held: no second sender takes it, and it is not (yet) said to have gone.
       expect(await claim()).toEqual([]);
@@ -342,7 +342,7 @@ for (const engine of storeEngines) {
       const taken = await claim();
       expect(taken.map((row) => row.signupId)).toEqual([id]);
       await store.phoneChanges.phoneChangeSent(id, RIGHT);
-      await store.messageQueue.sent(taken[0]!.id);
+      await store.outbox.record('a test', [{ id: taken[0]!.id, result: 'sent' }]);
       expect((await store.subscribers.subscriber(id))?.phoneChange?.sentAt).not.toBeNull();
       clock.advance(6 * 60_000);
       expect(await claim()).toEqual([]);

@@ -7,7 +7,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from './database.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 import { DELETED_PERSON } from './opt-outs-repository.js';
-import { LIVE_STATES as LIVE } from './message-queue-repository.js';
+import { LIVE_STATES as LIVE } from './outbox-claims.js';
 
 type Row<T extends keyof Database> = Selectable<Database[T]>;
 /** What tells one row of the suppression list from another, across databases (ids differ). */

@@ -116,13 +116,13 @@ for (const engine of storeEngines) {
     const claimedRow = new Map<string, number>();
     /** Claims the due confirmation emails, as the one sender does (decision 052). */
     const claim = async (store: Db): Promise<{ id: string; attempts: number }[]> => {
-      const rows = await store.messageQueue.claim('confirmation', 10, LEASE_MS);
+      const rows = await store.outbox.claim({ kind: 'confirmation', leaseMs: LEASE_MS }, 'a test', 10);
       for (const row of rows) claimedRow.set(row.signupId, row.id);
       return rows.map((row) => ({ id: row.signupId, attempts: row.attempts }));
     };
     /** The claimed email went out, as the sender records it. */
     const sent = async (store: Db, id: string): Promise<void> => {
-      await store.messageQueue.sent(claimedRow.get(id)!);
+      await store.outbox.record('a test', [{ id: claimedRow.get(id)!, result: 'sent' }]);
     };
     /** The claimed email failed: tried again at `retryAt`, or (without one) failed for good. */
     const failed = async (
@@ -132,8 +132,12 @@ for (const engine of storeEngines) {
       retryAt?: Date,
       options?: { countAttempt?: boolean },
     ): Promise<void> => {
-      if (retryAt) await store.messageQueue.later(claimedRow.get(id)!, retryAt, error, options);
-      else await store.messageQueue.failed(claimedRow.get(id)!, error, 'recipient');
+      const row = claimedRow.get(id)!;
+      await store.outbox.record('a test', [
+        retryAt
+          ? { id: row, result: 'temporary', retryAt, error, kind: 'message', ours: options?.countAttempt === false }
+          : { id: row, result: 'permanent', error, kind: 'recipient' },
+      ]);
     };
 
     it('records each sign-up in the consent history with the consent text it agreed to', async () => {
@@ -652,7 +656,7 @@ describe.skipIf(!postgres?.available)(
       const sender = async (store: Db) => {
         const taken: string[] = [];
         for (;;) {
-          const jobs = await store.messageQueue.claim('confirmation', 10, LEASE_MS);
+          const jobs = await store.outbox.claim({ kind: 'confirmation', leaseMs: LEASE_MS }, 'a sender', 10);
           if (jobs.length === 0) return taken;
           taken.push(...jobs.map((job) => job.signupId));
         }

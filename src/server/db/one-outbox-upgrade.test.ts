@@ -167,7 +167,9 @@ describe.each(storeEngines)(
           });
           expect(columns).toContain('joining_text_sent_at');
           // The dead sender's text is due now; the held one is not; nobody else is queued twice.
-          expect((await db.messageQueue.claim('joining_text', 10, 60_000)).map((row) => row.signupId)).toEqual([id(1)]);
+          expect(
+            (await db.outbox.claim({ kind: 'joining_text', leaseMs: 60_000 }, 'a test', 10)).map((row) => row.signupId),
+          ).toEqual([id(1)]);
           expect(await db.joiningTexts.queueDue()).toBe(2); // 0 and 4, never texted; 3 was
           expect(await db.joiningTexts.queueDue()).toBe(0);
           // Nobody reminded before is reminded again; the one never reminded is due hers.
@@ -178,7 +180,9 @@ describe.each(storeEngines)(
           ]);
           expect(await db.confirmations.queueReminders(new Date('2026-12-01T00:00:00.000Z'))).toBe(0);
           // And a broadcast's claim sees only its own rows.
-          expect((await db.outbox.claim(1, 'email', 'a-sender', 10)).map((row) => row.signupId)).toEqual([id(1)]);
+          expect(
+            (await db.outbox.claim({ broadcastId: 1, channel: 'email' }, 'a-sender', 10)).map((row) => row.signupId),
+          ).toEqual([id(1)]);
           // Since migration 25 (its table made anew on SQLite, every row above kept), a row names a
           // person, or (an owner's sign-in email) an owner: by its kind, never both, never neither.
           const insert = (kind: string, signup: string | null, owner: number | null) =>

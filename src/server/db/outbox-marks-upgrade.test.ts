@@ -98,7 +98,7 @@ describe.each(storeEngines)(
           ]);
           // The row that paused the channel is claimed marked, so the sender holds it if it pauses again;
           // a provider's own "Held:" is only words.
-          const claimed = await db.outbox.claim(broadcast.id, 'email', 'a-sender', 10);
+          const claimed = await db.outbox.claim({ broadcastId: broadcast.id, channel: 'email' }, 'a-sender', 10);
           expect(
             claimed.map(({ signupId, pausedTheChannel }) => ({ signupId, paused: pausedTheChannel === true })),
           ).toEqual([

@@ -220,8 +220,10 @@ for (const engine of storeEngines) {
       expect(await outbox.outbox.enqueue(id, [...both(a), ...both(b)])).toBe(4);
       // a is sent before the top-up: the top-up must not put a back in the queue.
       const sender1 = randomUUID();
-      const claimed = await outbox.outbox.claim(id, 'email', sender1, 1);
-      expect(claimed).toEqual([{ id: expect.any(Number), signupId: a, channel: 'email', attempts: 1 }]);
+      const claimed = await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, sender1, 1);
+      expect(claimed).toEqual([
+        { id: expect.any(Number), kind: 'broadcast', signupId: a, channel: 'email', attempts: 1 },
+      ]);
       await outbox.outbox.record(sender1, [{ id: claimed[0]?.id ?? 0, result: 'sent', providerId: 'smtp-1' }]);
       expect(await outbox.outbox.enqueue(id, [...both(a), ...both(b), ...both(c)])).toBe(2);
       expect(await outbox.outbox.enqueue(id, both(c))).toBe(0);
@@ -239,11 +241,11 @@ for (const engine of storeEngines) {
       const emails = await queued(outbox, id, 5, 'email');
       await queued(outbox, id, 2, 'sms');
       const me = randomUUID();
-      const first = await outbox.outbox.claim(id, 'email', me, 3);
-      const rest = await outbox.outbox.claim(id, 'email', me, 3);
+      const first = await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, me, 3);
+      const rest = await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, me, 3);
       expect(first).toHaveLength(3);
       expect(rest).toHaveLength(2);
-      expect(await outbox.outbox.claim(id, 'email', me, 3)).toEqual([]);
+      expect(await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, me, 3)).toEqual([]);
       const all = [...first, ...rest];
       expect(all.map((message) => message.signupId)).toEqual(emails.map((row) => row.signupId));
       expect(ids(all)).toEqual([...ids(all)].sort((x, y) => x - y));
@@ -256,11 +258,13 @@ for (const engine of storeEngines) {
       await outbox.outbox.record(me, [
         { id: retry?.id ?? 0, result: 'temporary', error: '421 busy', retryAt: new Date(at(30_000)), kind: 'message' },
       ]);
-      expect(await outbox.outbox.claim(id, 'email', me, 10)).toEqual([]);
+      expect(await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, me, 10)).toEqual([]);
       clock.advance(29_999);
-      expect(await outbox.outbox.claim(id, 'email', me, 10)).toEqual([]);
+      expect(await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, me, 10)).toEqual([]);
       clock.advance(1);
-      expect(await outbox.outbox.claim(id, 'email', me, 10)).toEqual([{ ...retry, attempts: 2 }]);
+      expect(await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, me, 10)).toEqual([
+        { ...retry, attempts: 2 },
+      ]);
     });
 
     it('two senders claiming at once never take the same row', async () => {
@@ -279,7 +283,7 @@ for (const engine of storeEngines) {
         const taken: number[] = [];
         const worker = async () => {
           for (;;) {
-            const batch = await mine.outbox.claim(id, 'email', senderId, 3);
+            const batch = await mine.outbox.claim({ broadcastId: id, channel: 'email' }, senderId, 3);
             if (batch.length === 0) return;
             taken.push(...ids(batch));
           }
@@ -309,7 +313,7 @@ for (const engine of storeEngines) {
         const locked = await other.query<{ id: string }>('SELECT id FROM outbox ORDER BY id LIMIT 3 FOR UPDATE');
         const heldIds = locked.rows.map((row) => Number(row.id));
         try {
-          const claim = outbox.outbox.claim(id, 'email', randomUUID(), 10);
+          const claim = outbox.outbox.claim({ broadcastId: id, channel: 'email' }, randomUUID(), 10);
           const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 2000).unref());
           const claimed = await Promise.race([claim, waited]);
           expect(claimed).not.toBe('waited');
@@ -375,8 +379,8 @@ for (const engine of storeEngines) {
       const { store, outbox, clock, database, id } = await withQueue(3);
       await queued(outbox, id, 3, 'sms');
       const me = randomUUID();
-      const [sent, retry, gaveUp] = await outbox.outbox.claim(id, 'email', me, 3);
-      const [permanent, skipped, other] = await outbox.outbox.claim(id, 'sms', me, 3);
+      const [sent, retry, gaveUp] = await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, me, 3);
+      const [permanent, skipped, other] = await outbox.outbox.claim({ broadcastId: id, channel: 'sms' }, me, 3);
       // Two of them were recorded in the message log as they left.
       await store.sentMessages.sending(
         [sent, other].map((message) => ({
@@ -460,7 +464,7 @@ for (const engine of storeEngines) {
       const { outbox, id } = await withQueue(2);
       const [holder, stranger] = [randomUUID(), randomUUID()];
       // The second row stays queued: nobody claimed it.
-      const [held] = await outbox.outbox.claim(id, 'email', holder, 1);
+      const [held] = await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, holder, 1);
       await outbox.outbox.record(stranger, [{ id: held?.id ?? 0, result: 'sent', providerId: 'stolen' }]);
       expect(await outbox.outbox.counts(id)).toMatchObject({ sending: 1, sent: 0, queued: 1 });
       await outbox.outbox.record(holder, [{ id: held?.id ?? 0, result: 'sent', providerId: 'mine' }]);
@@ -475,7 +479,7 @@ for (const engine of storeEngines) {
     it('a message put back untried leaves the message log; one a report already reached keeps its row', async () => {
       const { store, outbox, id } = await withQueue(2);
       const me = randomUUID();
-      const [untried, reported] = await outbox.outbox.claim(id, 'email', me, 2);
+      const [untried, reported] = await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, me, 2);
       const logged = (message: typeof untried) => ({
         token: `token-${message?.id}`,
         channel: 'email' as const,
@@ -498,7 +502,7 @@ for (const engine of storeEngines) {
     it('a sender that dies mid-claim leaves its rows unknown, never queued or sent, until the owner requeues them once', async () => {
       const { outbox, id } = await withQueue(6);
       const dead = await registered(outbox, id);
-      const claimed = await outbox.outbox.claim(id, 'email', dead, 4);
+      const claimed = await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, dead, 4);
       await outbox.outbox.record(dead, [{ id: claimed[0]?.id ?? 0, result: 'sent', providerId: 'smtp-1' }]);
       expect(await outbox.outbox.inFlight(id)).toBe(3);
 
@@ -510,20 +514,20 @@ for (const engine of storeEngines) {
 
       // The next sender gets only what is surely unsent.
       const next = await registered(outbox, id);
-      const fresh = await outbox.outbox.claim(id, 'email', next, 10);
+      const fresh = await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, next, 10);
       expect(fresh).toHaveLength(2);
       expect(ids(fresh).some((row) => ids(claimed).includes(row))).toBe(false);
       await outbox.outbox.record(
         next,
         fresh.map((message) => ({ id: message.id, result: 'sent' as const, providerId: `smtp-${message.id}` })),
       );
-      expect(await outbox.outbox.claim(id, 'email', next, 10)).toEqual([]);
+      expect(await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, next, 10)).toEqual([]);
 
       // The owner's "send them anyway": once.
       expect(await outbox.outbox.requeueUnknown(id)).toBe(3);
       expect(await outbox.outbox.requeueUnknown(id)).toBe(0);
       expect(await outbox.outbox.counts(id)).toMatchObject({ unknown: 0, queued: 3, sent: 3 });
-      const again = await outbox.outbox.claim(id, 'email', next, 10);
+      const again = await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, next, 10);
       expect(ids(again)).toEqual(ids(claimed).slice(1));
       expect(again.every((message) => message.attempts === 2)).toBe(true);
     });
@@ -532,12 +536,12 @@ for (const engine of storeEngines) {
       const { outbox, id } = await withQueue(4);
       const [dead, stopping] = [randomUUID(), randomUUID()];
       await outbox.broadcastSenders.registerSender(sender(dead, id), alive);
-      await outbox.outbox.claim(id, 'email', dead, 2);
+      await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, dead, 2);
       // The one that died is noticed when the next registers (on SQLite it also frees the slot).
       const result = await outbox.broadcastSenders.registerSender(sender(stopping, id), (other) => other.id === dead);
       expect(result).toEqual({ unknown: 2 });
       expect((await outbox.broadcastSenders.liveSenders()).map((live) => live.id)).toEqual([stopping]);
-      await outbox.outbox.claim(id, 'email', stopping, 1);
+      await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, stopping, 1);
       // A live sender is not reaped.
       expect(await outbox.broadcastSenders.reapDeadSenders((other) => other.id === dead)).toBe(0);
       expect(await outbox.outbox.inFlight(id)).toBe(1);
@@ -549,7 +553,7 @@ for (const engine of storeEngines) {
     it('a sender wrongly taken for dead still records what it knows', async () => {
       const { outbox, id } = await withQueue(2);
       const slow = await registered(outbox, id);
-      const [first, second] = await outbox.outbox.claim(id, 'email', slow, 2);
+      const [first, second] = await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, slow, 2);
       expect(await outbox.broadcastSenders.reapDeadSenders(() => true)).toBe(2);
       await outbox.outbox.record(slow, [
         { id: first?.id ?? 0, result: 'sent', providerId: 'smtp-1' },
@@ -565,7 +569,7 @@ for (const engine of storeEngines) {
       await queued(outbox, id, 3, 'email');
       expect(await outbox.outbox.nextDue(id, 'email')).toBe(at(0));
       const me = randomUUID();
-      const [a, b, c] = await outbox.outbox.claim(id, 'email', me, 3);
+      const [a, b, c] = await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, me, 3);
       expect(await outbox.outbox.nextDue(id, 'email')).toBeUndefined();
       await outbox.outbox.record(me, [
         { id: a?.id ?? 0, result: 'temporary', error: '421', retryAt: new Date(at(60_000)), kind: 'message' },
@@ -577,8 +581,8 @@ for (const engine of storeEngines) {
 
       clock.advance(60_000);
       // Both due now: the one due first is claimed first, though its id is higher.
-      expect(ids(await outbox.outbox.claim(id, 'email', me, 1))).toEqual([b?.id]);
-      expect(ids(await outbox.outbox.claim(id, 'email', me, 1))).toEqual([a?.id]);
+      expect(ids(await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, me, 1))).toEqual([b?.id]);
+      expect(ids(await outbox.outbox.claim({ broadcastId: id, channel: 'email' }, me, 1))).toEqual([a?.id]);
       await outbox.outbox.record(me, [{ id: b?.id ?? 0, result: 'sent', providerId: 'smtp-b' }]);
       clock.advance(60_000);
       await outbox.outbox.record(me, [{ id: a?.id ?? 0, result: 'sent', providerId: 'smtp-a' }]);

@@ -6,6 +6,7 @@ import type { Channel } from './message-channels.js';
 
 export interface ClaimedMessage {
   id: number;
+  kind: MessageKind;
   signupId: string;
   channel: Channel;
   /** Attempts so far, this one included. */
@@ -21,20 +22,29 @@ export interface FailureMarks {
 }
 
 /**
- * What became of one claimed message. temporary: tried again at `retryAt` (null: it gave up, and
- * only the owner's `retry` queues it again); permanent: this person's address, for good; requeue:
- * not the person's failure at all (the sender's, as a wrong password): back in the queue as if
- * never tried; skipped: not sent, and why.
+ * What became of one claimed message, of any kind (db/outbox-claims.ts records it). temporary: tried
+ * again at `retryAt` (null: it gave up, and only the owner's `retry` queues it again); permanent:
+ * this person's address, for good; requeue: not the person's failure at all (ours, as a wrong
+ * password): back in the queue as if never tried, due `at` (now when not said); skipped: not sent,
+ * and why.
  */
 export type Outcome =
-  /** token: the message's row in the message log, given its state and provider id in the same write. */
-  | { id: number; result: 'sent'; providerId: string; token?: string | undefined }
+  /** token: the message's record in the message log, given its state and the provider's ids in the same write. */
+  | {
+      id: number;
+      result: 'sent';
+      providerId?: string | undefined;
+      messageId?: string | undefined;
+      token?: string | undefined;
+    }
   | ({
       id: number;
       result: 'temporary';
       error: string;
       retryAt: Date | null;
       kind: 'message' | 'unknown' | 'sender';
+      /** The trouble is ours, not the person's: the claim's attempt is given back, so their back-off does not grow. */
+      ours?: boolean | undefined;
     } & FailureMarks)
   | { id: number; result: 'permanent'; error: string; kind: 'recipient' }
   /** token: the message never left, so its row in the message log goes. */
@@ -43,14 +53,16 @@ export type Outcome =
       result: 'requeue';
       error: string;
       kind: FailureKind | null;
+      at?: Date | undefined;
       token?: string | undefined;
     } & FailureMarks)
   | { id: number; result: 'skipped'; error: string }
   /**
-   * A text that may not go yet: back in the queue, untried (the attempt does not count), until
-   * `until`; token: it was entered in the message log just before, so its row there goes.
+   * A message that may not go yet (a text before daytime where the person is, or over a state's cap):
+   * back in the queue, untried (the attempt does not count), until `until`; token: it was entered in
+   * the message log just before, so its record there goes.
    */
-  | { id: number; result: 'wait'; until: Date; why: TextWaitReason; token?: string | undefined };
+  | { id: number; result: 'wait'; until: Date; why?: TextWaitReason | undefined; token?: string | undefined };
 
 /** A failed message the owner's `retry` may queue again. */
 export interface FailedMessage {

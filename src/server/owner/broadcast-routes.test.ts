@@ -82,7 +82,7 @@ async function launchWithFailures(
     { id: sender, broadcastId: broadcast.id, host: hostname(), pid: process.pid },
     () => false,
   );
-  const [sent, gaveUp, unreachable] = await db.outbox.claim(broadcast.id, 'email', sender, 3);
+  const [sent, gaveUp, unreachable] = await db.outbox.claim({ broadcastId: broadcast.id, channel: 'email' }, sender, 3);
   if (!sent || !gaveUp || !unreachable) throw new Error('the email rows were not claimed');
   await db.outbox.record(sender, [
     { id: sent.id, result: 'sent', providerId: '<1@scamsavvy.example>' },
@@ -202,9 +202,11 @@ for (const engine of storeEngines) {
         failed_temporary: 0,
         failed_permanent: 1,
       });
-      expect((await db.outbox.claim(broadcast.id, 'email', randomUUID(), 5)).map((message) => message.id)).toEqual([
-        gaveUp,
-      ]);
+      expect(
+        (await db.outbox.claim({ broadcastId: broadcast.id, channel: 'email' }, randomUUID(), 5)).map(
+          (message) => message.id,
+        ),
+      ).toEqual([gaveUp]);
       // The texts, never tried, are untouched.
       expect(await db.outbox.counts(broadcast.id, 'sms')).toMatchObject({ queued: 3, total: 3 });
       const shown = await app.inject({ url: first.headers.location ?? '', headers: cookie });
@@ -270,7 +272,7 @@ for (const engine of storeEngines) {
     it('list held messages masked with their answer; the question ticks held ones apart', async () => {
       const { app, db, cookie } = await setUp(engine);
       const { broadcast } = await launchWithFailures(db);
-      const [held, refused] = await db.outbox.claim(broadcast.id, 'sms', 'a-sender', 2);
+      const [held, refused] = await db.outbox.claim({ broadcastId: broadcast.id, channel: 'sms' }, 'a-sender', 2);
       await db.outbox.record('a-sender', [
         {
           id: held!.id,

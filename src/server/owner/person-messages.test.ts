@@ -6,6 +6,7 @@ import { buildTestApp } from '../test/build-test-app.js';
 import { SITE } from '../test/site.js';
 import { signInAsOwner } from '../test/sign-in-as-owner.js';
 import { storeEngines } from '../test/store-engines.js';
+import { SENT_AT_ONCE } from '../db/outbox-claims.js';
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -45,14 +46,14 @@ describe.each(storeEngines)('a person’s messages on $name', (engine) => {
         { signupId: rosa.id, channel: 'email' },
         { signupId: ann.id, channel: 'email' },
       ]);
-      const button = await store.messageQueue.begin('button', 'email', rosa.id);
-      await store.messageQueue.record([{ id: button!, result: 'sent' }]);
+      const button = await store.outbox.begin('button', 'email', rosa.id);
+      await store.outbox.record(SENT_AT_ONCE, [{ id: button!, result: 'sent' }]);
       await store.messageQueue.add('joining_text', 'sms', [rosa.id, ann.id]);
-      const [text] = (await store.messageQueue.claim('joining_text', 10, 60_000)).filter(
+      const [text] = (await store.outbox.claim({ kind: 'joining_text', leaseMs: 60_000 }, 'a test', 10)).filter(
         (message) => message.signupId === rosa.id,
       );
-      await store.messageQueue.record([
-        { id: text!.id, result: 'skipped', why: 'not sent: the number is in GB, which SMS_COUNTRIES does not name' },
+      await store.outbox.record('a test', [
+        { id: text!.id, result: 'skipped', error: 'not sent: the number is in GB, which SMS_COUNTRIES does not name' },
       ]);
 
       const shown = await page(rosa.id);

@@ -5,7 +5,7 @@
 // naming the owner, ended by what the one judge makes of the mail server's answer. It is sent at
 // once and never retried: only the link's hash is kept, so a later try could not write the link.
 import type { EmailConfig } from '../messaging-config.js';
-import type { MessageQueueRepository } from '../db/message-queue-repository.js';
+import { SENT_AT_ONCE, type OutboxClaims } from '../db/outbox-claims.js';
 import { renderEmailParts } from '../messaging/email-templates.js';
 import { openMailTransport } from '../messaging/email-sender.js';
 import { withoutAddresses } from '../messaging/log-safe.js';
@@ -38,7 +38,7 @@ export function signInEmail(link: string, siteUrl: string): { subject: string; t
 export function createSignInMailer(
   config: EmailConfig,
   siteUrl: string,
-  queue: Pick<MessageQueueRepository, 'beginOwnerSignIn' | 'record'>,
+  queue: Pick<OutboxClaims, 'beginOwnerSignIn' | 'record'>,
 ): SignInMailer {
   // Not pooled, not signed with the list's key; written to the folder too in a rehearsal.
   const transport = openMailTransport(config, { pool: false });
@@ -55,14 +55,14 @@ export function createSignInMailer(
         const verdict = classifySmtpError(error);
         const answer = withoutAddresses((error as Error)?.message ?? String(error));
         const reason = reasonWithoutRetry(verdict, ': ask for another link, or use sudo scamsavvy owner:link.');
-        await queue.record([
+        await queue.record(SENT_AT_ONCE, [
           verdict.kind === 'recipient'
-            ? { id: row, result: 'failed', error: answer, failureKind: 'recipient' }
-            : { id: row, result: 'skipped', why: `not sent (${verdict.kind}): ${answer}` },
+            ? { id: row, result: 'permanent', error: answer, kind: 'recipient' }
+            : { id: row, result: 'skipped', error: `not sent (${verdict.kind}): ${answer}` },
         ]);
         return { sent: false, reason };
       }
-      await queue.record([{ id: row, result: 'sent' }]);
+      await queue.record(SENT_AT_ONCE, [{ id: row, result: 'sent' }]);
       return { sent: true };
     },
     close: () => transport.close(),

@@ -3,9 +3,12 @@
 import type { Db } from '../db/open-database.js';
 
 /** Claims every due confirmation email and records it sent; whom they were for. */
-export async function confirmationsWentOut(store: Pick<Db, 'messageQueue'>): Promise<string[]> {
-  const claimed = await store.messageQueue.claim('confirmation', 1000, 60_000);
+export async function confirmationsWentOut(store: Pick<Db, 'outbox'>): Promise<string[]> {
+  const claimed = await store.outbox.claim({ kind: 'confirmation', leaseMs: 60_000 }, 'a test', 1000);
   // Recording one sent is the person's fact too (confirm_sent_at).
-  for (const message of claimed) await store.messageQueue.sent(message.id);
+  await store.outbox.record(
+    'a test',
+    claimed.map((message) => ({ id: message.id, result: 'sent' as const })),
+  );
   return claimed.map((message) => message.signupId);
 }

@@ -85,13 +85,6 @@ export interface SenderReport {
 /** The health rule reads the rates only after this many messages: fewer say little. */
 export const HEALTH_MINIMUM = 1_000;
 
-/** An answer we do not recognise: tried this many times on one message, then the channel pauses. */
-export const UNKNOWN_ANSWER_ATTEMPTS = 3;
-/** Different messages refused for our sending (a block list, our reputation) with none getting through between: then the channel pauses with the reason. */
-export const REFUSALS_IN_A_ROW = 5;
-/** …or this many unrecognised answers in a row on a channel, whoever they were for. */
-export const UNKNOWN_ANSWERS_IN_A_ROW = 10;
-
 /** The options with every default filled in, as a sender runs with them. */
 export type SenderSettings = Required<
   Omit<

@@ -23,9 +23,9 @@ import {
   type SenderReport,
   type SenderSettings,
 } from './broadcast-sender-options.js';
-import { failureOutcome, healthyChannel, type ChannelHealth } from './failure-outcome.js';
+import { failureOutcome, healthyChannel, wentThrough, type ChannelHealth } from '../messaging/failure-outcome.js';
 import { LatencyHistogram } from './latency-histogram.js';
-import { healthPauseDue, outageReason, pauseIfNothingElse } from './pause-rules.js';
+import { healthPauseDue, outageReason, pauseIfNothingElse, unknownAnswerReason } from './pause-rules.js';
 import { RateLimiter } from '../messaging/send-rate.js';
 import { OWN_SHARE } from '../messaging/channel-rates.js';
 import { gate } from './send-gate.js';
@@ -337,11 +337,7 @@ export class BroadcastSender {
           ? await sendBroadcastEmail(this.options, broadcast, message, person, writeEmail[person.language], outgoing)
           : await sendBroadcastText(this.options, broadcast, person, outgoing);
       this.latency.add(performance.now() - started);
-      const health = this.health[channel];
-      health.lastSuccessAt = this.options.now();
-      health.failingSince = null;
-      health.unknownInARow = 0;
-      health.refused.clear();
+      wentThrough(this.health[channel], this.options.now());
       // Its provider id goes into the log with the batch's outcomes, in the same write.
       return { id: message.id, result: 'sent', providerId, token };
     } catch (error) {
@@ -358,7 +354,7 @@ export class BroadcastSender {
     }
   }
 
-  /** Acts on a failed send by the rule (failure-outcome.ts): a pause, an undeliverable mark, the outcome. */
+  /** Acts on a failed send by the rule (messaging/failure-outcome.ts): a pause, an undeliverable mark, the outcome. */
   private async failure(
     broadcast: Broadcast,
     channel: Channel,
@@ -367,21 +363,16 @@ export class BroadcastSender {
     error: unknown,
   ): Promise<Outcome> {
     const answer = withoutAddresses((error as Error)?.message ?? String(error));
-    const decided = failureOutcome(
-      verdictOf(error),
-      answer,
-      message,
-      channel,
-      this.health[channel],
-      this.options,
-      this.options.now(),
-    );
+    const verdict = verdictOf(error);
+    const decided = failureOutcome(verdict, answer, message, this.health[channel], this.options, this.options.now());
     if (decided.undeliverable) await this.markUndeliverable(person, channel, decided.undeliverable.stop);
-    if (!decided.pause) return decided.outcome;
-    // The one whose failure paused the channel is marked: tried first after the resume, it is held
-    // if it would pause it again (failure-outcome.ts). Those failing beside it while it paused are not.
+    if (!decided.trouble) return decided.outcome;
+    // A broadcast's channel in trouble pauses for the owner. The one whose failure paused it is marked:
+    // tried first after the resume, it is held if it would pause it again (messaging/failure-outcome.ts).
+    // Those failing beside it while it paused are not.
     const first = !this.paused.has(channel);
-    await this.pauseChannel(broadcast, channel, decided.pause.cause, decided.pause.reason, answer);
+    const reason = decided.trouble === 'sender' ? verdict.reason : unknownAnswerReason(channel);
+    await this.pauseChannel(broadcast, channel, decided.trouble, reason, answer);
     const { outcome } = decided;
     if (!first || (outcome.result !== 'temporary' && outcome.result !== 'requeue')) return outcome;
     return { ...outcome, mark: 'paused_the_channel' };

@@ -215,8 +215,8 @@ for (const engine of storeEngines) {
       expect(markedUndeliverable).toEqual([ids[0]]);
       expect(await states(store, 'reminder')).toEqual([
         { signupId: ids[0], state: 'failed_permanent', attempts: 1 },
-        { signupId: ids[1], state: 'failed_temporary', attempts: 0 },
-        // Never tried: back in the queue as they were.
+        // Ours, and never tried: back in the queue as they were, counted against nobody.
+        { signupId: ids[1], state: 'queued', attempts: 0 },
         { signupId: ids[2], state: 'queued', attempts: 0 },
         { signupId: ids[3], state: 'queued', attempts: 0 },
       ]);
@@ -374,6 +374,44 @@ for (const engine of storeEngines) {
         state: 'queued',
         attempts: 0,
       });
+    });
+
+    it('judges by the rule a broadcast uses, but gives nobody up: a "not now" is tried again however often, while others get through', async () => {
+      const { store, clock, subscriptions } = await open();
+      const [a, b] = (await people(store, 2)) as [string, string];
+      const { logger } = capturedLog();
+      let busy = true;
+      const handler: QueuedKindHandler = {
+        kind: 'confirmation',
+        what: 'confirmation emails',
+        channel: 'email',
+        whenNo: 'the kind asks',
+        send: async (message) => (message.signupId === b && busy ? refused(answers.busy) : { result: 'sent' }),
+        refusedForGood: async () => undefined,
+      };
+      await store.messageQueue.add('confirmation', 'email', [a, b]);
+      const sender = new OutboxSender(handler, {
+        queue: store.outbox,
+        people: subscriptions,
+        logger,
+        now: clock.now,
+        random: () => 0.5,
+        retryBaseMs: MINUTE,
+      });
+      expect(await sender.run()).toBe('1 sent, 1 later, 0 failed, 0 skipped');
+      // The channel gets through (a's went) while b's server says "not now", more times than a
+      // broadcast tries before giving a message up (BROADCAST_MAX_ATTEMPTS): b's is never given up,
+      // since no owner's retry would bring it back.
+      for (let run = 0; run < 11; run += 1) {
+        clock.advance(2 * 60 * MINUTE);
+        expect(await sender.run()).toBe('0 sent, 1 later, 0 failed, 0 skipped');
+      }
+      const [waiting] = (await store.messageQueue.rows('confirmation')).filter((row) => row.signupId === b);
+      expect(waiting).toMatchObject({ state: 'failed_temporary', attempts: 12, error: answers.busy.message });
+      expect(waiting?.nextAttemptAt).not.toBeNull();
+      busy = false;
+      clock.advance(2 * 60 * MINUTE);
+      expect(await sender.run()).toBe('1 sent, 0 later, 0 failed, 0 skipped');
     });
 
     it('a busy answer is tried again with its own back-off; a handler that throws loses nothing', async () => {

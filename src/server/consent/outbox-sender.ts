@@ -1,15 +1,17 @@
 // The one sender of the messages the product sends by itself (decision 052): it claims a kind's due
-// rows from the outbox, passes each through the one gate (the person is on the list, the message is
-// still due, and their "no" on its channel stops it: decision 056), has the kind's handler send it,
-// and records what became of it. Whose fault a refusal was is the one judge's
-// (messaging/send-failure.ts), and what follows is decided here, the same for every kind:
+// rows from the outbox with the one claim (db/outbox-claims.ts), passes each through the one gate (the
+// person is on the list, the message is still due, and their "no" on its channel stops it: decision
+// 056), has the kind's handler send it, and records what became of it with the one record. Whose
+// fault a refusal was is the one judge's (messaging/send-failure.ts), and what becomes of the message
+// the one rule's (messaging/failure-outcome.ts), as for a broadcast's (decision 057):
 // - the person's side refused for good: the message failed, and the handler marks the address;
-// - the person's own server's policy for this send: the message is skipped with the reason;
-// - ours (the mail server or the SMS account refuses us): the message and the rest of its batch wait
-//   for the sender's own back-off, counted against nobody, and the owner is told once;
-// - anything else: this message is tried again, backing off with its attempts; while the trouble
-//   may be the provider's ('unknown', or a second "not now" in a row), the rest of the batch waits
-//   with it, uncounted.
+// - the person's own server's policy for this send: the message is skipped with the answer;
+// - ours (the mail server or the SMS account refuses us): the message and the rest of its batch go
+//   back in the queue for the sender's own back-off, counted against nobody, and the owner is told once;
+// - anything else: this message is tried again, backing off with its attempts.
+// Where a broadcast's sender pauses a channel in trouble for the owner, this one waits and tries
+// again by itself: while the trouble may be the provider's (the rule's trouble, an answer nobody
+// recognises, or a second "not now" in a row), the rest of the batch waits with it, uncounted.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboxClaims } from '../db/outbox-claims.js';
@@ -17,7 +19,8 @@ import type { ClaimedMessage, Outcome } from '../db/outbox-rows.js';
 import type { QueuedKind } from '../db/outbox.table.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import type { Channel } from '../db/message-channels.js';
-import { verdictStep, type FailureVerdict } from '../messaging/send-failure.js';
+import type { FailureVerdict } from '../messaging/send-failure.js';
+import { failureOutcome, healthyChannel, wentThrough, type FailureRules } from '../messaging/failure-outcome.js';
 import type { LoggedSend } from '../messaging/recorded-email.js';
 import type { Subscriber } from '../db/subscribers-repository.js';
 import type { Subscriptions } from './subscriptions.js';
@@ -155,6 +158,10 @@ export class OutboxSender {
   private failing: FailureVerdict['kind'] | undefined;
   /** "Not now" answers in a row. */
   private laterInARow = 0;
+  /** How the channel is doing, as this sender has seen it (messaging/failure-outcome.ts). */
+  private readonly health = healthyChannel();
+  /** The one rule's settings: nothing of these kinds gives up while the channel gets through (no owner's retry brings it back). */
+  private readonly rules: FailureRules;
 
   constructor(
     private readonly handler: QueuedKindHandler,
@@ -171,6 +178,8 @@ export class OutboxSender {
       now: () => new Date(),
       ...options,
     };
+    const { retryBaseMs, maxRetryMs, random } = this.options;
+    this.rules = { maxAttempts: Infinity, giveUpMs: Infinity, retryBaseMs, maxRetryMs, random };
   }
 
   /**
@@ -259,6 +268,7 @@ export class OutboxSender {
     if (outcome.result !== 'refused') this.laterInARow = 0;
     if (outcome.result === 'sent') {
       this.ourFailures = 0;
+      wentThrough(this.health, now().getTime());
       if (this.failing) {
         this.failing = undefined;
         logger.info(`${this.handler.what} are going out again`);
@@ -268,40 +278,35 @@ export class OutboxSender {
     if (outcome.result === 'later') return { outcome: { id, result: 'wait', until: outcome.at } };
     if (outcome.result === 'skipped') return { outcome: { id, result: 'skipped', error: outcome.why } };
     const { verdict, answer } = outcome;
-    // What it does to the message is the one judge's (verdictStep), as for a broadcast's sender.
-    const step = verdictStep(verdict);
-    if (step === 'fails') {
+    // What it does to the message is the one rule's, as for a broadcast's message (failure-outcome.ts).
+    const decided = failureOutcome(verdict, answer, message, this.health, this.rules, now().getTime());
+    const result = decided.outcome;
+    if (result.result === 'permanent') {
       this.laterInARow = 0;
-      return {
-        outcome: { id, result: 'permanent', error: answer, kind: 'recipient' },
-        after: () => this.handler.refusedForGood(message, verdict, answer),
-      };
+      return { outcome: result, after: () => this.handler.refusedForGood(message, verdict, answer) };
     }
-    if (step === 'skipped') {
+    if (result.result === 'skipped') {
       // The person's own server's policy for this message (a trial account's unverified number, a
       // group that takes mail from members only): not tried again, never the person's "no".
       this.laterInARow = 0;
       logger.warn({ kind: this.handler.kind, err: answer }, `${this.handler.what}: one skipped: ${verdict.reason}`);
-      return { outcome: { id, result: 'skipped', error: verdict.reason } };
+      return { outcome: result };
     }
     this.reportFailing(verdict, answer);
-    if (step === 'ours') {
+    if (result.result === 'requeue') {
+      // Ours: the message and the rest of the batch wait for the sender's own back-off.
       this.ourFailures += 1;
       this.waitUntil = this.after(this.ourFailures).getTime();
       const at = new Date(this.waitUntil);
-      return {
-        outcome: { id, result: 'temporary', retryAt: at, error: answer, kind: 'sender', ours: true },
-        batchWaits: at,
-      };
+      return { outcome: { ...result, at }, batchWaits: at };
     }
-    const at = this.after(message.attempts);
     this.laterInARow += 1;
-    // 'unknown' (no answer, a timeout) may be the provider's, and so are two "not now"s in a row: the
-    // rest of the batch waits with it.
-    const providers = verdict.kind === 'unknown' || this.laterInARow >= LATER_IN_A_ROW;
-    const kind = verdict.kind === 'unknown' ? 'unknown' : 'message';
-    const outcomeNow: Outcome = { id, result: 'temporary', retryAt: at, error: answer, kind };
-    return providers && now() < at ? { outcome: outcomeNow, batchWaits: at } : { outcome: outcomeNow };
+    // A channel in trouble waits here rather than pausing for the owner: an answer nobody recognises
+    // (no answer, a timeout) may be the provider's, and so are two "not now"s in a row; the rest of the
+    // batch waits with it, and this sender tries again by itself.
+    const at = result.result === 'temporary' ? result.retryAt : null;
+    const providers = decided.trouble || verdict.kind === 'unknown' || this.laterInARow >= LATER_IN_A_ROW;
+    return providers && at && now() < at ? { outcome: result, batchWaits: at } : { outcome: result };
   }
 
   /**

@@ -61,32 +61,29 @@ async function textsNotYet(
     (await store.sentMessages?.addressesSent(earlier, 'sms', [...hashesOf.values()].flat())) ?? [],
   );
   for (const { message, person } of going) {
-    const number = timing.numberTiming(person.phone);
     const id = message.id;
-    if (!number.facts.textable) {
-      held.set(id, { id, result: 'skipped', error: `cannot take texts: ${number.facts.why ?? 'not a mobile number'}` });
+    // The rules every text follows (the number, the country, the hours), as for a joining text.
+    const check = timing.check(person.phone, now);
+    if (check.may === 'never') {
+      const error = check.cannotTakeTexts ? `cannot take texts: ${check.why}` : TEXT_HOURS_WORDS.never;
+      held.set(id, { id, result: 'skipped', error });
       continue;
     }
-    const abroad = timing.outsideTextCountries(number.facts.e164);
-    if (abroad) {
-      held.set(id, { id, result: 'skipped', error: TEXT_HOURS_WORDS.abroad(abroad) });
+    if (check.may === 'not here') {
+      held.set(id, { id, result: 'skipped', error: TEXT_HOURS_WORDS.abroad(check.country) });
       continue;
     }
+    if (check.may === 'later') {
+      held.set(id, { id, result: 'wait', until: check.until, why: 'daytime' });
+      continue;
+    }
+    const { number } = check;
     const forms = storedForms(number.facts.e164);
     if (
       forms.some((form) => given.has(form)) ||
       (hashesOf.get(person.id) ?? []).some((hash) => textedBefore.has(hash))
     ) {
       held.set(id, { id, result: 'skipped', error: TEXT_HOURS_WORDS.sameNumber });
-      continue;
-    }
-    const opens = timing.opensAt(number.place, now);
-    if (opens === undefined) {
-      held.set(id, { id, result: 'skipped', error: TEXT_HOURS_WORDS.never });
-      continue;
-    }
-    if (opens > now) {
-      held.set(id, { id, result: 'wait', until: opens, why: 'daytime' });
       continue;
     }
     if (number.capPer24Hours !== undefined) {

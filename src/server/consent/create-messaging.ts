@@ -256,7 +256,8 @@ export function createMessaging(
         add('phone-change-emails', (signal) => asker.run(signal));
       }
       // The joining text asks each number for its YES (decision 041); without SECRET_KEY nothing is texted.
-      if (sms && store.joiningTexts && subscriptions.canSuppress) {
+      // (Without valid SMS_SEND_HOURS the settings are refused at start: config.textHours is there.)
+      if (sms && store.joiningTexts && subscriptions.canSuppress && config.textHours) {
         const texts = joiningTexts({
           subscriptions,
           store: store.joiningTexts,
@@ -264,9 +265,7 @@ export function createMessaging(
           log,
           textProof: config.smsConfirmation ?? 'reply',
           logger,
-          ...(config.textHours
-            ? { phoneCountry: config.textHours.defaultCountry, textTiming: new TextTiming(config.textHours) }
-            : {}),
+          textTiming: new TextTiming(config.textHours),
           ...(overrides.texter?.now ? { now: overrides.texter.now } : {}),
         });
         const texter = new OutboxSender(texts, {

@@ -5,8 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { JoiningTextsRepository } from '../db/joining-texts-repository.js';
 import type { ClaimedMessage } from '../db/outbox-rows.js';
-import type { CountryCode } from 'libphonenumber-js/max';
-import { phoneFacts, storedForms } from '../messaging/phone.js';
+import { storedForms } from '../messaging/phone.js';
 import type { TextTiming } from '../messaging/text-hours.js';
 import { JOINING_TEXT_LATER_MS } from '../db/joining-texts-repository.js';
 import { withoutAddresses } from '../messaging/log-safe.js';
@@ -28,14 +27,14 @@ export interface JoiningTextOptions {
   textProof: TextProof;
   logger: FastifyBaseLogger;
   now?: () => Date;
-  /** SMS_DEFAULT_COUNTRY: the country of a number typed without its country code. */
-  phoneCountry?: string;
   /**
-   * The hours a text may reach its person (messaging/text-hours.ts): a joining text to someone who
-   * signed up a while ago (already on the list when texts were switched on) waits for them. One that
-   * answers a sign-up just made goes at once, whatever the hour: the person is at the page.
+   * The rules every text follows (messaging/text-hours.ts, `check`): a number that can take texts, in
+   * a country SMS_COUNTRIES names (SMS_DEFAULT_COUNTRY for one typed without its country code), at an
+   * hour it may. A joining text to someone who signed up a while ago (already on the list when texts
+   * were switched on) waits for their hours; one that answers a sign-up just made goes at once,
+   * whatever the hour: the person is at the page.
    */
-  textTiming?: TextTiming | undefined;
+  textTiming: TextTiming;
 }
 
 /** A sign-up this recent is answered at once: the person has just pressed the button. */
@@ -45,38 +44,37 @@ export const JUST_SIGNED_UP_MS = 10 * 60_000;
 export function joiningTexts(options: JoiningTextOptions): QueuedKindHandler {
   const { subscriptions, store, sms, log, logger, textProof, textTiming } = options;
   const now = options.now ?? (() => new Date());
-  const phoneCountry = (options.phoneCountry ?? 'US') as CountryCode;
 
   async function send(_message: ClaimedMessage, person: Subscriber): Promise<SendOutcome> {
-    const later = { result: 'later', at: new Date(now().getTime() + JOINING_TEXT_LATER_MS) } as const;
-    // A number the numbering plan says cannot take texts (a landline abroad, a toll-free number, one
-    // of an impossible length) is marked undeliverable without a try, as a provider's "no" would.
-    const facts = phoneFacts(person.phone, phoneCountry);
-    if (!facts.textable) {
+    const at = now();
+    const later = { result: 'later', at: new Date(at.getTime() + JOINING_TEXT_LATER_MS) } as const;
+    const justSignedUp = at.getTime() - Date.parse(person.createdAt) <= JUST_SIGNED_UP_MS;
+    // The rules every text follows, as for a broadcast's text; a "not now" looks again later (the
+    // settings may change, or the person's hours come).
+    const check = textTiming.check(person.phone, at, { hours: !justSignedUp });
+    if (check.may === 'never' && check.cannotTakeTexts) {
+      // A number the numbering plan says cannot take texts (a landline abroad, a toll-free number, one
+      // of an impossible length) is marked undeliverable without a try, as a provider's "no" would.
       await subscriptions.markUndeliverable(person, 'sms');
-      logger.info({ signup: person.id }, `no joining text: the number is ${facts.why ?? 'not a mobile number'}`);
+      logger.info({ signup: person.id }, `no joining text: the number is ${check.why}`);
       return later;
     }
     // Only where SMS_COUNTRIES says we text: a number abroad someone typed costs the owner, and says nothing.
-    const abroad = textTiming?.outsideTextCountries(facts.e164);
-    if (abroad) {
+    if (check.may === 'not here') {
       logger.info(
         { signup: person.id },
-        `no joining text: the number is in ${abroad}, which SMS_COUNTRIES does not name`,
+        `no joining text: the number is in ${check.country}, which SMS_COUNTRIES does not name`,
       );
       return later;
     }
+    // Outside the hours where they are (or no hour fits every zone they may be in: then a day on, to look again).
+    if (check.may === 'never') return { result: 'later', at: new Date(at.getTime() + 24 * 60 * 60_000) };
+    if (check.may === 'later') return { result: 'later', at: check.until };
+    const { facts } = check.number;
     // One joining text per number, however many sign-ups typed it.
     if (await store.numberAsked(storedForms(facts.e164))) {
       logger.info({ signup: person.id }, 'no joining text: the number had one already, through another sign-up');
       return later;
-    }
-    const at = now();
-    if (textTiming && at.getTime() - Date.parse(person.createdAt) > JUST_SIGNED_UP_MS) {
-      const opens = textTiming.opensAt(textTiming.numberTiming(person.phone).place, at);
-      // Outside the hours where they are (or no hour fits every zone they may be in: then a day on, to look again).
-      if (opens === undefined || opens > at)
-        return { result: 'later', at: opens ?? new Date(at.getTime() + 24 * 60 * 60_000) };
     }
     const outgoing = await log?.begin({
       channel: 'sms',

@@ -124,3 +124,39 @@ describe('when a text may go', () => {
     );
   });
 });
+
+describe('the one check every text passes', () => {
+  const timing = new TextTiming({ sendHours: OWNER, defaultCountry: 'US', textCountries: ['US'], clockShiftMs: 0 });
+  const nineInNewYork = utc('2026-06-10T13:00:00');
+
+  it('goes to a number that can take texts, in a country we text, at an hour it may', () => {
+    expect(timing.check('212-555-0123', nineInNewYork)).toMatchObject({
+      may: 'go',
+      number: { facts: { e164: '+12125550123' } },
+    });
+  });
+
+  it('never to a number that cannot take texts, nor to one whose zones share no daytime hour', () => {
+    expect(timing.check('+1 800 555 0100', nineInNewYork)).toMatchObject({
+      may: 'never',
+      cannotTakeTexts: true,
+      why: expect.stringMatching(/toll-free/),
+    });
+    const narrow = new TextTiming({
+      sendHours: hours('09:00-10:00'),
+      defaultCountry: 'US',
+      textCountries: ['US'],
+      clockShiftMs: 0,
+    });
+    // The Florida panhandle is Central and Eastern: no one hour of 9 to 10 holds in both.
+    expect(narrow.check('850-555-0123', nineInNewYork)).toMatchObject({ may: 'never', cannotTakeTexts: false });
+  });
+
+  it('not abroad (SMS_COUNTRIES), whatever the hour; later outside the hours, unless the hours are not asked', () => {
+    expect(timing.check('+33 6 12 34 56 78', nineInNewYork)).toEqual({ may: 'not here', country: 'FR' });
+    // 5 a.m. in Los Angeles: it waits for 9 there.
+    expect(timing.check('415-555-0123', nineInNewYork)).toEqual({ may: 'later', until: utc('2026-06-10T16:00:00') });
+    // A text that answers what the person did this moment goes at once.
+    expect(timing.check('415-555-0123', nineInNewYork, { hours: false })).toMatchObject({ may: 'go' });
+  });
+});

@@ -194,6 +194,18 @@ export interface NumberTiming {
 }
 
 /**
+ * What the rules every text follows say of a text to one number now, whichever message it is (a
+ * broadcast's, a joining text): it may go; it never may (the number cannot take texts, or its zones
+ * share no hour of daytime); not to this country (SMS_COUNTRIES); or not before `until` (daytime
+ * where the person is).
+ */
+export type TextCheck =
+  | { may: 'go'; number: NumberTiming }
+  | { may: 'never'; why: string; cannotTakeTexts: boolean }
+  | { may: 'not here'; country: string }
+  | { may: 'later'; until: Date };
+
+/**
  * The text rules with the product's settings: when a text to a number may go (in the real clock's
  * terms; TEST_TEXT_CLOCK moves only the rules' "now"). Windows are kept per place for a minute
  * (every rule's hours start and end on a whole minute).
@@ -233,6 +245,24 @@ export class TextTiming {
     return country !== undefined && this.config.textCountries.includes(country)
       ? undefined
       : (country ?? 'an unknown country');
+  }
+
+  /**
+   * The one check every text passes just before it goes (issue 54): a number that can take texts, in
+   * a country SMS_COUNTRIES names, at an hour it may (`hours: false` for a text that answers what the
+   * person did this moment). What each kind of message makes of a "no" here is its own: a broadcast's
+   * text is skipped or waits, a joining text looks again later.
+   */
+  check(phone: string, now: Date, { hours = true }: { hours?: boolean } = {}): TextCheck {
+    const number = this.numberTiming(phone);
+    if (!number.facts.textable)
+      return { may: 'never', why: number.facts.why ?? 'not a mobile number', cannotTakeTexts: true };
+    const abroad = this.outsideTextCountries(number.facts.e164);
+    if (abroad) return { may: 'not here', country: abroad };
+    if (!hours) return { may: 'go', number };
+    const opens = this.opensAt(number.place, now);
+    if (opens === undefined) return { may: 'never', why: 'its zones share no hour of daytime', cannotTakeTexts: false };
+    return opens > now ? { may: 'later', until: opens } : { may: 'go', number };
   }
 
   /** The rules' "now" (the real clock but for TEST_TEXT_CLOCK). */

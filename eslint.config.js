@@ -57,10 +57,20 @@ const layerZones = [
   },
 ];
 
-// The composition root: compose.ts builds the product, app.ts and index.ts serve it, and the sending
-// thread (sending-thread.ts, its worker) runs the server's own messages from the same parts.
-const roots = 'app|index|compose|sending-thread|sending-thread-worker';
-const rootFiles = ['app.ts', 'index.ts', 'compose.ts', 'sending-thread.ts', 'sending-thread-worker.ts'];
+// The composition root: compose.ts builds the product (with compose-messaging.ts: the outbox's
+// senders, the gate and the queue jobs; compose-reports.ts: what comes back after a send), app.ts
+// and index.ts serve it, and the sending thread (sending-thread.ts, its worker) runs the server's own
+// messages from the same parts.
+const roots = 'app|index|compose|compose-messaging|compose-reports|sending-thread|sending-thread-worker';
+const rootFiles = [
+  'app.ts',
+  'index.ts',
+  'compose.ts',
+  'compose-messaging.ts',
+  'compose-reports.ts',
+  'sending-thread.ts',
+  'sending-thread-worker.ts',
+];
 
 // Only for code that is built and shipped (tests may build the whole app and use test helpers).
 const shippedZones = [

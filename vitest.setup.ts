@@ -1,6 +1,6 @@
 // Every unit and component test: an unexpected console.error fails it.
 import '@testing-library/jest-dom/vitest';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { DAYTIME } from './src/server/test/clock.js';
 
 // No .env in the checkout reaches the processes the tests start (server/settings-files.ts).
@@ -9,6 +9,14 @@ process.env.ENV_FILE = '';
 // are sent at 4 p.m. New York time, noon in Honolulu, whatever the machine's clock; the tests of the
 // daytime rules set their own (TEST_TEXT_CLOCK, tests only).
 process.env.TEST_TEXT_CLOCK ??= DAYTIME;
+
+// Files share a worker's modules and its page (isolate: false, decision 056): a jsdom file starts on a
+// blank page, whatever the file before it left there (a test that failed before its clean-up, a portal).
+beforeAll(() => {
+  if (typeof document === 'undefined') return;
+  document.head.innerHTML = '';
+  document.body.innerHTML = '';
+});
 
 let allowed: RegExp[] = [];
 let unexpected: string[] = [];

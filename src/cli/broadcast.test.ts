@@ -1,6 +1,6 @@
 // The owner's broadcast command, run in-process against a temporary SQLite database and a real
 // SMTP server on loopback: what it says, what it sends, and how it refuses.
-import { createMessagingCore } from '../server/consent/create-messaging.js';
+import { createMessagingCore } from '../server/compose-messaging.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';

@@ -3,7 +3,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { exportFormats, exportSignups, type ExportFormat } from '../server/signups/signup-export.js';
 import { fileProblem, openStoreForCli, ownerPath, parseSince, readFlags, runCli } from './cli-support.js';
 import { loadConfig } from '../server/config.js';
-import { createMessagingCore } from '../server/consent/create-messaging.js';
+import { createMessagingCore } from '../server/compose-messaging.js';
 import { launchStanding } from '../server/consent/launch-standing.js';
 
 const usage = `Usage: sudo scamsavvy signups:export --format csv|json [--since DATE] [--beta-only] [--out FILE]

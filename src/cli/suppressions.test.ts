@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMessagingCore } from '../server/consent/create-messaging.js';
+import { createMessagingCore } from '../server/compose-messaging.js';
 import { openDatabase, type Db } from '../server/db/open-database.js';
 import { runCommand } from '../server/test/run-command.js';
 import { tempDatabaseFile } from '../server/test/temp-database.js';

@@ -49,8 +49,8 @@ vi.mock('./messaging/transports.js', async (original) => {
     },
   };
 });
-vi.mock('./bounces/reports-setup.js', async (original) => {
-  const module = await original<typeof import('./bounces/reports-setup.js')>();
+vi.mock('./compose-reports.js', async (original) => {
+  const module = await original<typeof import('./compose-reports.js')>();
   return {
     ...module,
     configuredWebhooks: (...args: Parameters<typeof module.configuredWebhooks>) => {

@@ -2,7 +2,7 @@
 // token (or the provider's id we recorded), stored once, and acted on by the rules; a forged token
 // or a message we never sent changes nothing.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createMessagingCore } from '../consent/create-messaging.js';
+import { createMessagingCore } from '../compose-messaging.js';
 import { MessageLog } from '../messaging/message-log.js';
 import { createMessageTokens } from '../messaging/message-tokens.js';
 import { openDatabase, type Db } from '../db/open-database.js';

@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { addPeople, setup } from '../test/broadcast-setup.js';
 import { dovecotAvailable, startDovecot } from '../test/dovecot.js';
 import { storeEngines } from '../test/store-engines.js';
-import { createFeedbackParts } from './reports-setup.js';
+import { createFeedbackParts } from '../compose-reports.js';
 import { loadConfig } from '../config.js';
 import { buildTestApp } from '../test/build-test-app.js';
 import { report, REPORT_BOUNCE_ADDRESS } from './test-fixtures/reports.js';

@@ -7,7 +7,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { addPeople, setup } from '../test/broadcast-setup.js';
 import { appFor, firstTokens, mayEmail, type BroadcastWorld } from '../test/broadcast-world-app.js';
 import { storeEngines } from '../test/store-engines.js';
-import { configuredWebhooks, tagHeadersFor } from './reports-setup.js';
+import { configuredWebhooks, tagHeadersFor } from '../compose-reports.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './sendgrid-webhook.js';
 import { machineClock } from '../test/clock.js';
 

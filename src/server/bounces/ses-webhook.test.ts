@@ -7,7 +7,7 @@ import { addPeople, setup } from '../test/broadcast-setup.js';
 import { appFor, firstTokens, mayEmail } from '../test/broadcast-world-app.js';
 import { startSnsStandIn, SNS_REGION } from '../test/sns-stand-in.js';
 import { storeEngines } from '../test/store-engines.js';
-import { configuredWebhooks, tagHeadersFor } from './reports-setup.js';
+import { configuredWebhooks, tagHeadersFor } from '../compose-reports.js';
 import { isSnsUrl, MOST_CERTIFICATE_FETCHES_A_MINUTE } from './ses-webhook.js';
 import { machineClock } from '../test/clock.js';
 

@@ -10,7 +10,7 @@ import { storeEngines } from '../test/store-engines.js';
 import { appFor } from '../test/broadcast-world-app.js';
 import { SITE } from '../test/site.js';
 import { buildTestApp } from '../test/build-test-app.js';
-import { configuredWebhooks, tagHeadersFor } from './reports-setup.js';
+import { configuredWebhooks, tagHeadersFor } from '../compose-reports.js';
 import { machineClock } from '../test/clock.js';
 
 /** A status callback as Twilio posts it: form fields, signed over the full URL. */

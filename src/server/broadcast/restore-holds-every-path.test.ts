@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { setup } from '../test/broadcast-setup.js';
 import { storeEngines, suiteName } from '../test/store-engines.js';
-import { RESTORE_HOLDS_MESSAGES } from '../consent/create-messaging.js';
+import { RESTORE_HOLDS_MESSAGES } from '../compose-messaging.js';
 
 async function addTexter(world: Awaited<ReturnType<typeof setup>>, name: string, phone: string) {
   const { store } = world;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeBackup } from '../backups/make-backup.js';
 import { restoreBackup } from '../backups/restore-backup.js';
-import { createMessagingCore } from '../consent/create-messaging.js';
+import { createMessagingCore } from '../compose-messaging.js';
 import { openDatabase } from '../db/open-database.js';
 import { addPeople, countsFor, setup } from '../test/broadcast-setup.js';
 import { storeEngines } from '../test/store-engines.js';

@@ -192,6 +192,8 @@ for (const engine of storeEngines) {
         10_000,
       );
       expect((asked.parsed.text ?? '').replace(/\s+/g, ' ')).toContain(messageWords.phoneChange.where);
+      // The mail server has it; the sender records that it went just after (the day counts from then).
+      await expect.poll(async () => (await person()).phoneChange?.sentAt ?? null).not.toBeNull();
       // Another number inside the day: nothing kept, no second email, and the page says why.
       const again = await app.inject(form({ name: '', phone: '+1 555 200 0009' }));
       expect(again.headers.location).toMatch(/done=phoneAskedToday$/);

@@ -2,7 +2,7 @@
 // SECRET_KEYs its hashes and links were made with, and refuses another; a rotation with
 // SECRET_KEY_PREVIOUS keeps every link, message token and suppression entry made before it working.
 import { describe, expect, it } from 'vitest';
-import { createMessagingCore } from './create-messaging.js';
+import { createMessagingCore } from '../compose-messaging.js';
 import { keyFingerprint } from '../db/secret-keys-repository.js';
 import { openDatabase } from '../db/open-database.js';
 import { rosa } from '../test/people.js';

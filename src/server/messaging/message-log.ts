@@ -36,7 +36,7 @@ export interface MessageLogOptions {
   tokens: MessageTokens;
   siteUrl: string;
   feedback?: FeedbackConfig;
-  /** The headers that make the providers' webhooks hand our token back (composed by bounces/reports-setup.ts). */
+  /** The headers that make the providers' webhooks hand our token back (composed by server/compose-reports.ts). */
   tagHeaders?: (token: string) => Record<string, string>;
 }
 

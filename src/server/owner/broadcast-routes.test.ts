@@ -3,7 +3,7 @@
 // progress its script polls; and "Try the failed ones again", which queues exactly the failed
 // messages (the unreachable ones only when ticked), writes the audit log, and needs an owner. The
 // failures are written through the outbox as a sender records them: nothing is sent here.
-import { createMessagingCore } from '../consent/create-messaging.js';
+import { createMessagingCore } from '../compose-messaging.js';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';

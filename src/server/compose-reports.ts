@@ -1,23 +1,23 @@
-// What comes back after a send, put together from the configuration (for the server and the
-// broadcast command alike): the one place reports are acted on, the webhooks whose variables are
+// The composition root's feedback (with compose.ts, which calls it): what comes back after a send,
+// put together from the configuration (for the server and the broadcast command alike): the one place reports are acted on, the webhooks whose variables are
 // set, Twilio's status callbacks while texts are set up, and the headers that make the providers
 // hand each message's token back (docs/messaging.md, "Hearing back").
 import type { FastifyBaseLogger } from 'fastify';
-import type { MessagingConfig } from '../messaging-config.js';
-import { createMessageTokens, type MessageTokens } from '../messaging/message-tokens.js';
-import type { Subscriptions } from '../consent/subscriptions.js';
-import type { Db } from '../db/open-database.js';
-import { createBounceMailbox, type BounceMailbox } from './bounce-mailbox.js';
-import { Feedback } from './act-on-reports.js';
-import { feedbackStores, type BroadcastPauser } from './feedback-options.js';
-import { createMailgunWebhook } from './mailgun-webhook.js';
-import { createReportReader } from './report-reader.js';
-import { createPostmarkWebhook } from './postmark-webhook.js';
-import { createResendWebhook } from './resend-webhook.js';
-import { createSendgridWebhook } from './sendgrid-webhook.js';
-import { createSesWebhook } from './ses-webhook.js';
-import { createTwilioStatusWebhook } from './twilio-status-webhook.js';
-import type { FeedbackWebhook } from './provider-webhook.js';
+import type { MessagingConfig } from './messaging-config.js';
+import { createMessageTokens, type MessageTokens } from './messaging/message-tokens.js';
+import type { Subscriptions } from './consent/subscriptions.js';
+import type { Db } from './db/open-database.js';
+import { createBounceMailbox, type BounceMailbox } from './bounces/bounce-mailbox.js';
+import { Feedback } from './bounces/act-on-reports.js';
+import { feedbackStores, type BroadcastPauser } from './bounces/feedback-options.js';
+import { createMailgunWebhook } from './bounces/mailgun-webhook.js';
+import { createReportReader } from './bounces/report-reader.js';
+import { createPostmarkWebhook } from './bounces/postmark-webhook.js';
+import { createResendWebhook } from './bounces/resend-webhook.js';
+import { createSendgridWebhook } from './bounces/sendgrid-webhook.js';
+import { createSesWebhook } from './bounces/ses-webhook.js';
+import { createTwilioStatusWebhook } from './bounces/twilio-status-webhook.js';
+import type { FeedbackWebhook } from './bounces/provider-webhook.js';
 
 export interface FeedbackParts {
   feedback: Feedback;

@@ -2,24 +2,24 @@
 // stand-in for Twilio's API, signed webhooks; on every engine the store suite runs on.
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../test/build-test-app.js';
-import type { DatabaseConfig } from '../config.js';
-import type { MessagingConfig } from '../messaging-config.js';
-import { openDatabase, type Db } from '../db/open-database.js';
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
-import { storeEngines } from '../test/store-engines.js';
-import { startTwilioStandIn, type TwilioStandIn } from '../test/twilio-stand-in.js';
-import { createMessaging, type MessagingOverrides } from './create-messaging.js';
-import { ACCOUNT_SID, AUTH_TOKEN } from '../test/broadcast-setup.js';
-import { textIn as signedTextIn } from '../test/text-in.js';
-import { twilioSignature } from '../messaging/twilio-sms-provider.js';
-import { messageWords, messageWordsIn } from '../messaging/message-words.js';
-import { smsSegments } from '../../shared/sms-segments.js';
+import { buildTestApp } from './test/build-test-app.js';
+import type { DatabaseConfig } from './config.js';
+import type { MessagingConfig } from './messaging-config.js';
+import { openDatabase, type Db } from './db/open-database.js';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from './test/smtp-sink.js';
+import { storeEngines } from './test/store-engines.js';
+import { startTwilioStandIn, type TwilioStandIn } from './test/twilio-stand-in.js';
+import { createMessaging, type MessagingOverrides } from './compose-messaging.js';
+import { ACCOUNT_SID, AUTH_TOKEN } from './test/broadcast-setup.js';
+import { textIn as signedTextIn } from './test/text-in.js';
+import { twilioSignature } from './messaging/twilio-sms-provider.js';
+import { messageWords, messageWordsIn } from './messaging/message-words.js';
+import { smsSegments } from '../shared/sms-segments.js';
 
-import { SITE } from '../test/site.js';
-import { capturedLog } from '../test/captured-log.js';
-import { machineClock } from '../test/clock.js';
-import { confirmationsWentOut } from '../test/outbox.js';
+import { SITE } from './test/site.js';
+import { capturedLog } from './test/captured-log.js';
+import { machineClock } from './test/clock.js';
+import { confirmationsWentOut } from './test/outbox.js';
 const SECRET_KEY = 'test-secret-key-that-is-long-enough-123';
 
 interface Running {

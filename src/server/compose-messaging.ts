@@ -1,34 +1,35 @@
-// Messaging's parts, built once by the composition root (server/compose.ts): the subscriptions
-// service, the link signer, the address hasher, the message tokens and log, the transports, and the
-// queue workers and clean-ups the server's job runner runs (jobs/job-list.ts).
-import { numbersInOneForm } from './numbers-in-one-form.js';
+// The composition root's messaging (with compose.ts, which calls it; issue 54): the outbox, its one
+// gate and its sender are built here, once, for every kind the product sends by itself; with them the
+// subscriptions service, the link signer, the address hasher, the message tokens and log, the
+// transports, and the queue workers and clean-ups the server's job runner runs (jobs/job-list.ts).
+import { numbersInOneForm } from './consent/numbers-in-one-form.js';
 import type { CountryCode } from 'libphonenumber-js';
-import { TextTiming } from '../messaging/text-hours.js';
-import { joiningTexts } from './joining-texter.js';
-import { OutboxSender, type OutboxSenderOptions } from './outbox-sender.js';
+import { TextTiming } from './messaging/text-hours.js';
+import { joiningTexts } from './consent/joining-texter.js';
+import { OutboxSender, type OutboxSenderOptions } from './consent/outbox-sender.js';
 import type { FastifyBaseLogger } from 'fastify';
-import type { MessagingConfig } from '../messaging-config.js';
-import type { Db } from '../db/open-database.js';
-import { confirmationReminders } from './confirmation-reminders.js';
-import { confirmationEmails } from './confirmation-mailer.js';
-import { phoneChangeEmails } from './phone-change-mailer.js';
-import { createButtonMailer, type ButtonMailer } from './emailed-buttons.js';
-import type { JobName } from '../jobs/job-list.js';
-import type { JobRun } from '../jobs/job-runner.js';
-import { senderLine } from '../../shared/public-config.js';
-import type { MessageLog, MessageLogStore } from '../messaging/message-log.js';
-import { createMessageTokens, type MessageTokens } from '../messaging/message-tokens.js';
-import type { EmailSender } from '../messaging/email-sender.js';
-import { createAddressHasher, createLinkSigner, type LinkSigner } from '../messaging/link-tokens.js';
-import type { SmsProvider } from '../messaging/sms-provider.js';
-import { ratedEmail, ratedTexts, type ChannelRates } from '../messaging/channel-rates.js';
-import { DAY_MS, PHONE_CHANGE_DAYS, Subscriptions } from './subscriptions.js';
-import type { SubscriptionsStore } from './subscriptions-store.js';
-import { contactFor, createMessageLog, createTransports } from '../messaging/transports.js';
-import { plural } from '../../shared/plain-numbers.js';
+import type { MessagingConfig } from './messaging-config.js';
+import type { Db } from './db/open-database.js';
+import { confirmationReminders } from './consent/confirmation-reminders.js';
+import { confirmationEmails } from './consent/confirmation-mailer.js';
+import { phoneChangeEmails } from './consent/phone-change-mailer.js';
+import { createButtonMailer, type ButtonMailer } from './consent/emailed-buttons.js';
+import type { JobName } from './jobs/job-list.js';
+import type { JobRun } from './jobs/job-runner.js';
+import { senderLine } from '../shared/public-config.js';
+import type { MessageLog, MessageLogStore } from './messaging/message-log.js';
+import { createMessageTokens, type MessageTokens } from './messaging/message-tokens.js';
+import type { EmailSender } from './messaging/email-sender.js';
+import { createAddressHasher, createLinkSigner, type LinkSigner } from './messaging/link-tokens.js';
+import type { SmsProvider } from './messaging/sms-provider.js';
+import { ratedEmail, ratedTexts, type ChannelRates } from './messaging/channel-rates.js';
+import { DAY_MS, PHONE_CHANGE_DAYS, Subscriptions } from './consent/subscriptions.js';
+import type { SubscriptionsStore } from './consent/subscriptions-store.js';
+import { contactFor, createMessageLog, createTransports } from './messaging/transports.js';
+import { plural } from '../shared/plain-numbers.js';
 
 export interface MessagingOverrides {
-  /** The headers that make the providers' webhooks hand each message's token back (bounces/reports-setup.ts composes them). */
+  /** The headers that make the providers' webhooks hand each message's token back (compose-reports.ts composes them). */
   tagHeaders?: (token: string) => Record<string, string>;
   /**
    * Each channel's rate, which the kinds the one sender sends keep to (compose.ts builds it from
@@ -98,7 +99,7 @@ export interface Messaging {
   stop(): Promise<void>;
 }
 
-export { RESTORE_HOLDS_MESSAGES } from './outbox-sender.js';
+export { RESTORE_HOLDS_MESSAGES } from './consent/outbox-sender.js';
 
 /** What SECRET_KEY unlocks: the subscriptions service (with suppression hashes) and the link signer. */
 export interface MessagingCore {

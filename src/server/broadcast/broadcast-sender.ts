@@ -23,7 +23,8 @@ import {
   type SenderReport,
   type SenderSettings,
 } from './broadcast-sender-options.js';
-import { failureOutcome, healthyChannel, wentThrough, type ChannelHealth } from '../messaging/failure-outcome.js';
+import { healthyChannel, type ChannelHealth, type FailureOutcome } from '../messaging/failure-outcome.js';
+import { sendClaimed, type Lane, type Refusal, type SendOutcome } from '../messaging/send-claimed.js';
 import { LatencyHistogram } from './latency-histogram.js';
 import { healthPauseDue, outageReason, pauseIfNothingElse, unknownAnswerReason } from './pause-rules.js';
 import { RateLimiter } from '../messaging/send-rate.js';
@@ -280,32 +281,50 @@ export class BroadcastSender {
     this.wake = undefined;
   }
 
+  /** A claimed batch, sent the one way every message is sent (consent/send-claimed.ts). */
   private async sendBatch(
     broadcast: Broadcast,
     channel: Channel,
     claimed: ClaimedMessage[],
     writeEmail: EmailWriters,
   ): Promise<void> {
-    // The one gate, just before they leave: who may get this message now, and who waits or is skipped.
-    const { going, outcomes } = await gate(this.options, broadcast, channel, claimed);
-    // Recorded with their tokens, in one write, just before they leave: what comes back about one finds it.
-    const outgoing = await this.options.log?.beginMany(
-      going.map(({ message, person }) => messageLogEntry(this.options, broadcast, channel, message, person)),
-    );
-    outcomes.push(
-      ...(await Promise.all(
-        going.map(({ message, person }, index) =>
-          this.sendOne(broadcast, channel, message, person, writeEmail, outgoing?.[index]),
-        ),
-      )),
-    );
-    await recordPatiently(this.options.store.outbox, this.id, outcomes, this.options.recordAttempts);
-    for (const outcome of outcomes) {
-      if (outcome.result === 'sent') this.report.sent += 1;
-      else if (outcome.result === 'skipped') this.report.skipped += 1;
-      else if (outcome.result === 'permanent') this.report.failedPermanent += 1;
-      else if (outcome.result === 'temporary') this.report.failedTemporary += 1;
-    }
+    const lane: Lane<{ recipient: Recipient; outgoing: OutgoingMessage | undefined }> = {
+      // The whole batch at once: the channel's rate paces it.
+      wave: claimed.length,
+      health: this.health[channel],
+      rules: this.options,
+      now: this.options.now,
+      gate: async (wave) => {
+        // The one gate, just before they leave: who may get this message now, and who waits or is skipped.
+        const { going, outcomes } = await gate(this.options, broadcast, channel, wave);
+        // Recorded with their tokens, in one write, just before they leave: what comes back about one finds it.
+        const outgoing = await this.options.log?.beginMany(
+          going.map(({ message, person }) => messageLogEntry(this.options, broadcast, channel, message, person)),
+        );
+        const passed = going.map(({ message, person }, index) => ({
+          message,
+          person: { recipient: person, outgoing: outgoing?.[index] },
+        }));
+        return { going: passed, outcomes };
+      },
+      send: (message, { recipient, outgoing }) =>
+        this.sendOne(broadcast, channel, message, recipient, writeEmail, outgoing),
+      judged: async (_message, { recipient }, refusal, decided) => ({
+        outcome: await this.failure(broadcast, channel, recipient, refusal, decided),
+      }),
+      // A broadcast's batch never waits as a whole: a channel in trouble pauses (failure, below).
+      waiting: (message) => ({ id: message.id, result: 'requeue', kind: null, error: 'not sent: waiting' }),
+      record: async (outcomes) => {
+        await recordPatiently(this.options.store.outbox, this.id, outcomes, this.options.recordAttempts);
+        for (const outcome of outcomes) {
+          if (outcome.result === 'sent') this.report.sent += 1;
+          else if (outcome.result === 'skipped') this.report.skipped += 1;
+          else if (outcome.result === 'permanent') this.report.failedPermanent += 1;
+          else if (outcome.result === 'temporary') this.report.failedTemporary += 1;
+        }
+      },
+    };
+    await sendClaimed(lane, claimed);
   }
 
   /** One message: its turn at the channel's rate, then the provider; what became of it. */
@@ -316,19 +335,18 @@ export class BroadcastSender {
     person: Recipient,
     writeEmail: EmailWriters,
     outgoing: OutgoingMessage | undefined,
-  ): Promise<Outcome> {
+  ): Promise<SendOutcome> {
     const token = outgoing?.token;
     await this.limiters[channel].take();
     // The channel paused while this waited its turn: back in the queue, untried (and out of the log).
     if (this.paused.has(channel) || this.stopping === 'pause')
-      return { id: message.id, result: 'requeue', kind: null, error: 'not sent: the channel paused', token };
+      return { result: 'untried', why: 'not sent: the channel paused', token };
     // The hours may have closed while this waited its turn (the batch was checked before): again now.
     const timing = channel === 'sms' ? this.options.textTiming : undefined;
     if (timing) {
       const now = new Date();
       const opens = timing.opensAt(timing.numberTiming(person.phone).place, now);
-      if (opens !== undefined && opens > now)
-        return { id: message.id, result: 'wait', until: opens, why: 'daytime', token };
+      if (opens !== undefined && opens > now) return { result: 'later', at: opens, why: 'daytime', token };
     }
     const started = performance.now();
     try {
@@ -337,34 +355,24 @@ export class BroadcastSender {
           ? await sendBroadcastEmail(this.options, broadcast, message, person, writeEmail[person.language], outgoing)
           : await sendBroadcastText(this.options, broadcast, person, outgoing);
       this.latency.add(performance.now() - started);
-      wentThrough(this.health[channel], this.options.now());
       // Its provider id goes into the log with the batch's outcomes, in the same write.
-      return { id: message.id, result: 'sent', providerId, token };
+      return { result: 'sent', logged: token ? { token, providerId } : undefined };
     } catch (error) {
-      if (outgoing)
-        await this.options.log
-          ?.refused(
-            outgoing.token,
-            channel,
-            verdictOf(error),
-            withoutAddresses((error as Error)?.message ?? String(error)),
-          )
-          .catch(() => undefined); // the outcome below is what must be recorded
-      return this.failure(broadcast, channel, message, person, error);
+      const verdict = verdictOf(error);
+      const answer = withoutAddresses((error as Error)?.message ?? String(error));
+      if (outgoing) await this.options.log?.refused(outgoing.token, channel, verdict, answer).catch(() => undefined); // the outcome is what must be recorded
+      return { result: 'refused', verdict, answer };
     }
   }
 
-  /** Acts on a failed send by the rule (messaging/failure-outcome.ts): a pause, an undeliverable mark, the outcome. */
+  /** Acts on the one rule's judgement of a refusal (messaging/failure-outcome.ts): a pause, an undeliverable mark. */
   private async failure(
     broadcast: Broadcast,
     channel: Channel,
-    message: ClaimedMessage,
     person: Recipient,
-    error: unknown,
+    { verdict, answer }: Refusal,
+    decided: FailureOutcome,
   ): Promise<Outcome> {
-    const answer = withoutAddresses((error as Error)?.message ?? String(error));
-    const verdict = verdictOf(error);
-    const decided = failureOutcome(verdict, answer, message, this.health[channel], this.options, this.options.now());
     if (decided.undeliverable) await this.markUndeliverable(person, channel, decided.undeliverable.stop);
     if (!decided.trouble) return decided.outcome;
     // A broadcast's channel in trouble pauses for the owner. The one whose failure paused it is marked:

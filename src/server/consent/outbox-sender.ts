@@ -20,25 +20,16 @@ import type { QueuedKind } from '../db/outbox.table.js';
 import { retryDelayMs } from '../messaging/back-off.js';
 import type { Channel } from '../db/message-channels.js';
 import type { FailureVerdict } from '../messaging/send-failure.js';
-import { failureOutcome, healthyChannel, wentThrough, type FailureRules } from '../messaging/failure-outcome.js';
-import type { LoggedSend } from '../messaging/recorded-email.js';
+import { healthyChannel, type FailureOutcome } from '../messaging/failure-outcome.js';
+import { sendClaimed, type Judged, type Lane, type Refusal, type SendOutcome } from '../messaging/send-claimed.js';
+
+export type { SendOutcome } from '../messaging/send-claimed.js';
 import type { Subscriber } from '../db/subscribers-repository.js';
 import type { Subscriptions } from './subscriptions.js';
 import { number } from '../../shared/plain-numbers.js';
 
 /** "Not now" answers in a row that make the rest of a batch wait: the mail server's trouble, not the people's. */
 export const LATER_IN_A_ROW = 2;
-
-/** What became of one message, as its handler tells it. */
-export type SendOutcome =
-  /** `logged`: the message log's record of it, marked sent with its outbox row (one write). */
-  | { result: 'sent'; logged?: LoggedSend | undefined }
-  /** Not now, and nothing was tried (outside the person's hours, or not to be texted for now): looked at again `at`. */
-  | { result: 'later'; at: Date }
-  /** No longer due (the person left, was deleted, or has it already): never tried. */
-  | { result: 'skipped'; why: string }
-  /** The provider refused it: the judge's verdict, and its answer with no address in it. */
-  | { result: 'refused'; verdict: FailureVerdict; answer: string };
 
 /**
  * What the person's "no" on a kind's channel makes of its message: `'skipped'` ends it; `laterMs`
@@ -158,10 +149,6 @@ export class OutboxSender {
   private failing: FailureVerdict['kind'] | undefined;
   /** "Not now" answers in a row. */
   private laterInARow = 0;
-  /** How the channel is doing, as this sender has seen it (messaging/failure-outcome.ts). */
-  private readonly health = healthyChannel();
-  /** The one rule's settings: nothing of these kinds gives up while the channel gets through (no owner's retry brings it back). */
-  private readonly rules: FailureRules;
 
   constructor(
     private readonly handler: QueuedKindHandler,
@@ -178,8 +165,11 @@ export class OutboxSender {
       now: () => new Date(),
       ...options,
     };
-    const { retryBaseMs, maxRetryMs, random } = this.options;
-    this.rules = { maxAttempts: Infinity, giveUpMs: Infinity, retryBaseMs, maxRetryMs, random };
+    const { retryBaseMs, maxRetryMs, random, concurrency } = this.options;
+    this.lane.wave = concurrency;
+    // The one rule's settings: nothing of these kinds gives up while the channel gets through (no
+    // owner's retry would bring it back).
+    this.lane.rules = { maxAttempts: Infinity, giveUpMs: Infinity, retryBaseMs, maxRetryMs, random };
   }
 
   /**
@@ -214,72 +204,90 @@ export class OutboxSender {
   }
 
   /**
-   * Claims one batch and sends it, `concurrency` at a time, each wave's outcomes recorded in one
-   * transaction; stops early when the trouble is not the person's.
+   * Claims one batch and sends it the one way every message is sent (send-claimed.ts), `concurrency`
+   * at a time, each wave's outcomes recorded in one transaction; stops early when the trouble is not
+   * the person's.
    */
   async runOnce(): Promise<{ run: SenderRun; claimed: number; stopped: boolean }> {
-    const { queue, batchSize, leaseMs, concurrency } = this.options;
+    const { queue, batchSize, leaseMs } = this.options;
     const messages = await queue.claim({ kind: this.handler.kind, leaseMs }, this.holder, batchSize);
     const run: SenderRun = { sent: 0, later: 0, failed: 0, skipped: 0 };
-    for (let start = 0; start < messages.length; start += concurrency) {
-      if (this.signal?.aborted) break; // the lease hands what is left to the next start
-      const wave = messages.slice(start, start + concurrency);
-      const judged = await Promise.all(wave.map((message) => this.sendOne(message)));
-      const outcomes = judged.map((each) => each.outcome);
-      for (const each of judged) run[counted(each.outcome)] += 1;
-      const waitAt = judged.find((each) => each.batchWaits)?.batchWaits;
-      // The mail server or the SMS account is away or refuses us: the rest waits, untried and uncounted.
-      const rest = waitAt ? messages.slice(start + concurrency) : [];
-      for (const message of rest) {
-        outcomes.push({
-          id: message.id,
-          result: 'requeue',
-          at: waitAt!,
-          error: `waiting: ${this.handler.what} cannot be sent just now`,
-          kind: null,
-        });
-        run.later += 1;
-      }
-      await queue.record(this.holder, outcomes);
-      // What a refusal for good does beyond its row (an address marked undeliverable), once it is recorded.
-      for (const each of judged) await each.after?.();
-      if (waitAt) return { run, claimed: messages.length, stopped: true };
-    }
-    return { run, claimed: messages.length, stopped: false };
+    const { outcomes, stopped } = await sendClaimed(this.lane, messages, this.signal);
+    for (const outcome of outcomes) run[counted(outcome)] += 1;
+    return { run, claimed: messages.length, stopped };
   }
 
-  /** Sends one message and judges what came back: its outcome to record, and what follows. */
-  private async sendOne(
-    message: ClaimedMessage,
-  ): Promise<{ outcome: Outcome; batchWaits?: Date; after?: () => Promise<void> }> {
-    const { logger, now } = this.options;
-    const { id } = message;
-    let outcome: SendOutcome;
-    try {
-      const passed = await this.gate(message);
-      outcome = 'person' in passed ? await this.handler.send(message, passed.person) : passed;
-    } catch (error) {
-      // Our own code or database failed: the message waits its turn again, counted against nobody.
-      logger.error({ err: error, kind: this.handler.kind }, `${this.handler.what}: one could not be sent`);
-      const at = this.after(message.attempts);
-      const answer = String((error as Error).message);
-      return { outcome: { id, result: 'temporary', retryAt: at, error: answer, kind: 'sender', ours: true } };
-    }
-    if (outcome.result !== 'refused') this.laterInARow = 0;
-    if (outcome.result === 'sent') {
+  /** This kind as the one way of sending sees it (send-claimed.ts). */
+  private readonly lane: Lane<Subscriber> = {
+    wave: 1,
+    health: healthyChannel(),
+    rules: { maxAttempts: Infinity, giveUpMs: Infinity, retryBaseMs: 0, maxRetryMs: 0, random: Math.random },
+    now: () => this.options.now().getTime(),
+    gate: async (wave) => {
+      const passed = await Promise.all(wave.map((message) => this.passGate(message)));
+      return {
+        going: passed.flatMap((each, index) =>
+          'person' in each ? [{ message: wave[index]!, person: each.person }] : [],
+        ),
+        outcomes: passed.flatMap((each) => ('outcome' in each ? [each.outcome] : [])),
+      };
+    },
+    send: async (message, person) => {
+      const outcome = await this.handler.send(message, person);
+      if (outcome.result !== 'refused') this.laterInARow = 0;
+      return outcome;
+    },
+    went: () => {
       this.ourFailures = 0;
-      wentThrough(this.health, now().getTime());
       if (this.failing) {
         this.failing = undefined;
-        logger.info(`${this.handler.what} are going out again`);
+        this.options.logger.info(`${this.handler.what} are going out again`);
       }
-      return { outcome: { id, result: 'sent', ...outcome.logged } };
+    },
+    judged: async (message, _person, refusal, decided) => this.judged(message, refusal, decided),
+    thrown: (message, error) => this.thrown(message, error),
+    waiting: (message, until) => ({
+      id: message.id,
+      result: 'requeue',
+      at: until,
+      error: `waiting: ${this.handler.what} cannot be sent just now`,
+      kind: null,
+    }),
+    record: (outcomes) => this.options.queue.record(this.holder, outcomes),
+  };
+
+  /** The gate for one message, with our own failure there judged as in a send. */
+  private async passGate(message: ClaimedMessage): Promise<{ person: Subscriber } | { outcome: Outcome }> {
+    try {
+      const passed = await this.gate(message);
+      if ('person' in passed) return passed;
+      const { id } = message;
+      if (passed.result === 'later') return { outcome: { id, result: 'wait', until: passed.at } };
+      return { outcome: { id, result: 'skipped', error: passed.result === 'skipped' ? passed.why : '' } };
+    } catch (error) {
+      return { outcome: this.thrown(message, error).outcome };
     }
-    if (outcome.result === 'later') return { outcome: { id, result: 'wait', until: outcome.at } };
-    if (outcome.result === 'skipped') return { outcome: { id, result: 'skipped', error: outcome.why } };
-    const { verdict, answer } = outcome;
-    // What it does to the message is the one rule's, as for a broadcast's message (failure-outcome.ts).
-    const decided = failureOutcome(verdict, answer, message, this.health, this.rules, now().getTime());
+  }
+
+  /** Our own code or database failed: the message waits its turn again, counted against nobody. */
+  private thrown(message: ClaimedMessage, error: unknown): Judged {
+    this.options.logger.error({ err: error, kind: this.handler.kind }, `${this.handler.what}: one could not be sent`);
+    const at = this.after(message.attempts);
+    const answer = String((error as Error).message);
+    return { outcome: { id: message.id, result: 'temporary', retryAt: at, error: answer, kind: 'sender', ours: true } };
+  }
+
+  /**
+   * What follows the one rule's judgement of a refusal, here: the person's side for good marks the
+   * address once it is recorded; ours makes the rest wait for this sender's own back-off; a channel
+   * in trouble waits rather than pausing for the owner.
+   */
+  private async judged(
+    message: ClaimedMessage,
+    { verdict, answer }: Refusal,
+    decided: FailureOutcome,
+  ): Promise<Judged> {
+    const { logger, now } = this.options;
     const result = decided.outcome;
     if (result.result === 'permanent') {
       this.laterInARow = 0;

@@ -1,9 +1,10 @@
 // The one sender of the messages the product sends by itself (decision 052): it claims a kind's due
 // rows from the outbox with the one claim (db/outbox-claims.ts), passes each through the one gate (the
 // person is on the list, the message is still due, and their "no" on its channel stops it: decision
-// 056), has the kind's handler send it, and records what became of it with the one record. Whose
-// fault a refusal was is the one judge's (messaging/send-failure.ts), and what becomes of the message
-// the one rule's (messaging/failure-outcome.ts), as for a broadcast's (decision 057):
+// 056), has the kind's handler send it the one way every message is sent (messaging/send-claimed.ts),
+// and records what became of it with the one record. Whose fault a refusal was is the one judge's
+// (messaging/send-failure.ts), and what becomes of the message the one rule's
+// (messaging/failure-outcome.ts), as for a broadcast's (decision 057):
 // - the person's side refused for good: the message failed, and the handler marks the address;
 // - the person's own server's policy for this send: the message is skipped with the answer;
 // - ours (the mail server or the SMS account refuses us): the message and the rest of its batch go
@@ -166,7 +167,7 @@ export class OutboxSender {
       ...options,
     };
     const { retryBaseMs, maxRetryMs, random, concurrency } = this.options;
-    this.lane.wave = concurrency;
+    this.lane.wave = Math.max(1, concurrency);
     // The one rule's settings: nothing of these kinds gives up while the channel gets through (no
     // owner's retry would bring it back).
     this.lane.rules = { maxAttempts: Infinity, giveUpMs: Infinity, retryBaseMs, maxRetryMs, random };

@@ -1,26 +1,51 @@
-// `sudo scamsavvy signups:export --format csv|json [--since DATE] [--beta-only] [--out FILE]`: sign-ups, for the owner.
+// `sudo scamsavvy signups:export [--format csv|json] [--since DATE] [--beta-only] [--out FILE]`: sign-ups, for the owner.
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { exportFormats, exportSignups, type ExportFormat } from '../server/signups/signup-export.js';
-import { fileProblem, openStoreForCli, ownerPath, parseSince, readFlags, runCli } from './cli-support.js';
+import {
+  exportColumns,
+  exportFormats,
+  exportSignups,
+  standingColumns,
+  type ExportFormat,
+} from '../server/signups/signup-export.js';
+import {
+  fileProblem,
+  isEntryPoint,
+  openStoreForCli,
+  ownerPath,
+  parseSince,
+  readFlags,
+  runCli,
+  TERMINAL,
+  type Output,
+} from './cli-support.js';
 import { loadConfig } from '../server/config.js';
 import { createMessagingCore } from '../server/compose-messaging.js';
 import { launchStanding } from '../server/consent/launch-standing.js';
 
-const usage = `Usage: sudo scamsavvy signups:export --format csv|json [--since DATE] [--beta-only] [--out FILE]
+/** The columns, as the export writes them: the one list in signup-export.ts, in its order, a few to a line. */
+const columns = [...exportColumns, ...standingColumns]
+  .map((column, index, all) => `${column}${index < all.length - 1 ? ',' : '.'}`)
+  .reduce<string[]>((lines, column) => {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + column.length < 96) lines[lines.length - 1] = `${last} ${column}`;
+    else lines.push(`    ${column}`);
+    return lines;
+  }, [])
+  .join('\n');
 
-Writes sign-ups, one record per person, with where they came from: id, name, phone, email,
-betaTesting, timestamp, lastSeenAt, signupCount, utmSource, utmMedium, utmCampaign, utmTerm,
-utmContent, referrer, landingPath, button, consentVersion, confirmedAt, emailOptOutAt, smsOptOutAt,
-smsConfirmedAt, leftAt, referralCode, referredBy, language, and last launchEmail and launchText:
-"yes" when the launch message will reach them that way, else why not (left, opted_out, stopped,
-suppressed, undeliverable, not_confirmed, texts_not_confirmed), by the rule the senders use (blank
-without SECRET_KEY). Reads the database DATABASE_URL names.
-  --format csv|json   CSV (RFC 4180, header row, safe to open in a spreadsheet) or a JSON array
+const usage = `Usage: sudo scamsavvy signups:export [--format csv|json] [--since DATE] [--beta-only] [--out FILE]
+
+Writes sign-ups, one record per person, with where they came from, in these columns:
+${columns}
+The last two say "yes" when the launch message will reach the person by email or by text, else
+why not (left, opted_out, stopped, suppressed, undeliverable, not_confirmed, texts_not_confirmed),
+by the rule the senders use (blank without SECRET_KEY). Reads the database DATABASE_URL names.
+  --format csv|json   CSV (the default: RFC 4180, header row, safe to open in a spreadsheet) or a JSON array
   --since DATE        only sign-ups first made on or after DATE (2026-11-01, or a full ISO time)
   --beta-only         only people who asked to beta test
   --out FILE          write to FILE instead of standard output`;
 
-async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], output: Output = TERMINAL): Promise<number> {
   const flags = readFlags(
     argv,
     {
@@ -30,12 +55,13 @@ async function main(argv: string[]): Promise<number> {
       out: { type: 'string' },
     },
     usage,
+    output,
   );
   if ('exitCode' in flags) return flags.exitCode;
   const { values } = flags;
-  const format = values.format as ExportFormat | undefined;
-  if (!format || !exportFormats.includes(format)) {
-    process.stderr.write(`--format must be csv or json.\n\n${usage}\n`);
+  const format = (values.format ?? 'csv') as ExportFormat;
+  if (!exportFormats.includes(format)) {
+    output.err.write(`--format must be csv or json.\n\n${usage}\n`);
     return 2;
   }
   const filter = {
@@ -50,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
   const standing = messaging?.secretKey
     ? launchStanding(createMessagingCore(messaging, store).subscriptions, store.broadcastRecipients)
     : undefined;
-  if (!standing) process.stderr.write('launchEmail and launchText are blank: SECRET_KEY is not set.\n');
+  if (!standing) output.err.write('launchEmail and launchText are blank: SECRET_KEY is not set.\n');
   try {
     // The file is opened before a row is read: a path that cannot be written is said at once.
     const out = file ? await openForWriting(file) : process.stdout;
@@ -60,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
         out.end((error?: Error | null) => (error ? reject(fileProblem(error, file, 'write')) : resolve())),
       );
     }
-    process.stderr.write(`Exported ${count} sign-up${count === 1 ? '' : 's'}${file ? ` to ${file}` : ''}.\n`);
+    output.err.write(`Exported ${count} sign-up${count === 1 ? '' : 's'}${file ? ` to ${file}` : ''}.\n`);
     return 0;
   } finally {
     await store.close();
@@ -76,4 +102,4 @@ function openForWriting(file: string): Promise<WriteStream> {
   });
 }
 
-runCli(main);
+if (isEntryPoint(import.meta.url)) runCli(main);

@@ -54,6 +54,15 @@ describe('owner commands', () => {
     expect((await run('list')).out).toBe('No owners yet. Add one: sudo scamsavvy owner:add --email you@example.com\n');
   });
 
+  it('without SITE_URL, names the address the server answers at: this computer, on the PORT of the settings', async () => {
+    vi.stubEnv('SITE_URL', undefined);
+    vi.stubEnv('PORT', '4123');
+    expect((await run('add', '--email', 'owner@example.com')).out).toBe(
+      'owner@example.com is an owner now. They sign in at http://localhost:4123/owner/sign-in with this address.\n',
+    );
+    expect((await run('link', '--email', 'owner@example.com')).out).toMatch(/^http:\/\/localhost:4123\/owner\//);
+  });
+
   it('prints a sign-in link that the database knows only by its hash', async () => {
     await run('add', '--email', 'owner@example.com');
     const { code, out } = await run('link', '--email', 'owner@example.com');

@@ -11,11 +11,16 @@ process.env.ENV_FILE = '';
 process.env.TEST_TEXT_CLOCK ??= DAYTIME;
 
 // Files share a worker's modules and its page (isolate: false, decision 056): a jsdom file starts on a
-// blank page, whatever the file before it left there (a test that failed before its clean-up, a portal).
+// blank page, whatever the file before it left there (a portal, the pointer-events: none a modal
+// dialog puts on the body, an attribute on <html>, a stored choice).
 beforeAll(() => {
   if (typeof document === 'undefined') return;
+  for (const element of [document.documentElement, document.head, document.body])
+    for (const { name } of [...element.attributes]) element.removeAttribute(name);
   document.head.innerHTML = '';
   document.body.innerHTML = '';
+  window.localStorage.clear();
+  window.sessionStorage.clear();
 });
 
 let allowed: RegExp[] = [];

@@ -218,7 +218,7 @@ async function siteChecks({ config, db }: ReadyFacts): Promise<ReadyCheck[]> {
       owners.length > 0 ? 'green' : 'red',
       'An owner can sign in to the dashboard',
       owners.length > 0 ? `${owners.length} ${owners.length === 1 ? 'owner' : 'owners'}` : 'no owner yet',
-      'Add yourself: sudo scamsavvy owner:add you@yourdomain (docs/owner-guide.md).',
+      'Add yourself: sudo scamsavvy owner:add --email you@yourdomain (docs/owner-guide.md).',
     ),
   );
   return checks;

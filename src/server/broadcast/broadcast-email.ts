@@ -26,13 +26,17 @@ export interface PersonalEmail {
   headers?: Record<string, string>;
 }
 
-/** A link's own token (base64url): quoted-printable leaves each character as it is, and wrap() breaks at none. */
-const TOKEN_CHARACTERS = /^[A-Za-z0-9_-]+$/;
+/**
+ * A link's own token, letters and digits (messaging/link-tokens.ts): quoted-printable leaves each
+ * character as it is, wrap() breaks at none, and any may start a line (a hyphen after a soft break
+ * would be escaped: base64url's were, one message in a few hundred written whole).
+ */
+const TOKEN_CHARACTERS = /^[A-Za-z0-9]+$/;
 /** Stand-ins for the links while a part is encoded: printable, left as they are, not where wrap() breaks. */
 const FILLERS = ['^', '~'] as const;
 
 /** A piece of an encoded part: its own text, or characters `from` to `to` of one of the person's two link tokens. */
-type Piece = string | { link: 0 | 1; from: number; to: number; afterSoftBreak: boolean };
+type Piece = string | { link: 0 | 1; from: number; to: number };
 
 /** A person's link as the site's address and path, the same for everyone, and their own token. */
 function splitLink(link: string): { path: string; token: string } {
@@ -71,17 +75,14 @@ function encodedWithPlaces(
     let end = index;
     while (encoded[end] === FILLERS[link]) end += 1;
     let count = end - index;
-    const afterSoftBreak = own.endsWith('=\r\n');
     if (own) pieces.push(own);
     own = '';
-    let first = true;
     while (count > 0) {
       const from = position[link]!;
       const take = Math.min(count, lengths[link] - from);
-      pieces.push({ link, from, to: from + take, afterSoftBreak: first && afterSoftBreak });
+      pieces.push({ link, from, to: from + take });
       position[link] = (from + take) % lengths[link];
       count -= take;
-      first = false;
     }
     index = end;
   }
@@ -89,17 +90,10 @@ function encodedWithPlaces(
   return position.every((at) => at === 0) ? pieces : undefined;
 }
 
-/** One person's part from the pieces, or undefined where their tokens would not encode as the stand-ins did. */
-function filled(pieces: Piece[], tokens: [string, string]): string | undefined {
+/** One person's part from the pieces. */
+function filled(pieces: Piece[], tokens: [string, string]): string {
   let out = '';
-  for (const piece of pieces) {
-    if (typeof piece === 'string') out += piece;
-    else {
-      // A line that a soft break starts must not begin with a hyphen: that one is escaped.
-      if (piece.afterSoftBreak && tokens[piece.link][piece.from] === '-') return undefined;
-      out += tokens[piece.link].slice(piece.from, piece.to);
-    }
-  }
+  for (const piece of pieces) out += typeof piece === 'string' ? piece : tokens[piece.link].slice(piece.from, piece.to);
   return out;
 }
 
@@ -148,7 +142,6 @@ export function broadcastEmailWriter(
       return whole();
     const text = filled(known.text, tokens);
     const html = filled(known.html, tokens);
-    if (text === undefined || html === undefined) return whole();
     if (!known.checked) {
       // The first message written this way is checked against the whole encoding: any difference,
       // and every message is encoded whole.

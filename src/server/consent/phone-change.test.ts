@@ -60,7 +60,7 @@ const phoneChangeMails = (mail: SmtpSink, email = ROSA) =>
     .messages()
     .filter((each) => each.envelope.to.includes(email) && each.parsed.subject === messageWords.phoneChange.subject);
 const changeLink = (mail: ReceivedMail) =>
-  (mail.parsed.text ?? '').match(new RegExp(`${SITE}(/change-phone/[A-Za-z0-9_-]{49})`))?.[1] ?? '';
+  (mail.parsed.text ?? '').match(new RegExp(`${SITE}(/change-phone/[0-9A-Za-z]{50})`))?.[1] ?? '';
 
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`fixing a phone number on ${engine.name}`, () => {
@@ -97,7 +97,7 @@ for (const engine of storeEngines) {
       // The button: the number it named, and a consent event; the page then says what texts will do.
       const pressed = await app.inject({ method: 'POST', url: link, payload: {} });
       expect(pressed.statusCode).toBe(303);
-      expect(pressed.headers.location).toMatch(/^\/preferences\/[A-Za-z0-9_-]{49}\?done=phone$/);
+      expect(pressed.headers.location).toMatch(/^\/preferences\/[0-9A-Za-z]{50}\?done=phone$/);
       const after = await person();
       expect(after.phone).toBe(RIGHT);
       expect(after.phoneChange).toBeNull();

@@ -64,19 +64,20 @@ function encodedWithPlaces(
   const encoded = part(contentType, body);
   const pieces: Piece[] = [];
   const position = [0, 0];
-  let own = '';
+  // Each piece of our own text is one slice of the encoded part: flat, so the messages written from
+  // it never walk a string built a character at a time (that cost 17 µs a message).
+  let ownFrom = 0;
   for (let index = 0; index < encoded.length;) {
     const link = FILLERS.indexOf(encoded[index] as (typeof FILLERS)[number]) as -1 | 0 | 1;
     if (link === -1) {
-      own += encoded[index];
       index += 1;
       continue;
     }
     let end = index;
     while (encoded[end] === FILLERS[link]) end += 1;
     let count = end - index;
-    if (own) pieces.push(own);
-    own = '';
+    if (index > ownFrom) pieces.push(encoded.slice(ownFrom, index));
+    ownFrom = end;
     while (count > 0) {
       const from = position[link]!;
       const take = Math.min(count, lengths[link] - from);
@@ -86,7 +87,7 @@ function encodedWithPlaces(
     }
     index = end;
   }
-  if (own) pieces.push(own);
+  if (encoded.length > ownFrom) pieces.push(encoded.slice(ownFrom));
   return position.every((at) => at === 0) ? pieces : undefined;
 }
 

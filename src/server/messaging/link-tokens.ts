@@ -35,16 +35,17 @@ const FIVE_DIGITS = 62n ** 5n;
 
 function toBase62(bytes: Buffer, width: number): string {
   let value = BigInt(`0x${bytes.toString('hex')}`);
-  let text = '';
-  while (text.length < width) {
+  const digits = new Array<string>(width);
+  for (let place = width - 1; place >= 0;) {
     let five = Number(value % FIVE_DIGITS);
     value /= FIVE_DIGITS;
-    for (let digit = 0; digit < 5 && text.length < width; digit += 1) {
-      text = BASE62[five % 62] + text;
+    for (let digit = 0; digit < 5 && place >= 0; digit += 1, place -= 1) {
+      digits[place] = BASE62[five % 62]!;
       five = Math.floor(five / 62);
     }
   }
-  return text;
+  // One flat string (not a rope of 50 prepended characters, which every slice of it would flatten).
+  return digits.join('');
 }
 
 /** The `size` bytes a base-62 text spells, or undefined when it spells more than they hold. */

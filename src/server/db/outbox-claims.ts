@@ -53,18 +53,15 @@ export class OutboxClaims extends OutboxReads {
     const due = this.context.db
       .selectFrom('outbox')
       .select('id')
-      .$if(!leased, (query) =>
-        query
-          .where('broadcast_id', '=', (lane as { broadcastId: number }).broadcastId)
-          .where('channel', '=', (lane as { channel: Channel }).channel)
-          .where('state', 'in', ['queued', 'failed_temporary']),
-      )
-      // `broadcast_id IS NULL`: the term the other kinds' partial index (outbox_kind_due) is made on.
-      .$if(leased, (query) =>
-        query
-          .where('broadcast_id', 'is', null)
-          .where('kind', '=', (lane as { kind: QueuedKind }).kind)
-          .where('state', 'in', LIVE_STATES),
+      .where((eb) =>
+        'kind' in lane
+          ? // `broadcast_id IS NULL`: the term the other kinds' partial index (outbox_kind_due) is made on.
+            eb.and([eb('broadcast_id', 'is', null), eb('kind', '=', lane.kind), eb('state', 'in', LIVE_STATES)])
+          : eb.and([
+              eb('broadcast_id', '=', lane.broadcastId),
+              eb('channel', '=', lane.channel),
+              eb('state', 'in', ['queued', 'failed_temporary']),
+            ]),
       )
       .where('next_attempt_at', '<=', at)
       .orderBy('next_attempt_at')

@@ -107,6 +107,20 @@ test('rotation stops while focus is inside the carousel', async ({ page }) => {
   await expectCurrent(page, 2);
 });
 
+test('rotation stops while the sign-up dialog is open, and goes on once it closes', async ({ page }) => {
+  await page.getByRole('button', { name: 'Protect My Family — Notify Me On App Release!' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.clock.runFor(INTERVAL * 3);
+  // The dialog hides the page from the accessibility tree: the pickers are read by their place.
+  const pickers = page.locator('.carousel__picker');
+  await expect(pickers.nth(0)).toHaveAttribute('aria-current', 'true');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await leaveCarousel(page);
+  await page.clock.runFor(INTERVAL);
+  await expectCurrent(page, 2);
+});
+
 test('its controls are at least 44 by 44 pixels', async ({ page }) => {
   const controls = page.getByRole('region', { name: carousel.label }).getByRole('button');
   await expect(controls).toHaveCount(10);

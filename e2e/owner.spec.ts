@@ -14,7 +14,7 @@ import pg from 'pg';
 import { startSmtpSink, type SmtpSink } from '../src/server/test/smtp-sink';
 import { MIN_FORM_TIME_MS } from '../src/shared/signup-schema';
 import { expect, test } from './fixtures';
-import { expectLabelsInNames, expectNoViolations } from './support/a11y';
+import { expectLabelsInNames, expectNoViolations, wordsBrokenInside } from './support/a11y';
 import { startBuiltServer, type RunningServer } from '../scripts/built-server.mjs';
 import { randomUUID } from 'node:crypto';
 
@@ -428,6 +428,12 @@ for (const [index, engine] of engines.entries()) {
             await expectLabelsInNames(page, `${url} at ${label}`);
             await expectReflow(page, `${url} at ${label}`);
           }
+          // At the browser's text size doubled on a phone, no heading or table cell breaks inside a
+          // word: a wide table scrolls sideways in its own box instead.
+          await page.setViewportSize({ width: 320, height: 640 });
+          await page.evaluate(() => (document.documentElement.style.fontSize = '200%'));
+          expect(await wordsBrokenInside(page, 'h1, h2, h3, th, td'), `${url} at the largest text`).toEqual([]);
+          await expectReflow(page, `${url} at the largest text`);
         });
       }
     } else {

@@ -76,3 +76,29 @@ export async function smallTargets(page: Page): Promise<string[]> {
       ),
   );
 }
+
+/**
+ * The words inside `selector`'s elements that the browser drew on more than one line: a word broken
+ * inside itself ("Notifi / ed"). Hidden elements are passed over.
+ */
+export function wordsBrokenInside(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((selector) => {
+    const broken: string[] = [];
+    for (const element of document.querySelectorAll(selector)) {
+      if (element.getClientRects().length === 0) continue;
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const match of (node.textContent ?? '').matchAll(/[^\s\-–—/]+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          // Only boxes with ink: a word at the start of a line can also report an empty box at the end of the one before.
+          const boxes = [...range.getClientRects()].filter((rect) => rect.width > 1);
+          const lines = new Set(boxes.map((rect) => Math.round(rect.top)));
+          if (lines.size > 1) broken.push(`${match[0]} (in "${element.textContent}")`);
+        }
+      }
+    }
+    return broken;
+  }, selector);
+}

@@ -18,6 +18,7 @@ const shareWords = shareWordsIn.en;
 describe('plain language (about an 8th-grade reading level)', () => {
   const texts = {
     consent: signupDialog.consent,
+    consentDetails: signupDialog.consentDetails,
     betaHelp: signupDialog.betaTesting.help,
     phoneHint: signupDialog.fields.phone.hint,
     saveFailed: signupDialog.saveFailed,

@@ -19,9 +19,18 @@ export const signupDialog = {
     help: 'Get early access to new features and help us improve the app.',
   },
   /** Change this whenever the consent text below changes: each sign-up stores the version it agreed to. */
-  consentVersion: '2026-11-23',
-  /** Also carries what US carriers ask of a texting sign-up: who, how often, cost, STOP and HELP (docs/messaging.md). */
-  consent: `By signing up, you agree to receive SMS and email updates from ${productName} about our release and beta announcements only. We will send a few messages, only about the launch and beta. No spam. Unsubscribe anytime. Message and data rates may apply. Reply STOP to stop texts, HELP for help.`,
+  consentVersion: '2026-11-29',
+  /**
+   * The spec's consent line: it stays in view beside the submit button however small the screen or large
+   * the text (the dialog's action area, decision 059).
+   */
+  consent: `By signing up, you agree to receive SMS and email updates from ${productName} about our release and beta announcements only. No spam. Unsubscribe anytime.`,
+  /**
+   * The rest of what US carriers ask of a texting sign-up: how often, cost, STOP and HELP
+   * (docs/messaging.md). Just above the action area, after the fields.
+   */
+  consentDetails:
+    'We will send a few messages, only about the launch and beta. Message and data rates may apply. Reply STOP to stop texts, HELP for help.',
   /** Follows the consent text; it closes the form and opens the privacy notice at the foot of the page. */
   privacyLink: 'Read our privacy notice.',
   submit: 'Protect My Family - Notify Me!',

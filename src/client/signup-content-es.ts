@@ -21,8 +21,10 @@ export const signupDialog: typeof En.signupDialog = {
     help: 'Use las novedades antes que nadie y ayúdenos a mejorar la aplicación.',
   },
   /** The same version as the English: each sign-up also keeps its language, which says which text it agreed to. */
-  consentVersion: '2026-11-23',
-  consent: `Al apuntarse, acepta recibir mensajes de texto y correos de ${productName} solo sobre la salida de la aplicación y la versión de prueba. Le enviaremos pocos mensajes, solo sobre eso. Nada de publicidad. Puede darse de baja cuando quiera. Su compañía puede cobrarle los mensajes y los datos. Responda ALTO para no recibir más mensajes, o AYUDA para pedir ayuda.`,
+  consentVersion: '2026-11-29',
+  consent: `Al apuntarse, acepta recibir mensajes de texto y correos de ${productName} solo sobre la salida de la aplicación y la versión de prueba. Nada de publicidad. Puede darse de baja cuando quiera.`,
+  consentDetails:
+    'Le enviaremos pocos mensajes, solo sobre la salida y la versión de prueba. Su compañía puede cobrarle los mensajes y los datos. Responda ALTO para no recibir más mensajes, o AYUDA para pedir ayuda.',
   privacyLink: 'Lea nuestro aviso de privacidad.',
   submit: 'Proteger a mi familia: avísenme',
   submitting: 'Apuntándole a la lista...',

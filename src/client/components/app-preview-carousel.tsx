@@ -4,6 +4,7 @@ import { carousel } from '../content';
 import { useHydrated } from '../hooks/use-hydrated';
 import { usePrefersReducedMotion } from '../hooks/use-prefers-reduced-motion';
 import { previewImages } from './preview-images';
+import { useSignupDialogOpen } from './signup-dialog-host';
 
 export function AppPreviewCarousel() {
   const { items } = carousel;
@@ -18,7 +19,9 @@ export function AppPreviewCarousel() {
   // The prerendered page carries only the first picture; the other six are put in (and fetched) once
   // the page is running, so the first paint on a slow line waits for nothing it does not show.
   const restWanted = useHydrated();
-  const rotating = !paused && !hovered && !focused;
+  // Nothing moves behind the sign-up dialog: the carousel holds still while it is open.
+  const dialogOpen = useSignupDialogOpen();
+  const rotating = !paused && !hovered && !focused && !dialogOpen;
 
   useEffect(() => {
     if (!rotating) return;

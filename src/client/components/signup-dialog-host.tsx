@@ -55,6 +55,15 @@ function closeSignup(): void {
   setOpening({ source: null, opener: opening.opener });
 }
 
+/** True while the dialog is open: the carousel holds still behind it. */
+export function useSignupDialogOpen(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => opening.source !== null,
+    () => false,
+  );
+}
+
 function SignupDialogHost() {
   const { source, opener } = useSyncExternalStore(subscribe, () => opening);
   // The dialog's component, once its code has arrived (it is rendered from the first opening on).

@@ -46,9 +46,6 @@ export function SignupDialog({ open, source, onClose, opener }: SignupDialogProp
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content
           className="dialog"
-          // While every control is disabled (submitting), the dialog itself stays reachable, so a
-          // keyboard can still scroll it.
-          tabIndex={submitting ? 0 : -1}
           onEscapeKeyDown={ignoreWhileSubmitting}
           onPointerDownOutside={ignoreWhileSubmitting}
           onInteractOutside={ignoreWhileSubmitting}
@@ -69,7 +66,9 @@ export function SignupDialog({ open, source, onClose, opener }: SignupDialogProp
             </svg>
           </Dialog.Close>
           {succeeded ? (
-            <SignupSuccess referralCode={succeeded.referralCode} />
+            <div className="dialog__body">
+              <SignupSuccess referralCode={succeeded.referralCode} />
+            </div>
           ) : (
             <SignupForm
               source={source ?? 'hero_section'}

@@ -1,4 +1,5 @@
-// The sign-up form's fields, its consent text and its two buttons; the form around them validates and saves.
+// The sign-up form's fields and the consent's details (they scroll), then its action area: the consent line
+// and the two buttons, always in view at the foot of the dialog (decision 059). The form validates and saves.
 import * as Dialog from '@radix-ui/react-dialog';
 import type { Ref } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
@@ -75,8 +76,8 @@ export function SignupFormFields({ register, errors, submitting, trap, onReadPri
         <input id="signup-comments" name="comments" type="text" tabIndex={-1} autoComplete="off" ref={trap} />
       </div>
 
-      <p className="signup-form__consent">
-        {signupDialog.consent}{' '}
+      <p className="signup-form__consent-details">
+        {signupDialog.consentDetails}{' '}
         <a
           href={`#${privacyNotice.id}`}
           onClick={(event) => {
@@ -88,12 +89,23 @@ export function SignupFormFields({ register, errors, submitting, trap, onReadPri
           {signupDialog.privacyLink}
         </a>
       </p>
+    </fieldset>
+  );
+}
 
-      <div className="signup-form__actions">
-        <button type="submit" className="button button--primary button--block">
+/**
+ * The foot of the dialog, outside its scrolling part: what the visitor agrees to, and the buttons. Its own
+ * fieldset, so saving disables it with the fields.
+ */
+export function SignupFormActions({ submitting }: { submitting: boolean }) {
+  return (
+    <fieldset className="signup-form__actions" disabled={submitting}>
+      <p className="signup-form__consent">{signupDialog.consent}</p>
+      <div className="signup-form__buttons">
+        <button type="submit" className="button button--primary">
           {submitting ? signupDialog.submitting : signupDialog.submit}
         </button>
-        <Dialog.Close className="button button--secondary button--block">{signupDialog.maybeLater}</Dialog.Close>
+        <Dialog.Close className="button button--secondary">{signupDialog.maybeLater}</Dialog.Close>
       </div>
     </fieldset>
   );

@@ -13,7 +13,7 @@ import { useSignupSubmit } from '../hooks/use-signup-submit';
 import { signupDialog } from '../signup-content';
 import type { SignupSource } from '../signup-source';
 import { ErrorSummary, type ErrorSummaryItem } from './error-summary';
-import { SignupFormFields, signupFieldIds } from './signup-form-fields';
+import { SignupFormActions, SignupFormFields, signupFieldIds } from './signup-form-fields';
 
 /** The schema's messages in the page's language (signupDialog.validation, by the same keys). */
 function inPageLanguage(
@@ -85,23 +85,28 @@ export function SignupForm({ source, onSubmittingChange, onSuccess, onReadPrivac
       aria-busy={submitting}
       onSubmit={(event) => handleSubmit(save, () => setFailedSubmits((count) => count + 1))(event)}
     >
-      <Dialog.Title className="dialog__title">{signupDialog.title}</Dialog.Title>
-      <Dialog.Description className="dialog__subtitle">{signupDialog.subtitle}</Dialog.Description>
+      {/* The part that scrolls. While every control is disabled (submitting), it stays reachable, so a
+          keyboard can still scroll it. */}
+      <div className="dialog__body" tabIndex={submitting ? 0 : undefined}>
+        <Dialog.Title className="dialog__title">{signupDialog.title}</Dialog.Title>
+        <Dialog.Description className="dialog__subtitle">{signupDialog.subtitle}</Dialog.Description>
 
-      <ErrorSummary items={summary} focusKey={failedSubmits} />
-      {saveFailed && (
-        <p className="save-failed" role="alert" tabIndex={-1} ref={saveFailedMessage}>
-          {signupDialog.saveFailed}
-        </p>
-      )}
+        <ErrorSummary items={summary} focusKey={failedSubmits} />
+        {saveFailed && (
+          <p className="save-failed" role="alert" tabIndex={-1} ref={saveFailedMessage}>
+            {signupDialog.saveFailed}
+          </p>
+        )}
 
-      <SignupFormFields
-        register={register}
-        errors={errors}
-        submitting={submitting}
-        trap={trap}
-        onReadPrivacyNotice={onReadPrivacyNotice}
-      />
+        <SignupFormFields
+          register={register}
+          errors={errors}
+          submitting={submitting}
+          trap={trap}
+          onReadPrivacyNotice={onReadPrivacyNotice}
+        />
+      </div>
+      <SignupFormActions submitting={submitting} />
     </form>
   );
 }

@@ -16,14 +16,15 @@ main:focus{outline:none}
 .figures li{background:var(--cream);border-radius:0.75rem;padding:1rem}
 .figures dt,.figure__label{display:block;font-size:1.125rem;color:var(--muted)}
 .figures dd,.figure__value{display:block;margin:0;font-size:2rem;font-weight:800;line-height:1.2}
-.figure__note{display:block;font-size:1.125rem;color:var(--muted)}
+.figure__note{display:block;font-size:min(1.125rem,5.5vw);color:var(--muted)}
 .table-scroll{overflow-x:auto;margin:0 0 1.5rem;max-width:100%}
 /* The funnel's columns (both pages, then each language's) scroll on a phone; what each row counts stays readable. */
 #funnel-heading+.table-scroll th[scope=row]{min-width:10rem}
 table{border-collapse:collapse;width:100%;font-size:1.125rem}
 caption{text-align:left;font-weight:700;padding:0 0 0.5rem}
 th,td{text-align:left;padding:0.5rem 0.75rem;border-bottom:0.0625rem solid var(--sand);vertical-align:top}
-td{overflow-wrap:anywhere}
+/* Cells break between words only; a table wider than the screen scrolls sideways in its own box. */
+th,td{overflow-wrap:normal}
 th{font-weight:700}
 @media (max-width:30rem){th,td{padding:0.5rem 0.375rem}}
 td.number,th.number{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
@@ -53,7 +54,7 @@ select,input[type=email],input[type=search],input[type=text],input[type=tel]{fon
 .cell--error{color:var(--error);font-weight:700}
 .jobs{list-style:none;margin:0;padding:0}
 .jobs li{padding:0.75rem 0;border-bottom:0.0625rem solid var(--sand)}
-.jobs h3{margin:0 0 0.5rem;font-size:1.125rem}
+.jobs h3{margin:0 0 0.5rem;font-size:min(1.125rem,5.5vw)}
 .jobs dl{display:grid;grid-template-columns:max-content 1fr;gap:0.25rem 1rem;margin:0}
 .jobs dt{color:var(--muted)}
 .jobs dd{margin:0;overflow-wrap:anywhere}
@@ -62,7 +63,7 @@ select,input[type=email],input[type=search],input[type=text],input[type=tel]{fon
 .progress{width:100%;height:1.5rem;accent-color:var(--teal)}
 [hidden]{display:none!important}
 .notice--pause{font-size:1.25rem;font-weight:400;border-left-width:0.5rem}
-.notice--pause h2{font-size:1.5rem;margin:0 0 0.5rem}
+.notice--pause h2{font-size:min(1.5rem,8vw);margin:0 0 0.5rem}
 .notice--pause p{margin:0 0 0.5rem}
 .notice--pause p:last-child{margin:0}
 .pauses__next{margin:0 0 1.5rem}

@@ -15,7 +15,9 @@ header a{display:inline-flex;align-items:center;min-height:2.75rem;font-size:min
 header a:hover{text-decoration:underline}
 main{background:#fff;border-radius:0.75rem;padding:min(1.5rem,5vw) min(1.25rem,4vw);box-shadow:0 0.25rem 1.5rem rgb(27 42 58 / 0.12)}
 h1{font-size:min(1.875rem,10vw);line-height:1.2;margin:0 0 1rem}
-h2{font-size:1.5rem;line-height:1.25;margin:0 0 0.75rem}
+h2{font-size:min(1.5rem,8vw);line-height:1.25;margin:0 0 0.75rem}
+/* Headings break between words only; their sizes keep the longest word within a phone's width. */
+h1,h2,h3{overflow-wrap:break-word}
 p{margin:0 0 1rem}
 a{color:var(--teal);text-decoration-thickness:0.1em;text-underline-offset:0.15em}
 a:hover{color:var(--teal-dark);text-decoration-thickness:0.15em}

@@ -51,6 +51,39 @@ test('has 7 images, each with alt text, and one picker button each', async ({ pa
   }
 });
 
+test("the Spanish page shows the app in Spanish: none of the English pictures' words is left in its pictures", async ({
+  page,
+}) => {
+  /** Each picture's words (texts with a word of three letters, less addresses and names), by position. */
+  await page.clock.resume(); // the page puts in its other six pictures once it runs
+  const wordsOf = async (path: string) => {
+    await page.goto(path);
+    const images = page.locator('.carousel img');
+    await expect(images).toHaveCount(7);
+    const sources = await images.evaluateAll((list) => list.map((image) => (image as HTMLImageElement).src));
+    return Promise.all(
+      sources.map(async (source) => {
+        const svg = await (await page.request.get(source)).text();
+        const texts = [...svg.matchAll(/>([^<>]+)</g)].map((match) => match[1]?.trim() ?? '');
+        return {
+          svg,
+          texts: texts.filter((text) => /\p{L}{3}/u.test(text) && !/@|\.co|ScamSavvy|Joan|USPS|min$/.test(text)),
+        };
+      }),
+    );
+  };
+  const english = await wordsOf('/');
+  const spanish = await wordsOf('/es/');
+  for (const [index, picture] of spanish.entries()) {
+    expect(picture.svg, `picture ${index + 1}`).toContain('xml:lang="es"');
+    expect(picture.texts.length, `picture ${index + 1} has words`).toBeGreaterThan(3);
+    expect(
+      picture.texts.filter((text) => english[index]?.texts.includes(text)),
+      `picture ${index + 1}`,
+    ).toEqual([]);
+  }
+});
+
 test('advances every 3000 ms and wraps from the last image to the first', async ({ page }) => {
   await expectCurrent(page, 1);
   await page.clock.runFor(INTERVAL - 100);

@@ -42,12 +42,12 @@ export const carousel: typeof En.carousel = {
     {
       image: 'suspicious-email',
       title: 'Correo sospechoso',
-      alt: 'Un correo de práctica que dice venir de un banco, con tres señales de alarma marcadas: un remitente raro, mucha prisa y un enlace extraño.',
+      alt: 'Un correo de práctica que dice venir de un banco, con tres señales de alarma marcadas: un correo raro, mucha prisa y un enlace raro.',
     },
     {
       image: 'scam-phone-call',
       title: 'Llamada de estafa',
-      alt: "Una llamada de práctica de 'Beneficios de Medicare' que pide su número de Medicare, con una pista: las agencias de verdad no llaman para pedirlo.",
+      alt: "Una llamada de práctica de 'Beneficios Medicare' que pide su número de Medicare, con una pista: las agencias de verdad no llaman para pedirlo.",
     },
     {
       image: 'scam-text',
@@ -57,7 +57,7 @@ export const carousel: typeof En.carousel = {
     {
       image: 'instant-feedback',
       title: 'Respuesta al momento',
-      alt: "Una marca verde grande que dice 'Bien visto', con las tres pistas que encontró en el mensaje falso y un botón para la siguiente práctica.",
+      alt: "Una marca verde grande que dice '¡Bien visto!', con las tres pistas que encontró en el mensaje falso y un botón para la siguiente práctica.",
     },
     {
       image: 'progress',
@@ -67,7 +67,7 @@ export const carousel: typeof En.carousel = {
     {
       image: 'family-update',
       title: 'Noticias para la familia',
-      alt: 'Noticias para un hijo adulto: mamá descubrió 4 de 5 estafas de práctica esta semana, con un gráfico de práctica y una llamada de ayuda en vivo.',
+      alt: 'Noticias para un hijo adulto: mamá descubrió 4 de 5 estafas de práctica esta semana, con un gráfico de sus minutos de práctica. Pidió ayuda una vez, y la ayudaron en vivo.',
     },
     {
       image: 'live-support',

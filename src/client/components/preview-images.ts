@@ -1,4 +1,5 @@
-// The carousel's pictures, by name; Vite gives each a hashed URL that can be cached for good.
+// The carousel's pictures, by name, in the page's language; Vite gives each a hashed URL that can be
+// cached for good.
 import suspiciousEmail from '../assets/previews/01-suspicious-email.svg';
 import scamPhoneCall from '../assets/previews/02-scam-phone-call.svg';
 import scamText from '../assets/previews/03-scam-text.svg';
@@ -6,8 +7,16 @@ import instantFeedback from '../assets/previews/04-instant-feedback.svg';
 import progress from '../assets/previews/05-progress.svg';
 import familyUpdate from '../assets/previews/06-family-update.svg';
 import liveSupport from '../assets/previews/07-live-support.svg';
+import suspiciousEmailEs from '../assets/previews/es/01-suspicious-email.svg';
+import scamPhoneCallEs from '../assets/previews/es/02-scam-phone-call.svg';
+import scamTextEs from '../assets/previews/es/03-scam-text.svg';
+import instantFeedbackEs from '../assets/previews/es/04-instant-feedback.svg';
+import progressEs from '../assets/previews/es/05-progress.svg';
+import familyUpdateEs from '../assets/previews/es/06-family-update.svg';
+import liveSupportEs from '../assets/previews/es/07-live-support.svg';
+import { language } from '../language';
 
-export const previewImages = {
+const english = {
   'suspicious-email': suspiciousEmail,
   'scam-phone-call': scamPhoneCall,
   'scam-text': scamText,
@@ -15,6 +24,18 @@ export const previewImages = {
   progress,
   'family-update': familyUpdate,
   'live-support': liveSupport,
-} as const;
+};
 
-export type PreviewImage = keyof typeof previewImages;
+export type PreviewImage = keyof typeof english;
+
+const spanish: Record<PreviewImage, string> = {
+  'suspicious-email': suspiciousEmailEs,
+  'scam-phone-call': scamPhoneCallEs,
+  'scam-text': scamTextEs,
+  'instant-feedback': instantFeedbackEs,
+  progress: progressEs,
+  'family-update': familyUpdateEs,
+  'live-support': liveSupportEs,
+};
+
+export const previewImages: Record<PreviewImage, string> = language === 'es' ? spanish : english;

@@ -11,7 +11,11 @@ try {
 }
 
 if (built !== buildFingerprint()) {
-  process.stderr.write(built ? 'Sources changed since the last build: building...\n' : 'No build yet: building...\n');
+  process.stderr.write(
+    built
+      ? 'Sources changed since the last build: building, a line for each stage...\n'
+      : 'No build yet: building, a line for each stage (a minute or two on a small machine)...\n',
+  );
   // stdout goes to stderr, so `npm run --silent signups:export > file` stays clean.
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: ['ignore', 2, 2] });
 }

@@ -11,6 +11,7 @@ import {
   type SiteMode,
 } from './environment.js';
 import { messagingFrom, type MessagingConfig } from './messaging-config.js';
+import { unknownSettings, type UnknownSetting } from './unknown-settings.js';
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number };
 
@@ -95,6 +96,8 @@ export interface Config {
   dnsResolver?: string;
   /** READY_SEED_*: the mailbox the launch check's seed message goes to and is read back from. */
   readySeed?: { address: string; imapUrl: string; waitMs: number };
+  /** Names set that are not settings of ours (a misspelling): warned of at start and on the Ready page. */
+  unknownSettings?: UnknownSetting[];
 }
 
 export interface BackupConfig {
@@ -148,7 +151,12 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+/** `inFiles`: the names the settings files hold (settings-files.ts), each checked for being ours. */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+  inFiles: Iterable<string> = [],
+): Config {
   const problems: string[] = [];
   const parsed = environmentSchema.safeParse(env);
   if (!parsed.success) {
@@ -189,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     distDir: path.resolve(cwd, 'dist'),
     siteUrl: (parsed.data.SITE_URL ?? `http://localhost:${parsed.data.PORT}`).replace(/\/$/, ''),
     siteUrlIsDefault: parsed.data.SITE_URL === undefined,
+    unknownSettings: unknownSettings(env, inFiles),
     messaging,
     launch: {
       mode: parsed.data.SITE_MODE,

@@ -5,6 +5,7 @@ import { composeServer } from './compose.js';
 import { ConfigError, loadConfig } from './config.js';
 import { SecretKeyMismatchError } from './messaging/secret-key-check.js';
 import { loadSettingsFiles } from './settings-files.js';
+import { unknownSettingWords } from './unknown-settings.js';
 
 /**
  * How long a stop waits for connections to finish. Requests in flight take milliseconds; past this,
@@ -15,8 +16,9 @@ const SHUTDOWN_GRACE_MS = 5000;
 
 async function main(): Promise<void> {
   // The environment, over .env, over SETTINGS_FILE: as every owner command reads them.
-  loadSettingsFiles();
-  const config = loadConfig();
+  const inFiles = new Set<string>();
+  loadSettingsFiles(process.env, process.cwd(), inFiles);
+  const config = loadConfig(process.env, process.cwd(), inFiles);
   // Every part, built once (compose.ts): the database, messaging, feedback, the owner's parts.
   const product = await composeServer(config);
   const { redis, releaseInUse } = product;
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const where = config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL';
   app.log.info(`ScamSavvy is running at http://${shownHost}:${config.port} (sign-ups in ${where})`);
+  for (const unknown of config.unknownSettings ?? []) app.log.warn(unknownSettingWords(unknown));
   if (config.siteUrlIsDefault) {
     app.log.warn(
       `SITE_URL is not set, so the canonical link, the share tags and the sitemap name ${config.siteUrl}: set it to the address visitors use`,

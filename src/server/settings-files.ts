@@ -1,5 +1,5 @@
-// Where the settings come from, the same for the server and every owner command (docs/operations.md,
-// "Settings"): the environment, over the `.env` file in the working folder (ENV_FILE names another,
+// Where the settings come from, the same for the server and every owner command (docs/production.md,
+// "4. Set the variables"): the environment, over the `.env` file in the working folder (ENV_FILE names another,
 // or none), over the production settings file (SETTINGS_FILE, which deploy/scamsavvy and the
 // service set). The files are read once at start, with Node's own parser (the same lines systemd
 // and the shell read: VARIABLE=value, quotes for a value with spaces or a #), into the environment,
@@ -28,9 +28,14 @@ function unreadable(variable: string, file: string, error: NodeJS.ErrnoException
 /**
  * Fills the environment from the settings files, never over what it already holds; returns the
  * files read, first the one that wins. ENV_FILE and SETTINGS_FILE themselves are read only from the
- * environment.
+ * environment. `named` collects every name the files hold (a name we do not know is then reported:
+ * unknown-settings.ts).
  */
-export function loadSettingsFiles(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string[] {
+export function loadSettingsFiles(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+  named = new Set<string>(),
+): string[] {
   const given = new Set(Object.keys(env).filter((name) => env[name] !== undefined));
   const read: string[] = [];
   const dotenvNamed = env.ENV_FILE !== undefined;
@@ -49,6 +54,7 @@ export function loadSettingsFiles(env: NodeJS.ProcessEnv = process.env, cwd = pr
       throw unreadable(variable, where, error as NodeJS.ErrnoException);
     }
     for (const [name, value] of Object.entries(parseEnv(text))) {
+      named.add(name);
       if (given.has(name) || name === 'ENV_FILE' || name === 'SETTINGS_FILE') continue;
       env[name] = value;
       given.add(name); // the first file to name it wins: .env over the settings file

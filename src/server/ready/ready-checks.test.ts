@@ -192,6 +192,15 @@ describe('the launch checks', () => {
     expect(relaxed.get('mail-alignment')?.level).toBe('green');
   });
 
+  it('say amber for a setting name that is not ours, naming the closest real one', async () => {
+    const checks = await checksWith({ SMS_TRANPORT: 'folder:/tmp/x' });
+    expect(checks.get('site-setting-names')).toMatchObject({
+      level: 'amber',
+      found: 'SMS_TRANPORT is not a setting; did you mean SMS_TRANSPORT?',
+    });
+    expect((await checksWith()).get('site-setting-names')?.level).toBe('green');
+  });
+
   it("say red for the site's examples: the privacy contact, unconfirmed statistics, the example postal address, http, no backups, no owner", async () => {
     page(EXAMPLES);
     const store2 = await openDatabase({ kind: 'sqlite', file: tempDatabaseFile() });

@@ -12,6 +12,7 @@ import { check, type ReadyCheck, type ReadyFacts } from './ready-check.js';
 import { mailChecks } from './mail-checks.js';
 import { textChecks, twilioLookup } from './text-checks.js';
 import { seedRoundTrip } from './seed-message.js';
+import { unknownSettingWords } from '../unknown-settings.js';
 
 export type { ReadyCheck, ReadyFacts } from './ready-check.js';
 
@@ -131,6 +132,17 @@ async function siteChecks({ config, db }: ReadyFacts): Promise<ReadyCheck[]> {
       ),
     );
   }
+  const unknown = config.unknownSettings ?? [];
+  checks.push(
+    check(
+      'site-setting-names',
+      'site',
+      unknown.length > 0 ? 'amber' : 'green',
+      'Every setting is one we know',
+      unknown.length > 0 ? unknown.map(unknownSettingWords).join('; ') : 'no setting name is misspelled',
+      'Correct each name in the settings file (docs/production.md, "4. Set the variables"), then restart: sudo systemctl restart scamsavvy',
+    ),
+  );
   const address = config.messaging.postalAddress;
   checks.push(
     check(

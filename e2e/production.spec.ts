@@ -103,6 +103,8 @@ test.describe('behind Caddy, through HTTPS', () => {
       TWILIO_AUTH_TOKEN,
       TWILIO_FROM: '+15550001111',
       TWILIO_API_BASE_URL: 'http://127.0.0.1:9',
+      // An https site shows a statistic still being confirmed only by the owner's choice (site-facts.spec.ts).
+      SHOW_UNCONFIRMED_STATISTICS: 'yes',
     };
     server = await startBuiltServer(APP_PORT, env);
     // The shipped Caddyfile, with only the domain and the app's port changed, under the test's own

@@ -261,7 +261,6 @@ export const footer = {
 export const privacyNotice = {
   id: 'privacy-notice',
   summary: 'Privacy notice: what we collect and why',
-  contactEmail: 'privacy@scamsavvy.example',
   /** Shown only for the providers switched on for this site (all three until the page knows which). */
   cookies: {
     heading: 'Only if you say yes to cookies',

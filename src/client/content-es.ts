@@ -211,7 +211,6 @@ export const footer: typeof En.footer = {
 export const privacyNotice: typeof En.privacyNotice = {
   id: 'privacy-notice',
   summary: 'Aviso de privacidad: qué datos guardamos y por qué',
-  contactEmail: 'privacy@scamsavvy.example',
   cookies: {
     heading: 'Solo si usted acepta las cookies',
     providers: {

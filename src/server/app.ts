@@ -34,7 +34,7 @@ import { number, plural } from '../shared/plain-numbers.js';
 
 export interface CreateAppOptions {
   config: Pick<Config, 'distDir' | 'logLevel' | 'rateLimit' | 'trustProxy' | 'publicConfig' | 'siteUrl' | 'launch'> &
-    Partial<Pick<Config, 'backup' | 'database' | 'messaging'>>;
+    Partial<Pick<Config, 'backup' | 'database' | 'messaging' | 'siteFacts'>>;
   db: Db;
   /** Shared rate-limit counters (REDIS_URL); closed with the app. */
   redis?: Redis;
@@ -174,6 +174,7 @@ export async function createApp({
       siteUrl: config.siteUrl,
       mode: config.launch.mode,
       backupDays: backupDays(config.backup),
+      ...(config.siteFacts ? { siteFacts: config.siteFacts } : {}),
     });
   else
     app.setNotFoundHandler((_request, reply) =>

@@ -11,6 +11,7 @@ import {
   type SiteMode,
 } from './environment.js';
 import { messagingFrom, type MessagingConfig } from './messaging-config.js';
+import { siteFactsFrom, type SiteFacts } from './site-facts.js';
 import { unknownSettings, type UnknownSetting } from './unknown-settings.js';
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number };
@@ -96,6 +97,8 @@ export interface Config {
   dnsResolver?: string;
   /** READY_SEED_*: the mailbox the launch check's seed message goes to and is read back from. */
   readySeed?: { address: string; imapUrl: string; waitMs: number };
+  /** The privacy contact and the statistics as the owner set them (site-facts.ts). */
+  siteFacts?: SiteFacts;
   /** Names set that are not settings of ours (a misspelling): warned of at start and on the Ready page. */
   unknownSettings?: UnknownSetting[];
 }
@@ -177,6 +180,7 @@ export function loadConfig(
     problems.push(
       'READY_SEED_ADDRESS, READY_SEED_IMAP_URL: set both (where the seed goes, and where it is read back), or neither',
     );
+  const siteFacts = parsed.success ? siteFactsFrom(parsed.data, problems) : undefined;
   if (parsed.success && parsed.data.BACKUP_COMMAND && !parsed.data.BACKUP_DIR)
     problems.push('BACKUP_COMMAND: needs BACKUP_DIR (it runs after each automatic backup, with its file)');
   if (!parsed.success || !database || !messaging || problems.length > 0) throw new ConfigError(problems);
@@ -198,6 +202,7 @@ export function loadConfig(
     siteUrl: (parsed.data.SITE_URL ?? `http://localhost:${parsed.data.PORT}`).replace(/\/$/, ''),
     siteUrlIsDefault: parsed.data.SITE_URL === undefined,
     unknownSettings: unknownSettings(env, inFiles),
+    ...(siteFacts ? { siteFacts } : {}),
     messaging,
     launch: {
       mode: parsed.data.SITE_MODE,

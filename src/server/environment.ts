@@ -7,6 +7,7 @@ import {
   META_PIXEL_ID_PATTERN,
   POSTHOG_KEY_PATTERN,
 } from '../shared/public-config.js';
+import { siteFactsSettings } from './site-facts.js';
 
 export const DEFAULT_SQLITE_FILE = 'data/signups.db';
 
@@ -196,6 +197,8 @@ export const environmentSchema = z.object({
     .enum(SITE_MODES)
     .default('coming-soon')
     .or(z.literal('').transform(() => 'coming-soon' as const)),
+  // The privacy contact and the statistics' figures, words and sources (site-facts.ts).
+  ...siteFactsSettings,
   APP_STORE_URL: optionalText(HTTPS_URL, "must be the app's https:// address on the App Store"),
   PLAY_STORE_URL: optionalText(HTTPS_URL, "must be the app's https:// address on Google Play"),
   BETA_IOS_URL: optionalText(HTTPS_URL, 'must be the https:// TestFlight link for beta testers'),

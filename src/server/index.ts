@@ -5,6 +5,7 @@ import { composeServer } from './compose.js';
 import { ConfigError, loadConfig } from './config.js';
 import { SecretKeyMismatchError } from './messaging/secret-key-check.js';
 import { loadSettingsFiles } from './settings-files.js';
+import { UnconfirmedStatisticsError } from './site-facts.js';
 import { unknownSettingWords } from './unknown-settings.js';
 
 /**
@@ -64,7 +65,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof SecretKeyMismatchError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof SecretKeyMismatchError ||
+    error instanceof UnconfirmedStatisticsError
+  ) {
     process.stderr.write(`${error.message}\n`);
   } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     process.stderr.write(

@@ -8,3 +8,5 @@ export const RETENTION_DAYS_PLACEHOLDER = '{{UNCONFIRMED_RETENTION_DAYS}}';
 export const BACKUP_DAYS_PLACEHOLDER = '{{BACKUP_DAYS}}';
 /** Who sends, from where (senderLine of MAIL_POSTAL_ADDRESS), in the privacy notice. */
 export const POSTAL_ADDRESS_PLACEHOLDER = '{{POSTAL_ADDRESS}}';
+/** The privacy contact (PRIVACY_EMAIL), in the privacy notice. */
+export const PRIVACY_EMAIL_PLACEHOLDER = '{{PRIVACY_EMAIL}}';

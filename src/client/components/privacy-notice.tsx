@@ -1,6 +1,6 @@
 // The privacy notice (what is collected, why, by whom, how to be removed), folded into every page's footer.
 import type { MouseEvent } from 'react';
-import { POSTAL_ADDRESS_PLACEHOLDER } from '../../shared/page-placeholders.js';
+import { POSTAL_ADDRESS_PLACEHOLDER, PRIVACY_EMAIL_PLACEHOLDER } from '../../shared/page-placeholders.js';
 import { useConsentState } from '../analytics/consent';
 import { privacyNotice } from '../content';
 import { launchedPrivacySections } from '../launch-content';
@@ -39,7 +39,11 @@ export function PrivacyNotice() {
           <PrivacySection key={section.heading} heading={section.heading} paragraphs={section.paragraphs} />
         ))}
         <p>
-          {privacyNotice.contactLabel} <a href={`mailto:${privacyNotice.contactEmail}`}>{privacyNotice.contactEmail}</a>
+          {/* The server writes PRIVACY_EMAIL in (site-routes.ts, site-facts.ts). */}
+          {privacyNotice.contactLabel}{' '}
+          <a href={`mailto:${PRIVACY_EMAIL_PLACEHOLDER}`} suppressHydrationWarning>
+            {PRIVACY_EMAIL_PLACEHOLDER}
+          </a>
         </p>
         {/* Who sends, from where: the server writes MAIL_POSTAL_ADDRESS in (site-routes.ts). */}
         <p suppressHydrationWarning>{POSTAL_ADDRESS_PLACEHOLDER}</p>

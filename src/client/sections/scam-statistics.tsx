@@ -1,4 +1,7 @@
-// Spec section 2: '$16.6 Billion Lost to Scams' with three figures, and where each comes from.
+// Spec section 2: '$16.6 Billion Lost to Scams' with three figures, and where each comes from. Each fact
+// an owner may set (STATISTIC_1_FIGURE…, server/site-facts.ts) is marked `data-fact`: the server
+// writes the owner's words over these at start. Not an island: the page never renders it again.
+import type { ReactNode } from 'react';
 import { scamStatistics } from '../content';
 
 export function ScamStatistics() {
@@ -14,22 +17,34 @@ export function ScamStatistics() {
           {figures.map((item, index) => (
             <li className="statistics__figure" key={item.figure}>
               <span className="statistics__number">
-                {item.figure}
+                <Fact name={`statistic-${index + 1}-figure`}>{item.figure}</Fact>
                 <sup aria-hidden="true">{index + 1}</sup>
               </span>
-              <span className="statistics__caption">{item.caption}</span>
+              <span className="statistics__caption">
+                <Fact name={`statistic-${index + 1}-words`}>{item.caption}</Fact>
+              </span>
             </li>
           ))}
         </ul>
         <div className="statistics__sources" id="statistics-sources">
           <p>
-            {sourcesLabel}. {heading}: <Citation source={headline.source} url={headline.sourceUrl} />.
+            {sourcesLabel}. {heading}:{' '}
+            <Fact name="statistic-headline-source">
+              <Citation source={headline.source} url={headline.sourceUrl} />
+            </Fact>
+            .
           </p>
           <ol>
-            {figures.map((item) => (
+            {figures.map((item, index) => (
               <li key={item.figure}>
-                {item.figure}: <Citation source={item.source} url={item.sourceUrl} />
-                {item.sourceConfirmed ? '' : ` (${unconfirmedNote})`}.
+                <Fact name={`statistic-${index + 1}-figure`}>{item.figure}</Fact>:{' '}
+                <Fact name={`statistic-${index + 1}-source`}>
+                  <Citation source={item.source} url={item.sourceUrl} />
+                </Fact>
+                {item.sourceConfirmed ? null : (
+                  <Fact name={`statistic-${index + 1}-unconfirmed`}>{` (${unconfirmedNote})`}</Fact>
+                )}
+                .
               </li>
             ))}
           </ol>
@@ -46,4 +61,9 @@ function Citation({ source, url }: { source: string; url?: string | undefined })
       {source}
     </a>
   );
+}
+
+/** A fact the server may write over (site-facts.ts reads `<span data-fact="…">` exactly). */
+function Fact({ name, children }: { name: string; children: ReactNode }) {
+  return <span data-fact={name}>{children}</span>;
 }

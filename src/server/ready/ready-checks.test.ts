@@ -36,14 +36,19 @@ function page(html: string, spanish = html) {
   writeFileSync(path.join(dist, 'pages', 'home-es.html'), spanish);
 }
 
-const OWNERS_OWN = '<p>Write to privacy@ourfamilyfirm.org.</p><p>Source: FBI IC3</p>';
-const EXAMPLES =
-  '<p>Write to privacy@scamsavvy.example.</p><p>Source: a survey (we are still confirming the original study)</p>';
+/** A statistic as the built page marks it (client/sections/scam-statistics.tsx), confirmed or not. */
+const statistic = (figure: string, source: string, note = '') =>
+  `<li><span data-fact="statistic-1-figure">${figure}</span>: <span data-fact="statistic-1-source">${source}</span>${
+    note ? `<span data-fact="statistic-1-unconfirmed"> (${note})</span>` : ''
+  }.</li>`;
+const OWNERS_OWN = `<p>Write to privacy@ourfamilyfirm.org.</p>${statistic('$33,915', 'FBI IC3')}`;
+const EXAMPLES = `<p>Write to privacy@scamsavvy.example.</p>${statistic('1 in 5', 'a survey', 'we are still confirming the original study')}`;
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
   return {
     DATABASE_URL: `sqlite:${file}`,
-    SITE_URL: 'https://scamsavvy.example',
+    SITE_URL: 'https://rosas-family-safety.test',
+    PRIVACY_EMAIL: 'privacy@ourfamilyfirm.org',
     SECRET_KEY: 'k'.repeat(40),
     SMTP_URL: 'smtp://127.0.0.1:9',
     MAIL_FROM: 'ScamSavvy <hello@scamsavvy.example>',
@@ -83,7 +88,8 @@ describe('the launch checks', () => {
   it('are all green, but what cannot be checked from here, when the domain and the site are set up', async () => {
     const checks = await checksWith();
     const notGreen = [...checks.values()].filter((one) => one.level !== 'green').map((one) => one.id);
-    expect(notGreen).toEqual(['mail-seed', 'texts-on', 'site-secret-key', 'site-tests']);
+    // No store links yet: they are needed at the launch, not before.
+    expect(notGreen).toEqual(['mail-seed', 'texts-on', 'site-store-links', 'site-secret-key', 'site-tests']);
     expect(checks.get('mail-spf')?.found).toBe('v=spf1 include:_spf.mail.example ~all');
     expect(checks.get('mail-dkim')?.found).toMatch(/matches DKIM_PRIVATE_KEY/);
     expect(isReady([...checks.values()])).toBe(true);
@@ -217,7 +223,7 @@ describe('the launch checks', () => {
     });
     expect(checks.get('site-statistics')).toMatchObject({
       level: 'red',
-      found: '1 statistic says its source is still being confirmed',
+      found: '1 statistic says its source is still being confirmed: 1 in 5: a survey (still being confirmed)',
     });
     expect(checks.get('site-postal-address')).toMatchObject({ level: 'red', found: expect.stringMatching(/example/) });
     expect(checks.get('site-https')?.level).toBe('red');
@@ -234,7 +240,7 @@ describe('the launch checks', () => {
     // Issue 45: the Spanish page counts too. The English fixed, the Spanish still the example: red.
     page(
       OWNERS_OWN,
-      '<p>Escríbanos: privacy@scamsavvy.example</p><p>(aún estamos confirmando el estudio original)</p>',
+      `<p>Escríbanos: privacy@scamsavvy.example</p>${statistic('1 de cada 5', 'una encuesta', 'aún estamos confirmando el estudio original')}`,
     );
     const spanishLeft = new Map((await readyChecks(readyFacts(config, store2))).map((one) => [one.id, one]));
     expect(spanishLeft.get('site-contact')).toMatchObject({
@@ -246,6 +252,30 @@ describe('the launch checks', () => {
     const both = new Map((await readyChecks(readyFacts(config, store2))).map((one) => [one.id, one]));
     expect(both.get('site-contact')?.level).toBe('green');
     expect(both.get('site-statistics')?.level).toBe('green');
+  });
+
+  it('turn green from the settings alone: the statistic sourced, the privacy contact and the site address set', async () => {
+    page(statistic('1 in 5', 'a survey', 'we are still confirming the original study'));
+    const before = await checksWith({ PRIVACY_EMAIL: '', SITE_URL: 'https://scamsavvy.example' });
+    expect(before.get('site-contact')).toMatchObject({
+      level: 'red',
+      found: expect.stringMatching(/PRIVACY_EMAIL is not set/),
+    });
+    expect(before.get('site-statistics')?.level).toBe('red');
+    expect(before.get('site-https')).toMatchObject({
+      level: 'red',
+      found: expect.stringMatching(/the example address/),
+    });
+    const after = await checksWith({
+      STATISTIC_1_SOURCE: 'National Council on Aging, 2025 survey',
+      STATISTIC_1_SOURCE_URL: 'https://www.ncoa.org/survey',
+    });
+    expect(after.get('site-contact')).toMatchObject({ level: 'green', found: 'privacy@ourfamilyfirm.org' });
+    expect(after.get('site-statistics')).toMatchObject({
+      level: 'green',
+      found: 'every statistic names a confirmed source: 1 in 5: National Council on Aging, 2025 survey',
+    });
+    expect(after.get('site-https')).toMatchObject({ level: 'green', found: 'https://rosas-family-safety.test' });
   });
 
   it("ask Twilio: the sign-in, and a Messaging Service's A2P 10DLC registration", async () => {

@@ -13,6 +13,7 @@ import { mailChecks } from './mail-checks.js';
 import { textChecks, twilioLookup } from './text-checks.js';
 import { seedRoundTrip } from './seed-message.js';
 import { unknownSettingWords } from '../unknown-settings.js';
+import { applySiteFacts, EXAMPLE_PRIVACY_EMAIL, isExampleAddress, statisticsOnPage } from '../site-facts.js';
 
 export type { ReadyCheck, ReadyFacts } from './ready-check.js';
 
@@ -66,11 +67,6 @@ export function keptDetail(secretKey: string): string {
 
 /** Words on the built page that are the examples this repository ships, not the owner's. */
 const EXAMPLE_WORDS = [/[\w.+-]+@scamsavvy\.example\b/g, /[\w.+-]+@example\.(com|org|net)\b/g];
-/** The small print's note beside a statistic whose source is still unconfirmed, in each page's language (client/content-en.ts, content-es.ts). */
-export const UNCONFIRMED_NOTES: Record<Language, string> = {
-  en: 'we are still confirming the original study',
-  es: 'aún estamos confirmando el estudio original',
-};
 
 async function siteChecks({ config, db }: ReadyFacts): Promise<ReadyCheck[]> {
   const checks: ReadyCheck[] = [];
@@ -101,34 +97,44 @@ async function siteChecks({ config, db }: ReadyFacts): Promise<ReadyCheck[]> {
       ),
     );
   else {
-    const page = pages.map((one) => one.html ?? '').join('\n');
+    // The pages as the server sends them: the owner's facts written over the built words.
+    const facts = config.siteFacts ?? { statistics: {}, showUnconfirmed: false };
+    const served = pages.map((one) => ({ ...one, html: applySiteFacts(one.html ?? '', facts, one.language) }));
+    const page = served.map((one) => one.html).join('\n');
     const examples = [...new Set(EXAMPLE_WORDS.flatMap((pattern) => page.match(pattern) ?? []))];
+    const contact = facts.privacyEmail;
+    const contactIsExample = !contact || isExampleAddress(contact);
     checks.push(
       check(
         'site-contact',
         'site',
-        examples.length > 0 ? 'red' : 'green',
+        contactIsExample || examples.length > 0 ? 'red' : 'green',
         'The privacy contact is yours',
-        examples.length > 0
-          ? `the page says ${examples.join(', ')}, an example address`
-          : 'no example address on the page',
-        'Put your own address in src/client/content-en.ts and content-es.ts (privacyNotice.contactEmail, docs/content.md), then npm run build.',
+        !contact
+          ? `PRIVACY_EMAIL is not set: the page says ${EXAMPLE_PRIVACY_EMAIL}, an example address`
+          : contactIsExample
+            ? `it is an example: ${contact}`
+            : examples.length > 0
+              ? `${contact}, but the page still says ${examples.join(', ')}, an example address`
+              : contact,
+        'Set PRIVACY_EMAIL to the inbox where people write about their details, then restart: sudo systemctl restart scamsavvy',
       ),
     );
-    // Counted on each language's page: the most either says (both should say the same).
-    const unconfirmed = Math.max(
-      ...pages.map((one) => (one.html ?? '').split(UNCONFIRMED_NOTES[one.language]).length - 1),
-    );
+    // Each statistic as the English page shows it, with its source; counted on each language's page.
+    const english = statisticsOnPage(served.find((one) => one.language === 'en')?.html ?? '');
+    const unconfirmed = Math.max(...served.map((one) => statisticsOnPage(one.html).filter((s) => !s.confirmed).length));
     checks.push(
       check(
         'site-statistics',
         'site',
         unconfirmed > 0 ? 'red' : 'green',
         'Every statistic has its source',
-        unconfirmed > 0
-          ? `${unconfirmed} ${unconfirmed === 1 ? 'statistic says its' : 'statistics say their'} source is still being confirmed`
-          : 'every statistic names a confirmed source',
-        'Confirm each source (or take the figure out) in src/client/content-en.ts and content-es.ts (scamStatistics, docs/content.md), then npm run build.',
+        `${
+          unconfirmed > 0
+            ? `${unconfirmed} ${unconfirmed === 1 ? 'statistic says its' : 'statistics say their'} source is still being confirmed`
+            : 'every statistic names a confirmed source'
+        }: ${english.map((one) => `${one.figure}: ${one.source}${one.confirmed ? '' : ' (still being confirmed)'}`).join('; ')}`,
+        'Set each STATISTIC_N_SOURCE (and STATISTIC_N_SOURCE_URL) to the study, or change the figure with STATISTIC_N_FIGURE and STATISTIC_N_WORDS (and their _ES), then restart (docs/content.md, "Statistics").',
       ),
     );
   }
@@ -163,10 +169,28 @@ async function siteChecks({ config, db }: ReadyFacts): Promise<ReadyCheck[]> {
     check(
       'site-https',
       'site',
-      site.protocol === 'https:' ? 'green' : 'red',
-      'SITE_URL is https',
-      config.siteUrl,
+      site.protocol === 'https:' && !isExampleAddress(site.hostname) ? 'green' : 'red',
+      'SITE_URL is your https address',
+      isExampleAddress(site.hostname) ? `${config.siteUrl} is the example address` : config.siteUrl,
       'Set SITE_URL to the https:// address visitors use (every link in every message points to it).',
+    ),
+  );
+  const links = config.launch;
+  const linkList = [
+    ['APP_STORE_URL', links.appStoreUrl],
+    ['PLAY_STORE_URL', links.playStoreUrl],
+    ['BETA_IOS_URL', links.betaIosUrl],
+    ['BETA_ANDROID_URL', links.betaAndroidUrl],
+  ] as const;
+  const storesSet = Boolean(links.appStoreUrl && links.playStoreUrl);
+  checks.push(
+    check(
+      'site-store-links',
+      'site',
+      storesSet ? 'green' : 'amber',
+      'The store and beta links are set',
+      linkList.map(([name, url]) => `${name}: ${url ?? 'not set'}`).join('; '),
+      'Set APP_STORE_URL and PLAY_STORE_URL before the launch (the launched page and the launch messages link to them), and BETA_IOS_URL and BETA_ANDROID_URL for beta testers.',
     ),
   );
   const backup = config.backup;

@@ -41,7 +41,8 @@ function configWith(env: Record<string, string> = {}, change: Partial<Config> = 
   return {
     ...loadConfig(
       {
-        SITE_URL: 'https://scamsavvy.example',
+        SITE_URL: 'https://rosas-family-safety.test',
+        PRIVACY_EMAIL: 'privacy@ourfamilyfirm.org',
         SECRET_KEY: SECRET,
         SMTP_URL: smtp.url,
         MAIL_FROM: 'ScamSavvy <hello@scamsavvy.example>',
@@ -146,14 +147,21 @@ const breakages: Breakage[] = [
   {
     check: 'site-statistics',
     title: /Every statistic has its source/,
-    before: () => page(`${OWN_PAGE}<p>(we are still confirming the original study)</p>`),
+    before: () =>
+      page(
+        `${OWN_PAGE}<span data-fact="statistic-1-figure">1 in 5</span>: <span data-fact="statistic-1-source">a survey</span><span data-fact="statistic-1-unconfirmed"> (we are still confirming the original study)</span>`,
+      ),
   },
   {
     check: 'site-postal-address',
     title: /Your postal address is set/,
     env: { MAIL_POSTAL_ADDRESS: '100 Example Street, Springfield, IL 62701' },
   },
-  { check: 'site-https', title: /SITE_URL is https/, change: { siteUrl: 'http://scamsavvy.example' } },
+  {
+    check: 'site-https',
+    title: /SITE_URL is your https address/,
+    change: { siteUrl: 'http://rosas-family-safety.test' },
+  },
   { check: 'site-backups', title: /Backups are on and copied off this machine/, env: { BACKUP_COMMAND: '' } },
 ];
 

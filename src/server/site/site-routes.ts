@@ -8,6 +8,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import {
   BACKUP_DAYS_PLACEHOLDER,
   POSTAL_ADDRESS_PLACEHOLDER,
+  PRIVACY_EMAIL_PLACEHOLDER,
   RETENTION_DAYS_PLACEHOLDER,
 } from '../../shared/page-placeholders.js';
 import {
@@ -21,6 +22,13 @@ import { LANGUAGE_HOMES, LANGUAGES, LANGUAGE_TAGS, languageOfPath, type Language
 import { resolveRoute } from '../../shared/routes.js';
 import type { SiteMode } from '../environment.js';
 import { prepareDocument, sendDocument, type PreparedDocument } from './prepared-document.js';
+import {
+  applySiteFacts,
+  EXAMPLE_PRIVACY_EMAIL,
+  statisticsOnPage,
+  UnconfirmedStatisticsError,
+  type SiteFacts,
+} from '../site-facts.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
@@ -42,6 +50,8 @@ export interface SiteOptions extends SitePaths {
   mode: SiteMode;
   /** How long backups may keep a deleted person, in days (config.ts backupDays): the privacy notice says it. */
   backupDays: number;
+  /** The owner's privacy contact and statistics (PRIVACY_EMAIL, STATISTIC_…), written over the built words. */
+  siteFacts?: SiteFacts;
 }
 
 /** The prerendered pages of a mode and language: each was built with that mode's and language's own script. */
@@ -71,7 +81,13 @@ export function serverPageScripts(pagesDir: string): { owner?: string; linkPage?
 const escapeAttribute = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-function readPage(pagesDir: string, name: string, { publicConfig, siteUrl, backupDays }: SiteOptions): string {
+/** A built page with the settings written in: what the server sends, and what the Ready page reads. */
+export function readPage(
+  pagesDir: string,
+  name: string,
+  { publicConfig, siteUrl, backupDays, siteFacts }: Omit<SiteOptions, 'assetsDir' | 'pagesDir' | 'mode'>,
+  language: Language,
+): string {
   const file = path.join(pagesDir, name);
   if (!existsSync(file)) {
     throw new Error(`The built site is missing ${file}: run "npm run build" (npm start does it for you).`);
@@ -81,7 +97,7 @@ function readPage(pagesDir: string, name: string, { publicConfig, siteUrl, backu
     throw new Error(`${file} was built by an older version: run "npm run build" (npm start does it for you).`);
   }
   // A data block, not a script: the Content-Security-Policy (no inline scripts) has no say over it.
-  return (
+  return applySiteFacts(
     html
       .replace(
         CONFIG_PLACEHOLDER,
@@ -92,6 +108,9 @@ function readPage(pagesDir: string, name: string, { publicConfig, siteUrl, backu
       .replaceAll(RETENTION_DAYS_PLACEHOLDER, String(publicConfig.unconfirmedRetentionDays ?? DEFAULT_RETENTION_DAYS))
       .replaceAll(BACKUP_DAYS_PLACEHOLDER, String(backupDays))
       .replaceAll(POSTAL_ADDRESS_PLACEHOLDER, escapeAttribute(senderLine(publicConfig.postalAddress)))
+      .replaceAll(PRIVACY_EMAIL_PLACEHOLDER, escapeAttribute(siteFacts?.privacyEmail ?? EXAMPLE_PRIVACY_EMAIL)),
+    siteFacts ?? { statistics: {}, showUnconfirmed: false },
+    language,
   );
 }
 
@@ -122,15 +141,23 @@ export function sitemapXml(siteUrl: string, lastModified: Date): string {
 
 export const siteRoutes: FastifyPluginAsync<SiteOptions> = async (app, options) => {
   const { assetsDir, pagesDir, siteUrl, mode } = options;
-  const html = (name: string) => prepareDocument(readPage(pagesDir, name, options), 'text/html; charset=utf-8');
+  const unconfirmed = new Set<string>();
+  const html = (name: string, language: Language) => {
+    const page = readPage(pagesDir, name, options, language);
+    for (const one of statisticsOnPage(page)) if (!one.confirmed) unconfirmed.add(one.figure);
+    return prepareDocument(page, 'text/html; charset=utf-8');
+  };
   const files = pageFiles(mode, 'en');
   // Each language's pages: /es and everything under it is Spanish (shared/languages.ts).
   const pagesIn = Object.fromEntries(
     LANGUAGES.map((language) => {
       const named = pageFiles(mode, language);
-      return [language, { home: html(named.home), notFound: html(named.notFound) }];
+      return [language, { home: html(named.home, language), notFound: html(named.notFound, language) }];
     }),
   ) as Record<Language, { home: PreparedDocument; notFound: PreparedDocument }>;
+  // "We are still confirming the original study" goes on the real site only by the owner's choice.
+  if (siteUrl.startsWith('https://') && unconfirmed.size > 0 && !options.siteFacts?.showUnconfirmed)
+    throw new UnconfirmedStatisticsError([...unconfirmed]);
   const crawlers: Record<string, PreparedDocument> = {
     '/robots.txt': prepareDocument(robotsTxt(siteUrl), 'text/plain; charset=utf-8'),
     '/sitemap.xml': prepareDocument(

@@ -27,7 +27,15 @@ export async function test(context: Context, name: string, values: Values): Prom
     return 1;
   }
   context.output.out.write(`Sent one test ${kind} in ${LANGUAGE_NAMES[language].english} to ${to} (${id}).\n`);
-  // In the audit log as the dashboard's test is, masked: the launch checks read that each channel was tried.
-  await context.audit({ subject: broadcast.name, detail: ownerWords.audit.broadcastDetail('test', maskAddress(to)) });
+  // In the audit log as the dashboard's test is, masked: the launch checks read that each channel was
+  // tried. One written to a rehearsal folder says so, and is not counted as a real test.
+  const rehearsal =
+    kind === 'email'
+      ? context.config.messaging.email?.folder !== undefined
+      : context.config.messaging.sms?.provider === 'folder';
+  await context.audit({
+    subject: broadcast.name,
+    detail: ownerWords.audit.broadcastDetail('test', maskAddress(to), rehearsal),
+  });
   return 0;
 }

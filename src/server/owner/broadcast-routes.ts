@@ -192,7 +192,13 @@ export const broadcastRoutes: FastifyPluginAsync<BroadcastRouteOptions> = async 
       reply.redirect(`/owner/broadcasts/${encodeURIComponent(broadcast.name)}?${query}`, 303);
     if (!control) return back('');
     const to = fieldOf(request.body, 'to');
-    let detail = ownerWords.audit.broadcastDetail(action, action === 'test' ? maskAddress(to) : '');
+    // A test written to a rehearsal folder says so in the audit log (the launch checks do not count it).
+    const rehearsed = to.includes('@') ? rehearsal.email : rehearsal.sms;
+    let detail = ownerWords.audit.broadcastDetail(
+      action,
+      action === 'test' ? maskAddress(to) : '',
+      rehearsed !== undefined,
+    );
     let query = action === 'test' ? `done=test&to=${encodeURIComponent(maskAddress(to))}` : `done=${action}`;
     try {
       if (action === 'test') await control.test(broadcast, to);

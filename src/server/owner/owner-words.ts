@@ -372,9 +372,14 @@ export const ownerWords = {
       }${held > 0 ? `; ${held.toLocaleString('en-US')} held ${heldIncluded ? 'included' : 'left out'}` : ''}`,
     /** A first send the owner made although launch checks were red. */
     notReadyDetail: (titles: string[]) => `sent although not ready: ${titles.join('; ')}`,
-    broadcastDetail: (action: string, to: string) =>
-      ({ test: `Sent a test to ${to}`, send: 'Started sending', resume: 'Resumed sending', pause: 'Paused' })[action] ??
-      action,
+    /** `rehearsal`: the test was written to a rehearsal folder, not sent (the launch checks do not count it). */
+    broadcastDetail: (action: string, to: string, rehearsal = false) =>
+      ({
+        test: rehearsal ? `Wrote a rehearsal test for ${to} to a folder` : `Sent a test to ${to}`,
+        send: 'Started sending',
+        resume: 'Resumed sending',
+        pause: 'Paused',
+      })[action] ?? action,
   },
   errors: {
     forbiddenTitle: 'Not allowed',

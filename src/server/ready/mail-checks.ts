@@ -113,7 +113,7 @@ export async function mailChecks({ config, db, dns, seed }: ReadyFacts): Promise
       check(
         'mail-on',
         'mail',
-        'red',
+        'amber',
         'Email goes out',
         `a rehearsal: every email is written to ${email.folder} (MAIL_TRANSPORT=folder:…)`,
         'For the real launch, unset MAIL_TRANSPORT and set SMTP_URL.',

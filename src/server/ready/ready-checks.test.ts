@@ -303,13 +303,26 @@ describe('the launch checks', () => {
     expect(checks.get('texts-account')).toMatchObject({ level: 'red', found: expect.stringMatching(/suspended/) });
   });
 
-  it('say red for a rehearsal: the folder transports send nothing', async () => {
-    const checks = await checksWith({
+  it("say amber for a rehearsal (the folder transports send nothing, and a rehearsal's send may go), and never count a test written to a folder", async () => {
+    const rehearsal = {
       SMTP_URL: '',
       MAIL_TRANSPORT: 'folder:rehearsal/email',
       SMS_TRANSPORT: 'folder:rehearsal/texts',
+    };
+    await store.owners.audit({
+      ownerEmail: 'the command line',
+      action: 'broadcast',
+      subject: 'launch',
+      // owner-words.ts, audit.broadcastDetail('test', …, true): a test the rehearsal wrote to a folder
+      detail: 'Wrote a rehearsal test for o•••@scamsavvy.example to a folder',
     });
-    expect(checks.get('mail-on')).toMatchObject({ level: 'red', fix: expect.stringMatching(/unset MAIL_TRANSPORT/) });
-    expect(checks.get('texts-on')?.level).toBe('red');
+    const checks = await checksWith(rehearsal);
+    expect(checks.get('mail-on')).toMatchObject({
+      level: 'amber',
+      found: expect.stringMatching(/^a rehearsal/),
+      fix: expect.stringMatching(/unset MAIL_TRANSPORT/),
+    });
+    expect(checks.get('texts-on')).toMatchObject({ level: 'amber', found: expect.stringMatching(/^a rehearsal/) });
+    expect(checks.get('site-tests')).toMatchObject({ level: 'amber', found: 'no email test yet; no text test yet' });
   });
 });

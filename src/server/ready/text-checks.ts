@@ -44,7 +44,7 @@ export async function textChecks({ config, twilio }: ReadyFacts): Promise<ReadyC
       check(
         'texts-on',
         'texts',
-        'red',
+        'amber',
         'Texts go out',
         `a rehearsal: every text is written to ${sms.folder} (SMS_TRANSPORT=folder:…)`,
         'For the real launch, unset SMS_TRANSPORT and set the TWILIO_* settings.',

@@ -3,6 +3,7 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { beaconEvents, catchBeacons } from '../test/beacons';
 import { DownloadBadges } from './download-badges';
+import { closeSignup } from './signup-dialog-host';
 
 describe('DownloadBadges (spec section 1)', () => {
   const beacons: string[] = [];
@@ -14,7 +15,11 @@ describe('DownloadBadges (spec section 1)', () => {
   beforeEach(() => {
     catchBeacons(beacons);
   });
-  afterEach(cleanup);
+  afterEach(() => {
+    // The dialog lives in a root of its own (signup-dialog-host.tsx): closed here, while its page is.
+    act(() => closeSignup());
+    cleanup();
+  });
 
   it('records a download intent for the platform, then opens the sign-up instead of a download', async () => {
     render(<DownloadBadges />);

@@ -50,8 +50,12 @@ export function openSignup(source: SignupSource, opener: HTMLElement): void {
   setOpening({ source, opener });
 }
 
-/** Closed; the opener is kept, for focus to return to it. */
-function closeSignup(): void {
+/**
+ * Closed; the opener is kept, for focus to return to it. Exported for the tests that open the dialog
+ * through a button: its root outlives their own, and a dialog left open would answer the next file's
+ * clicks (the test workers share one page, decision 056).
+ */
+export function closeSignup(): void {
   setOpening({ source: null, opener: opening.opener });
 }
 

@@ -79,7 +79,8 @@ export async function smallTargets(page: Page): Promise<string[]> {
 
 /**
  * The words inside `selector`'s elements that the browser drew on more than one line: a word broken
- * inside itself ("Notifi / ed"). Hidden elements are passed over.
+ * inside itself ("Notifi / ed"). A word here runs between spaces, dashes and the marks a line may
+ * break after in an address (/ ? & =). Hidden elements are passed over.
  */
 export function wordsBrokenInside(page: Page, selector: string): Promise<string[]> {
   return page.evaluate((selector) => {
@@ -88,7 +89,7 @@ export function wordsBrokenInside(page: Page, selector: string): Promise<string[
       if (element.getClientRects().length === 0) continue;
       const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        for (const match of (node.textContent ?? '').matchAll(/[^\s\-–—/]+/g)) {
+        for (const match of (node.textContent ?? '').matchAll(/[^\s\-–—/?&=]+/g)) {
           const range = document.createRange();
           range.setStart(node, match.index);
           range.setEnd(node, match.index + match[0].length);

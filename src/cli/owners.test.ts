@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { secretHash } from '../server/owner/owner-auth.js';
+import { secretHash } from '../server/secrets.js';
 import { openDatabase } from '../server/db/open-database.js';
 import { runCommand } from '../server/test/run-command.js';
 import { tempDatabaseFile } from '../server/test/temp-database.js';

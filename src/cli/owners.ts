@@ -1,13 +1,8 @@
 // `sudo scamsavvy owner:add|owner:remove|owner:list|owner:link`: who may sign in to the dashboard, and a
 // sign-in link for an owner whose email is not set up (docs/owner-guide.md).
 import { loadConfig } from '../server/config.js';
-import {
-  newSecret,
-  OWNER_EMAIL,
-  secretHash,
-  SIGN_IN_LINK_LIFETIME_MS,
-  signInLink,
-} from '../server/owner/owner-auth.js';
+import { OWNER_EMAIL, SIGN_IN_LINK_LIFETIME_MS, signInLink } from '../server/owner/owner-auth.js';
+import { newSecret, secretHash } from '../server/secrets.js';
 import { ownerEmailKey } from '../server/db/owner-repository.js';
 import { CliError, isEntryPoint, openStoreForCli, readFlags, runCli, TERMINAL, type Output } from './cli-support.js';
 

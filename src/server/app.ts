@@ -5,7 +5,15 @@ import type { Redis } from 'ioredis';
 import { providerOrigins } from '../shared/public-config.js';
 import { backupDays, type Config } from './config.js';
 import { loggerOptions } from './logger.js';
-import { eventRateLimits, signupRateLimits, ownerSignInLimit, webhookRateLimits } from './request-rate-limits.js';
+import {
+  apiKeyLimit,
+  eventRateLimits,
+  signupRateLimits,
+  ownerSignInLimit,
+  webhookRateLimits,
+} from './request-rate-limits.js';
+import { API_PREFIX, apiRoutes } from './api/api-routes.js';
+import { launchStanding } from './consent/launch-standing.js';
 import { healthRoutes } from './site/health-routes.js';
 import { securityHeaders } from './security-headers.js';
 import { errorHandler } from './errors.js';
@@ -145,6 +153,20 @@ export async function createApp({
       limits: webhookRateLimits(app, config.rateLimit.webhooksPerMinute ?? 0),
     });
   }
+  // The API for the owner's other tools (issue 56), with keys the owner makes.
+  const apiPerMinute = config.rateLimit.apiPerMinute ?? 120;
+  await app.register(apiRoutes, {
+    prefix: API_PREFIX,
+    db,
+    subscriptions: messaging.subscriptions,
+    standing: messaging.subscriptions.canSuppress
+      ? launchStanding(messaging.subscriptions, db.broadcastRecipients)
+      : undefined,
+    auth: { allow: apiKeyLimit(app, apiPerMinute, (request) => String(request.apiKey?.id)), perMinute: apiPerMinute },
+    onStored: messaging.signupStored,
+    phoneCountry: config.messaging?.textHours?.defaultCountry,
+    siteUrl: config.siteUrl,
+  });
   await app.register(eventRoutes, {
     events: db.events,
     limits: eventRateLimits(app, config.rateLimit.eventsPerMinute),

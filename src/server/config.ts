@@ -66,6 +66,8 @@ export interface RateLimitConfig {
   eventsPerMinute: number;
   /** Provider reports (the webhook routes) allowed per client address per minute; 0 turns it off. */
   webhooksPerMinute?: number;
+  /** Requests through /api/v1 allowed per API key per minute (API_RATE_LIMIT_PER_MINUTE). */
+  apiPerMinute?: number;
 }
 
 export interface Config {
@@ -195,6 +197,7 @@ export function loadConfig(
       redisUrl: parsed.data.REDIS_URL,
       eventsPerMinute: parsed.data.EVENTS_RATE_LIMIT_PER_MINUTE,
       webhooksPerMinute: parsed.data.WEBHOOK_RATE_LIMIT_PER_MINUTE,
+      apiPerMinute: parsed.data.API_RATE_LIMIT_PER_MINUTE,
     },
     trustProxy: parseTrustProxy(parsed.data.TRUST_PROXY),
     publicConfig: publicConfigFrom(parsed.data, messaging),

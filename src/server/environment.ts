@@ -53,6 +53,7 @@ export const environmentSchema = z.object({
   TRUST_PROXY: z.string().trim().optional(),
   EVENTS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
   GA_MEASUREMENT_ID: optionalText(GA_MEASUREMENT_ID_PATTERN, 'must look like G-XXXXXXXXXX'),
   POSTHOG_KEY: optionalText(POSTHOG_KEY_PATTERN, 'must be a PostHog project API key, starting phc_'),
   POSTHOG_HOST: z

@@ -131,3 +131,25 @@ export function ownerSignInLimit(app: FastifyInstance): (request: FastifyRequest
     return result.isAllowed || !result.isExceeded;
   };
 }
+
+/**
+ * Requests through the API (/api/v1) per API key per minute, in the same memory or Redis store under
+ * keys of their own; `keyOf` names the key a request was let in with. Resolves false past the
+ * allowance. Like the owner's sign-in, a Redis outage lets the request through (the key is still checked).
+ */
+export function apiKeyLimit(
+  app: FastifyInstance,
+  perMinute: number,
+  keyOf: (request: FastifyRequest) => string,
+): (request: FastifyRequest) => Promise<boolean> {
+  if (!app.hasDecorator('createRateLimit')) throw new Error('Register the rate-limit plugin (signupRateLimits) first.');
+  const limiter = app.createRateLimit({
+    max: perMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `api-key:${keyOf(request)}`,
+  });
+  return async (request) => {
+    const result = await limiter(request);
+    return result.isAllowed || !result.isExceeded;
+  };
+}

@@ -13,6 +13,8 @@ export interface ConsentEvent {
   consentVersion: string | null;
   /** ISO 8601, UTC. */
   at: string;
+  /** What a sign-up through the API gave as proof of the consent (api/api-signups.ts); null for every other change. */
+  evidence: Record<string, unknown> | null;
 }
 
 export class ConsentEventsRepository {
@@ -23,7 +25,7 @@ export class ConsentEventsRepository {
     if (!isSignupId(id)) return [];
     const rows = await this.context.db
       .selectFrom('consent_events')
-      .select(['kind', 'source', 'consent_version', 'created_at'])
+      .select(['kind', 'source', 'consent_version', 'created_at', 'evidence'])
       .where('signup_id', '=', id)
       .orderBy('id')
       .execute();
@@ -32,6 +34,7 @@ export class ConsentEventsRepository {
       source: row.source,
       consentVersion: row.consent_version,
       at: iso(row.created_at),
+      evidence: row.evidence === null ? null : (JSON.parse(row.evidence) as Record<string, unknown>),
     }));
   }
 }

@@ -61,6 +61,8 @@ export const CONSENT_SOURCES = [
   'emailed_button',
   /** A provider's suppression list the owner imported (`sudo scamsavvy suppressions import`, decision 041). */
   'suppression_import',
+  /** A sign-up from another channel through the API (a partner's page, a tablet at an event: issue 56), with its evidence. */
+  'api',
 ] as const;
 export type ConsentSource = (typeof CONSENT_SOURCES)[number];
 
@@ -71,4 +73,6 @@ export interface ConsentEventsTable {
   source: ConsentSource;
   consent_version: string | null;
   created_at: Time;
+  /** What the channel gave as proof of the consent (a sign-up through the API), as JSON; null otherwise (migration 26). */
+  evidence: Generated<string | null>;
 }

@@ -3,6 +3,7 @@
 import type { AnalyticsEventsTable } from './analytics-events.table.js';
 import type { BackupRunsTable } from './backup-runs.table.js';
 import type { ConsentEventsTable } from './consent-events.table.js';
+import type { ApiKeysTable } from './api-keys.table.js';
 import type { SuppressionsTable } from './suppressions.table.js';
 import type { FeedbackEventsTable } from './feedback-events.table.js';
 import type { SentMessagesTable } from './sent-messages.table.js';
@@ -44,6 +45,7 @@ export interface Database {
   restore_marks: RestoreMarksTable;
   webhook_signatures: WebhookSignaturesTable;
   background_jobs: BackgroundJobsTable;
+  api_keys: ApiKeysTable;
 }
 
 /** Every table of the Database type, for the few places that go through them all (a restore replaces them). */
@@ -69,6 +71,7 @@ export const TABLE_NAMES = [
   'restore_marks',
   'webhook_signatures',
   'background_jobs',
+  'api_keys',
 ] as const satisfies readonly (keyof Database)[];
 
 /** Tables an older release's migrations made that a later one renamed: its backups hold them (migration 23: outbox). */

@@ -37,6 +37,7 @@ import { BroadcastsRepository } from './broadcasts-repository.js';
 import { OutboxRepository } from './outbox-repository.js';
 import { OutboxRefusalsRepository } from './outbox-refusals-repository.js';
 import { OwnerRepository } from './owner-repository.js';
+import { ApiKeysRepository } from './api-keys-repository.js';
 import { BackupRunsRepository } from './backup-runs-repository.js';
 import { assertPostgresMigrated, assertSqliteMigrated, migratePostgres, migrateSqlite } from './migrate.js';
 import { PostgresSignupWriter, withSynchronousCommit } from './postgres-signup-writer.js';
@@ -84,6 +85,8 @@ export interface Db {
   readonly messageHealth: MessageHealthRepository;
   /** The dashboard's owners, their sign-in links and sessions, and the audit log. */
   readonly owners: OwnerRepository;
+  /** The owner's API keys (issue 56), kept as hashes. */
+  readonly apiKeys: ApiKeysRepository;
   /** Every backup made and how it ended. */
   readonly backupRuns: BackupRunsRepository;
   /** Who is due the joining text (decision 041), and whether a number had one. */
@@ -238,6 +241,7 @@ function handle(
     feedbackEvents: new FeedbackEventsRepository(context),
     messageHealth: new MessageHealthRepository(context),
     owners: new OwnerRepository(context),
+    apiKeys: new ApiKeysRepository(context),
     backupRuns: new BackupRunsRepository(context),
     joiningTexts: new JoiningTextsRepository(context),
     messageQueue: new MessageQueueRepository(context),

@@ -1,6 +1,6 @@
 // The owners' store on every engine: owners, one-time links, idle sessions and the audit log.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { newSecret, secretHash } from '../owner/owner-auth.js';
+import { newSecret, secretHash } from '../secrets.js';
 import { storeEngines } from '../test/store-engines.js';
 import { openDatabase } from './open-database.js';
 

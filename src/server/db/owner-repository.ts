@@ -31,6 +31,11 @@ export const AUDIT_ACTIONS = [
   'key_kept',
   'seed_checked',
   'read_replies',
+  /** Issue 56: an API key was made or revoked; a key read the list, or added someone from another channel. */
+  'api_key_made',
+  'api_key_revoked',
+  'api_read',
+  'api_added',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

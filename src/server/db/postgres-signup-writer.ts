@@ -15,7 +15,7 @@ import {
   postgresUpsert,
   SIGNUP_CONSENT_EVENT,
 } from './signup-upsert.js';
-import type { SignupAdded, SignupWriter, SignupWriterOptions } from './signup-writer.js';
+import type { SignupAdded, SignupVia, SignupWriter, SignupWriterOptions } from './signup-writer.js';
 
 interface PendingAdd {
   row: SignupRow;
@@ -54,8 +54,9 @@ const columns = [
 const UPSERT = `
   WITH input AS (
     SELECT * FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')},
-      $${columns.length + 1}::boolean[], $${columns.length + 2}::text[])
-      AS t(${columns.map(([name]) => name).join(', ')}, confirm, came_through)
+      $${columns.length + 1}::boolean[], $${columns.length + 2}::text[], $${columns.length + 3}::text[],
+      $${columns.length + 4}::text[])
+      AS t(${columns.map(([name]) => name).join(', ')}, confirm, came_through, consent_source, evidence)
   ), upserted AS (
     INSERT INTO signups (${columns.map(([name]) => name).join(', ')}, referred_by)
     SELECT ${columns.map(([name]) => name).join(', ')},
@@ -64,8 +65,8 @@ const UPSERT = `
     ${onRepeatSignup(postgresUpsert)}
     RETURNING id, email_key, ${OWN_CODE_IF_NEW}, left_at, email_opt_out_at, confirmed_at, confirm_sent_at
   ), consented AS (
-    INSERT INTO consent_events (signup_id, kind, source, consent_version, created_at)
-    SELECT upserted.id, '${SIGNUP_CONSENT_EVENT.kind}', '${SIGNUP_CONSENT_EVENT.source}', input.consent_version, now()
+    INSERT INTO consent_events (signup_id, kind, source, evidence, consent_version, created_at)
+    SELECT upserted.id, '${SIGNUP_CONSENT_EVENT.kind}', input.consent_source, input.evidence, input.consent_version, now()
     FROM upserted JOIN input ON input.email_key = upserted.email_key
   ), asked AS (
     INSERT INTO outbox (kind, signup_id, channel, state, attempts, next_attempt_at)
@@ -129,10 +130,10 @@ export class PostgresSignupWriter implements SignupWriter {
     this.confirmSignups = confirmSignups;
   }
 
-  add(input: SignupInput): Promise<SignupAdded> {
+  add(input: SignupInput, via?: SignupVia): Promise<SignupAdded> {
     if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
     return new Promise((resolve, reject) => {
-      this.pending.push({ row: toSignupRow(input), resolve, reject });
+      this.pending.push({ row: toSignupRow(input, via), resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.track(this.flush()));
@@ -265,6 +266,8 @@ export class PostgresSignupWriter implements SignupWriter {
       rows.map((row) => row.language),
       rows.map(() => this.confirmSignups),
       rows.map((row) => row.referredBy),
+      rows.map((row) => row.consentSource),
+      rows.map((row) => row.consentEvidence),
     ];
     const { rows: stored } = await this.pool.query<{ email_key: string; referral_code: string | null }>(UPSERT, values);
     return new Map(stored.map((row) => [row.email_key, row.referral_code]));

@@ -4,6 +4,8 @@ import type { Selectable } from 'kysely';
 import { DEFAULT_LANGUAGE } from '../../shared/languages.js';
 import { iso, isoOrNull, isTrue, type Flag } from './column-types.js';
 import type { SignupsTable } from './signups.table.js';
+import type { SignupVia } from './signup-writer.js';
+import { SIGNUP_CONSENT_EVENT } from './signup-upsert.js';
 
 /** What the server derives from a sign-up before storing it, the same for every engine. */
 export interface SignupRow extends Pick<
@@ -28,6 +30,9 @@ export interface SignupRow extends Pick<
   source: string;
   /** The code of the link the visit came through, as sent; stored only if someone on record has it. */
   referredBy: string | null;
+  /** How the consent line names where it came from: the page's form, or the API (with its evidence). */
+  consentSource: 'signup_form' | 'api';
+  consentEvidence: string | null;
 }
 
 export const DIRECT_SOURCE = '(direct)';
@@ -44,7 +49,7 @@ function referrerHost(referrer: string | undefined): string | null {
 
 const orNull = (value: string | undefined) => (value === undefined || value === '' ? null : value);
 
-export function toSignupRow(input: SignupInput): SignupRow {
+export function toSignupRow(input: SignupInput, via?: SignupVia): SignupRow {
   const attribution = input.attribution ?? {};
   const utmSource = orNull(attribution.utmSource);
   return {
@@ -65,6 +70,8 @@ export function toSignupRow(input: SignupInput): SignupRow {
     consentVersion: input.consentVersion ?? null,
     language: input.language ?? DEFAULT_LANGUAGE,
     referredBy: attribution.referredBy ?? null,
+    consentSource: via?.source ?? SIGNUP_CONSENT_EVENT.source,
+    consentEvidence: via?.evidence ?? null,
   };
 }
 

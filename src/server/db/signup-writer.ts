@@ -8,9 +8,19 @@ export interface SignupAdded {
   referralCode: string | null;
 }
 
+/**
+ * A sign-up that did not come through our page's form: through the API, from another channel (a
+ * partner's page, a tablet at an event: issue 56). Its consent line names the API and keeps the
+ * evidence the caller gave, as JSON. The rules are the page's own: nothing else differs.
+ */
+export interface SignupVia {
+  source: 'api';
+  evidence: string;
+}
+
 export interface SignupWriter {
   /** Resolves once the sign-up (and its consent line, and its confirmation request) is committed. */
-  add(input: SignupInput): Promise<SignupAdded>;
+  add(input: SignupInput, via?: SignupVia): Promise<SignupAdded>;
   /** Resolves once the events are committed, in a transaction of their own. */
   recordEvents(events: AnalyticsEvent[], at?: Date): Promise<void>;
   /** Writes everything already accepted, then stops. */

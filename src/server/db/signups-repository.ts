@@ -4,10 +4,11 @@ import { LANGUAGES, type Language } from '../../shared/languages.js';
 import { sql } from 'kysely';
 import type { SignupInput, SignupRecord } from '../../shared/signup-schema.js';
 import { recordFromColumns } from './signup-row.js';
+import { isSignupId } from './column-types.js';
 import { NO_CAMPAIGN } from './signup-row.js';
 import type { QueryContext } from './sql-dialect.js';
 import { firstDay } from './utc-days.js';
-import type { SignupAdded } from './signup-writer.js';
+import type { SignupAdded, SignupVia } from './signup-writer.js';
 
 export interface SignupFilter {
   /** Only sign-ups first stored at or after this moment. */
@@ -63,8 +64,8 @@ export class SignupsRepository {
    * and `lastSeenAt` and `signupCount` are updated (signup-upsert.ts). Either way it only says
    * "stored" (spec section 7 reads the answer only as success or failure), which keeps writes lean.
    */
-  add(input: SignupInput): Promise<SignupAdded> {
-    return this.context.writer.add(input);
+  add(input: SignupInput, via?: SignupVia): Promise<SignupAdded> {
+    return this.context.writer.add(input, via);
   }
 
   /** Records in the order they were first stored, read in batches so a large list never sits in memory. */
@@ -87,6 +88,35 @@ export class SignupsRepository {
       if (!last || rows.length < LIST_BATCH_SIZE) return;
       after = last.position;
     }
+  }
+
+  /**
+   * A page of records, newest first (issue 56's API): those stored before the record at `before` (an
+   * insertion position a page handed out), first stored at or after `since`. `next` is the position
+   * to ask for the page after, or undefined on the last page. Cursor-paged, never by offset, so a
+   * sign-up stored meanwhile neither repeats nor skips a record.
+   */
+  async newestFirst({ before, since, limit }: { before?: string | undefined; since?: Date | undefined; limit: number }) {
+    const position = sql.ref<number | string>(this.context.dialect.insertionOrder);
+    let query = this.context.db
+      .selectFrom('signups')
+      .selectAll()
+      .select(position.as('position'))
+      .orderBy(position, 'desc')
+      .limit(limit + 1);
+    if (before !== undefined) query = query.where(position, '<', before);
+    if (since) query = query.where('created_at', '>=', since.toISOString());
+    const rows = await query.execute();
+    const page = rows.slice(0, limit);
+    const next = rows.length > limit ? page.at(-1)?.position : undefined;
+    return { records: page.map((row) => recordFromColumns(row)), next: next === undefined ? undefined : String(next) };
+  }
+
+  /** One record by its id, as the export shows it; undefined for none. */
+  async record(id: string): Promise<SignupRecord | undefined> {
+    if (!isSignupId(id)) return undefined;
+    const row = await this.context.db.selectFrom('signups').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? recordFromColumns(row) : undefined;
   }
 
   async count(): Promise<number> {

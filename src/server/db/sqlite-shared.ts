@@ -47,9 +47,14 @@ export const WRITER_COLUMNS = [
   'language',
 ] as const;
 
-/** Where a writer row keeps the values the consent event repeats, and (after the columns) its confirmation's moment. */
+/**
+ * Where a writer row keeps the values the consent event repeats, and after the columns: its
+ * confirmation's moment, then its consent line's source and evidence.
+ */
 export const WRITER_ROW_INDEX = {
   confirmAt: WRITER_COLUMNS.length,
+  consentSource: WRITER_COLUMNS.length + 1,
+  consentEvidence: WRITER_COLUMNS.length + 2,
   referralCode: WRITER_COLUMNS.indexOf('referral_code'),
   emailKey: WRITER_COLUMNS.indexOf('email_key'),
   createdAt: WRITER_COLUMNS.indexOf('created_at'),
@@ -69,10 +74,13 @@ export const SQLITE_UPSERT = `
   ${onRepeatSignup(sqliteUpsert)}
   RETURNING ${OWN_CODE_IF_NEW}`;
 
-/** The consent history's line for a sign-up, in the same transaction: values consent_version, created_at, email_key. */
+/**
+ * The consent history's line for a sign-up, in the same transaction: values source, evidence,
+ * consent_version, created_at, email_key.
+ */
 export const SQLITE_INSERT_SIGNUP_CONSENT = `
-  INSERT INTO consent_events (signup_id, kind, source, consent_version, created_at)
-  SELECT id, '${SIGNUP_CONSENT_EVENT.kind}', '${SIGNUP_CONSENT_EVENT.source}', ?, ? FROM signups WHERE email_key = ?`;
+  INSERT INTO consent_events (signup_id, kind, source, evidence, consent_version, created_at)
+  SELECT id, '${SIGNUP_CONSENT_EVENT.kind}', ?, ?, ?, ? FROM signups WHERE email_key = ?`;
 
 /**
  * The confirmation email a sign-up asks for (signup-upsert.ts asksToConfirm), queued in the outbox in

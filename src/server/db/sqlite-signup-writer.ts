@@ -8,7 +8,7 @@ import { StoreUnavailableError } from './database-errors.js';
 import { EventBuffer, rowsOf, type PendingEvents } from './event-buffer.js';
 import { toSignupRow } from './signup-row.js';
 import { newReferralCode } from '../../shared/referral.js';
-import type { SignupAdded, SignupWriter, SignupWriterOptions } from './signup-writer.js';
+import type { SignupAdded, SignupVia, SignupWriter, SignupWriterOptions } from './signup-writer.js';
 import { isSqliteUnavailable, WRITER_ROW_INDEX } from './sqlite-shared.js';
 import type * as Writer from './sqlite-shared.js';
 
@@ -56,9 +56,9 @@ export class SqliteSignupWriter implements SignupWriter {
     this.confirmSignups = confirmSignups;
   }
 
-  add(input: SignupInput): Promise<SignupAdded> {
+  add(input: SignupInput, via?: SignupVia): Promise<SignupAdded> {
     if (this.closed) return Promise.reject(new Error('The sign-up store is closed.'));
-    const signup = toSignupRow(input);
+    const signup = toSignupRow(input, via);
     const now = this.now().toISOString();
     // In WRITER_COLUMNS order, then the confirmation's moment.
     const row: Writer.WriterRow = [
@@ -83,8 +83,10 @@ export class SqliteSignupWriter implements SignupWriter {
       newReferralCode(),
       signup.referredBy,
       signup.language,
-      // Then the moment it asks for a confirmation email (WRITER_ROW_INDEX.confirmAt).
+      // Then the moment it asks for a confirmation email (WRITER_ROW_INDEX.confirmAt), and its consent line's source and evidence.
       this.confirmSignups ? now : null,
+      signup.consentSource,
+      signup.consentEvidence,
     ];
     return new Promise((resolve, reject) => {
       this.pending.push({ row, clashes: 0, resolve, reject });

@@ -38,7 +38,13 @@ function writeRow(row: WriterRow): string | null {
     referral_code: string | null;
   };
   const emailKey = row[WRITER_ROW_INDEX.emailKey];
-  insertConsent.run(row[WRITER_ROW_INDEX.consentVersion], row[WRITER_ROW_INDEX.createdAt], emailKey);
+  insertConsent.run(
+    row[WRITER_ROW_INDEX.consentSource],
+    row[WRITER_ROW_INDEX.consentEvidence],
+    row[WRITER_ROW_INDEX.consentVersion],
+    row[WRITER_ROW_INDEX.createdAt],
+    emailKey,
+  );
   if (confirmAt) askConfirmation.run({ at: confirmAt, key: emailKey });
   return referralCode;
 }

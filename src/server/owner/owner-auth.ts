@@ -1,6 +1,5 @@
 // Signing owners in without passwords: one-time links and session cookies, both random secrets of
 // 256 bits that the database keeps only as SHA-256 hashes (decision 024).
-import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** A sign-in link works once, for this long. */
@@ -11,22 +10,6 @@ export const SESSION_IDLE_MS = 12 * 3_600_000;
 export const OWNER_PATH = '/owner';
 export const SIGN_IN_PATH = `${OWNER_PATH}/sign-in`;
 export const SESSION_COOKIE = 'scamsavvy_owner';
-
-/**
- * 32 random bytes, base64url: a secret nobody can guess, short enough for a link. Drawn again until
- * it has no "-" (about two draws): one word of 43 characters, which no spam filter takes for a
- * Bitcoin address in the sign-in email (SpamAssassin's PDS_BTC_ID looks for 26 to 35 between word
- * boundaries, and a "-" is one: issue 55). It costs the secret under one bit of its 256.
- */
-export function newSecret(): string {
-  for (;;) {
-    const secret = randomBytes(32).toString('base64url');
-    if (!secret.includes('-')) return secret;
-  }
-}
-
-/** What the database keeps of a secret. */
-export const secretHash = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 /** An owner's address: loose enough for any real one, strict enough to catch a missing @. */
 export const OWNER_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

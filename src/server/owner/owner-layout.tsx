@@ -8,7 +8,15 @@ import { linkPageStyles } from '../consent/link-pages/link-page-styles.js';
 import { PageHead } from '../consent/link-pages/link-page-layout.js';
 import { ownerStyles } from './owner-styles.js';
 
-export type OwnerSection = 'overview' | 'people' | 'broadcasts' | 'ready' | 'suppressions' | 'replies' | 'audit';
+export type OwnerSection =
+  | 'overview'
+  | 'people'
+  | 'broadcasts'
+  | 'ready'
+  | 'suppressions'
+  | 'replies'
+  | 'api-keys'
+  | 'audit';
 
 export interface OwnerPageOptions {
   title: string;
@@ -26,6 +34,7 @@ const SECTIONS: { id: OwnerSection; href: string; label: string }[] = [
   { id: 'ready', href: '/owner/ready', label: words.nav.ready },
   { id: 'suppressions', href: '/owner/suppressions', label: words.nav.suppressions },
   { id: 'replies', href: '/owner/replies', label: words.nav.replies },
+  { id: 'api-keys', href: '/owner/api-keys', label: words.nav.apiKeys },
   { id: 'audit', href: '/owner/audit', label: words.nav.audit },
 ];
 

@@ -7,7 +7,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../test/build-test-app.js';
 import { changeState } from '../broadcast/broadcast-rules.js';
-import { newSecret, secretHash } from './owner-auth.js';
+import { newSecret, secretHash } from '../secrets.js';
 import { OWNER_SIGN_IN_ATTEMPTS } from '../request-rate-limits.js';
 import type { Db } from '../db/open-database.js';
 import type { DatabaseConfig } from '../config.js';

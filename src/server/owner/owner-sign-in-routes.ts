@@ -4,16 +4,15 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/open-database.js';
 import {
   clearSessionCookie,
-  newSecret,
   OWNER_EMAIL,
   sameOrigin,
   SECRET_PATTERN,
-  secretHash,
   SESSION_COOKIE,
   setSessionCookie,
   SIGN_IN_LINK_LIFETIME_MS,
   signInLink,
 } from './owner-auth.js';
+import { newSecret, secretHash } from '../secrets.js';
 import { ownerWords } from './owner-words.js';
 import {
   badSignInLinkPage,

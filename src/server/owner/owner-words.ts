@@ -19,6 +19,7 @@ export const ownerWords = {
     ready: 'Ready for launch',
     suppressions: 'Suppressed',
     replies: 'Replies',
+    apiKeys: 'API keys',
     audit: 'Audit log',
     signOut: 'Sign out',
     signedInAs: (email: string) => `Signed in as ${email}`,
@@ -351,6 +352,10 @@ export const ownerWords = {
       key_kept: 'Said SECRET_KEY is kept with the backups',
       read_replies: 'Read the replies to our texts',
       seed_checked: 'Sent the launch check’s seed message',
+      api_key_made: 'Made an API key',
+      api_key_revoked: 'Revoked an API key',
+      api_read: 'Read people’s data through the API',
+      api_added: 'Added someone through the API',
       // Keyed by what the audit log stores: a row an older release wrote may name another action.
     } as Record<string, string>,
     signedInDetail: 'With a one-time link',

@@ -137,6 +137,7 @@ const SOURCE_WORDS: Record<ConsentSource, string> = {
   emailed_button: 'A button we emailed them when they asked (to turn something on, come back, or delete)',
   suppression_import: 'A provider’s suppression list the owner imported',
   signup_form: 'The sign-up form',
+  api: 'Another channel, through the API (a partner’s page, a tablet at an event), with the evidence it gave',
   confirm_page: 'The confirmation page',
   preferences_page: 'Their preferences page',
   one_click_unsubscribe: 'One-click unsubscribe',

@@ -7,11 +7,11 @@ import {
   clearSessionCookie,
   sameOrigin,
   SECRET_PATTERN,
-  secretHash,
   SESSION_COOKIE,
   SESSION_IDLE_MS,
   SIGN_IN_PATH,
 } from './owner-auth.js';
+import { secretHash } from '../secrets.js';
 import { html } from '../html-reply.js';
 import { forbiddenPage } from './sign-in-pages.js';
 

@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Db } from '../db/open-database.js';
-import { newSecret, secretHash, SESSION_COOKIE, SIGN_IN_LINK_LIFETIME_MS } from '../owner/owner-auth.js';
+import { SESSION_COOKIE, SIGN_IN_LINK_LIFETIME_MS } from '../owner/owner-auth.js';
+import { newSecret, secretHash } from '../secrets.js';
 
 export const TEST_OWNER = 'owner@example.com';
 

@@ -146,8 +146,14 @@ for (const engine of storeEngines) {
       const again = await signUp(store, { email: 'ROSA@example.com', consentVersion: '2026-12-01' });
       expect(again.id).toBe(first.id);
       expect(await store.consentEvents.history(first.id)).toEqual([
-        { kind: 'signed_up', source: 'signup_form', consentVersion: '2026-11-22', at: first.createdAt },
-        { kind: 'signed_up', source: 'signup_form', consentVersion: '2026-12-01', at: again.lastSeenAt },
+        { kind: 'signed_up', source: 'signup_form', consentVersion: '2026-11-22', at: first.createdAt, evidence: null },
+        {
+          kind: 'signed_up',
+          source: 'signup_form',
+          consentVersion: '2026-12-01',
+          at: again.lastSeenAt,
+          evidence: null,
+        },
       ]);
     });
 

@@ -75,8 +75,14 @@ async function expectReleaseRowsReadable(db: Db): Promise<void> {
   ]);
   expect((await db.consentEvents.history(ROSA)).map((event) => event.kind)).toEqual(['signed_up', 'confirmed']);
   expect(await db.consentEvents.history(BOB)).toEqual([
-    { kind: 'signed_up', source: 'signup_form', consentVersion: 'v1', at: '2026-11-02T10:00:00.000Z' },
-    { kind: 'email_off', source: 'preferences_page', consentVersion: null, at: '2026-11-04T09:00:00.000Z' },
+    { kind: 'signed_up', source: 'signup_form', consentVersion: 'v1', at: '2026-11-02T10:00:00.000Z', evidence: null },
+    {
+      kind: 'email_off',
+      source: 'preferences_page',
+      consentVersion: null,
+      at: '2026-11-04T09:00:00.000Z',
+      evidence: null,
+    },
   ]);
   expect(await db.suppressions.count()).toBe(1);
   expect(await db.events.funnel({ days: 1, now: new Date('2026-11-02T12:00:00.000Z') })).toMatchObject([

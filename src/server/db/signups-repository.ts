@@ -96,7 +96,15 @@ export class SignupsRepository {
    * to ask for the page after, or undefined on the last page. Cursor-paged, never by offset, so a
    * sign-up stored meanwhile neither repeats nor skips a record.
    */
-  async newestFirst({ before, since, limit }: { before?: string | undefined; since?: Date | undefined; limit: number }) {
+  async newestFirst({
+    before,
+    since,
+    limit,
+  }: {
+    before?: string | undefined;
+    since?: Date | undefined;
+    limit: number;
+  }) {
     const position = sql.ref<number | string>(this.context.dialect.insertionOrder);
     let query = this.context.db
       .selectFrom('signups')

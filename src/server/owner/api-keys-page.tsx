@@ -22,6 +22,7 @@ export const apiKeysWords = {
   live: 'Works',
   revoked: (at: string) => `Revoked ${at}`,
   revoke: (name: string) => `Revoke “${name}”`,
+  revokeColumn: 'Stop it working',
   revokedNotice: (name: string) => `The key “${name}” no longer works.`,
 };
 
@@ -46,7 +47,7 @@ export function apiKeysPage({ ownerEmail, keys, siteUrl, made, revoked, problem,
       <h1>{words.title}</h1>
       <p>{words.intro}</p>
       <p>
-        {words.docs} <code>{`${siteUrl}/api/v1/openapi.json`}</code>
+        {words.docs} <code className="address">{`${siteUrl}/api/v1/openapi.json`}</code>
       </p>
       {made && (
         <div className="notice" role="status" data-made-key>
@@ -84,16 +85,10 @@ export function apiKeysPage({ ownerEmail, keys, siteUrl, made, revoked, problem,
         <fieldset>
           <legend>{words.scope}</legend>
           {(['read', 'write'] as const).map((scope) => (
-            <p key={scope}>
-              <input
-                type="radio"
-                id={`scope-${scope}`}
-                name="scope"
-                value={scope}
-                defaultChecked={(typed?.scope ?? 'read') === scope}
-              />
-              <label htmlFor={`scope-${scope}`}>{words.scopes[scope]}</label>
-            </p>
+            <label key={scope} className="choice">
+              <input type="radio" name="scope" value={scope} defaultChecked={(typed?.scope ?? 'read') === scope} />
+              <span>{words.scopes[scope]}</span>
+            </label>
           ))}
         </fieldset>
         <div className="actions">
@@ -114,9 +109,7 @@ export function apiKeysPage({ ownerEmail, keys, siteUrl, made, revoked, problem,
                   {heading}
                 </th>
               ))}
-              <th scope="col">
-                <span className="visually-hidden">{words.revoke('')}</span>
-              </th>
+              <th scope="col">{words.revokeColumn}</th>
             </tr>
           </thead>
           <tbody>
@@ -124,7 +117,7 @@ export function apiKeysPage({ ownerEmail, keys, siteUrl, made, revoked, problem,
               <tr key={key.id} data-key={key.name}>
                 <td>{key.name}</td>
                 <td>{words.scopes[key.scope]}</td>
-                <td>…{key.keyEnd}</td>
+                <td>{key.keyEnd}</td>
                 <td>{`${shortTime(key.createdAt)}, ${key.createdBy}`}</td>
                 <td>{key.lastUsedAt ? shortTime(key.lastUsedAt) : words.never}</td>
                 <td>{key.revokedAt ? words.revoked(shortTime(key.revokedAt)) : words.live}</td>

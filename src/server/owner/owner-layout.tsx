@@ -9,14 +9,7 @@ import { PageHead } from '../consent/link-pages/link-page-layout.js';
 import { ownerStyles } from './owner-styles.js';
 
 export type OwnerSection =
-  | 'overview'
-  | 'people'
-  | 'broadcasts'
-  | 'ready'
-  | 'suppressions'
-  | 'replies'
-  | 'api-keys'
-  | 'audit';
+  'overview' | 'people' | 'broadcasts' | 'ready' | 'suppressions' | 'replies' | 'api-keys' | 'audit';
 
 export interface OwnerPageOptions {
   title: string;

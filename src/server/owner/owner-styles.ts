@@ -61,6 +61,7 @@ select,input[type=email],input[type=search],input[type=text],input[type=tel]{fon
 @media (max-width:30rem){.jobs dl{grid-template-columns:1fr}.jobs dd{margin:0 0 0.5rem}}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .secret{display:block;padding:0.5rem;overflow-wrap:anywhere;font-size:1.125rem;background:#fff;border:2px solid var(--teal);user-select:all}
+.address{overflow-wrap:anywhere}
 .progress{width:100%;height:1.5rem;accent-color:var(--teal)}
 [hidden]{display:none!important}
 .notice--pause{font-size:1.25rem;font-weight:400;border-left-width:0.5rem}

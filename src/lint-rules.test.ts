@@ -52,7 +52,8 @@ const rules: RuleCases[] = [
   },
   {
     rule: zones,
-    message: /Features are layered backups < signups < consent < bounces < suppressions < ready < broadcast < api < owner/,
+    message:
+      /Features are layered backups < signups < consent < bounces < suppressions < ready < broadcast < api < owner/,
     refused: [
       {
         name: 'signups imports consent',

@@ -53,7 +53,7 @@ const rules: RuleCases[] = [
   {
     rule: zones,
     message:
-      /Features are layered backups < signups < consent < bounces < suppressions < ready < broadcast < api < owner/,
+      /Features are layered backups < signups < consent < bounces < suppressions < ready < broadcast < webhooks < api < owner/,
     refused: [
       {
         name: 'signups imports consent',

@@ -14,6 +14,7 @@ import {
 } from './request-rate-limits.js';
 import { API_PREFIX, apiRoutes } from './api/api-routes.js';
 import { launchStanding } from './consent/launch-standing.js';
+import { WebhookSender } from './webhooks/webhook-sender.js';
 import { healthRoutes } from './site/health-routes.js';
 import { securityHeaders } from './security-headers.js';
 import { errorHandler } from './errors.js';
@@ -252,6 +253,11 @@ export async function createApp({
   for (const job of messaging.queueJobs(app.log, (name) => jobs.wake(name)))
     jobs.add(job.name, sendingThread ? sendingThread.runner(job.name) : job.run, job.everyMs);
   jobs.add('phone-changes-forgotten', () => messaging.forgetStalePhoneChanges());
+  // The owner's webhook endpoints (issue 56): events read from the consent history by one instance,
+  // delivered from the one outbox by every instance.
+  const webhooks = new WebhookSender({ db, logger: app.log.child({ part: 'webhooks' }) });
+  jobs.add('webhook-events', () => webhooks.readEvents());
+  jobs.add('webhooks', () => webhooks.deliver());
   const { numbersInOneForm } = messaging;
   if (numbersInOneForm) jobs.add('numbers-in-one-form', numbersInOneForm);
   const { sweepUnconfirmed } = messaging;

@@ -1,5 +1,6 @@
 // Launch-day broadcasts: created once with what they send, and their state (decision 023), written
 // once with Kysely for SQLite and PostgreSQL.
+import { emitWebhookEvents } from './webhook-emit.js';
 import type { Language } from '../../shared/languages.js';
 import { sql, type Selectable } from 'kysely';
 import { iso, isoOrNull, type Engine } from './column-types.js';
@@ -13,6 +14,13 @@ export type BroadcastSegment = (typeof BROADCAST_SEGMENTS)[number];
 
 /** ready: created, nothing sent yet (or topped up); sending; paused by the owner; finished: nothing left to try. */
 export type BroadcastState = 'ready' | 'sending' | 'paused' | 'finished';
+
+/** The webhook event each move makes (issue 56): a start or a resume, a pause, the end. */
+const BROADCAST_EVENTS: Partial<Record<BroadcastState, string>> = {
+  sending: 'broadcast.started',
+  paused: 'broadcast.paused',
+  finished: 'broadcast.completed',
+};
 
 /** One language's message: the email's subject and parts, and the text. */
 export interface MessageContent {
@@ -136,19 +144,37 @@ export class BroadcastsRepository {
   /** The same move in the same one statement, returning the broadcast as it now is (undefined: not moved). */
   async moveState(broadcastId: number, to: BroadcastState, from: BroadcastState[]): Promise<Broadcast | undefined> {
     const at = stamp(this.context);
-    const row = await this.context.db
-      .updateTable('broadcasts')
-      .set({
-        state: to,
-        // One statement: a refused move stamps nothing. started_at is the first start only.
-        ...(to === 'sending' ? { finished_at: null, started_at: sql<string>`coalesce(started_at, ${at})` } : {}),
-        ...(to === 'finished' ? { finished_at: at } : {}),
-      })
-      .where('id', '=', broadcastId)
-      .where('state', 'in', from)
-      .returningAll()
-      .executeTakeFirst();
-    return row ? this.broadcastFrom(row) : undefined;
+    return this.context.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('broadcasts')
+        .set({
+          state: to,
+          // One statement: a refused move stamps nothing. started_at is the first start only.
+          ...(to === 'sending' ? { finished_at: null, started_at: sql<string>`coalesce(started_at, ${at})` } : {}),
+          ...(to === 'finished' ? { finished_at: at } : {}),
+        })
+        .where('id', '=', broadcastId)
+        .where('state', 'in', from)
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const broadcast = this.broadcastFrom(row);
+      // The owner's other tools are told of the launch's progress with the move (issue 56).
+      const type = BROADCAST_EVENTS[to];
+      if (type)
+        await emitWebhookEvents(trx, at, [
+          {
+            type,
+            data: {
+              broadcastId: broadcast.id,
+              name: broadcast.name,
+              channels: broadcast.channels,
+              ...(to === 'sending' ? { resumed: row.started_at !== null && iso(row.started_at) !== at } : {}),
+            },
+          },
+        ]);
+      return broadcast;
+    });
   }
 
   /** resume --despite-health: the owner goes on knowingly; the rates no longer pause this broadcast. */

@@ -4,6 +4,7 @@ import type { AnalyticsEventsTable } from './analytics-events.table.js';
 import type { BackupRunsTable } from './backup-runs.table.js';
 import type { ConsentEventsTable } from './consent-events.table.js';
 import type { ApiKeysTable } from './api-keys.table.js';
+import type { WebhookEndpointsTable, WebhookEventsTable, WebhookMarksTable } from './webhooks.table.js';
 import type { SuppressionsTable } from './suppressions.table.js';
 import type { FeedbackEventsTable } from './feedback-events.table.js';
 import type { SentMessagesTable } from './sent-messages.table.js';
@@ -46,6 +47,9 @@ export interface Database {
   webhook_signatures: WebhookSignaturesTable;
   background_jobs: BackgroundJobsTable;
   api_keys: ApiKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_marks: WebhookMarksTable;
 }
 
 /** Every table of the Database type, for the few places that go through them all (a restore replaces them). */
@@ -72,6 +76,9 @@ export const TABLE_NAMES = [
   'webhook_signatures',
   'background_jobs',
   'api_keys',
+  'webhook_endpoints',
+  'webhook_events',
+  'webhook_marks',
 ] as const satisfies readonly (keyof Database)[];
 
 /** Tables an older release's migrations made that a later one renamed: its backups hold them (migration 23: outbox). */

@@ -38,6 +38,7 @@ import { OutboxRepository } from './outbox-repository.js';
 import { OutboxRefusalsRepository } from './outbox-refusals-repository.js';
 import { OwnerRepository } from './owner-repository.js';
 import { ApiKeysRepository } from './api-keys-repository.js';
+import { WebhooksRepository } from './webhooks-repository.js';
 import { BackupRunsRepository } from './backup-runs-repository.js';
 import { assertPostgresMigrated, assertSqliteMigrated, migratePostgres, migrateSqlite } from './migrate.js';
 import { PostgresSignupWriter, withSynchronousCommit } from './postgres-signup-writer.js';
@@ -87,6 +88,8 @@ export interface Db {
   readonly owners: OwnerRepository;
   /** The owner's API keys (issue 56), kept as hashes. */
   readonly apiKeys: ApiKeysRepository;
+  /** The owner's webhook endpoints and the events they are told of (issue 56). */
+  readonly webhooks: WebhooksRepository;
   /** Every backup made and how it ended. */
   readonly backupRuns: BackupRunsRepository;
   /** Who is due the joining text (decision 041), and whether a number had one. */
@@ -242,6 +245,7 @@ function handle(
     messageHealth: new MessageHealthRepository(context),
     owners: new OwnerRepository(context),
     apiKeys: new ApiKeysRepository(context),
+    webhooks: new WebhooksRepository(context),
     backupRuns: new BackupRunsRepository(context),
     joiningTexts: new JoiningTextsRepository(context),
     messageQueue: new MessageQueueRepository(context),

@@ -2,6 +2,7 @@
 // its consent event and its suppression: leaving, deleting (delete means delete), STOP and START, a
 // provider's "cannot be reached" and the owner lifting it, a report's bounce or complaint, and an
 // emailed link proving the mailbox. Written once with Kysely for both engines.
+import { emitWebhookEvents } from './webhook-emit.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { isSignupId } from './column-types.js';
 import type { ConsentKind, ConsentSource } from './consent-events.table.js';
@@ -176,6 +177,10 @@ export class OptOutsRepository {
         )
         .execute();
       await addSuppressions(trx, suppressions, at);
+      // The owner's other tools are told, by id alone, so they can delete the person too (issue 56).
+      await emitWebhookEvents(trx, at, [
+        { type: 'consent.changed', signupId: id, data: { signupId: id, channel: 'all', change: 'deleted' } },
+      ]);
       // What their number texted us that nobody acted on goes too.
       const phones = suppressions.filter((entry) => entry.kind === 'phone').map((entry) => entry.hash);
       if (phones.length > 0) await trx.deleteFrom('sms_replies').where('phone_hash', 'in', phones).execute();

@@ -11,7 +11,7 @@ import { OutboxReads } from './outbox-reads.js';
 import type { QueuedKind } from './outbox.table.js';
 import { TEXT_WAIT_REASONS } from './outbox.table.js';
 import { ERROR_LENGTH, type ClaimedMessage, type FailureMarks, type Outcome } from './outbox-rows.js';
-import type { Channel } from './message-channels.js';
+import { personChannel, type Channel } from './message-channels.js';
 import { markSent } from './sent-messages-repository.js';
 import { caseBy, flag, stamp, type CaseType, type CaseValue } from './sql-dialect.js';
 
@@ -20,6 +20,15 @@ import { caseBy, flag, stamp, type CaseType, type CaseValue } from './sql-dialec
  * `leaseMs` (then another sender may take it: the one that held it died).
  */
 export type Lane = { broadcastId: number; channel: Channel } | { kind: QueuedKind; leaseMs: number };
+
+/** A claimed webhook delivery (issue 56): the outbox row, its endpoint and its event. */
+export interface WebhookClaim {
+  id: number;
+  endpointId: number;
+  eventId: number;
+  /** Attempts so far, this one included. */
+  attempts: number;
+}
 
 /** How long a message sent while the person waits may take before a new one is not held up by it. */
 export const SEND_NOW_LEASE_MS = 5 * 60_000;
@@ -47,6 +56,33 @@ export class OutboxClaims extends OutboxReads {
    * range finds both the due rows and those whose sender died.
    */
   async claim(lane: Lane, holder: string, limit: number): Promise<ClaimedMessage[]> {
+    const rows = await this.claimRows(lane, holder, limit);
+    return rows
+      .map((row) => ({
+        id: Number(row.id),
+        kind: row.kind,
+        signupId: String(row.signup_id),
+        channel: personChannel(row.channel),
+        attempts: row.attempts,
+        ...(row.pause_mark === 'paused_the_channel' ? { pausedTheChannel: true } : {}),
+      }))
+      .sort((a, b) => a.id - b.id);
+  }
+
+  /** The webhook deliveries due, claimed as `claim` claims a kind's (leased): each names its endpoint and event. */
+  async claimWebhooks(holder: string, limit: number, leaseMs: number): Promise<WebhookClaim[]> {
+    const rows = await this.claimRows({ kind: 'webhook', leaseMs }, holder, limit);
+    return rows
+      .map((row) => ({
+        id: Number(row.id),
+        endpointId: Number(row.webhook_endpoint_id),
+        eventId: Number(row.webhook_event_id),
+        attempts: row.attempts,
+      }))
+      .sort((a, b) => a.id - b.id);
+  }
+
+  private async claimRows(lane: Lane | { kind: 'webhook'; leaseMs: number }, holder: string, limit: number) {
     const now = this.context.now();
     const at = now.toISOString();
     const leased = 'kind' in lane;
@@ -68,7 +104,7 @@ export class OutboxClaims extends OutboxReads {
       .orderBy('id')
       .limit(limit)
       .$if(this.context.dialect.engine === 'postgres', (query) => query.forUpdate().skipLocked());
-    const rows = await this.context.db
+    return this.context.db
       .updateTable('outbox')
       .set((eb) => ({
         state: 'sending',
@@ -79,18 +115,17 @@ export class OutboxClaims extends OutboxReads {
         ...(leased ? { next_attempt_at: new Date(now.getTime() + lane.leaseMs).toISOString() } : {}),
       }))
       .where('id', 'in', due)
-      .returning(['id', 'kind', 'signup_id', 'channel', 'attempts', 'pause_mark'])
+      .returning([
+        'id',
+        'kind',
+        'signup_id',
+        'channel',
+        'attempts',
+        'pause_mark',
+        'webhook_endpoint_id',
+        'webhook_event_id',
+      ])
       .execute();
-    return rows
-      .map((row) => ({
-        id: Number(row.id),
-        kind: row.kind,
-        signupId: String(row.signup_id),
-        channel: row.channel,
-        attempts: row.attempts,
-        ...(row.pause_mark === 'paused_the_channel' ? { pausedTheChannel: true } : {}),
-      }))
-      .sort((a, b) => a.id - b.id);
   }
 
   /**

@@ -5,7 +5,7 @@ import type { NotNull } from 'kysely';
 import { iso, isoOrNull, type Engine, type Time } from './column-types.js';
 import { MESSAGE_STATES } from './outbox.table.js';
 import type { FailedMessage, PersonMessage, StateCounts } from './outbox-rows.js';
-import type { Channel } from './message-channels.js';
+import { personChannel, type Channel } from './message-channels.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 
 export class OutboxReads {
@@ -56,7 +56,7 @@ export class OutboxReads {
         id: Number(row.id),
         kind: row.kind,
         broadcast: row.broadcast,
-        channel: row.channel,
+        channel: personChannel(row.channel),
         state: row.state,
         attempts: row.attempts,
         sentAt: isoOrNull(row.sent_at),
@@ -229,7 +229,7 @@ export class OutboxReads {
       .groupBy(['channel', 'error'])
       .execute();
     return rows
-      .map((row) => ({ channel: row.channel, reason: row.error ?? '', count: Number(row.n) }))
+      .map((row) => ({ channel: personChannel(row.channel), reason: row.error ?? '', count: Number(row.n) }))
       .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
   }
 
@@ -251,7 +251,7 @@ export class OutboxReads {
     return rows.map((row) => ({
       id: Number(row.id),
       signupId: String(row.signup_id),
-      channel: row.channel,
+      channel: personChannel(row.channel),
       state: row.state as FailedMessage['state'],
       failureKind: row.failure_kind,
       error: row.error,

@@ -3,7 +3,7 @@
 // person has at most one live row of each such kind (the index outbox_one_live).
 import type { Generated } from 'kysely';
 import type { Flag, Id, Time } from './column-types.js';
-import type { Channel } from './message-channels.js';
+import type { OutboxChannel } from './message-channels.js';
 
 export const MESSAGE_STATES = [
   'queued',
@@ -41,10 +41,12 @@ export const MESSAGE_KINDS = [
   'joining_text',
   'button',
   'owner_sign_in',
+  /** A webhook delivery (issue 56): its row names the endpoint and the event, no person. */
+  'webhook',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 /** The kinds a sign-up is sent that are not a broadcast's: each its own job, claimed with a lease (db/message-queue-repository.ts). */
-export type QueuedKind = Exclude<MessageKind, 'broadcast' | 'owner_sign_in'>;
+export type QueuedKind = Exclude<MessageKind, 'broadcast' | 'owner_sign_in' | 'webhook'>;
 
 export interface OutboxTable {
   id: Generated<Id>;
@@ -55,7 +57,8 @@ export interface OutboxTable {
   signup_id: string | null;
   /** The owner an `owner_sign_in` row is for; null on every other kind. */
   owner_id: Generated<Id | null>;
-  channel: Channel;
+  /** 'webhook' on a webhook delivery's row, and only there. */
+  channel: OutboxChannel;
   state: MessageState;
   attempts: Generated<number>;
   next_attempt_at: Time | null;
@@ -72,6 +75,9 @@ export interface OutboxTable {
   refused_for_our_sending: Generated<Flag>;
   /** A queued text held back until next_attempt_at: daytime where the person is, or a state's 24-hour cap (migration 20). */
   waiting_for: TextWaitReason | null;
+  /** A webhook delivery's endpoint and event (migration 27); null on every other kind. */
+  webhook_endpoint_id: Generated<Id | null>;
+  webhook_event_id: Generated<Id | null>;
 }
 
 export const TEXT_WAIT_REASONS = ['daytime', 'cap'] as const;

@@ -36,6 +36,8 @@ export const AUDIT_ACTIONS = [
   'api_key_revoked',
   'api_read',
   'api_added',
+  /** A webhook endpoint was made, deleted or resumed (issue 56). */
+  'webhook_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -127,6 +127,19 @@ export class SignupsRepository {
     return row ? recordFromColumns(row) : undefined;
   }
 
+  /** People in all, those first stored since `dayStart`, and those who came through a family link: one pass (Slack's line). */
+  async growth(dayStart: Date): Promise<{ total: number; today: number; throughFamily: number }> {
+    const row = await this.context.db
+      .selectFrom('signups')
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('total'),
+        sql<number | string>`count(*) FILTER (WHERE created_at >= ${dayStart.toISOString()})`.as('today'),
+        eb.fn.count<number | string>('referred_by').as('family'),
+      ])
+      .executeTakeFirst();
+    return { total: Number(row?.total ?? 0), today: Number(row?.today ?? 0), throughFamily: Number(row?.family ?? 0) };
+  }
+
   async count(): Promise<number> {
     const row = await this.context.db
       .selectFrom('signups')

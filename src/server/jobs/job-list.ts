@@ -78,6 +78,18 @@ export const JOB_LIST = {
     where: 'one',
     when: 'when texts are on and SECRET_KEY is set',
   },
+  'webhook-events': {
+    does: 'Read the consent history for the events the webhook endpoints are told of',
+    everyMs: 2_000,
+    where: 'one',
+    when: 'always',
+  },
+  webhooks: {
+    does: 'Deliver the events to the webhook endpoints, and try again those not accepted',
+    everyMs: 2_000,
+    where: 'all',
+    when: 'always',
+  },
   backups: {
     does: 'Make the automatic backup when it is due, and hand it to BACKUP_COMMAND',
     // A look whether one is due (BACKUP_EVERY_HOURS since the last, an hour after a failure); as

@@ -266,6 +266,7 @@ export const ownerWords = {
       joining_text: 'Joining text (reply YES)',
       button: 'Emailed button they asked for',
       owner_sign_in: 'Sign-in link',
+      webhook: 'Webhook delivery',
     },
     channels: { email: 'Email', sms: 'Text' },
     messageStates: {
@@ -356,6 +357,7 @@ export const ownerWords = {
       api_key_revoked: 'Revoked an API key',
       api_read: 'Read people’s data through the API',
       api_added: 'Added someone through the API',
+      webhook_changed: 'Changed a webhook endpoint',
       // Keyed by what the audit log stores: a row an older release wrote may name another action.
     } as Record<string, string>,
     signedInDetail: 'With a one-time link',

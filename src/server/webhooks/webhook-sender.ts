@@ -1,0 +1,224 @@
+// The one sender of webhook deliveries (issue 56, docs/webhooks.md). Each run reads the consent
+// history on for new events, then claims the due deliveries from the one outbox (db/outbox-claims.ts
+// claimWebhooks) and posts each, signed as Standard Webhooks 1.0 says: webhook-id (the event's, the
+// same on every try), webhook-timestamp and webhook-signature (v1, HMAC-SHA256 over id.timestamp.body
+// with the endpoint's whsec_ secret). What became of each is recorded with the one record.
+// Whose fault a failed delivery is, is plain: always the endpoint's (no person is ever marked by it).
+// It is tried again with back-off for over a day; then, or at once on 410 Gone, the endpoint is paused
+// with the reason, its deliveries kept until the owner resumes it. A person's details go only to an
+// endpoint made with --with-personal-data, read as they are when the delivery goes (a person deleted
+// since is sent by id alone).
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { Webhook } from 'standardwebhooks';
+import type { Db } from '../db/open-database.js';
+import type { WebhookClaim } from '../db/outbox-claims.js';
+import type { Outcome } from '../db/outbox-rows.js';
+import type { WebhookEndpoint, WebhookEvent } from '../db/webhooks-repository.js';
+import { withoutAddresses } from '../messaging/log-safe.js';
+import { plural } from '../../shared/plain-numbers.js';
+import { eventsOfConsentLine } from './webhook-events.js';
+import { slackText, type BroadcastFacts } from './slack-message.js';
+
+/** The waits between tries: Standard Webhooks' schedule, 8 tries over about 27 hours. */
+export const RETRY_DELAYS_MS = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  10 * 3_600_000,
+];
+/** A line of the consent history is read once it is this old (one still being written may take a lower id). */
+export const CONSENT_SETTLE_MS = 1_000;
+/** How long an endpoint has to answer. */
+export const ANSWER_TIMEOUT_MS = 10_000;
+/** A claimed delivery is another sender's to take after this long (its sender died). */
+const LEASE_MS = 2 * 60_000;
+const BATCH = 50;
+const HOLDER = `webhooks:${randomUUID()}`;
+/** A paused endpoint's delivery claimed before the pause waits for the resume (which makes it due). */
+const UNTIL_RESUMED_MS = 365 * 24 * 3_600_000;
+
+export interface WebhookSenderOptions {
+  db: Pick<Db, 'webhooks' | 'outbox' | 'subscribers' | 'signups'>;
+  logger: FastifyBaseLogger;
+  now?: () => Date;
+  /** The network's edge: tests bring their own servers, never a stand-in for this code. */
+  fetch?: typeof fetch;
+}
+
+export interface DeliveryResult {
+  ok: boolean;
+  /** The answer, for the owner: "200", "answered 503", "no answer in 10 s". */
+  answer: string;
+  status?: number;
+}
+
+export class WebhookSender {
+  private readonly now: () => Date;
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: WebhookSenderOptions) {
+    this.now = options.now ?? (() => new Date());
+    this.fetch = options.fetch ?? fetch;
+  }
+
+  /** The job webhook-events (one instance): new events from the consent history. */
+  async readEvents(): Promise<string> {
+    let read = 0;
+    for (;;) {
+      const lines = await this.options.db.webhooks.readConsent(
+        new Date(this.now().getTime() - CONSENT_SETTLE_MS),
+        500,
+        eventsOfConsentLine,
+      );
+      read += lines;
+      if (lines < 500) break;
+    }
+    return read === 0 ? 'no new consent line' : `read ${plural(read, 'consent line')}`;
+  }
+
+  /** The job webhooks (every instance, each claiming its own): every due delivery. */
+  async deliver(): Promise<string> {
+    const { db } = this.options;
+    let sent = 0;
+    let failed = 0;
+    for (;;) {
+      const claims = await db.outbox.claimWebhooks(HOLDER, BATCH, LEASE_MS);
+      if (claims.length === 0) break;
+      for (const claim of claims) {
+        const outcome = await this.deliverClaimed(claim);
+        if (outcome === 'sent') sent += 1;
+        else if (outcome === 'failed') failed += 1;
+      }
+      if (claims.length < BATCH) break;
+    }
+    if (sent + failed === 0) return 'nothing to deliver';
+    return `${plural(sent, 'delivery', 'deliveries')} made, ${failed} to try again`;
+  }
+
+  /** Sends one event to one endpoint now, outside the outbox (the owner's test), and says what came back. */
+  async sendTest(endpoint: WebhookEndpoint & { secret: string }): Promise<DeliveryResult> {
+    const event: WebhookEvent = {
+      id: 0,
+      type: 'webhook.test',
+      data: { note: 'A test the owner sent. It names no person.' },
+      createdAt: this.now().toISOString(),
+    };
+    return this.post(endpoint, `test_${randomUUID()}`, (await this.body(endpoint, event)) ?? '{}');
+  }
+
+  private async deliverClaimed(claim: WebhookClaim): Promise<'sent' | 'failed' | 'ended'> {
+    const { db, logger } = this.options;
+    const record = (outcome: Outcome) => db.outbox.record(HOLDER, [outcome]);
+    const [endpoint, event] = await Promise.all([
+      db.webhooks.forSending(claim.endpointId),
+      db.webhooks.event(claim.eventId),
+    ]);
+    if (!endpoint || endpoint.deleted || !event) {
+      await record({ id: claim.id, result: 'skipped', error: 'its endpoint was deleted' });
+      return 'ended';
+    }
+    if (endpoint.pausedAt) {
+      await record({ id: claim.id, result: 'wait', until: new Date(this.now().getTime() + UNTIL_RESUMED_MS) });
+      return 'ended';
+    }
+    const body = await this.body(endpoint, event);
+    if (body === undefined) {
+      await record({ id: claim.id, result: 'skipped', error: 'Slack is not told of this event' });
+      return 'ended';
+    }
+    const result = await this.post(endpoint, `evt_${event.id}`, body);
+    if (result.ok) {
+      await record({ id: claim.id, result: 'sent' });
+      return 'sent';
+    }
+    const gone = result.status === 410 || (endpoint.kind === 'slack' && result.status === 404);
+    const delay = gone ? undefined : RETRY_DELAYS_MS[claim.attempts - 1];
+    await record({
+      id: claim.id,
+      result: 'temporary',
+      error: result.answer,
+      retryAt: delay === undefined ? null : new Date(this.now().getTime() + delay),
+      kind: 'unknown',
+    });
+    if (delay === undefined) {
+      const reason = gone
+        ? `It answered ${result.status}: the address is gone. Check it, then resume.`
+        : `No delivery was accepted for over a day (last: ${result.answer}). Check it, then resume.`;
+      await db.webhooks.pause(endpoint.id, reason);
+      logger.warn({ endpoint: endpoint.name, reason }, 'paused a webhook endpoint');
+    }
+    return 'failed';
+  }
+
+  /** The body for this endpoint: the event as Standard Webhooks' payload, or Slack's words. */
+  private async body(endpoint: WebhookEndpoint, event: WebhookEvent): Promise<string | undefined> {
+    if (endpoint.kind === 'slack') {
+      const text = slackText(event.type, await this.slackFacts(event));
+      return text === undefined ? undefined : JSON.stringify({ text });
+    }
+    const data: Record<string, unknown> = { ...event.data };
+    if (endpoint.withPersonalData && event.signupId) {
+      const person = await this.options.db.subscribers.subscriber(event.signupId);
+      if (person)
+        data.person = { name: person.name, email: person.email, phone: person.phone, language: person.language };
+    }
+    return JSON.stringify({ type: event.type, timestamp: event.createdAt, data });
+  }
+
+  private async slackFacts(event: WebhookEvent): Promise<Parameters<typeof slackText>[1]> {
+    const { db } = this.options;
+    if (event.type === 'signup.created') {
+      const now = this.now();
+      const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+      return { growth: await db.signups.growth(dayStart) };
+    }
+    if (!event.type.startsWith('broadcast.')) return {};
+    const broadcast = event.data as unknown as BroadcastFacts & { broadcastId: number };
+    if (event.type !== 'broadcast.completed') return { broadcast };
+    const counts = await db.outbox.counts(broadcast.broadcastId);
+    return { broadcast: { ...broadcast, sent: counts.sent, notSent: counts.total - counts.sent } };
+  }
+
+  private async post(
+    endpoint: WebhookEndpoint & { secret: string },
+    id: string,
+    body: string,
+  ): Promise<DeliveryResult> {
+    const at = this.now();
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'ScamSavvy-Webhooks/1.0',
+    };
+    if (endpoint.kind === 'standard') {
+      headers['webhook-id'] = id;
+      headers['webhook-timestamp'] = String(Math.floor(at.getTime() / 1000));
+      headers['webhook-signature'] = new Webhook(endpoint.secret).sign(id, at, body);
+    }
+    try {
+      const response = await this.fetch(endpoint.url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
+      });
+      // The answer's body is not read: nothing an endpoint says can hold the sender up.
+      await response.body?.cancel().catch(() => undefined);
+      const ok = response.status >= 200 && response.status < 300;
+      return { ok, status: response.status, answer: ok ? String(response.status) : `answered ${response.status}` };
+    } catch (error) {
+      const name = (error as Error)?.name;
+      const answer =
+        name === 'TimeoutError'
+          ? `no answer in ${ANSWER_TIMEOUT_MS / 1000} s`
+          : withoutAddresses(
+              String((error as { cause?: { code?: string } })?.cause?.code ?? (error as Error)?.message ?? error),
+            );
+      return { ok: false, answer: answer.slice(0, 300) };
+    }
+  }
+}

@@ -17,7 +17,18 @@ const clockedFiles = [
 
 // The server's features, lowest first: a feature may import a lower one, never a higher one.
 // site/ (page serving, app links, health) is a leaf beside them that no feature imports.
-const features = ['backups', 'signups', 'consent', 'bounces', 'suppressions', 'ready', 'broadcast', 'webhooks', 'api', 'owner'];
+const features = [
+  'backups',
+  'signups',
+  'consent',
+  'bounces',
+  'suppressions',
+  'ready',
+  'broadcast',
+  'webhooks',
+  'api',
+  'owner',
+];
 // messaging/ sits beneath every feature and above db/: what every message needs (transports, the
 // provider-answer rules, tokens, the message log). It imports db/ and nothing above.
 const messaging = 'messaging';

@@ -34,6 +34,7 @@ const OWNER_PAGES = [
   ['suppressed addresses', '/owner/suppressions'],
   ['replies to our texts', '/owner/replies'],
   ['API keys', '/owner/api-keys'],
+  ['webhooks', '/owner/webhooks'],
   ['the audit log', '/owner/audit'],
 ] as const;
 
@@ -61,6 +62,7 @@ for (const [index, engine] of engines.entries()) {
       await site.npm('broadcast', '--', 'create', '--name', 'launch', '--template', 'launch', '--channels', 'email');
       await site.npm('broadcast', '--', 'send', 'launch', '--not-ready');
       await site.npm('api-keys', '--', 'create', '--name', 'Zapier', '--scope', 'read');
+      await site.npm('webhooks', '--', 'create', '--name', 'CRM', '--url', 'https://crm.example/hooks/scamsavvy');
       // Signed in once, with the owner's documented link command; every test reuses the session.
       const link = (await site.npm('owner:link', '--', '--email', OWNER)).match(/http:\/\/\S+/)?.[0];
       expect(link, 'owner:link prints a link').toBeTruthy();

@@ -11,6 +11,7 @@ import type { Subscriptions } from '../consent/subscriptions.js';
 import type { BroadcastDb, Db } from '../db/open-database.js';
 import { auditRoutes } from './audit-routes.js';
 import { apiKeyRoutes } from './api-keys-routes.js';
+import { webhookRoutes } from './webhooks-routes.js';
 import { repliesRoutes } from './replies-routes.js';
 import { broadcastRoutes } from './broadcast-routes.js';
 import { readyRoutes } from './ready-routes.js';
@@ -27,7 +28,7 @@ import { runsRequireOwner } from './require-owner.js';
 import type { SignInMailer } from './sign-in-mailer.js';
 
 export interface OwnerDashboardOptions {
-  db: Pick<Db, 'signups' | 'events' | 'subscribers' | 'consentEvents' | 'owners' | 'apiKeys'> &
+  db: Pick<Db, 'signups' | 'events' | 'subscribers' | 'consentEvents' | 'owners' | 'apiKeys' | 'webhooks'> &
     BroadcastDb &
     WayBackStores &
     Partial<Pick<Db, 'messageHealth' | 'backupRuns' | 'backgroundJobs' | 'smsReplies'>>;
@@ -111,6 +112,7 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
   await app.register(exportRoutes, { signups: db.signups, owners, siteUrl, standing });
   await app.register(auditRoutes, { owners, siteUrl });
   await app.register(apiKeyRoutes, { owners, apiKeys: db.apiKeys, siteUrl });
+  await app.register(webhookRoutes, { owners, db, siteUrl });
   if (db.smsReplies) await app.register(repliesRoutes, { owners, replies: db.smsReplies, siteUrl });
   await app.register(suppressionRoutes, {
     owners,

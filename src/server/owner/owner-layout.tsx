@@ -9,7 +9,7 @@ import { PageHead } from '../consent/link-pages/link-page-layout.js';
 import { ownerStyles } from './owner-styles.js';
 
 export type OwnerSection =
-  'overview' | 'people' | 'broadcasts' | 'ready' | 'suppressions' | 'replies' | 'api-keys' | 'audit';
+  'overview' | 'people' | 'broadcasts' | 'ready' | 'suppressions' | 'replies' | 'api-keys' | 'webhooks' | 'audit';
 
 export interface OwnerPageOptions {
   title: string;
@@ -28,6 +28,7 @@ const SECTIONS: { id: OwnerSection; href: string; label: string }[] = [
   { id: 'suppressions', href: '/owner/suppressions', label: words.nav.suppressions },
   { id: 'replies', href: '/owner/replies', label: words.nav.replies },
   { id: 'api-keys', href: '/owner/api-keys', label: words.nav.apiKeys },
+  { id: 'webhooks', href: '/owner/webhooks', label: words.nav.webhooks },
   { id: 'audit', href: '/owner/audit', label: words.nav.audit },
 ];
 

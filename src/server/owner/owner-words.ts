@@ -20,6 +20,7 @@ export const ownerWords = {
     suppressions: 'Suppressed',
     replies: 'Replies',
     apiKeys: 'API keys',
+    webhooks: 'Webhooks',
     audit: 'Audit log',
     signOut: 'Sign out',
     signedInAs: (email: string) => `Signed in as ${email}`,

@@ -283,7 +283,7 @@ export const privacyNotice = {
         `We keep your name, phone number, email address and whether you want to beta test. We use them only to tell you when ${productName} launches and about beta testing, by text message and email. We never sell them.`,
         "We also keep where you came from (the website, campaign or page that brought you, and the button you pressed), your own link to pass on to family, and, if you came through a family member's link, whose link it was.",
         // {{UNCONFIRMED_RETENTION_DAYS}}: the page writes in UNCONFIRMED_RETENTION_DAYS (privacy-notice.tsx).
-        `We also record when and how you agreed, confirmed or changed your mind. If we ask you to confirm by email and you do not, we delete your details after {{UNCONFIRMED_RETENTION_DAYS}} days. If you text us words we do not act on by ourselves, we keep them ${REPLY_KEEP_DAYS} days so a person can read them.`,
+        `We also record when and how you agreed, confirmed or changed your mind, with the words you saw or texted us. If we ask you to confirm by email and you do not, we delete your details after {{UNCONFIRMED_RETENTION_DAYS}} days. If you text us words we do not act on by ourselves, we keep them ${REPLY_KEEP_DAYS} days so a person can read them.`,
       ],
     },
     {
@@ -297,7 +297,7 @@ export const privacyNotice = {
       paragraphs: [
         // {{BACKUP_DAYS}}: the page writes in how long backups are kept (BACKUP_KEEP × BACKUP_EVERY_HOURS).
         'Every email has a link to your own page. There you can turn emails or texts off, leave the list, or delete your details: to be sure it is you, we email you a button, and pressing it deletes them at once. You can also reply STOP to any text, or write to us at the address below: we will delete your details within 30 days. Safety copies of the list (backups) keep them until those copies are replaced by newer ones, at most {{BACKUP_DAYS}} days later.',
-        'If you leave or delete your details, we keep only a scrambled code of your email and phone, so we never write to you again by mistake. Someone else typing your email or number into this page does not undo that: only you can, with the button in the one email we then send you, or by texting START.',
+        'If you leave or delete your details, we keep only a scrambled code of your email and phone, so we never write to you again by mistake. With it we keep the record of what you agreed to and when you said no, so we can show it. We keep these as long as we keep the list. Someone else typing your email or number into this page does not undo that: only you can, with the button in the one email we then send you, or by texting START.',
       ],
     },
   ],

@@ -231,7 +231,7 @@ export const privacyNotice: typeof En.privacyNotice = {
       paragraphs: [
         `Guardamos su nombre, su número de teléfono, su correo y si quiere probar la versión de prueba. Solo los usamos para avisarle cuando sale ${productName} y de la versión de prueba, por mensaje de texto y por correo. Nunca los vendemos.`,
         'También guardamos de dónde vino (la página, la campaña o el sitio que le trajo, y el botón que tocó), su propio enlace para pasar a su familia y, si vino por el enlace de un familiar, de quién era ese enlace.',
-        `También anotamos cuándo y cómo aceptó, confirmó o cambió de idea. Si le pedimos que confirme por correo y no lo hace, borramos sus datos a los {{UNCONFIRMED_RETENTION_DAYS}} días. Si nos escribe un mensaje de texto que no atendemos por nosotros mismos, lo guardamos ${REPLY_KEEP_DAYS} días para que una persona lo lea.`,
+        `También anotamos cuándo y cómo aceptó, confirmó o cambió de idea, con las palabras que vio o nos envió. Si le pedimos que confirme por correo y no lo hace, borramos sus datos a los {{UNCONFIRMED_RETENTION_DAYS}} días. Si nos escribe un mensaje de texto que no atendemos por nosotros mismos, lo guardamos ${REPLY_KEEP_DAYS} días para que una persona lo lea.`,
       ],
     },
     {
@@ -244,7 +244,7 @@ export const privacyNotice: typeof En.privacyNotice = {
       heading: 'Para salir de la lista, o para preguntarnos algo',
       paragraphs: [
         'Cada correo trae un enlace a su propia página. Allí puede apagar los correos o los mensajes, salir de la lista o borrar sus datos: para estar seguros de que es usted, le enviamos un botón por correo, y al tocarlo se borran al momento. También puede responder ALTO a cualquier mensaje, o escribirnos a la dirección de abajo: borraremos sus datos antes de 30 días. Las copias de seguridad de la lista los guardan hasta que esas copias se cambian por otras más nuevas, como mucho {{BACKUP_DAYS}} días después.',
-        'Si sale de la lista o borra sus datos, solo guardamos un código cifrado de su correo y su teléfono, para no volver a escribirle por error. Si otra persona escribe su correo o su número en esta página, eso no cambia nada: solo usted puede cambiarlo, con el botón del único correo que le enviamos entonces, o enviando START por mensaje.',
+        'Si sale de la lista o borra sus datos, solo guardamos un código cifrado de su correo y su teléfono, para no volver a escribirle por error. Con él guardamos la constancia de lo que aceptó y de cuándo dijo que no, para poder mostrarla. Los guardamos mientras exista la lista. Si otra persona escribe su correo o su número en esta página, eso no cambia nada: solo usted puede cambiarlo, con el botón del único correo que le enviamos entonces, o enviando START por mensaje.',
       ],
     },
   ],

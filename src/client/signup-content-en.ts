@@ -1,4 +1,5 @@
 // The sign-up dialog's words in English (Spanish: signup-content-es.ts; the dialog imports signup-content.ts).
+import { SIGNUP_CONSENT_VERSION, signupConsentWords } from '../shared/consent-words.js';
 import { signupMessages } from '../shared/signup-schema.js';
 import { productName } from './content-en';
 
@@ -18,19 +19,14 @@ export const signupDialog = {
     label: 'Check if you would like to participate in beta testing',
     help: 'Get early access to new features and help us improve the app.',
   },
-  /** Change this whenever the consent text below changes: each sign-up stores the version it agreed to. */
-  consentVersion: '2026-11-29',
+  /** Each sign-up stores the version it agreed to (shared/consent-words.ts: change it with the words). */
+  consentVersion: SIGNUP_CONSENT_VERSION,
   /**
    * The spec's consent line: it stays in view beside the submit button however small the screen or large
    * the text (the dialog's action area, decision 059).
    */
-  consent: `By signing up, you agree to receive SMS and email updates from ${productName} about our release and beta announcements only. No spam. Unsubscribe anytime.`,
-  /**
-   * The rest of what US carriers ask of a texting sign-up: how often, cost, STOP and HELP
-   * (docs/messaging.md). Just above the action area, after the fields.
-   */
-  consentDetails:
-    'We will send a few messages, only about the launch and beta. Message and data rates may apply. Reply STOP to stop texts, HELP for help.',
+  consent: signupConsentWords.en.consent,
+  consentDetails: signupConsentWords.en.consentDetails,
   /** Follows the consent text; it closes the form and opens the privacy notice at the foot of the page. */
   privacyLink: 'Read our privacy notice.',
   submit: 'Protect My Family - Notify Me!',

@@ -1,5 +1,6 @@
 // The sign-up dialog's words in Spanish: the same shape as signup-content-en.ts (the dialog imports
 // signup-content.ts, which picks the build's language).
+import { SIGNUP_CONSENT_VERSION, signupConsentWords } from '../shared/consent-words.js';
 import { signupMessagesIn } from '../shared/signup-schema.js';
 import { productName } from './content-en';
 import type * as En from './signup-content-en';
@@ -21,10 +22,9 @@ export const signupDialog: typeof En.signupDialog = {
     help: 'Use las novedades antes que nadie y ayúdenos a mejorar la aplicación.',
   },
   /** The same version as the English: each sign-up also keeps its language, which says which text it agreed to. */
-  consentVersion: '2026-11-29',
-  consent: `Al apuntarse, acepta recibir mensajes de texto y correos de ${productName} solo sobre la salida de la aplicación y la versión de prueba. Nada de publicidad. Puede darse de baja cuando quiera.`,
-  consentDetails:
-    'Le enviaremos pocos mensajes, solo sobre la salida y la versión de prueba. Su compañía puede cobrarle los mensajes y los datos. Responda ALTO para no recibir más mensajes, o AYUDA para pedir ayuda.',
+  consentVersion: SIGNUP_CONSENT_VERSION,
+  consent: signupConsentWords.es.consent,
+  consentDetails: signupConsentWords.es.consentDetails,
   privacyLink: 'Lea nuestro aviso de privacidad.',
   submit: 'Proteger a mi familia: avísenme',
   submitting: 'Apuntándole a la lista...',

@@ -17,6 +17,7 @@ import { createSignInMailer, type SignInMailer } from './owner/sign-in-mailer.js
 import { ChannelRates } from './messaging/channel-rates.js';
 import { startSendingThread, type SendingThread } from './sending-thread.js';
 import { readyChecks, readyFacts } from './ready/ready-checks.js';
+import { consentTextsNow } from './consent/consent-texts.js';
 import type { ReadyCheck } from './ready/ready-check.js';
 
 /** Everything the product is made of, each part built once. */
@@ -138,6 +139,13 @@ export async function composeServer(config: Config): Promise<ServerProduct> {
   // The key and the data belong together: another SECRET_KEY would forget every "no" (decision 041).
   try {
     await checkSecretKey(db.secretKeys, config.messaging);
+    // The words each place a choice is made on shows, kept the first time (the proof of consent): a
+    // version whose words changed would make the proof misquote what people agreed to.
+    const misquoted = await db.consentTexts.keep(consentTextsNow(config.messaging.smsConfirmation));
+    if (misquoted.length > 0)
+      throw new Error(
+        `The consent words of ${misquoted.map((text) => `${text.place} (${text.language}, version ${text.version})`).join(', ')} changed, but their version did not: change SIGNUP_CONSENT_VERSION (src/shared/consent-words.ts) with the words.`,
+      );
   } catch (error) {
     await db.close();
     throw error;

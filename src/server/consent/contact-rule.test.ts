@@ -5,7 +5,7 @@
 // the engine, and the repository contract tests read the same entries from SQLite and PostgreSQL.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { entriesFrom } from '../db/suppressions-repository.js';
+import { entriesFrom } from '../db/suppression-fold.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
 import { blockingReason, confirmationAsk } from './contact-rule.js';
 

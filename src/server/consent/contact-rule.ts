@@ -4,7 +4,7 @@
 // else decides it (docs/messaging.md, "Who gets what").
 import type { AudienceConfirmation } from '../db/broadcasts.table.js';
 import type { Channel } from '../db/message-channels.js';
-import { mergeEntries, type SuppressionEntry } from '../db/suppressions-repository.js';
+import { mergeEntries, type SuppressionEntry } from '../db/suppression-fold.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
 
 /** Why someone does not get a message, in the order the owner's report lists them. */

@@ -92,18 +92,18 @@ export const smsInboundRoutes: FastifyPluginAsync<SmsInboundOptions> = async (ap
     const language: Language = read?.language ?? ownWords ?? (await subscriptions.languageOfNumber(inbound.from));
     const words = messageWordsIn[language].sms;
     if (keyword === 'stop') {
-      const people = await subscriptions.stopTexts(inbound.from);
+      const people = await subscriptions.stopTexts(inbound.from, 'sms_reply', inbound.body);
       request.log.info(
         { people },
         ownWords ? 'texts stopped by a reply that asks us to stop in its own words' : 'texts stopped by a STOP reply',
       );
       answer = words.stopped;
     } else if (keyword === 'start') {
-      const people = await subscriptions.startTexts(inbound.from);
+      const people = await subscriptions.startTexts(inbound.from, inbound.body);
       request.log.info({ people }, 'texts started again by a START reply');
       answer = words.started;
     } else if (keyword === 'yes') {
-      const { confirmed, onList } = await subscriptions.confirmTexts(inbound.from);
+      const { confirmed, onList } = await subscriptions.confirmTexts(inbound.from, inbound.body);
       request.log.info({ people: confirmed }, 'texts confirmed by a YES reply');
       // Said only to a number someone on the list gave with texts on (after a STOP, START undoes it).
       if (onList) answer = words.confirmed;

@@ -4,7 +4,8 @@ import type { Language } from '../../shared/languages.js';
 import { emailKey } from '../../shared/signup-schema.js';
 import type { OwnHashes } from '../db/opt-outs-repository.js';
 import type { Preferences, Subscriber } from '../db/subscribers-repository.js';
-import { mergeEntries, type Suppression, type SuppressionEntry } from '../db/suppressions-repository.js';
+import type { Suppression } from '../db/suppressions-repository.js';
+import { mergeEntries, type SuppressionEntry } from '../db/suppression-fold.js';
 import type { ConsentSource } from '../db/consent-events.table.js';
 import type { SuppressionReason } from '../db/suppressions.table.js';
 import type { Channel } from '../db/message-channels.js';
@@ -243,11 +244,15 @@ export class Subscriptions {
    * STOP (or another stop word) from this number: texts off for everyone who gave it. Also when the
    * provider answers a send with "this number replied STOP to you" (Twilio 21610: `provider_answer`).
    */
-  async stopTexts(from: string, source: ConsentSource = 'sms_reply'): Promise<number> {
+  async stopTexts(from: string, source: ConsentSource = 'sms_reply', received?: string): Promise<number> {
     const e164 = toE164(from);
     const hash = this.phoneHash(e164);
     if (!hash) return 0;
-    return this.optOuts.stopTexts(storedForms(e164), { kind: 'phone', hash, reason: 'sms_stop', source });
+    return this.optOuts.stopTexts(
+      storedForms(e164),
+      { kind: 'phone', hash, reason: 'sms_stop', source },
+      receivedEvidence(received),
+    );
   }
 
   /**
@@ -262,20 +267,20 @@ export class Subscriptions {
   }
 
   /** START or UNSTOP from this number: texts on again for those still on the list. */
-  async startTexts(from: string): Promise<number> {
+  async startTexts(from: string, received?: string): Promise<number> {
     const e164 = toE164(from);
     const hashes = this.phoneHashes(e164);
     if (hashes.length === 0) return 0;
-    return this.optOuts.startTexts(storedForms(e164), hashes, 'sms_reply');
+    return this.optOuts.startTexts(storedForms(e164), hashes, 'sms_reply', receivedEvidence(received));
   }
 
   /**
    * YES (or SÍ, Y) from this number: texts to it are proven wanted for those on the list who gave it.
    * Says how many it confirmed now, and whether anyone on the list with texts on has the number.
    */
-  async confirmTexts(from: string): Promise<{ confirmed: number; onList: boolean }> {
+  async confirmTexts(from: string, received?: string): Promise<{ confirmed: number; onList: boolean }> {
     const forms = storedForms(toE164(from));
-    const confirmed = await this.optOuts.confirmTexts(forms, 'sms_reply');
+    const confirmed = await this.optOuts.confirmTexts(forms, 'sms_reply', receivedEvidence(received));
     const people = await this.subscribers.subscribersByPhone(forms);
     return { confirmed, onList: people.some((person) => person.leftAt === null && person.smsOptOutAt === null) };
   }
@@ -377,4 +382,12 @@ export class Subscriptions {
         : await this.entryFor('phone', this.phoneHashes(subscriber.phone));
     return blockingReason(entry, subscriber.lastSeenAt);
   }
+}
+
+/** The longest reply kept as a consent's words: ten text segments. */
+export const RECEIVED_WORDS_MAX = 1600;
+
+/** A text reply's own words, kept on the consent line it made (the proof of consent: issue 56). */
+function receivedEvidence(received: string | undefined): string | undefined {
+  return received === undefined ? undefined : JSON.stringify({ received: received.slice(0, RECEIVED_WORDS_MAX) });
 }

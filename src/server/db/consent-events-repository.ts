@@ -46,9 +46,11 @@ export async function recordConsentEvent(
   kind: ConsentKind,
   source: ConsentSource,
   at: string,
+  /** What came with it, as JSON: the words a text reply said ({ received }). */
+  evidence?: string,
 ): Promise<void> {
   await trx
     .insertInto('consent_events')
-    .values({ signup_id: id, kind, source, consent_version: null, created_at: at })
+    .values({ signup_id: id, kind, source, consent_version: null, created_at: at, ...(evidence ? { evidence } : {}) })
     .execute();
 }

@@ -4,6 +4,7 @@ import type { AnalyticsEventsTable } from './analytics-events.table.js';
 import type { BackupRunsTable } from './backup-runs.table.js';
 import type { ConsentEventsTable } from './consent-events.table.js';
 import type { ApiKeysTable } from './api-keys.table.js';
+import type { ConsentTextsTable } from './consent-texts.table.js';
 import type { WebhookEndpointsTable, WebhookEventsTable, WebhookMarksTable } from './webhooks.table.js';
 import type { SuppressionsTable } from './suppressions.table.js';
 import type { FeedbackEventsTable } from './feedback-events.table.js';
@@ -50,6 +51,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_marks: WebhookMarksTable;
+  consent_texts: ConsentTextsTable;
 }
 
 /** Every table of the Database type, for the few places that go through them all (a restore replaces them). */
@@ -79,6 +81,7 @@ export const TABLE_NAMES = [
   'webhook_endpoints',
   'webhook_events',
   'webhook_marks',
+  'consent_texts',
 ] as const satisfies readonly (keyof Database)[];
 
 /** Tables an older release's migrations made that a later one renamed: its backups hold them (migration 23: outbox). */

@@ -39,6 +39,7 @@ import { OutboxRefusalsRepository } from './outbox-refusals-repository.js';
 import { OwnerRepository } from './owner-repository.js';
 import { ApiKeysRepository } from './api-keys-repository.js';
 import { WebhooksRepository } from './webhooks-repository.js';
+import { ConsentTextsRepository } from './consent-texts-repository.js';
 import { BackupRunsRepository } from './backup-runs-repository.js';
 import { assertPostgresMigrated, assertSqliteMigrated, migratePostgres, migrateSqlite } from './migrate.js';
 import { PostgresSignupWriter, withSynchronousCommit } from './postgres-signup-writer.js';
@@ -90,6 +91,8 @@ export interface Db {
   readonly apiKeys: ApiKeysRepository;
   /** The owner's webhook endpoints and the events they are told of (issue 56). */
   readonly webhooks: WebhooksRepository;
+  /** The exact words each place a choice is made on showed, kept for the proof of consent (issue 56). */
+  readonly consentTexts: ConsentTextsRepository;
   /** Every backup made and how it ended. */
   readonly backupRuns: BackupRunsRepository;
   /** Who is due the joining text (decision 041), and whether a number had one. */
@@ -246,6 +249,7 @@ function handle(
     owners: new OwnerRepository(context),
     apiKeys: new ApiKeysRepository(context),
     webhooks: new WebhooksRepository(context),
+    consentTexts: new ConsentTextsRepository(context),
     backupRuns: new BackupRunsRepository(context),
     joiningTexts: new JoiningTextsRepository(context),
     messageQueue: new MessageQueueRepository(context),

@@ -4,7 +4,7 @@
 // emailed link proving the mailbox. Written once with Kysely for both engines.
 import { emitWebhookEvents } from './webhook-emit.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { isSignupId } from './column-types.js';
+import { iso, isSignupId } from './column-types.js';
 import type { ConsentKind, ConsentSource } from './consent-events.table.js';
 import { recordConsentEvent } from './consent-events-repository.js';
 import type { Database } from './database.js';
@@ -147,13 +147,35 @@ export class OptOutsRepository {
     if (!isSignupId(id)) return false;
     const at = stamp(this.context);
     const removed = await this.context.db.transaction().execute(async (trx) => {
-      const person = await trx.selectFrom('signups').select(['email', 'phone']).where('id', '=', id).executeTakeFirst();
+      const person = await trx
+        .selectFrom('signups')
+        .select(['email', 'phone', 'language'])
+        .where('id', '=', id)
+        .executeTakeFirst();
       // Whoever joined through their link is no longer tied to them: their code leaves with them (decision 039).
       await trx
         .updateTable('signups')
         .set({ referred_by: null })
         .where('referred_by', 'in', trx.selectFrom('signups').select('referral_code').where('id', '=', id))
         .execute();
+      // What they agreed to and when they said no outlives the record, by the address's hash alone
+      // (the proof of consent: consent/consent-proof.ts), with the deletion's own line last.
+      const history = await trx
+        .selectFrom('consent_events')
+        .select(['kind', 'source', 'consent_version', 'created_at', 'evidence'])
+        .where('signup_id', '=', id)
+        .orderBy('id')
+        .execute();
+      const kept = JSON.stringify({
+        language: person?.language,
+        lines: history.map((line) => ({
+          kind: line.kind,
+          source: line.source,
+          consentVersion: line.consent_version,
+          at: iso(line.created_at),
+          evidence: line.evidence === null ? null : (JSON.parse(line.evidence) as unknown),
+        })),
+      });
       const deleted = await trx.deleteFrom('signups').where('id', '=', id).executeTakeFirst();
       if (!person || Number(deleted.numDeletedRows) === 0) return false;
       await trx.deleteFrom('consent_events').where('signup_id', '=', id).execute();
@@ -176,7 +198,11 @@ export class OptOutsRepository {
           ]),
         )
         .execute();
-      await addSuppressions(trx, suppressions, at);
+      await addSuppressions(
+        trx,
+        suppressions.map((entry) => (entry.reason === 'deleted' ? { ...entry, history: kept } : entry)),
+        at,
+      );
       // The owner's other tools are told, by id alone, so they can delete the person too (issue 56).
       await emitWebhookEvents(trx, at, [
         { type: 'consent.changed', signupId: id, data: { signupId: id, channel: 'all', change: 'deleted' } },
@@ -191,11 +217,12 @@ export class OptOutsRepository {
   }
 
   /** A STOP from this number: texts off for everyone who gave it, and the number on the suppression list. */
-  async stopTexts(phones: string[], suppression: Suppression): Promise<number> {
+  async stopTexts(phones: string[], suppression: Suppression, evidence?: string): Promise<number> {
     const at = stamp(this.context);
     return this.context.db.transaction().execute(async (trx) => {
       const people = phones.length === 0 ? [] : await this.setSmsOptOut(trx, phones, at);
-      for (const { id } of people) await recordConsentEvent(trx, String(id), 'sms_off', suppression.source, at);
+      for (const { id } of people)
+        await recordConsentEvent(trx, String(id), 'sms_off', suppression.source, at, evidence);
       await addSuppressions(trx, [suppression], at);
       return people.length;
     });
@@ -210,14 +237,19 @@ export class OptOutsRepository {
    * A START from this number: texts on again for everyone on the list who gave it, the number's
    * suppression lifted, and the number proven (START is a yes).
    */
-  async startTexts(phones: string[], hash: string | string[], source: ConsentSource): Promise<number> {
+  async startTexts(
+    phones: string[],
+    hash: string | string[],
+    source: ConsentSource,
+    evidence?: string,
+  ): Promise<number> {
     const at = stamp(this.context);
     return this.context.db.transaction().execute(async (trx) => {
       const people = phones.length === 0 ? [] : await this.setSmsOptOut(trx, phones, null);
-      for (const { id } of people) await recordConsentEvent(trx, String(id), 'sms_on', source, at);
+      for (const { id } of people) await recordConsentEvent(trx, String(id), 'sms_on', source, at, evidence);
       await liftSuppressions(trx, 'phone', hash, undefined, { source, at });
       for (const { id } of await confirmNumber(trx, phones, at))
-        await recordConsentEvent(trx, id, 'sms_confirmed', source, at);
+        await recordConsentEvent(trx, id, 'sms_confirmed', source, at, evidence);
       return people.length;
     });
   }
@@ -226,11 +258,11 @@ export class OptOutsRepository {
    * A YES from this number: texts to it are proven wanted for everyone on the list who gave it (a
    * STOP or texts-off stays: YES is not START). Returns how many it confirmed.
    */
-  async confirmTexts(phones: string[], source: ConsentSource): Promise<number> {
+  async confirmTexts(phones: string[], source: ConsentSource, evidence?: string): Promise<number> {
     const at = stamp(this.context);
     return this.context.db.transaction().execute(async (trx) => {
       const people = await confirmNumber(trx, phones, at);
-      for (const { id } of people) await recordConsentEvent(trx, id, 'sms_confirmed', source, at);
+      for (const { id } of people) await recordConsentEvent(trx, id, 'sms_confirmed', source, at, evidence);
       return people.length;
     });
   }

@@ -12,7 +12,7 @@ import { SenderBusyError } from './broadcast-senders-repository.js';
 import type { Broadcast, BroadcastsRepository } from './broadcasts-repository.js';
 import type { ClaimedMessage } from './outbox-rows.js';
 import type { Channel } from './message-channels.js';
-import { NOT_SUPPRESSED } from './suppressions-repository.js';
+import { NOT_SUPPRESSED } from './suppression-fold.js';
 
 const T0 = new Date('2026-11-24T09:00:00.000Z');
 const at = (ms: number): string => new Date(T0.getTime() + ms).toISOString();

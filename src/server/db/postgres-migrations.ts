@@ -28,11 +28,12 @@ import { migration as m024 } from './migrations/024-suppressions-only-grow.postg
 import { migration as m025 } from './migrations/025-owner-sign-in-in-outbox.postgres.js';
 import { migration as m026 } from './migrations/026-api-keys-and-evidence.postgres.js';
 import { migration as m027 } from './migrations/027-webhooks.postgres.js';
+import { migration as m028 } from './migrations/028-consent-proof.postgres.js';
 
 export type { PostgresMigration };
 
 // prettier-ignore
 export const postgresMigrations: PostgresMigration[] = [
   m001, m002, m003, m004, m005, m006, m007, m008, m009, m010,
-  m011, m012, m013, m014, m015, m016, m017, m018, m019, m020, m021, m022, m023, m024, m025, m026, m027,
+  m011, m012, m013, m014, m015, m016, m017, m018, m019, m020, m021, m022, m023, m024, m025, m026, m027, m028,
 ];

@@ -9,12 +9,8 @@ import { iso, type Time } from './column-types.js';
 import type { ConsentKind, ConsentSource } from './consent-events.table.js';
 import type { Database } from './database.js';
 import type { QueryContext } from './sql-dialect.js';
-import {
-  ADDRESS_ONLY_REASONS,
-  CHANNEL_OFF_REASONS,
-  type AddressKind,
-  type SuppressionReason,
-} from './suppressions.table.js';
+import { entriesFrom, listRow, type SuppressionEntry } from './suppression-fold.js';
+import type { AddressKind, SuppressionReason } from './suppressions.table.js';
 
 /** One keyed hash to add to the suppression list. */
 export interface Suppression {
@@ -22,104 +18,19 @@ export interface Suppression {
   hash: string;
   reason: SuppressionReason;
   source: ConsentSource;
+  /** On a deletion's row: the person's consent history, as JSON (migration 28). */
+  history?: string | undefined;
 }
 
-export interface SuppressionEntry {
-  /** The number replied STOP (only START from it lifts that). */
-  stop: boolean;
-  /** When it last did ('' if never). */
-  stopAt: string;
-  /** The newest leaving, deletion or STOP ('' if none): only the person lifts it (an emailed button, or START). */
-  latestAt: string;
-  /** The newest reason among latestAt's ('' if none). */
-  latestReason: SuppressionReason | '';
-  /** When a provider said the address cannot be reached, it bounced, or it complained ('' if never): this channel only. */
-  undeliverableAt: string;
-  /** The newest reason among undeliverableAt's ('' if none). */
-  undeliverableReason: SuppressionReason | '';
-  /** When the person last reported our email as spam ('' if never): their "no", which no sign-up lifts. */
-  complainedAt: string;
-  /** When a person last turned this channel off on this address ('' if not, or turned on again since). */
-  offAt: string;
-  /** When the one "come back?" email last went to this address ('' if never). */
-  askedBackAt: string;
-}
-
-/** An address the list holds nothing about. */
-export const NOT_SUPPRESSED: Readonly<SuppressionEntry> = {
-  stop: false,
-  stopAt: '',
-  latestAt: '',
-  latestReason: '',
-  undeliverableAt: '',
-  undeliverableReason: '',
-  complainedAt: '',
-  offAt: '',
-  askedBackAt: '',
-};
-
-/** A row of the list as the fold reads it; a 'lifted' row names the row it lifts. */
-export interface ListRow {
-  hash: string;
+/** A row kept by an address's hash, as the proof of consent reads it. */
+export interface KeptSuppression {
   reason: SuppressionReason;
+  source: ConsentSource;
   at: string;
-  lifts?: { reason: SuppressionReason; at: string } | undefined;
-}
-
-/** The list's rows for some hashes (liftings among them), folded into one entry per hash. */
-export function entriesFrom(rows: ListRow[]): Map<string, SuppressionEntry> {
-  const lifted = new Set(rows.flatMap((row) => (row.lifts ? [`${row.hash} ${row.lifts.reason} ${row.lifts.at}`] : [])));
-  const found = new Map<string, SuppressionEntry>();
-  for (const { hash, reason, at } of rows) {
-    if (reason === 'lifted' || lifted.has(`${hash} ${reason} ${at}`)) continue;
-    const entry = found.get(hash) ?? { ...NOT_SUPPRESSED };
-    if (CHANNEL_OFF_REASONS.includes(reason)) {
-      // One channel's "no": it neither hides nor is hidden by a leaving, deletion or STOP.
-      if (at > entry.offAt) entry.offAt = at;
-    } else if (reason === 'asked_back') {
-      if (at > entry.askedBackAt) entry.askedBackAt = at;
-    } else if (ADDRESS_ONLY_REASONS.includes(reason)) {
-      // Not the person's wish: it holds for this address alone.
-      if (at >= entry.undeliverableAt) {
-        entry.undeliverableAt = at;
-        entry.undeliverableReason = reason;
-      }
-      if (reason === 'complained' && at > entry.complainedAt) entry.complainedAt = at;
-    } else {
-      if (reason === 'sms_stop' && at > entry.stopAt) {
-        entry.stop = true;
-        entry.stopAt = at;
-      }
-      if (at >= entry.latestAt) {
-        entry.latestAt = at;
-        entry.latestReason = reason;
-      }
-    }
-    found.set(hash, entry);
-  }
-  return found;
-}
-
-/**
- * One address's entries under several hashes (SECRET_KEY's and SECRET_KEY_PREVIOUS's) as one: the
- * newest of each kind wins, as if the rows had been folded together.
- */
-export function mergeEntries(entries: (SuppressionEntry | undefined)[]): SuppressionEntry | undefined {
-  const found = entries.filter((entry): entry is SuppressionEntry => entry !== undefined);
-  if (found.length <= 1) return found[0];
-  return found.reduce((merged, entry) => ({
-    stop: merged.stop || entry.stop,
-    stopAt: entry.stopAt > merged.stopAt ? entry.stopAt : merged.stopAt,
-    ...(entry.latestAt > merged.latestAt
-      ? { latestAt: entry.latestAt, latestReason: entry.latestReason }
-      : { latestAt: merged.latestAt, latestReason: merged.latestReason }),
-    ...(entry.undeliverableAt > merged.undeliverableAt
-      ? { undeliverableAt: entry.undeliverableAt, undeliverableReason: entry.undeliverableReason }
-      : { undeliverableAt: merged.undeliverableAt, undeliverableReason: merged.undeliverableReason }),
-    complainedAt: entry.complainedAt > merged.complainedAt ? entry.complainedAt : merged.complainedAt,
-    offAt: entry.offAt > merged.offAt ? entry.offAt : merged.offAt,
-    askedBackAt: entry.askedBackAt > merged.askedBackAt ? entry.askedBackAt : merged.askedBackAt,
-  }));
+  /** On a 'lifted' row: the reason it lifts. */
+  liftsReason: SuppressionReason | null;
+  /** On a deletion's row: the person's consent history, as JSON. */
+  history: string | null;
 }
 
 /** An entry from a provider's list (`sudo scamsavvy suppressions import`), at the time the provider gave. */
@@ -225,6 +136,25 @@ export class SuppressionsRepository {
   }
 
   /** How many entries the list holds that are not lifted, of either kind (for the owner's figures). */
+  /** Every row kept for these hashes of one kind, oldest first, with a deletion's history (the proof of consent). */
+  async kept(kind: AddressKind, hashes: string[]): Promise<KeptSuppression[]> {
+    if (hashes.length === 0) return [];
+    const rows = await this.context.db
+      .selectFrom('suppressions')
+      .select(['reason', 'source', 'created_at', 'history', 'lifts_reason'])
+      .where('kind', '=', kind)
+      .where('address_hash', 'in', hashes)
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({
+      reason: row.reason,
+      source: row.source,
+      at: iso(row.created_at),
+      liftsReason: row.lifts_reason,
+      history: row.history,
+    }));
+  }
+
   async count(): Promise<number> {
     const row = await liveRows(this.context.db)
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
@@ -247,25 +177,10 @@ export async function addSuppressions(trx: Writer, suppressions: Suppression[], 
         reason: entry.reason,
         source: entry.source,
         created_at: at,
+        ...(entry.history === undefined ? {} : { history: entry.history }),
       })),
     )
     .execute();
-}
-
-/** A row as read, for the fold. */
-export function listRow(row: {
-  address_hash: string;
-  reason: SuppressionReason;
-  created_at: Time;
-  lifts_reason: SuppressionReason | null;
-  lifts_at: Time | null;
-}): ListRow {
-  return {
-    hash: row.address_hash,
-    reason: row.reason,
-    at: iso(row.created_at),
-    lifts: row.lifts_reason && row.lifts_at ? { reason: row.lifts_reason, at: iso(row.lifts_at) } : undefined,
-  };
 }
 
 /** The list's entries that hold now (as `s`): no 'lifted' row, and none a 'lifted' row names. */

@@ -46,4 +46,9 @@ export interface SuppressionsTable {
   /** On a 'lifted' row: the reason and time of the row it lifts (same kind and hash). */
   lifts_reason: SuppressionReason | null;
   lifts_at: Time | null;
+  /**
+   * On a deletion's row: what the person had agreed to and when they said no, as JSON (their consent
+   * history without any detail of them), so the proof of their consent outlives their record (migration 28).
+   */
+  history: Generated<string | null>;
 }

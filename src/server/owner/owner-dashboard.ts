@@ -3,6 +3,7 @@
 // sign-in pages answer without a session; every other route runs requireOwner, and start-up fails
 // if one does not. Every change is a POST from one of our own pages; nothing here is cached by
 // anyone or indexed.
+import { consentProof } from '../consent/consent-proof.js';
 import cookie from '@fastify/cookie';
 import formBody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -28,7 +29,18 @@ import { runsRequireOwner } from './require-owner.js';
 import type { SignInMailer } from './sign-in-mailer.js';
 
 export interface OwnerDashboardOptions {
-  db: Pick<Db, 'signups' | 'events' | 'subscribers' | 'consentEvents' | 'owners' | 'apiKeys' | 'webhooks'> &
+  db: Pick<
+    Db,
+    | 'signups'
+    | 'events'
+    | 'subscribers'
+    | 'consentEvents'
+    | 'owners'
+    | 'apiKeys'
+    | 'webhooks'
+    | 'consentTexts'
+    | 'suppressions'
+  > &
     BroadcastDb &
     WayBackStores &
     Partial<Pick<Db, 'messageHealth' | 'backupRuns' | 'backgroundJobs' | 'smsReplies'>>;
@@ -108,6 +120,7 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
     subscriptions: options.subscriptions,
     siteUrl,
     standing,
+    proof: (email) => consentProof(db, options.subscriptions, { email }),
   });
   await app.register(exportRoutes, { signups: db.signups, owners, siteUrl, standing });
   await app.register(auditRoutes, { owners, siteUrl });

@@ -1,5 +1,6 @@
 // The list: search, one person's record with their consent history, the question before deleting
 // them, and the export buttons.
+import { CONSENT_KIND_WORDS, CONSENT_SOURCE_WORDS } from '../consent/history-words.js';
 import { LANGUAGE_NAMES, LANGUAGES } from '../../shared/languages.js';
 import { number } from '../../shared/plain-numbers.js';
 import { phoneEnd } from '../messaging/phone.js';
@@ -9,7 +10,6 @@ import type { LaunchStanding } from '../consent/launch-standing.js';
 import { EXCLUSION_WORDS } from '../consent/contact-rule.js';
 import type { ConsentEvent } from '../db/consent-events-repository.js';
 import type { Subscriber } from '../db/subscribers-repository.js';
-import type { ConsentKind, ConsentSource } from '../db/consent-events.table.js';
 import { Notice, renderOwnerPage, ScrollTable, shortPage, shortTime } from './owner-layout.js';
 import type { PersonMessage } from '../db/outbox-rows.js';
 import { PersonMessages } from './person-messages.js';
@@ -108,44 +108,6 @@ export function peoplePage({ ownerEmail, query, results, tooShort, deleted }: Pe
     </>,
   );
 }
-
-const KIND_WORDS: Record<ConsentKind, string> = {
-  signed_up: 'Signed up',
-  confirmed: 'Confirmed their email',
-  email_on: 'Email messages on',
-  email_off: 'Email messages off',
-  sms_on: 'Text messages on',
-  sms_off: 'Text messages off',
-  sms_confirmed: 'Replied YES to our joining text (or START): texts to this number are confirmed',
-  beta_on: 'Beta testing on',
-  beta_off: 'Beta testing off',
-  left: 'Left the list',
-  email_undeliverable: 'The mail server said this address does not exist: no more email to it',
-  sms_undeliverable: 'The text provider said this number cannot get texts: no more texts to it',
-  email_undeliverable_cleared: 'Email allowed to this address again',
-  sms_undeliverable_cleared: 'Texts allowed to this number again',
-  email_bounced: 'Email to this address bounced: no more email to it',
-  email_complained: 'Reported our email as spam: no more email',
-  own_suppression_lifted: 'Pressed a button in our email: their own leaving or deletion no longer holds on this email',
-  came_back: 'Came back to the list with the button in our email (email on; texts as they were)',
-  name_changed: 'Name changed',
-  phone_changed: 'Phone number changed',
-};
-
-const SOURCE_WORDS: Record<ConsentSource, string> = {
-  phone_change_email: 'The button in the email asking them about a new phone number',
-  emailed_button: 'A button we emailed them when they asked (to turn something on, come back, or delete)',
-  suppression_import: 'A provider’s suppression list the owner imported',
-  signup_form: 'The sign-up form',
-  api: 'Another channel, through the API (a partner’s page, a tablet at an event), with the evidence it gave',
-  confirm_page: 'The confirmation page',
-  preferences_page: 'Their preferences page',
-  one_click_unsubscribe: 'One-click unsubscribe',
-  sms_reply: 'A text reply (STOP, START)',
-  owner: 'An owner',
-  provider_answer: 'The mail server’s or text provider’s answer to a message we sent',
-  provider_report: 'A report that came back after a message was sent (a bounce, a complaint, a delivery receipt)',
-};
 
 /** "Will be sent", or why not in the broadcast page's words. */
 function launchLine(why: string): string {
@@ -264,14 +226,23 @@ export function personPage({
               {history.map((event, index) => (
                 <tr key={index}>
                   <td>{shortTime(event.at)}</td>
-                  <td>{KIND_WORDS[event.kind] ?? event.kind}</td>
-                  <td>{SOURCE_WORDS[event.source] ?? event.source}</td>
+                  <td>{CONSENT_KIND_WORDS[event.kind] ?? event.kind}</td>
+                  <td>{CONSENT_SOURCE_WORDS[event.source] ?? event.source}</td>
                   <td>{event.consentVersion ?? ''}</td>
                 </tr>
               ))}
             </tbody>
           </ScrollTable>
         )}
+        <p>
+          {personWords.proof}{' '}
+          <a className="link" href={`/owner/people/${person.id}/proof.txt`}>
+            {personWords.proofText}
+          </a>{' '}
+          <a className="link" href={`/owner/people/${person.id}/proof.json`}>
+            {personWords.proofJson}
+          </a>
+        </p>
       </section>
       <PersonMessages messages={messages} now={Date.now()} />
       <section>

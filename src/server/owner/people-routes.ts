@@ -1,5 +1,6 @@
 // Finding a person, their record and consent history, and deleting them; each step is written in
 // the audit log, with the address masked.
+import { proofText, type ConsentProof } from '../consent/consent-proof.js';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '../../shared/languages.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { checkDetails, typedDetails } from '../consent/link-pages/details-form.js';
@@ -35,6 +36,8 @@ export interface PeopleRouteOptions {
   siteUrl: string;
   /** Where a person stands for the launch (consent/launch-standing.ts); unset without SECRET_KEY. */
   standing?: ((ids: string[]) => Promise<Map<string, LaunchStanding>>) | undefined;
+  /** The proof of consent of everyone with this email (consent/consent-proof.ts). */
+  proof: (email: string) => Promise<ConsentProof[]>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -43,7 +46,7 @@ type PersonParams = { Params: { id: string } };
 
 export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
   app,
-  { people, consentEvents, outbox, signups, owners, subscriptions, siteUrl, standing: standingOf },
+  { people, consentEvents, outbox, signups, owners, subscriptions, siteUrl, standing: standingOf, proof },
 ) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
   const audit = owners.audit.bind(owners);
@@ -158,6 +161,24 @@ export const peopleRoutes: FastifyPluginAsync<PeopleRouteOptions> = async (
       303,
     );
   });
+
+  // The proof of their consent, as text or JSON, to keep or hand on (issue 56): written in the audit log.
+  for (const format of ['txt', 'json'] as const)
+    app.get<PersonParams>(`/owner/people/:id/proof.${format}`, page, async (request, reply) => {
+      const owner = ownerOf(request);
+      const found = await person(request.params.id);
+      if (!found) return html(reply, personMissingPage(owner.email), 404);
+      const proofs = await proof(found.email);
+      await audit({
+        ownerEmail: owner.email,
+        action: 'viewed_person',
+        subject: found.id,
+        detail: `The proof of consent of ${maskEmail(found.email)}`,
+      });
+      return format === 'json'
+        ? reply.type('application/json; charset=utf-8').send(JSON.stringify(proofs, null, 2))
+        : reply.type('text/plain; charset=utf-8').send(proofText(proofs, found.email));
+    });
 
   app.get<PersonParams>('/owner/people/:id/delete', page, async (request, reply) => {
     const owner = ownerOf(request);

@@ -14,7 +14,7 @@ import {
 } from './request-rate-limits.js';
 import { API_PREFIX, apiRoutes } from './api/api-routes.js';
 import { launchStanding } from './consent/launch-standing.js';
-import { WebhookSender } from './webhooks/webhook-sender.js';
+import { CONSENT_SETTLE_MS, WebhookSender } from './webhooks/webhook-sender.js';
 import { healthRoutes } from './site/health-routes.js';
 import { securityHeaders } from './security-headers.js';
 import { errorHandler } from './errors.js';
@@ -110,12 +110,24 @@ export async function createApp({
     connectOrigins: origins.connect,
     imageOrigins: origins.image,
   });
+  // The recurring work, each job of jobs/job-list.ts with what it runs here; started once the rest is.
+  const jobs = new JobRunner({
+    records: db.backgroundJobs,
+    logger: app.log.child({ part: 'jobs' }),
+    ...(jobEveryMs ? { everyMs: jobEveryMs } : {}),
+  });
+  // A stored sign-up wakes its own messages' senders, and the webhook endpoints' events once its
+  // consent line is settled (webhooks/webhook-sender.ts CONSENT_SETTLE_MS).
+  const signupStored = () => {
+    messaging.signupStored();
+    jobs.wake('webhook-events', CONSENT_SETTLE_MS + 50);
+  };
   await app.register(healthRoutes, { db });
   const limits = await signupRateLimits(app, config.rateLimit, redis);
   await app.register(signupRoutes, {
     signups: db.signups,
     limits,
-    onStored: messaging.signupStored,
+    onStored: signupStored,
     ...(config.messaging?.textHours ? { phoneCountry: config.messaging.textHours.defaultCountry } : {}),
   });
   const scripts = serveSite ? serverPageScripts(sitePaths(config.distDir).pagesDir) : {};
@@ -164,7 +176,7 @@ export async function createApp({
       ? launchStanding(messaging.subscriptions, db.broadcastRecipients)
       : undefined,
     auth: { allow: apiKeyLimit(app, apiPerMinute, (request) => String(request.apiKey?.id)), perMinute: apiPerMinute },
-    onStored: messaging.signupStored,
+    onStored: signupStored,
     phoneCountry: config.messaging?.textHours?.defaultCountry,
     siteUrl: config.siteUrl,
   });
@@ -205,12 +217,6 @@ export async function createApp({
     );
 
   app.addHook('onReady', async () => messaging.start(app.log));
-  // The recurring work, each job of jobs/job-list.ts with what it runs here; started once the rest is.
-  const jobs = new JobRunner({
-    records: db.backgroundJobs,
-    logger: app.log.child({ part: 'jobs' }),
-    ...(jobEveryMs ? { everyMs: jobEveryMs } : {}),
-  });
   if (feedback)
     // A report stored but not acted on (its action failed, and no retry came) is acted on within a minute or two.
     jobs.add('reports-waiting', async () => {
@@ -255,7 +261,11 @@ export async function createApp({
   jobs.add('phone-changes-forgotten', () => messaging.forgetStalePhoneChanges());
   // The owner's webhook endpoints (issue 56): events read from the consent history by one instance,
   // delivered from the one outbox by every instance.
-  const webhooks = new WebhookSender({ db, logger: app.log.child({ part: 'webhooks' }) });
+  const webhooks = new WebhookSender({
+    db,
+    logger: app.log.child({ part: 'webhooks' }),
+    onEvents: () => jobs.wake('webhooks'),
+  });
   jobs.add('webhook-events', () => webhooks.readEvents());
   jobs.add('webhooks', () => webhooks.deliver());
   const { numbersInOneForm } = messaging;

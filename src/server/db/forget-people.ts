@@ -16,6 +16,9 @@ export async function forgetPeopleInMessages(trx: Transaction<Database>, ids: st
       .set({ signup_id: null, address_hash: null, provider_id: null, message_id: null })
       .where('signup_id', 'in', chunk)
       .execute();
+    // Their events for the webhook endpoints no longer lead to them: a delivery still to go carries
+    // the id the tools were told (so they can delete the person too), never details read from a record.
+    await trx.updateTable('webhook_events').set({ signup_id: null }).where('signup_id', 'in', chunk).execute();
     // One random id each (a broadcast holds a person once per channel, another kind once while live).
     const inBroadcasts = await trx
       .selectFrom('outbox')

@@ -8,6 +8,7 @@ import { iso, isoOrNull, isTrue } from './column-types.js';
 import type { ConsentKind, ConsentSource } from './consent-events.table.js';
 import { LIVE_STATES } from './outbox-claims.js';
 import type { MessageState } from './outbox.table.js';
+import { sql } from 'kysely';
 import { flag, stamp, type QueryContext } from './sql-dialect.js';
 import type { WebhookKind } from './webhooks.table.js';
 import {
@@ -63,22 +64,44 @@ export class WebhooksRepository {
     withPersonalData: boolean;
     createdBy: string;
   }): Promise<'created' | 'name_taken'> {
-    const inserted = await this.context.db
-      .insertInto('webhook_endpoints')
-      .values({
-        name: endpoint.name,
-        kind: endpoint.kind,
-        url: endpoint.url,
-        secret: endpoint.secret,
-        events: endpoint.events === '*' ? '*' : JSON.stringify(endpoint.events),
-        with_personal_data: flag(this.context, endpoint.withPersonalData),
-        created_at: stamp(this.context),
-        created_by: endpoint.createdBy,
-      })
-      .onConflict((conflict) => conflict.doNothing())
-      .returning('id')
+    return this.context.db.transaction().execute(async (trx) => {
+      // The first live endpoint starts the reading from now: while there was none, nothing was read.
+      if (!(await trx.selectFrom('webhook_endpoints').select('id').where('deleted_at', 'is', null).executeTakeFirst()))
+        await trx
+          .updateTable('webhook_marks')
+          .set((eb) => ({
+            last_id: eb.selectFrom('consent_events').select(sql<number>`coalesce(max(id), 0)`.as('last')),
+          }))
+          .where('name', '=', CONSENT_MARK)
+          .execute();
+      const inserted = await trx
+        .insertInto('webhook_endpoints')
+        .values({
+          name: endpoint.name,
+          kind: endpoint.kind,
+          url: endpoint.url,
+          secret: endpoint.secret,
+          events: endpoint.events === '*' ? '*' : JSON.stringify(endpoint.events),
+          with_personal_data: flag(this.context, endpoint.withPersonalData),
+          created_at: stamp(this.context),
+          created_by: endpoint.createdBy,
+        })
+        .onConflict((conflict) => conflict.doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      return inserted ? 'created' : 'name_taken';
+    });
+  }
+
+  /** Whether any endpoint is live (not deleted): without one, the webhook jobs touch nothing. */
+  async anyLive(): Promise<boolean> {
+    const row = await this.context.db
+      .selectFrom('webhook_endpoints')
+      .select('id')
+      .where('deleted_at', 'is', null)
+      .limit(1)
       .executeTakeFirst();
-    return inserted ? 'created' : 'name_taken';
+    return row !== undefined;
   }
 
   /** The live endpoints (not deleted), oldest first. */
@@ -136,7 +159,11 @@ export class WebhooksRepository {
    * read: the few seconds' wait lets it land first), makes events of them with `eventsOf`, and moves
    * the mark past them, all in one transaction. How many lines it read.
    */
-  async readConsent(until: Date, limit: number, eventsOf: (line: ConsentLine) => NewWebhookEvent[]): Promise<number> {
+  async readConsent(
+    until: Date,
+    limit: number,
+    eventsOf: (line: ConsentLine) => NewWebhookEvent[],
+  ): Promise<{ lines: number; queued: number }> {
     return this.context.db.transaction().execute(async (trx) => {
       // The mark (made by migration 27 where the history then ended) is held for this transaction:
       // two instances reading at once take turns (PostgreSQL's row lock; SQLite's writer lock).
@@ -180,7 +207,7 @@ export class WebhooksRepository {
         .limit(limit)
         .execute();
       const last = rows.at(-1);
-      if (!last) return 0;
+      if (!last) return { lines: 0, queued: 0 };
       const lines = rows.map((row) => ({
         id: Number(row.id),
         signupId: row.signup_id,
@@ -189,9 +216,9 @@ export class WebhooksRepository {
         at: iso(row.created_at),
         first: isTrue(row.first as number | boolean),
       }));
-      await emitWebhookEvents(trx, stamp(this.context), lines.flatMap(eventsOf));
+      const queued = await emitWebhookEvents(trx, stamp(this.context), lines.flatMap(eventsOf));
       await this.setMark(trx, Number(last.id));
-      return rows.length;
+      return { lines: rows.length, queued };
     });
   }
 

@@ -80,13 +80,14 @@ export const JOB_LIST = {
   },
   'webhook-events': {
     does: 'Read the consent history for the events the webhook endpoints are told of',
-    everyMs: 2_000,
+    // A stored sign-up wakes it (and it wakes the next), so a sign-up's event goes within seconds.
+    everyMs: 10_000,
     where: 'one',
     when: 'always',
   },
   webhooks: {
     does: 'Deliver the events to the webhook endpoints, and try again those not accepted',
-    everyMs: 2_000,
+    everyMs: 10_000,
     where: 'all',
     when: 'always',
   },

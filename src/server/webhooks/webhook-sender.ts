@@ -47,6 +47,8 @@ export interface WebhookSenderOptions {
   now?: () => Date;
   /** The network's edge: tests bring their own servers, never a stand-in for this code. */
   fetch?: typeof fetch;
+  /** Told when a reading made deliveries to send (the server wakes the delivering job). */
+  onEvents?: () => void;
 }
 
 export interface DeliveryResult {
@@ -66,23 +68,33 @@ export class WebhookSender {
   }
 
   /** The job webhook-events (one instance): new events from the consent history. */
-  async readEvents(): Promise<string> {
+  async readEvents(): Promise<string | undefined> {
+    const { db } = this.options;
+    // Without an endpoint nothing is read or written: a busy database is not touched for nothing.
+    // Nothing done says nothing, so a run a sign-up woke writes no record of itself (jobs/job-runner.ts).
+    if (!(await db.webhooks.anyLive())) return undefined;
     let read = 0;
+    let queued = 0;
     for (;;) {
-      const lines = await this.options.db.webhooks.readConsent(
+      const done = await db.webhooks.readConsent(
         new Date(this.now().getTime() - CONSENT_SETTLE_MS),
         500,
         eventsOfConsentLine,
       );
-      read += lines;
-      if (lines < 500) break;
+      read += done.lines;
+      queued += done.queued;
+      if (done.lines < 500) break;
     }
-    return read === 0 ? 'no new consent line' : `read ${plural(read, 'consent line')}`;
+    if (queued > 0) this.options.onEvents?.();
+    return read === 0
+      ? undefined
+      : `read ${plural(read, 'consent line')}, ${plural(queued, 'delivery', 'deliveries')} queued`;
   }
 
   /** The job webhooks (every instance, each claiming its own): every due delivery. */
-  async deliver(): Promise<string> {
+  async deliver(): Promise<string | undefined> {
     const { db } = this.options;
+    if (!(await db.webhooks.anyLive())) return undefined;
     let sent = 0;
     let failed = 0;
     for (;;) {
@@ -95,7 +107,7 @@ export class WebhookSender {
       }
       if (claims.length < BATCH) break;
     }
-    if (sent + failed === 0) return 'nothing to deliver';
+    if (sent + failed === 0) return undefined;
     return `${plural(sent, 'delivery', 'deliveries')} made, ${failed} to try again`;
   }
 

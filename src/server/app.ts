@@ -116,11 +116,16 @@ export async function createApp({
     logger: app.log.child({ part: 'jobs' }),
     ...(jobEveryMs ? { everyMs: jobEveryMs } : {}),
   });
-  // A stored sign-up wakes its own messages' senders, and the webhook endpoints' events once its
-  // consent line is settled (webhooks/webhook-sender.ts CONSENT_SETTLE_MS).
+  const webhooks = new WebhookSender({
+    db,
+    logger: app.log.child({ part: 'webhooks' }),
+    onEvents: () => jobs.wake('webhooks'),
+  });
+  // A stored sign-up wakes its own messages' senders, and, while there are webhook endpoints, their
+  // events' reading once its consent line is settled (webhooks/webhook-sender.ts CONSENT_SETTLE_MS).
   const signupStored = () => {
     messaging.signupStored();
-    jobs.wake('webhook-events', CONSENT_SETTLE_MS + 50);
+    if (webhooks.endpointsSeen) jobs.wake('webhook-events', CONSENT_SETTLE_MS + 50);
   };
   await app.register(healthRoutes, { db });
   const limits = await signupRateLimits(app, config.rateLimit, redis);
@@ -195,6 +200,9 @@ export async function createApp({
     ...(control ? { control } : {}),
     ...(scripts.owner ? { script: scripts.owner } : {}),
     rehearsal: rehearsalFolders(config.messaging),
+    onEndpointMade: () => {
+      webhooks.endpointsSeen = true;
+    },
     ...(owner?.readyChecks ? { readyChecks: owner.readyChecks } : {}),
     ...(config.backup
       ? { backupSchedule: { everyHours: config.backup.everyHours, keep: config.backup.keep, dir: config.backup.dir } }
@@ -261,11 +269,6 @@ export async function createApp({
   jobs.add('phone-changes-forgotten', () => messaging.forgetStalePhoneChanges());
   // The owner's webhook endpoints (issue 56): events read from the consent history by one instance,
   // delivered from the one outbox by every instance.
-  const webhooks = new WebhookSender({
-    db,
-    logger: app.log.child({ part: 'webhooks' }),
-    onEvents: () => jobs.wake('webhooks'),
-  });
   jobs.add('webhook-events', () => webhooks.readEvents());
   jobs.add('webhooks', () => webhooks.deliver());
   const { numbersInOneForm } = messaging;

@@ -61,6 +61,8 @@ export interface OwnerDashboardOptions {
   readyChecks?: () => Promise<ReadyCheck[]>;
   /** The rehearsal transports' folders (MAIL_TRANSPORT, SMS_TRANSPORT set to folder:PATH), listed on the launch day page. */
   rehearsal?: { email?: string; sms?: string };
+  /** Told when an owner makes a webhook endpoint here, so a sign-up wakes the webhooks' reading at once. */
+  onEndpointMade?: () => void;
   /** Counts a sign-in attempt against the connection's allowance (memory or Redis); false once used up. */
   allowSignIn: (request: FastifyRequest) => Promise<boolean>;
 }
@@ -125,7 +127,12 @@ export const ownerDashboard: FastifyPluginAsync<OwnerDashboardOptions> = async (
   await app.register(exportRoutes, { signups: db.signups, owners, siteUrl, standing });
   await app.register(auditRoutes, { owners, siteUrl });
   await app.register(apiKeyRoutes, { owners, apiKeys: db.apiKeys, siteUrl });
-  await app.register(webhookRoutes, { owners, db, siteUrl });
+  await app.register(webhookRoutes, {
+    owners,
+    db,
+    siteUrl,
+    ...(options.onEndpointMade ? { onEndpointMade: options.onEndpointMade } : {}),
+  });
   if (db.smsReplies) await app.register(repliesRoutes, { owners, replies: db.smsReplies, siteUrl });
   await app.register(suppressionRoutes, {
     owners,

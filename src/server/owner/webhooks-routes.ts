@@ -21,6 +21,8 @@ export interface WebhookRouteOptions {
   owners: Db['owners'];
   db: Pick<Db, 'webhooks' | 'outbox' | 'subscribers' | 'signups'>;
   siteUrl: string;
+  /** Told when an endpoint is made here. */
+  onEndpointMade?: () => void;
 }
 
 /** The form's ticked boxes: one value, several, or none. */
@@ -30,7 +32,10 @@ function listOf(body: unknown, name: string): string[] {
   return values.filter((item): item is string => typeof item === 'string').slice(0, 20);
 }
 
-export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app, { owners, db, siteUrl }) => {
+export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (
+  app,
+  { owners, db, siteUrl, onEndpointMade },
+) => {
   const page = { preHandler: requireOwner({ owners, siteUrl, refuse: 'redirect' }) };
   const stores = { webhooks: db.webhooks, owners };
   const show = async (reply: FastifyReply, options: Omit<WebhooksPageOptions, 'endpoints'>, status = 200) => {
@@ -74,6 +79,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app
       by: ownerEmail,
     });
     if (made === 'name_taken') return again(endpointWords.nameTaken(name));
+    onEndpointMade?.();
     return show(
       reply,
       { ownerEmail, made: { name, ...(typed.kind === 'standard' ? { secret: made.secret } : {}) } },

@@ -61,6 +61,8 @@ export interface DeliveryResult {
 export class WebhookSender {
   private readonly now: () => Date;
   private readonly fetch: typeof fetch;
+  /** Whether the last run found an endpoint: until one is made, a sign-up wakes nothing here. */
+  endpointsSeen = false;
 
   constructor(private readonly options: WebhookSenderOptions) {
     this.now = options.now ?? (() => new Date());
@@ -72,7 +74,8 @@ export class WebhookSender {
     const { db } = this.options;
     // Without an endpoint nothing is read or written: a busy database is not touched for nothing.
     // Nothing done says nothing, so a run a sign-up woke writes no record of itself (jobs/job-runner.ts).
-    if (!(await db.webhooks.anyLive())) return undefined;
+    this.endpointsSeen = await db.webhooks.anyLive();
+    if (!this.endpointsSeen) return undefined;
     let read = 0;
     let queued = 0;
     for (;;) {

@@ -7,6 +7,8 @@ import { buildTestApp, type TestSettings } from '../test/build-test-app.js';
 import { storeEngines } from '../test/store-engines.js';
 import type { Db } from '../db/open-database.js';
 import { makeApiKey } from './api-keys.js';
+import { consentTextsNow } from '../consent/consent-texts.js';
+import { SIGNUP_CONSENT_VERSION, signupConsentWords } from '../../shared/consent-words.js';
 
 const KEY = 'a test secret that is at least 32 characters long';
 const messaging = {
@@ -286,6 +288,42 @@ for (const engine of storeEngines) {
       );
       expect(huge.statusCode).toBe(413);
       expect(await db.signups.count()).toBe(0);
+    });
+
+    it('takes our own form’s version in place of the words, quoting them, and refuses a version it does not know', async () => {
+      const { app, db } = await build();
+      expect(await db.consentTexts.keep(consentTextsNow())).toEqual([]);
+      const writer = await keyOf(db, 'Tablet', 'write');
+      const { words: _words, version: _version, ...rest } = evidence;
+      const ours = await call(
+        app,
+        writer,
+        'POST',
+        '/api/v1/signups',
+        newSignup('ours@example.com', {
+          language: 'es',
+          consent: { ...rest, version: SIGNUP_CONSENT_VERSION },
+        }),
+      );
+      expect(ours.statusCode).toBe(202);
+      const person = (await db.subscribers.subscriberByEmailKey('ours@example.com'))!;
+      const [line] = await db.consentEvents.history(person.id);
+      expect(line?.evidence).toMatchObject({
+        words: `${signupConsentWords.es.consentDetails}\n${signupConsentWords.es.consent}`,
+        version: SIGNUP_CONSENT_VERSION,
+      });
+      const unknown = await call(
+        app,
+        writer,
+        'POST',
+        '/api/v1/signups',
+        newSignup('other@example.com', {
+          consent: { ...rest, version: 'partner-1' },
+        }),
+      );
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json().fields).toHaveProperty(['consent.version']);
+      expect(await db.subscribers.subscriberByEmailKey('other@example.com')).toBeUndefined();
     });
 
     it('holds each key to its own allowance per minute', async () => {

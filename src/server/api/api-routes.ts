@@ -17,7 +17,7 @@ import { isSignupId } from '../db/column-types.js';
 import { StoreUnavailableError } from '../db/database-errors.js';
 import { apiKeyOf, requireApiKey, type ApiAuthOptions } from './api-auth.js';
 import { apiKeyWords } from './api-keys.js';
-import { apiSignupInput, checkApiSignup } from './api-signups.js';
+import { apiSignupInput, checkApiSignup, WORDS_OR_VERSION } from './api-signups.js';
 import { openApiDocument } from './openapi.js';
 import { Problem, problemHandler, sendProblem } from './problem.js';
 
@@ -28,7 +28,7 @@ export const PAGE_LIMIT_MAX = 500;
 export const API_BODY_LIMIT_BYTES = 16 * 1024;
 
 export interface ApiRouteOptions {
-  db: Pick<Db, 'signups' | 'apiKeys' | 'owners' | 'consentEvents' | 'outbox'>;
+  db: Pick<Db, 'signups' | 'apiKeys' | 'owners' | 'consentEvents' | 'outbox' | 'consentTexts'>;
   /** Deletes a person the way every other door does. */
   subscriptions: Pick<Subscriptions, 'remove'>;
   /** Where each person stands for the launch (consent/launch-standing.ts); unset without SECRET_KEY. */
@@ -191,7 +191,17 @@ export const apiRoutes: FastifyPluginAsync<ApiRouteOptions> = async (app, option
       throw new Problem(400, 'validation_failed', 'Bad request', 'Some details need attention.', {
         fields: { phone: 'Please include the area code, or + and the country code' },
       });
-    const { input, via } = apiSignupInput(checked.signup, phone, apiKeyOf(request).name, received);
+    // Without its words, the consent names a version of our own form's words: the proof quotes those.
+    const words =
+      checked.signup.consent.words ??
+      (await db.consentTexts.find('signup_form', checked.signup.language ?? 'en', checked.signup.consent.version ?? ''))
+        ?.words;
+    if (words === undefined)
+      throw new Problem(400, 'validation_failed', 'Bad request', 'Some details need attention.', {
+        fields: { 'consent.version': WORDS_OR_VERSION },
+      });
+    const signup = { ...checked.signup, consent: { ...checked.signup.consent, words } };
+    const { input, via } = apiSignupInput(signup, phone, apiKeyOf(request).name, received);
     try {
       await db.signups.add(input, via);
     } catch (error) {

@@ -21,14 +21,19 @@ const OLDEST_CONSENT_MS = 366 * 24 * 3_600_000;
 // eslint-disable-next-line no-control-regex
 const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
+/** What a consent without its words needs: the words, or the version of our own form's words it showed. */
+export const WORDS_OR_VERSION =
+  'consent.words: the exact words shown to the person, or consent.version naming a version of our own sign-up form’s words';
+
 const consentEvidenceSchema = z.strictObject({
-  /** The exact words the person was shown when they agreed. */
+  /** The exact words the person was shown when they agreed (or, left out, our own form's by `version`). */
   words: z
-    .string({ error: 'consent.words: the exact words shown to the person are required' })
+    .string({ error: 'consent.words: the exact words shown to the person, as text' })
     .trim()
-    .min(1, { error: 'consent.words: the exact words shown to the person are required' })
+    .min(1, { error: WORDS_OR_VERSION })
     .max(CONSENT_WORDS_MAX, { error: `consent.words: at most ${CONSENT_WORDS_MAX} characters` })
-    .refine((words) => !CONTROL_BUT_NEWLINE.test(words), { error: 'consent.words: remove hidden control characters' }),
+    .refine((words) => !CONTROL_BUT_NEWLINE.test(words), { error: 'consent.words: remove hidden control characters' })
+    .optional(),
   /** The channel's own label for that text, if it has one. */
   version: z
     .string()
@@ -73,6 +78,8 @@ export function checkApiSignup(body: unknown, now: Date): ApiSignupCheck {
     return { ok: false, fields: all, detail: ['Some details need attention.', ...other].join(' ') };
   }
   const at = Date.parse(parsed.data.consent.at);
+  if (parsed.data.consent.words === undefined && parsed.data.consent.version === undefined)
+    return { ok: false, fields: { 'consent.words': WORDS_OR_VERSION }, detail: 'Some details need attention.' };
   if (at > now.getTime() + CLOCK_SLACK_MS || at < now.getTime() - OLDEST_CONSENT_MS)
     return {
       ok: false,
@@ -84,7 +91,7 @@ export function checkApiSignup(body: unknown, now: Date): ApiSignupCheck {
 
 /** What the writer stores: the page's input (no bot checks: a key holder sent it) and the consent line's evidence. */
 export function apiSignupInput(
-  signup: ApiSignup,
+  signup: ApiSignup & { consent: { words: string } },
   phone: string,
   keyName: string,
   receivedAt: Date,

@@ -253,19 +253,21 @@ export function openApiDocument(siteUrl: string) {
             },
             consent: {
               type: 'object',
-              required: ['words', 'at', 'source'],
+              required: ['at', 'source'],
               additionalProperties: false,
               properties: {
                 words: {
                   type: 'string',
                   minLength: 1,
                   maxLength: 2000,
-                  description: 'The exact words the person was shown when they agreed',
+                  description:
+                    'The exact words the person was shown when they agreed; left out, version must name a version of our own form’s words',
                 },
                 version: {
                   type: 'string',
                   pattern: '^[\\w.-]{1,40}$',
-                  description: 'The channel’s own label for those words',
+                  description:
+                    'The channel’s own label for its words, or (without words) a version of our own form’s words',
                 },
                 at: { ...time, description: 'When they agreed' },
                 source: {

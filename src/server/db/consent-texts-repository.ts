@@ -43,6 +43,26 @@ export class ConsentTextsRepository {
     );
   }
 
+  /** The words of one place's version in one language, if kept. */
+  async find(place: string, language: string, version: string): Promise<KeptConsentText | undefined> {
+    const row = await this.context.db
+      .selectFrom('consent_texts')
+      .selectAll()
+      .where('place', '=', place)
+      .where('language', '=', language)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    return row
+      ? {
+          place: row.place,
+          language: row.language,
+          version: row.version,
+          words: row.words,
+          firstShownAt: iso(row.first_shown_at),
+        }
+      : undefined;
+  }
+
   /** Every kept text, oldest first. */
   async all(): Promise<KeptConsentText[]> {
     const rows = await this.context.db.selectFrom('consent_texts').selectAll().orderBy('first_shown_at').execute();

@@ -7,7 +7,7 @@ import { ScrollTable, shortTime } from './owner-layout.js';
 const words = ownerWords.person;
 
 /** Where one message stands, in words: sent when, waiting until when (a time still to come), or not sent. */
-function standsNow(message: PersonMessage, now: number): string {
+export function standsNow(message: Pick<PersonMessage, 'state' | 'sentAt' | 'nextAttemptAt'>, now: number): string {
   if (message.state === 'sent') return words.messageStates.sent(shortTime(message.sentAt));
   const at = message.nextAttemptAt;
   const ahead = at !== null && Date.parse(at) > now;

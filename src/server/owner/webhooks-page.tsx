@@ -4,6 +4,7 @@
 import type { WebhookDelivery, WebhookEndpoint } from '../db/webhooks-repository.js';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/webhook-events.js';
 import { renderOwnerPage, ScrollTable, shortTime } from './owner-layout.js';
+import { standsNow } from './person-messages.js';
 
 export const webhooksWords = {
   title: 'Webhooks',
@@ -37,7 +38,7 @@ export const webhooksWords = {
   waiting: (count: number) => `${count.toLocaleString('en-US')} waiting`,
   latest: 'Latest deliveries',
   noDeliveries: 'Nothing delivered to it yet.',
-  columns: { event: 'Event', state: 'State', tries: 'Tries', when: 'When', answer: 'Last answer' },
+  columns: { event: 'Event', state: 'Where it stands', tries: 'Tries', answer: 'Last answer' },
   test: (name: string) => `Send “${name}” a test`,
   resume: (name: string) => `Resume “${name}”`,
   delete: (name: string) => `Delete “${name}”`,
@@ -60,7 +61,29 @@ export interface WebhooksPageOptions {
   typed?: { name: string; url: string; kind: string; events: string[]; personal: boolean };
 }
 
-function EndpointSection({ endpoint, waiting, deliveries }: EndpointView) {
+/** One button that acts on one endpoint, by its name (a POST from our own page). */
+function ActionForm({
+  action,
+  name,
+  label,
+  primary = false,
+}: {
+  action: string;
+  name: string;
+  label: string;
+  primary?: boolean;
+}) {
+  return (
+    <form method="post" action={`/owner/webhooks/${action}`}>
+      <input type="hidden" name="name" value={name} />
+      <button type="submit" className={`button button--${primary ? 'primary' : 'secondary'}`}>
+        {label}
+      </button>
+    </form>
+  );
+}
+
+function EndpointSection({ endpoint, waiting, deliveries, now }: EndpointView & { now: number }) {
   const name = endpoint.name;
   return (
     <section aria-labelledby={`endpoint-${endpoint.id}`} data-endpoint={name}>
@@ -90,15 +113,8 @@ function EndpointSection({ endpoint, waiting, deliveries }: EndpointView) {
             {deliveries.map((delivery) => (
               <tr key={delivery.id}>
                 <td>{delivery.type}</td>
-                <td>{delivery.state}</td>
+                <td>{standsNow(delivery, now)}</td>
                 <td>{delivery.attempts}</td>
-                <td>
-                  {delivery.sentAt
-                    ? shortTime(delivery.sentAt)
-                    : delivery.nextAttemptAt
-                      ? shortTime(delivery.nextAttemptAt)
-                      : ''}
-                </td>
                 <td>{delivery.error ?? ''}</td>
               </tr>
             ))}
@@ -106,26 +122,9 @@ function EndpointSection({ endpoint, waiting, deliveries }: EndpointView) {
         </ScrollTable>
       )}
       <div className="actions">
-        <form method="post" action="/owner/webhooks/test">
-          <input type="hidden" name="name" value={name} />
-          <button type="submit" className="button button--secondary">
-            {words.test(name)}
-          </button>
-        </form>
-        {endpoint.pausedAt && (
-          <form method="post" action="/owner/webhooks/resume">
-            <input type="hidden" name="name" value={name} />
-            <button type="submit" className="button button--primary">
-              {words.resume(name)}
-            </button>
-          </form>
-        )}
-        <form method="post" action="/owner/webhooks/delete">
-          <input type="hidden" name="name" value={name} />
-          <button type="submit" className="button button--secondary">
-            {words.delete(name)}
-          </button>
-        </form>
+        <ActionForm action="test" name={name} label={words.test(name)} />
+        {endpoint.pausedAt && <ActionForm action="resume" name={name} label={words.resume(name)} primary />}
+        <ActionForm action="delete" name={name} label={words.delete(name)} />
       </div>
     </section>
   );
@@ -160,7 +159,7 @@ export function webhooksPage({ ownerEmail, endpoints, made, notice, problem, typ
       {endpoints.length === 0 ? (
         <p>{words.none}</p>
       ) : (
-        endpoints.map((view) => <EndpointSection key={view.endpoint.id} {...view} />)
+        endpoints.map((view) => <EndpointSection key={view.endpoint.id} {...view} now={Date.now()} />)
       )}
       <h2>{words.makeHeading}</h2>
       <form method="post" action="/owner/webhooks">
@@ -175,7 +174,17 @@ export function webhooksPage({ ownerEmail, endpoints, made, notice, problem, typ
         </p>
         <p>
           <label htmlFor="endpoint-url">{words.url}</label>
-          <input id="endpoint-url" name="url" type="url" maxLength={2000} required defaultValue={typed?.url ?? ''} />
+          <input
+            id="endpoint-url"
+            name="url"
+            type="text"
+            inputMode="url"
+            spellCheck={false}
+            autoComplete="off"
+            maxLength={2000}
+            required
+            defaultValue={typed?.url ?? ''}
+          />
         </p>
         <fieldset>
           <legend>{words.kind}</legend>

@@ -230,10 +230,14 @@ export class WebhookSender {
       const answer =
         name === 'TimeoutError'
           ? `no answer in ${ANSWER_TIMEOUT_MS / 1000} s`
-          : withoutAddresses(
-              String((error as { cause?: { code?: string } })?.cause?.code ?? (error as Error)?.message ?? error),
-            );
+          : withoutAddresses(connectionProblem(error));
       return { ok: false, answer: answer.slice(0, 300) };
     }
   }
+}
+
+/** Why a connection failed, as plainly as the error says it: its code (ECONNREFUSED), else its words. */
+function connectionProblem(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } })?.cause;
+  return String(cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error)?.message ?? error);
 }

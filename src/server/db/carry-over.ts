@@ -289,10 +289,12 @@ async function applyCarryOver(
     // Every other message to a person, once it went or was settled (a live one is tried again from the
     // backup's row): for someone still on the list. The same row is the same id, kind and person.
     const mine = new Map(
-      (await trx.selectFrom('outbox').select(['id', 'kind', 'signup_id']).execute()).map((row) => [
-        Number(row.id),
-        row,
-      ]),
+      (
+        await trx
+          .selectFrom('outbox')
+          .select(['id', 'kind', 'signup_id', 'webhook_endpoint_id', 'webhook_event_id'])
+          .execute()
+      ).map((row) => [Number(row.id), row]),
     );
     const onList = new Set((await trx.selectFrom('signups').select('id').execute()).map((row) => String(row.id)));
     const settled = (state: string) => !(LIVE as readonly string[]).includes(state);
@@ -300,7 +302,15 @@ async function applyCarryOver(
       const ours = mine.get(Number(message.id));
       if (ours && (ours.kind !== message.kind || String(ours.signup_id) !== String(message.signup_id))) continue;
       if (message.kind === 'broadcast' ? !same.has(Number(message.broadcast_id)) : !settled(message.state)) continue;
-      if (message.kind !== 'broadcast' && !onList.has(String(message.signup_id))) continue;
+      // A webhook delivery names no person: the backup's own row for the same endpoint and event learns
+      // it went (so it never goes twice); one the backup does not have stays out (its event is not there).
+      if (message.kind === 'webhook') {
+        const same =
+          ours &&
+          String(ours.webhook_endpoint_id) === String(message.webhook_endpoint_id) &&
+          String(ours.webhook_event_id) === String(message.webhook_event_id);
+        if (!same) continue;
+      } else if (message.kind !== 'broadcast' && !onList.has(String(message.signup_id))) continue;
       if (ours) {
         const before = await trx.selectFrom('outbox').select(['state']).where('id', '=', message.id).executeTakeFirst();
         await trx

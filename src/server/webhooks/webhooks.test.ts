@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { openDatabase, type Db } from '../db/open-database.js';
+import type { DatabaseConfig } from '../config.js';
+import { rawSql } from '../test/raw-sql.js';
 import { storeEngines } from '../test/store-engines.js';
 import { machineClock, testClock, type TestClock } from '../test/clock.js';
 import { capturedLog } from '../test/captured-log.js';
@@ -45,10 +47,12 @@ afterEach(async () => {
 
 for (const engine of storeEngines) {
   describe.skipIf(!engine.available)(`webhooks on ${engine.name}`, () => {
+    let database: DatabaseConfig;
     async function world(): Promise<{ db: Db; clock: TestClock; sender: WebhookSender }> {
       // The store's clock, a little ahead of the machine's: PostgreSQL stamps sign-ups with its own.
       const clock = testClock(machineClock.ms() + 60_000);
-      const db = await openDatabase(await engine.database(), { now: clock });
+      database = await engine.database();
+      const db = await openDatabase(database, { now: clock });
       cleanups.push(() => db.close());
       const sender = new WebhookSender({ db, logger: capturedLog().logger, now: clock });
       return { db, clock, sender };
@@ -213,6 +217,26 @@ for (const engine of storeEngines) {
       expect(bodies.map((body) => body.type)).toEqual(['signup.created', 'consent.changed']);
       expect(bodies[1]!.data).toEqual({ signupId: rosa.id, channel: 'all', change: 'deleted' });
       expect(hook.received.map((delivery) => delivery.body).join('')).not.toContain('rosa@example.com');
+    });
+
+    it('a restore from before a delivery went keeps it sent: the endpoint is not told twice', async () => {
+      const w = await world();
+      const hook = await receiver();
+      await endpoint(w.db, hook.url);
+      await signUp(w.db, 'rosa@example.com');
+      expect(await run(w)).toBe('1 delivery made, 0 to try again');
+      // What the database being replaced knows, read before the restore …
+      const carry = await w.db.carryOver.read();
+      // … and the backup, made while the delivery still waited.
+      const [only] = await w.db.webhooks.list();
+      const [delivery] = await w.db.webhooks.deliveries(only!.id);
+      await rawSql(database, "UPDATE outbox SET state = 'queued', sent_at = NULL, next_attempt_at = $1 WHERE id = $2", [
+        w.clock().toISOString(),
+        delivery!.id,
+      ]);
+      await w.db.carryOver.apply(carry);
+      expect(await run(w)).toBeUndefined();
+      expect(hook.received).toHaveLength(1);
     });
 
     it('posts to Slack how the list grows and the launch goes, with nobody’s details', async () => {

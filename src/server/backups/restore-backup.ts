@@ -12,7 +12,8 @@ import { postgresRestoreEntries, readBackup, type BackupContents } from './backu
 import { readLiveDatabase, type LiveDatabase, type TableRows } from '../db/database-inspection.js';
 import { restorePostgres, restoreSqlite } from '../db/database-copies.js';
 import { claimDatabaseForRestore } from '../db/database-in-use.js';
-import type { CarriedOver, CarryOver } from '../db/carry-over.js';
+import type { CarriedOver } from '../db/carry-over.js';
+import type { CarryOver } from '../db/carry-over-read.js';
 import { makeBackup, type MadeBackup } from './make-backup.js';
 
 export interface RestoreOptions {

@@ -3,45 +3,18 @@
 // opt-outs, their confirmation, beta wish, language and number with its proof, who was deleted, and
 // every message that went, of every kind) is read before the restore and written back after it.
 // Written once with Kysely for both engines.
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { stamp, type QueryContext } from './sql-dialect.js';
 import { DELETED_PERSON } from './opt-outs-repository.js';
 import { LIVE_STATES as LIVE } from './outbox-claims.js';
+import { CHOICE_COLUMNS, NO_COLUMNS, readCarryOver, type CarryOver, type Row } from './carry-over-read.js';
 
-type Row<T extends keyof Database> = Selectable<Database[T]>;
 /** What tells one row of the suppression list from another, across databases (ids differ). */
 type SuppressionKey = Pick<
   Row<'suppressions'>,
   'kind' | 'address_hash' | 'reason' | 'created_at' | 'lifts_reason' | 'lifts_at'
 >;
-
-/** What a person chose, as the later database has it: it wins over the backup's. */
-const NO_COLUMNS = ['left_at', 'email_opt_out_at', 'sms_opt_out_at'] as const;
-const CHOICE_COLUMNS = [
-  'beta_testing',
-  'language',
-  'phone',
-  'sms_confirmed_at',
-  'joining_text_sent_at',
-  // The emailed button's yes, and when the confirmation email went (what the reminder and the sweep
-  // of the never-confirmed count from): a restore that rewound them would ask again, or delete a "yes".
-  'confirmed_at',
-  'confirm_sent_at',
-] as const;
-type PersonColumn = 'id' | (typeof NO_COLUMNS)[number] | (typeof CHOICE_COLUMNS)[number];
-
-/** What the replaced database knew, read before the restore. */
-export interface CarryOver {
-  suppressions: Row<'suppressions'>[];
-  /** Each person's "no"s and choices as the replaced database had them. */
-  people: Pick<Row<'signups'>, PersonColumn>[];
-  broadcasts: Row<'broadcasts'>[];
-  /** Every message to a person that is no longer waiting, of every kind: sent, failed, skipped, unknown. */
-  messages: Row<'outbox'>[];
-  /** The replaced database was itself restored without knowing what came after its backup, and not yet settled. */
-  unsettledRestore: boolean;
-}
 
 /** What the restore carried across, for the owner. */
 export interface CarriedOver {
@@ -70,65 +43,6 @@ export class CarryOverRepository {
   /** `emailHashes`: every key's hash of an email, to know whom the suppression list says was deleted. */
   apply(carry: CarryOver, emailHashes: (email: string) => string[] = () => []): Promise<CarriedOver> {
     return applyCarryOver(this.context, carry, emailHashes);
-  }
-}
-
-/** Reads what a restore must not forget from the database about to be replaced. */
-async function readCarryOver(db: Kysely<Database>): Promise<CarryOver> {
-  return {
-    suppressions: await db.selectFrom('suppressions').selectAll().execute(),
-    people: await readPeople(db),
-    broadcasts: await db.selectFrom('broadcasts').selectAll().execute(),
-    messages: await readMessages(db),
-    unsettledRestore: await hasUnsettledRestore(db),
-  };
-}
-
-/**
- * The messages to people past queued, of every kind (an owner's sign-in link is not one: it is never
- * sent again anyway). A database from before migration 23 keeps only the broadcasts', in broadcast_messages.
- */
-async function readMessages(db: Kysely<Database>): Promise<CarryOver['messages']> {
-  try {
-    return await db
-      .selectFrom('outbox')
-      .selectAll()
-      .where('kind', '!=', 'owner_sign_in')
-      .where('state', '!=', 'queued')
-      .execute();
-  } catch {
-    const before23 = db.withTables<{ broadcast_messages: Omit<Database['outbox'], 'kind'> }>();
-    const rows = await before23.selectFrom('broadcast_messages').selectAll().where('state', '!=', 'queued').execute();
-    return rows.map((row) => ({ ...row, kind: 'broadcast' as const }));
-  }
-}
-
-/** Each person's "no"s and choices (a database from before migration 21 has no language: English). */
-async function readPeople(db: Kysely<Database>): Promise<CarryOver['people']> {
-  const columns = ['id', ...NO_COLUMNS, ...CHOICE_COLUMNS] as const;
-  try {
-    return await db.selectFrom('signups').select(columns).execute();
-  } catch {
-    const older = await db
-      .selectFrom('signups')
-      .select(['id', ...NO_COLUMNS, 'beta_testing', 'phone', 'confirmed_at', 'confirm_sent_at'])
-      .execute();
-    return older.map((row) => ({
-      ...row,
-      language: 'en' as const,
-      sms_confirmed_at: null,
-      joining_text_sent_at: null,
-    }));
-  }
-}
-
-/** An unsettled restore mark (a database from before migration 16 has none to read). */
-async function hasUnsettledRestore(db: Kysely<Database>): Promise<boolean> {
-  try {
-    const row = await db.selectFrom('restore_marks').select('id').where('settled_at', 'is', null).executeTakeFirst();
-    return row !== undefined;
-  } catch {
-    return false;
   }
 }
 
@@ -348,6 +262,32 @@ async function applyCarryOver(
         .set({ settled_at: stamp(context), settled_by: 'carried' })
         .where('settled_at', 'is', null)
         .execute();
+    // A key revoked or an endpoint deleted after the backup stays so: the backup's copy is ended too.
+    for (const key of carry.revokedKeys ?? [])
+      await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: key.revoked_at })
+        .where('key_hash', '=', key.key_hash)
+        .where('revoked_at', 'is', null)
+        .execute();
+    for (const endpoint of carry.deletedEndpoints ?? []) {
+      const ended = await trx
+        .updateTable('webhook_endpoints')
+        .set({ deleted_at: endpoint.deleted_at })
+        .where('name', '=', endpoint.name)
+        .where('created_at', '=', endpoint.created_at)
+        .where('deleted_at', 'is', null)
+        .returning('id')
+        .executeTakeFirst();
+      if (ended)
+        await trx
+          .updateTable('outbox')
+          .set({ state: 'skipped', next_attempt_at: null, error: 'its endpoint was deleted' })
+          .where('kind', '=', 'webhook')
+          .where('webhook_endpoint_id', '=', ended.id)
+          .where('state', 'in', ['queued', 'failed_temporary'])
+          .execute();
+    }
     if (postgres)
       for (const table of ['broadcasts', 'outbox'])
         await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), coalesce((SELECT max(id) FROM ${sql.table(table)}), 1))`.execute(

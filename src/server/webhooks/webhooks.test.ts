@@ -14,6 +14,7 @@ import { storeEngines } from '../test/store-engines.js';
 import { machineClock, testClock, type TestClock } from '../test/clock.js';
 import { capturedLog } from '../test/captured-log.js';
 import { makeEndpoint, resumeEndpoint } from './webhook-endpoints.js';
+import { secretHash } from '../secrets.js';
 import { CONSENT_SETTLE_MS, RETRY_DELAYS_MS, WebhookSender } from './webhook-sender.js';
 import type { WebhookEventType } from './webhook-events.js';
 
@@ -237,6 +238,32 @@ for (const engine of storeEngines) {
       await w.db.carryOver.apply(carry);
       expect(await run(w)).toBeUndefined();
       expect(hook.received).toHaveLength(1);
+    });
+
+    it('a restore never brings back a key revoked or an endpoint deleted since the backup', async () => {
+      const w = await world();
+      const hook = await receiver();
+      await endpoint(w.db, hook.url);
+      const key = `ssk_${'a'.repeat(43)}`;
+      await w.db.apiKeys.create({
+        name: 'Zapier',
+        scope: 'read',
+        keyHash: secretHash(key),
+        keyEnd: 'aaaa',
+        createdBy: 'owner@example.com',
+      });
+      // After the backup: the key is revoked and the endpoint deleted; then the backup comes back.
+      expect(await w.db.apiKeys.revoke('Zapier')).toBe(true);
+      expect(await w.db.webhooks.remove('CRM')).toBe(true);
+      const carry = await w.db.carryOver.read();
+      await rawSql(database, 'UPDATE api_keys SET revoked_at = NULL');
+      await rawSql(database, 'UPDATE webhook_endpoints SET deleted_at = NULL');
+      await w.db.carryOver.apply(carry);
+      expect(await w.db.apiKeys.use(secretHash(key))).toBeUndefined();
+      expect(await w.db.webhooks.list()).toEqual([]);
+      await signUp(w.db, 'rosa@example.com');
+      expect(await run(w)).toBeUndefined();
+      expect(hook.received).toHaveLength(0);
     });
 
     it('posts to Slack how the list grows and the launch goes, with nobody’s details', async () => {

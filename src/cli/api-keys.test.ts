@@ -47,7 +47,7 @@ describe('api-keys commands', () => {
       'A key named "Zapier" already exists. Revoke it first, or choose another name.\n',
     );
     expect((await run('list')).out).toMatch(
-      /^Zapier {2}read, ending ….{4}, made \d{4}-\d{2}-\d{2} by the command line .*, never used\n$/,
+      /^Zapier {2}read, ending in .{4}, made \d{4}-\d{2}-\d{2} by the command line .*, never used\n$/,
     );
     expect(await run('revoke', '--name', 'Zapier')).toEqual({
       code: 0,

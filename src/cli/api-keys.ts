@@ -69,7 +69,7 @@ async function run(
         }
         for (const key of keys)
           out.write(
-            `${key.name}  ${key.scope}, ending …${key.keyEnd}, made ${key.createdAt.slice(0, 10)} by ${key.createdBy}, ` +
+            `${key.name}  ${key.scope}, ending in ${key.keyEnd}, made ${key.createdAt.slice(0, 10)} by ${key.createdBy}, ` +
               `${key.lastUsedAt ? `last used ${key.lastUsedAt.slice(0, 16).replace('T', ' ')} UTC` : 'never used'}` +
               `${key.revokedAt ? `, REVOKED ${key.revokedAt.slice(0, 16).replace('T', ' ')} UTC` : ''}\n`,
           );

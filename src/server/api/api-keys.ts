@@ -58,7 +58,7 @@ export async function makeApiKey(
     ownerEmail: by,
     action: 'api_key_made',
     subject: name,
-    detail: `${scope}, ending …${made.keyEnd}`,
+    detail: `${scope}, ending in ${made.keyEnd}`,
   });
   return { key: made.key };
 }

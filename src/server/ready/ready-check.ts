@@ -29,7 +29,7 @@ export interface ReadyCheck {
 
 export interface ReadyFacts {
   config: Config;
-  db: Pick<Db, 'owners' | 'signups'>;
+  db: Pick<Db, 'owners' | 'signups' | 'webhooks'>;
   dns: TxtLookup;
   /** Asks Twilio about the account and the sender; absent without Twilio. */
   twilio?: TwilioLookup;

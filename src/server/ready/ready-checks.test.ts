@@ -198,6 +198,29 @@ describe('the launch checks', () => {
     expect(relaxed.get('mail-alignment')?.level).toBe('green');
   });
 
+  it('say amber while a webhook endpoint is paused, with why, and nothing while there is none', async () => {
+    expect((await checksWith()).has('site-webhooks')).toBe(false);
+    await store.webhooks.create({
+      name: 'CRM',
+      kind: 'standard',
+      url: 'https://crm.example/hook',
+      secret: 'whsec_c2VjcmV0',
+      events: '*',
+      withPersonalData: false,
+      createdBy: 'owner@scamsavvy.example',
+    });
+    expect((await checksWith()).get('site-webhooks')).toMatchObject({
+      level: 'green',
+      found: '1 endpoint, none paused',
+    });
+    const [crm] = await store.webhooks.list();
+    await store.webhooks.pause(crm!.id, 'It answered 410: the address is gone. Check it, then resume.');
+    expect((await checksWith()).get('site-webhooks')).toMatchObject({
+      level: 'amber',
+      found: 'CRM is paused: It answered 410: the address is gone. Check it, then resume.',
+    });
+  });
+
   it('say amber for a setting name that is not ours, naming the closest real one', async () => {
     const checks = await checksWith({ SMS_TRANPORT: 'folder:/tmp/x' });
     expect(checks.get('site-setting-names')).toMatchObject({

@@ -257,5 +257,21 @@ async function siteChecks({ config, db }: ReadyFacts): Promise<ReadyCheck[]> {
       'Add yourself: sudo scamsavvy owner:add --email you@yourdomain (docs/owner-guide.md).',
     ),
   );
+  // The owner's webhook endpoints, where there are any: one paused is never left unseen (issue 56).
+  const endpoints = await db.webhooks.list();
+  const paused = endpoints.filter((endpoint) => endpoint.pausedAt !== null);
+  if (endpoints.length > 0)
+    checks.push(
+      check(
+        'site-webhooks',
+        'site',
+        paused.length > 0 ? 'amber' : 'green',
+        'The webhook endpoints take their events',
+        paused.length > 0
+          ? paused.map((endpoint) => `${endpoint.name} is paused: ${endpoint.pausedReason ?? ''}`).join('; ')
+          : `${endpoints.length} ${endpoints.length === 1 ? 'endpoint' : 'endpoints'}, none paused`,
+        'See why on the dashboard’s Webhooks page (or sudo scamsavvy webhooks list); once it answers again, resume it: what waited is sent then.',
+      ),
+    );
   return checks;
 }

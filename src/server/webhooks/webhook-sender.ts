@@ -35,8 +35,9 @@ export const CONSENT_SETTLE_MS = 1_000;
 /** How long an endpoint has to answer. */
 export const ANSWER_TIMEOUT_MS = 10_000;
 /** A claimed delivery is another sender's to take after this long (its sender died). */
-const LEASE_MS = 2 * 60_000;
-const BATCH = 50;
+const LEASE_MS = 5 * 60_000;
+/** Claimed at a time: each slow endpoint costs one try of ANSWER_TIMEOUT_MS a run, well within the lease. */
+const BATCH = 10;
 const HOLDER = `webhooks:${randomUUID()}`;
 /** A paused endpoint's delivery claimed before the pause waits for the resume (which makes it due). */
 const UNTIL_RESUMED_MS = 365 * 24 * 3_600_000;
@@ -100,13 +101,25 @@ export class WebhookSender {
     if (!(await db.webhooks.anyLive())) return undefined;
     let sent = 0;
     let failed = 0;
+    // An endpoint that did not take a delivery this run is tried once: what else it has due waits,
+    // untried, until that delivery's next try, so one endpoint down never holds up the others.
+    const waiting = new Map<number, Date>();
     for (;;) {
       const claims = await db.outbox.claimWebhooks(HOLDER, BATCH, LEASE_MS);
       if (claims.length === 0) break;
       for (const claim of claims) {
+        const until = waiting.get(claim.endpointId);
+        if (until) {
+          await db.outbox.record(HOLDER, [{ id: claim.id, result: 'wait', until }]);
+          failed += 1;
+          continue;
+        }
         const outcome = await this.deliverClaimed(claim);
-        if (outcome === 'sent') sent += 1;
-        else if (outcome === 'failed') failed += 1;
+        if (outcome.result === 'sent') sent += 1;
+        else if (outcome.result === 'failed') {
+          failed += 1;
+          waiting.set(claim.endpointId, outcome.next ?? new Date(this.now().getTime() + UNTIL_RESUMED_MS));
+        }
       }
       if (claims.length < BATCH) break;
     }
@@ -125,7 +138,10 @@ export class WebhookSender {
     return this.post(endpoint, `test_${randomUUID()}`, (await this.body(endpoint, event)) ?? '{}');
   }
 
-  private async deliverClaimed(claim: WebhookClaim): Promise<'sent' | 'failed' | 'ended'> {
+  /** `next`: when a delivery that failed is tried again (none: its endpoint is paused now). */
+  private async deliverClaimed(
+    claim: WebhookClaim,
+  ): Promise<{ result: 'sent' | 'ended' } | { result: 'failed'; next: Date | null }> {
     const { db, logger } = this.options;
     const record = (outcome: Outcome) => db.outbox.record(HOLDER, [outcome]);
     const [endpoint, event] = await Promise.all([
@@ -134,31 +150,26 @@ export class WebhookSender {
     ]);
     if (!endpoint || endpoint.deleted || !event) {
       await record({ id: claim.id, result: 'skipped', error: 'its endpoint was deleted' });
-      return 'ended';
+      return { result: 'ended' };
     }
     if (endpoint.pausedAt) {
       await record({ id: claim.id, result: 'wait', until: new Date(this.now().getTime() + UNTIL_RESUMED_MS) });
-      return 'ended';
+      return { result: 'ended' };
     }
     const body = await this.body(endpoint, event);
     if (body === undefined) {
       await record({ id: claim.id, result: 'skipped', error: 'Slack is not told of this event' });
-      return 'ended';
+      return { result: 'ended' };
     }
     const result = await this.post(endpoint, `evt_${event.id}`, body);
     if (result.ok) {
       await record({ id: claim.id, result: 'sent' });
-      return 'sent';
+      return { result: 'sent' };
     }
     const gone = result.status === 410 || (endpoint.kind === 'slack' && result.status === 404);
     const delay = gone ? undefined : RETRY_DELAYS_MS[claim.attempts - 1];
-    await record({
-      id: claim.id,
-      result: 'temporary',
-      error: result.answer,
-      retryAt: delay === undefined ? null : new Date(this.now().getTime() + delay),
-      kind: 'unknown',
-    });
+    const next = delay === undefined ? null : new Date(this.now().getTime() + delay);
+    await record({ id: claim.id, result: 'temporary', error: result.answer, retryAt: next, kind: 'unknown' });
     if (delay === undefined) {
       const reason = gone
         ? `It answered ${result.status}: the address is gone. Check it, then resume.`
@@ -166,7 +177,7 @@ export class WebhookSender {
       await db.webhooks.pause(endpoint.id, reason);
       logger.warn({ endpoint: endpoint.name, reason }, 'paused a webhook endpoint');
     }
-    return 'failed';
+    return { result: 'failed', next };
   }
 
   /** The body for this endpoint: the event as Standard Webhooks' payload, or Slack's words. */

@@ -8,9 +8,12 @@ import type { Page, Request } from '@playwright/test';
 import { shareCard, site } from '../src/client/content-en';
 import { expect, test } from './fixtures';
 
-/** The issue's budgets: script before any interaction (gzip), and everything on first load (as sent). */
+/**
+ * The budgets of issues 31 and 57: script on first load at most 80 kB (gzip), and everything on first
+ * load (as sent, headers included) at most 110 kB.
+ */
 const INITIAL_JS_GZIP_BUDGET = 80_000;
-const FIRST_LOAD_BUDGET = 200_000;
+const FIRST_LOAD_BUDGET = 110_000;
 const HERO_BUTTON = 'Protect My Family — Notify Me On App Release!';
 
 /** Waits until React has taken the page over (start.ts's hand-over, then a committed render). */
@@ -30,7 +33,7 @@ const isDialogCode = (url: string) => /\/assets\/(signup-dialog|zod)-[\w-]+\.js$
 
 // The Spanish page (issue 45) is held to the same budgets as the English one.
 for (const home of ['/', '/es/']) {
-  test(`the first load of ${home} stays within its budgets: 80 kB of script gzipped, 200 kB in all`, async ({
+  test(`the first load of ${home} stays within its budgets: 80 kB of script gzipped, 110 kB in all`, async ({
     page,
     baseURL,
   }) => {
@@ -42,7 +45,7 @@ for (const home of ['/', '/es/']) {
     const own = requests.filter((request) => new URL(request.url()).origin === baseURL);
     const scripts = own.filter((request) => request.resourceType() === 'script');
     const scriptPaths = scripts.map((request) => new URL(request.url()).pathname);
-    expect(scriptPaths.some((url) => /\/assets\/start-/.test(url))).toBe(true);
+    expect(scriptPaths.some((url) => /\/assets\/start-/.test(url))).toBe(false); // the starter is in the page
     expect(scriptPaths.some((url) => /\/assets\/index-/.test(url))).toBe(true);
     expect(scriptPaths.filter(isDialogCode)).toEqual([]);
 
@@ -65,33 +68,102 @@ for (const home of ['/', '/es/']) {
   });
 }
 
-test('the page paints with no request but itself: styles inline, script deferred', async ({ request }) => {
-  const html = await (await request.get('/')).text();
-  expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/);
-  expect(html).toMatch(/<style>[^<]*\.hero/);
-  const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
-  // The text size line and the language line (inline, a few hundred bytes, no request), the starter
-  // (deferred) and the JSON settings block: nothing that blocks or fetches before the first paint.
-  expect(scripts.filter((tag) => !tag.includes('application/json'))).toEqual([
-    '<script>',
-    '<script>',
-    expect.stringMatching(
-      /^<script src="\/assets\/start-[\w-]+\.js" data-app="\/assets\/index-[\w-]+\.js"( data-preload="[\w/. -]+")? defer>$/,
-    ),
-  ]);
-  // No modulepreload in the head: the page's chunks are fetched with its script, after the first paint.
-  expect(html).not.toContain('modulepreload');
-  // The logo is in the page itself: the first paint waits for no request but the page.
-  expect(html).toMatch(/<img class="logo__mark" src="data:image\/svg\+xml,/);
-  expect(html).toContain(`<script>${TEXT_SIZE_HEAD_SCRIPT}</script>`);
-  expect(TEXT_SIZE_HEAD_SCRIPT.length).toBeLessThan(300);
-  expect(html).toContain(`<script>${LANGUAGE_HEAD_SCRIPT}</script>`);
-  expect(LANGUAGE_HEAD_SCRIPT.length).toBeLessThan(600);
-  // The first picture is fetched early and first; the other six only once the page is running.
-  expect(html).toMatch(/<img src="\/assets\/01-[^"]+" [^>]*loading="eager" fetchPriority="high"/);
-  expect(html.match(/<img src="\/assets\/0[2-7]-/g)).toBeNull();
-  // Every picture in the page as sent is valid HTML: none without its src.
-  expect([...html.matchAll(/<img\b[^>]*>/g)].filter((tag) => !/\ssrc="[^"]+"/.test(tag[0]))).toEqual([]);
+/**
+ * The first frame's budgets (issue 57), as the page is sent: its CSS inline and at most this many bytes
+ * as written, and the whole page at most one first round trip of a new connection compressed
+ * (10 packets of 1,460 bytes): the words paint from the first round trip, with no request but the page.
+ */
+const FIRST_FRAME_CSS_BUDGET = 20_000;
+const PAGE_COMPRESSED_BUDGET = 14_600;
+
+for (const home of ['/', '/es/']) {
+  test(`${home} paints with no request but itself: styles inline within budget, no script fetched, no picture`, async ({
+    request,
+  }) => {
+    const response = await request.get(home, { headers: { 'accept-encoding': 'br' } });
+    const html = await response.text();
+    expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/);
+    const css = html.match(/<style>([^<]*)<\/style>/)?.[1] ?? '';
+    expect(css).toContain('.hero');
+    expect(css.length).toBeLessThanOrEqual(FIRST_FRAME_CSS_BUDGET);
+    const compressed = Number((await response.headersArray()).find((h) => h.name === 'content-length')?.value ?? NaN);
+    expect(response.headers()['content-encoding']).toBe('br');
+    expect(compressed).toBeLessThanOrEqual(PAGE_COMPRESSED_BUDGET);
+    test.info().annotations.push({
+      type: 'budget',
+      description: `first-frame CSS ${css.length} B as written; the page ${compressed} B brotli`,
+    });
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
+    // The text size line and the language line in the head, and the starter at the end of the body (all
+    // inline, no request), and the JSON settings block: no script is fetched before the words paint.
+    expect(scripts.filter((tag) => !tag.includes('application/json'))).toEqual([
+      '<script>',
+      '<script>',
+      expect.stringMatching(/^<script data-app="\/assets\/index-[\w-]+\.js"( data-preload="[\w/. -]+")?>$/),
+    ]);
+    expect(html).not.toMatch(/<script[^>]+\ssrc=/);
+    expect(html.indexOf('<script data-app=')).toBeGreaterThan(html.indexOf('hero__description'));
+    // No modulepreload in the head: the page's chunks are fetched with its script, after the words paint.
+    expect(html).not.toMatch(/<link[^>]+modulepreload/);
+    // The logo is drawn in the page itself: no picture to fetch or open before the first paint.
+    expect(html).toMatch(/<span class="logo__mark"><svg aria-hidden="true" /);
+    expect(html).toContain(`<script>${TEXT_SIZE_HEAD_SCRIPT}</script>`);
+    expect(TEXT_SIZE_HEAD_SCRIPT.length).toBeLessThan(300);
+    expect(html).toContain(`<script>${LANGUAGE_HEAD_SCRIPT}</script>`);
+    expect(LANGUAGE_HEAD_SCRIPT.length).toBeLessThan(600);
+    // No picture is fetched before the words paint: the first is in the page only for a browser without
+    // script (<noscript>), the page's script puts all seven in once it runs.
+    expect(html).not.toContain('rel="preload"');
+    const outsideNoscript = html.replace(/<noscript>.*?<\/noscript>/g, '');
+    expect(outsideNoscript).not.toMatch(/<img\b/);
+    expect(html).toMatch(/<noscript><img src="\/assets\/01-[^"]+" alt="[^"]+" width="320" height="640"\/><\/noscript>/);
+  });
+
+  test(`on ${home} the words paint before any script is fetched or run, and the hero's words are the largest paint`, async ({
+    page,
+  }) => {
+    // A phone's screen (Lighthouse's Moto G Power): the carousel's pictures start below it. On a wide
+    // screen the first picture, put in once the page runs, is the largest paint instead.
+    await page.setViewportSize({ width: 412, height: 823 });
+    await page.goto(home);
+    await waitUntilRunning(page);
+    const timeline = await page.evaluate(async () => {
+      type Paint = PerformanceEntry & { element: Element | null };
+      // The browser keeps its largest-paint records for an observer that asks for them (buffered).
+      const lcp = await new Promise<Paint[]>((resolve) =>
+        new PerformanceObserver((list, observer) => {
+          observer.disconnect();
+          resolve(list.getEntries() as Paint[]);
+        }).observe({ type: 'largest-contentful-paint', buffered: true }),
+      );
+      const first = lcp[0];
+      return {
+        largest: lcp.at(-1)?.element?.className ?? '',
+        firstPaint: first ? first.startTime : Number.NaN,
+        firstInMain: first?.element?.closest('main') != null,
+        scripts: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((entry) => entry.initiatorType === 'script' || entry.name.endsWith('.js'))
+          .map((entry) => ({ name: new URL(entry.name).pathname, startTime: entry.startTime })),
+      };
+    });
+    expect(timeline.largest).toBe('hero__description');
+    expect(timeline.firstInMain).toBe(true);
+    expect(timeline.scripts.map((script) => script.name)).toContainEqual(expect.stringMatching(/\/assets\/index-/));
+    for (const script of timeline.scripts) {
+      expect(script.startTime, `${script.name} fetched after the words painted`).toBeGreaterThan(timeline.firstPaint);
+    }
+  });
+}
+
+test('a browser without script shows the first picture, from the page as sent', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  const page = await context.newPage();
+  await page.goto('/');
+  const picture = page.locator('.carousel img');
+  await expect(picture).toHaveCount(1);
+  await expect(picture).toHaveAttribute('alt', /bank/);
+  expect(await picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await context.close();
 });
 
 for (const intent of ['pointer over', 'keyboard focus on'] as const) {

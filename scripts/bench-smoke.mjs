@@ -18,7 +18,7 @@ export const SMOKE_RUNS = [
   ['bench:broadcast', ['--people', '300', '--workers', '1', '--no-kill']],
   ['bench:feedback', ['--runs', '1', '--events', '200', '--report-rate', '100', '--hostile-copies', '1', ...postgres]],
   ['bench:backup', ['--runs', '1', '--megabytes', '2', '--connections', '4', ...postgres]],
-  ['bench:page', ['--runs', '1', '--report-only']],
+  ['bench:page', ['--runs', '1', '--no-desktop', '--report-only']],
 ];
 
 const results = [];

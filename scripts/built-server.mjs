@@ -24,13 +24,15 @@ const STOP_TIMEOUT_MS = 30_000;
  * Starts the built server on `port` with `env` over the caller's environment.
  * @param {number} port
  * @param {Record<string, string>} [env]
- * @param {{ nodeArgs?: string[], showOutput?: boolean }} [options] nodeArgs: Node's own flags
- *   (--cpu-prof …); showOutput: its output goes to the caller's terminal instead of `output()`.
+ * @param {{ nodeArgs?: string[], showOutput?: boolean, cwd?: string }} [options] nodeArgs: Node's own flags
+ *   (--cpu-prof …); showOutput: its output goes to the caller's terminal instead of `output()`; cwd:
+ *   the checkout whose build to start (another commit's worktree, for bench:page --against).
  * @returns {Promise<RunningServer>}
  */
-export async function startBuiltServer(port, env = {}, { nodeArgs = [], showOutput = false } = {}) {
+export async function startBuiltServer(port, env = {}, { nodeArgs = [], showOutput = false, cwd } = {}) {
   const dir = env.DATABASE_URL ? undefined : mkdtempSync(path.join(tmpdir(), 'scamsavvy-server-'));
   const child = spawn(process.execPath, [...nodeArgs, 'dist/node/server/index.js'], {
+    ...(cwd ? { cwd } : {}),
     env: {
       ...process.env,
       ENV_FILE: '', // a .env in the checkout never reaches a test's, a benchmark's or a script's server

@@ -2,6 +2,7 @@
 // Once per page mode and language (scripts/build.mjs builds the browser app and this bundle for each):
 // coming soon (dist/pages/home.html, not-found.html) and launched (home-launched.html,
 // not-found-launched.html), each again in Spanish (home-es.html … not-found-launched-es.html).
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,6 +24,9 @@ const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&qu
 // Filled in by the server at start with SITE_URL (src/server/site/site-routes.ts): share links need whole addresses.
 const SITE_URL = '{{SITE_URL}}';
 
+/** The starter of each mode as written into its pages: the server's Content-Security-Policy names each by its hash. */
+const starterScripts = new Set();
+
 /** The built index.html of one mode, with its stylesheet inline and its script started after the first paint. */
 function pageTemplate(
   clientDir,
@@ -39,13 +43,20 @@ function pageTemplate(
   const manifestFile = path.join(clientDir, '.vite', 'manifest.json');
   const starter = JSON.parse(readFileSync(manifestFile, 'utf8'))['src/client/start.ts']?.file;
   if (!starter) throw new Error('The build made no starter script (src/client/start.ts).');
-  const appScript = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/;
-  if (!appScript.test(builtTemplate)) throw new Error('The built index.html has no module script to start.');
+  const appScript = /\s*<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/;
+  const src = (html) => html.match(appScript)?.[1];
+  if (!src(builtTemplate)) throw new Error('The built index.html has no module script to start.');
   // The chunks the page's script imports are fetched with it, after the first paint, not before: a
   // modulepreload in the head would compete with the words for the line (start.ts adds them).
   const preload = /\s*<link rel="modulepreload" crossorigin href="(\/assets\/[^"]+\.js)">/g;
   const chunks = [...builtTemplate.matchAll(preload)].map((match) => match[1]);
   const preloadAttribute = chunks.length > 0 ? ` data-preload="${chunks.join(' ')}"` : '';
+  // The starter goes into the page itself, at the end of <body>: a request of its own, finished before the
+  // words paint, would hold them back on a slow line (docs/performance.md). Wrapped, so its names stay its own.
+  const starterCode = readFileSync(path.join(clientDir, starter), 'utf8').trim();
+  if (starterCode.includes('</')) throw new Error(`${starter} holds "</", which would end its <script> element early.`);
+  const inlineStarter = `(()=>{${starterCode}})()`;
+  starterScripts.add(inlineStarter);
   return (
     builtTemplate
       .replace(preload, '')
@@ -58,7 +69,11 @@ function pageTemplate(
       )
       .replace('<html lang="en">', () => `<html lang="${LANGUAGE_TAGS[language]}">`)
       .replace(stylesheet, () => `<style>${css}${SHARED_PAGE_STYLES.trim()}</style>`)
-      .replace(appScript, (_, src) => `<script src="/${starter}" data-app="${src}"${preloadAttribute} defer></script>`)
+      .replace(appScript, '')
+      .replace(
+        '</body>',
+        () => `<script data-app="${src(builtTemplate)}"${preloadAttribute}>${inlineStarter}</script>\n  </body>`,
+      )
   );
 }
 
@@ -185,6 +200,10 @@ for (const [name, dir, entry] of [
   if (!file) throw new Error(`The build made no script for ${entry}.`);
   serverPageScripts[name] = `/${file}`;
 }
+// The inline starters' hashes, for the Content-Security-Policy (src/server/security-headers.ts).
+serverPageScripts.inlineScriptHashes = [...starterScripts].map(
+  (code) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`,
+);
 writeFileSync(path.join(dist, 'pages', 'scripts.json'), `${JSON.stringify(serverPageScripts)}\n`);
 
 // The pages are served by the server's router, never as files, so /index.html cannot bypass it.

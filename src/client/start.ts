@@ -56,15 +56,45 @@ if (app) {
   document.addEventListener(
     'click',
     (event) => {
-      if (state.hydrating) return; // from here on React itself replays what it missed
       const button = event.target instanceof Element ? event.target.closest('button') : null;
       if (!button) return;
+      // Once React has an island (it marks it, islands/hydrate-islands.tsx), React replays what it missed;
+      // a control outside the islands is the page's script's once it has started.
+      const island = button.closest('[data-island]');
+      if (island ? island.hasAttribute('data-hydrating') : state.hydrating) return;
       state.pressed = button;
       start();
     },
     true,
   );
-  // A hidden tab paints nothing and runs no animation frames: hence the timer as well.
-  requestAnimationFrame(() => setTimeout(start, 0));
-  setTimeout(start, 1000);
+  // A tab opened in the background paints nothing until it is shown: nothing to wait for there.
+  if (document.visibilityState === 'hidden') start();
+  else afterTheWordsPaint(start);
+  // Should the browser never report the paint, the page still starts.
+  setTimeout(start, 3000);
+}
+
+/**
+ * Calls `then` once the browser reports the page's main words on screen (its largest-contentful-paint
+ * record names an element of <main>), so no script is fetched or run before them (docs/performance.md).
+ * A browser that keeps no such record starts after the next frame.
+ */
+function afterTheWordsPaint(then: () => void): void {
+  if (
+    typeof PerformanceObserver === 'undefined' ||
+    !PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')
+  ) {
+    requestAnimationFrame(() => setTimeout(then, 0));
+    return;
+  }
+  const observer = new PerformanceObserver((list) => {
+    const painted = list.getEntries().some((entry) => {
+      const element = (entry as PerformanceEntry & { element?: Element | null }).element;
+      return element?.closest('main') != null;
+    });
+    if (!painted) return;
+    observer.disconnect();
+    then(); // the browser calls an observer in a task of its own, once the frame is on screen
+  });
+  observer.observe({ type: 'largest-contentful-paint', buffered: true });
 }

@@ -105,7 +105,9 @@ export async function createApp({
   app.setErrorHandler(errorHandler);
 
   const origins = providerOrigins(config.publicConfig);
+  const scripts = serveSite ? serverPageScripts(sitePaths(config.distDir).pagesDir) : {};
   await securityHeaders(app, {
+    scriptHashes: scripts.inlineScriptHashes ?? [],
     scriptOrigins: origins.script,
     connectOrigins: origins.connect,
     imageOrigins: origins.image,
@@ -135,7 +137,6 @@ export async function createApp({
     onStored: signupStored,
     ...(config.messaging?.textHours ? { phoneCountry: config.messaging.textHours.defaultCountry } : {}),
   });
-  const scripts = serveSite ? serverPageScripts(sitePaths(config.distDir).pagesDir) : {};
   if (messaging.links) {
     await app.register(linkPageRoutes, {
       ...(scripts.linkPage ? { script: scripts.linkPage } : {}),

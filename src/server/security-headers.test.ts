@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { LANGUAGE_HEAD_SCRIPT } from '../shared/languages.js';
 import { TEXT_SIZE_HEAD_SCRIPT } from '../shared/text-size.js';
-import { HSTS, PERMISSIONS_POLICY } from './security-headers.js';
+import Fastify from 'fastify';
+import {
+  HSTS,
+  LANGUAGE_SCRIPT_HASH,
+  PERMISSIONS_POLICY,
+  securityHeaders,
+  TEXT_SIZE_SCRIPT_HASH,
+} from './security-headers.js';
 import { buildTestApp } from './test/build-test-app.js';
 
 async function setup(trustProxy: boolean = false) {
@@ -39,6 +46,16 @@ describe('security headers', () => {
       expect(values, name).not.toContain("'unsafe-eval'");
       expect(values, name).not.toContain('*');
     }
+  });
+
+  it("name the built pages' inline starter by the hash the build wrote, beside the head's two lines", async () => {
+    const app = Fastify();
+    const starterHash = `'sha256-${createHash('sha256').update('(()=>{})()').digest('base64')}'`;
+    await securityHeaders(app, { scriptHashes: [starterHash] });
+    app.get('/', async () => 'ok');
+    const csp = directives(String((await app.inject({ method: 'GET', url: '/' })).headers['content-security-policy']));
+    expect(csp.get('script-src')).toEqual(["'self'", TEXT_SIZE_SCRIPT_HASH, LANGUAGE_SCRIPT_HASH, starterHash]);
+    await app.close();
   });
 
   it('send nosniff, a strict referrer policy, no framing, and a permissions policy that turns features off', async () => {

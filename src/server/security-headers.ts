@@ -34,6 +34,8 @@ export const PERMISSIONS_POLICY = [
 export const HSTS = 'max-age=63072000; includeSubDomains';
 
 export interface SecurityHeaderOptions {
+  /** The built pages' other inline scripts (their starter), by hash: 'sha256-…' as scripts/prerender.mjs wrote them. */
+  scriptHashes?: string[];
   /** Extra origins scripts may load from and connect to (the analytics providers, when configured). */
   scriptOrigins?: string[];
   connectOrigins?: string[];
@@ -46,8 +48,14 @@ export async function securityHeaders(app: FastifyInstance, options: SecurityHea
       useDefaults: false,
       directives: {
         'default-src': ["'self'"],
-        // No 'unsafe-inline' and no 'unsafe-eval' for scripts: the one inline script is named by its hash.
-        'script-src': ["'self'", TEXT_SIZE_SCRIPT_HASH, LANGUAGE_SCRIPT_HASH, ...(options.scriptOrigins ?? [])],
+        // No 'unsafe-inline' and no 'unsafe-eval' for scripts: each inline script is named by its hash.
+        'script-src': [
+          "'self'",
+          TEXT_SIZE_SCRIPT_HASH,
+          LANGUAGE_SCRIPT_HASH,
+          ...(options.scriptHashes ?? []),
+          ...(options.scriptOrigins ?? []),
+        ],
         // Inline style attributes only (React's prerendered style="…" and the dialog's scroll lock).
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', ...(options.imageOrigins ?? [])],

@@ -1,8 +1,8 @@
 // The hero's carousel of app previews (spec section 4), following the WAI-ARIA APG carousel pattern.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { carousel } from '../content';
-import { useHydrated } from '../hooks/use-hydrated';
 import { usePrefersReducedMotion } from '../hooks/use-prefers-reduced-motion';
+import { useSeen } from '../hooks/use-seen';
 import { previewImages } from './preview-images';
 import { useSignupDialogOpen } from './signup-dialog-host';
 
@@ -16,9 +16,12 @@ export function AppPreviewCarousel() {
   const [focused, setFocused] = useState(false);
   const reducedMotion = usePrefersReducedMotion();
   const paused = pauseChoice ?? reducedMotion;
-  // The prerendered page carries only the first picture; the other six are put in (and fetched) once
-  // the page is running, so the first paint on a slow line waits for nothing it does not show.
-  const restWanted = useHydrated();
+  // The pictures are put in (and fetched) once the page is running and the carousel is in view: the
+  // words paint first, and a slow phone spends nothing on a picture before them, nor on pictures below
+  // the screen before the visitor gets there (docs/performance.md). Without script, the first picture
+  // is in the page as sent (<noscript>).
+  const slidesRef = useRef<HTMLDivElement>(null);
+  const running = useSeen(slidesRef);
   // Nothing moves behind the sign-up dialog: the carousel holds still while it is open.
   const dialogOpen = useSignupDialogOpen();
   const rotating = !paused && !hovered && !focused && !dialogOpen;
@@ -43,7 +46,7 @@ export function AppPreviewCarousel() {
         if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false);
       }}
     >
-      <div className="carousel__slides" aria-live={rotating ? 'off' : 'polite'}>
+      <div className="carousel__slides" ref={slidesRef} aria-live={rotating ? 'off' : 'polite'}>
         {items.map((item, index) => (
           <div
             key={item.image}
@@ -53,18 +56,20 @@ export function AppPreviewCarousel() {
             aria-label={carousel.slideLabel(index + 1, total)}
             aria-hidden={index === current ? undefined : true}
           >
-            {/* A picture not yet wanted is not in the page at all (an <img> needs its src to be valid HTML);
-                its slide is hidden until then. */}
-            {index === 0 || restWanted ? (
+            {/* A picture not yet wanted is not in the page at all (an <img> needs its src to be valid HTML). */}
+            {running ? (
               <img
                 src={previewImages[item.image]}
                 alt={item.alt}
                 width={320}
                 height={640}
                 loading={index === 0 ? 'eager' : 'lazy'}
-                fetchPriority={index === 0 ? 'high' : undefined}
-                decoding={index === 0 ? 'sync' : 'async'}
+                decoding="async"
               />
+            ) : index === 0 ? (
+              <noscript>
+                <img src={previewImages[item.image]} alt={item.alt} width={320} height={640} />
+              </noscript>
             ) : null}
           </div>
         ))}

@@ -10,21 +10,38 @@ function IslandRoot({ element, children }: { element: HTMLElement; children: Rea
   return children;
 }
 
+/**
+ * Hydrates each island in a task of its own, in the page's order, so that no single task holds the
+ * phone for all of them (docs/performance.md). An island is marked `data-hydrating` as React takes it:
+ * until then a press in it is kept by start.ts and pressed again once it runs (IslandRoot).
+ */
 export function hydrateIslands(): void {
-  for (const element of document.querySelectorAll<HTMLElement>('[data-island]')) {
-    const Component = islands[element.dataset.island as IslandName] as ComponentType<object> | undefined;
-    if (!Component) continue;
-    const props = element.dataset.props ? (JSON.parse(element.dataset.props) as object) : {};
-    // As a transition, hydration yields to the browser every few milliseconds: a tap is answered meanwhile.
-    startTransition(() => {
-      hydrateRoot(
-        element,
-        <StrictMode>
-          <IslandRoot element={element}>
-            <Component {...props} />
-          </IslandRoot>
-        </StrictMode>,
-      );
-    });
-  }
+  const waiting = [...document.querySelectorAll<HTMLElement>('[data-island]')];
+  // A message to itself is a task of its own, as React's scheduler uses: no timer's clamp or clock.
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    const element = waiting.shift();
+    if (!element) return channel.port1.close();
+    hydrateIsland(element);
+    channel.port2.postMessage(null);
+  };
+  channel.port2.postMessage(null);
+}
+
+function hydrateIsland(element: HTMLElement): void {
+  const Component = islands[element.dataset.island as IslandName] as ComponentType<object> | undefined;
+  if (!Component) return;
+  const props = element.dataset.props ? (JSON.parse(element.dataset.props) as object) : {};
+  element.setAttribute('data-hydrating', '');
+  // As a transition, hydration yields to the browser every few milliseconds: a tap is answered meanwhile.
+  startTransition(() => {
+    hydrateRoot(
+      element,
+      <StrictMode>
+        <IslandRoot element={element}>
+          <Component {...props} />
+        </IslandRoot>
+      </StrictMode>,
+    );
+  });
 }

@@ -69,6 +69,18 @@ describe('site routes', () => {
     expect(response.body).toBe(`${NO_PROVIDERS}<h1>404 es</h1>`);
   });
 
+  it('sends the public pages without Cross-Origin-Opener-Policy, and keeps it on every other answer', async () => {
+    for (const url of ['/', '/es/', '/no-such-page', '/es/nada']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.headers['content-type'], url).toContain('text/html');
+      expect(response.headers['cross-origin-opener-policy'], url).toBeUndefined();
+      expect(response.headers['content-security-policy'], url).toContain("script-src 'self'");
+    }
+    for (const url of ['/api/health', '/api/nothing', '/assets/index-abc123.js', '/robots.txt']) {
+      expect((await app.inject({ method: 'GET', url })).headers['cross-origin-opener-policy'], url).toBe('same-origin');
+    }
+  });
+
   it('answers HEAD like GET', async () => {
     expect((await app.inject({ method: 'HEAD', url: '/' })).statusCode).toBe(200);
     expect((await app.inject({ method: 'HEAD', url: '/a/b' })).statusCode).toBe(404);

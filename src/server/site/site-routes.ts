@@ -68,14 +68,19 @@ export function sitePaths(distDir: string): SitePaths {
   return { assetsDir: path.join(distDir, 'client'), pagesDir: path.join(distDir, 'pages') };
 }
 
-/**
- * The scripts of the pages the server renders, as the build named them (/assets/owner-….js): the owner's
- * (src/client/owner/live-progress.ts) and the link pages' (src/client/link-page.ts).
- */
-export function serverPageScripts(pagesDir: string): { owner?: string; linkPage?: string } {
+/** What scripts/prerender.mjs wrote of the pages' scripts (dist/pages/scripts.json). */
+export interface PageScripts {
+  /** The pages the server renders, as the build named their scripts: the owner's and the link pages'. */
+  owner?: string;
+  linkPage?: string;
+  /** The prerendered pages' inline starter (src/client/start.ts), by hash, for the Content-Security-Policy. */
+  inlineScriptHashes?: string[];
+}
+
+export function serverPageScripts(pagesDir: string): PageScripts {
   const file = path.join(pagesDir, 'scripts.json');
   if (!existsSync(file)) return {};
-  return JSON.parse(readFileSync(file, 'utf8')) as { owner?: string; linkPage?: string };
+  return JSON.parse(readFileSync(file, 'utf8')) as PageScripts;
 }
 
 const escapeAttribute = (text: string) =>
@@ -194,6 +199,10 @@ export const siteRoutes: FastifyPluginAsync<SiteOptions> = async (app, options) 
     }
     const found = resolveRoute(pathname).kind !== 'not-found';
     const pages = pagesIn[languageOfPath(pathname)];
+    // The public pages open in the visitor's browsing context group: with Cross-Origin-Opener-Policy a
+    // phone must start a new page process for them, before anything paints (decisions/061). They hold
+    // nothing of anyone's; every other answer (the owner's pages, the link pages, the API) keeps it.
+    reply.removeHeader('cross-origin-opener-policy');
     return sendDocument(request, reply, found ? pages.home : pages.notFound, {
       status: found ? 200 : 404,
       cacheControl: REVALIDATE,

@@ -26,6 +26,8 @@ const SITE_URL = '{{SITE_URL}}';
 
 /** The starter of each mode as written into its pages: the server's Content-Security-Policy names each by its hash. */
 const starterScripts = new Set();
+/** The starter's built files: once written into the pages, nothing names them. */
+const starterFiles = new Set();
 
 /** The built index.html of one mode, with its stylesheet inline and its script started after the first paint. */
 function pageTemplate(
@@ -57,6 +59,7 @@ function pageTemplate(
   if (starterCode.includes('</')) throw new Error(`${starter} holds "</", which would end its <script> element early.`);
   const inlineStarter = `(()=>{${starterCode}})()`;
   starterScripts.add(inlineStarter);
+  starterFiles.add(path.basename(starter));
   return (
     builtTemplate
       .replace(preload, '')
@@ -208,6 +211,7 @@ writeFileSync(path.join(dist, 'pages', 'scripts.json'), `${JSON.stringify(server
 
 // The pages are served by the server's router, never as files, so /index.html cannot bypass it.
 rmSync(path.join(dist, 'client', 'index.html'));
+for (const name of starterFiles) rmSync(path.join(dist, 'client', 'assets', name), { force: true });
 rmSync(path.join(dist, 'client', '.vite'), { recursive: true, force: true });
 for (const dir of [...OTHER_BUILDS, 'client-link-page']) rmSync(path.join(dist, dir), { recursive: true, force: true });
 console.log(`prerendered ${written.join(', ')}`);

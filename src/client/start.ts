@@ -1,8 +1,9 @@
-// Starts the page's script once the page has painted (docs/performance.md). The prerendered page is
-// whole without script; React, most of the page's script, is fetched and run just after the first
-// paint, so on a slow phone it never holds the words back nor competes with them for the line.
-// A press on a button before the page is ready starts it at once, and the page replays that press
-// when ready (early-press.ts). A classic script, loaded with `defer`, before anything else runs.
+// Starts the page's script once the words are on screen (docs/performance.md). The prerendered page is
+// whole without script; React, most of the page's script, is fetched and run only once the browser
+// reports the words painted, so on a slow phone it never holds them back nor competes with them for
+// the line. A press on a button before the page is ready starts it at once, and the page replays that
+// press when ready (early-press.ts). A classic script, written into the page at the end of <body> by
+// scripts/prerender.mjs (no request of its own), before anything else of ours runs.
 import type { StartState } from './early-press';
 
 // Where the visit came from, noted at once: the visitor may move on before the page's script runs,
